@@ -1,0 +1,84 @@
+/**
+ * The error catalogue (core document section 8) plus the codes Zapdesk adds for cases the catalogue
+ * does not name. Every failure the API answers is `{ "error": CODE }` with the HTTP status below.
+ */
+export const ERROR_STATUS = {
+  ERR_INTERNAL_SERVER_ERROR: 500,
+  ERR_NO_OTHER_WHATSAPP: 400,
+  ERR_NO_DEF_WAPP_FOUND: 404,
+  ERR_WAPP_NOT_INITIALIZED: 400,
+  ERR_WAPP_CHECK_CONTACT: 400,
+  ERR_WAPP_INVALID_CONTACT: 400,
+  ERR_WAPP_DOWNLOAD_MEDIA: 400,
+  ERR_INVALID_CREDENTIALS: 401,
+  ERR_USER_DONT_EXISTS: 404,
+  ERR_SENDING_WAPP_MSG: 400,
+  ERR_DELETE_WAPP_MSG: 400,
+  ERR_OTHER_OPEN_TICKET: 409,
+  /** Expired or invalid access token (403: the client refreshes once) or refresh token (401). */
+  ERR_SESSION_EXPIRED: 401,
+  ERR_USER_CREATION_DISABLED: 403,
+  ERR_NO_PERMISSION: 403,
+  ERR_DUPLICATED_CONTACT: 409,
+  ERR_NO_SETTING_FOUND: 404,
+  ERR_NO_CONTACT_FOUND: 404,
+  ERR_NO_TICKET_FOUND: 404,
+  ERR_NO_USER_FOUND: 404,
+  ERR_NO_WAPP_FOUND: 404,
+  ERR_CREATING_MESSAGE: 500,
+  ERR_CREATING_TICKET: 500,
+  ERR_FETCH_WAPP_MSG: 400,
+  ERR_QUEUE_COLOR_ALREADY_EXISTS: 409,
+  ERR_WAPP_GREETING_REQUIRED: 400,
+  // Codes added by Zapdesk.
+  /** Body, query or path failed its schema; the answer names the `field`. */
+  ERR_VALIDATION: 400,
+  /** No such route, or a record that is not visible to the caller's company. */
+  ERR_NOT_FOUND: 404,
+  /** The company's dueDate has passed; the answer carries `dueDate`. */
+  ERR_SUBSCRIPTION_EXPIRED: 402,
+  /** Too many attempts (login rate limit). */
+  ERR_TOO_MANY_REQUESTS: 429,
+  /** E-mail already used by another user. */
+  ERR_EMAIL_ALREADY_EXISTS: 409,
+  /** The plan's user limit is reached. */
+  ERR_USER_LIMIT_REACHED: 403,
+  /** The change would leave the company without an admin. */
+  ERR_LAST_ADMIN: 400,
+  /** The company's plan does not include this feature. */
+  ERR_PLAN_FEATURE_DISABLED: 403,
+  ERR_NO_COMPANY_FOUND: 404,
+  ERR_NO_PLAN_FOUND: 404,
+  ERR_NO_QUEUE_FOUND: 404,
+  ERR_NO_MESSAGE_FOUND: 404,
+  /** The plan's queue limit is reached. */
+  ERR_QUEUE_LIMIT_REACHED: 403,
+  /** The plan's connection limit is reached. */
+  ERR_CONNECTION_LIMIT_REACHED: 403,
+  /** The name is already used by another record of the company. */
+  ERR_NAME_ALREADY_EXISTS: 409,
+  /** The operation does not apply to this connection's provider (e.g. simulator routes). */
+  ERR_WRONG_PROVIDER: 400,
+  /** The database could not be reached. */
+  ERR_SERVICE_UNAVAILABLE: 503,
+  /** The request body is too large or its content type is not accepted. */
+  ERR_PAYLOAD_TOO_LARGE: 413,
+  ERR_UNSUPPORTED_MEDIA_TYPE: 415,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** Shape of every error answer. Extra fields (field, dueDate, ticket) depend on the code. */
+export interface ApiErrorBody {
+  error: ErrorCode;
+  /** For ERR_VALIDATION: the dotted path of the first invalid field. */
+  field?: string;
+  message?: string;
+  [extra: string]: unknown;
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && value in ERROR_STATUS;
+}

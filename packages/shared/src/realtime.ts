@@ -1,0 +1,48 @@
+/**
+ * Socket channel names and payloads (core document sections 4 and 7). The server emits on
+ * `company-{id}-<name>`; the client listens on the same names.
+ */
+import type { PublicUser } from './schemas/users.js';
+
+export const CHANNELS = [
+  'ticket',
+  'appMessage',
+  'contact',
+  'user',
+  'auth',
+  'whatsapp',
+  'whatsappSession',
+  'chat',
+  'announcement',
+  'payment',
+  'settings',
+  'queue',
+  'quickmessage',
+] as const;
+export type ChannelName = (typeof CHANNELS)[number];
+
+/** `company-{companyId}-{name}` */
+export function companyChannel(companyId: number, name: ChannelName): string {
+  return `company-${companyId}-${name}`;
+}
+
+/** Rooms a socket joins: its company and its own user. */
+export const companyRoom = (companyId: number) => `company-${companyId}`;
+export const userRoom = (companyId: number, userId: number) => `company-${companyId}-user-${userId}`;
+
+export interface ChannelPayloads {
+  user: { action: 'update' | 'create'; user: PublicUser } | { action: 'delete'; userId: number };
+  /** Sent to a user's older sessions when it signs in again. */
+  auth: { action: 'logout'; reason: 'duplicate-login' | 'password-changed' | 'deleted'; userId: number };
+  settings: { action: 'update'; setting: { key: string; value: string } };
+  queue: { action: 'update' | 'create'; queue: unknown } | { action: 'delete'; queueId: number };
+  quickmessage: { action: string; [k: string]: unknown };
+  ticket: { action: string; [k: string]: unknown };
+  appMessage: { action: string; [k: string]: unknown };
+  contact: { action: string; [k: string]: unknown };
+  whatsapp: { action: string; [k: string]: unknown };
+  whatsappSession: { action: string; [k: string]: unknown };
+  chat: { action: string; [k: string]: unknown };
+  announcement: { action: string; [k: string]: unknown };
+  payment: { action: string; [k: string]: unknown };
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { RECURRENCES } from '../constants.js';
+import { ZPlan } from './plans.js';
+
+/** Working hours of one weekday (document 3 section 3): times are 'HH:mm'. */
+export const ZCompanySchedule = z.object({
+  weekday: z.string().min(1).max(30),
+  weekdayEn: z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']),
+  startTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'invalidTime'),
+  endTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'invalidTime'),
+});
+export type CompanySchedule = z.infer<typeof ZCompanySchedule>;
+
+/** PUT /companies/:id/schedules body: at most one row per weekday. */
+export const ZUpdateCompanySchedulesBody = z.object({
+  schedules: z
+    .array(ZCompanySchedule)
+    .max(7)
+    .refine((rows) => new Set(rows.map((r) => r.weekdayEn)).size === rows.length, 'duplicateWeekday'),
+});
+export type UpdateCompanySchedulesBody = z.infer<typeof ZUpdateCompanySchedulesBody>;
+
+/** Default company working hours (document 2 section 3): Mon-Fri 08-18, Sat 08-12, Sun closed. */
+export const DEFAULT_COMPANY_SCHEDULES: CompanySchedule[] = [
+  { weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' },
+  { weekday: 'Terça-feira', weekdayEn: 'tuesday', startTime: '08:00', endTime: '18:00' },
+  { weekday: 'Quarta-feira', weekdayEn: 'wednesday', startTime: '08:00', endTime: '18:00' },
+  { weekday: 'Quinta-feira', weekdayEn: 'thursday', startTime: '08:00', endTime: '18:00' },
+  { weekday: 'Sexta-feira', weekdayEn: 'friday', startTime: '08:00', endTime: '18:00' },
+  { weekday: 'Sábado', weekdayEn: 'saturday', startTime: '08:00', endTime: '12:00' },
+  { weekday: 'Domingo', weekdayEn: 'sunday', startTime: '00:00', endTime: '00:00' },
+];
+
+/** Company (document 3 section 3). */
+export const ZCompany = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  planId: z.number().nullable(),
+  plan: ZPlan.nullable(),
+  status: z.boolean(),
+  campaignsEnabled: z.boolean(),
+  dueDate: z.string().nullable(),
+  recurrence: z.enum(RECURRENCES).nullable(),
+  createdAt: z.string(),
+  /** Company working hours (used when the setting scheduleType is 'company'). */
+  schedules: z.array(ZCompanySchedule).optional(),
+});
+export type Company = z.infer<typeof ZCompany>;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+export const ZExtraInfo = z.object({ id: z.number().optional(), name: z.string(), value: z.string() });
+
+/** Contact (core section 3). `number` is digits only. */
+export const ZContact = z.object({
+  id: z.number(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string(),
+  profilePicUrl: z.string().nullable(),
+  isGroup: z.boolean(),
+  companyId: z.number(),
+  extraInfo: z.array(ZExtraInfo).optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Contact = z.infer<typeof ZContact>;
+
+/** GET /contacts answer (core section 7). */
+export const ZContactsPage = z.object({
+  contacts: z.array(ZContact),
+  hasMore: z.boolean(),
+  count: z.number(),
+});
+export type ContactsPage = z.infer<typeof ZContactsPage>;
+
+/** One extra-info row of the contact form (core section 5): name and value. */
+export const ZExtraInfoBody = z.object({
+  name: z.string().trim().min(1, 'required').max(100, 'tooLong'),
+  value: z.string().trim().max(1000, 'tooLong'),
+});
+
+/** POST /contacts and PUT /contacts/:id (core section 5 contact form): number kept as digits. */
+export const ZContactBody = z.object({
+  name: z.string().trim().min(1, 'required').min(2, 'tooShort').max(50, 'tooLong'),
+  number: z
+    .string()
+    .trim()
+    .transform((v) => v.replace(/\D/g, ''))
+    .pipe(z.string().min(8, 'tooShort').max(50, 'tooLong')),
+  email: z
+    .union([z.literal(''), z.string().trim().email('invalidEmail').max(254, 'tooLong')])
+    .optional()
+    .default(''),
+  extraInfo: z.array(ZExtraInfoBody).max(50).optional(),
+});
+export type ContactBody = z.input<typeof ZContactBody>;
+
+/** GET /contacts/list item (pickers): the spec's `companyId` parameter is ignored. */
+export const ZContactListItem = z.object({ id: z.number(), name: z.string(), number: z.string() });
+export const ZContactList = z.array(ZContactListItem);
+export type ContactListItem = z.infer<typeof ZContactListItem>;
+
+/** POST /contacts/upload answer (core section 7): one errorBag entry per failing row. */
+export const ZContactImportResult = z.object({
+  newContacts: z.array(z.object({ contactId: z.number(), contactName: z.string() })),
+  errorBag: z.array(z.object({ contactName: z.string(), error: z.string() })),
+});
+export type ContactImportResult = z.infer<typeof ZContactImportResult>;
+
+/** Error codes of an import row (errorBag[].error). */
+export const CONTACT_IMPORT_ERRORS = [
+  'ERR_DUPLICATED_CONTACT',
+  'ERR_INVALID_NUMBER',
+  'ERR_MISSING_NAME',
+  'ERR_INVALID_NAME',
+  'ERR_INVALID_EMAIL',
+] as const;

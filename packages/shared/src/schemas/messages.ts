@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * Message media types (core section 3). 'chat' is plain text; 'application' and 'document' are files;
+ * a 'locationMessage' body is 'image|link|description'; 'vcard' and 'contactMessage' carry vCard text.
+ */
+export const MEDIA_TYPES = [
+  'chat',
+  'image',
+  'audio',
+  'video',
+  'application',
+  'document',
+  'sticker',
+  'locationMessage',
+  'vcard',
+  'contactMessage',
+  'call_log',
+  'reaction',
+] as const;
+export const ZMediaType = z.enum(MEDIA_TYPES);
+export type MediaType = z.infer<typeof ZMediaType>;
+
+/**
+ * Delivery state: 0 pending (stored, not yet accepted by the provider), 1 sent to the server,
+ * 2 delivered to the phone, 3 read, 4 played/read (blue), 5 played; -1 failed (ERR_SENDING_WAPP_MSG).
+ * Acks only move forward.
+ */
+export const ZAck = z.number().int().min(-1).max(5);
+
+/** A quoted message as the list shows it. */
+export const ZQuotedMessage = z.object({
+  id: z.number(),
+  body: z.string(),
+  fromMe: z.boolean(),
+  mediaType: ZMediaType,
+  mediaUrl: z.string().nullable(),
+  contact: z.object({ name: z.string() }).nullable(),
+});
+
+/** A stored message as the API answers and socket events carry it (core section 3). */
+export const ZMessage = z.object({
+  id: z.number(),
+  ticketId: z.number(),
+  contactId: z.number().nullable(),
+  body: z.string(),
+  fromMe: z.boolean(),
+  mediaType: ZMediaType,
+  /** Path under /api/public/ to fetch with the bearer token, or null. */
+  mediaUrl: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  isDeleted: z.boolean(),
+  isEdited: z.boolean(),
+  ack: ZAck,
+  read: z.boolean(),
+  /** Provider message id (WhatsApp key id). */
+  wid: z.string().nullable(),
+  quotedMsgId: z.number().nullable(),
+  quotedMsg: ZQuotedMessage.nullable(),
+  /** For reactions: the message reacted to. */
+  reactionToId: z.number().nullable(),
+  contact: z.object({ name: z.string() }).nullable(),
+  /** Agent who sent it (fromMe messages sent from the app). */
+  userId: z.number().nullable(),
+  /** Set when sending failed; the message can be retried. */
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Message = z.infer<typeof ZMessage>;
+
+export const ZMessagesPage = z.object({
+  messages: z.array(ZMessage),
+  hasMore: z.boolean(),
+  count: z.number(),
+  ticket: z.unknown(),
+});
+
+/** POST /messages/:ticketId JSON body (core section 7). */
+export const ZSendMessageBody = z.object({
+  body: z.string().max(65_536).optional().default(''),
+  fromMe: z.boolean().optional(),
+  read: z.boolean().optional(),
+  /** Prefix the body with '*Agent name:*' (the composer's sign switch). */
+  signMessage: z.boolean().optional(),
+  mediaUrl: z.string().max(2000).optional(),
+  /** The message replied to: its id (or the whole message object, as the spec's client sends). */
+  quotedMsg: z
+    .union([z.object({ id: z.number().int().positive() }).passthrough(), z.number().int().positive()])
+    .nullable()
+    .optional(),
+});
+export type SendMessageBody = z.input<typeof ZSendMessageBody>;

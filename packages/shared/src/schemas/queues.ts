@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { boundedString } from './common.js';
+
+/** Queue (department), document 2 section 3; the list form used by the users and tickets screens. */
+export const ZQueue = z.object({
+  id: z.number(),
+  name: z.string(),
+  color: z.string(),
+  orderQueue: z.number().nullable(),
+  greetingMessage: z.string().nullable(),
+  outOfHoursMessage: z.string().nullable(),
+});
+export type Queue = z.infer<typeof ZQueue>;
+
+export const ZQueueRef = z.object({ id: z.number(), name: z.string(), color: z.string() });
+export type QueueRef = z.infer<typeof ZQueueRef>;
+
+/** Weekday keys of queue and company schedules, Monday first. */
+export const WEEKDAYS_EN = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
+
+/** 'HH:mm' (00:00..23:59). */
+const ZTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'invalid');
+
+/** One weekday's attendance hours (document 2 section 3); `weekday` is the display name. */
+export const ZQueueSchedule = z.object({
+  weekday: z.string().max(40),
+  weekdayEn: z.enum(WEEKDAYS_EN),
+  startTime: ZTime,
+  endTime: ZTime,
+});
+export type QueueSchedule = z.infer<typeof ZQueueSchedule>;
+
+/**
+ * The spec's default attendance hours: Monday to Friday 08:00-18:00, Saturday 08:00-12:00,
+ * Sunday 00:00-00:00 (closed). Weekday names are the original product's Portuguese ones.
+ */
+export const DEFAULT_QUEUE_SCHEDULES: QueueSchedule[] = [
+  { weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' },
+  { weekday: 'Terça-feira', weekdayEn: 'tuesday', startTime: '08:00', endTime: '18:00' },
+  { weekday: 'Quarta-feira', weekdayEn: 'wednesday', startTime: '08:00', endTime: '18:00' },
+  { weekday: 'Quinta-feira', weekdayEn: 'thursday', startTime: '08:00', endTime: '18:00' },
+  { weekday: 'Sexta-feira', weekdayEn: 'friday', startTime: '08:00', endTime: '18:00' },
+  { weekday: 'Sábado', weekdayEn: 'saturday', startTime: '08:00', endTime: '12:00' },
+  { weekday: 'Domingo', weekdayEn: 'sunday', startTime: '00:00', endTime: '00:00' },
+];
+
+/** Queue option (chatbot tree node), document 2 section 3. `children` only in tree answers. */
+export interface QueueOption {
+  id: number;
+  queueId: number;
+  parentId: number | null;
+  title: string;
+  message: string;
+  option: string;
+  children?: QueueOption[];
+}
+export const ZQueueOption: z.ZodType<QueueOption> = z
+  .object({
+    id: z.number(),
+    queueId: z.number(),
+    parentId: z.number().nullable(),
+    title: z.string(),
+    message: z.string(),
+    option: z.string(),
+    get children() {
+      return z.array(ZQueueOption).optional();
+    },
+  })
+  // A registered id lets the OpenAPI document reference the recursive schema as a component.
+  .meta({ id: 'QueueOption' });
+
+/** GET /queue/:id: the queue with its schedules (defaults when never saved) and its options tree. */
+export const ZQueueDetail = ZQueue.extend({
+  schedules: z.array(ZQueueSchedule),
+  integrationId: z.number().nullable(),
+  promptId: z.number().nullable(),
+  options: z.array(ZQueueOption),
+});
+export type QueueDetail = z.infer<typeof ZQueueDetail>;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max, 'tooLong')
+    .nullish()
+    .transform((v) => (v ? v : null));
+const optionalId = z
+  .number()
+  .int()
+  .positive()
+  .nullish()
+  .transform((v) => v ?? null);
+
+/**
+ * POST /queue and PUT /queue/:id body (document 2 sections 5 and 7): name 2..50, colour 3..9;
+ * schedules replace the stored ones when given (one entry per weekday at most).
+ */
+export const ZQueueBody = z.object({
+  name: boundedString(2, 50),
+  color: boundedString(3, 9),
+  orderQueue: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .nullish()
+    .transform((v) => v ?? null),
+  greetingMessage: optionalText(5000),
+  outOfHoursMessage: optionalText(5000),
+  schedules: z
+    .array(ZQueueSchedule)
+    .max(7)
+    .refine((list) => new Set(list.map((s) => s.weekdayEn)).size === list.length, 'invalid')
+    .optional(),
+  integrationId: optionalId,
+  promptId: optionalId,
+});
+export type QueueBody = z.input<typeof ZQueueBody>;
+
+/** GET /queue-options query: the children of `parentId` in `queueId` (-1 or absent: top level). */
+export const ZQueueOptionsQuery = z.object({
+  queueId: z.coerce.number().int().positive(),
+  parentId: z.coerce.number().int().min(-1).optional().default(-1),
+});
+
+/** POST /queue-options body; `option` defaults to the next number among the siblings. */
+export const ZCreateQueueOptionBody = z.object({
+  queueId: z.coerce.number().int().positive(),
+  parentId: z.coerce
+    .number()
+    .int()
+    .min(-1)
+    .nullish()
+    .transform((v) => (v == null || v === -1 ? null : v)),
+  title: boundedString(1, 200),
+  message: z.string().max(5000, 'tooLong').optional().default(''),
+  option: z.union([z.string().trim().max(20, 'tooLong'), z.number().int().min(0)]).optional(),
+});
+export type CreateQueueOptionBody = z.input<typeof ZCreateQueueOptionBody>;
+
+/** PUT /queue-options/:id body. */
+export const ZUpdateQueueOptionBody = z.object({
+  title: boundedString(1, 200),
+  message: z.string().max(5000, 'tooLong').optional().default(''),
+  option: z
+    .union([z.string().trim().min(1, 'required').max(20, 'tooLong'), z.number().int().min(0)])
+    .optional(),
+});
+export type UpdateQueueOptionBody = z.input<typeof ZUpdateQueueOptionBody>;

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { ZContact } from './contacts.js';
+import { ZQueueRef } from './queues.js';
+
+export const TICKET_STATUSES = ['open', 'pending', 'closed'] as const;
+export const ZTicketStatus = z.enum(TICKET_STATUSES);
+export type TicketStatus = z.infer<typeof ZTicketStatus>;
+
+/** Ticket (core section 3). */
+export const ZTicket = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  status: ZTicketStatus,
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  queueId: z.number().nullable(),
+  queue: ZQueueRef.nullable(),
+  whatsappId: z.number().nullable(),
+  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
+  contactId: z.number(),
+  contact: ZContact.pick({
+    id: true,
+    name: true,
+    number: true,
+    email: true,
+    profilePicUrl: true,
+    isGroup: true,
+  }),
+  companyId: z.number(),
+  tags: z.array(z.object({ id: z.number(), name: z.string(), color: z.string() })),
+  isGroup: z.boolean(),
+  chatbot: z.boolean(),
+  unreadMessages: z.number(),
+  lastMessage: z.string(),
+  useIntegration: z.boolean(),
+  promptId: z.number().nullable(),
+  integrationId: z.number().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Ticket = z.infer<typeof ZTicket>;
+
+/** A JSON array of ids in a query string ('[1,2]'), or a comma list ('1,2'). */
+const idList = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value === '') return undefined;
+    const text = Array.isArray(value) ? value.join(',') : value;
+    let items: unknown[];
+    try {
+      items = text.trim().startsWith('[') ? (JSON.parse(text) as unknown[]) : text.split(',');
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'invalid' });
+      return z.NEVER;
+    }
+    const ids = items.map((v) => Number(v));
+    if (!Array.isArray(items) || ids.some((n) => !Number.isInteger(n) || n < 0)) {
+      ctx.addIssue({ code: 'custom', message: 'invalid' });
+      return z.NEVER;
+    }
+    return ids;
+  });
+
+const boolParam = z
+  .union([z.boolean(), z.enum(['true', 'false'])])
+  .optional()
+  .transform((v) => v === true || v === 'true');
+
+/**
+ * GET /tickets query (core section 7). `queueIds`, `tags` and `users` are JSON arrays of ids;
+ * `status` one of open, pending, closed; `date` (yyyy-MM-dd) the creation day; `updatedAt`
+ * (yyyy-MM-dd) the last update day; `showAll` only for permitted roles; `withUnreadMessages`.
+ */
+export const ZTicketsQuery = z.object({
+  searchParam: z.string().max(200).optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  status: ZTicketStatus.optional(),
+  queueIds: idList,
+  tags: idList,
+  users: idList,
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  updatedAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional(),
+  showAll: boolParam,
+  withUnreadMessages: boolParam,
+});
+export type TicketsQuery = z.input<typeof ZTicketsQuery>;
+
+export const ZTicketsPage = z.object({ tickets: z.array(ZTicket), hasMore: z.boolean(), count: z.number() });
+
+/** POST /tickets: a ticket started by staff begins open (core section 4). */
+export const ZCreateTicketBody = z.object({
+  contactId: z.number().int().positive(),
+  queueId: z.number().int().positive().nullable().optional(),
+  whatsappId: z.number().int().positive().nullable().optional(),
+  userId: z.number().int().positive().nullable().optional(),
+  status: ZTicketStatus.optional(),
+});
+
+/** PUT /tickets/:id (core section 4 transitions). */
+export const ZUpdateTicketBody = z.object({
+  status: ZTicketStatus.optional(),
+  userId: z.number().int().positive().nullable().optional(),
+  queueId: z.number().int().positive().nullable().optional(),
+  whatsappId: z.number().int().positive().nullable().optional(),
+  useIntegration: z.boolean().optional(),
+  promptId: z.number().int().positive().nullable().optional(),
+  integrationId: z.number().int().positive().nullable().optional(),
+});
+export type UpdateTicketBody = z.input<typeof ZUpdateTicketBody>;
+
+/** Ticket note (core section 3). */
+export const ZTicketNote = z.object({
+  id: z.number(),
+  note: z.string(),
+  ticketId: z.number(),
+  contactId: z.number(),
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TicketNote = z.infer<typeof ZTicketNote>;
+
+export const ZCreateTicketNoteBody = z.object({
+  note: z.string().trim().min(2, 'tooShort').max(5000, 'tooLong'),
+  ticketId: z.number().int().positive(),
+  contactId: z.number().int().positive(),
+});
+
+/** Tag (document 2 section 3). */
+export const ZTag = z.object({ id: z.number(), name: z.string(), color: z.string(), kanban: z.number() });
+export type Tag = z.infer<typeof ZTag>;
+
+/** POST /tags/sync: the ticket's tags become exactly `tags` (ids or tag objects). */
+export const ZSyncTagsBody = z.object({
+  ticketId: z.number().int().positive(),
+  tags: z
+    .array(
+      z.union([z.number().int().positive(), z.object({ id: z.number().int().positive() }).passthrough()]),
+    )
+    .max(100),
+});
+
+/** Quick message (core section 3, document 2). */
+export const ZQuickMessage = z.object({
+  id: z.number(),
+  shortcode: z.string(),
+  message: z.string(),
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  geral: z.boolean(),
+  userId: z.number().nullable(),
+});
+export type QuickMessage = z.infer<typeof ZQuickMessage>;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { LANGUAGES } from '../constants.js';
+import { boundedString, V, ZEmail } from './common.js';
+import { ZQueueRef } from './queues.js';
+
+export const ZProfile = z.enum(['admin', 'user']);
+/** allTicket values, spelled as the spec does ('desabled'). */
+export const ZAllTicket = z.enum(['enabled', 'desabled']);
+
+/** A user as the API answers it; never carries the password hash. */
+export const ZPublicUser = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  profile: ZProfile,
+  super: z.boolean(),
+  online: z.boolean(),
+  allTicket: ZAllTicket,
+  whatsappId: z.number().nullable(),
+  language: z.string().nullable(),
+  companyId: z.number(),
+  queues: z.array(ZQueueRef),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type PublicUser = z.infer<typeof ZPublicUser>;
+
+const password = z.string().min(5, V.tooShort).max(50, V.tooLong);
+
+/** POST /users (core section 5 user form). */
+export const ZCreateUserBody = z.object({
+  name: boundedString(2, 50),
+  email: ZEmail,
+  password,
+  profile: ZProfile.optional().default('user'),
+  allTicket: ZAllTicket.optional().default('desabled'),
+  whatsappId: z.number().int().positive().nullable().optional(),
+  queueIds: z.array(z.number().int().positive()).max(500).optional().default([]),
+});
+export type CreateUserBody = z.input<typeof ZCreateUserBody>;
+
+/** PUT /users/:id: every field optional; an empty password keeps the old one. */
+export const ZUpdateUserBody = z.object({
+  name: boundedString(2, 50).optional(),
+  email: ZEmail.optional(),
+  password: z.union([z.literal(''), password]).optional(),
+  profile: ZProfile.optional(),
+  allTicket: ZAllTicket.optional(),
+  whatsappId: z.number().int().positive().nullable().optional(),
+  queueIds: z.array(z.number().int().positive()).max(500).optional(),
+});
+export type UpdateUserBody = z.input<typeof ZUpdateUserBody>;
+
+export const ZUserListItem = z.object({ id: z.number(), name: z.string() });
+
+export const ZUsersPage = z.object({ users: z.array(ZPublicUser), hasMore: z.boolean(), count: z.number() });
+export type UsersPage = z.infer<typeof ZUsersPage>;
+
+export const ZLanguageParam = z.object({ lang: z.enum(LANGUAGES) });
