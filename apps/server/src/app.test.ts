@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTenant } from './test/factories.js';
+import { createTestApp, type TestApp } from './test/test-app.js';
+
+let t: TestApp;
+let web: string;
+beforeAll(async () => {
+  web = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-web-'));
+  fs.writeFileSync(
+    path.join(web, 'index.html'),
+    '<!doctype html><title>Zapdesk</title><div id="root"></div>',
+  );
+  fs.mkdirSync(path.join(web, 'assets'));
+  fs.writeFileSync(path.join(web, 'assets', 'app.js'), 'console.log(1)');
+  t = await createTestApp({ WEB_DIST: web });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(web, { recursive: true, force: true });
+});
+
+describe('errors', () => {
+  it('unknown API routes answer 404 ERR_NOT_FOUND as JSON', async () => {
+    for (const url of ['/api/nothing', '/api/users/1/nothing', '/api']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toEqual({ error: 'ERR_NOT_FOUND' });
+    }
+  });
+
+  it('bad input never gives a 500', async () => {
+    const { admin } = await createTenant(t.app);
+    const bodies: (string | undefined)[] = [
+      '{',
+      'null',
+      '[]',
+      '"x"',
+      '{"email":1}',
+      '{"name":{"$gt":""}}',
+      'a'.repeat(2_000_000),
+      undefined,
+    ];
+    const urls = [
+      '/api/auth/login',
+      '/api/users',
+      '/api/companies/cadastro',
+      '/api/users/abc',
+      '/api/users/-1',
+      '/api/users/99999999999999999999',
+    ];
+    for (const url of urls) {
+      for (const payload of bodies) {
+        for (const method of ['POST', 'PUT'] as const) {
+          const res = await t.app.inject({
+            method,
+            url,
+            headers: { ...bearer(admin), 'content-type': 'application/json' },
+            payload,
+          });
+          expect(res.statusCode, `${method} ${url} ${payload?.slice(0, 20)}`).toBeLessThan(500);
+          expect(res.json().error, `${method} ${url}`).toMatch(/^ERR_/);
+        }
+      }
+    }
+    const wrongType = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'text/xml' },
+      payload: '<a/>',
+    });
+    expect(wrongType.statusCode).toBe(415);
+    expect(wrongType.json().error).toBe('ERR_UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('paths answer with and without a trailing slash', async () => {
+    const { agent } = await createTenant(t.app);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/settings/', headers: bearer(agent) })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/settings', headers: bearer(agent) })).statusCode,
+    ).toBe(200);
+  });
+});
+
+describe('web app, docs and metrics', () => {
+  it('serves the built web app with an index.html fallback for client routes', async () => {
+    const root = await t.app.inject({ method: 'GET', url: '/tickets/abc' });
+    expect(root.statusCode).toBe(200);
+    expect(root.headers['content-type']).toContain('text/html');
+    expect(root.body).toContain('<div id="root">');
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
+    expect(asset.body).toBe('console.log(1)');
+  });
+
+  it('publishes OpenAPI at /api/docs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/auth/login', '/api/users/{id}']));
+    expect((await t.app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
+  });
+
+  it('exposes Prometheus metrics with request durations', async () => {
+    await t.app.inject({ method: 'GET', url: '/api/health' });
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('http_request_duration_seconds_bucket');
+    expect(res.body).toContain('route="/api/health"');
+    expect(res.body).toContain('process_cpu_user_seconds_total');
+  });
+});
+
+describe('GET /api/health', () => {
+  it('answers ok, then 503 once the database is gone', async () => {
+    const other = await createTestApp();
+    const ok = await other.app.inject({ method: 'GET', url: '/api/health' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ status: 'ok' });
+    await other.database.close();
+    const down = await other.app.inject({ method: 'GET', url: '/api/health' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ status: 'error', error: 'ERR_SERVICE_UNAVAILABLE' });
+    await other.close();
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The channel driver interface (issue: messaging engine, point 1). A driver runs one WhatsApp
+ * session (one connection row) and reports what happens to the session manager through
+ * `DriverEvents`; the inbound pipeline and the outbound sender are the same for every driver.
+ */
+import type { ConnectionState, NormalizedMessage, OutboundContent, SentMessage } from '@zapdesk/shared';
+
+export interface DriverEvents {
+  /** A new QR code to show (the raw string to encode), or '' once paired. */
+  qr(code: string): void;
+  /** Session state changes. `number` is the paired phone number when known. */
+  state(state: ConnectionState, info?: { number?: string; reason?: string }): void;
+  /** A message arrived (or was sent from another device of the same number). */
+  message(message: NormalizedMessage): void | Promise<void>;
+  /** Delivery state of a message sent by this connection: 1 server, 2 delivered, 3 read, 4 played. */
+  ack(update: { providerId: string; ack: number }): void | Promise<void>;
+  /** A message was edited. */
+  edit(update: { providerId: string; body: string }): void | Promise<void>;
+  /** A message was deleted for everyone. */
+  delete(update: { providerId: string }): void | Promise<void>;
+  /** A contact's name or picture changed. */
+  contact(update: { number: string; name?: string; profilePicUrl?: string | null }): void | Promise<void>;
+}
+
+export interface SendOptions {
+  /** Provider id of the message to quote. */
+  quotedProviderId?: string;
+  /** Whether the quoted message was sent by this connection (some providers need it). */
+  quotedFromMe?: boolean;
+}
+
+export interface ChannelDriver {
+  /** Provider value stored on the connection (`beta`, `simulator`). */
+  readonly provider: string;
+  /** Starts (or resumes) the session; QR and state arrive through DriverEvents. */
+  start(): Promise<void>;
+  /** Stops the session; with `logout` the pairing is removed and stored credentials cleared. */
+  stop(options?: { logout?: boolean }): Promise<void>;
+  /**
+   * Sends content to a chat (number digits or group id).
+   * @throws Error when the session is not connected or the provider refuses.
+   */
+  send(chatId: string, content: OutboundContent, options?: SendOptions): Promise<SentMessage>;
+  /** Deletes a message sent by this connection, for everyone. */
+  deleteMessage(chatId: string, providerId: string): Promise<void>;
+  /** Sends read receipts for messages of a chat. */
+  markRead(chatId: string, providerIds: string[]): Promise<void>;
+  /** Whether a number has WhatsApp; answers the canonical number when it does. */
+  checkNumber(number: string): Promise<{ exists: boolean; number?: string }>;
+  /** Profile picture URL of a number, or null. */
+  profilePicture(number: string): Promise<string | null>;
+}
+
+/** What a driver factory receives. */
+export interface DriverContext {
+  connectionId: number;
+  companyId: number;
+  events: DriverEvents;
+}

@@ -1,0 +1,305 @@
+import type { AddressInfo } from 'node:net';
+import { companyChannel, type NormalizedMessage } from '@zapdesk/shared';
+import { and, eq } from 'drizzle-orm';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { contacts, messages, settings, tickets } from '../db/schema/index.js';
+import {
+  bearer,
+  createQueue,
+  createSimulatorConnection,
+  createTenantPair,
+  createUser,
+  customerNumber,
+  injectMessage,
+  type TenantFixture,
+} from '../test/factories.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+let t: TestApp;
+let a: TenantFixture;
+let b: TenantFixture;
+let whatsappId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ a, b } = await createTenantPair(t.app));
+  whatsappId = await createSimulatorConnection(t.app, a.admin);
+});
+afterAll(() => t.close());
+
+let seq = 0;
+function inbound(from: string, body: string, extra: Partial<NormalizedMessage> = {}): NormalizedMessage {
+  return {
+    providerId: `TEST${Date.now()}${++seq}`,
+    chatId: from,
+    isGroup: false,
+    fromMe: false,
+    senderNumber: from,
+    senderName: 'Cliente',
+    body,
+    mediaType: 'chat',
+    timestamp: Date.now(),
+    ...extra,
+  };
+}
+
+const ref = () => ({ id: whatsappId, companyId: a.companyId });
+
+describe('inbound pipeline', () => {
+  it('creates exactly one ticket when 50 messages of a new contact arrive at once', async () => {
+    const from = customerNumber();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => t.app.pipeline.ingest(ref(), inbound(from, `msg ${i}`))),
+    );
+    expect(results.every((r) => r !== undefined)).toBe(true);
+    const [contact] = await t.app.ctx.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.companyId, a.companyId), eq(contacts.number, from)));
+    const rows = await t.app.ctx.db.select().from(tickets).where(eq(tickets.contactId, contact!.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'pending', unreadMessages: 50 });
+    const stored = await t.app.ctx.db.select().from(messages).where(eq(messages.ticketId, rows[0]!.id));
+    expect(stored).toHaveLength(50);
+  });
+
+  it('stores a redelivered message once', async () => {
+    const from = customerNumber();
+    const message = inbound(from, 'only once');
+    const [first, second, third] = await Promise.all([
+      t.app.pipeline.ingest(ref(), message),
+      t.app.pipeline.ingest(ref(), message),
+      t.app.pipeline.ingest(ref(), { ...message }),
+    ]);
+    expect([first, second, third].filter(Boolean)).toHaveLength(1);
+    const stored = await t.app.ctx.db.select().from(messages).where(eq(messages.wid, message.providerId));
+    expect(stored).toHaveLength(1);
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, stored[0]!.ticketId));
+    expect(ticket?.unreadMessages).toBe(1);
+  });
+
+  it('loses no message when the process dies between store and emit', async () => {
+    const from = customerNumber();
+    const message = inbound(from, 'survives a crash');
+    const original = t.app.ctx.realtime.toTicket.bind(t.app.ctx.realtime);
+    t.app.ctx.realtime.toTicket = () => {
+      throw new Error('crash after commit');
+    };
+    await expect(t.app.pipeline.ingest(ref(), message)).rejects.toThrow('crash after commit');
+    t.app.ctx.realtime.toTicket = original;
+    // "Restart": a second app on the same database lists the message.
+    const restarted = await buildApp({
+      config: t.config,
+      database: t.database,
+      secrets: t.app.ctx.secrets,
+      logger: false,
+    });
+    const [row] = await t.database.db.select().from(messages).where(eq(messages.wid, message.providerId));
+    const list = await restarted.inject({
+      method: 'GET',
+      url: `/api/messages/${row!.ticketId}`,
+      headers: bearer(a.admin),
+    });
+    expect(list.json().messages.map((m: { body: string }) => m.body)).toContain('survives a crash');
+    await restarted.close();
+    // A redelivery after the restart is not stored twice.
+    expect(await t.app.pipeline.ingest(ref(), message)).toBeUndefined();
+  });
+
+  it('reopens the closed ticket as pending when the contact writes again, keeping the history', async () => {
+    const from = customerNumber();
+    const first = await t.app.pipeline.ingest(ref(), inbound(from, 'primeira'));
+    await t.app.ctx.db
+      .update(tickets)
+      .set({ status: 'closed', userId: a.agent.id })
+      .where(eq(tickets.id, first!.ticket.id));
+    const again = await t.app.pipeline.ingest(ref(), inbound(from, 'voltei'));
+    expect(again?.ticket).toMatchObject({
+      id: first!.ticket.id,
+      status: 'pending',
+      userId: null,
+      lastMessage: 'voltei',
+    });
+    expect(again?.ticketCreated).toBe(true);
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/messages/${again!.ticket.id}`,
+      headers: bearer(a.admin),
+    });
+    expect(list.json().messages.map((m: { body: string }) => m.body)).toEqual(['primeira', 'voltei']);
+  });
+
+  it('links quoted replies and updates the contact name', async () => {
+    const from = customerNumber();
+    const original = inbound(from, 'pergunta', { senderName: 'Ana' });
+    await t.app.pipeline.ingest(ref(), original);
+    const reply = await t.app.pipeline.ingest(
+      ref(),
+      inbound(from, 'complemento', { senderName: 'Ana Souza', quotedProviderId: original.providerId }),
+    );
+    expect(reply?.message.quotedMsg?.body).toBe('pergunta');
+    expect(reply?.ticket.contact.name).toBe('Ana Souza');
+  });
+
+  it('ignores group messages while CheckMsgIsGroup is enabled', async () => {
+    const group = inbound('120363000000000001', 'no grupo', { isGroup: true });
+    expect(await t.app.pipeline.ingest(ref(), group)).toBeUndefined();
+    await t.app.ctx.db
+      .update(settings)
+      .set({ value: 'disabled' })
+      .where(and(eq(settings.companyId, a.companyId), eq(settings.key, 'CheckMsgIsGroup')));
+    const stored = await t.app.pipeline.ingest(ref(), { ...group, providerId: `${group.providerId}b` });
+    expect(stored?.ticket.isGroup).toBe(true);
+  });
+
+  it('stores inbound media and serves it only to the owning company', async () => {
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, {
+      from: customerNumber(),
+      body: 'foto',
+      mediaType: 'image',
+      mediaUrl: `data:image/png;base64,${png}`,
+    });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: `/api/messages/${ticketId}`,
+      headers: bearer(a.agent),
+    });
+    const message = list.json().messages[0];
+    expect(message).toMatchObject({ mediaType: 'image', body: 'foto' });
+    expect(message.mediaUrl).toMatch(/^\/api\/public\/[0-9a-f]{32}\.png$/);
+    const own = await t.app.inject({ method: 'GET', url: message.mediaUrl, headers: bearer(a.agent) });
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['content-type']).toBe('image/png');
+    expect(own.rawPayload.equals(Buffer.from(png, 'base64'))).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: message.mediaUrl })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: message.mediaUrl, headers: bearer(b.admin) })).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/public/..%2F..%2Fsecrets.json',
+          headers: bearer(a.admin),
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe('events', () => {
+  let url: string;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    for (const s of sockets) s.close();
+  });
+  const open = async (token: string) => {
+    const socket = connect(url, {
+      transports: ['websocket'],
+      query: { token },
+      forceNew: true,
+      reconnection: false,
+    });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('ready', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    return socket;
+  };
+  const record = (socket: Socket, event: string) => {
+    const got: { action: string; message?: { body: string; ack: number }; ticket?: { id: number } }[] = [];
+    socket.on(event, (payload) => got.push(payload));
+    return got;
+  };
+
+  it('emits appMessage and ticket after commit to the company only; acks move forward only', async () => {
+    const admin = await open(a.admin.token);
+    const outsider = await open(b.admin.token);
+    const adminMessages = record(admin, companyChannel(a.companyId, 'appMessage'));
+    const adminTickets = record(admin, companyChannel(a.companyId, 'ticket'));
+    const leakedA = record(outsider, companyChannel(a.companyId, 'appMessage'));
+    const leakedB = record(outsider, companyChannel(b.companyId, 'appMessage'));
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'Olá' });
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      headers: bearer(a.admin),
+      payload: { body: 'Oi!' },
+    });
+    expect(sent.statusCode).toBe(201);
+    const reply = sent.json()[0];
+    expect(reply.ack).toBe(1);
+    await new Promise((r) => setTimeout(r, 100));
+    t.app.simulator.read(whatsappId, from);
+    await new Promise((r) => setTimeout(r, 50));
+    await t.app.pipeline.ack({ id: whatsappId, companyId: a.companyId }, reply.wid, 2);
+    const [row] = await t.app.ctx.db.select().from(messages).where(eq(messages.id, reply.id));
+    expect(row?.ack).toBe(4);
+    const acks = adminMessages
+      .filter((e) => e.action === 'update' && e.message?.body === 'Oi!')
+      .map((e) => e.message!.ack);
+    expect(acks).toEqual([1, 2, 3, 4]);
+    expect(adminMessages.filter((e) => e.action === 'create').map((e) => e.message!.body)).toEqual([
+      'Olá',
+      'Oi!',
+    ]);
+    expect(adminTickets.some((e) => e.ticket?.id === ticketId)).toBe(true);
+    expect(leakedA).toEqual([]);
+    expect(leakedB).toEqual([]);
+  });
+
+  it('sends ticket events only to the queue members and admins', async () => {
+    const inQueue = await open(a.agent.token);
+    const got = record(inQueue, companyChannel(a.companyId, 'appMessage'));
+    const otherQueueAgent = await createUser(t.app, a.companyId, {
+      queueIds: [await createQueue(t.app, a.companyId)],
+    });
+    const outsider = await open(otherQueueAgent.token);
+    const leaked = record(outsider, companyChannel(a.companyId, 'appMessage'));
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'fila' });
+    await t.app.ctx.db.update(tickets).set({ queueId: a.queueId }).where(eq(tickets.id, ticketId));
+    await injectMessage(t.app, a.admin, whatsappId, { from, body: 'na fila' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got.map((e) => e.message?.body)).toEqual(['fila', 'na fila']);
+    expect(leaked.map((e) => e.message?.body)).toEqual(['fila']);
+  });
+});
+
+describe('routing', () => {
+  it('puts a new ticket of a connection with exactly one queue in that queue', async () => {
+    const single = await t.app.inject({
+      method: 'POST',
+      url: '/api/whatsapp',
+      headers: bearer(a.admin),
+      payload: { name: `Uma fila ${Date.now()}`, provider: 'simulator', queueIds: [a.queueId] },
+    });
+    const stored = await injectMessage(t.app, a.admin, single.json().id, {
+      from: customerNumber(),
+      body: 'oi',
+    });
+    const [row] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, stored.ticketId));
+    expect(row?.queueId).toBe(a.queueId);
+    const none = await injectMessage(t.app, a.admin, whatsappId, { from: customerNumber(), body: 'oi' });
+    const [unrouted] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, none.ticketId));
+    expect(unrouted?.queueId).toBeNull();
+  });
+});
+
+describe('contact numbers', () => {
+  it('recognises a Brazilian mobile number with and without the ninth digit as one contact', async () => {
+    const first = await t.app.pipeline.ingest(ref(), inbound('5511987654321', 'com nove'));
+    const second = await t.app.pipeline.ingest(ref(), inbound('551187654321', 'sem nove'));
+    expect(second?.ticket.contactId).toBe(first?.ticket.contactId);
+    expect(second?.ticket.id).toBe(first?.ticket.id);
+  });
+});

@@ -1,0 +1,200 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '../db/schema/index.js';
+import {
+  bearer,
+  createSimulatorConnection,
+  createTenant,
+  createUser,
+  customerNumber,
+  injectMessage,
+  type TenantFixture,
+} from '../test/factories.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+let t: TestApp;
+let a: TenantFixture;
+let whatsappId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await createTenant(t.app);
+  whatsappId = await createSimulatorConnection(t.app, a.admin);
+});
+afterAll(() => t.close());
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+function multipart(parts: { name: string; value: string | Buffer; filename?: string; type?: string }[]) {
+  const boundary = `----zapdesk${Date.now()}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ''}`;
+    const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`;
+    chunks.push(
+      Buffer.from(head),
+      Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value),
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+describe('POST /api/messages/:ticketId', () => {
+  it('stores with ack 0, sends, signs when asked, quotes, and reaches the simulated phone', async () => {
+    const from = customerNumber();
+    const inbound = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'Preciso de ajuda' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${inbound.ticketId}`,
+      headers: bearer(a.agent),
+      payload: { body: 'Claro!', signMessage: true, quotedMsg: { id: inbound.id } },
+    });
+    expect(res.statusCode).toBe(201);
+    const [sent] = res.json();
+    expect(sent).toMatchObject({
+      fromMe: true,
+      ack: 1,
+      userId: a.agent.id,
+      quotedMsg: { body: 'Preciso de ajuda' },
+    });
+    expect(sent.body).toMatch(/^\*User .+:\*\nClaro!$/);
+    const outbox = t.app.simulator.outbox(whatsappId, from);
+    expect(outbox.map((o) => [o.id, o.body])).toEqual([[sent.wid, sent.body]]);
+    expect(outbox[0]?.quotedId).toMatch(/^SIMIN/);
+  });
+
+  it('refuses an empty body, a quoted message of another contact and an unknown ticket', async () => {
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, {
+      from: customerNumber(),
+      body: 'x',
+    });
+    const other = await injectMessage(t.app, a.admin, whatsappId, { from: customerNumber(), body: 'y' });
+    const blank = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      headers: bearer(a.admin),
+      payload: { body: '   ' },
+    });
+    expect(blank.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'body' });
+    const wrongQuote = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      headers: bearer(a.admin),
+      payload: { body: 'ok', quotedMsg: other.id },
+    });
+    expect(wrongQuote.json().error).toBe('ERR_NO_MESSAGE_FOUND');
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/api/messages/999999',
+      headers: bearer(a.admin),
+      payload: { body: 'ok' },
+    });
+    expect(missing.json().error).toBe('ERR_NO_TICKET_FOUND');
+  });
+
+  it('marks a driver failure ERR_SENDING_WAPP_MSG and a retry sends it exactly once', async () => {
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
+    await t.app.sessions.stop(a.companyId, whatsappId);
+    const failed = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      headers: bearer(a.admin),
+      payload: { body: 'vai?' },
+    });
+    expect(failed.statusCode).toBe(400);
+    const [messageId] = failed.json().messageIds;
+    const [row] = await t.app.ctx.db.select().from(messages).where(eq(messages.id, messageId));
+    expect(row).toMatchObject({ ack: -1, error: 'ERR_SENDING_WAPP_MSG', wid: null, body: 'vai?' });
+    await t.app.sessions.start(a.companyId, whatsappId);
+    const retries = await Promise.all(
+      [1, 2, 3].map(() =>
+        t.app.inject({ method: 'POST', url: `/api/messages/${messageId}/retry`, headers: bearer(a.admin) }),
+      ),
+    );
+    expect(retries.every((r) => r.statusCode === 200)).toBe(true);
+    const outbox = t.app.simulator.outbox(whatsappId, from).filter((o) => o.body === 'vai?');
+    expect(outbox).toHaveLength(1);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${messageId}/retry`,
+      headers: bearer(a.admin),
+    });
+    expect(again.json().wid).toBe(outbox[0]!.id);
+    expect(t.app.simulator.outbox(whatsappId, from).filter((o) => o.body === 'vai?')).toHaveLength(1);
+  });
+
+  it('sends uploaded files checked by content and refuses other types', async () => {
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'manda a foto' });
+    const upload = multipart([
+      { name: 'body', value: 'pixel.png' },
+      { name: 'medias', value: PNG, filename: 'pixel.png', type: 'image/png' },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      headers: { ...bearer(a.admin), ...upload.headers },
+      payload: upload.payload,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()[0]).toMatchObject({ mediaType: 'image', body: '', mediaName: 'pixel.png' });
+    expect(t.app.simulator.outbox(whatsappId, from).at(-1)?.kind).toBe('image');
+
+    const disguised = multipart([
+      {
+        name: 'medias',
+        value: Buffer.from('#!/bin/sh\nrm -rf /\n'),
+        filename: 'photo.png',
+        type: 'image/png',
+      },
+    ]);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      headers: { ...bearer(a.admin), ...disguised.headers },
+      payload: disguised.payload,
+    });
+    expect(refused.statusCode).toBe(415);
+    expect(refused.json()).toMatchObject({ error: 'ERR_UNSUPPORTED_MEDIA_TYPE', field: 'medias' });
+  });
+});
+
+describe('DELETE /api/messages/:id', () => {
+  it('deletes own messages for everyone, refuses the contact messages and colleagues', async () => {
+    const from = customerNumber();
+    const inbound = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'cliente' });
+    const sent = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/messages/${inbound.ticketId}`,
+        headers: bearer(a.agent),
+        payload: { body: 'apagar' },
+      })
+    ).json()[0];
+    const colleague = await createUser(t.app, a.companyId);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/messages/${sent.id}`, headers: bearer(colleague) }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/messages/${inbound.id}`, headers: bearer(a.admin) }))
+        .statusCode,
+    ).toBe(403);
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/messages/${sent.id}`,
+      headers: bearer(a.agent),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ isDeleted: true, body: '' });
+    expect(t.app.simulator.outbox(whatsappId, from).some((o) => o.id === sent.wid)).toBe(false);
+  });
+});

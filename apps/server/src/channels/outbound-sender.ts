@@ -1,0 +1,296 @@
+import type { MediaType, Message, OutboundContent } from '@zapdesk/shared';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { fileTypeFromBuffer } from 'file-type';
+import mime from 'mime-types';
+import type { AppContext } from '../context.js';
+import { contacts, messages, tickets, users } from '../db/schema/index.js';
+import { AppError } from '../lib/app-error.js';
+import { type AuthContext, isAdmin } from '../lib/guards.js';
+import { findMessage, findMessages } from '../modules/messages/message-repository.js';
+import { findTicket } from '../modules/tickets/ticket-repository.js';
+import { previewOf } from './inbound-pipeline.js';
+import type { MediaStore } from './media-store.js';
+import { emitMessageUpdates } from './message-events.js';
+import type { SessionManager } from './session-manager.js';
+
+/** An uploaded file to send. */
+export interface UploadedFile {
+  data: Buffer;
+  fileName: string;
+  mimetype: string;
+}
+
+/** Media size limits in bytes by kind (WhatsApp's own limits). */
+export const MEDIA_LIMITS = {
+  image: 16 * 1024 * 1024,
+  audio: 16 * 1024 * 1024,
+  video: 64 * 1024 * 1024,
+  document: 100 * 1024 * 1024,
+};
+
+const DOCUMENT_TYPES = [
+  /^application\/pdf$/,
+  /^application\/(zip|x-zip-compressed|x-rar-compressed|x-7z-compressed|gzip)$/,
+  /^application\/vnd\./,
+  /^application\/msword$/,
+  /^application\/rtf$/,
+  /^text\/(plain|csv)$/,
+];
+
+/**
+ * Checks an upload by its content (magic bytes), not its declared type: images, audio, video and
+ * documents (PDF, office files, archives, plain text and CSV) are accepted within MEDIA_LIMITS.
+ * @throws ERR_UNSUPPORTED_MEDIA_TYPE, ERR_PAYLOAD_TOO_LARGE.
+ */
+export async function inspectUpload(
+  file: UploadedFile,
+): Promise<{ mediaType: 'image' | 'audio' | 'video' | 'document'; mimetype: string; ext: string }> {
+  const detected = await fileTypeFromBuffer(file.data);
+  let mimetype = detected?.mime as string | undefined;
+  if (!mimetype) {
+    const declared = mime.lookup(file.fileName) || file.mimetype;
+    if (/^text\/(plain|csv)$/.test(declared)) mimetype = declared;
+  }
+  if (!mimetype) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', { extra: { field: 'medias' } });
+  const kind = mimetype.startsWith('image/')
+    ? 'image'
+    : mimetype.startsWith('audio/')
+      ? 'audio'
+      : mimetype.startsWith('video/')
+        ? 'video'
+        : DOCUMENT_TYPES.some((r) => r.test(mimetype!))
+          ? 'document'
+          : undefined;
+  if (!kind) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', { extra: { field: 'medias' } });
+  if (file.data.length > MEDIA_LIMITS[kind]) {
+    throw new AppError('ERR_PAYLOAD_TOO_LARGE', { extra: { field: 'medias', limit: MEDIA_LIMITS[kind] } });
+  }
+  return { mediaType: kind, mimetype, ext: detected?.ext ?? (mime.extension(mimetype) || 'bin') };
+}
+
+/**
+ * Outbound messages (issue: messaging engine, point 5). Each message is stored with ack 0 before
+ * the driver call and updated with the provider id and ack afterwards; a driver failure marks it
+ * ack -1 with error ERR_SENDING_WAPP_MSG, and `retry` sends it again. A message with a provider id
+ * is never sent again.
+ */
+export class OutboundSender {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly sessions: SessionManager,
+    private readonly media: MediaStore,
+  ) {}
+
+  /**
+   * POST /messages/:ticketId: stores and sends a text or files (one message per file, the body as
+   * the first file's caption). Signs with '*Name:*' when `signMessage`. Answers the stored messages.
+   * @throws ERR_NO_TICKET_FOUND, ERR_VALIDATION (empty body), ERR_NO_MESSAGE_FOUND (quoted),
+   *   ERR_SENDING_WAPP_MSG (with `messageIds`, retry possible).
+   */
+  async send(
+    auth: AuthContext,
+    ticketId: number,
+    input: { body: string; quotedMsgId?: number; files?: UploadedFile[]; signMessage?: boolean },
+  ): Promise<Message[]> {
+    const files = input.files ?? [];
+    const text = input.body.trim();
+    if (!text && files.length === 0)
+      throw new AppError('ERR_VALIDATION', { extra: { field: 'body', message: 'required' } });
+    const [target] = await this.ctx.db
+      .select({ ticket: tickets, number: contacts.number, userName: users.name })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .innerJoin(users, eq(users.id, auth.userId))
+      .where(and(eq(tickets.companyId, auth.companyId), eq(tickets.id, ticketId)));
+    if (!target) throw new AppError('ERR_NO_TICKET_FOUND');
+    let quotedMsgId: number | null = null;
+    if (input.quotedMsgId) {
+      const [quoted] = await this.ctx.db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.companyId, auth.companyId),
+            eq(messages.id, input.quotedMsgId),
+            eq(messages.contactId, target.ticket.contactId),
+          ),
+        );
+      if (!quoted) throw new AppError('ERR_NO_MESSAGE_FOUND', { extra: { field: 'quotedMsg' } });
+      quotedMsgId = quoted.id;
+    }
+    const body = text && input.signMessage ? `*${target.userName}:*\n${input.body}` : input.body;
+    const inspected = await Promise.all(files.map((file) => inspectUpload(file)));
+    const stored = await Promise.all(
+      files.map((file, i) => this.media.save(auth.companyId, file.data, inspected[i]!.ext)),
+    );
+    const rows = files.length
+      ? files.map((file, i) => ({
+          body: i === 0 ? body : '',
+          mediaType: inspected[i]!.mediaType as MediaType,
+          mediaUrl: stored[i]!,
+          mediaName: file.fileName,
+        }))
+      : [{ body, mediaType: 'chat' as MediaType, mediaUrl: null, mediaName: null }];
+    const ids = await this.ctx.db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(messages)
+        .values(
+          rows.map((row) => ({
+            ...row,
+            companyId: auth.companyId,
+            ticketId,
+            contactId: target.ticket.contactId,
+            whatsappId: target.ticket.whatsappId,
+            userId: auth.userId,
+            fromMe: true,
+            read: true,
+            ack: 0,
+            quotedMsgId,
+          })),
+        )
+        .returning({ id: messages.id });
+      const last = rows.at(-1)!;
+      await tx
+        .update(tickets)
+        .set({
+          lastMessage: previewOf({
+            body: last.body,
+            mediaType: last.mediaType,
+            fileName: last.mediaName ?? undefined,
+          }),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(tickets.id, ticketId));
+      return inserted.map((r) => r.id);
+    });
+    const created = await findMessages(this.ctx.db, auth.companyId, ids);
+    const ticket = await findTicket(this.ctx.db, auth.companyId, ticketId);
+    for (const message of created)
+      this.ctx.realtime.toTicket(target.ticket, 'appMessage', { action: 'create', message, ticket });
+    if (ticket) this.ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
+    const results = [];
+    for (const id of ids) results.push(await this.deliver(auth.companyId, id));
+    const failed = results.filter((m) => m.ack === -1);
+    if (failed.length)
+      throw new AppError('ERR_SENDING_WAPP_MSG', { extra: { messageIds: failed.map((m) => m.id) } });
+    return results;
+  }
+
+  /**
+   * POST /messages/:id/retry: sends a failed message again. A message already accepted by the
+   * provider (or in flight) is answered as it is, never sent twice.
+   * @throws ERR_NO_MESSAGE_FOUND, ERR_SENDING_WAPP_MSG.
+   */
+  async retry(auth: AuthContext, messageId: number): Promise<Message> {
+    const [claimed] = await this.ctx.db
+      .update(messages)
+      .set({ ack: 0, error: null, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(messages.companyId, auth.companyId),
+          eq(messages.id, messageId),
+          eq(messages.fromMe, true),
+          eq(messages.ack, -1),
+          isNull(messages.wid),
+        ),
+      )
+      .returning({ id: messages.id });
+    if (!claimed) {
+      const current = await findMessage(this.ctx.db, auth.companyId, messageId);
+      if (!current?.fromMe) throw new AppError('ERR_NO_MESSAGE_FOUND');
+      return current;
+    }
+    const sent = await this.deliver(auth.companyId, messageId);
+    if (sent.ack === -1) throw new AppError('ERR_SENDING_WAPP_MSG', { extra: { messageIds: [sent.id] } });
+    return sent;
+  }
+
+  /**
+   * DELETE /messages/:id: deletes for everyone a message sent by the company — the sender's own, or
+   * any for admins. @throws ERR_NO_MESSAGE_FOUND, ERR_NO_PERMISSION, ERR_DELETE_WAPP_MSG.
+   */
+  async remove(auth: AuthContext, messageId: number): Promise<Message> {
+    const [row] = await this.ctx.db
+      .select({ message: messages, number: contacts.number })
+      .from(messages)
+      .innerJoin(contacts, eq(contacts.id, messages.contactId))
+      .where(and(eq(messages.companyId, auth.companyId), eq(messages.id, messageId)));
+    if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
+    const m = row.message;
+    if (!m.fromMe || (m.userId !== auth.userId && !isAdmin(auth))) throw new AppError('ERR_NO_PERMISSION');
+    if (m.wid && m.whatsappId) {
+      const driver = this.sessions.get(m.whatsappId);
+      if (!driver) throw new AppError('ERR_WAPP_NOT_INITIALIZED');
+      await driver.deleteMessage(row.number, m.wid).catch((error) => {
+        this.ctx.log.warn({ err: error }, 'delete failed');
+        throw new AppError('ERR_DELETE_WAPP_MSG');
+      });
+    }
+    await this.ctx.db
+      .update(messages)
+      .set({ isDeleted: true, updatedAt: sql`now()` })
+      .where(eq(messages.id, m.id));
+    const [updated] = await emitMessageUpdates(this.ctx, auth.companyId, [m.id]);
+    return updated!;
+  }
+
+  /** Calls the driver for a stored message (ack 0) and records the outcome. */
+  private async deliver(companyId: number, messageId: number): Promise<Message> {
+    const [row] = await this.ctx.db
+      .select({
+        message: messages,
+        number: contacts.number,
+        quotedWid: sql<string | null>`(select q.wid from messages q where q.id = ${messages.quotedMsgId})`,
+      })
+      .from(messages)
+      .innerJoin(contacts, eq(contacts.id, messages.contactId))
+      .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
+    if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
+    const m = row.message;
+    let outcome: { wid: string; ack: number } | { error: string };
+    try {
+      const driver = m.whatsappId ? this.sessions.get(m.whatsappId) : undefined;
+      if (!driver) throw new Error('session not running');
+      const content = await this.contentOf(companyId, m);
+      const sent = await driver.send(row.number, content, { quotedProviderId: row.quotedWid ?? undefined });
+      outcome = { wid: sent.providerId, ack: sent.ack };
+    } catch (error) {
+      this.ctx.log.warn({ err: error, messageId }, 'sending failed');
+      outcome = { error: 'ERR_SENDING_WAPP_MSG' };
+    }
+    await this.ctx.db
+      .update(messages)
+      .set(
+        'wid' in outcome
+          ? {
+              wid: outcome.wid,
+              ack: sql`greatest(${messages.ack}, ${outcome.ack})`,
+              error: null,
+              updatedAt: sql`now()`,
+            }
+          : { ack: -1, error: outcome.error, updatedAt: sql`now()` },
+      )
+      .where(eq(messages.id, messageId));
+    const [updated] = await emitMessageUpdates(this.ctx, companyId, [messageId]);
+    return updated!;
+  }
+
+  private async contentOf(companyId: number, m: typeof messages.$inferSelect): Promise<OutboundContent> {
+    if (!m.mediaUrl) return { kind: 'text', body: m.body };
+    const data = await this.media.read(companyId, m.mediaUrl);
+    const mimetype = mime.lookup(m.mediaUrl) || 'application/octet-stream';
+    const mediaType = (['image', 'audio', 'video'].includes(m.mediaType) ? m.mediaType : 'document') as
+      | 'image'
+      | 'audio'
+      | 'video'
+      | 'document';
+    return {
+      kind: 'media',
+      mediaType,
+      data,
+      mimetype,
+      fileName: m.mediaName ?? m.mediaUrl,
+      caption: m.body || undefined,
+    };
+  }
+}

@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+
+/** One message the business sent to a simulated phone. */
+export interface OutboxItem {
+  id: string;
+  to: string;
+  kind: string;
+  body: string;
+  ack: number;
+  quotedId: string | null;
+  timestamp: number;
+}
+
+interface Line {
+  /** Ack listener of the connection's driver. */
+  onAck: (providerId: string, ack: number) => void;
+  outbox: Map<string, OutboxItem[]>;
+}
+
+/**
+ * The in-process phone network behind the simulator driver: per connection, an outbox per phone
+ * number. Delivered messages get ack 2 then 3 after `deliveryDelayMs`; `read(number)` marks them
+ * read (ack 4). One network per server process.
+ */
+export class SimulatorNetwork {
+  private readonly lines = new Map<number, Line>();
+
+  constructor(private readonly deliveryDelayMs = 50) {}
+
+  /** Registers a connection's line (called by its driver on start). */
+  attach(connectionId: number, onAck: Line['onAck']): void {
+    const existing = this.lines.get(connectionId);
+    this.lines.set(connectionId, { onAck, outbox: existing?.outbox ?? new Map() });
+  }
+
+  detach(connectionId: number): void {
+    const line = this.lines.get(connectionId);
+    if (line) line.onAck = () => {};
+  }
+
+  /** Delivers a message from the business to `to`; returns the stored outbox item (ack 1). */
+  deliver(connectionId: number, to: string, kind: string, body: string, quotedId: string | null): OutboxItem {
+    const line = this.lines.get(connectionId);
+    if (!line) throw new Error('simulator line not attached');
+    const item: OutboxItem = {
+      id: `SIM${crypto.randomBytes(10).toString('hex').toUpperCase()}`,
+      to,
+      kind,
+      body,
+      ack: 1,
+      quotedId,
+      timestamp: Date.now(),
+    };
+    const list = line.outbox.get(to) ?? [];
+    list.push(item);
+    line.outbox.set(to, list.slice(-500));
+    const step = (ack: number) => {
+      if (item.ack >= ack) return;
+      item.ack = ack;
+      line.onAck(item.id, ack);
+    };
+    setTimeout(() => {
+      step(2);
+      setTimeout(() => step(3), this.deliveryDelayMs);
+    }, this.deliveryDelayMs);
+    return item;
+  }
+
+  /** What the business sent to `number` on a connection, oldest first. */
+  outbox(connectionId: number, number: string): OutboxItem[] {
+    return [...(this.lines.get(connectionId)?.outbox.get(number) ?? [])];
+  }
+
+  /** The phone `number` reads everything it received: ack 4. Returns how many changed. */
+  read(connectionId: number, number: string): number {
+    const line = this.lines.get(connectionId);
+    let changed = 0;
+    for (const item of line?.outbox.get(number) ?? []) {
+      if (item.ack < 4) {
+        item.ack = 4;
+        changed++;
+        line!.onAck(item.id, 4);
+      }
+    }
+    return changed;
+  }
+
+  /** Removes a message for everyone. */
+  remove(connectionId: number, number: string, providerId: string): boolean {
+    const list = this.lines.get(connectionId)?.outbox.get(number);
+    const index = list?.findIndex((i) => i.id === providerId) ?? -1;
+    if (!list || index < 0) return false;
+    list.splice(index, 1);
+    return true;
+  }
+}

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { loadSecrets } from './lib/secrets.js';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-cfg-'));
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(8080);
+    expect(config.DATA_DIR).toBe('./data');
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.production).toBe(false);
+  });
+
+  it('names every invalid variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url' })).toThrow(
+      /PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/,
+    );
+  });
+});
+
+describe('loadSecrets', () => {
+  it('generates a secret once, keeps it in DATA_DIR with mode 0600 and reuses it', () => {
+    const dir = tmp();
+    const config = loadConfig({ DATA_DIR: dir });
+    const first = loadSecrets(config);
+    const file = path.join(dir, 'secrets.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(64);
+    expect(Buffer.from(loadSecrets(config).jwtSecret).equals(Buffer.from(first.jwtSecret))).toBe(true);
+    expect(
+      Buffer.from(loadSecrets(loadConfig({ DATA_DIR: tmp() })).jwtSecret).equals(
+        Buffer.from(first.jwtSecret),
+      ),
+    ).toBe(false);
+  });
+
+  it('refuses a secret shorter than 32 bytes in production only', () => {
+    const dir = tmp();
+    expect(() =>
+      loadSecrets(loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, JWT_SECRET: 'short' })),
+    ).toThrow(/32 bytes/);
+    expect(() =>
+      loadSecrets(loadConfig({ NODE_ENV: 'development', DATA_DIR: dir, JWT_SECRET: 'short' })),
+    ).not.toThrow();
+    const long = 'x'.repeat(32);
+    expect(
+      loadSecrets(loadConfig({ NODE_ENV: 'production', DATA_DIR: dir, JWT_SECRET: long })).jwtSecret.length,
+    ).toBe(32);
+  });
+});

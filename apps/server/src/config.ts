@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Environment schema, checked once at boot. Every variable is optional; defaults give the embedded
+ * single-machine setup (PGlite under DATA_DIR, in-process socket fan-out, generated secrets).
+ */
+const ZEnv = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  JWT_SECRET: z.string().optional(),
+  /** 64 hex characters: key encrypting WhatsApp session state at rest; generated when unset. */
+  SESSION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
+    .optional(),
+  /** Access token lifetime, seconds. */
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(10).max(86_400).default(900),
+  /** Refresh token lifetime, seconds. */
+  REFRESH_TOKEN_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(7 * 86_400),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Directory of the built web app served by `npm start`. */
+  WEB_DIST: z.string().optional(),
+  /** First super user in production mode. */
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  SIGNUP_ENABLED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** Seed the demo company on first start of the embedded default ('auto'), always or never. */
+  SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
+  /** Login attempts allowed per e-mail and per IP within LOGIN_RATE_WINDOW_MS. */
+  LOGIN_RATE_MAX: z.coerce.number().int().min(1).default(10),
+  LOGIN_RATE_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
+  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().optional(),
+  CORS_ORIGIN: z.string().optional(),
+  /** How long the simulator's QR step takes before pairing by itself, ms. */
+  SIMULATOR_PAIR_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
+});
+
+export type Config = z.infer<typeof ZEnv> & { production: boolean; dataDir: string };
+
+/**
+ * Reads and validates the environment.
+ * @throws Error naming every invalid variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return { ...c, production: c.NODE_ENV === 'production', dataDir: path.resolve(c.DATA_DIR) };
+}

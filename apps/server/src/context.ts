@@ -1,0 +1,26 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import type { Secrets } from './lib/secrets.js';
+import type { Realtime } from './realtime/realtime.js';
+
+/** What services need: database, configuration, secrets, realtime emitter, logger. */
+export interface AppContext {
+  config: Config;
+  database: DatabaseHandle;
+  db: DatabaseHandle['db'];
+  secrets: Secrets;
+  realtime: Realtime;
+  log: FastifyBaseLogger;
+}
+
+/** Fastify instance with the zod type provider, as route modules receive it. */
+export type ZodApp = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;

@@ -1,0 +1,32 @@
+import type { QueueSchedule } from '@zapdesk/shared';
+import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { companies } from './companies.js';
+import { timestamps } from './timestamps.js';
+
+/**
+ * Queues (departments), document 2 section 3. Colour is unique per company. `schedules` holds the
+ * attendance hours per weekday (null until saved: the spec's defaults apply); `integrationId` and
+ * `promptId` point at tables built later (no foreign key yet).
+ */
+export const queues = pgTable(
+  'queues',
+  {
+    id: serial().primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    color: text().notNull(),
+    orderQueue: integer(),
+    greetingMessage: text(),
+    outOfHoursMessage: text(),
+    schedules: jsonb().$type<QueueSchedule[]>(),
+    integrationId: integer(),
+    promptId: integer(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('queues_company_color_key').on(t.companyId, t.color),
+    index('queues_company_order_idx').on(t.companyId, t.orderQueue),
+  ],
+);

@@ -1,0 +1,85 @@
+import { boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { companies } from './companies.js';
+import { tickets } from './tickets.js';
+import { timestamps } from './timestamps.js';
+import { users } from './users.js';
+
+/** Tags (document 2 section 3); `kanban` 1 makes the tag a kanban lane. */
+export const tags = pgTable(
+  'tags',
+  {
+    id: serial().primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    color: text().notNull().default('#5C59A0'),
+    kanban: integer().notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('tags_company_name_key').on(t.companyId, t.name),
+    index('tags_company_kanban_idx').on(t.companyId, t.kanban),
+  ],
+);
+
+/** Tags on tickets. */
+export const ticketTags = pgTable(
+  'ticket_tags',
+  {
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    tagId: integer()
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ticketId, t.tagId] }),
+    index('ticket_tags_company_tag_idx').on(t.companyId, t.tagId),
+  ],
+);
+
+/** Notes staff keep on a ticket (core section 3 Ticket note). */
+export const ticketNotes = pgTable(
+  'ticket_notes',
+  {
+    id: serial().primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    contactId: integer().notNull(),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    note: text().notNull(),
+    ...timestamps,
+  },
+  (t) => [index('ticket_notes_company_ticket_idx').on(t.companyId, t.ticketId)],
+);
+
+/** Quick replies: company-wide (`geral`) or a user's own. */
+export const quickMessages = pgTable(
+  'quick_messages',
+  {
+    id: serial().primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    userId: integer().references(() => users.id, { onDelete: 'cascade' }),
+    shortcode: text().notNull(),
+    message: text().notNull().default(''),
+    mediaPath: text(),
+    mediaName: text(),
+    geral: boolean().notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    index('quick_messages_company_shortcode_idx').on(t.companyId, t.shortcode),
+    uniqueIndex('quick_messages_company_user_shortcode_key').on(t.companyId, t.userId, t.shortcode),
+  ],
+);

@@ -1,0 +1,131 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { companies } from './companies.js';
+import { queues } from './queues.js';
+import { timestamps } from './timestamps.js';
+import { users } from './users.js';
+import { whatsapps } from './whatsapps.js';
+
+/** Contacts: one per company and number (digits only, or a group id). */
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: serial().primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    number: text().notNull(),
+    email: text().notNull().default(''),
+    profilePicUrl: text(),
+    isGroup: boolean().notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('contacts_company_number_key').on(t.companyId, t.number),
+    index('contacts_company_name_idx').on(t.companyId, t.name),
+    index('contacts_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('contacts_number_trgm_idx').using('gin', sql`${t.number} gin_trgm_ops`),
+  ],
+);
+
+/**
+ * Tickets. At most one live (not closed) ticket per company, contact and connection, guaranteed by
+ * a partial unique index, so concurrent inbound messages cannot create two.
+ */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: serial().primaryKey(),
+    uuid: uuid().notNull().defaultRandom(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    contactId: integer()
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    whatsappId: integer().references(() => whatsapps.id, { onDelete: 'set null' }),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    queueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    status: text({ enum: ['open', 'pending', 'closed'] })
+      .notNull()
+      .default('pending'),
+    unreadMessages: integer().notNull().default(0),
+    lastMessage: text().notNull().default(''),
+    isGroup: boolean().notNull().default(false),
+    chatbot: boolean().notNull().default(false),
+    useIntegration: boolean().notNull().default(false),
+    promptId: integer(),
+    integrationId: integer(),
+    amountUsedBotQueues: integer().notNull().default(0),
+    acceptedAt: timestamp({ withTimezone: true }),
+    closedAt: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('tickets_uuid_key').on(t.uuid),
+    uniqueIndex('tickets_live_per_contact_key')
+      .on(t.companyId, t.contactId, t.whatsappId)
+      .where(sql`${t.status} <> 'closed'`),
+    index('tickets_company_status_updated_idx').on(t.companyId, t.status, t.updatedAt),
+    index('tickets_company_queue_idx').on(t.companyId, t.queueId),
+    index('tickets_company_user_idx').on(t.companyId, t.userId),
+    index('tickets_company_contact_idx').on(t.companyId, t.contactId),
+    index('tickets_company_updated_idx').on(t.companyId, t.updatedAt),
+  ],
+);
+
+/**
+ * Messages. A provider message id (`wid`) is stored once per connection (unique index), so a
+ * redelivered message is not stored twice.
+ */
+export const messages = pgTable(
+  'messages',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    contactId: integer().references(() => contacts.id, { onDelete: 'set null' }),
+    whatsappId: integer().references(() => whatsapps.id, { onDelete: 'set null' }),
+    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    wid: text(),
+    body: text().notNull().default(''),
+    fromMe: boolean().notNull().default(false),
+    mediaType: text().notNull().default('chat'),
+    /** Stored file name under DATA_DIR/media (served at /api/public/:name). */
+    mediaUrl: text(),
+    mediaName: text(),
+    isDeleted: boolean().notNull().default(false),
+    isEdited: boolean().notNull().default(false),
+    ack: integer().notNull().default(0),
+    read: boolean().notNull().default(false),
+    quotedMsgId: bigint({ mode: 'number' }),
+    reactionToId: bigint({ mode: 'number' }),
+    /** Group sender number. */
+    participant: text(),
+    error: text(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('messages_whatsapp_wid_key').on(t.whatsappId, t.wid),
+    index('messages_ticket_created_idx').on(t.ticketId, t.createdAt, t.id),
+    index('messages_company_contact_created_idx').on(t.companyId, t.contactId, t.createdAt, t.id),
+    index('messages_body_trgm_idx').using('gin', sql`${t.body} gin_trgm_ops`),
+  ],
+);

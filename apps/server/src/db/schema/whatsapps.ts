@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { companies } from './companies.js';
+import { queues } from './queues.js';
+import { timestamps } from './timestamps.js';
+
+/** WhatsApp connections (document 2 section 3). One default per company (partial unique index). */
+export const whatsapps = pgTable(
+  'whatsapps',
+  {
+    id: serial().primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    status: text().notNull().default('DISCONNECTED'),
+    qrcode: text().notNull().default(''),
+    retries: integer().notNull().default(0),
+    isDefault: boolean().notNull().default(false),
+    provider: text().notNull().default('beta'),
+    number: text(),
+    greetingMessage: text().notNull().default(''),
+    complationMessage: text().notNull().default(''),
+    outOfHoursMessage: text().notNull().default(''),
+    ratingMessage: text().notNull().default(''),
+    token: text(),
+    expiresInactiveMessage: text().notNull().default(''),
+    /** Close open tickets inactive for this many minutes (0: never). */
+    expiresTicket: integer().notNull().default(0),
+    timeUseBotQueues: integer().notNull().default(0),
+    maxUseBotQueues: integer().notNull().default(3),
+    /** Move waiting tickets to transferQueueId after this many minutes (0: never). */
+    timeToTransfer: integer().notNull().default(0),
+    transferQueueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    promptId: integer(),
+    integrationId: integer(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('whatsapps_company_name_key').on(t.companyId, t.name),
+    uniqueIndex('whatsapps_company_default_key').on(t.companyId).where(sql`${t.isDefault}`),
+    index('whatsapps_status_idx').on(t.status),
+  ],
+);
+
+/** Queues served by a connection. */
+export const whatsappQueues = pgTable(
+  'whatsapp_queues',
+  {
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    whatsappId: integer()
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    queueId: integer()
+      .notNull()
+      .references(() => queues.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.whatsappId, t.queueId] }),
+    index('whatsapp_queues_company_idx').on(t.companyId),
+  ],
+);
+
+/**
+ * Driver session state (Baileys credentials and signal keys), one row per key, values encrypted at
+ * rest (AES-256-GCM, key from config/DATA_DIR).
+ */
+export const whatsappSessions = pgTable(
+  'whatsapp_sessions',
+  {
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    whatsappId: integer()
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    key: text().notNull(),
+    value: text().notNull(),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.key] })],
+);

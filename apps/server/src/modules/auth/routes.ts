@@ -1,0 +1,69 @@
+import { ZAuthResponse, ZLoginBody, ZSessionUser } from '@zapdesk/shared';
+import type { FastifyReply } from 'fastify';
+import type { AppContext, ZodApp } from '../../context.js';
+import { publicRoute, userRoute } from '../../lib/guards.js';
+import { type IssuedSession, login, logout, refresh } from './auth-service.js';
+import { bearerToken } from './guard.js';
+import { LoginLimiter } from './login-limiter.js';
+import { loadSessionUser } from './session-user.js';
+import { verifyAccessToken } from './tokens.js';
+
+/** Name of the httpOnly cookie holding the refresh token. */
+export const REFRESH_COOKIE = 'jrt';
+const COOKIE_PATH = '/api/auth';
+
+function setRefreshCookie(ctx: AppContext, reply: FastifyReply, session: IssuedSession): void {
+  reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: ctx.config.production,
+    path: COOKIE_PATH,
+    expires: session.refreshExpiresAt,
+  });
+}
+
+/** Auth API, core document section 7 (Auth) and section 4 (Session). */
+export function authRoutes(app: ZodApp, ctx: AppContext): void {
+  const tags = ['auth'];
+  const limiter = new LoginLimiter(ctx.config.LOGIN_RATE_MAX, ctx.config.LOGIN_RATE_WINDOW_MS);
+  app.post(
+    '/auth/login',
+    {
+      config: publicRoute,
+      schema: { tags, security: [], body: ZLoginBody, response: { 200: ZAuthResponse } },
+    },
+    async (request, reply) => {
+      await limiter.consume(request.body.email, request.ip);
+      const session = await login(ctx, request.body);
+      setRefreshCookie(ctx, reply, session);
+      return session.response;
+    },
+  );
+  app.post(
+    '/auth/refresh_token',
+    {
+      config: { ...publicRoute, rateLimit: { max: 120, timeWindow: 60_000 } },
+      schema: { tags, security: [], response: { 200: ZAuthResponse } },
+    },
+    async (request, reply) => {
+      const session = await refresh(ctx, request.cookies[REFRESH_COOKIE]).catch((error) => {
+        reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+        throw error;
+      });
+      setRefreshCookie(ctx, reply, session);
+      return session.response;
+    },
+  );
+  app.delete('/auth/logout', { config: publicRoute, schema: { tags } }, async (request, reply) => {
+    const token = bearerToken(request);
+    const claims = token
+      ? await verifyAccessToken(token, ctx.secrets.jwtSecret).catch(() => undefined)
+      : undefined;
+    await logout(ctx, request.cookies[REFRESH_COOKIE], claims?.userId);
+    reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+    return reply.status(204).send();
+  });
+  app.get('/auth/me', { config: userRoute, schema: { tags, response: { 200: ZSessionUser } } }, (request) =>
+    loadSessionUser(ctx.db, request.auth.companyId, request.auth.userId),
+  );
+}

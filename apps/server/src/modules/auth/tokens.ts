@@ -1,0 +1,70 @@
+import crypto from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { AppError } from '../../lib/app-error.js';
+
+/** Claims of the access token (a short-lived HS256 JWT sent as bearer). */
+export interface AccessClaims {
+  userId: number;
+  companyId: number;
+  profile: 'admin' | 'user';
+  super: boolean;
+  sessionId: string;
+}
+
+/** Signs an access token valid for `ttlSeconds`. */
+export async function signAccessToken(
+  claims: AccessClaims,
+  secret: Uint8Array,
+  ttlSeconds: number,
+): Promise<string> {
+  return new SignJWT({
+    companyId: claims.companyId,
+    profile: claims.profile,
+    super: claims.super,
+    sid: claims.sessionId,
+  })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(claims.userId))
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(secret);
+}
+
+/**
+ * Verifies an access token.
+ * @throws AppError ERR_SESSION_EXPIRED (403: the client refreshes once) when expired or invalid.
+ */
+export async function verifyAccessToken(token: string, secret: Uint8Array): Promise<AccessClaims> {
+  try {
+    const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
+    const userId = Number(payload.sub);
+    const companyId = Number(payload.companyId);
+    if (!Number.isInteger(userId) || !Number.isInteger(companyId) || typeof payload.sid !== 'string') {
+      throw new Error('bad claims');
+    }
+    return {
+      userId,
+      companyId,
+      profile: payload.profile === 'admin' ? 'admin' : 'user',
+      super: payload.super === true,
+      sessionId: payload.sid,
+    };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const expired = error instanceof joseErrors.JWTExpired;
+    throw new AppError('ERR_SESSION_EXPIRED', {
+      status: 403,
+      message: expired ? 'token expired' : 'invalid token',
+    });
+  }
+}
+
+/** A new opaque refresh token (256 random bits, base64url). */
+export function newRefreshToken(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
+/** SHA-256 of a refresh token, hex; only this is stored. */
+export function hashRefreshToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,87 @@
+import {
+  ZContact,
+  ZContactBody,
+  ZContactImportResult,
+  ZContactList,
+  ZContactsPage,
+  ZIdParam,
+  ZPageQuery,
+} from '@zapdesk/shared';
+import type { AppContext, ZodApp } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { adminRoute, userRoute } from '../../lib/guards.js';
+import {
+  createContact,
+  deleteContact,
+  getContact,
+  importContacts,
+  listContacts,
+  listContactsForPicker,
+  updateContact,
+} from './contacts-service.js';
+import { readContactSheet } from './spreadsheet.js';
+
+export { toContact } from './contacts-service.js';
+
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Contacts API (core section 7 Contacts): list, picker list, read, create, edit, delete, import. */
+export function contactRoutes(app: ZodApp, ctx: AppContext): void {
+  const tags = ['contacts'];
+  app.get(
+    '/contacts',
+    { config: userRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZContactsPage } } },
+    (request) => listContacts(ctx, request.auth, request.query),
+  );
+  app.get(
+    '/contacts/list',
+    { config: userRoute, schema: { tags, response: { 200: ZContactList } } },
+    (request) => listContactsForPicker(ctx, request.auth),
+  );
+  app.get(
+    '/contacts/:id',
+    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZContact } } },
+    (request) => getContact(ctx, request.auth.companyId, request.params.id),
+  );
+  app.post(
+    '/contacts',
+    { config: userRoute, schema: { tags, body: ZContactBody, response: { 200: ZContact } } },
+    (request) => createContact(ctx, request.auth, request.body),
+  );
+  app.put(
+    '/contacts/:id',
+    {
+      config: userRoute,
+      schema: { tags, params: ZIdParam, body: ZContactBody, response: { 200: ZContact } },
+    },
+    (request) => updateContact(ctx, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/contacts/:id',
+    { config: adminRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      await deleteContact(ctx, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/contacts/upload',
+    { config: userRoute, schema: { tags, response: { 200: ZContactImportResult } } },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
+      let data: Buffer | undefined;
+      for await (const part of request.parts()) {
+        if (part.type !== 'file') continue;
+        const isXlsx = part.mimetype === XLSX_MIME || /\.xlsx$/i.test(part.filename);
+        if (part.fieldname !== 'file' || !isXlsx || data) {
+          await part.toBuffer();
+          throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
+        }
+        data = await part.toBuffer();
+      }
+      if (!data) throw new AppError('ERR_VALIDATION', { extra: { field: 'file', message: 'required' } });
+      const rows = await readContactSheet(data);
+      return importContacts(ctx, request.auth, rows);
+    },
+  );
+}

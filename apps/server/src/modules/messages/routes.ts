@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import { PAGE_SIZE, ZIdParam, ZMessage, ZMessagesPage, ZSendMessageBody } from '@zapdesk/shared';
+import { and, count, desc, eq } from 'drizzle-orm';
+import mime from 'mime-types';
+import { z } from 'zod';
+import type { MediaStore } from '../../channels/media-store.js';
+import type { OutboundSender, UploadedFile } from '../../channels/outbound-sender.js';
+import type { SessionManager } from '../../channels/session-manager.js';
+import type { AppContext, ZodApp } from '../../context.js';
+import { messages } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import { userRoute } from '../../lib/guards.js';
+import { getVisibleTicket, markTicketRead } from '../tickets/tickets-service.js';
+import { selectMessages, toMessage } from './message-repository.js';
+
+const ZTicketParam = z.object({ ticketId: z.coerce.number().int().positive() });
+const ZPage = z.object({ pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1) });
+
+/** Messages API (core section 7 Tickets and messages) and authenticated media (`/public/:name`). */
+export function messageRoutes(
+  app: ZodApp,
+  ctx: AppContext,
+  sender: OutboundSender,
+  media: MediaStore,
+  sessions: SessionManager,
+): void {
+  const tags = ['messages'];
+  app.get(
+    '/messages/:ticketId',
+    {
+      config: userRoute,
+      schema: { tags, params: ZTicketParam, querystring: ZPage, response: { 200: ZMessagesPage } },
+    },
+    async (request) => {
+      const ticket = await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
+      // Opening the ticket (its newest page) reads it: receipts to the phone, unread count zeroed.
+      if (request.query.pageNumber === 1) {
+        await markTicketRead(ctx, ticket, async (whatsappId, number, wids) => {
+          await sessions.get(whatsappId)?.markRead(number, wids);
+        });
+        ticket.unreadMessages = 0;
+      }
+      // The contact's whole history on this company, across its tickets (newest page first).
+      const where = and(
+        eq(messages.companyId, request.auth.companyId),
+        eq(messages.contactId, ticket.contactId),
+      );
+      const offset = (request.query.pageNumber - 1) * PAGE_SIZE;
+      const [rows, [total]] = await Promise.all([
+        selectMessages(ctx.db, where)
+          .orderBy(desc(messages.createdAt), desc(messages.id))
+          .limit(PAGE_SIZE)
+          .offset(offset),
+        ctx.db.select({ value: count() }).from(messages).where(where),
+      ]);
+      const totalCount = total?.value ?? 0;
+      return {
+        messages: rows.map(toMessage).reverse(),
+        hasMore: offset + rows.length < totalCount,
+        count: totalCount,
+        ticket,
+      };
+    },
+  );
+  app.post(
+    '/messages/:ticketId',
+    {
+      config: userRoute,
+      schema: {
+        tags,
+        params: ZTicketParam,
+        body: ZSendMessageBody.nullish(),
+        response: { 201: z.array(ZMessage) },
+      },
+    },
+    async (request, reply) => {
+      await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
+      let input: { body: string; quotedMsgId?: number; files?: UploadedFile[]; signMessage?: boolean };
+      if (request.isMultipart()) {
+        const files: UploadedFile[] = [];
+        const fields: Record<string, string> = {};
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            files.push({ data: await part.toBuffer(), fileName: part.filename, mimetype: part.mimetype });
+          } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        }
+        const quoted = Number(fields.quotedMsgId ?? fields.quotedMsg);
+        input = {
+          body: fields.body ?? '',
+          files,
+          signMessage: fields.signMessage === 'true',
+          quotedMsgId: Number.isInteger(quoted) && quoted > 0 ? quoted : undefined,
+        };
+        // The spec's client sends the file name as body; it is not a caption then.
+        if (files.length === 1 && input.body === files[0]!.fileName) input.body = '';
+      } else {
+        const body = ZSendMessageBody.parse(request.body ?? {});
+        const quoted = typeof body.quotedMsg === 'number' ? body.quotedMsg : body.quotedMsg?.id;
+        input = { body: body.body, quotedMsgId: quoted, signMessage: body.signMessage };
+      }
+      return reply.status(201).send(await sender.send(request.auth, request.params.ticketId, input));
+    },
+  );
+  app.post(
+    '/messages/:id/retry',
+    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZMessage } } },
+    (request) => sender.retry(request.auth, request.params.id),
+  );
+  app.delete(
+    '/messages/:id',
+    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZMessage } } },
+    (request) => sender.remove(request.auth, request.params.id),
+  );
+  app.get(
+    '/public/:name',
+    { config: userRoute, schema: { tags, params: z.object({ name: z.string().max(64) }) } },
+    async (request, reply) => {
+      const file = await media.locate(request.auth.companyId, request.params.name);
+      if (!file) throw new AppError('ERR_NOT_FOUND');
+      reply.header('cache-control', 'private, max-age=3600');
+      reply.header('x-content-type-options', 'nosniff');
+      return reply.type(mime.lookup(file) || 'application/octet-stream').send(fs.createReadStream(file));
+    },
+  );
+}

@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import {
+  type QuickMessage,
+  type QuickMessageBody,
+  type QuickMessagesPage,
+  ZQuickMessageBody,
+} from '@zapdesk/shared';
+import { and, asc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { MediaStore } from '../../channels/media-store.js';
+import { inspectUpload, type UploadedFile } from '../../channels/outbound-sender.js';
+import type { AppContext } from '../../context.js';
+import { quickMessages } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { type AuthContext, isAdmin } from '../../lib/guards.js';
+
+/** Quick messages per page of GET /quick-messages. */
+export const QUICK_MESSAGES_PAGE_SIZE = 20;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const columns = {
+  id: quickMessages.id,
+  shortcode: quickMessages.shortcode,
+  message: quickMessages.message,
+  mediaPath: quickMessages.mediaPath,
+  mediaName: quickMessages.mediaName,
+  geral: quickMessages.geral,
+  userId: quickMessages.userId,
+};
+
+/** What the caller sees: admins every quick message of the company; others the company-wide and their own. */
+function visible(auth: AuthContext): SQL | undefined {
+  return and(
+    eq(quickMessages.companyId, auth.companyId),
+    isAdmin(auth) ? undefined : or(eq(quickMessages.geral, true), eq(quickMessages.userId, auth.userId)),
+  );
+}
+
+/** Emits `company-{id}-quickmessage` (document 2 section 7 Realtime). */
+function emit(ctx: AppContext, companyId: number, payload: { action: string; [k: string]: unknown }): void {
+  ctx.realtime.toCompany(companyId, 'quickmessage', payload);
+}
+
+/**
+ * GET /quick-messages (document 2 section 7): the visible quick messages by shortcode, filtered by
+ * `searchParam` on shortcode and message, 20 a page (`records`, `hasMore`).
+ */
+export async function listQuickMessages(
+  ctx: AppContext,
+  auth: AuthContext,
+  query: { searchParam: string; pageNumber: number },
+): Promise<QuickMessagesPage> {
+  const term = query.searchParam.trim();
+  const like = `%${escapeLike(term)}%`;
+  const rows = await ctx.db
+    .select(columns)
+    .from(quickMessages)
+    .where(
+      and(
+        visible(auth),
+        term ? or(ilike(quickMessages.shortcode, like), ilike(quickMessages.message, like)) : undefined,
+      ),
+    )
+    .orderBy(asc(quickMessages.shortcode), asc(quickMessages.id))
+    .limit(QUICK_MESSAGES_PAGE_SIZE + 1)
+    .offset((query.pageNumber - 1) * QUICK_MESSAGES_PAGE_SIZE);
+  return {
+    records: rows.slice(0, QUICK_MESSAGES_PAGE_SIZE),
+    hasMore: rows.length > QUICK_MESSAGES_PAGE_SIZE,
+  };
+}
+
+/** GET /quick-messages/:id: a visible quick message. @throws ERR_NOT_FOUND. */
+export async function getQuickMessage(ctx: AppContext, auth: AuthContext, id: number): Promise<QuickMessage> {
+  const [row] = await ctx.db
+    .select(columns)
+    .from(quickMessages)
+    .where(and(visible(auth), eq(quickMessages.id, id)));
+  if (!row) throw new AppError('ERR_NOT_FOUND');
+  return row;
+}
+
+/** A quick message the caller may change: its own, or any for admins. @throws ERR_NOT_FOUND, ERR_NO_PERMISSION. */
+export async function getEditable(ctx: AppContext, auth: AuthContext, id: number): Promise<QuickMessage> {
+  const row = await getQuickMessage(ctx, auth, id);
+  if (!isAdmin(auth) && row.userId !== auth.userId) throw new AppError('ERR_NO_PERMISSION');
+  return row;
+}
+
+function rethrowShortcode(error: unknown): never {
+  if (isUniqueViolation(error))
+    throw new AppError('ERR_NAME_ALREADY_EXISTS', { extra: { field: 'shortcode' } });
+  throw error;
+}
+
+/**
+ * POST /quick-messages: creates the caller's quick message (company-wide when `geral`).
+ * @throws ERR_NAME_ALREADY_EXISTS (field shortcode: the caller already has it), ERR_VALIDATION.
+ */
+export async function createQuickMessage(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: QuickMessageBody,
+): Promise<QuickMessage> {
+  const body = ZQuickMessageBody.parse(input);
+  const [row] = await ctx.db
+    .insert(quickMessages)
+    .values({ ...body, companyId: auth.companyId, userId: auth.userId })
+    .returning(columns)
+    .catch(rethrowShortcode);
+  emit(ctx, auth.companyId, { action: 'create', record: row });
+  return row!;
+}
+
+/**
+ * PUT /quick-messages/:id: edits shortcode, message and `geral` of the caller's own quick message
+ * (any of the company's for admins). @throws ERR_NOT_FOUND, ERR_NO_PERMISSION, ERR_NAME_ALREADY_EXISTS.
+ */
+export async function updateQuickMessage(
+  ctx: AppContext,
+  auth: AuthContext,
+  id: number,
+  input: QuickMessageBody,
+): Promise<QuickMessage> {
+  const body = ZQuickMessageBody.parse(input);
+  await getEditable(ctx, auth, id);
+  const [row] = await ctx.db
+    .update(quickMessages)
+    .set({ ...body, updatedAt: sql`now()` })
+    .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)))
+    .returning(columns)
+    .catch(rethrowShortcode);
+  emit(ctx, auth.companyId, { action: 'update', record: row });
+  return row!;
+}
+
+/** DELETE /quick-messages/:id (own, or any for admins). @throws ERR_NOT_FOUND, ERR_NO_PERMISSION. */
+export async function deleteQuickMessage(
+  ctx: AppContext,
+  media: MediaStore,
+  auth: AuthContext,
+  id: number,
+): Promise<void> {
+  const row = await getEditable(ctx, auth, id);
+  await ctx.db
+    .delete(quickMessages)
+    .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)));
+  await removeFile(media, auth.companyId, row.mediaPath);
+  emit(ctx, auth.companyId, { action: 'delete', id });
+}
+
+async function removeFile(media: MediaStore, companyId: number, name: string | null): Promise<void> {
+  if (!name) return;
+  const file = await media.locate(companyId, name);
+  if (file) await fs.promises.rm(file, { force: true });
+}
+
+/**
+ * POST /quick-messages/:id/media-upload: stores the file (checked by content with inspectUpload)
+ * as the quick message's media, replacing any previous one; `mediaPath` is the stored name served
+ * at /api/public/:name. @throws ERR_NOT_FOUND, ERR_NO_PERMISSION, ERR_UNSUPPORTED_MEDIA_TYPE,
+ * ERR_PAYLOAD_TOO_LARGE.
+ */
+export async function uploadQuickMessageMedia(
+  ctx: AppContext,
+  media: MediaStore,
+  auth: AuthContext,
+  id: number,
+  file: UploadedFile,
+): Promise<QuickMessage> {
+  const current = await getEditable(ctx, auth, id);
+  const inspected = await inspectUpload(file);
+  const stored = await media.save(auth.companyId, file.data, inspected.ext);
+  const [row] = await ctx.db
+    .update(quickMessages)
+    .set({ mediaPath: stored, mediaName: file.fileName.slice(0, 255), updatedAt: sql`now()` })
+    .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)))
+    .returning(columns);
+  await removeFile(media, auth.companyId, current.mediaPath);
+  emit(ctx, auth.companyId, { action: 'update', record: row });
+  return row!;
+}
+
+/** DELETE /quick-messages/:id/media-upload: removes the media. @throws ERR_NOT_FOUND, ERR_NO_PERMISSION. */
+export async function deleteQuickMessageMedia(
+  ctx: AppContext,
+  media: MediaStore,
+  auth: AuthContext,
+  id: number,
+): Promise<QuickMessage> {
+  const current = await getEditable(ctx, auth, id);
+  const [row] = await ctx.db
+    .update(quickMessages)
+    .set({ mediaPath: null, mediaName: null, updatedAt: sql`now()` })
+    .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)))
+    .returning(columns);
+  await removeFile(media, auth.companyId, current.mediaPath);
+  emit(ctx, auth.companyId, { action: 'update', record: row });
+  return row!;
+}

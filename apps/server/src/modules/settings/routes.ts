@@ -1,0 +1,60 @@
+import {
+  isValidSettingValue,
+  SETTING_KEYS,
+  type SettingKey,
+  ZSetting,
+  ZUpdateSettingBody,
+} from '@zapdesk/shared';
+import { asc, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext, ZodApp } from '../../context.js';
+import { settings } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import { adminRoute, userRoute } from '../../lib/guards.js';
+
+/**
+ * PUT /settings/:key (admin): sets one company setting and emits `company-{id}-settings`.
+ * @throws ERR_NO_SETTING_FOUND for an unknown key, ERR_VALIDATION (field value) for a value the
+ *   key does not allow.
+ */
+export async function updateSetting(ctx: AppContext, companyId: number, key: string, value: string) {
+  if (!SETTING_KEYS.includes(key as SettingKey)) throw new AppError('ERR_NO_SETTING_FOUND');
+  if (!isValidSettingValue(key as SettingKey, value)) {
+    throw new AppError('ERR_VALIDATION', { extra: { field: 'value', message: 'invalid' } });
+  }
+  const [row] = await ctx.db
+    .insert(settings)
+    .values({ companyId, key, value })
+    .onConflictDoUpdate({ target: [settings.companyId, settings.key], set: { value, updatedAt: sql`now()` } })
+    .returning({ key: settings.key, value: settings.value });
+  ctx.realtime.toCompany(companyId, 'settings', { action: 'update', setting: row! });
+  return row!;
+}
+
+/** Settings API (core section 7, document 2 section 7 Settings). */
+export function settingRoutes(app: ZodApp, ctx: AppContext): void {
+  const tags = ['settings'];
+  app.get(
+    '/settings',
+    { config: userRoute, schema: { tags, response: { 200: z.array(ZSetting) } } },
+    (request) =>
+      ctx.db
+        .select({ key: settings.key, value: settings.value })
+        .from(settings)
+        .where(eq(settings.companyId, request.auth.companyId))
+        .orderBy(asc(settings.key)),
+  );
+  app.put(
+    '/settings/:key',
+    {
+      config: adminRoute,
+      schema: {
+        tags,
+        params: z.object({ key: z.string().max(100) }),
+        body: ZUpdateSettingBody,
+        response: { 200: ZSetting },
+      },
+    },
+    (request) => updateSetting(ctx, request.auth.companyId, request.params.key, request.body.value),
+  );
+}

@@ -1,0 +1,105 @@
+import {
+  ZIdParam,
+  ZKanbanTags,
+  ZPageQuery,
+  ZSyncTagsBody,
+  ZTag,
+  ZTagBody,
+  ZTagsPage,
+  ZTicket,
+} from '@zapdesk/shared';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext, ZodApp } from '../../context.js';
+import { tags, ticketTags } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import { userRoute } from '../../lib/guards.js';
+import { findTicket } from '../tickets/ticket-repository.js';
+import { getVisibleTicket } from '../tickets/tickets-service.js';
+import { createTag, deleteTag, getTag, listKanbanTags, listTags, updateTag } from './tags-service.js';
+
+/**
+ * Tags (document 2 section 7 Tags and kanban): paged list with ticket counts, full list, kanban
+ * lanes, CRUD (kanban flag by admins only) and the ticket tag sync.
+ */
+export function tagRoutes(app: ZodApp, ctx: AppContext): void {
+  const tagsDoc = ['tags'];
+  app.get(
+    '/tags',
+    {
+      config: userRoute,
+      schema: { tags: tagsDoc, querystring: ZPageQuery.passthrough(), response: { 200: ZTagsPage } },
+    },
+    (request) => listTags(ctx, request.auth.companyId, request.query),
+  );
+  app.get(
+    '/tags/kanban',
+    { config: userRoute, schema: { tags: tagsDoc, response: { 200: ZKanbanTags } } },
+    (request) => listKanbanTags(ctx, request.auth.companyId),
+  );
+  app.get(
+    '/tags/:id',
+    { config: userRoute, schema: { tags: tagsDoc, params: ZIdParam, response: { 200: ZTag } } },
+    (request) => getTag(ctx, request.auth.companyId, request.params.id),
+  );
+  app.post(
+    '/tags',
+    { config: userRoute, schema: { tags: tagsDoc, body: ZTagBody, response: { 201: ZTag } } },
+    async (request, reply) => reply.status(201).send(await createTag(ctx, request.auth, request.body)),
+  );
+  app.put(
+    '/tags/:id',
+    {
+      config: userRoute,
+      schema: { tags: tagsDoc, params: ZIdParam, body: ZTagBody, response: { 200: ZTag } },
+    },
+    (request) => updateTag(ctx, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/tags/:id',
+    { config: userRoute, schema: { tags: tagsDoc, params: ZIdParam } },
+    async (request, reply) => {
+      await deleteTag(ctx, request.auth.companyId, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  app.get(
+    '/tags/list',
+    { config: userRoute, schema: { tags: tagsDoc, response: { 200: z.array(ZTag) } } },
+    (request) =>
+      ctx.db
+        .select({ id: tags.id, name: tags.name, color: tags.color, kanban: tags.kanban })
+        .from(tags)
+        .where(eq(tags.companyId, request.auth.companyId))
+        .orderBy(asc(tags.name)),
+  );
+  app.post(
+    '/tags/sync',
+    { config: userRoute, schema: { tags: tagsDoc, body: ZSyncTagsBody, response: { 200: ZTicket } } },
+    async (request) => {
+      const { companyId } = request.auth;
+      await getVisibleTicket(ctx, request.auth, { id: request.body.ticketId });
+      const ids = [...new Set(request.body.tags.map((t) => (typeof t === 'number' ? t : t.id)))];
+      if (ids.length) {
+        const [found] = await ctx.db
+          .select({ value: count() })
+          .from(tags)
+          .where(and(eq(tags.companyId, companyId), inArray(tags.id, ids)));
+        if ((found?.value ?? 0) !== ids.length)
+          throw new AppError('ERR_VALIDATION', { extra: { field: 'tags', message: 'invalid' } });
+      }
+      await ctx.db.transaction(async (tx) => {
+        await tx
+          .delete(ticketTags)
+          .where(and(eq(ticketTags.companyId, companyId), eq(ticketTags.ticketId, request.body.ticketId)));
+        if (ids.length)
+          await tx
+            .insert(ticketTags)
+            .values(ids.map((tagId) => ({ companyId, ticketId: request.body.ticketId, tagId })));
+      });
+      const ticket = (await findTicket(ctx.db, companyId, request.body.ticketId))!;
+      ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
+      return ticket;
+    },
+  );
+}

@@ -1,0 +1,114 @@
+import { type Tag, type TagBody, type TagsPage, ZTagBody } from '@zapdesk/shared';
+import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { tags, ticketTags } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { type AuthContext, isAdmin } from '../../lib/guards.js';
+
+/** Tags per page of GET /tags. */
+export const TAGS_PAGE_SIZE = 20;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const tagColumns = { id: tags.id, name: tags.name, color: tags.color, kanban: tags.kanban };
+
+/**
+ * GET /tags (document 2 section 7): the company's tags by name, filtered by `searchParam`, 20 a
+ * page, each with `ticketsCount` from one aggregate query (one extra row tells `hasMore`).
+ */
+export async function listTags(
+  ctx: AppContext,
+  companyId: number,
+  query: { searchParam: string; pageNumber: number },
+): Promise<TagsPage> {
+  const term = query.searchParam.trim();
+  const rows = await ctx.db
+    .select({ ...tagColumns, ticketsCount: count(ticketTags.ticketId) })
+    .from(tags)
+    .leftJoin(ticketTags, and(eq(ticketTags.companyId, companyId), eq(ticketTags.tagId, tags.id)))
+    .where(and(eq(tags.companyId, companyId), term ? ilike(tags.name, `%${escapeLike(term)}%`) : undefined))
+    .groupBy(tags.id)
+    .orderBy(asc(tags.name), asc(tags.id))
+    .limit(TAGS_PAGE_SIZE + 1)
+    .offset((query.pageNumber - 1) * TAGS_PAGE_SIZE);
+  return { tags: rows.slice(0, TAGS_PAGE_SIZE), hasMore: rows.length > TAGS_PAGE_SIZE };
+}
+
+/** GET /tags/kanban: the company's kanban lanes by name, as `{ lista }`. */
+export async function listKanbanTags(ctx: AppContext, companyId: number): Promise<{ lista: Tag[] }> {
+  const lista = await ctx.db
+    .select(tagColumns)
+    .from(tags)
+    .where(and(eq(tags.companyId, companyId), eq(tags.kanban, 1)))
+    .orderBy(asc(tags.name));
+  return { lista };
+}
+
+/** GET /tags/:id. @throws ERR_NOT_FOUND (also for another company's tag). */
+export async function getTag(ctx: AppContext, companyId: number, id: number): Promise<Tag> {
+  const [row] = await ctx.db
+    .select(tagColumns)
+    .from(tags)
+    .where(and(eq(tags.companyId, companyId), eq(tags.id, id)));
+  if (!row) throw new AppError('ERR_NOT_FOUND');
+  return row;
+}
+
+function rethrowName(error: unknown): never {
+  if (isUniqueViolation(error)) throw new AppError('ERR_NAME_ALREADY_EXISTS', { extra: { field: 'name' } });
+  throw error;
+}
+
+/**
+ * POST /tags: creates a tag (name unique per company). Only admins set `kanban` (document 2
+ * section 5); for other profiles it stays 0. @throws ERR_NAME_ALREADY_EXISTS, ERR_VALIDATION.
+ */
+export async function createTag(ctx: AppContext, auth: AuthContext, input: TagBody): Promise<Tag> {
+  const body = ZTagBody.parse(input);
+  const [row] = await ctx.db
+    .insert(tags)
+    .values({
+      companyId: auth.companyId,
+      name: body.name,
+      ...(body.color ? { color: body.color } : {}),
+      kanban: isAdmin(auth) ? (body.kanban ?? 0) : 0,
+    })
+    .returning(tagColumns)
+    .catch(rethrowName);
+  return row!;
+}
+
+/**
+ * PUT /tags/:id: renames or recolours a tag; `kanban` changes only for admins (ignored otherwise).
+ * @throws ERR_NOT_FOUND, ERR_NAME_ALREADY_EXISTS, ERR_VALIDATION.
+ */
+export async function updateTag(
+  ctx: AppContext,
+  auth: AuthContext,
+  id: number,
+  input: TagBody,
+): Promise<Tag> {
+  const body = ZTagBody.parse(input);
+  const [row] = await ctx.db
+    .update(tags)
+    .set({
+      name: body.name,
+      ...(body.color ? { color: body.color } : {}),
+      ...(isAdmin(auth) && body.kanban !== undefined ? { kanban: body.kanban } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(tags.companyId, auth.companyId), eq(tags.id, id)))
+    .returning(tagColumns)
+    .catch(rethrowName);
+  if (!row) throw new AppError('ERR_NOT_FOUND');
+  return row;
+}
+
+/** DELETE /tags/:id: removes the tag from the company and from its tickets. @throws ERR_NOT_FOUND. */
+export async function deleteTag(ctx: AppContext, companyId: number, id: number): Promise<void> {
+  const deleted = await ctx.db
+    .delete(tags)
+    .where(and(eq(tags.companyId, companyId), eq(tags.id, id)))
+    .returning({ id: tags.id });
+  if (!deleted.length) throw new AppError('ERR_NOT_FOUND');
+}

@@ -1,0 +1,63 @@
+import {
+  ZCreateTicketBody,
+  ZIdParam,
+  ZTicket,
+  ZTicketsPage,
+  ZTicketsQuery,
+  ZUpdateTicketBody,
+} from '@zapdesk/shared';
+import { z } from 'zod';
+import type { OutboundSender } from '../../channels/outbound-sender.js';
+import type { AppContext, ZodApp } from '../../context.js';
+import { adminRoute, userRoute } from '../../lib/guards.js';
+import {
+  createTicket,
+  deleteTicket,
+  getVisibleTicket,
+  listTickets,
+  updateTicket,
+} from './tickets-service.js';
+
+/** Tickets API (core section 7 Tickets and messages). */
+export function ticketRoutes(app: ZodApp, ctx: AppContext, sender: OutboundSender): void {
+  const tags = ['tickets'];
+  app.get(
+    '/tickets',
+    { config: userRoute, schema: { tags, querystring: ZTicketsQuery, response: { 200: ZTicketsPage } } },
+    (request) => listTickets(ctx, request.auth, request.query),
+  );
+  app.get(
+    '/tickets/u/:uuid',
+    {
+      config: userRoute,
+      schema: { tags, params: z.object({ uuid: z.string().uuid() }), response: { 200: ZTicket } },
+    },
+    (request) => getVisibleTicket(ctx, request.auth, { uuid: request.params.uuid }),
+  );
+  app.get(
+    '/tickets/:id',
+    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZTicket } } },
+    (request) => getVisibleTicket(ctx, request.auth, { id: request.params.id }),
+  );
+  app.post(
+    '/tickets',
+    { config: userRoute, schema: { tags, body: ZCreateTicketBody, response: { 201: ZTicket } } },
+    async (request, reply) => reply.status(201).send(await createTicket(ctx, request.auth, request.body)),
+  );
+  app.put(
+    '/tickets/:id',
+    {
+      config: userRoute,
+      schema: { tags, params: ZIdParam, body: ZUpdateTicketBody, response: { 200: ZTicket } },
+    },
+    (request) => updateTicket(ctx, sender, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/tickets/:id',
+    { config: adminRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      await deleteTicket(ctx, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+}

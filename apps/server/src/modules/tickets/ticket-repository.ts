@@ -1,0 +1,105 @@
+import type { Ticket } from '@zapdesk/shared';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import { contacts, queues, tickets, users, whatsapps } from '../../db/schema/index.js';
+
+const ticketColumns = {
+  ticket: tickets,
+  contact: {
+    id: contacts.id,
+    name: contacts.name,
+    number: contacts.number,
+    email: contacts.email,
+    profilePicUrl: contacts.profilePicUrl,
+    isGroup: contacts.isGroup,
+  },
+  userName: users.name,
+  queueName: queues.name,
+  queueColor: queues.color,
+  whatsappName: whatsapps.name,
+  tags: sql<{ id: number; name: string; color: string }[]>`coalesce((
+    select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+    from ticket_tags tt join tags tg on tg.id = tt.tag_id
+    where tt.ticket_id = "tickets"."id"), '[]'::json)`,
+};
+
+type TicketRow = {
+  ticket: typeof tickets.$inferSelect;
+  contact: Ticket['contact'];
+  userName: string | null;
+  queueName: string | null;
+  queueColor: string | null;
+  whatsappName: string | null;
+  tags: { id: number; name: string; color: string }[];
+};
+
+/** Converts a joined row to the API shape (core section 3 Ticket). */
+export function toTicket(row: TicketRow): Ticket {
+  const t = row.ticket;
+  return {
+    id: t.id,
+    uuid: t.uuid,
+    status: t.status,
+    userId: t.userId,
+    user: t.userId !== null && row.userName !== null ? { id: t.userId, name: row.userName } : null,
+    queueId: t.queueId,
+    queue:
+      t.queueId !== null && row.queueName !== null
+        ? { id: t.queueId, name: row.queueName, color: row.queueColor ?? '' }
+        : null,
+    whatsappId: t.whatsappId,
+    whatsapp:
+      t.whatsappId !== null && row.whatsappName !== null
+        ? { id: t.whatsappId, name: row.whatsappName }
+        : null,
+    contactId: t.contactId,
+    contact: row.contact,
+    companyId: t.companyId,
+    tags: row.tags,
+    isGroup: t.isGroup,
+    chatbot: t.chatbot,
+    unreadMessages: t.unreadMessages,
+    lastMessage: t.lastMessage,
+    useIntegration: t.useIntegration,
+    promptId: t.promptId,
+    integrationId: t.integrationId,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+/** The base select of tickets with contact, user, queue, connection and tags (one query). */
+export function ticketQuery(db: Tx) {
+  return db
+    .select(ticketColumns)
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .leftJoin(users, eq(users.id, tickets.userId))
+    .leftJoin(queues, eq(queues.id, tickets.queueId))
+    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId));
+}
+
+/** Tickets with contact, user, queue, connection and tags, in one query. */
+export async function selectTickets(db: Tx, where: SQL | undefined): Promise<Ticket[]> {
+  const rows = await db
+    .select(ticketColumns)
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .leftJoin(users, eq(users.id, tickets.userId))
+    .leftJoin(queues, eq(queues.id, tickets.queueId))
+    .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
+    .where(where);
+  return rows.map(toTicket);
+}
+
+/** One ticket of the company in the API shape, or undefined. */
+export async function findTicket(db: Tx, companyId: number, ticketId: number): Promise<Ticket | undefined> {
+  const [ticket] = await selectTickets(db, and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
+  return ticket;
+}
+
+/** Several tickets of the company by id. */
+export function findTickets(db: Tx, companyId: number, ids: number[]): Promise<Ticket[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return selectTickets(db, and(eq(tickets.companyId, companyId), inArray(tickets.id, ids)));
+}

@@ -1,0 +1,366 @@
+import type { Ticket, UpdateTicketBody, ZTicketsQuery } from '@zapdesk/shared';
+import { and, desc, eq, gt, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { OutboundSender } from '../../channels/outbound-sender.js';
+import type { AppContext } from '../../context.js';
+import { contacts, messages, queues, settings, tickets, users, whatsapps } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import type { AuthContext } from '../../lib/guards.js';
+import { findTicket, ticketQuery, toTicket } from './ticket-repository.js';
+import { canOpen, loadViewer, visibleWhere } from './visibility.js';
+
+/** GET /tickets query after parsing. */
+export type TicketsQueryParsed = z.output<typeof ZTicketsQuery>;
+
+/** Tickets per page of GET /tickets. */
+export const TICKETS_PAGE_SIZE = 40;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function dayRange(column: typeof tickets.createdAt | typeof tickets.updatedAt, day: string): SQL {
+  const start = new Date(`${day}T00:00:00.000Z`);
+  const end = new Date(start.getTime() + 86_400_000);
+  return and(gte(column, start), lt(column, end))!;
+}
+
+/**
+ * GET /tickets (core section 7): the spec's filters with visibility applied, newest update first,
+ * TICKETS_PAGE_SIZE per page. A plain list is one page query (tickets joined with contact, user,
+ * queue, connection and tags) plus an exact count. A search (`searchParam`, case-insensitive
+ * substring of the contact's name or number or of a message body) runs two index-driven parts —
+ * contacts through their trigram indexes, messages through an EXISTS per ticket walked newest first —
+ * each limited to the page window, merges them and joins only the kept rows; its `count` is then a
+ * lower bound (the rows up to this page), since an exact count of a common word cannot be cheap.
+ */
+export async function listTickets(ctx: AppContext, auth: AuthContext, query: TicketsQueryParsed) {
+  const viewer = await loadViewer(ctx.db, auth);
+  const base = and(
+    eq(tickets.companyId, auth.companyId),
+    visibleWhere(viewer, query.showAll),
+    query.status ? eq(tickets.status, query.status) : undefined,
+    query.queueIds?.length
+      ? or(inArray(tickets.queueId, query.queueIds), isNull(tickets.queueId))
+      : undefined,
+    query.users?.length ? inArray(tickets.userId, query.users) : undefined,
+    query.tags?.length
+      ? sql`exists (select 1 from ticket_tags tt where tt.ticket_id = ${tickets.id} and tt.tag_id in (${sql.join(query.tags, sql`, `)}))`
+      : undefined,
+    query.date ? dayRange(tickets.createdAt, query.date) : undefined,
+    query.updatedAt ? dayRange(tickets.updatedAt, query.updatedAt) : undefined,
+    query.withUnreadMessages ? gt(tickets.unreadMessages, 0) : undefined,
+  );
+  const offset = (query.pageNumber - 1) * TICKETS_PAGE_SIZE;
+  const term = query.searchParam.trim().toLowerCase();
+  if (term) return searchTickets(ctx, auth.companyId, base, `%${escapeLike(term)}%`, offset);
+  const [rows, [total]] = await Promise.all([
+    ticketQuery(ctx.db)
+      .where(base)
+      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .limit(TICKETS_PAGE_SIZE)
+      .offset(offset),
+    ctx.db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(base),
+  ]);
+  const count = total?.value ?? 0;
+  return { tickets: rows.map(toTicket), count, hasMore: offset + rows.length < count };
+}
+
+async function searchTickets(
+  ctx: AppContext,
+  companyId: number,
+  base: SQL | undefined,
+  like: string,
+  offset: number,
+) {
+  const window = offset + TICKETS_PAGE_SIZE + 1;
+  const order = [desc(tickets.updatedAt), desc(tickets.id)] as const;
+  const [byContact, byMessage] = await Promise.all([
+    ctx.db
+      .select({ id: tickets.id, updatedAt: tickets.updatedAt })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(and(base, or(ilike(contacts.name, like), ilike(contacts.number, like))))
+      .orderBy(...order)
+      .limit(window),
+    ctx.db
+      .select({ id: tickets.id, updatedAt: tickets.updatedAt })
+      .from(tickets)
+      .where(
+        and(
+          base,
+          sql`exists (select 1 from messages m where m.ticket_id = ${tickets.id} and m.company_id = ${companyId} and m.body ilike ${like})`,
+        ),
+      )
+      .orderBy(...order)
+      .limit(window),
+  ]);
+  const merged = new Map<number, Date>();
+  for (const row of [...byContact, ...byMessage]) merged.set(row.id, row.updatedAt);
+  const ordered = [...merged]
+    .sort((x, y) => y[1].getTime() - x[1].getTime() || y[0] - x[0])
+    .map(([id]) => id);
+  const ids = ordered.slice(offset, offset + TICKETS_PAGE_SIZE);
+  const rows = ids.length ? await ticketQuery(ctx.db).where(inArray(tickets.id, ids)) : [];
+  const byId = new Map(rows.map((row) => [row.ticket.id, row]));
+  const page = ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toTicket(row)] : [];
+  });
+  const hasMore = ordered.length > offset + TICKETS_PAGE_SIZE;
+  return { tickets: page, count: offset + page.length + (hasMore ? 1 : 0), hasMore };
+}
+
+/**
+ * A ticket the caller may open. @throws ERR_NO_TICKET_FOUND (other company or unknown),
+ * ERR_NO_PERMISSION (403: outside the caller's queues; the client shows 'Acesso não permitido').
+ */
+export async function getVisibleTicket(
+  ctx: AppContext,
+  auth: AuthContext,
+  where: { id?: number; uuid?: string },
+): Promise<Ticket> {
+  const [row] = await ticketQuery(ctx.db).where(
+    and(
+      eq(tickets.companyId, auth.companyId),
+      where.id !== undefined ? eq(tickets.id, where.id) : eq(tickets.uuid, where.uuid!),
+    ),
+  );
+  if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
+  const ticket = toTicket(row);
+  if (!canOpen(await loadViewer(ctx.db, auth), ticket)) throw new AppError('ERR_NO_PERMISSION');
+  return ticket;
+}
+
+async function settingEnabled(ctx: AppContext, companyId: number, key: string): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+  return row?.value === 'enabled';
+}
+
+async function liveTicketOf(
+  ctx: AppContext,
+  companyId: number,
+  contactId: number,
+  whatsappId: number | null,
+) {
+  const [row] = await ticketQuery(ctx.db).where(
+    and(
+      eq(tickets.companyId, companyId),
+      eq(tickets.contactId, contactId),
+      whatsappId === null ? isNull(tickets.whatsappId) : eq(tickets.whatsappId, whatsappId),
+      sql`${tickets.status} <> 'closed'`,
+    ),
+  );
+  return row ? toTicket(row) : undefined;
+}
+
+async function assertOwned(
+  ctx: AppContext,
+  companyId: number,
+  ids: { queueId?: number | null; userId?: number | null; whatsappId?: number | null },
+) {
+  const checks: [number | null | undefined, typeof queues | typeof users | typeof whatsapps, string][] = [
+    [ids.queueId, queues, 'queueId'],
+    [ids.userId, users, 'userId'],
+    [ids.whatsappId, whatsapps, 'whatsappId'],
+  ];
+  for (const [id, table, field] of checks) {
+    if (id === undefined || id === null) continue;
+    const [row] = await ctx.db
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.companyId, companyId), eq(table.id, id)));
+    if (!row) throw new AppError('ERR_VALIDATION', { extra: { field, message: 'invalid' } });
+  }
+}
+
+/**
+ * POST /tickets: a ticket started by staff, open and assigned to the caller (or `userId` for
+ * admins), on `whatsappId` or the default connection.
+ * @throws ERR_NO_CONTACT_FOUND, ERR_NO_DEF_WAPP_FOUND, ERR_OTHER_OPEN_TICKET (409, with `ticket`).
+ */
+export async function createTicket(
+  ctx: AppContext,
+  auth: AuthContext,
+  body: {
+    contactId: number;
+    queueId?: number | null;
+    whatsappId?: number | null;
+    userId?: number | null;
+    status?: string;
+  },
+): Promise<Ticket> {
+  const [contact] = await ctx.db
+    .select({ id: contacts.id, isGroup: contacts.isGroup })
+    .from(contacts)
+    .where(and(eq(contacts.companyId, auth.companyId), eq(contacts.id, body.contactId)));
+  if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+  let whatsappId = body.whatsappId ?? null;
+  if (whatsappId === null) {
+    const [fallback] = await ctx.db
+      .select({ id: whatsapps.id })
+      .from(whatsapps)
+      .where(and(eq(whatsapps.companyId, auth.companyId), eq(whatsapps.isDefault, true)));
+    if (!fallback) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
+    whatsappId = fallback.id;
+  }
+  const userId = auth.profile === 'admin' || auth.super ? (body.userId ?? auth.userId) : auth.userId;
+  await assertOwned(ctx, auth.companyId, { queueId: body.queueId, userId, whatsappId });
+  let id: number;
+  try {
+    const [row] = await ctx.db
+      .insert(tickets)
+      .values({
+        companyId: auth.companyId,
+        contactId: contact.id,
+        whatsappId,
+        queueId: body.queueId ?? null,
+        userId,
+        status: 'open',
+        isGroup: contact.isGroup,
+        acceptedAt: new Date(),
+      })
+      .returning({ id: tickets.id });
+    id = row!.id;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await liveTicketOf(ctx, auth.companyId, contact.id, whatsappId);
+    throw new AppError('ERR_OTHER_OPEN_TICKET', { extra: { ticket: existing } });
+  }
+  const ticket = (await findTicket(ctx.db, auth.companyId, id))!;
+  ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
+  return ticket;
+}
+
+/** The automatic message texts (pt-BR, the product's default language for customers). */
+export const AUTOMATIC_MESSAGES = {
+  greeting: (contact: string, user: string) =>
+    `Olá *${contact}*, meu nome é *${user}* e agora vou prosseguir com o seu atendimento!`,
+  transferQueue: (queue: string) =>
+    `Seu atendimento foi transferido para o setor *${queue}*. Aguarde, já vamos atender você!`,
+  transferUser: (user: string) =>
+    `Seu atendimento foi transferido para *${user}*. Aguarde, já vamos atender você!`,
+};
+
+/**
+ * PUT /tickets/:id (core section 4): accept, close/resolve, reopen, return, transfer to a queue or
+ * user. Sends the greeting on accept when `sendGreetingAccepted` is enabled (not for groups) and the
+ * transfer message when `sendMsgTransfTicket` is. Sockets that may no longer see the ticket get a
+ * delete event. @throws ERR_NO_TICKET_FOUND, ERR_NO_PERMISSION, ERR_OTHER_OPEN_TICKET (reopen while
+ * another live ticket exists), ERR_VALIDATION (ids of other companies).
+ */
+export async function updateTicket(
+  ctx: AppContext,
+  sender: OutboundSender,
+  auth: AuthContext,
+  id: number,
+  body: UpdateTicketBody,
+): Promise<Ticket> {
+  const before = await getVisibleTicket(ctx, auth, { id });
+  await assertOwned(ctx, auth.companyId, {
+    queueId: body.queueId,
+    userId: body.userId,
+    whatsappId: body.whatsappId,
+  });
+  const status = body.status ?? before.status;
+  const set: Partial<typeof tickets.$inferInsert> = { updatedAt: new Date() };
+  if (body.status !== undefined) set.status = body.status;
+  if (body.userId !== undefined) set.userId = body.userId;
+  if (body.queueId !== undefined) set.queueId = body.queueId;
+  if (body.whatsappId !== undefined && body.whatsappId !== null) set.whatsappId = body.whatsappId;
+  if (body.useIntegration !== undefined) set.useIntegration = body.useIntegration;
+  if (body.promptId !== undefined) set.promptId = body.promptId;
+  if (body.integrationId !== undefined) set.integrationId = body.integrationId;
+  if (status === 'open' && before.status !== 'open') {
+    set.acceptedAt = new Date();
+    set.userId = body.userId ?? auth.userId;
+  }
+  if (status === 'pending' && body.userId === undefined && before.status === 'open') set.userId = null;
+  if (status === 'closed' && before.status !== 'closed') {
+    set.closedAt = new Date();
+    set.chatbot = false;
+  }
+  if (status !== 'closed' && before.status === 'closed') set.closedAt = null;
+  if (status === 'closed') set.unreadMessages = 0;
+  try {
+    await ctx.db
+      .update(tickets)
+      .set(set)
+      .where(and(eq(tickets.companyId, auth.companyId), eq(tickets.id, id)));
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await liveTicketOf(ctx, auth.companyId, before.contactId, before.whatsappId);
+    throw new AppError('ERR_OTHER_OPEN_TICKET', { extra: { ticket: existing } });
+  }
+  let after = (await findTicket(ctx.db, auth.companyId, id))!;
+  ctx.realtime.ticketMoved(before, after, { action: 'update', ticket: after });
+
+  const accepted = before.status === 'pending' && after.status === 'open';
+  const queueChanged = body.queueId !== undefined && body.queueId !== before.queueId && after.queue;
+  const userChanged =
+    body.userId != null && body.userId !== before.userId && body.userId !== auth.userId && after.user;
+  const messagesToSend: string[] = [];
+  if (accepted && !after.isGroup && (await settingEnabled(ctx, auth.companyId, 'sendGreetingAccepted'))) {
+    messagesToSend.push(AUTOMATIC_MESSAGES.greeting(after.contact.name, after.user?.name ?? ''));
+  }
+  if (
+    (queueChanged || userChanged) &&
+    !after.isGroup &&
+    (await settingEnabled(ctx, auth.companyId, 'sendMsgTransfTicket'))
+  ) {
+    messagesToSend.push(
+      userChanged
+        ? AUTOMATIC_MESSAGES.transferUser(after.user!.name)
+        : AUTOMATIC_MESSAGES.transferQueue(after.queue!.name),
+    );
+  }
+  for (const text of messagesToSend) {
+    await sender
+      .send(auth, id, { body: text })
+      .catch((error) => ctx.log.warn({ err: error, ticketId: id }, 'automatic message failed'));
+  }
+  if (messagesToSend.length) after = (await findTicket(ctx.db, auth.companyId, id))!;
+  return after;
+}
+
+/** DELETE /tickets/:id (admin): deletes the ticket and its messages; emits `ticket` delete. */
+export async function deleteTicket(ctx: AppContext, auth: AuthContext, id: number): Promise<void> {
+  const [removed] = await ctx.db
+    .delete(tickets)
+    .where(and(eq(tickets.companyId, auth.companyId), eq(tickets.id, id)))
+    .returning({
+      companyId: tickets.companyId,
+      queueId: tickets.queueId,
+      userId: tickets.userId,
+      status: tickets.status,
+    });
+  if (!removed) throw new AppError('ERR_NO_TICKET_FOUND');
+  ctx.realtime.toTicket(removed, 'ticket', { action: 'delete', ticketId: id });
+}
+
+/**
+ * Marks the ticket's inbound messages read (read receipts through the driver) and zeroes
+ * unreadMessages; emits `ticket` updateUnread. Called when a user opens the ticket.
+ */
+export async function markTicketRead(
+  ctx: AppContext,
+  ticket: Ticket,
+  sendReceipts: (whatsappId: number, number: string, wids: string[]) => Promise<void>,
+): Promise<void> {
+  const read = await ctx.db
+    .update(messages)
+    .set({ read: true })
+    .where(and(eq(messages.ticketId, ticket.id), eq(messages.read, false), eq(messages.fromMe, false)))
+    .returning({ wid: messages.wid });
+  if (ticket.unreadMessages === 0 && read.length === 0) return;
+  await ctx.db.update(tickets).set({ unreadMessages: 0 }).where(eq(tickets.id, ticket.id));
+  ctx.realtime.toTicket(ticket, 'ticket', { action: 'updateUnread', ticketId: ticket.id });
+  const wids = read.flatMap((r) => (r.wid ? [r.wid] : []));
+  if (wids.length && ticket.whatsappId) {
+    await sendReceipts(ticket.whatsappId, ticket.contact.number, wids).catch((error) =>
+      ctx.log.warn({ err: error, ticketId: ticket.id }, 'read receipts failed'),
+    );
+  }
+}

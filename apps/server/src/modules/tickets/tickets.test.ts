@@ -1,0 +1,372 @@
+import { ZTicketsPage } from '@zapdesk/shared';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settings, tags, tickets, users } from '../../db/schema/index.js';
+import {
+  bearer,
+  createQueue,
+  createSimulatorConnection,
+  createTenant,
+  createUser,
+  customerNumber,
+  injectMessage,
+  type TenantFixture,
+  type TestUser,
+} from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { AUTOMATIC_MESSAGES } from './tickets-service.js';
+
+let t: TestApp;
+let a: TenantFixture;
+let whatsappId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await createTenant(t.app);
+  whatsappId = await createSimulatorConnection(t.app, a.admin);
+});
+afterAll(() => t.close());
+
+const list = async (user: TestUser, query = '') =>
+  ZTicketsPage.parse(
+    (await t.app.inject({ method: 'GET', url: `/api/tickets?${query}`, headers: bearer(user) })).json(),
+  );
+const put = (user: TestUser, id: number, payload: object) =>
+  t.app.inject({ method: 'PUT', url: `/api/tickets/${id}`, headers: bearer(user), payload });
+const setSetting = (key: string, value: string) =>
+  t.app.ctx.db
+    .update(settings)
+    .set({ value })
+    .where(and(eq(settings.companyId, a.companyId), eq(settings.key, key)));
+const newTicket = async (body = 'Olá', queueId: number | null = null) => {
+  const from = customerNumber();
+  const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, {
+    from,
+    body,
+    name: `Cliente ${from.slice(-4)}`,
+  });
+  if (queueId !== null) await t.app.ctx.db.update(tickets).set({ queueId }).where(eq(tickets.id, ticketId));
+  return { ticketId, from };
+};
+
+describe('visibility', () => {
+  it('a user sees its queues, its own, no-queue tickets and, with allTicket, pending of all queues', async () => {
+    const otherQueue = await createQueue(t.app, a.companyId);
+    const mine = await newTicket('fila do agente', a.queueId);
+    const foreign = await newTicket('outra fila', otherQueue);
+    const noQueue = await newTicket('sem fila');
+    const ids = async (user: TestUser, q = '') => (await list(user, q)).tickets.map((x) => x.id);
+    const agentSees = await ids(a.agent);
+    expect(agentSees).toEqual(expect.arrayContaining([mine.ticketId, noQueue.ticketId]));
+    expect(agentSees).not.toContain(foreign.ticketId);
+    const denied = await t.app.inject({
+      method: 'GET',
+      url: `/api/tickets/${foreign.ticketId}`,
+      headers: bearer(a.agent),
+    });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toEqual({ error: 'ERR_NO_PERMISSION' });
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/messages/${foreign.ticketId}`,
+          headers: bearer(a.agent),
+        })
+      ).statusCode,
+    ).toBe(403);
+
+    await t.app.ctx.db.update(users).set({ allTicket: 'enabled' }).where(eq(users.id, a.agent.id));
+    expect(await ids(a.agent)).toContain(foreign.ticketId);
+    expect(await ids(a.agent, 'status=open')).not.toContain(foreign.ticketId);
+    await t.app.ctx.db.update(users).set({ allTicket: 'desabled' }).where(eq(users.id, a.agent.id));
+
+    expect(await ids(a.admin)).not.toContain(foreign.ticketId);
+    expect(await ids(a.admin, 'showAll=true')).toContain(foreign.ticketId);
+    expect(await ids(a.agent, 'showAll=true')).not.toContain(foreign.ticketId);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/tickets/${foreign.ticketId}`,
+          headers: bearer(a.admin),
+        })
+      ).statusCode,
+    ).toBe(200);
+  });
+
+  it('filters by status, queue, user, tags, unread and searches names, numbers and message bodies', async () => {
+    const x = await newTicket('procuro um abacaxi amarelo', a.queueId);
+    await put(a.admin, x.ticketId, { status: 'open', userId: a.agent.id });
+    const page = await list(a.admin, 'showAll=true&searchParam=ABACAXI');
+    expect(page.tickets.map((p) => p.id)).toEqual([x.ticketId]);
+    expect(
+      (await list(a.admin, `showAll=true&searchParam=${x.from.slice(-6)}`)).tickets.map((p) => p.id),
+    ).toEqual([x.ticketId]);
+    expect(
+      (await list(a.admin, `showAll=true&status=open&users=[${a.agent.id}]`)).tickets.map((p) => p.id),
+    ).toContain(x.ticketId);
+    expect((await list(a.admin, 'showAll=true&status=pending')).tickets.map((p) => p.id)).not.toContain(
+      x.ticketId,
+    );
+    expect(
+      (await list(a.admin, `showAll=true&queueIds=[${a.queueId}]`)).tickets.every(
+        (p) => p.queueId === a.queueId || p.queueId === null,
+      ),
+    ).toBe(true);
+    expect(
+      (await list(a.admin, 'showAll=true&withUnreadMessages=true')).tickets.every(
+        (p) => p.unreadMessages > 0,
+      ),
+    ).toBe(true);
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/api/tickets?queueIds=[x]',
+      headers: bearer(a.admin),
+    });
+    expect(bad.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'queueIds' });
+  });
+
+  it('pages by 40 with hasMore and count', async () => {
+    const fresh = await createTenant(t.app);
+    const conn = await createSimulatorConnection(t.app, fresh.admin);
+    for (let i = 0; i < 45; i++)
+      await injectMessage(t.app, fresh.admin, conn, { from: customerNumber(), body: `m${i}` });
+    const first = await list(fresh.admin, 'showAll=true');
+    expect(first.tickets).toHaveLength(40);
+    expect(first).toMatchObject({ count: 45, hasMore: true });
+    const second = await list(fresh.admin, 'showAll=true&pageNumber=2');
+    expect(second.tickets).toHaveLength(5);
+    expect(second.hasMore).toBe(false);
+    expect(new Set([...first.tickets, ...second.tickets].map((x) => x.id)).size).toBe(45);
+  });
+
+  it('pages a search whose matches come from contact names and message bodies, without repeats', async () => {
+    const fresh = await createTenant(t.app);
+    const conn = await createSimulatorConnection(t.app, fresh.admin);
+    for (let i = 0; i < 46; i++) {
+      // Even tickets match by the contact name, odd ones by a message body, every fifth by both.
+      const both = i % 5 === 0;
+      await injectMessage(t.app, fresh.admin, conn, {
+        from: customerNumber(),
+        name: i % 2 === 0 || both ? `Zebra ${i}` : `Cliente ${i}`,
+        body: i % 2 === 1 || both ? `vi uma zebra ${i}` : `oi ${i}`,
+      });
+    }
+    await injectMessage(t.app, fresh.admin, conn, {
+      from: customerNumber(),
+      name: 'Outro',
+      body: 'nada a ver',
+    });
+    const first = await list(fresh.admin, 'showAll=true&searchParam=ZEBRA');
+    const second = await list(fresh.admin, 'showAll=true&searchParam=zebra&pageNumber=2');
+    expect(first.tickets).toHaveLength(40);
+    expect(first.hasMore).toBe(true);
+    expect(second.tickets).toHaveLength(6);
+    expect(second.hasMore).toBe(false);
+    const all = [...first.tickets, ...second.tickets];
+    expect(new Set(all.map((x) => x.id)).size).toBe(46);
+    const times = all.map((x) => x.updatedAt);
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+});
+
+describe('transitions', () => {
+  it('accept assigns the caller and sends the greeting when sendGreetingAccepted is enabled', async () => {
+    await setSetting('sendGreetingAccepted', 'enabled');
+    const { ticketId, from } = await newTicket('bom dia', a.queueId);
+    const res = await put(a.agent, ticketId, { status: 'open', userId: a.agent.id });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'open', userId: a.agent.id });
+    const outbox = t.app.simulator.outbox(whatsappId, from);
+    expect(outbox.map((o) => o.body)).toEqual([
+      AUTOMATIC_MESSAGES.greeting(res.json().contact.name, res.json().user.name),
+    ]);
+    await setSetting('sendGreetingAccepted', 'disabled');
+    const other = await newTicket('boa tarde', a.queueId);
+    await put(a.agent, other.ticketId, { status: 'open', userId: a.agent.id });
+    expect(t.app.simulator.outbox(whatsappId, other.from)).toEqual([]);
+  });
+
+  it('return, transfer with message, resolve and reopen', async () => {
+    await setSetting('sendMsgTransfTicket', 'enabled');
+    const sales = await createQueue(t.app, a.companyId, 'Vendas');
+    const { ticketId, from } = await newTicket('quero comprar', a.queueId);
+    await put(a.agent, ticketId, { status: 'open', userId: a.agent.id });
+    const back = await put(a.agent, ticketId, { status: 'pending', userId: null });
+    expect(back.json()).toMatchObject({ status: 'pending', userId: null });
+    await put(a.agent, ticketId, { status: 'open', userId: a.agent.id });
+    const moved = await put(a.agent, ticketId, { queueId: sales, userId: null, status: 'pending' });
+    expect(moved.json()).toMatchObject({ status: 'pending', queueId: sales, userId: null });
+    expect(t.app.simulator.outbox(whatsappId, from).at(-1)?.body).toBe(
+      AUTOMATIC_MESSAGES.transferQueue('Vendas'),
+    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.agent) }))
+        .statusCode,
+    ).toBe(403);
+    const closed = await put(a.admin, ticketId, { status: 'closed', userId: a.admin.id, queueId: sales });
+    expect(closed.json()).toMatchObject({ status: 'closed', unreadMessages: 0 });
+    const reopened = await put(a.admin, ticketId, { status: 'open', userId: a.admin.id, queueId: sales });
+    expect(reopened.json()).toMatchObject({ status: 'open', userId: a.admin.id });
+    await setSetting('sendMsgTransfTicket', 'disabled');
+  });
+
+  it('refuses to reopen while another live ticket exists, and POST /tickets reports the live one', async () => {
+    const { ticketId, from } = await newTicket('primeiro', a.queueId);
+    await put(a.admin, ticketId, { status: 'closed' });
+    const second = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'de novo' });
+    expect(second.ticketId).toBe(ticketId);
+    const live = (
+      await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.admin) })
+    ).json();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/tickets',
+      headers: bearer(a.admin),
+      payload: { contactId: live.contactId, whatsappId, queueId: a.queueId },
+    });
+    expect(created.statusCode).toBe(409);
+    expect(created.json()).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', ticket: { id: ticketId } });
+  });
+
+  it('POST /tickets starts open on the default connection; DELETE is for admins', async () => {
+    const fresh = await createTenant(t.app);
+    const noConnection = await t.app.inject({
+      method: 'POST',
+      url: '/api/tickets',
+      headers: bearer(fresh.admin),
+      payload: { contactId: 1 },
+    });
+    expect(noConnection.json().error).toBe('ERR_NO_CONTACT_FOUND');
+    const conn = await createSimulatorConnection(t.app, fresh.admin);
+    const { ticketId } = await injectMessage(t.app, fresh.admin, conn, { from: customerNumber(), body: 'x' });
+    const contactId = (
+      await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(fresh.admin) })
+    ).json().contactId;
+    await put(fresh.admin, ticketId, { status: 'closed' });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/tickets',
+      headers: bearer(fresh.agent),
+      payload: { contactId, queueId: fresh.queueId },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ status: 'open', userId: fresh.agent.id, whatsappId: conn });
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/tickets/${created.json().id}`,
+          headers: bearer(fresh.agent),
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/tickets/${created.json().id}`,
+          headers: bearer(fresh.admin),
+        })
+      ).statusCode,
+    ).toBe(204);
+  });
+});
+
+describe('reading, notes and tags', () => {
+  it('opening the messages zeroes unreadMessages and marks the messages read', async () => {
+    const { ticketId } = await newTicket('não lida', a.queueId);
+    await injectMessage(t.app, a.admin, whatsappId, {
+      from: (
+        await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.admin) })
+      ).json().contact.number,
+      body: 'outra',
+    });
+    expect(
+      (
+        await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.agent) })
+      ).json().unreadMessages,
+    ).toBe(2);
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/api/messages/${ticketId}`,
+      headers: bearer(a.agent),
+    });
+    expect(page.json().ticket.unreadMessages).toBe(0);
+    expect(page.json().messages.map((m: { read: boolean }) => m.read)).toEqual([true, true]);
+    expect(
+      (
+        await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.agent) })
+      ).json().unreadMessages,
+    ).toBe(0);
+  });
+
+  it('adds and deletes notes (author or admin) and syncs tags', async () => {
+    const { ticketId } = await newTicket('nota', a.queueId);
+    const ticket = (
+      await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.agent) })
+    ).json();
+    const short = await t.app.inject({
+      method: 'POST',
+      url: '/api/ticket-notes',
+      headers: bearer(a.agent),
+      payload: { note: 'x', ticketId, contactId: ticket.contactId },
+    });
+    expect(short.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'note', message: 'tooShort' });
+    const note = await t.app.inject({
+      method: 'POST',
+      url: '/api/ticket-notes',
+      headers: bearer(a.agent),
+      payload: { note: 'cliente VIP', ticketId, contactId: ticket.contactId },
+    });
+    expect(note.statusCode).toBe(201);
+    expect(note.json()).toMatchObject({ note: 'cliente VIP', user: { id: a.agent.id } });
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/ticket-notes/list?ticketId=${ticketId}&contactId=${ticket.contactId}`,
+      headers: bearer(a.admin),
+    });
+    expect(listed.json().map((n: { note: string }) => n.note)).toEqual(['cliente VIP']);
+    const colleague = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/ticket-notes/${note.json().id}`,
+          headers: bearer(colleague),
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/ticket-notes/${note.json().id}`,
+          headers: bearer(a.agent),
+        })
+      ).statusCode,
+    ).toBe(204);
+
+    const [vip] = await t.app.ctx.db
+      .insert(tags)
+      .values({ companyId: a.companyId, name: `VIP ${ticketId}`, color: '#f00' })
+      .returning();
+    const synced = await t.app.inject({
+      method: 'POST',
+      url: '/api/tags/sync',
+      headers: bearer(a.agent),
+      payload: { ticketId, tags: [{ id: vip!.id }] },
+    });
+    expect(synced.json().tags).toEqual([{ id: vip!.id, name: `VIP ${ticketId}`, color: '#f00' }]);
+    expect((await list(a.admin, `showAll=true&tags=[${vip!.id}]`)).tickets.map((x) => x.id)).toEqual([
+      ticketId,
+    ]);
+    const cleared = await t.app.inject({
+      method: 'POST',
+      url: '/api/tags/sync',
+      headers: bearer(a.agent),
+      payload: { ticketId, tags: [] },
+    });
+    expect(cleared.json().tags).toEqual([]);
+  });
+});

@@ -1,0 +1,52 @@
+import type { PublicUser, QueueRef } from '@zapdesk/shared';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import { users } from '../../db/schema/index.js';
+
+/** The queues of `users.id` as a JSON array, ordered by name: one subquery, no query per row. */
+const queuesJson = sql<QueueRef[]>`coalesce((
+  select json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color) order by q.name)
+  from user_queues uq join queues q on q.id = uq.queue_id
+  where uq.user_id = "users"."id"), '[]'::json)`;
+
+export const publicUserColumns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  profile: users.profile,
+  super: users.super,
+  online: users.online,
+  allTicket: users.allTicket,
+  whatsappId: users.whatsappId,
+  language: users.language,
+  companyId: users.companyId,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+  queues: queuesJson,
+};
+
+/** Converts a selected row to the API shape (dates as ISO strings). */
+export function toPublicUser(
+  row: Omit<PublicUser, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date },
+): PublicUser {
+  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+}
+
+/** Loads one user of `companyId` in the API shape, or undefined (other companies' users are invisible). */
+export async function findPublicUser(
+  db: Tx,
+  companyId: number,
+  userId: number,
+): Promise<PublicUser | undefined> {
+  const [row] = await db
+    .select(publicUserColumns)
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
+    .limit(1);
+  return row ? toPublicUser(row) : undefined;
+}
+
+/** Selects users in the API shape with an extra condition, e.g. for pages. */
+export function selectPublicUsers(db: Tx, where: SQL | undefined) {
+  return db.select(publicUserColumns).from(users).where(where);
+}

@@ -1,0 +1,244 @@
+import { hash } from '@node-rs/argon2';
+import {
+  type CreateUserBody,
+  PAGE_SIZE,
+  type PublicUser,
+  type UpdateUserBody,
+  type UsersPage,
+  ZCreateUserBody,
+} from '@zapdesk/shared';
+import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
+import { companies, plans, queues, userQueues, users } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import { type AuthContext, isAdmin } from '../../lib/guards.js';
+import { findPublicUser, selectPublicUsers, toPublicUser } from './user-repository.js';
+
+/** Hashes a password with argon2id (the library's defaults: 19 MiB, 2 passes). */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password);
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * GET /users (core section 7): a page of the company's users matching `searchParam` on name or
+ * e-mail, ordered by name, PAGE_SIZE per page, with the total `count`.
+ */
+export async function listUsers(
+  ctx: AppContext,
+  companyId: number,
+  query: { searchParam: string; pageNumber: number },
+): Promise<UsersPage> {
+  const term = query.searchParam.trim();
+  const where = and(
+    eq(users.companyId, companyId),
+    term
+      ? or(ilike(users.name, `%${escapeLike(term)}%`), ilike(users.email, `%${escapeLike(term)}%`))
+      : undefined,
+  );
+  const offset = (query.pageNumber - 1) * PAGE_SIZE;
+  const [rows, [total]] = await Promise.all([
+    selectPublicUsers(ctx.db, where).orderBy(asc(users.name), asc(users.id)).limit(PAGE_SIZE).offset(offset),
+    ctx.db.select({ value: count() }).from(users).where(where),
+  ]);
+  const totalCount = total?.value ?? 0;
+  return { users: rows.map(toPublicUser), count: totalCount, hasMore: offset + rows.length < totalCount };
+}
+
+/** GET /users/list: id and name of every user of the company, ordered by name. */
+export async function listUserNames(
+  ctx: AppContext,
+  companyId: number,
+): Promise<{ id: number; name: string }[]> {
+  return ctx.db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(eq(users.companyId, companyId))
+    .orderBy(asc(users.name));
+}
+
+/**
+ * GET /users/:id. @throws ERR_NO_USER_FOUND (404) when it is not a user of the caller's company.
+ */
+export async function getUser(ctx: AppContext, companyId: number, userId: number): Promise<PublicUser> {
+  const user = await findPublicUser(ctx.db, companyId, userId);
+  if (!user) throw new AppError('ERR_NO_USER_FOUND');
+  return user;
+}
+
+/** Checks that every queue id belongs to the company. @throws ERR_VALIDATION naming queueIds. */
+async function assertQueuesOfCompany(db: Tx, companyId: number, queueIds: number[]): Promise<void> {
+  if (queueIds.length === 0) return;
+  const unique = [...new Set(queueIds)];
+  const [found] = await db
+    .select({ value: count() })
+    .from(queues)
+    .where(and(eq(queues.companyId, companyId), inArray(queues.id, unique)));
+  if ((found?.value ?? 0) !== unique.length) {
+    throw new AppError('ERR_VALIDATION', { extra: { field: 'queueIds', message: 'invalid' } });
+  }
+}
+
+async function setUserQueues(db: Tx, companyId: number, userId: number, queueIds: number[]): Promise<void> {
+  await db.delete(userQueues).where(and(eq(userQueues.companyId, companyId), eq(userQueues.userId, userId)));
+  const unique = [...new Set(queueIds)];
+  if (unique.length)
+    await db.insert(userQueues).values(unique.map((queueId) => ({ companyId, userId, queueId })));
+}
+
+/** Locks the company row so concurrent user creations count users one at a time. */
+async function lockCompany(db: Tx, companyId: number) {
+  const [row] = await db
+    .select({ id: companies.id, maxUsers: plans.users })
+    .from(companies)
+    .leftJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, companyId))
+    .for('update', { of: companies });
+  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
+  return row;
+}
+
+/**
+ * POST /users (admin). Creates a user in the caller's company within the plan's user limit.
+ * @throws ERR_USER_LIMIT_REACHED, ERR_EMAIL_ALREADY_EXISTS, ERR_VALIDATION (queueIds).
+ */
+export async function createUser(
+  ctx: AppContext,
+  auth: AuthContext,
+  input: CreateUserBody,
+): Promise<PublicUser> {
+  const body = ZCreateUserBody.parse(input);
+  const passwordHash = await hashPassword(body.password);
+  const created = await ctx.db
+    .transaction(async (tx) => {
+      const company = await lockCompany(tx, auth.companyId);
+      const [existing] = await tx
+        .select({ value: count() })
+        .from(users)
+        .where(eq(users.companyId, auth.companyId));
+      if (company.maxUsers !== null && (existing?.value ?? 0) >= company.maxUsers) {
+        throw new AppError('ERR_USER_LIMIT_REACHED', { extra: { limit: company.maxUsers } });
+      }
+      await assertQueuesOfCompany(tx, auth.companyId, body.queueIds);
+      const [row] = await tx
+        .insert(users)
+        .values({
+          companyId: auth.companyId,
+          name: body.name,
+          email: body.email.toLowerCase(),
+          passwordHash,
+          profile: body.profile,
+          allTicket: body.allTicket,
+          whatsappId: body.whatsappId ?? null,
+        })
+        .returning({ id: users.id });
+      await setUserQueues(tx, auth.companyId, row!.id, body.queueIds);
+      return findPublicUser(tx, auth.companyId, row!.id);
+    })
+    .catch(rethrowEmailConflict);
+  ctx.realtime.toCompany(auth.companyId, 'user', { action: 'create', user: created! });
+  return created!;
+}
+
+function rethrowEmailConflict(error: unknown): never {
+  if (isUniqueViolation(error)) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
+  throw error;
+}
+
+/** Number of admins of the company other than `exceptUserId`. */
+async function otherAdmins(db: Tx, companyId: number, exceptUserId: number): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.profile, 'admin'), ne(users.id, exceptUserId)));
+  return row?.value ?? 0;
+}
+
+/**
+ * Locks the company (serialising user changes) and checks the user exists in it; when the change
+ * removes an admin (`removesAdmin`), checks another admin remains.
+ * @throws ERR_NO_USER_FOUND, ERR_LAST_ADMIN.
+ */
+async function lockUserChange(
+  tx: Tx,
+  companyId: number,
+  userId: number,
+  removesAdmin: boolean,
+): Promise<void> {
+  await lockCompany(tx, companyId);
+  const [current] = await tx
+    .select({ profile: users.profile })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+  if (!current) throw new AppError('ERR_NO_USER_FOUND');
+  if (removesAdmin && current.profile === 'admin' && (await otherAdmins(tx, companyId, userId)) === 0) {
+    throw new AppError('ERR_LAST_ADMIN');
+  }
+}
+
+/**
+ * PUT /users/:id. Admins edit anyone of their company; a user edits only itself and only its
+ * name, e-mail and password. Only admins change profile, queues, connection and allTicket; the
+ * last admin cannot be demoted.
+ * @throws ERR_NO_USER_FOUND, ERR_NO_PERMISSION, ERR_LAST_ADMIN, ERR_EMAIL_ALREADY_EXISTS.
+ */
+export async function updateUser(
+  ctx: AppContext,
+  auth: AuthContext,
+  userId: number,
+  body: UpdateUserBody,
+): Promise<PublicUser> {
+  const admin = isAdmin(auth);
+  if (!admin && userId !== auth.userId) throw new AppError('ERR_NO_PERMISSION');
+  const privileged = ['profile', 'queueIds', 'whatsappId', 'allTicket'] as const;
+  if (!admin && privileged.some((key) => body[key] !== undefined)) throw new AppError('ERR_NO_PERMISSION');
+  const passwordHash = body.password ? await hashPassword(body.password) : undefined;
+  const updated = await ctx.db
+    .transaction(async (tx) => {
+      await lockUserChange(tx, auth.companyId, userId, body.profile === 'user');
+      if (body.queueIds) await assertQueuesOfCompany(tx, auth.companyId, body.queueIds);
+      await tx
+        .update(users)
+        .set({
+          name: body.name,
+          email: body.email?.toLowerCase(),
+          passwordHash,
+          profile: body.profile,
+          allTicket: body.allTicket,
+          whatsappId: body.whatsappId,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
+      if (body.queueIds) await setUserQueues(tx, auth.companyId, userId, body.queueIds);
+      return findPublicUser(tx, auth.companyId, userId);
+    })
+    .catch(rethrowEmailConflict);
+  ctx.realtime.toCompany(auth.companyId, 'user', { action: 'update', user: updated! });
+  return updated!;
+}
+
+/**
+ * DELETE /users/:id (admin). @throws ERR_NO_USER_FOUND, ERR_LAST_ADMIN.
+ */
+export async function deleteUser(ctx: AppContext, auth: AuthContext, userId: number): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    await lockUserChange(tx, auth.companyId, userId, true);
+    await tx.delete(users).where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
+  });
+  ctx.realtime.toUser(auth.companyId, userId, 'auth', { action: 'logout', reason: 'deleted', userId });
+  ctx.realtime.disconnectUser(auth.companyId, userId);
+  ctx.realtime.toCompany(auth.companyId, 'user', { action: 'delete', userId });
+}
+
+/** POST /users/set-language/:lang: stores the caller's language. */
+export async function setLanguage(ctx: AppContext, auth: AuthContext, lang: string): Promise<void> {
+  await ctx.db
+    .update(users)
+    .set({ language: lang, updatedAt: sql`now()` })
+    .where(and(eq(users.companyId, auth.companyId), eq(users.id, auth.userId)));
+}

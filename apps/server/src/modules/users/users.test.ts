@@ -1,0 +1,255 @@
+import { ZPublicUser, ZUsersPage } from '@zapdesk/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema/index.js';
+import {
+  bearer,
+  createCompany,
+  createQueue,
+  createTenant,
+  createUser,
+  TEST_PASSWORD,
+} from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const inject = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  user: { token: string },
+  payload?: object,
+) => t.app.inject({ method, url, headers: bearer(user), payload });
+
+describe('GET /api/users', () => {
+  it('pages by 20 with hasMore and count, searches name and e-mail, and stays inside the company', async () => {
+    const { admin, companyId } = await createTenant(t.app);
+    for (let i = 0; i < 22; i++)
+      await createUser(t.app, companyId, { name: `Zeta ${String(i).padStart(2, '0')}` });
+    await createUser(t.app, companyId, { name: 'Maria Search', email: `findme-${Date.now()}@example.test` });
+    const other = await createTenant(t.app);
+    await createUser(t.app, other.companyId, { name: 'Zeta Outsider' });
+
+    const first = ZUsersPage.parse((await inject('GET', '/api/users/?pageNumber=1', admin)).json());
+    expect(first.users).toHaveLength(20);
+    expect(first.count).toBe(25);
+    expect(first.hasMore).toBe(true);
+    const second = ZUsersPage.parse((await inject('GET', '/api/users?pageNumber=2', admin)).json());
+    expect(second.users).toHaveLength(5);
+    expect(second.hasMore).toBe(false);
+    expect([...first.users, ...second.users].every((u) => u.companyId === companyId)).toBe(true);
+
+    const zeta = ZUsersPage.parse((await inject('GET', '/api/users?searchParam=zeta', admin)).json());
+    expect(zeta.count).toBe(22);
+    const byMail = ZUsersPage.parse((await inject('GET', '/api/users?searchParam=findme', admin)).json());
+    expect(byMail.users.map((u) => u.name)).toEqual(['Maria Search']);
+    const wildcard = ZUsersPage.parse((await inject('GET', '/api/users?searchParam=%25', admin)).json());
+    expect(wildcard.count).toBe(0);
+  });
+
+  it('lists id and name for /api/users/list', async () => {
+    const { agent, admin } = await createTenant(t.app);
+    const res = await inject('GET', '/api/users/list', agent);
+    expect(res.statusCode).toBe(200);
+    expect(
+      res
+        .json()
+        .map((u: { id: number }) => u.id)
+        .sort(),
+    ).toEqual([admin.id, agent.id].sort());
+    expect(Object.keys(res.json()[0]).sort()).toEqual(['id', 'name']);
+  });
+});
+
+describe('POST /api/users', () => {
+  it('creates a user with queues; the password is hashed with argon2id and never answered', async () => {
+    const { admin, companyId, queueId } = await createTenant(t.app);
+    const res = await inject('POST', '/api/users', admin, {
+      name: 'Nova Pessoa',
+      email: 'Nova.Pessoa@Example.test',
+      password: 'abcde',
+      profile: 'user',
+      queueIds: [queueId],
+    });
+    expect(res.statusCode).toBe(201);
+    const user = ZPublicUser.parse(res.json());
+    expect(user.email).toBe('nova.pessoa@example.test');
+    expect(user.queues.map((q) => q.id)).toEqual([queueId]);
+    expect(res.body).not.toContain('password');
+    const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, user.id));
+    expect(row?.passwordHash.startsWith('$argon2id$')).toBe(true);
+    expect(row?.companyId).toBe(companyId);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: user.email, password: 'abcde' },
+    });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it('validates with the spec messages and names the field', async () => {
+    const { admin } = await createTenant(t.app);
+    const cases: [object, string, string][] = [
+      [{ name: 'A', email: 'a@b.test', password: 'abcde' }, 'name', 'tooShort'],
+      [{ name: 'A'.repeat(51), email: 'a@b.test', password: 'abcde' }, 'name', 'tooLong'],
+      [{ name: 'Ana', email: 'not-an-email', password: 'abcde' }, 'email', 'invalidEmail'],
+      [{ name: 'Ana', email: 'a@b.test', password: 'abc' }, 'password', 'tooShort'],
+      [{ name: 'Ana', password: 'abcde' }, 'email', 'required'],
+      [{ name: 'Ana', email: 'a@b.test', password: 'abcde', profile: 'root' }, 'profile', ''],
+    ];
+    for (const [payload, field, message] of cases) {
+      const res = await inject('POST', '/api/users', admin, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().field).toBe(field);
+      if (message) expect(res.json().message).toBe(message);
+    }
+  });
+
+  it("refuses a duplicate e-mail, other companies' queues, agents, and the plan limit", async () => {
+    const { admin, agent } = await createTenant(t.app);
+    const dup = await inject('POST', '/api/users', admin, {
+      name: 'Dup',
+      email: agent.email.toUpperCase(),
+      password: 'abcde',
+    });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toEqual({ error: 'ERR_EMAIL_ALREADY_EXISTS' });
+
+    const other = await createTenant(t.app);
+    const foreignQueue = await inject('POST', '/api/users', admin, {
+      name: 'Queue',
+      email: 'q@example.test',
+      password: 'abcde',
+      queueIds: [other.queueId],
+    });
+    expect(foreignQueue.statusCode).toBe(400);
+    expect(foreignQueue.json().field).toBe('queueIds');
+
+    const byAgent = await inject('POST', '/api/users', agent, {
+      name: 'Nope',
+      email: 'nope@example.test',
+      password: 'abcde',
+    });
+    expect(byAgent.statusCode).toBe(403);
+    expect(byAgent.json()).toEqual({ error: 'ERR_NO_PERMISSION' });
+
+    const small = await createCompany(t.app, { plan: { users: 2 } });
+    const smallAdmin = await createUser(t.app, small, { profile: 'admin' });
+    expect(
+      (
+        await inject('POST', '/api/users', smallAdmin, {
+          name: 'Second',
+          email: 's2@example.test',
+          password: 'abcde',
+        })
+      ).statusCode,
+    ).toBe(201);
+    const third = await inject('POST', '/api/users', smallAdmin, {
+      name: 'Third',
+      email: 's3@example.test',
+      password: 'abcde',
+    });
+    expect(third.statusCode).toBe(403);
+    expect(third.json()).toMatchObject({ error: 'ERR_USER_LIMIT_REACHED', limit: 2 });
+  });
+
+  it('creates at most the plan limit under concurrency', async () => {
+    const small = await createCompany(t.app, { plan: { users: 3 } });
+    const smallAdmin = await createUser(t.app, small, { profile: 'admin' });
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((i) =>
+        inject('POST', '/api/users', smallAdmin, {
+          name: `Par ${i}`,
+          email: `par${i}-${small}@example.test`,
+          password: 'abcde',
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(2);
+    expect(results.filter((r) => r.statusCode === 403)).toHaveLength(2);
+  });
+});
+
+describe('PUT /api/users/:id', () => {
+  it('lets an admin change profile, queues, allTicket and password', async () => {
+    const { admin, agent, companyId } = await createTenant(t.app);
+    const queue2 = await createQueue(t.app, companyId);
+    const res = await inject('PUT', `/api/users/${agent.id}`, admin, {
+      profile: 'admin',
+      queueIds: [queue2],
+      allTicket: 'enabled',
+      password: 'newpass',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ profile: 'admin', allTicket: 'enabled', queues: [{ id: queue2 }] });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: agent.email, password: 'newpass' },
+    });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it('lets a user edit its own name, e-mail and password but not raise its profile or touch others', async () => {
+    const { admin, agent } = await createTenant(t.app);
+    const own = await inject('PUT', `/api/users/${agent.id}`, agent, { name: 'Novo Nome', password: '' });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().name).toBe('Novo Nome');
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: agent.email, password: TEST_PASSWORD },
+    });
+    expect(login.statusCode).toBe(200);
+    for (const body of [
+      { profile: 'admin' },
+      { queueIds: [] },
+      { allTicket: 'enabled' },
+      { whatsappId: 1 },
+    ]) {
+      const res = await inject('PUT', `/api/users/${agent.id}`, agent, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(403);
+    }
+    expect((await inject('PUT', `/api/users/${admin.id}`, agent, { name: 'Hacked' })).statusCode).toBe(403);
+    const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, agent.id));
+    expect(row?.profile).toBe('user');
+  });
+
+  it('never leaves a company without an admin', async () => {
+    const { admin } = await createTenant(t.app);
+    const demote = await inject('PUT', `/api/users/${admin.id}`, admin, { profile: 'user' });
+    expect(demote.statusCode).toBe(400);
+    expect(demote.json()).toEqual({ error: 'ERR_LAST_ADMIN' });
+    const remove = await inject('DELETE', `/api/users/${admin.id}`, admin);
+    expect(remove.statusCode).toBe(400);
+    expect(remove.json()).toEqual({ error: 'ERR_LAST_ADMIN' });
+  });
+});
+
+describe('DELETE /api/users/:id', () => {
+  it('deletes a user for admins only; the deleted user loses access at once', async () => {
+    const { admin, agent, companyId } = await createTenant(t.app);
+    const victim = await createUser(t.app, companyId);
+    expect((await inject('DELETE', `/api/users/${victim.id}`, agent)).statusCode).toBe(403);
+    expect((await inject('DELETE', `/api/users/${victim.id}`, admin)).statusCode).toBe(204);
+    expect((await inject('GET', `/api/users/${victim.id}`, admin)).statusCode).toBe(404);
+    expect((await inject('GET', '/api/auth/me', victim)).statusCode).toBe(401);
+    const second = await createUser(t.app, companyId, { profile: 'admin' });
+    expect((await inject('DELETE', `/api/users/${admin.id}`, second)).statusCode).toBe(204);
+  });
+});
+
+describe('POST /api/users/set-language/:lang', () => {
+  it('stores pt, en or es and refuses others', async () => {
+    const { agent } = await createTenant(t.app);
+    expect((await inject('POST', '/api/users/set-language/es', agent)).statusCode).toBe(204);
+    expect((await inject('GET', '/api/auth/me', agent)).json().language).toBe('es');
+    const bad = await inject('POST', '/api/users/set-language/fr', agent);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().field).toBe('lang');
+  });
+});

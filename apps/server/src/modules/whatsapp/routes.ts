@@ -1,0 +1,91 @@
+import { ZIdParam, ZWhatsapp, ZWhatsappBody } from '@zapdesk/shared';
+import { z } from 'zod';
+import type { AppContext, ZodApp } from '../../context.js';
+import { adminRoute, isAdmin, userRoute } from '../../lib/guards.js';
+import { selectWhatsapps } from './whatsapp-repository.js';
+import {
+  createWhatsapp,
+  deleteWhatsapp,
+  requireWhatsapp,
+  type SessionControl,
+  updateWhatsapp,
+} from './whatsapp-service.js';
+
+/** Connections and sessions API (document 2 section 7 Connections). */
+export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionControl): void {
+  const tags = ['connections'];
+  // Agents see connections for pickers, without the API token.
+  const forCaller = <T extends { token: string | null }>(isAdminCaller: boolean, w: T): T =>
+    isAdminCaller ? w : { ...w, token: null };
+  app.get(
+    '/whatsapp',
+    {
+      config: userRoute,
+      schema: {
+        tags,
+        querystring: z.object({ session: z.string().optional(), companyId: z.string().optional() }),
+        response: { 200: z.array(ZWhatsapp) },
+      },
+    },
+    async (request) =>
+      (await selectWhatsapps(ctx.db, request.auth.companyId)).map((w) => forCaller(isAdmin(request.auth), w)),
+  );
+  app.get(
+    '/whatsapp/:id',
+    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZWhatsapp } } },
+    async (request) =>
+      forCaller(isAdmin(request.auth), await requireWhatsapp(ctx, request.auth.companyId, request.params.id)),
+  );
+  app.post(
+    '/whatsapp',
+    { config: adminRoute, schema: { tags, body: ZWhatsappBody, response: { 201: ZWhatsapp } } },
+    async (request, reply) =>
+      reply.status(201).send(await createWhatsapp(ctx, sessions, request.auth, request.body)),
+  );
+  app.put(
+    '/whatsapp/:id',
+    {
+      config: adminRoute,
+      schema: { tags, params: ZIdParam, body: ZWhatsappBody, response: { 200: ZWhatsapp } },
+    },
+    (request) => updateWhatsapp(ctx, sessions, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/whatsapp/:id',
+    { config: adminRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      await deleteWhatsapp(ctx, sessions, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  // Session control: start, new QR (restart pairing), disconnect.
+  app.post(
+    '/whatsappsession/:id',
+    { config: adminRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      await requireWhatsapp(ctx, request.auth.companyId, request.params.id);
+      await sessions.start(request.auth.companyId, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  app.put(
+    '/whatsappsession/:id',
+    { config: adminRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      await requireWhatsapp(ctx, request.auth.companyId, request.params.id);
+      await sessions.stop(request.auth.companyId, request.params.id, { logout: true });
+      await sessions.start(request.auth.companyId, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  app.delete(
+    '/whatsappsession/:id',
+    { config: adminRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      await requireWhatsapp(ctx, request.auth.companyId, request.params.id);
+      await sessions.stop(request.auth.companyId, request.params.id, { logout: true });
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,200 @@
+import type { Whatsapp, WhatsappBody } from '@zapdesk/shared';
+import { ZWhatsappBody } from '@zapdesk/shared';
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
+import { companies, plans, queues, whatsappQueues, whatsapps } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import type { AuthContext } from '../../lib/guards.js';
+import { findWhatsapp, selectWhatsapps } from './whatsapp-repository.js';
+
+/** Connections need the session manager to start and stop sessions. */
+export interface SessionControl {
+  start(companyId: number, connectionId: number): Promise<void>;
+  stop(companyId: number, connectionId: number, options?: { logout?: boolean }): Promise<void>;
+}
+
+async function assertCompanyQueues(tx: Tx, companyId: number, ids: number[], field: string): Promise<void> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return;
+  const [row] = await tx
+    .select({ value: count() })
+    .from(queues)
+    .where(and(eq(queues.companyId, companyId), inArray(queues.id, unique)));
+  if ((row?.value ?? 0) !== unique.length)
+    throw new AppError('ERR_VALIDATION', { extra: { field, message: 'invalid' } });
+}
+
+async function setQueues(tx: Tx, companyId: number, whatsappId: number, ids: number[]): Promise<void> {
+  await tx
+    .delete(whatsappQueues)
+    .where(and(eq(whatsappQueues.companyId, companyId), eq(whatsappQueues.whatsappId, whatsappId)));
+  const unique = [...new Set(ids)];
+  if (unique.length)
+    await tx.insert(whatsappQueues).values(unique.map((queueId) => ({ companyId, whatsappId, queueId })));
+}
+
+async function clearDefault(tx: Tx, companyId: number, exceptId: number): Promise<void> {
+  await tx
+    .update(whatsapps)
+    .set({ isDefault: false, updatedAt: sql`now()` })
+    .where(
+      and(eq(whatsapps.companyId, companyId), eq(whatsapps.isDefault, true), ne(whatsapps.id, exceptId)),
+    );
+}
+
+function rethrowName(error: unknown): never {
+  if (isUniqueViolation(error)) throw new AppError('ERR_NAME_ALREADY_EXISTS', { extra: { field: 'name' } });
+  throw error;
+}
+
+function columnsOf(body: ReturnType<typeof ZWhatsappBody.parse>) {
+  const { queueIds: _q, ...rest } = body;
+  return { ...rest, token: rest.token ?? null, transferQueueId: rest.transferQueueId ?? null };
+}
+
+/**
+ * POST /whatsapp (admin, document 2): creates a connection within the plan's connection limit; the
+ * company's first connection becomes the default; a new default unsets the old one. The session
+ * starts at once. @throws ERR_CONNECTION_LIMIT_REACHED, ERR_NAME_ALREADY_EXISTS, ERR_VALIDATION.
+ */
+export async function createWhatsapp(
+  ctx: AppContext,
+  sessions: SessionControl,
+  auth: AuthContext,
+  input: WhatsappBody,
+) {
+  const body = ZWhatsappBody.parse(input);
+  const id = await ctx.db
+    .transaction(async (tx) => {
+      const [company] = await tx
+        .select({ limit: plans.connections })
+        .from(companies)
+        .leftJoin(plans, eq(plans.id, companies.planId))
+        .where(eq(companies.id, auth.companyId))
+        .for('update', { of: companies });
+      const [existing] = await tx
+        .select({ value: count() })
+        .from(whatsapps)
+        .where(eq(whatsapps.companyId, auth.companyId));
+      const total = existing?.value ?? 0;
+      if (company?.limit != null && total >= company.limit) {
+        throw new AppError('ERR_CONNECTION_LIMIT_REACHED', { extra: { limit: company.limit } });
+      }
+      await assertCompanyQueues(tx, auth.companyId, body.queueIds, 'queueIds');
+      if (body.transferQueueId)
+        await assertCompanyQueues(tx, auth.companyId, [body.transferQueueId], 'transferQueueId');
+      const isDefault = body.isDefault || total === 0;
+      if (isDefault) await clearDefault(tx, auth.companyId, -1);
+      const [row] = await tx
+        .insert(whatsapps)
+        .values({ ...columnsOf(body), isDefault, companyId: auth.companyId, status: 'OPENING' })
+        .returning({ id: whatsapps.id });
+      await setQueues(tx, auth.companyId, row!.id, body.queueIds);
+      return row!.id;
+    })
+    .catch(rethrowName);
+  const created = (await findWhatsapp(ctx.db, auth.companyId, id))!;
+  ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'update', whatsapp: created });
+  await sessions
+    .start(auth.companyId, id)
+    .catch((error) => ctx.log.warn({ err: error }, 'session start failed'));
+  // The answer carries the state the start reached (a QR code already), never the row read before it:
+  // clients write it over what the session events told them.
+  return (await findWhatsapp(ctx.db, auth.companyId, id)) ?? created;
+}
+
+/**
+ * PUT /whatsapp/:id (admin). Unsetting the only default is refused (ERR_NO_OTHER_WHATSAPP: make
+ * another connection the default instead). @throws ERR_NO_WAPP_FOUND, ERR_NAME_ALREADY_EXISTS.
+ */
+export async function updateWhatsapp(
+  ctx: AppContext,
+  sessions: SessionControl,
+  auth: AuthContext,
+  id: number,
+  input: WhatsappBody,
+): Promise<Whatsapp> {
+  const body = ZWhatsappBody.parse(input);
+  const providerChanged = await ctx.db
+    .transaction(async (tx) => {
+      const [current] = await tx
+        .select({ isDefault: whatsapps.isDefault, provider: whatsapps.provider })
+        .from(whatsapps)
+        .where(and(eq(whatsapps.companyId, auth.companyId), eq(whatsapps.id, id)))
+        .for('update');
+      if (!current) throw new AppError('ERR_NO_WAPP_FOUND');
+      if (current.isDefault && !body.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
+      await assertCompanyQueues(tx, auth.companyId, body.queueIds, 'queueIds');
+      if (body.transferQueueId)
+        await assertCompanyQueues(tx, auth.companyId, [body.transferQueueId], 'transferQueueId');
+      if (body.isDefault) await clearDefault(tx, auth.companyId, id);
+      await tx
+        .update(whatsapps)
+        .set({ ...columnsOf(body), updatedAt: sql`now()` })
+        .where(and(eq(whatsapps.companyId, auth.companyId), eq(whatsapps.id, id)));
+      await setQueues(tx, auth.companyId, id, body.queueIds);
+      return current.provider !== body.provider;
+    })
+    .catch(rethrowName);
+  if (providerChanged) {
+    await sessions.stop(auth.companyId, id, { logout: true });
+    await sessions
+      .start(auth.companyId, id)
+      .catch((error) => ctx.log.warn({ err: error }, 'session start failed'));
+  }
+  // A new default changes the others too: one query for all, one event each.
+  const changed = body.isDefault
+    ? await selectWhatsapps(ctx.db, auth.companyId)
+    : [await findWhatsapp(ctx.db, auth.companyId, id)];
+  for (const whatsapp of changed)
+    if (whatsapp) ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'update', whatsapp });
+  const updated = changed.find((w) => w?.id === id)!;
+  return updated;
+}
+
+/**
+ * DELETE /whatsapp/:id (admin): ends the session (logout), deletes the connection and, when it was
+ * the default, makes the oldest remaining connection the default. @throws ERR_NO_WAPP_FOUND.
+ */
+export async function deleteWhatsapp(
+  ctx: AppContext,
+  sessions: SessionControl,
+  auth: AuthContext,
+  id: number,
+): Promise<void> {
+  const [current] = await ctx.db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, auth.companyId), eq(whatsapps.id, id)));
+  if (!current) throw new AppError('ERR_NO_WAPP_FOUND');
+  await sessions.stop(auth.companyId, id, { logout: true });
+  const promoted = await ctx.db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(whatsapps)
+      .where(and(eq(whatsapps.companyId, auth.companyId), eq(whatsapps.id, id)))
+      .returning({ isDefault: whatsapps.isDefault });
+    if (!removed?.isDefault) return undefined;
+    const [next] = await tx
+      .select({ id: whatsapps.id })
+      .from(whatsapps)
+      .where(eq(whatsapps.companyId, auth.companyId))
+      .orderBy(asc(whatsapps.createdAt), asc(whatsapps.id))
+      .limit(1);
+    if (next) await tx.update(whatsapps).set({ isDefault: true }).where(eq(whatsapps.id, next.id));
+    return next?.id;
+  });
+  ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'delete', whatsappId: id });
+  if (promoted) {
+    const next = await findWhatsapp(ctx.db, auth.companyId, promoted);
+    if (next) ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'update', whatsapp: next });
+  }
+}
+
+/** Checks a connection belongs to the company. @throws ERR_NO_WAPP_FOUND. */
+export async function requireWhatsapp(ctx: AppContext, companyId: number, id: number): Promise<Whatsapp> {
+  const found = await findWhatsapp(ctx.db, companyId, id);
+  if (!found) throw new AppError('ERR_NO_WAPP_FOUND');
+  return found;
+}

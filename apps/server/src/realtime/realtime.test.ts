@@ -1,0 +1,147 @@
+import type { AddressInfo } from 'node:net';
+import { companyChannel } from '@zapdesk/shared';
+import { eq } from 'drizzle-orm';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../db/schema/index.js';
+import { bearer, createTenantPair, TEST_PASSWORD, type TenantFixture, tokenFor } from '../test/factories.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+let t: TestApp;
+let url: string;
+let a: TenantFixture;
+let b: TenantFixture;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  ({ a, b } = await createTenantPair(t.app));
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await t.close();
+});
+
+function open(options: { query?: Record<string, string>; auth?: Record<string, string> }): Socket {
+  const socket = connect(url, { transports: ['websocket'], reconnection: false, forceNew: true, ...options });
+  sockets.push(socket);
+  return socket;
+}
+
+function connected(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once('ready', () => resolve());
+    socket.once('connect_error', reject);
+  });
+}
+
+function refused(socket: Socket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => reject(new Error('connected')));
+    socket.once('connect_error', (error) => resolve(error.message));
+  });
+}
+
+/** Resolves with the events received on `event` within `ms`. */
+function collect<T>(socket: Socket, event: string, ms = 300): Promise<T[]> {
+  const got: T[] = [];
+  socket.on(event, (payload: T) => got.push(payload));
+  return new Promise((resolve) => setTimeout(() => resolve(got), ms));
+}
+
+describe('socket.io handshake', () => {
+  it('refuses a missing, forged or expired token', async () => {
+    expect(await refused(open({}))).toBe('ERR_SESSION_EXPIRED');
+    expect(await refused(open({ query: { token: 'not-a-token' } }))).toBe('ERR_SESSION_EXPIRED');
+    const expired = await tokenFor(t.app, a.agent, -5);
+    expect(await refused(open({ query: { token: expired } }))).toBe('ERR_SESSION_EXPIRED');
+  });
+
+  it('accepts the token in query.token or auth.token', async () => {
+    await connected(open({ query: { token: a.agent.token } }));
+    await connected(open({ auth: { token: a.admin.token } }));
+  });
+});
+
+describe('company rooms', () => {
+  it('a user event of company A reaches A sockets only', async () => {
+    const inA = open({ query: { token: a.agent.token } });
+    const inB = open({ query: { token: b.admin.token } });
+    await Promise.all([connected(inA), connected(inB)]);
+    const channelA = companyChannel(a.companyId, 'user');
+    const gotA = collect<{ action: string; user: { name: string } }>(inA, channelA);
+    const gotB = collect(inB, channelA);
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${a.agent.id}`,
+      headers: bearer(a.admin),
+      payload: { name: 'Live Name' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(
+      (await gotA).map((e: { action: string; user: { name: string } }) => [e.action, e.user.name]),
+    ).toEqual([['update', 'Live Name']]);
+    expect(await gotB).toEqual([]);
+  });
+
+  it('a new login of the same user sends the auth event to its older sessions only', async () => {
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: a.agent.email, password: TEST_PASSWORD },
+    });
+    const older = open({ query: { token: first.json().token } });
+    const colleague = open({ query: { token: a.admin.token } });
+    await Promise.all([connected(older), connected(colleague)]);
+    const channel = companyChannel(a.companyId, 'auth');
+    const gotOlder = collect(older, channel);
+    const gotColleague = collect(colleague, channel);
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: a.agent.email, password: TEST_PASSWORD },
+    });
+    const newer = open({ query: { token: second.json().token } });
+    await connected(newer);
+    const gotNewer = collect(newer, channel, 100);
+    expect(await gotOlder).toEqual([{ action: 'logout', reason: 'duplicate-login', userId: a.agent.id }]);
+    expect(await gotColleague).toEqual([]);
+    expect(await gotNewer).toEqual([]);
+  });
+});
+
+describe('ticket rooms', () => {
+  it('a user with allTicket enabled receives pending tickets of every queue; others only their queues', async () => {
+    const { createQueue, createUser } = await import('../test/factories.js');
+    const otherQueue = await createQueue(t.app, a.companyId);
+    const watcher = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    await t.app.ctx.db.update(users).set({ allTicket: 'enabled' }).where(eq(users.id, watcher.id));
+    const plain = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    const withAll = open({ query: { token: watcher.token } });
+    const without = open({ query: { token: plain.token } });
+    await Promise.all([connected(withAll), connected(without)]);
+    const channel = companyChannel(a.companyId, 'ticket');
+    const gotAll = collect<{ ticket: { id: number } }>(withAll, channel);
+    const gotPlain = collect<{ ticket: { id: number } }>(without, channel);
+    t.app.ctx.realtime.toTicket(
+      { companyId: a.companyId, queueId: otherQueue, userId: null, status: 'pending' },
+      'ticket',
+      {
+        action: 'update',
+        ticket: { id: 4242 },
+      },
+    );
+    t.app.ctx.realtime.toTicket(
+      { companyId: a.companyId, queueId: otherQueue, userId: null, status: 'open' },
+      'ticket',
+      {
+        action: 'update',
+        ticket: { id: 4343 },
+      },
+    );
+    expect((await gotAll).map((e) => e.ticket.id)).toEqual([4242]);
+    expect(await gotPlain).toEqual([]);
+  });
+});

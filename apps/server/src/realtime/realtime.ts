@@ -1,0 +1,160 @@
+import type { Server as HttpServer } from 'node:http';
+import {
+  type ChannelName,
+  type ChannelPayloads,
+  companyChannel,
+  companyRoom,
+  SOCKET_PING_MS,
+  userRoom,
+} from '@zapdesk/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import { Server, type Socket } from 'socket.io';
+import type { AccessClaims } from '../modules/auth/tokens.js';
+
+/** Room of one sign-in session (refresh-token family), used to spare it from duplicate-login events. */
+export const sessionRoom = (sessionId: string) => `session-${sessionId}`;
+
+/**
+ * Ticket visibility rooms: admins see every ticket; a user sees tickets of its queues, tickets
+ * assigned to it, and tickets without a queue. (The full visibility rules, with allTicket and
+ * showAll, are the tickets inbox's.)
+ */
+export const adminsRoom = (companyId: number) => `company-${companyId}-admins`;
+export const queueRoom = (companyId: number, queueId: number) => `company-${companyId}-queue-${queueId}`;
+export const noQueueRoom = (companyId: number) => `company-${companyId}-noqueue`;
+/** Pending tickets of every queue, for users whose allTicket is enabled. */
+export const pendingRoom = (companyId: number) => `company-${companyId}-pending`;
+
+/** The rooms that receive events of a ticket (see `ticketVisibleTo` for the same rules in SQL). */
+export function ticketRooms(ticket: {
+  companyId: number;
+  queueId: number | null;
+  userId: number | null;
+  status?: string;
+}): string[] {
+  const rooms = [adminsRoom(ticket.companyId)];
+  rooms.push(
+    ticket.queueId === null ? noQueueRoom(ticket.companyId) : queueRoom(ticket.companyId, ticket.queueId),
+  );
+  if (ticket.userId !== null) rooms.push(userRoom(ticket.companyId, ticket.userId));
+  if (ticket.status === 'pending') rooms.push(pendingRoom(ticket.companyId));
+  return rooms;
+}
+
+export interface SocketData {
+  auth: AccessClaims;
+  rooms: string[];
+}
+
+/**
+ * socket.io on the API's HTTP server (core section 7 Realtime). The handshake carries the access
+ * token in `query.token` or `auth.token`; a missing, invalid or expired token is refused with the
+ * error message 'ERR_SESSION_EXPIRED'. A socket joins only its company's room, its user's room and
+ * its session's room.
+ */
+export class Realtime {
+  readonly io: Server;
+
+  constructor(
+    server: HttpServer,
+    verify: (token: string) => Promise<AccessClaims>,
+    private readonly log: FastifyBaseLogger,
+    /** Extra rooms of a verified user (ticket visibility); undefined refuses the socket. */
+    roomsOf: (auth: AccessClaims) => Promise<string[] | undefined> = async () => [],
+  ) {
+    this.io = new Server(server, {
+      pingInterval: SOCKET_PING_MS,
+      pingTimeout: SOCKET_PING_MS,
+      serveClient: false,
+      cors: { origin: false },
+    });
+    this.io.use(async (socket, next) => {
+      const token = tokenOf(socket);
+      if (!token) return next(new Error('ERR_SESSION_EXPIRED'));
+      try {
+        const auth = await verify(token);
+        const rooms = await roomsOf(auth);
+        if (!rooms) return next(new Error('ERR_SESSION_EXPIRED'));
+        (socket.data as SocketData).auth = auth;
+        (socket.data as SocketData).rooms = rooms;
+        next();
+      } catch {
+        next(new Error('ERR_SESSION_EXPIRED'));
+      }
+    });
+    this.io.on('connection', (socket) => {
+      const { auth, rooms } = socket.data as SocketData;
+      socket.join([
+        companyRoom(auth.companyId),
+        userRoom(auth.companyId, auth.userId),
+        sessionRoom(auth.sessionId),
+        ...rooms,
+      ]);
+      socket.emit('ready');
+    });
+  }
+
+  /** Emits `company-{id}-{channel}` to every socket of the company. */
+  toCompany<C extends ChannelName>(companyId: number, channel: C, payload: ChannelPayloads[C]): void {
+    this.io.to(companyRoom(companyId)).emit(companyChannel(companyId, channel), payload);
+  }
+
+  /** Emits `company-{id}-{channel}` to the sockets of one user, except those of `exceptSessionId`. */
+  toUser<C extends ChannelName>(
+    companyId: number,
+    userId: number,
+    channel: C,
+    payload: ChannelPayloads[C],
+    exceptSessionId?: string,
+  ): void {
+    let target = this.io.to(userRoom(companyId, userId));
+    if (exceptSessionId) target = target.except(sessionRoom(exceptSessionId));
+    target.emit(companyChannel(companyId, channel), payload);
+  }
+
+  /** Emits `company-{id}-{channel}` to the sockets allowed to see `ticket`. */
+  toTicket<C extends ChannelName>(
+    ticket: { companyId: number; queueId: number | null; userId: number | null; status?: string },
+    channel: C,
+    payload: ChannelPayloads[C],
+  ): void {
+    this.io.to(ticketRooms(ticket)).emit(companyChannel(ticket.companyId, channel), payload);
+  }
+
+  /**
+   * After a ticket changed hands (transfer, return): sockets that saw it before and may not now get
+   * `ticket` delete; sockets that may see it get `ticket` update.
+   */
+  ticketMoved(
+    before: { companyId: number; queueId: number | null; userId: number | null; status?: string },
+    after: { companyId: number; queueId: number | null; userId: number | null; status?: string; id: number },
+    payload: ChannelPayloads['ticket'],
+  ): void {
+    const channel = companyChannel(after.companyId, 'ticket');
+    const now = ticketRooms(after);
+    this.io.to(ticketRooms(before)).except(now).emit(channel, { action: 'delete', ticketId: after.id });
+    this.io.to(now).emit(channel, payload);
+  }
+
+  /** Disconnects the sockets of a user (after deletion or sign-out everywhere). */
+  disconnectUser(companyId: number, userId: number): void {
+    this.io.in(userRoom(companyId, userId)).disconnectSockets(true);
+  }
+
+  /** Drops every socket and stops the engine; the HTTP server itself is closed by Fastify. */
+  close(): void {
+    try {
+      this.io.local.disconnectSockets(true);
+      this.io.engine.close();
+    } catch (error) {
+      this.log.warn({ err: error }, 'socket.io close');
+    }
+  }
+}
+
+function tokenOf(socket: Socket): string | undefined {
+  const fromQuery = socket.handshake.query.token;
+  const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+  const token = typeof fromAuth === 'string' && fromAuth ? fromAuth : fromQuery;
+  return typeof token === 'string' && token.length > 0 ? token : undefined;
+}

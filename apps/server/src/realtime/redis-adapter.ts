@@ -1,0 +1,20 @@
+import { createAdapter } from '@socket.io/redis-adapter';
+import { createClient } from 'redis';
+import type { Realtime } from './realtime.js';
+
+/**
+ * Fans socket.io emits out across server nodes through Redis pub/sub (REDIS_URL), so an event
+ * emitted on one node reaches the sockets connected to any other. Returns a function that closes
+ * the two Redis connections.
+ */
+export async function useRedisAdapter(realtime: Realtime, url: string): Promise<() => Promise<void>> {
+  const pub = createClient({ url });
+  const sub = pub.duplicate();
+  pub.on('error', () => {});
+  sub.on('error', () => {});
+  await Promise.all([pub.connect(), sub.connect()]);
+  realtime.io.adapter(createAdapter(pub, sub));
+  return async () => {
+    await Promise.allSettled([pub.quit(), sub.quit()]);
+  };
+}

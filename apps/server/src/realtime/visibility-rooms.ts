@@ -1,0 +1,34 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { userQueues, users } from '../db/schema/index.js';
+import { adminsRoom, noQueueRoom, pendingRoom, queueRoom } from './realtime.js';
+
+/**
+ * The ticket rooms a user's socket joins: admins (and super users) the admins room; others a room
+ * per queue they serve, the no-queue room, and the pending room when allTicket is enabled.
+ * Undefined when the user no longer exists.
+ */
+export async function visibilityRooms(
+  db: Database,
+  companyId: number,
+  userId: number,
+): Promise<string[] | undefined> {
+  const rows = await db
+    .select({
+      profile: users.profile,
+      super: users.super,
+      allTicket: users.allTicket,
+      queueId: userQueues.queueId,
+    })
+    .from(users)
+    .leftJoin(userQueues, eq(userQueues.userId, users.id))
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+  const first = rows[0];
+  if (!first) return undefined;
+  if (first.profile === 'admin' || first.super) return [adminsRoom(companyId)];
+  return [
+    noQueueRoom(companyId),
+    ...(first.allTicket === 'enabled' ? [pendingRoom(companyId)] : []),
+    ...rows.flatMap((r) => (r.queueId === null ? [] : [queueRoom(companyId, r.queueId)])),
+  ];
+}

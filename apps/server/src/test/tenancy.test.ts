@@ -1,0 +1,483 @@
+/**
+ * Tenants never meet: every route that takes an id, called by company B with company A's ids,
+ * answers 404, while the same call by company A succeeds (the positive control). List routes never
+ * show another company's rows. A new route with a path id must join MATRIX below.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tags } from '../db/schema/index.js';
+import {
+  bearer,
+  createSimulatorConnection,
+  createTenantPair,
+  createUser,
+  customerNumber,
+  injectMessage,
+  type TenantFixture,
+} from './factories.js';
+import { createTestApp, type TestApp } from './test-app.js';
+
+let t: TestApp;
+let a: TenantFixture;
+let b: TenantFixture;
+/** Company A's messaging data: a simulator connection, a ticket with a customer message and a reply. */
+let conn: {
+  whatsappId: number;
+  ticketId: number;
+  ticketUuid: string;
+  contactId: number;
+  noteId: number;
+  tagId: number;
+  messageId: number;
+  replyId: number;
+  mediaName: string;
+  from: string;
+};
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ a, b } = await createTenantPair(t.app));
+  const whatsappId = await createSimulatorConnection(t.app, a.admin);
+  const bWhatsappId = await createSimulatorConnection(t.app, b.admin);
+  await injectMessage(t.app, b.admin, bWhatsappId, { from: customerNumber(), body: 'de B' });
+  await t.app.ctx.db.insert(tags).values({ companyId: b.companyId, name: 'Tag B' });
+  const from = customerNumber();
+  const pixel =
+    'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  const inbound = await injectMessage(t.app, a.admin, whatsappId, {
+    from,
+    body: 'oi',
+    mediaUrl: pixel,
+    mediaType: 'image',
+  });
+  const reply = await t.app.inject({
+    method: 'POST',
+    url: `/api/messages/${inbound.ticketId}`,
+    headers: bearer(a.admin),
+    payload: { body: 'olá' },
+  });
+  const list = await t.app.inject({
+    method: 'GET',
+    url: `/api/messages/${inbound.ticketId}`,
+    headers: bearer(a.admin),
+  });
+  const mediaUrl = list.json().messages.find((m: { mediaUrl: string | null }) => m.mediaUrl)
+    .mediaUrl as string;
+  const ticket = list.json().ticket as { uuid: string; contactId: number };
+  const note = await t.app.inject({
+    method: 'POST',
+    url: '/api/ticket-notes',
+    headers: bearer(a.admin),
+    payload: { note: 'nota de A', ticketId: inbound.ticketId, contactId: ticket.contactId },
+  });
+  const [tag] = await t.app.ctx.db
+    .insert(tags)
+    .values({ companyId: a.companyId, name: 'Tag A' })
+    .returning({ id: tags.id });
+  conn = {
+    whatsappId,
+    ticketId: inbound.ticketId,
+    ticketUuid: ticket.uuid,
+    contactId: ticket.contactId,
+    noteId: note.json().id,
+    tagId: tag!.id,
+    messageId: inbound.id,
+    replyId: reply.json()[0].id,
+    mediaName: mediaUrl.split('/').pop()!,
+    from,
+  };
+});
+afterAll(() => t.close());
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+interface Case {
+  route: `${Method} ${string}`;
+  /** Builds the call on company A's data (may create fresh rows for destructive calls). */
+  call: (owner: TenantFixture) => Promise<{ method: Method; url: string; payload?: object }>;
+  expected: number;
+}
+
+const MATRIX: Case[] = [
+  {
+    route: 'GET /api/users/:id',
+    call: async (o) => ({ method: 'GET', url: `/api/users/${o.agent.id}` }),
+    expected: 200,
+  },
+  {
+    route: 'PUT /api/users/:id',
+    call: async (o) => ({ method: 'PUT', url: `/api/users/${o.agent.id}`, payload: { name: 'Renamed' } }),
+    expected: 200,
+  },
+  {
+    route: 'DELETE /api/users/:id',
+    call: async (o) => ({ method: 'DELETE', url: `/api/users/${(await createUser(t.app, o.companyId)).id}` }),
+    expected: 204,
+  },
+  {
+    route: 'GET /api/companies/:id',
+    call: async (o) => ({ method: 'GET', url: `/api/companies/${o.companyId}` }),
+    expected: 200,
+  },
+  {
+    route: 'GET /api/companies/listPlan/:companyId',
+    call: async (o) => ({ method: 'GET', url: `/api/companies/listPlan/${o.companyId}` }),
+    expected: 200,
+  },
+  {
+    route: 'PUT /api/companies/:id/schedules',
+    call: async (o) => ({
+      method: 'PUT',
+      url: `/api/companies/${o.companyId}/schedules`,
+      payload: {
+        schedules: [{ weekday: 'Domingo', weekdayEn: 'sunday', startTime: '00:00', endTime: '00:00' }],
+      },
+    }),
+    expected: 200,
+  },
+  {
+    route: 'GET /api/whatsapp/:id',
+    call: async () => ({ method: 'GET', url: `/api/whatsapp/${conn.whatsappId}` }),
+    expected: 200,
+  },
+  {
+    route: 'PUT /api/whatsapp/:id',
+    call: async () => ({
+      method: 'PUT',
+      url: `/api/whatsapp/${conn.whatsappId}`,
+      payload: { name: 'Renamed', provider: 'simulator', isDefault: true },
+    }),
+    expected: 200,
+  },
+  {
+    route: 'POST /api/whatsappsession/:id',
+    call: async () => ({ method: 'POST', url: `/api/whatsappsession/${conn.whatsappId}` }),
+    expected: 204,
+  },
+  {
+    route: 'PUT /api/whatsappsession/:id',
+    call: async () => ({ method: 'PUT', url: `/api/whatsappsession/${conn.whatsappId}` }),
+    expected: 204,
+  },
+  {
+    route: 'GET /api/messages/:ticketId',
+    call: async () => ({ method: 'GET', url: `/api/messages/${conn.ticketId}` }),
+    expected: 200,
+  },
+  {
+    route: 'POST /api/messages/:ticketId',
+    call: async () => ({ method: 'POST', url: `/api/messages/${conn.ticketId}`, payload: { body: 'again' } }),
+    expected: 201,
+  },
+  {
+    route: 'POST /api/messages/:id/retry',
+    call: async () => ({ method: 'POST', url: `/api/messages/${conn.replyId}/retry` }),
+    expected: 200,
+  },
+  {
+    route: 'GET /api/public/:name',
+    call: async () => ({ method: 'GET', url: `/api/public/${conn.mediaName}` }),
+    expected: 200,
+  },
+  {
+    route: 'POST /api/simulator/:whatsappId/messages',
+    call: async () => ({
+      method: 'POST',
+      url: `/api/simulator/${conn.whatsappId}/messages`,
+      payload: { from: conn.from, body: 'x' },
+    }),
+    expected: 201,
+  },
+  {
+    route: 'GET /api/simulator/:whatsappId/outbox',
+    call: async () => ({
+      method: 'GET',
+      url: `/api/simulator/${conn.whatsappId}/outbox?number=${conn.from}`,
+    }),
+    expected: 200,
+  },
+  {
+    route: 'POST /api/simulator/:whatsappId/read',
+    call: async () => ({
+      method: 'POST',
+      url: `/api/simulator/${conn.whatsappId}/read`,
+      payload: { number: conn.from },
+    }),
+    expected: 204,
+  },
+  {
+    route: 'GET /api/tickets/:id',
+    call: async () => ({ method: 'GET', url: `/api/tickets/${conn.ticketId}` }),
+    expected: 200,
+  },
+  {
+    route: 'GET /api/tickets/u/:uuid',
+    call: async () => ({ method: 'GET', url: `/api/tickets/u/${conn.ticketUuid}` }),
+    expected: 200,
+  },
+  {
+    route: 'PUT /api/tickets/:id',
+    call: async () => ({
+      method: 'PUT',
+      url: `/api/tickets/${conn.ticketId}`,
+      payload: { status: 'open', userId: a.admin.id },
+    }),
+    expected: 200,
+  },
+  {
+    route: 'GET /api/ticket-notes/list',
+    call: async () => ({
+      method: 'GET',
+      url: `/api/ticket-notes/list?ticketId=${conn.ticketId}&contactId=${conn.contactId}`,
+    }),
+    expected: 200,
+  },
+  {
+    route: 'POST /api/ticket-notes',
+    call: async () => ({
+      method: 'POST',
+      url: '/api/ticket-notes',
+      payload: { note: 'outra nota', ticketId: conn.ticketId, contactId: conn.contactId },
+    }),
+    expected: 201,
+  },
+  {
+    route: 'POST /api/tags/sync',
+    call: async () => ({
+      method: 'POST',
+      url: '/api/tags/sync',
+      payload: { ticketId: conn.ticketId, tags: [conn.tagId] },
+    }),
+    expected: 200,
+  },
+  {
+    route: 'GET /api/contacts/:id',
+    call: async () => ({ method: 'GET', url: `/api/contacts/${conn.contactId}` }),
+    expected: 200,
+  },
+  {
+    route: 'PUT /api/contacts/:id',
+    call: async () => ({
+      method: 'PUT',
+      url: `/api/contacts/${conn.contactId}`,
+      payload: { name: 'Cliente A', number: conn.from },
+    }),
+    expected: 200,
+  },
+  {
+    route: 'DELETE /api/contacts/:id',
+    call: async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/contacts',
+        headers: bearer(a.admin),
+        payload: { name: 'Para excluir', number: customerNumber() },
+      });
+      return { method: 'DELETE', url: `/api/contacts/${res.json().id}` };
+    },
+    expected: 204,
+  },
+  {
+    route: 'DELETE /api/ticket-notes/:id',
+    call: async () => ({ method: 'DELETE', url: `/api/ticket-notes/${conn.noteId}` }),
+    expected: 204,
+  },
+  {
+    route: 'DELETE /api/messages/:id',
+    call: async () => ({ method: 'DELETE', url: `/api/messages/${conn.replyId}` }),
+    expected: 200,
+  },
+  {
+    route: 'DELETE /api/whatsappsession/:id',
+    call: async () => ({ method: 'DELETE', url: `/api/whatsappsession/${conn.whatsappId}` }),
+    expected: 204,
+  },
+  {
+    route: 'POST /api/tickets',
+    call: async () => ({
+      method: 'POST',
+      url: '/api/tickets',
+      payload: { contactId: conn.contactId, whatsappId: conn.whatsappId },
+    }),
+    expected: 409,
+  },
+  {
+    route: 'DELETE /api/tickets/:id',
+    call: async () => ({ method: 'DELETE', url: `/api/tickets/${conn.ticketId}` }),
+    expected: 204,
+  },
+  {
+    route: 'DELETE /api/whatsapp/:id',
+    call: async (o) => ({
+      method: 'DELETE',
+      url: `/api/whatsapp/${await createSimulatorConnection(t.app, o.admin)}`,
+    }),
+    expected: 204,
+  },
+  {
+    route: 'GET /api/queue/:id',
+    call: async (o) => ({ method: 'GET', url: `/api/queue/${o.queueId}` }),
+    expected: 200,
+  },
+  {
+    route: 'PUT /api/queue/:id',
+    call: async (o) => ({
+      method: 'PUT',
+      url: `/api/queue/${o.queueId}`,
+      payload: { name: 'Fila A', color: '#A0A0A1' },
+    }),
+    expected: 200,
+  },
+  {
+    route: 'DELETE /api/queue/:id',
+    call: async (o) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/queue',
+        headers: bearer(o.admin),
+        payload: { name: 'Fila apagar', color: `#${String(Date.now()).slice(-6)}` },
+      });
+      return { method: 'DELETE', url: `/api/queue/${res.json().id}` };
+    },
+    expected: 204,
+  },
+  ...(['PUT', 'DELETE'] as const).map(
+    (method): Case => ({
+      route: `${method} /api/queue-options/:id`,
+      call: async (o) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/queue-options',
+          headers: bearer(o.admin),
+          payload: { queueId: o.queueId, title: 'Opção A' },
+        });
+        return { method, url: `/api/queue-options/${res.json().id}`, payload: { title: 'Opção A2' } };
+      },
+      expected: method === 'PUT' ? 200 : 204,
+    }),
+  ),
+  ...(['GET', 'PUT', 'DELETE'] as const).map(
+    (method): Case => ({
+      route: `${method} /api/tags/:id`,
+      call: async (o) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/tags',
+          headers: bearer(o.admin),
+          payload: { name: `Tag ${method} ${Date.now()}` },
+        });
+        return { method, url: `/api/tags/${res.json().id}`, payload: { name: `Tag ${method} 2` } };
+      },
+      expected: method === 'DELETE' ? 204 : 200,
+    }),
+  ),
+  ...(
+    [
+      'GET /api/quick-messages/:id',
+      'PUT /api/quick-messages/:id',
+      'DELETE /api/quick-messages/:id',
+      'DELETE /api/quick-messages/:id/media-upload',
+      'POST /api/quick-messages/:id/media-upload',
+    ] as const
+  ).map(
+    (route): Case => ({
+      route,
+      call: async (o) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/quick-messages',
+          headers: bearer(o.admin),
+          payload: { shortcode: `qm-${route.length}-${Date.now()}` },
+        });
+        const [method, path] = route.split(' ') as [Method, string];
+        return { method, url: path.replace(':id', String(res.json().id)), payload: { shortcode: 'qm' } };
+      },
+      // The upload's positive control sends JSON (the matrix replaces headers), so A gets 400 after the id check.
+      expected: route === 'DELETE /api/quick-messages/:id' ? 204 : route.startsWith('POST') ? 400 : 200,
+    }),
+  ),
+];
+
+/** Routes with a path parameter that is not a tenant row id; their isolation is tested below. */
+const NOT_ID_PARAMS = ['PUT /api/settings/:key', 'POST /api/users/set-language/:lang'];
+
+describe('cross-company access', () => {
+  for (const c of MATRIX) {
+    it(`${c.route}: company B gets 404 on A's ids; A succeeds`, async () => {
+      const call = await c.call(a);
+      const intruder = await t.app.inject({ ...call, headers: bearer(b.admin) });
+      expect(intruder.statusCode).toBe(404);
+      expect(intruder.json().error).toMatch(/^ERR_(NO_\w+_FOUND|NOT_FOUND)$/);
+      const owner = await t.app.inject({ ...call, headers: bearer(a.admin) });
+      expect(owner.statusCode).toBe(c.expected);
+    });
+  }
+
+  it('covers every registered route with a path parameter', () => {
+    const withParams = t.app.routeTable.filter((r) => r.url.includes(':')).map((r) => `${r.method} ${r.url}`);
+    const covered = new Set([...MATRIX.map((c) => c.route), ...NOT_ID_PARAMS]);
+    expect(withParams.filter((r) => !covered.has(r))).toEqual([]);
+  });
+
+  it('list routes answer only the caller company rows', async () => {
+    const lists: [string, number[]][] = [
+      ['/api/users', [a.admin.id, a.agent.id]],
+      ['/api/users/list', [a.admin.id, a.agent.id]],
+      ['/api/queue', [a.queueId]],
+      ['/api/whatsapp', [conn.whatsappId]],
+      ['/api/tickets?showAll=true', [conn.ticketId]],
+      ['/api/contacts', [conn.contactId]],
+      ['/api/contacts/list', [conn.contactId]],
+      ['/api/tags/list', [conn.tagId]],
+      ['/api/settings', []],
+    ];
+    for (const [url, foreign] of lists) {
+      const res = await t.app.inject({ method: 'GET', url, headers: bearer(b.admin) });
+      expect(res.statusCode, url).toBe(200);
+      const body = res.json();
+      const rows = (Array.isArray(body) ? body : (body.users ?? body.tickets ?? body.contacts)) as {
+        id?: number;
+        companyId?: number;
+      }[];
+      expect(rows.length, url).toBeGreaterThan(0);
+      expect(
+        rows.some((r) => r.id !== undefined && foreign.includes(r.id)),
+        url,
+      ).toBe(false);
+      expect(
+        rows.every((r) => r.companyId === undefined || r.companyId === b.companyId),
+        url,
+      ).toBe(true);
+    }
+  });
+
+  it('a company id in the query or body is ignored', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/users?companyId=${a.companyId}`,
+      headers: bearer(b.admin),
+    });
+    expect(res.json().users.every((u: { companyId: number }) => u.companyId === b.companyId)).toBe(true);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: bearer(b.admin),
+      payload: {
+        name: 'Smuggled',
+        email: `smuggled-${Date.now()}@example.test`,
+        password: 'abcde',
+        companyId: a.companyId,
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().companyId).toBe(b.companyId);
+  });
+
+  it('settings changed by B do not reach A', async () => {
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/settings/userRating',
+      headers: bearer(b.admin),
+      payload: { value: 'enabled' },
+    });
+    const res = await t.app.inject({ method: 'GET', url: '/api/settings', headers: bearer(a.admin) });
+    expect(res.json()).toContainEqual({ key: 'userRating', value: 'disabled' });
+  });
+});
