@@ -1,0 +1,33 @@
+/**
+ * Route guards (core section 2, document 3 section 6): private routes send an unauthenticated user
+ * to /login; public routes send an authenticated one to / (or to /tickets right after login).
+ */
+import { Box, CircularProgress } from '@mui/material';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { useSession } from '../features/auth/session-context';
+
+/** Full-page spinner shown while the stored session is checked. */
+export function PageLoader() {
+  return (
+    <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '100vh' }}>
+      <CircularProgress aria-label="loading" />
+    </Box>
+  );
+}
+
+/** Renders its child routes only for a signed-in user. */
+export function PrivateRoute() {
+  const { user, loading } = useSession();
+  const location = useLocation();
+  if (loading) return <PageLoader />;
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+/** Renders its child routes only for a visitor without a session. */
+export function PublicRoute() {
+  const { user, loading, justLoggedIn } = useSession();
+  if (loading) return <PageLoader />;
+  if (user) return <Navigate to={justLoggedIn ? '/tickets' : '/'} replace />;
+  return <Outlet />;
+}

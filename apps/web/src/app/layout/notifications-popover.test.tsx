@@ -1,0 +1,97 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createMessage, createTicket } from '../../features/tickets/test-fixtures';
+import { applyAppMessageEvent, viewerOf } from '../../features/tickets/tickets-cache';
+import { createSessionUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { NotificationsPopover } from './notifications-popover';
+
+vi.mock('../../features/tickets/notification-sound', () => ({ playNotificationSound: vi.fn() }));
+const { playNotificationSound } = await import('../../features/tickets/notification-sound');
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+function Location() {
+  return <div data-testid="location">{useLocation().pathname}</div>;
+}
+
+describe('NotificationsPopover', () => {
+  const unread = createTicket({ unreadMessages: 2, queueId: 1, uuid: 'unread-uuid' });
+  const pending = createTicket({ status: 'pending', queueId: 1 });
+  let fetchMock: ReturnType<typeof vi.fn>;
+
+  beforeEach(() => {
+    fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.searchParams.get('withUnreadMessages') === 'true')
+        return json(200, { tickets: [unread], hasMore: false, count: 1 });
+      if (url.searchParams.get('status') === 'pending')
+        return json(200, { tickets: [pending], hasMore: false, count: 1 });
+      return json(404, { error: 'ERR_NOT_FOUND' });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.mocked(playNotificationSound).mockClear();
+  });
+
+  const renderPopover = (user: ReturnType<typeof createSessionUser>) =>
+    renderWithProviders(
+      <Routes>
+        <Route
+          path="*"
+          element={
+            <>
+              <Location />
+              <NotificationsPopover />
+            </>
+          }
+        />
+      </Routes>,
+      { user, route: '/tickets' },
+    );
+
+  it('lists unread tickets and opens one on click', async () => {
+    const user = userEvent.setup();
+    renderPopover(createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#f00' }] }));
+    await user.click(screen.getByTestId('notifications-button'));
+    await user.click(await screen.findByTestId(`notifications-item-${unread.id}`));
+    expect(screen.queryByTestId(`notifications-item-${pending.id}`)).toBeNull();
+    expect(screen.getByTestId('location').textContent).toBe('/tickets/unread-uuid');
+  });
+
+  it('adds pending tickets for users with allTicket enabled', async () => {
+    const user = userEvent.setup();
+    renderPopover(createSessionUser({ id: 7, allTicket: 'enabled' }));
+    await user.click(screen.getByTestId('notifications-button'));
+    expect(await screen.findByTestId(`notifications-item-${pending.id}`)).toBeTruthy();
+    expect(screen.getByTestId(`notifications-item-${unread.id}`)).toBeTruthy();
+  });
+
+  it('plays the sound at the stored volume for inbound messages only', async () => {
+    localStorage.setItem('volume', '0.4');
+    const me = createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#f00' }] });
+    const view = renderPopover(me);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    act(() => {
+      applyAppMessageEvent(
+        view.queryClient,
+        { action: 'create', message: createMessage({ ticketId: unread.id, fromMe: true }), ticket: unread },
+        viewerOf(me),
+      );
+    });
+    expect(playNotificationSound).not.toHaveBeenCalled();
+    act(() => {
+      applyAppMessageEvent(
+        view.queryClient,
+        { action: 'create', message: createMessage({ ticketId: unread.id, fromMe: false }), ticket: unread },
+        viewerOf(me),
+      );
+    });
+    expect(playNotificationSound).toHaveBeenCalledWith(0.4);
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * Private routes of the route table (core section 2, document 3) whose pages are not built yet: each
+ * shows a 'coming soon' page with its title. `gate` limits the campaign and flow routes as the menu does.
+ */
+export interface PlaceholderRoute {
+  path: string;
+  titleKey: string;
+  gate?: 'campaigns' | 'flows';
+}
+
+export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
+  { path: '/schedules', titleKey: 'menu.schedules' },
+  { path: '/chats/:chatId?', titleKey: 'menu.chats' },
+  { path: '/helps', titleKey: 'menu.helps' },
+  { path: '/kanban', titleKey: 'menu.kanban' },
+  { path: '/files', titleKey: 'menu.files' },
+  { path: '/messages-api', titleKey: 'menu.messagesApi' },
+  { path: '/financeiro', titleKey: 'menu.financeiro' },
+  { path: '/planos', titleKey: 'menu.planos' },
+  { path: '/prompts', titleKey: 'menu.prompts' },
+  { path: '/queue-integration', titleKey: 'menu.queueIntegration' },
+  { path: '/announcements', titleKey: 'menu.announcements' },
+  { path: '/subscription', titleKey: 'menu.subscription' },
+  { path: '/campaigns', titleKey: 'menu.campaignsList', gate: 'campaigns' },
+  { path: '/contact-lists', titleKey: 'menu.contactLists', gate: 'campaigns' },
+  { path: '/contact-lists/:contactListId/contacts', titleKey: 'menu.contactListItems', gate: 'campaigns' },
+  { path: '/campaign/:campaignId/report', titleKey: 'menu.campaignReport', gate: 'campaigns' },
+  { path: '/campaigns-config', titleKey: 'menu.campaignsConfig', gate: 'campaigns' },
+  { path: '/phrase-lists', titleKey: 'menu.phraseLists', gate: 'flows' },
+  { path: '/flowbuilders', titleKey: 'menu.flowbuilders', gate: 'flows' },
+  { path: '/flowbuilder/:id?', titleKey: 'menu.flowbuilder', gate: 'flows' },
+];

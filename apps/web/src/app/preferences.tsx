@@ -1,0 +1,85 @@
+/**
+ * User interface preferences kept in the browser: colour mode (`preferredTheme`, default the system
+ * preference), notification volume (`volume`, 0..1, default 1) and the language (`i18nextLng`).
+ */
+import { CssBaseline, useMediaQuery } from '@mui/material';
+import { ThemeProvider } from '@mui/material/styles';
+import { type Language, STORAGE_KEYS } from '@zapdesk/shared';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import i18n, { changeLanguage, currentLanguage } from '../lib/i18n';
+import { type ColorMode, createAppTheme } from './theme';
+
+interface PreferencesValue {
+  mode: ColorMode;
+  toggleMode: () => void;
+  volume: number;
+  setVolume: (volume: number) => void;
+  language: Language;
+  setLanguage: (lang: Language) => Promise<void>;
+}
+
+const PreferencesContext = createContext<PreferencesValue | null>(null);
+
+const readMode = (): ColorMode | null => {
+  const stored = localStorage.getItem(STORAGE_KEYS.theme);
+  return stored === 'light' || stored === 'dark' ? stored : null;
+};
+
+/** The stored volume clamped to 0..1, default 1. */
+export function readVolume(): number {
+  const raw = localStorage.getItem(STORAGE_KEYS.volume);
+  const value = raw === null ? 1 : Number(raw);
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 1;
+}
+
+/** Provides the preferences and the MUI theme built from them. */
+export function PreferencesProvider({ children }: { children: ReactNode }) {
+  const prefersDark = useMediaQuery('(prefers-color-scheme: dark)');
+  const [storedMode, setStoredMode] = useState<ColorMode | null>(readMode);
+  const [volume, setVolumeState] = useState(readVolume);
+  const [language, setLanguageState] = useState<Language>(currentLanguage);
+  const mode: ColorMode = storedMode ?? (prefersDark ? 'dark' : 'light');
+
+  useEffect(() => {
+    const onChange = () => {
+      setLanguageState(currentLanguage());
+      document.documentElement.lang = currentLanguage() === 'pt' ? 'pt-BR' : currentLanguage();
+    };
+    onChange();
+    i18n.on('languageChanged', onChange);
+    return () => i18n.off('languageChanged', onChange);
+  }, []);
+
+  const toggleMode = useCallback(() => {
+    const next: ColorMode = mode === 'light' ? 'dark' : 'light';
+    localStorage.setItem(STORAGE_KEYS.theme, next);
+    setStoredMode(next);
+  }, [mode]);
+
+  const setVolume = useCallback((next: number) => {
+    localStorage.setItem(STORAGE_KEYS.volume, String(next));
+    setVolumeState(next);
+  }, []);
+
+  const value = useMemo<PreferencesValue>(
+    () => ({ mode, toggleMode, volume, setVolume, language, setLanguage: changeLanguage }),
+    [mode, toggleMode, volume, setVolume, language],
+  );
+  const theme = useMemo(() => createAppTheme(mode, language), [mode, language]);
+
+  return (
+    <PreferencesContext.Provider value={value}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        {children}
+      </ThemeProvider>
+    </PreferencesContext.Provider>
+  );
+}
+
+/** The current preferences; must be used under PreferencesProvider. */
+export function usePreferences(): PreferencesValue {
+  const value = useContext(PreferencesContext);
+  if (!value) throw new Error('usePreferences outside PreferencesProvider');
+  return value;
+}

@@ -1,0 +1,110 @@
+/**
+ * The realtime connection of a signed-in user (core sections 4 and 7): listens on
+ * `company-{id}-auth` (duplicate login: toast, then clear storage and reload after 1 s),
+ * `company-{id}-user` (users cache), `company-{id}-whatsapp` and `company-{id}-whatsappSession`
+ * (connections cache); reloads 1 s after a `connect_error` of ERR_SESSION_EXPIRED.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { RELOAD_DELAY_MS, type SessionUser, TOAST_ERROR_MS } from '@zapdesk/shared';
+import { useEffect, useRef } from 'react';
+import { toast } from 'react-toastify';
+import { applySessionEvent, applyWhatsappEvent } from '../features/connections/connections-cache';
+import {
+  applyContactViewEvent,
+  applyTicketViewEvent,
+  applyAppMessageEvent as applyViewMessageEvent,
+} from '../features/ticket-view/messages-cache';
+import {
+  applyAppMessageEvent,
+  applyContactEvent,
+  applyTicketEvent,
+  viewerOf,
+} from '../features/tickets/tickets-cache';
+import { applyUserEvent } from '../features/users/users-cache';
+import { onSessionRefreshed } from '../lib/api';
+import { reloadPage } from '../lib/browser';
+import i18n from '../lib/i18n';
+import { connectSocket, onCompanyChannel, updateSocketToken } from '../lib/socket';
+import { clearSession, getToken } from '../lib/storage';
+
+/** Connects the socket while `user` is signed in. */
+export function useRealtime(user: SessionUser): void {
+  const queryClient = useQueryClient();
+  const companyId = user.companyId;
+  const userId = user.id;
+  // The ticket list merge needs the user's current queues without reconnecting when they change.
+  const viewer = useRef(viewerOf(user));
+  viewer.current = viewerOf(user);
+
+  useEffect(() => {
+    const token = getToken();
+    if (!token) return;
+    const socket = connectSocket(token);
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const reloadLater = () => {
+      timers.push(setTimeout(() => reloadPage(), RELOAD_DELAY_MS));
+    };
+
+    const offAuth = onCompanyChannel(socket, companyId, 'auth', (payload) => {
+      if (payload.action !== 'logout') return;
+      if (payload.userId !== undefined && payload.userId !== userId) return;
+      const message =
+        payload.reason === 'duplicate-login' ? i18n.t('auth.duplicateLogin') : i18n.t('auth.sessionEnded');
+      toast.error(message, { toastId: 'session-logout', autoClose: TOAST_ERROR_MS });
+      timers.push(
+        setTimeout(() => {
+          clearSession();
+          reloadPage();
+        }, RELOAD_DELAY_MS),
+      );
+    });
+    const offUser = onCompanyChannel(socket, companyId, 'user', (payload) =>
+      applyUserEvent(queryClient, payload),
+    );
+    const offWhatsapp = onCompanyChannel(socket, companyId, 'whatsapp', (payload) =>
+      applyWhatsappEvent(queryClient, payload),
+    );
+    const offSession = onCompanyChannel(socket, companyId, 'whatsappSession', (payload) =>
+      applySessionEvent(queryClient, payload),
+    );
+    const offTicket = onCompanyChannel(socket, companyId, 'ticket', (payload) =>
+      applyTicketEvent(queryClient, payload, viewer.current),
+    );
+    const offAppMessage = onCompanyChannel(socket, companyId, 'appMessage', (payload) =>
+      applyAppMessageEvent(queryClient, payload, viewer.current),
+    );
+    const offContact = onCompanyChannel(socket, companyId, 'contact', (payload) =>
+      applyContactEvent(queryClient, payload),
+    );
+    // The open ticket view: its ticket, its message history and its contact.
+    const offTicketView = onCompanyChannel(socket, companyId, 'ticket', (payload) =>
+      applyTicketViewEvent(queryClient, payload),
+    );
+    const offMessagesView = onCompanyChannel(socket, companyId, 'appMessage', (payload) =>
+      applyViewMessageEvent(queryClient, payload),
+    );
+    const offContactView = onCompanyChannel(socket, companyId, 'contact', (payload) =>
+      applyContactViewEvent(queryClient, payload),
+    );
+    socket.on('connect_error', (err: Error) => {
+      if (err.message === 'ERR_SESSION_EXPIRED') reloadLater();
+    });
+    const offRefreshed = onSessionRefreshed((answer) => updateSocketToken(socket, answer.token));
+
+    return () => {
+      offAuth();
+      offUser();
+      offWhatsapp();
+      offSession();
+      offTicket();
+      offAppMessage();
+      offContact();
+      offTicketView();
+      offMessagesView();
+      offContactView();
+      offRefreshed();
+      for (const timer of timers) clearTimeout(timer);
+      socket.disconnect();
+    };
+  }, [companyId, userId, queryClient]);
+}

@@ -1,0 +1,84 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { ToastContainer } from 'react-toastify';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PublicRoute } from '../../app/guards';
+import { PreferencesProvider } from '../../app/preferences';
+import { createSessionUser } from '../../test/fixtures';
+import { LoginPage } from './login-page';
+import { SessionProvider } from './session-context';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+function renderLogin() {
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <PreferencesProvider>
+        <MemoryRouter initialEntries={['/login']}>
+          <SessionProvider>
+            <Routes>
+              <Route element={<PublicRoute />}>
+                <Route path="/login" element={<LoginPage />} />
+              </Route>
+              <Route path="/tickets" element={<p>tickets page</p>} />
+            </Routes>
+          </SessionProvider>
+        </MemoryRouter>
+        <ToastContainer />
+      </PreferencesProvider>
+    </QueryClientProvider>,
+  );
+}
+
+async function submit(email: string, password: string) {
+  const user = userEvent.setup();
+  await user.type(screen.getByLabelText(/Email/), email);
+  await user.type(screen.getByLabelText(/Password/), password);
+  await user.click(screen.getByTestId('login-submit'));
+}
+
+describe('LoginPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('stores the session, warns about the due date and goes to /tickets', async () => {
+    const user = createSessionUser({ id: 5, companyId: 9 });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(200, { token: 'tok', user, dueDateWarningDays: 3 })),
+    );
+    renderLogin();
+    await submit('ana@example.com', 'secret');
+    expect(await screen.findByText('tickets page')).toBeTruthy();
+    expect(localStorage.getItem('token')).toBe('tok');
+    expect(localStorage.getItem('companyId')).toBe('9');
+    expect(localStorage.getItem('userId')).toBe('5');
+    expect(await screen.findByText('Your subscription expires in 3 days')).toBeTruthy();
+  });
+
+  it('names the due date of an expired subscription', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json(402, { error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: '2026-03-05T12:00:00.000Z' }),
+      ),
+    );
+    renderLogin();
+    await submit('ana@example.com', 'secret');
+    expect(await screen.findByText(/expired on 05\/03\/2026/)).toBeTruthy();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('translates a known error code', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(401, { error: 'ERR_INVALID_CREDENTIALS' })),
+    );
+    renderLogin();
+    await submit('ana@example.com', 'wrong');
+    expect(await screen.findByText('Authentication error. Please try again.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('tickets page')).toBeNull());
+  });
+});

@@ -1,0 +1,122 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSessionUser, createWhatsapp } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { ConnectionModal } from './connection-modal';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+describe('ConnectionModal', () => {
+  let fetchMock: ReturnType<typeof vi.fn>;
+  const existing = createWhatsapp({
+    id: 30,
+    name: 'Sales phone',
+    isDefault: true,
+    greetingMessage: 'Hi!',
+    queues: [{ id: 1, name: 'Sales', color: '#ff0000' }],
+    promptId: 4,
+  });
+
+  beforeEach(() => {
+    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const method = init?.method ?? 'GET';
+      if (url.startsWith('/api/queue'))
+        return json(200, [
+          { id: 1, name: 'Sales', color: '#ff0000' },
+          { id: 2, name: 'Support', color: '#0000ff' },
+        ]);
+      if (url.startsWith('/api/whatsapp/30') && method === 'GET') return json(200, existing);
+      if (url.startsWith('/api/whatsapp/30') && method === 'PUT')
+        return json(200, { ...existing, ...JSON.parse(String(init?.body)) });
+      if (url === '/api/whatsapp' && method === 'POST')
+        return json(201, createWhatsapp({ ...JSON.parse(String(init?.body)), id: 31 }));
+      return json(404, { error: 'ERR_NOT_FOUND' });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const admin = createSessionUser({ profile: 'admin' });
+  const writes = () =>
+    fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST' || init?.method === 'PUT');
+
+  it('requires a name of 2 to 50 characters and valid numbers, with translated messages', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<ConnectionModal onClose={() => {}} />, { user: admin });
+    await user.click(screen.getByTestId('connection-save'));
+    expect(await screen.findByText('Required')).toBeTruthy();
+
+    await user.type(screen.getByLabelText('Name'), 'A');
+    await user.click(screen.getByTestId('connection-save'));
+    expect(await screen.findByText('Too Short!')).toBeTruthy();
+
+    await user.clear(screen.getByLabelText('Name'));
+    await user.click(screen.getByLabelText('Name'));
+    await user.paste('x'.repeat(51));
+    await user.click(screen.getByTestId('connection-save'));
+    expect(await screen.findByText('Too Long!')).toBeTruthy();
+
+    await user.clear(screen.getByLabelText('Name'));
+    await user.type(screen.getByLabelText('Name'), 'Valid name');
+    await user.clear(screen.getByTestId('connection-expiresTicket'));
+    await user.click(screen.getByTestId('connection-save'));
+    expect(await screen.findByText('Invalid value')).toBeTruthy();
+    expect(writes()).toHaveLength(0);
+  }, 15_000);
+
+  it('creates a connection with the defaults (provider beta, 3 bot uses), toasts and closes', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<ConnectionModal onClose={onClose} />, { user: admin });
+    expect((screen.getByTestId('connection-provider') as HTMLInputElement).value).toBe('beta');
+    await user.type(screen.getByLabelText('Name'), '  Support phone ');
+    await user.type(screen.getByLabelText('Completion message'), 'Bye');
+    await user.click(screen.getByRole('combobox', { name: 'Queues' }));
+    await user.click(await screen.findByRole('option', { name: 'Support' }));
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByTestId('connection-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const post = writes()[0];
+    expect(post?.[0]).toBe('/api/whatsapp');
+    expect(JSON.parse(String(post?.[1]?.body))).toMatchObject({
+      name: 'Support phone',
+      provider: 'beta',
+      isDefault: false,
+      complationMessage: 'Bye',
+      queueIds: [2],
+      maxUseBotQueues: 3,
+      expiresTicket: 0,
+      transferQueueId: null,
+      token: null,
+    });
+    expect(await screen.findByText('Connection saved successfully.')).toBeTruthy();
+  });
+
+  it('edits an existing connection with PUT, keeping prompt and queues', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<ConnectionModal whatsappId={30} onClose={onClose} />, { user: admin });
+    const name = (await screen.findByDisplayValue('Sales phone')) as HTMLInputElement;
+    expect(screen.getByText('Edit connection')).toBeTruthy();
+    await user.clear(name);
+    await user.type(name, 'Sales 2');
+    await user.click(screen.getByRole('combobox', { name: 'Provider' }));
+    await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Simulator' }));
+    await user.click(screen.getByTestId('connection-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const put = writes()[0];
+    expect(put?.[0]).toBe('/api/whatsapp/30');
+    expect(put?.[1]?.method).toBe('PUT');
+    expect(JSON.parse(String(put?.[1]?.body))).toMatchObject({
+      name: 'Sales 2',
+      provider: 'simulator',
+      isDefault: true,
+      greetingMessage: 'Hi!',
+      queueIds: [1],
+      promptId: 4,
+    });
+  });
+});

@@ -1,0 +1,369 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+  Typography,
+} from '@mui/material';
+import {
+  boundedString,
+  type Provider,
+  V,
+  type Whatsapp,
+  type WhatsappBody,
+  ZWhatsappBody,
+} from '@zapdesk/shared';
+import { useEffect } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { useConnection, useQueueOptions, useSaveConnection } from './use-connections';
+
+/** Values of the connection form (document 2 section 3 "Whatsapp connection"). */
+export interface ConnectionFormValues {
+  name: string;
+  provider: Provider;
+  isDefault: boolean;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  token: string;
+  queueIds: number[];
+  expiresTicket: number;
+  expiresInactiveMessage: string;
+  timeToTransfer: number;
+  transferQueueId: number | null;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+}
+
+const EMPTY: ConnectionFormValues = {
+  name: '',
+  provider: 'beta',
+  isDefault: false,
+  greetingMessage: '',
+  complationMessage: '',
+  outOfHoursMessage: '',
+  ratingMessage: '',
+  token: '',
+  queueIds: [],
+  expiresTicket: 0,
+  expiresInactiveMessage: '',
+  timeToTransfer: 0,
+  transferQueueId: null,
+  timeUseBotQueues: 0,
+  maxUseBotQueues: 3,
+};
+
+const toForm = (w: Whatsapp): ConnectionFormValues => ({
+  name: w.name,
+  provider: w.provider,
+  isDefault: w.isDefault,
+  greetingMessage: w.greetingMessage ?? '',
+  complationMessage: w.complationMessage ?? '',
+  outOfHoursMessage: w.outOfHoursMessage ?? '',
+  ratingMessage: w.ratingMessage ?? '',
+  token: w.token ?? '',
+  queueIds: (w.queues ?? []).map((q) => q.id),
+  expiresTicket: w.expiresTicket ?? 0,
+  expiresInactiveMessage: w.expiresInactiveMessage ?? '',
+  timeToTransfer: w.timeToTransfer ?? 0,
+  transferQueueId: w.transferQueueId ?? null,
+  timeUseBotQueues: w.timeUseBotQueues ?? 0,
+  maxUseBotQueues: w.maxUseBotQueues ?? 3,
+});
+
+/** ZWhatsappBody with 'Required' for an empty name (the shared schema says only 'Too Short!'). */
+const schema = ZWhatsappBody.extend({ name: boundedString(2, 50) });
+
+const KNOWN_MESSAGES = new Set<string>(Object.values(V));
+
+interface ConnectionModalProps {
+  /** The connection to edit; absent to add one. */
+  whatsappId?: number | null;
+  onClose: () => void;
+}
+
+/**
+ * Add/edit connection dialog (document 2 sections 2, 3 and 5): name (2..50), provider, default switch,
+ * greeting, completion, out-of-hours and rating messages, queues, token, and the timers (close after
+ * minutes with its message, transfer after minutes to a queue, bot queue limits). POST /whatsapp or
+ * PUT /whatsapp/:id, then a success toast. Prompt and integration are kept as they are.
+ */
+export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
+  const { t } = useTranslation();
+  const editing = typeof whatsappId === 'number';
+  const existing = useConnection(editing ? whatsappId : null);
+  const queues = useQueueOptions(true);
+  const save = useSaveConnection();
+
+  const {
+    control,
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors, isSubmitting },
+  } = useForm<ConnectionFormValues>({
+    resolver: zodResolver(schema) as unknown as Resolver<ConnectionFormValues>,
+    defaultValues: EMPTY,
+  });
+
+  useEffect(() => {
+    if (existing.data) reset(toForm(existing.data));
+  }, [existing.data, reset]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    const token = values.token?.trim() ?? '';
+    const body: WhatsappBody = {
+      ...values,
+      token: token === '' ? null : token,
+      promptId: existing.data?.promptId ?? null,
+      integrationId: existing.data?.integrationId ?? null,
+    };
+    const saved = await save.mutateAsync({ id: editing ? whatsappId : undefined, body }).catch(() => null);
+    if (!saved) return;
+    toast.success(t('connections.toasts.saved'));
+    onClose();
+  });
+
+  const message = (key?: string) => {
+    if (!key) return undefined;
+    return t(`validation.${KNOWN_MESSAGES.has(key) ? key : 'invalid'}`);
+  };
+  const fieldProps = (name: keyof ConnectionFormValues) => ({
+    error: !!errors[name],
+    helperText: message(errors[name]?.message),
+  });
+  const number = (name: 'expiresTicket' | 'timeToTransfer' | 'timeUseBotQueues' | 'maxUseBotQueues') => ({
+    type: 'number',
+    fullWidth: true,
+    ...register(name, { valueAsNumber: true }),
+    slotProps: { htmlInput: { min: 0, 'data-testid': `connection-${name}` } },
+    ...fieldProps(name),
+  });
+  const loading = editing && existing.isPending;
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      maxWidth="md"
+      fullWidth
+      scroll="paper"
+      aria-labelledby="connection-modal-title"
+    >
+      <DialogTitle id="connection-modal-title">
+        {editing ? t('connectionModal.titleEdit') : t('connectionModal.titleAdd')}
+      </DialogTitle>
+      {loading ? (
+        <Box sx={{ display: 'grid', placeItems: 'center', p: 4 }}>
+          <CircularProgress />
+        </Box>
+      ) : (
+        <Box
+          component="form"
+          noValidate
+          onSubmit={onSubmit}
+          data-testid="connection-form"
+          sx={{ display: 'contents' }}
+        >
+          <DialogContent dividers>
+            <Stack spacing={2}>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
+                <TextField
+                  label={t('connectionModal.name')}
+                  fullWidth
+                  autoFocus
+                  {...register('name')}
+                  slotProps={{ htmlInput: { 'data-testid': 'connection-name' } }}
+                  {...fieldProps('name')}
+                />
+                <Controller
+                  name="provider"
+                  control={control}
+                  render={({ field }) => (
+                    <TextField
+                      select
+                      label={t('connectionModal.provider')}
+                      fullWidth
+                      {...field}
+                      slotProps={{ htmlInput: { 'data-testid': 'connection-provider' } }}
+                    >
+                      <MenuItem value="beta">{t('connectionModal.providers.beta')}</MenuItem>
+                      <MenuItem value="simulator">{t('connectionModal.providers.simulator')}</MenuItem>
+                    </TextField>
+                  )}
+                />
+                <Controller
+                  name="isDefault"
+                  control={control}
+                  render={({ field }) => (
+                    <FormControlLabel
+                      sx={{ minWidth: 140, pt: 1 }}
+                      label={t('connectionModal.isDefault')}
+                      control={
+                        <Switch
+                          checked={field.value}
+                          onChange={(e) => field.onChange(e.target.checked)}
+                          slotProps={{ input: { 'data-testid': 'connection-default-switch' } as object }}
+                        />
+                      }
+                    />
+                  )}
+                />
+              </Stack>
+              <TextField
+                label={t('connectionModal.greetingMessage')}
+                multiline
+                minRows={3}
+                fullWidth
+                {...register('greetingMessage')}
+                {...fieldProps('greetingMessage')}
+              />
+              <TextField
+                label={t('connectionModal.complationMessage')}
+                multiline
+                minRows={3}
+                fullWidth
+                {...register('complationMessage')}
+                {...fieldProps('complationMessage')}
+              />
+              <TextField
+                label={t('connectionModal.outOfHoursMessage')}
+                multiline
+                minRows={3}
+                fullWidth
+                {...register('outOfHoursMessage')}
+                {...fieldProps('outOfHoursMessage')}
+              />
+              <TextField
+                label={t('connectionModal.ratingMessage')}
+                multiline
+                minRows={3}
+                fullWidth
+                {...register('ratingMessage')}
+                {...fieldProps('ratingMessage')}
+              />
+              <Controller
+                name="queueIds"
+                control={control}
+                render={({ field }) => (
+                  <TextField
+                    select
+                    label={t('connectionModal.queues')}
+                    fullWidth
+                    value={field.value}
+                    onChange={(e) => {
+                      const value = e.target.value as unknown as number[] | string;
+                      field.onChange(typeof value === 'string' ? value.split(',').map(Number) : value);
+                    }}
+                    slotProps={{
+                      select: {
+                        multiple: true,
+                        renderValue: (selected) => (
+                          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                            {(selected as number[]).map((id) => {
+                              const queue = queues.data?.find((q) => q.id === id);
+                              return (
+                                <Chip
+                                  key={id}
+                                  size="small"
+                                  label={queue?.name ?? id}
+                                  sx={{ bgcolor: queue?.color, color: queue ? 'common.white' : undefined }}
+                                />
+                              );
+                            })}
+                          </Box>
+                        ),
+                      },
+                    }}
+                  >
+                    {(queues.data ?? []).map((queue) => (
+                      <MenuItem key={queue.id} value={queue.id}>
+                        {queue.name}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                )}
+              />
+              <TextField
+                label={t('connectionModal.token')}
+                fullWidth
+                autoComplete="off"
+                {...register('token')}
+                {...fieldProps('token')}
+              />
+              <Typography variant="subtitle2" component="h3">
+                {t('connectionModal.timers')}
+              </Typography>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
+                <TextField
+                  label={t('connectionModal.expiresTicket')}
+                  {...number('expiresTicket')}
+                  sx={{ maxWidth: { sm: 220 } }}
+                />
+                <TextField
+                  label={t('connectionModal.expiresInactiveMessage')}
+                  fullWidth
+                  multiline
+                  {...register('expiresInactiveMessage')}
+                  {...fieldProps('expiresInactiveMessage')}
+                />
+              </Stack>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
+                <TextField
+                  label={t('connectionModal.timeToTransfer')}
+                  {...number('timeToTransfer')}
+                  sx={{ maxWidth: { sm: 220 } }}
+                />
+                <Controller
+                  name="transferQueueId"
+                  control={control}
+                  render={({ field }) => (
+                    <TextField
+                      select
+                      label={t('connectionModal.transferQueueId')}
+                      fullWidth
+                      value={field.value ?? ''}
+                      onChange={(e) => field.onChange(e.target.value === '' ? null : Number(e.target.value))}
+                    >
+                      <MenuItem value="">{t('common.none')}</MenuItem>
+                      {(queues.data ?? []).map((queue) => (
+                        <MenuItem key={queue.id} value={queue.id}>
+                          {queue.name}
+                        </MenuItem>
+                      ))}
+                    </TextField>
+                  )}
+                />
+              </Stack>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                <TextField label={t('connectionModal.timeUseBotQueues')} {...number('timeUseBotQueues')} />
+                <TextField label={t('connectionModal.maxUseBotQueues')} {...number('maxUseBotQueues')} />
+              </Stack>
+            </Stack>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose} disabled={isSubmitting}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="connection-save">
+              {editing ? t('common.save') : t('common.add')}
+            </Button>
+          </DialogActions>
+        </Box>
+      )}
+    </Dialog>
+  );
+}

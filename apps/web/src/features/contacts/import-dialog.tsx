@@ -1,0 +1,90 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  LinearProgress,
+  List,
+  ListItem,
+  ListItemText,
+  Typography,
+} from '@mui/material';
+import type { ContactImportResult } from '@zapdesk/shared';
+import { useTranslation } from 'react-i18next';
+
+/** Upload progress (0..100) while the sheet is sent, then the server's processing. */
+export function ImportProgress({ percent }: { percent: number }) {
+  const { t } = useTranslation();
+  return (
+    <Box data-testid="import-progress" sx={{ width: '100%' }}>
+      <Typography variant="body2" color="text.secondary">
+        {percent < 100 ? t('contacts.import.uploading', { percent }) : t('contacts.import.processing')}
+      </Typography>
+      <LinearProgress
+        variant={percent < 100 ? 'determinate' : 'indeterminate'}
+        value={percent}
+        aria-label={t('contacts.import.uploading', { percent })}
+      />
+    </Box>
+  );
+}
+
+/**
+ * The import result (core section 2 "Contacts page"): the new contacts (contactId, contactName) and
+ * the error bag, one line per failing row with its contact name and translated error.
+ */
+export function ImportResultDialog({
+  result,
+  onClose,
+}: {
+  result: ContactImportResult | null;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={result !== null} onClose={onClose} maxWidth="sm" fullWidth>
+      <DialogTitle>{t('contacts.import.resultTitle')}</DialogTitle>
+      <DialogContent dividers data-testid="import-result">
+        {result && (
+          <>
+            <Typography variant="subtitle2" data-testid="import-result-new-count">
+              {t('contacts.import.newContacts', { count: result.newContacts.length })}
+            </Typography>
+            <List dense sx={{ maxHeight: 240, overflow: 'auto' }}>
+              {result.newContacts.slice(0, 500).map((c) => (
+                <ListItem key={c.contactId} data-testid={`import-new-${c.contactId}`}>
+                  <ListItemText primary={c.contactName} secondary={`#${c.contactId}`} />
+                </ListItem>
+              ))}
+            </List>
+            {result.newContacts.length > 500 && (
+              <Typography variant="caption" color="text.secondary">
+                {t('contacts.import.more', { count: result.newContacts.length - 500 })}
+              </Typography>
+            )}
+            <Typography variant="subtitle2" sx={{ mt: 2 }}>
+              {t('contacts.import.errors', { count: result.errorBag.length })}
+            </Typography>
+            {result.errorBag.map((e, index) => (
+              <Alert
+                // biome-ignore lint/suspicious/noArrayIndexKey: rows have no id; the list never reorders.
+                key={index}
+                severity="error"
+                sx={{ mt: 1 }}
+                data-testid="import-error"
+              >
+                {e.contactName}: {t(`contacts.importErrors.${e.error}`, { defaultValue: e.error })}
+              </Alert>
+            ))}
+          </>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.close')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,107 @@
+/** Queries, mutations and the spreadsheet upload of the contacts page (core section 7 Contacts). */
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Contact, ContactBody, ContactImportResult, ContactsPage } from '@zapdesk/shared';
+import { ApiError, api } from '../../lib/api';
+import { API_BASE } from '../../lib/config';
+import { getToken } from '../../lib/storage';
+
+export const contactsKeys = {
+  all: ['contacts'] as const,
+  lists: () => [...contactsKeys.all, 'list'] as const,
+  list: (search: string) => [...contactsKeys.lists(), search] as const,
+  detail: (id: number) => [...contactsKeys.all, 'detail', id] as const,
+};
+
+/** GET /contacts?searchParam=&pageNumber= as an infinite list (`hasMore` drives the next page). */
+export function useContactsList(search: string) {
+  return useInfiniteQuery({
+    queryKey: contactsKeys.list(search),
+    queryFn: ({ pageParam, signal }) =>
+      api.get<ContactsPage>('/contacts', { searchParam: search, pageNumber: pageParam }, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  });
+}
+
+/** GET /contacts/:id (with extraInfo), when `id` is set. */
+export function useContactDetail(id: number | null | undefined) {
+  return useQuery({
+    queryKey: contactsKeys.detail(id ?? 0),
+    queryFn: ({ signal }) => api.get<Contact>(`/contacts/${id}`, undefined, signal),
+    enabled: typeof id === 'number',
+  });
+}
+
+/** POST /contacts (no id) or PUT /contacts/:id; refreshes the lists. */
+export function useSaveContactForm() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: number; body: ContactBody }) =>
+      id ? api.put<Contact>(`/contacts/${id}`, body) : api.post<Contact>('/contacts', body),
+    onSuccess: (contact) => {
+      queryClient.setQueryData(contactsKeys.detail(contact.id), contact);
+      void queryClient.invalidateQueries({ queryKey: contactsKeys.lists() });
+    },
+  });
+}
+
+/** DELETE /contacts/:id (admins); refreshes the lists. */
+export function useDeleteContact() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/contacts/${id}`),
+    onSuccess: (_v, id) => {
+      queryClient.removeQueries({ queryKey: contactsKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: contactsKeys.lists() });
+    },
+  });
+}
+
+/** Every contact, fetched page by page through GET /contacts (for the CSV export). */
+export async function fetchAllContacts(): Promise<Contact[]> {
+  const all: Contact[] = [];
+  for (let pageNumber = 1; ; pageNumber++) {
+    const page = await api.get<ContactsPage>('/contacts', { searchParam: '', pageNumber });
+    all.push(...page.contacts);
+    if (!page.hasMore || page.contacts.length === 0) return all;
+  }
+}
+
+/**
+ * POST /contacts/upload with the .xlsx in the multipart field `file`, through XMLHttpRequest so the
+ * upload progress (0..100) can be shown. Resolves with `{ newContacts, errorBag }`; rejects with an
+ * ApiError carrying the answer's error code.
+ */
+export function uploadContactsSheet(
+  file: File,
+  onProgress: (percent: number) => void,
+): Promise<ContactImportResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${API_BASE}/contacts/upload`);
+    const token = getToken();
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(100);
+        resolve(body as ContactImportResult);
+      } else {
+        reject(new ApiError(xhr.status, body as ConstructorParameters<typeof ApiError>[1]));
+      }
+    };
+    xhr.onerror = () => reject(new ApiError(0, null, 'Network error'));
+    const form = new FormData();
+    form.append('file', file);
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,145 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { DEFAULT_QUEUE_SCHEDULES, type QueueDetail } from '@zapdesk/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSessionUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { QUEUE_COLORS } from './palette';
+import { QueueModal } from './queue-modal';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const detail = (overrides: Partial<QueueDetail> = {}): QueueDetail => ({
+  id: 7,
+  name: 'Vendas',
+  color: '#1273DE',
+  orderQueue: 1,
+  greetingMessage: 'Olá',
+  outOfHoursMessage: null,
+  schedules: DEFAULT_QUEUE_SCHEDULES,
+  integrationId: null,
+  promptId: null,
+  options: [],
+  ...overrides,
+});
+
+describe('QueueModal', () => {
+  let fetchMock: ReturnType<typeof vi.fn>;
+  let scheduleType = 'company';
+  let current = detail();
+  const admin = createSessionUser({ profile: 'admin' });
+
+  beforeEach(() => {
+    scheduleType = 'company';
+    current = detail();
+    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const method = init?.method ?? 'GET';
+      if (url.startsWith('/api/settings')) return json(200, [{ key: 'scheduleType', value: scheduleType }]);
+      if (url === '/api/queue' && method === 'POST') return json(201, detail(JSON.parse(String(init?.body))));
+      if (url === '/api/queue/7' && method === 'GET') return json(200, current);
+      if (url === '/api/queue-options' && method === 'POST') {
+        const body = JSON.parse(String(init?.body));
+        const option = { id: 50, queueId: 7, parentId: null, title: body.title, message: '', option: '1' };
+        current = detail({ options: [{ ...option, children: [] }] });
+        return json(201, option);
+      }
+      if (url === '/api/queue-options/50' && method === 'DELETE') {
+        current = detail({ options: [] });
+        return new Response(null, { status: 204 });
+      }
+      return json(404, { error: 'ERR_NOT_FOUND' });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('offers about 50 palette colours', () => {
+    expect(QUEUE_COLORS.length).toBeGreaterThanOrEqual(45);
+    expect(new Set(QUEUE_COLORS).size).toBe(QUEUE_COLORS.length);
+  });
+
+  it('shows Required for an empty name and colour, Too Short! for one letter', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<QueueModal open onClose={() => {}} />, { user: admin });
+    await user.click(screen.getByTestId('queue-save'));
+    expect(await screen.findAllByText('Required')).toHaveLength(2);
+    await user.type(screen.getByTestId('queue-name'), 'V');
+    await waitFor(() => expect(screen.getByText('Too Short!')).toBeTruthy());
+    expect(fetchMock.mock.calls.some(([url, init]) => url === '/api/queue' && init?.method === 'POST')).toBe(
+      false,
+    );
+  });
+
+  it('saves the colour picked from the palette', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<QueueModal open onClose={onClose} />, { user: admin });
+    await user.type(screen.getByTestId('queue-name'), 'Suporte');
+    const swatch = screen.getByTestId('queue-color-1273DE');
+    await user.click(swatch);
+    expect(swatch.getAttribute('aria-checked')).toBe('true');
+    await user.click(screen.getByTestId('queue-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/queue' && init?.method === 'POST');
+    expect(JSON.parse(String(post?.[1]?.body))).toMatchObject({ name: 'Suporte', color: '#1273DE' });
+    expect(JSON.parse(String(post?.[1]?.body)).schedules).toBeUndefined();
+    expect(await screen.findByText('Queue saved successfully!')).toBeTruthy();
+  });
+
+  it('hides the hours tab unless scheduleType is queue', async () => {
+    renderWithProviders(<QueueModal open onClose={() => {}} />, { user: admin });
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url).startsWith('/api/settings'))).toBe(true),
+    );
+    expect(screen.queryByTestId('queue-hours-tab')).toBeNull();
+    expect(screen.queryByTestId('queue-out-of-hours')).toBeNull();
+  });
+
+  it('shows the hours tab with the default hours and sends schedules when scheduleType is queue', async () => {
+    scheduleType = 'queue';
+    const user = userEvent.setup();
+    renderWithProviders(<QueueModal open onClose={() => {}} />, { user: admin });
+    await user.click(await screen.findByTestId('queue-hours-tab'));
+    expect((screen.getByTestId('queue-endTime-saturday') as HTMLInputElement).value).toBe('12:00');
+    expect((screen.getByTestId('queue-startTime-monday') as HTMLInputElement).value).toBe('08:00');
+    await user.click(screen.getByTestId('queue-data-tab'));
+    await user.type(screen.getByTestId('queue-name'), 'Suporte');
+    await user.type(screen.getByTestId('queue-out-of-hours'), 'Fechado');
+    await user.click(screen.getByTestId('queue-color-B80000'));
+    await user.click(screen.getByTestId('queue-save'));
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(([url, init]) => url === '/api/queue' && init?.method === 'POST'),
+      ).toBe(true),
+    );
+    const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/queue' && init?.method === 'POST');
+    const body = JSON.parse(String(post?.[1]?.body));
+    expect(body.outOfHoursMessage).toBe('Fechado');
+    expect(body.schedules).toHaveLength(7);
+  });
+
+  it('adds and deletes an option in the tree of an existing queue', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<QueueModal open queueId={7} onClose={() => {}} />, { user: admin });
+    const editor = await screen.findByTestId('queue-options-editor');
+    expect(editor).toBeTruthy();
+    await user.click(screen.getByTestId('queue-option-add'));
+    await user.click(screen.getByTestId('queue-option-save'));
+    expect(screen.getByText('Required')).toBeTruthy();
+    await user.type(screen.getByTestId('queue-option-title'), 'Financeiro');
+    await user.click(screen.getByTestId('queue-option-save'));
+    expect(await screen.findByTestId('queue-option-50')).toBeTruthy();
+    const post = fetchMock.mock.calls.find(([url]) => url === '/api/queue-options');
+    expect(JSON.parse(String(post?.[1]?.body))).toMatchObject({
+      queueId: 7,
+      parentId: -1,
+      title: 'Financeiro',
+    });
+
+    await user.click(screen.getByTestId('queue-option-delete-50'));
+    await user.click(await screen.findByTestId('confirm-button'));
+    await waitFor(() => expect(screen.queryByTestId('queue-option-50')).toBeNull());
+  });
+});

@@ -1,0 +1,155 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import {
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Stack,
+  Switch,
+  TextField,
+} from '@mui/material';
+import { type QuickMessage, ZQuickMessageBody } from '@zapdesk/shared';
+import { useRef, useState } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { useSaveQuickMessage } from './use-quick-messages';
+
+/** Values of the quick message form (document 2 sections 3 and 5). */
+export interface QuickMessageFormValues {
+  shortcode: string;
+  message: string;
+  geral: boolean;
+}
+
+interface QuickMessageModalProps {
+  open: boolean;
+  /** The quick message to edit; absent to add one. */
+  record?: QuickMessage | null;
+  onClose: () => void;
+}
+
+/**
+ * Add/edit quick message dialog: shortcode (required), message, company-wide switch and an optional
+ * media file uploaded after the save (document 2 sections 2 and 7).
+ */
+export function QuickMessageModal({ open, record, onClose }: QuickMessageModalProps) {
+  const { t } = useTranslation();
+  const save = useSaveQuickMessage();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [removeMedia, setRemoveMedia] = useState(false);
+  const {
+    control,
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<QuickMessageFormValues>({
+    resolver: zodResolver(ZQuickMessageBody) as unknown as Resolver<QuickMessageFormValues>,
+    defaultValues: record
+      ? { shortcode: record.shortcode, message: record.message, geral: record.geral }
+      : { shortcode: '', message: '', geral: false },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    const saved = await save
+      .mutateAsync({ id: record?.id, body: values, file, removeMedia })
+      .catch(() => null);
+    if (!saved) return;
+    toast.success(t('quickMessages.toasts.saved'));
+    onClose();
+  });
+
+  const message = (key?: string) => (key ? t(`validation.${key}`, { defaultValue: key }) : undefined);
+  const mediaName = file?.name ?? (removeMedia ? null : record?.mediaName);
+
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="quick-message-modal-title">
+      <DialogTitle id="quick-message-modal-title">
+        {record ? t('quickMessages.modal.titleEdit') : t('quickMessages.modal.titleAdd')}
+      </DialogTitle>
+      <Box component="form" noValidate onSubmit={onSubmit} data-testid="quick-message-modal">
+        <DialogContent dividers>
+          <Stack spacing={2}>
+            <TextField
+              label={t('quickMessages.modal.shortcode')}
+              autoFocus
+              fullWidth
+              {...register('shortcode')}
+              error={!!errors.shortcode}
+              helperText={message(errors.shortcode?.message)}
+              slotProps={{ htmlInput: { 'data-testid': 'quick-message-shortcode' } }}
+            />
+            <TextField
+              label={t('quickMessages.modal.message')}
+              multiline
+              minRows={4}
+              fullWidth
+              {...register('message')}
+              error={!!errors.message}
+              helperText={message(errors.message?.message)}
+              slotProps={{ htmlInput: { 'data-testid': 'quick-message-message' } }}
+            />
+            <Controller
+              control={control}
+              name="geral"
+              render={({ field }) => (
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={field.value}
+                      onChange={(e) => field.onChange(e.target.checked)}
+                      slotProps={{ input: { 'data-testid': 'quick-message-geral' } as object }}
+                    />
+                  }
+                  label={t('quickMessages.modal.geral')}
+                />
+              )}
+            />
+            <Stack direction="row" spacing={1} alignItems="center">
+              <Button
+                variant="outlined"
+                startIcon={<AttachFileIcon />}
+                onClick={() => fileInput.current?.click()}
+                data-testid="quick-message-attach"
+              >
+                {t('quickMessages.modal.attach')}
+              </Button>
+              <input
+                ref={fileInput}
+                type="file"
+                hidden
+                data-testid="quick-message-file"
+                onChange={(e) => {
+                  setFile(e.target.files?.[0] ?? null);
+                  setRemoveMedia(false);
+                }}
+              />
+              {mediaName && (
+                <Chip
+                  label={mediaName}
+                  onDelete={() => {
+                    setFile(null);
+                    setRemoveMedia(true);
+                  }}
+                  data-testid="quick-message-media"
+                />
+              )}
+            </Stack>
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="quick-message-save">
+            {record ? t('common.save') : t('common.add')}
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}

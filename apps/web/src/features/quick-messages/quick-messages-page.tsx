@@ -1,0 +1,115 @@
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import EditIcon from '@mui/icons-material/Edit';
+import { Chip, IconButton, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { can, type QuickMessage, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useCurrentUser } from '../auth/session-context';
+import { ConfirmationDialog } from '../common/confirmation-dialog';
+import { ListPageHeader } from '../common/list-page-header';
+import { QuickMessageModal } from './quick-message-modal';
+import { useDeleteQuickMessage, useQuickMessagesList } from './use-quick-messages';
+
+/**
+ * /quick-messages (document 2 section 2): searchable list (500 ms debounce, infinite scroll) with
+ * the add/edit dialog and delete after confirmation. A user changes only its own quick messages;
+ * admins change any.
+ */
+export function QuickMessagesPage() {
+  const { t } = useTranslation();
+  const me = useCurrentUser();
+  const admin = can(me.profile, 'user-modal:editProfile');
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useQuickMessagesList(searchParam, me.id);
+  const remove = useDeleteQuickMessage();
+  const [modal, setModal] = useState<{ record: QuickMessage | null } | null>(null);
+  const [toDelete, setToDelete] = useState<QuickMessage | null>(null);
+  const records = useMemo(() => list.data?.pages.flatMap((p) => p.records) ?? [], [list.data]);
+
+  const onScroll = loadMoreOnScroll(list);
+
+  return (
+    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
+      <ListPageHeader
+        title={t('quickMessages.title')}
+        search={search}
+        onSearch={setSearch}
+        searchLabel={t('quickMessages.search')}
+        searchTestId="quick-messages-search"
+        addLabel={t('quickMessages.add')}
+        addTestId="add-quick-message-button"
+        onAdd={() => setModal({ record: null })}
+      />
+      <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={onScroll}>
+        <List data-testid="quick-messages-list">
+          {records.map((record) => {
+            const editable = admin || record.userId === me.id;
+            return (
+              <ListItem
+                key={record.id}
+                divider
+                data-testid={`quick-message-${record.id}`}
+                secondaryAction={
+                  editable ? (
+                    <>
+                      <IconButton
+                        size="small"
+                        aria-label={t('quickMessages.edit', { shortcode: record.shortcode })}
+                        data-testid={`quick-message-edit-${record.id}`}
+                        onClick={() => setModal({ record })}
+                      >
+                        <EditIcon fontSize="small" />
+                      </IconButton>
+                      <IconButton
+                        size="small"
+                        aria-label={t('quickMessages.delete', { shortcode: record.shortcode })}
+                        data-testid={`quick-message-delete-${record.id}`}
+                        onClick={() => setToDelete(record)}
+                      >
+                        <DeleteOutlineIcon fontSize="small" />
+                      </IconButton>
+                    </>
+                  ) : null
+                }
+              >
+                <ListItemText
+                  primary={
+                    <Stack direction="row" spacing={1} alignItems="center">
+                      <strong>/{record.shortcode}</strong>
+                      {record.geral && <Chip size="small" label={t('quickMessages.geral')} />}
+                      {record.mediaName && <AttachFileIcon fontSize="small" color="action" />}
+                    </Stack>
+                  }
+                  secondary={record.message}
+                  slotProps={{ secondary: { noWrap: true } }}
+                  sx={{ pr: 10 }}
+                />
+              </ListItem>
+            );
+          })}
+        </List>
+        {list.isSuccess && records.length === 0 && (
+          <Typography color="text.secondary" sx={{ p: 2 }}>
+            {t('quickMessages.empty')}
+          </Typography>
+        )}
+      </Paper>
+      {modal && <QuickMessageModal open record={modal.record} onClose={() => setModal(null)} />}
+      <ConfirmationDialog
+        open={toDelete !== null}
+        title={t('quickMessages.confirmDelete.title', { shortcode: toDelete?.shortcode ?? '' })}
+        message={t('quickMessages.confirmDelete.message')}
+        onClose={() => setToDelete(null)}
+        onConfirm={() => {
+          if (toDelete)
+            remove.mutate(toDelete.id, { onSuccess: () => toast.success(t('quickMessages.toasts.deleted')) });
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,71 @@
+import { Alert, Box, CircularProgress, Paper, Tab, Tabs, Typography } from '@mui/material';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../auth/session-context';
+import { NoPermission } from '../common/no-permission';
+import { OptionsTab } from './options-tab';
+import { SchedulesTab } from './schedules-tab';
+import { useCompany, useSettings } from './use-settings';
+
+/**
+ * /settings (document 2 section 2, document 3 section 2): the options tab, and the company
+ * schedules tab only while the setting scheduleType is 'company'. The super-user tabs (companies,
+ * plans, helps) are not part of this page yet. Settings are changed by admins only (the server
+ * refuses others), so other profiles see 'Acesso não permitido'.
+ */
+export function SettingsPage() {
+  const me = useCurrentUser();
+  if (me.profile !== 'admin' && !me.super) return <NoPermission />;
+  return <SettingsTabs companyId={me.companyId} />;
+}
+
+function SettingsTabs({ companyId }: { companyId: number }) {
+  const { t } = useTranslation();
+  const settings = useSettings();
+  const [tab, setTab] = useState<'options' | 'schedules'>('options');
+  const showSchedules = settings.data?.find((s) => s.key === 'scheduleType')?.value === 'company';
+  const company = useCompany(companyId, showSchedules);
+  useEffect(() => {
+    if (!showSchedules && tab === 'schedules') setTab('options');
+  }, [showSchedules, tab]);
+
+  let body: ReactNode;
+  if (settings.isPending) {
+    body = (
+      <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+        <CircularProgress aria-label={t('common.loading')} />
+      </Box>
+    );
+  } else if (settings.isError) {
+    body = <Alert severity="error">{t('settings.loadError')}</Alert>;
+  } else if (tab === 'schedules' && showSchedules) {
+    body = company.isPending ? (
+      <CircularProgress aria-label={t('common.loading')} />
+    ) : (
+      <SchedulesTab companyId={companyId} schedules={company.data?.schedules} />
+    );
+  } else {
+    body = <OptionsTab settings={settings.data} />;
+  }
+
+  return (
+    <Box data-testid="settings-page" sx={{ p: 2 }}>
+      <Typography variant="h5" sx={{ mb: 2 }}>
+        {t('settings.title')}
+      </Typography>
+      <Paper variant="outlined" sx={{ p: 2 }}>
+        <Tabs value={tab} onChange={(_e, value) => setTab(value)} sx={{ mb: 2 }}>
+          <Tab value="options" label={t('settings.tabs.options')} data-testid="settings-options-tab" />
+          {showSchedules && (
+            <Tab
+              value="schedules"
+              label={t('settings.tabs.schedules')}
+              data-testid="settings-schedules-tab"
+            />
+          )}
+        </Tabs>
+        {body}
+      </Paper>
+    </Box>
+  );
+}

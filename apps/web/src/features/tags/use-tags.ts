@@ -1,0 +1,55 @@
+/** Queries and mutations of the tags page (document 2 section 7 "Tags and kanban"). */
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Tag, TagBody, TagsPage } from '@zapdesk/shared';
+import { api } from '../../lib/api';
+
+export const tagsKeys = {
+  all: ['tags-admin'] as const,
+  list: (search: string) => ['tags-admin', 'list', search] as const,
+  detail: (id: number) => ['tags-admin', id] as const,
+};
+
+/** GET /tags/?searchParam=&pageNumber= as an infinite list. */
+export function useTagsList(search: string) {
+  return useInfiniteQuery({
+    queryKey: tagsKeys.list(search),
+    queryFn: ({ pageParam, signal }) =>
+      api.get<TagsPage>('/tags/', { searchParam: search, pageNumber: pageParam }, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  });
+}
+
+/** GET /tags/:id when `id` is set. */
+export function useTag(id: number | null | undefined) {
+  return useQuery({
+    queryKey: tagsKeys.detail(id ?? 0),
+    queryFn: ({ signal }) => api.get<Tag>(`/tags/${id}`, undefined, signal),
+    enabled: typeof id === 'number',
+  });
+}
+
+/** POST /tags or PUT /tags/:id; refreshes the lists (also the inbox's /tags/list). */
+export function useSaveTag() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id?: number | null; body: TagBody }) =>
+      typeof id === 'number' ? api.put<Tag>(`/tags/${id}`, body) : api.post<Tag>('/tags', body),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: tagsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: ['tags'] });
+    },
+  });
+}
+
+/** DELETE /tags/:id. */
+export function useDeleteTag() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/tags/${id}`),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: tagsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: ['tags'] });
+    },
+  });
+}

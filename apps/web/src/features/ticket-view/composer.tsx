@@ -1,0 +1,432 @@
+/**
+ * The message composer (core section 2 "Message composer", sections 5 and 9): a text box of at most 5
+ * rows (Enter sends, Shift+Enter breaks the line, blank text is ignored), emoji picker, multi-file
+ * upload and paste (a new choice replaces the earlier one), audio recording, the sign switch (default
+ * on, kept in local storage 'signOption', shown on medium-wide screens), quick replies on a leading '/'
+ * and the reply mode. Disabled unless the ticket is open, while sending and while recording.
+ */
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import CancelIcon from '@mui/icons-material/Cancel';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import CloseIcon from '@mui/icons-material/Close';
+import InsertEmoticonIcon from '@mui/icons-material/InsertEmoticon';
+import MicIcon from '@mui/icons-material/Mic';
+import SendIcon from '@mui/icons-material/Send';
+import {
+  Box,
+  Chip,
+  CircularProgress,
+  FormControlLabel,
+  IconButton,
+  List,
+  ListItemButton,
+  ListItemText,
+  Paper,
+  Popover,
+  Stack,
+  Switch,
+  TextField,
+  Tooltip,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import {
+  AUDIO_MIN_BYTES,
+  COMPOSER_MAX_ROWS,
+  type Message,
+  QUICK_REPLY_LABEL_LENGTH,
+  type QuickMessage,
+  STORAGE_KEYS,
+  type Ticket,
+} from '@zapdesk/shared';
+import { type ClipboardEvent, type KeyboardEvent, lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { notifyError } from '../../lib/notify';
+import { recordingToFile, useAudioRecorder } from './audio-recorder';
+import { QuotedBlock } from './message-item';
+import { useQuickMessages, useSendMessage } from './use-ticket-view';
+
+const EmojiPicker = lazy(() => import('./emoji-picker'));
+
+/** The stored sign switch ('signOption', JSON true/false), default on. */
+export function readSignOption(): boolean {
+  const raw = localStorage.getItem(STORAGE_KEYS.signMessage);
+  if (raw === null) return true;
+  try {
+    return JSON.parse(raw) !== false;
+  } catch {
+    return raw !== 'false';
+  }
+}
+
+/** A quick reply suggestion: label '/shortcode - message' with the message cut to 35 characters. */
+export interface QuickReplyOption {
+  id: number;
+  label: string;
+  value: string;
+}
+
+/** Suggestions for `text` when it starts with '/' and is longer than 1 character. */
+export function quickReplyOptions(text: string, list: QuickMessage[] | undefined): QuickReplyOption[] {
+  if (!text.startsWith('/') || text.length <= 1 || !list) return [];
+  const search = text.slice(1).toLowerCase();
+  return list
+    .filter((q) => q.shortcode.toLowerCase().includes(search))
+    .map((q) => {
+      const message =
+        q.message.length > QUICK_REPLY_LABEL_LENGTH
+          ? `${q.message.slice(0, QUICK_REPLY_LABEL_LENGTH)}...`
+          : q.message;
+      return { id: q.id, label: `/${q.shortcode} - ${message}`, value: q.message };
+    });
+}
+
+const mmss = (total: number) =>
+  `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
+
+interface ComposerProps {
+  ticket: Ticket;
+  replyTo: Message | null;
+  onCancelReply: () => void;
+}
+
+export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const showSign = useMediaQuery(theme.breakpoints.up('md'));
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [sign, setSign] = useState(readSignOption);
+  const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
+  const [highlight, setHighlight] = useState(0);
+  const [encoding, setEncoding] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const textInput = useRef<HTMLTextAreaElement>(null);
+  const send = useSendMessage(ticket.id, ticket.contact.id);
+  const recorder = useAudioRecorder();
+  const quick = useQuickMessages(text.startsWith('/'));
+  const options = useMemo(() => quickReplyOptions(text, quick.data), [text, quick.data]);
+
+  const closed = ticket.status !== 'open';
+  const busy = send.isPending || encoding;
+  const disabled = closed || busy || recorder.recording;
+
+  const reset = () => {
+    setText('');
+    setFiles([]);
+    onCancelReply();
+  };
+
+  // The box is cleared at once, so what is typed or attached while a send is in flight is kept.
+  // A refused request puts its text and files back (when the box is still empty); a WhatsApp
+  // failure does not: that message stays in the list (ack -1) with its retry button.
+  const doSend = (body: string, list: File[]) => {
+    const quotedMsgId = replyTo?.id ?? null;
+    reset();
+    send.mutate(
+      { body, files: list, signMessage: sign, quotedMsgId },
+      {
+        onError: (err) => {
+          notifyError(err);
+          if ((err as { code?: string }).code === 'ERR_SENDING_WAPP_MSG') return;
+          setText((current) => current || body);
+          setFiles((current) => (current.length ? current : list));
+        },
+      },
+    );
+  };
+
+  const submit = () => {
+    if (disabled) return;
+    const body = text.trim();
+    if (files.length === 0 && body === '') return;
+    doSend(body, files);
+  };
+
+  const choose = (option: QuickReplyOption) => {
+    setText(option.value);
+    setHighlight(0);
+    textInput.current?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (options.length > 0) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setHighlight((h) => (h + step + options.length) % options.length);
+        return;
+      }
+      if (event.key === 'Escape') {
+        setText('');
+        return;
+      }
+    }
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    const option = options[Math.min(highlight, options.length - 1)];
+    if (option) choose(option);
+    else submit();
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLDivElement>) => {
+    const pasted = Array.from(event.clipboardData?.files ?? []);
+    if (pasted.length === 0) return;
+    event.preventDefault();
+    setFiles(pasted);
+  };
+
+  const insertEmoji = (emoji: string) => {
+    const el = textInput.current;
+    const start = el?.selectionStart ?? text.length;
+    const end = el?.selectionEnd ?? text.length;
+    setText((current) => current.slice(0, start) + emoji + current.slice(end));
+  };
+
+  const startRecording = async () => {
+    try {
+      await recorder.start();
+    } catch {
+      toast.error(t('ticketView.recordError'), { autoClose: 2000 });
+    }
+  };
+
+  const sendRecording = async () => {
+    setEncoding(true);
+    try {
+      const blob = await recorder.stop();
+      const file = await recordingToFile(blob);
+      if (file.size < AUDIO_MIN_BYTES) {
+        toast.warn(t('ticketView.audioTooShort'), { autoClose: 2000 });
+        return;
+      }
+      doSend('', [file]);
+    } catch (err) {
+      notifyError(err instanceof Error ? err.message : err);
+    } finally {
+      setEncoding(false);
+    }
+  };
+
+  return (
+    <Box
+      data-testid="composer"
+      sx={{ borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper', px: 1, py: 1 }}
+    >
+      {replyTo && (
+        <Stack direction="row" alignItems="center" spacing={1} sx={{ mb: 1 }} data-testid="composer-reply">
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <QuotedBlock
+              quoted={{
+                id: replyTo.id,
+                body: replyTo.body,
+                fromMe: replyTo.fromMe,
+                mediaType: replyTo.mediaType,
+                mediaUrl: replyTo.mediaUrl,
+                contact: replyTo.contact,
+              }}
+            />
+          </Box>
+          <IconButton
+            aria-label={t('common.cancel')}
+            data-testid="composer-reply-cancel"
+            onClick={onCancelReply}
+          >
+            <CloseIcon />
+          </IconButton>
+        </Stack>
+      )}
+      {files.length > 0 && (
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ mb: 1, flexWrap: 'wrap', gap: 0.5 }}
+          data-testid="composer-files"
+        >
+          {files.map((file, index) => (
+            <Chip
+              // biome-ignore lint/suspicious/noArrayIndexKey: files may share a name
+              key={`${file.name}-${index}`}
+              size="small"
+              label={file.name}
+              data-testid="composer-file"
+              onDelete={disabled ? undefined : () => setFiles((list) => list.filter((_, i) => i !== index))}
+            />
+          ))}
+          <Chip
+            size="small"
+            variant="outlined"
+            label={t('ticketView.clearFiles')}
+            data-testid="composer-files-clear"
+            onClick={() => setFiles([])}
+          />
+        </Stack>
+      )}
+      {options.length > 0 && !disabled && (
+        <Paper
+          variant="outlined"
+          sx={{ mb: 1, maxHeight: 220, overflowY: 'auto' }}
+          data-testid="quick-replies"
+        >
+          <List dense disablePadding>
+            {options.map((option, index) => (
+              <ListItemButton
+                key={option.id}
+                selected={index === highlight}
+                data-testid="quick-reply-option"
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => choose(option)}
+              >
+                <ListItemText primary={option.label} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+      )}
+      <Stack direction="row" alignItems="flex-end" spacing={0.5}>
+        {recorder.recording || encoding ? (
+          <Stack direction="row" alignItems="center" spacing={1} sx={{ flex: 1, px: 1, minHeight: 40 }}>
+            <IconButton
+              aria-label={t('ticketView.recordCancel')}
+              data-testid="composer-record-cancel"
+              disabled={encoding}
+              onClick={recorder.cancel}
+            >
+              <CancelIcon color="error" />
+            </IconButton>
+            <Box sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: 'error.main' }} />
+            <Typography data-testid="composer-record-timer" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+              {mmss(recorder.seconds)}
+            </Typography>
+            <Box sx={{ flex: 1 }} />
+            {encoding ? (
+              <CircularProgress size={24} />
+            ) : (
+              <IconButton
+                aria-label={t('ticketView.recordSend')}
+                data-testid="composer-record-send"
+                onClick={() => void sendRecording()}
+              >
+                <CheckCircleIcon color="success" />
+              </IconButton>
+            )}
+          </Stack>
+        ) : (
+          <>
+            <Tooltip title={t('ticketView.emoji')}>
+              <span>
+                <IconButton
+                  aria-label={t('ticketView.emoji')}
+                  data-testid="composer-emoji"
+                  disabled={disabled}
+                  onClick={(e) => setEmojiAnchor(e.currentTarget)}
+                >
+                  <InsertEmoticonIcon />
+                </IconButton>
+              </span>
+            </Tooltip>
+            <Tooltip title={t('ticketView.attach')}>
+              <span>
+                <IconButton
+                  aria-label={t('ticketView.attach')}
+                  data-testid="composer-attach-button"
+                  disabled={disabled}
+                  onClick={() => fileInput.current?.click()}
+                >
+                  <AttachFileIcon />
+                </IconButton>
+              </span>
+            </Tooltip>
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              hidden
+              disabled={disabled}
+              data-testid="composer-attach"
+              onChange={(e) => {
+                setFiles(Array.from(e.target.files ?? []));
+                e.target.value = '';
+              }}
+            />
+            {showSign && (
+              <FormControlLabel
+                sx={{ mx: 0.5 }}
+                label={t('ticketView.sign')}
+                control={
+                  <Switch
+                    size="small"
+                    checked={sign}
+                    disabled={disabled}
+                    slotProps={{ input: { 'data-testid': 'composer-sign' } as object }}
+                    onChange={(e) => {
+                      setSign(e.target.checked);
+                      localStorage.setItem(STORAGE_KEYS.signMessage, JSON.stringify(e.target.checked));
+                    }}
+                  />
+                }
+              />
+            )}
+            <TextField
+              fullWidth
+              multiline
+              maxRows={COMPOSER_MAX_ROWS}
+              size="small"
+              value={text}
+              disabled={disabled}
+              inputRef={textInput}
+              placeholder={closed ? t('ticketView.composerClosed') : t('ticketView.composerPlaceholder')}
+              onChange={(e) => {
+                setText(e.target.value);
+                setHighlight(0);
+              }}
+              onKeyDown={onKeyDown}
+              onPaste={onPaste}
+              slotProps={{
+                htmlInput: { 'data-testid': 'composer-input', 'aria-label': t('ticketView.message') },
+              }}
+            />
+            <Tooltip title={t('ticketView.record')}>
+              <span>
+                <IconButton
+                  aria-label={t('ticketView.record')}
+                  data-testid="composer-record"
+                  disabled={disabled}
+                  onClick={() => void startRecording()}
+                >
+                  <MicIcon />
+                </IconButton>
+              </span>
+            </Tooltip>
+            <Tooltip title={t('ticketView.send')}>
+              <span>
+                <IconButton
+                  color="primary"
+                  aria-label={t('ticketView.send')}
+                  data-testid="composer-send"
+                  disabled={disabled}
+                  onClick={submit}
+                >
+                  {send.isPending ? <CircularProgress size={22} /> : <SendIcon />}
+                </IconButton>
+              </span>
+            </Tooltip>
+          </>
+        )}
+      </Stack>
+      <Popover
+        open={emojiAnchor !== null}
+        anchorEl={emojiAnchor}
+        onClose={() => setEmojiAnchor(null)}
+        anchorOrigin={{ vertical: 'top', horizontal: 'left' }}
+        transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}
+      >
+        <Suspense fallback={<CircularProgress sx={{ m: 2 }} />}>
+          <EmojiPicker onSelect={insertEmoji} />
+        </Suspense>
+      </Popover>
+    </Box>
+  );
+}

@@ -1,0 +1,212 @@
+/**
+ * The open ticket's header (core sections 2 and 4): contact avatar, name and number (a click opens the
+ * contact drawer), assigned user and queue, and the actions of its status: pending -> Accept;
+ * open -> Return, Resolve, Transfer; closed -> Reopen; Delete for admins.
+ */
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import {
+  Avatar,
+  Box,
+  Button,
+  ButtonBase,
+  Chip,
+  CircularProgress,
+  IconButton,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { can, type Ticket, type UpdateTicketBody } from '@zapdesk/shared';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useCurrentUser } from '../auth/session-context';
+import { ConfirmationDialog } from '../common/confirmation-dialog';
+import { TransferDialog } from './transfer-dialog';
+import { useDeleteTicket, useUpdateTicket } from './use-ticket-view';
+
+interface TicketHeaderProps {
+  ticket: Ticket;
+  onToggleDrawer: () => void;
+}
+
+export function TicketHeader({ ticket, onToggleDrawer }: TicketHeaderProps) {
+  const { t } = useTranslation();
+  const me = useCurrentUser();
+  const navigate = useNavigate();
+  const update = useUpdateTicket(ticket.id);
+  const remove = useDeleteTicket(ticket.id);
+  const [transferOpen, setTransferOpen] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const busy = update.isPending || remove.isPending;
+
+  const run = (body: UpdateTicketBody, thenLeave: boolean) =>
+    update.mutate(body, {
+      onSuccess: () => {
+        if (thenLeave) navigate('/tickets');
+      },
+    });
+
+  const { contact } = ticket;
+  return (
+    <Stack
+      direction="row"
+      alignItems="center"
+      spacing={1}
+      data-testid="ticket-header"
+      sx={{
+        px: 1.5,
+        py: 1,
+        borderBottom: 1,
+        borderColor: 'divider',
+        bgcolor: 'background.paper',
+        flexWrap: 'wrap',
+      }}
+    >
+      <ButtonBase
+        onClick={onToggleDrawer}
+        data-testid="contact-drawer-toggle"
+        aria-label={t('ticketView.contactDetails')}
+        sx={{
+          borderRadius: 1,
+          justifyContent: 'flex-start',
+          textAlign: 'left',
+          minWidth: 0,
+          flex: 1,
+          p: 0.5,
+        }}
+      >
+        <Avatar src={contact.profilePicUrl ?? undefined} alt={contact.name} sx={{ mr: 1.5 }} />
+        <Box sx={{ minWidth: 0 }}>
+          <Typography noWrap fontWeight={600} data-testid="ticket-contact-name">
+            {contact.name}{' '}
+            <Typography component="span" variant="caption" color="text.secondary">
+              #{ticket.id}
+            </Typography>
+          </Typography>
+          <Typography noWrap variant="body2" color="text.secondary">
+            {contact.number}
+          </Typography>
+          <Stack direction="row" spacing={0.5} sx={{ mt: 0.25 }}>
+            {ticket.user && (
+              <Typography variant="caption" color="text.secondary" data-testid="ticket-assigned-user">
+                {t('ticketView.assignedTo', { name: ticket.user.name })}
+              </Typography>
+            )}
+          </Stack>
+        </Box>
+      </ButtonBase>
+      <Chip
+        size="small"
+        data-testid="ticket-queue"
+        label={ticket.queue?.name ?? t('ticketView.noQueue')}
+        sx={{ bgcolor: ticket.queue?.color ?? 'grey.500', color: '#fff' }}
+      />
+      <Stack direction="row" spacing={1} alignItems="center">
+        {busy && <CircularProgress size={20} />}
+        {ticket.status === 'pending' && (
+          <Button
+            variant="contained"
+            size="small"
+            disabled={busy}
+            data-testid="ticket-accept"
+            onClick={() => run({ status: 'open', userId: me.id }, false)}
+          >
+            {t('ticketView.accept')}
+          </Button>
+        )}
+        {ticket.status === 'open' && (
+          <>
+            <Button
+              size="small"
+              disabled={busy}
+              data-testid="ticket-return"
+              onClick={() => run({ status: 'pending', userId: null }, true)}
+            >
+              {t('ticketView.return')}
+            </Button>
+            <Button
+              variant="contained"
+              size="small"
+              disabled={busy}
+              data-testid="ticket-resolve"
+              onClick={() =>
+                run(
+                  {
+                    status: 'closed',
+                    userId: me.id,
+                    queueId: ticket.queueId,
+                    useIntegration: false,
+                    promptId: null,
+                    integrationId: null,
+                  },
+                  true,
+                )
+              }
+            >
+              {t('ticketView.resolve')}
+            </Button>
+            <Button
+              variant="outlined"
+              size="small"
+              disabled={busy}
+              data-testid="ticket-transfer"
+              onClick={() => setTransferOpen(true)}
+            >
+              {t('ticketView.transfer')}
+            </Button>
+          </>
+        )}
+        {ticket.status === 'closed' && (
+          <Button
+            variant="contained"
+            size="small"
+            disabled={busy}
+            data-testid="ticket-reopen"
+            onClick={() => run({ status: 'open', userId: me.id, queueId: ticket.queueId }, false)}
+          >
+            {t('ticketView.reopen')}
+          </Button>
+        )}
+        {can(me.profile, 'ticket-options:deleteTicket') && (
+          <Tooltip title={t('ticketView.deleteTicket')}>
+            <span>
+              <IconButton
+                color="error"
+                disabled={busy}
+                aria-label={t('ticketView.deleteTicket')}
+                data-testid="ticket-delete"
+                onClick={() => setConfirmDelete(true)}
+              >
+                <DeleteOutlineIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+        )}
+      </Stack>
+      {transferOpen && (
+        <TransferDialog
+          open={transferOpen}
+          ticket={ticket}
+          onClose={() => setTransferOpen(false)}
+          onTransfer={(body) =>
+            update.mutate(body, {
+              onSuccess: () => {
+                setTransferOpen(false);
+                navigate('/tickets');
+              },
+            })
+          }
+          saving={update.isPending}
+        />
+      )}
+      <ConfirmationDialog
+        open={confirmDelete}
+        title={t('ticketView.deleteTicketTitle', { id: ticket.id })}
+        message={t('ticketView.confirmDelete')}
+        onClose={() => setConfirmDelete(false)}
+        onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/tickets') })}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,295 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  CONTACT_SEARCH_MIN_CHARS,
+  type Contact,
+  can,
+  type Queue,
+  type QueueRef,
+  SEARCH_DEBOUNCE_MS,
+  type Ticket,
+} from '@zapdesk/shared';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { z } from 'zod';
+import { ApiError, api } from '../../lib/api';
+import { notifyError } from '../../lib/notify';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useCurrentUser } from '../auth/session-context';
+import { useConnections } from '../connections/use-connections';
+import { upsertTicketInLists } from './tickets-cache';
+import { viewerOf } from './use-tickets';
+
+type ContactOption = Pick<Contact, 'id' | 'name' | 'number'>;
+
+export interface NewTicketValues {
+  contact: ContactOption | null;
+  queueId: number | '';
+  whatsappId: number | '';
+}
+
+/** The form rules (core section 5): a contact, and a queue unless the user is admin. */
+export function newTicketSchema(admin: boolean) {
+  return z
+    .object({
+      contact: z.object({ id: z.number(), name: z.string(), number: z.string() }).nullable(),
+      queueId: z.union([z.number(), z.literal('')]),
+      whatsappId: z.union([z.number(), z.literal('')]),
+    })
+    .superRefine((values, ctx) => {
+      if (!values.contact) ctx.addIssue({ code: 'custom', path: ['contact'], message: 'required' });
+      if (!admin && values.queueId === '')
+        ctx.addIssue({ code: 'custom', path: ['queueId'], message: 'selectQueue' });
+    });
+}
+
+/** GET /contacts?searchParam= once the term has 3 characters. */
+function useContactSearch(term: string) {
+  const enabled = term.length >= CONTACT_SEARCH_MIN_CHARS;
+  return useQuery({
+    queryKey: ['contacts', 'search', term],
+    queryFn: ({ signal }) =>
+      api.get<{ contacts: Contact[] }>('/contacts', { searchParam: term, pageNumber: 1 }, signal),
+    enabled,
+    meta: { silent: true },
+  });
+}
+
+/** GET /queue for admins; a failure shows 'searchQueueError'. */
+function useAllQueues(enabled: boolean) {
+  const { t } = useTranslation();
+  const query = useQuery({
+    queryKey: ['queues'],
+    queryFn: ({ signal }) => api.get<Queue[]>('/queue', undefined, signal),
+    enabled,
+    meta: { silent: true },
+  });
+  useEffect(() => {
+    if (query.isError) toast.error(t('tickets.newTicket.searchQueueError'), { toastId: 'searchQueueError' });
+  }, [query.isError, t]);
+  return query;
+}
+
+/**
+ * New ticket modal (core sections 2, 5 and 8): contact autocomplete (from 3 characters, 500 ms),
+ * queue (required for non-admins: 'select queue'), connection; POST /tickets then opens the ticket.
+ * ERR_OTHER_OPEN_TICKET: when the existing ticket belongs to another user the modal names that user
+ * and queue and stays; otherwise it closes and opens the existing ticket.
+ */
+export function NewTicketModal({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const me = useCurrentUser();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const admin = can(me.profile, 'tickets-manager:showall');
+  const [term, setTerm] = useState('');
+  const debounced = useDebouncedValue(term.trim(), SEARCH_DEBOUNCE_MS);
+  const contacts = useContactSearch(debounced);
+  const allQueues = useAllQueues(admin);
+  const connections = useConnections({ silent: true });
+  const [conflict, setConflict] = useState<{ user: string; queue: string } | null>(null);
+
+  const queues: QueueRef[] = useMemo(
+    () => (admin ? (allQueues.data ?? []) : me.queues),
+    [admin, allQueues.data, me.queues],
+  );
+
+  const {
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<NewTicketValues>({
+    resolver: zodResolver(newTicketSchema(admin)) as unknown as Resolver<NewTicketValues>,
+    defaultValues: {
+      contact: null,
+      queueId: !admin && me.queues.length === 1 ? (me.queues[0]?.id ?? '') : '',
+      whatsappId: me.whatsappId ?? '',
+    },
+  });
+
+  const open = (ticket: Ticket) => {
+    onClose();
+    navigate(`/tickets/${ticket.uuid}`);
+  };
+
+  const onSubmit = handleSubmit(async (values) => {
+    if (!values.contact) return;
+    setConflict(null);
+    try {
+      const ticket = await api.post<Ticket>('/tickets', {
+        contactId: values.contact.id,
+        queueId: values.queueId === '' ? null : values.queueId,
+        whatsappId: values.whatsappId === '' ? null : values.whatsappId,
+        userId: me.id,
+        status: 'open',
+      });
+      upsertTicketInLists(queryClient, ticket, viewerOf(me));
+      open(ticket);
+    } catch (err) {
+      const existing = err instanceof ApiError ? (err.body?.ticket as Ticket | undefined) : undefined;
+      if (err instanceof ApiError && err.code === 'ERR_OTHER_OPEN_TICKET' && existing) {
+        if (existing.user && existing.user.id !== me.id) {
+          setConflict({
+            user: existing.user.name,
+            queue: existing.queue?.name ?? t('tickets.item.noQueue'),
+          });
+          return;
+        }
+        open(existing);
+        return;
+      }
+      notifyError(err);
+    }
+  });
+
+  const message = (key?: string) =>
+    key
+      ? key === 'selectQueue'
+        ? t('tickets.newTicket.selectQueue')
+        : t(`validation.${key}`, { defaultValue: key })
+      : undefined;
+  const short = debounced.length < CONTACT_SEARCH_MIN_CHARS;
+
+  return (
+    <Dialog open onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="new-ticket-title">
+      <DialogTitle id="new-ticket-title">{t('tickets.newTicket.title')}</DialogTitle>
+      <Box component="form" noValidate onSubmit={onSubmit} data-testid="new-ticket-modal">
+        <DialogContent dividers>
+          <Stack spacing={2}>
+            {conflict && (
+              <Alert severity="warning" data-testid="new-ticket-conflict">
+                {t('tickets.newTicket.otherOpenTicket', conflict)}
+              </Alert>
+            )}
+            <Controller
+              name="contact"
+              control={control}
+              render={({ field }) => (
+                <Autocomplete
+                  options={short ? [] : (contacts.data?.contacts ?? [])}
+                  value={field.value}
+                  onChange={(_e, value) =>
+                    field.onChange(value ? { id: value.id, name: value.name, number: value.number } : null)
+                  }
+                  inputValue={term}
+                  onInputChange={(_e, value) => setTerm(value)}
+                  filterOptions={(x) => x}
+                  getOptionLabel={(o) => `${o.name}${o.number ? ` - ${o.number}` : ''}`}
+                  isOptionEqualToValue={(a, b) => a.id === b.id}
+                  loading={!short && contacts.isFetching}
+                  noOptionsText={short ? t('tickets.newTicket.typeMore') : t('tickets.newTicket.noContacts')}
+                  renderOption={(props, option) => {
+                    const { key, ...rest } = props as typeof props & { key: string };
+                    return (
+                      <li key={key} {...rest} data-testid={`new-ticket-contact-option-${option.id}`}>
+                        {option.name} {option.number ? `(${option.number})` : ''}
+                      </li>
+                    );
+                  }}
+                  renderInput={(params) => (
+                    <TextField
+                      {...params}
+                      autoFocus
+                      label={t('tickets.newTicket.contact')}
+                      error={!!errors.contact}
+                      helperText={message(errors.contact?.message)}
+                      slotProps={{
+                        htmlInput: { ...params.inputProps, 'data-testid': 'new-ticket-contact' },
+                        input: {
+                          ...params.InputProps,
+                          endAdornment: (
+                            <>
+                              {!short && contacts.isFetching && <CircularProgress size={18} />}
+                              {params.InputProps.endAdornment}
+                            </>
+                          ),
+                        },
+                      }}
+                    />
+                  )}
+                />
+              )}
+            />
+            <Controller
+              name="queueId"
+              control={control}
+              render={({ field }) => (
+                <TextField
+                  select
+                  label={t('tickets.newTicket.queue')}
+                  fullWidth
+                  value={queues.some((q) => q.id === field.value) ? field.value : ''}
+                  onChange={(e) => field.onChange(e.target.value === '' ? '' : Number(e.target.value))}
+                  onBlur={field.onBlur}
+                  error={!!errors.queueId}
+                  helperText={message(errors.queueId?.message)}
+                  slotProps={{ htmlInput: { 'data-testid': 'new-ticket-queue' } }}
+                >
+                  {admin && (
+                    <MenuItem value="">
+                      <em>{t('common.none')}</em>
+                    </MenuItem>
+                  )}
+                  {queues.map((queue) => (
+                    <MenuItem key={queue.id} value={queue.id}>
+                      {queue.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+            <Controller
+              name="whatsappId"
+              control={control}
+              render={({ field }) => (
+                <TextField
+                  select
+                  label={t('tickets.newTicket.connection')}
+                  fullWidth
+                  value={connections.data?.some((c) => c.id === field.value) ? field.value : ''}
+                  onChange={(e) => field.onChange(e.target.value === '' ? '' : Number(e.target.value))}
+                  onBlur={field.onBlur}
+                  slotProps={{ htmlInput: { 'data-testid': 'new-ticket-whatsapp' } }}
+                >
+                  <MenuItem value="">
+                    <em>{t('tickets.newTicket.defaultConnection')}</em>
+                  </MenuItem>
+                  {(connections.data ?? []).map((connection) => (
+                    <MenuItem key={connection.id} value={connection.id}>
+                      {connection.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={isSubmitting}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="new-ticket-save">
+            {isSubmitting ? <CircularProgress size={20} /> : t('common.save')}
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}

@@ -1,0 +1,243 @@
+import SmartToyIcon from '@mui/icons-material/SmartToy';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import {
+  Avatar,
+  Badge,
+  Box,
+  Button,
+  Chip,
+  IconButton,
+  Stack,
+  Tooltip,
+  Typography,
+  useMediaQuery,
+} from '@mui/material';
+import { useTheme } from '@mui/material/styles';
+import { can, type Ticket, type UpdateTicketBody } from '@zapdesk/shared';
+import { type MouseEvent, memo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useCurrentUser } from '../auth/session-context';
+import { PeekDialog } from './peek-dialog';
+import { displayName, formatTicketTime, NO_QUEUE_COLOR } from './ticket-format';
+import { useUpdateTicket, viewerOf } from './use-tickets';
+
+const chipSx = { height: 18, fontSize: 11, maxWidth: 120 } as const;
+
+/** A small coloured tag; white text on coloured backgrounds. */
+function Tag({ label, color, testId }: { label: string; color?: string; testId?: string }) {
+  return (
+    <Chip
+      size="small"
+      label={label}
+      data-testid={testId}
+      sx={{ ...chipSx, bgcolor: color, color: color ? 'common.white' : undefined }}
+    />
+  );
+}
+
+interface TicketListItemProps {
+  ticket: Ticket;
+  selected?: boolean;
+}
+
+/**
+ * One ticket of the list (core section 2 "Ticket list item"): avatar, contact name (10 characters
+ * under 600 px) and ticket number, last message, connection / user / queue / contact tags, unread
+ * badge, time, chatbot icon, the admins' peek eye, and the Accept / Close / Reopen buttons. Pending
+ * tickets open only through Accept.
+ */
+export const TicketListItem = memo(function TicketListItem({ ticket, selected }: TicketListItemProps) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
+  const navigate = useNavigate();
+  const me = useCurrentUser();
+  const update = useUpdateTicket(viewerOf(me));
+  const [peek, setPeek] = useState(false);
+  const canPeek = can(me.profile, 'tickets-manager:peek');
+  const pending = ticket.status === 'pending';
+  const open = () => navigate(`/tickets/${ticket.uuid}`);
+
+  // mutateAsync, not mutate's callbacks: the item unmounts when the ticket changes list (accept
+  // moves it from 'pending' to 'assigned'), and per-call callbacks of an unmounted caller never run.
+  const run = (body: UpdateTicketBody, after: (t: Ticket) => void) => (event: MouseEvent) => {
+    event.stopPropagation();
+    update
+      .mutateAsync({ id: ticket.id, body })
+      .then(after)
+      .catch(() => {
+        /* the mutation's error is shown by the shared error notifier */
+      });
+  };
+  const accept = run({ status: 'open', userId: me.id }, (saved) =>
+    navigate(`/tickets/${saved?.uuid ?? ticket.uuid}`),
+  );
+  const close = run(
+    {
+      status: 'closed',
+      userId: me.id,
+      queueId: ticket.queueId,
+      useIntegration: false,
+      promptId: null,
+      integrationId: null,
+    },
+    () => navigate('/tickets'),
+  );
+  const reopen = run({ status: 'open', userId: me.id, queueId: ticket.queueId }, (saved) =>
+    navigate(`/tickets/${saved?.uuid ?? ticket.uuid}`),
+  );
+
+  const queueColor = ticket.queue?.color || NO_QUEUE_COLOR;
+  const time = formatTicketTime(ticket.updatedAt);
+  const busy = update.isPending;
+
+  return (
+    <>
+      <Box
+        data-testid={`ticket-item-${ticket.id}`}
+        data-status={ticket.status}
+        role={pending ? undefined : 'button'}
+        tabIndex={pending ? undefined : 0}
+        aria-current={selected ? 'true' : undefined}
+        onClick={pending ? undefined : open}
+        onKeyDown={
+          pending
+            ? undefined
+            : (e) => {
+                if (e.target === e.currentTarget && (e.key === 'Enter' || e.key === ' ')) {
+                  e.preventDefault();
+                  open();
+                }
+              }
+        }
+        sx={{
+          display: 'flex',
+          gap: 1.5,
+          px: 1.5,
+          py: 1,
+          borderBottom: 1,
+          borderColor: 'divider',
+          borderLeft: 6,
+          borderLeftColor: queueColor,
+          cursor: pending ? 'default' : 'pointer',
+          bgcolor: selected ? 'action.selected' : undefined,
+          '&:hover': pending ? undefined : { bgcolor: 'action.hover' },
+        }}
+      >
+        <Avatar src={ticket.contact?.profilePicUrl ?? undefined} alt={ticket.contact?.name} sx={{ mt: 0.5 }}>
+          {ticket.contact?.name?.[0]?.toUpperCase()}
+        </Avatar>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Stack direction="row" alignItems="center" spacing={0.5}>
+            <Typography
+              variant="subtitle2"
+              noWrap
+              sx={{ flexShrink: 1, minWidth: 0 }}
+              data-testid={`ticket-name-${ticket.id}`}
+            >
+              {displayName(ticket.contact?.name ?? '', narrow)}
+            </Typography>
+            <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
+              #{ticket.id}
+            </Typography>
+            {ticket.chatbot && (
+              <Tooltip title={t('tickets.item.chatbot')}>
+                <SmartToyIcon fontSize="small" color="action" data-testid={`ticket-chatbot-${ticket.id}`} />
+              </Tooltip>
+            )}
+            {canPeek && (
+              <Tooltip title={t('tickets.item.peek')}>
+                <IconButton
+                  size="small"
+                  aria-label={t('tickets.item.peek')}
+                  data-testid={`ticket-peek-${ticket.id}`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    setPeek(true);
+                  }}
+                  sx={{ p: 0.25 }}
+                >
+                  <VisibilityIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            )}
+            <Box sx={{ flex: 1 }} />
+            <Typography
+              variant="caption"
+              color={ticket.unreadMessages > 0 ? 'success.main' : 'text.secondary'}
+              sx={{ flexShrink: 0 }}
+              data-testid={`ticket-time-${ticket.id}`}
+            >
+              {time}
+            </Typography>
+          </Stack>
+          <Stack direction="row" alignItems="center" spacing={1}>
+            <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }}>
+              {ticket.lastMessage}
+            </Typography>
+            {ticket.unreadMessages > 0 && (
+              <Badge
+                color="success"
+                badgeContent={ticket.unreadMessages}
+                max={999}
+                data-testid={`ticket-unread-${ticket.id}`}
+                sx={{ mr: 1.5 }}
+              />
+            )}
+          </Stack>
+          <Stack direction="row" spacing={0.5} useFlexGap flexWrap="wrap" sx={{ mt: 0.5 }}>
+            {ticket.whatsapp?.name && <Tag label={ticket.whatsapp.name} color="#25D366" />}
+            {ticket.user?.name && <Tag label={ticket.user.name} color="#000000" />}
+            <Tag
+              label={ticket.queue?.name ?? t('tickets.item.noQueue')}
+              color={queueColor}
+              testId={`ticket-queue-${ticket.id}`}
+            />
+            {ticket.tags?.map((tag) => (
+              <Tag key={tag.id} label={tag.name} color={tag.color} />
+            ))}
+          </Stack>
+          <Stack direction="row" spacing={1} sx={{ mt: 0.75 }}>
+            {pending && (
+              <Button
+                size="small"
+                variant="contained"
+                color="success"
+                disabled={busy}
+                onClick={accept}
+                data-testid={`ticket-accept-${ticket.id}`}
+              >
+                {t('tickets.item.accept')}
+              </Button>
+            )}
+            {ticket.status !== 'closed' && (
+              <Button
+                size="small"
+                variant="outlined"
+                color="error"
+                disabled={busy}
+                onClick={close}
+                data-testid={`ticket-close-${ticket.id}`}
+              >
+                {t('tickets.item.close')}
+              </Button>
+            )}
+            {ticket.status === 'closed' && (
+              <Button
+                size="small"
+                variant="contained"
+                disabled={busy}
+                onClick={reopen}
+                data-testid={`ticket-reopen-${ticket.id}`}
+              >
+                {t('tickets.item.reopen')}
+              </Button>
+            )}
+          </Stack>
+        </Box>
+      </Box>
+      {peek && <PeekDialog ticket={ticket} onClose={() => setPeek(false)} />}
+    </>
+  );
+});

@@ -1,0 +1,105 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { VirtuosoMockContext } from 'react-virtuoso';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSessionUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { createTicket } from './test-fixtures';
+import { applyTicketEvent, viewerOf } from './tickets-cache';
+import { TicketsManager } from './tickets-manager';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+describe('TicketsManager', { timeout: 15_000 }, () => {
+  let fetchMock: ReturnType<typeof vi.fn>;
+  const agent = createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#ff0000' }] });
+  const openTickets = [createTicket({ status: 'open', queueId: 1, userId: 7 })];
+  const pendingTickets = [
+    createTicket({ status: 'pending', queueId: 1 }),
+    createTicket({ status: 'pending', queueId: 1 }),
+  ];
+
+  beforeEach(() => {
+    fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === '/api/tickets') {
+        const status = url.searchParams.get('status');
+        if (status === 'open') return json(200, { tickets: openTickets, hasMore: false, count: 12 });
+        if (status === 'pending') return json(200, { tickets: pendingTickets, hasMore: false, count: 2 });
+        return json(200, { tickets: [], hasMore: false, count: 0 });
+      }
+      if (url.pathname === '/api/tags/list')
+        return json(200, [{ id: 3, name: 'VIP', color: '#111111', kanban: 0 }]);
+      return json(404, { error: 'ERR_NOT_FOUND' });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const ticketCalls = () =>
+    fetchMock.mock.calls
+      .map(([url]) => new URL(String(url), 'http://localhost'))
+      .filter((url) => url.pathname === '/api/tickets');
+
+  const renderManager = (user = agent) =>
+    renderWithProviders(
+      <VirtuosoMockContext.Provider value={{ viewportHeight: 800, itemHeight: 100 }}>
+        <TicketsManager />
+      </VirtuosoMockContext.Provider>,
+      { user, route: '/tickets' },
+    );
+
+  it('shows the assigned and pending counts and the assigned list, filtered by the user queues', async () => {
+    const view = renderManager();
+    await waitFor(() => expect(screen.getByTestId('tickets-count-assigned').textContent).toBe('12'));
+    expect(screen.getByTestId('tickets-count-pending').textContent).toBe('2');
+    expect(await screen.findByTestId(`ticket-item-${openTickets[0]?.id}`)).toBeTruthy();
+    expect(ticketCalls().every((url) => url.searchParams.get('queueIds') === '[1]')).toBe(true);
+    expect(screen.queryByTestId('show-all-switch')).toBeNull();
+
+    await userEvent.setup().click(screen.getByTestId('tickets-subtab-pending'));
+    expect(await screen.findByTestId(`ticket-accept-${pendingTickets[0]?.id}`)).toBeTruthy();
+
+    // A live update moves a pending ticket to 'assigned': both badges follow.
+    act(() => {
+      applyTicketEvent(
+        view.queryClient,
+        { action: 'update', ticket: { ...pendingTickets[1], status: 'open', userId: 7 } },
+        viewerOf(agent),
+      );
+    });
+    await waitFor(() => expect(screen.getByTestId('tickets-count-assigned').textContent).toBe('13'));
+    expect(screen.getByTestId('tickets-count-pending').textContent).toBe('1');
+  });
+
+  it('shows the show-all switch to admins and sends showAll', async () => {
+    const user = userEvent.setup();
+    renderManager(createSessionUser({ id: 7, profile: 'admin' }));
+    await user.click(screen.getByTestId('show-all-switch'));
+    await waitFor(() =>
+      expect(ticketCalls().some((url) => url.searchParams.get('showAll') === 'true')).toBe(true),
+    );
+  });
+
+  it('applies the lowercased search after 500 ms; clearing it returns to the open tab', async () => {
+    const user = userEvent.setup();
+    renderManager();
+    await user.click(screen.getByTestId('tickets-tab-search'));
+    const box = await screen.findByTestId('tickets-search');
+    await user.type(box, 'MaRia');
+    const searched = () => ticketCalls().filter((url) => url.searchParams.get('searchParam'));
+    await new Promise((r) => setTimeout(r, 250));
+    expect(searched()).toHaveLength(0);
+    await waitFor(() => expect(searched()).toHaveLength(1), { timeout: 1500 });
+    expect(searched()[0]?.searchParams.get('searchParam')).toBe('maria');
+    expect(searched()[0]?.searchParams.get('status')).toBeNull();
+
+    await user.clear(box);
+    await waitFor(() =>
+      expect(screen.getByTestId('tickets-tab-open').getAttribute('aria-selected')).toBe('true'),
+    );
+    expect(screen.queryByTestId('tickets-search')).toBeNull();
+    expect(screen.getByTestId('tickets-subtab-assigned')).toBeTruthy();
+  });
+});

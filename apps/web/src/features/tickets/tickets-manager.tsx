@@ -1,0 +1,297 @@
+import AddIcon from '@mui/icons-material/Add';
+import CheckBoxIcon from '@mui/icons-material/CheckBox';
+import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
+import SearchIcon from '@mui/icons-material/Search';
+import {
+  Autocomplete,
+  Badge,
+  Box,
+  Button,
+  Chip,
+  FormControlLabel,
+  InputAdornment,
+  Paper,
+  Stack,
+  Switch,
+  Tab,
+  Tabs,
+  TextField,
+} from '@mui/material';
+import { can, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useCurrentUser } from '../auth/session-context';
+import { NewTicketModal } from './new-ticket-modal';
+import { QueueFilter, useQueueFilterOptions, useSelectedQueues } from './queue-filter';
+import { TicketList } from './ticket-list';
+import type { TicketListParams } from './tickets-cache';
+import { useTagOptions, useTicketsList, useUserOptions } from './use-tickets';
+
+export type ManagerTab = 'open' | 'closed' | 'search';
+type OpenSubTab = 'open' | 'pending';
+
+/** A count badge beside a sub-tab label. */
+function CountLabel({ label, count, testId }: { label: string; count: number; testId: string }) {
+  return (
+    <Badge
+      badgeContent={count}
+      max={9999}
+      color="secondary"
+      showZero={false}
+      slotProps={{ badge: { 'data-testid': testId, 'data-count': count } as object }}
+      sx={{ '& .MuiBadge-badge': { right: -14 } }}
+    >
+      <span>{label}</span>
+    </Badge>
+  );
+}
+
+/**
+ * The tickets manager (core section 2): tabs open (sub-tabs 'assigned' and 'pending' with count
+ * badges), closed and search; new ticket button; 'show all' switch for permitted roles; queue
+ * multi-select. The search box lowercases its text and applies it after 500 ms; clearing it returns
+ * to the open tab. The search tab adds a tags filter and, for admins, a users filter.
+ */
+export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
+  const { t } = useTranslation();
+  const me = useCurrentUser();
+  const canShowAll = can(me.profile, 'tickets-manager:showall');
+  const canFilterUsers = can(me.profile, 'ticket-search:usersFilter');
+  const [tab, setTab] = useState<ManagerTab>('open');
+  const [subTab, setSubTab] = useState<OpenSubTab>('open');
+  const [showAll, setShowAll] = useState(false);
+  const [newTicket, setNewTicket] = useState(false);
+  const queueOptions = useQueueFilterOptions(me);
+  const [selectedQueues, setSelectedQueues] = useSelectedQueues(me);
+  const [searchText, setSearchText] = useState('');
+  const searchParam = useDebouncedValue(searchText.trim().toLowerCase(), SEARCH_DEBOUNCE_MS);
+  const [tagIds, setTagIds] = useState<number[]>([]);
+  const [userIds, setUserIds] = useState<number[]>([]);
+  const searchInput = useRef<HTMLInputElement>(null);
+  const tags = useTagOptions(tab === 'search');
+  const users = useUserOptions(tab === 'search' && canFilterUsers);
+
+  const queueIds = useMemo(
+    () => selectedQueues.filter((id) => queueOptions.some((q) => q.id === id)),
+    [selectedQueues, queueOptions],
+  );
+  const base: TicketListParams = { queueIds, showAll: canShowAll && showAll };
+  const openParams: TicketListParams = { ...base, status: 'open' };
+  const pendingParams: TicketListParams = { ...base, status: 'pending' };
+  const closedParams: TicketListParams = { ...base, status: 'closed' };
+  const searchParams: TicketListParams = {
+    ...base,
+    searchParam,
+    tags: tagIds,
+    users: canFilterUsers ? userIds : [],
+  };
+
+  const openCount = useTicketsList(openParams).data?.pages[0]?.count ?? 0;
+  const pendingCount = useTicketsList(pendingParams).data?.pages[0]?.count ?? 0;
+
+  const onSearchChange = (value: string) => {
+    setSearchText(value);
+    if (value === '') setTab('open');
+  };
+
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, overflow: 'hidden' }}
+      data-testid="tickets-manager"
+    >
+      <Tabs
+        value={tab}
+        onChange={(_e, value: ManagerTab) => {
+          setTab(value);
+          if (value === 'search') setTimeout(() => searchInput.current?.focus(), 0);
+        }}
+        variant="fullWidth"
+        sx={{ borderBottom: 1, borderColor: 'divider', minHeight: 56 }}
+      >
+        <Tab
+          value="open"
+          icon={<MoveToInboxIcon fontSize="small" />}
+          iconPosition="start"
+          label={t('tickets.tabs.open')}
+          data-testid="tickets-tab-open"
+          sx={{ minHeight: 56 }}
+        />
+        <Tab
+          value="closed"
+          icon={<CheckBoxIcon fontSize="small" />}
+          iconPosition="start"
+          label={t('tickets.tabs.closed')}
+          data-testid="tickets-tab-closed"
+          sx={{ minHeight: 56 }}
+        />
+        <Tab
+          value="search"
+          icon={<SearchIcon fontSize="small" />}
+          iconPosition="start"
+          label={t('tickets.tabs.search')}
+          data-testid="tickets-tab-search"
+          sx={{ minHeight: 56 }}
+        />
+      </Tabs>
+
+      <Stack
+        direction="row"
+        spacing={1}
+        alignItems="center"
+        useFlexGap
+        flexWrap="wrap"
+        sx={{ p: 1, borderBottom: 1, borderColor: 'divider' }}
+      >
+        {tab === 'search' ? (
+          <TextField
+            size="small"
+            fullWidth
+            placeholder={t('tickets.search.placeholder')}
+            value={searchText}
+            inputRef={searchInput}
+            onChange={(e) => onSearchChange(e.target.value)}
+            sx={{ flex: 1, minWidth: 160 }}
+            slotProps={{
+              htmlInput: { 'aria-label': t('tickets.search.placeholder'), 'data-testid': 'tickets-search' },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon color="action" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+        ) : (
+          <>
+            <Button
+              variant="outlined"
+              size="small"
+              startIcon={<AddIcon />}
+              onClick={() => setNewTicket(true)}
+              data-testid="new-ticket-button"
+            >
+              {t('tickets.manager.newTicket')}
+            </Button>
+            {canShowAll && (
+              <FormControlLabel
+                label={t('tickets.manager.showAll')}
+                control={
+                  <Switch
+                    size="small"
+                    checked={showAll}
+                    onChange={(e) => setShowAll(e.target.checked)}
+                    slotProps={{ input: { 'data-testid': 'show-all-switch' } as object }}
+                  />
+                }
+                sx={{ mr: 0 }}
+              />
+            )}
+            <Box sx={{ flex: 1 }} />
+          </>
+        )}
+        <QueueFilter options={queueOptions} value={queueIds} onChange={setSelectedQueues} />
+      </Stack>
+
+      {tab === 'open' && (
+        <>
+          <Tabs
+            value={subTab}
+            onChange={(_e, value: OpenSubTab) => setSubTab(value)}
+            variant="fullWidth"
+            sx={{ borderBottom: 1, borderColor: 'divider' }}
+          >
+            <Tab
+              value="open"
+              data-testid="tickets-subtab-assigned"
+              label={
+                <CountLabel
+                  label={t('tickets.tabs.assigned')}
+                  count={openCount}
+                  testId="tickets-count-assigned"
+                />
+              }
+            />
+            <Tab
+              value="pending"
+              data-testid="tickets-subtab-pending"
+              label={
+                <CountLabel
+                  label={t('tickets.tabs.pending')}
+                  count={pendingCount}
+                  testId="tickets-count-pending"
+                />
+              }
+            />
+          </Tabs>
+          <TicketList params={subTab === 'open' ? openParams : pendingParams} selectedUuid={selectedUuid} />
+        </>
+      )}
+      {tab === 'closed' && <TicketList params={closedParams} selectedUuid={selectedUuid} />}
+      {tab === 'search' && (
+        <>
+          <Stack direction="row" spacing={1} sx={{ p: 1, borderBottom: 1, borderColor: 'divider' }}>
+            <Autocomplete
+              multiple
+              size="small"
+              fullWidth
+              options={tags.data ?? []}
+              getOptionLabel={(o) => o.name}
+              isOptionEqualToValue={(a, b) => a.id === b.id}
+              value={(tags.data ?? []).filter((tag) => tagIds.includes(tag.id))}
+              onChange={(_e, value) => setTagIds(value.map((v) => v.id))}
+              renderValue={(value, getItemProps) =>
+                value.map((tag, index) => {
+                  const { key, ...props } = getItemProps({ index });
+                  return (
+                    <Chip
+                      key={key}
+                      size="small"
+                      label={tag.name}
+                      sx={{ bgcolor: tag.color, color: 'common.white' }}
+                      {...props}
+                    />
+                  );
+                })
+              }
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  placeholder={t('tickets.search.tags')}
+                  slotProps={{
+                    htmlInput: { ...params.inputProps, 'data-testid': 'tickets-search-tags' },
+                  }}
+                />
+              )}
+            />
+            {canFilterUsers && (
+              <Autocomplete
+                multiple
+                size="small"
+                fullWidth
+                options={users.data ?? []}
+                getOptionLabel={(o) => o.name}
+                isOptionEqualToValue={(a, b) => a.id === b.id}
+                value={(users.data ?? []).filter((u) => userIds.includes(u.id))}
+                onChange={(_e, value) => setUserIds(value.map((v) => v.id))}
+                renderInput={(params) => (
+                  <TextField
+                    {...params}
+                    placeholder={t('tickets.search.users')}
+                    slotProps={{
+                      htmlInput: { ...params.inputProps, 'data-testid': 'tickets-search-users' },
+                    }}
+                  />
+                )}
+              />
+            )}
+          </Stack>
+          <TicketList params={searchParams} selectedUuid={selectedUuid} />
+        </>
+      )}
+      {newTicket && <NewTicketModal onClose={() => setNewTicket(false)} />}
+    </Paper>
+  );
+}

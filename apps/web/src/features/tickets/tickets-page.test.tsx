@@ -1,0 +1,70 @@
+import { screen } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSessionUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { TicketsPage } from './tickets-page';
+
+vi.mock('../ticket-view/ticket-view', () => ({
+  TicketView: ({ uuid }: { uuid: string }) => {
+    if (uuid === 'broken') throw new Error('boom');
+    return <div data-testid="ticket-view">{uuid}</div>;
+  },
+}));
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+describe('TicketsPage', () => {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(200, { tickets: [], hasMore: false, count: 0 })),
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const renderAt = (route: string) =>
+    renderWithProviders(
+      <Routes>
+        <Route path="/tickets/:uuid?" element={<TicketsPage />} />
+      </Routes>,
+      { user: createSessionUser(), route },
+    );
+
+  it('shows the manager beside the logo placeholder when no ticket is chosen', () => {
+    renderAt('/tickets');
+    expect(screen.getByTestId('tickets-manager')).toBeTruthy();
+    expect(screen.getByTestId('ticket-placeholder')).toBeTruthy();
+  });
+
+  it('shows the open ticket by uuid beside the manager', () => {
+    renderAt('/tickets/abc-123');
+    expect(screen.getByTestId('ticket-view').textContent).toBe('abc-123');
+    expect(screen.getByTestId('tickets-manager')).toBeTruthy();
+  });
+
+  it('keeps the manager when the ticket view fails', () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderAt('/tickets/broken');
+    expect(screen.getByTestId('ticket-view-error')).toBeTruthy();
+    expect(screen.getByTestId('tickets-manager')).toBeTruthy();
+    spy.mockRestore();
+  });
+
+  it('uses two tabs (ticket, attendance list) under 600 px', () => {
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      ...original(query),
+      matches: query.includes('max-width'),
+    })) as typeof window.matchMedia;
+    try {
+      renderAt('/tickets/abc-123');
+      expect(screen.getByTestId('tickets-mobile-tab-ticket').getAttribute('aria-selected')).toBe('true');
+      expect(screen.getByTestId('tickets-mobile-tab-list')).toBeTruthy();
+      expect(screen.getByTestId('ticket-view')).toBeTruthy();
+    } finally {
+      window.matchMedia = original;
+    }
+  });
+});

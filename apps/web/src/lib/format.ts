@@ -1,0 +1,31 @@
+/** Date formatting (core section 1: day/month/year, pt-BR formats) with date-fns. */
+import { differenceInCalendarDays, format, isValid, parseISO } from 'date-fns';
+import { ptBR } from 'date-fns/locale';
+
+const toDate = (value: string | Date): Date => (typeof value === 'string' ? parseISO(value) : value);
+
+/** `dd/MM/yyyy`, or '' for a missing or invalid date. */
+export function formatDate(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const date = toDate(value);
+  return isValid(date) ? format(date, 'dd/MM/yyyy', { locale: ptBR }) : '';
+}
+
+/** `dd/MM/yyyy HH:mm`, or '' for a missing or invalid date. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const date = toDate(value);
+  return isValid(date) ? format(date, 'dd/MM/yyyy HH:mm', { locale: ptBR }) : '';
+}
+
+/** Whole calendar days from today to `value` (negative when past). */
+export function daysUntil(value: string | Date, now: Date = new Date()): number {
+  return differenceInCalendarDays(toDate(value), now);
+}
+
+/** `dd/MM/yy HH:mm` (the connections' last update, document 2), or '' for a missing or invalid date. */
+export function formatShortDateTime(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const date = toDate(value);
+  return isValid(date) ? format(date, 'dd/MM/yy HH:mm', { locale: ptBR }) : '';
+}
