@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import type pg from 'pg';
+
+/** Busy and total CPU jiffies of the whole machine so far (Linux /proc/stat), or undefined. */
+export function machineJiffies(): { busy: number; total: number } | undefined {
+  try {
+    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.split(/\s+/).slice(1).map(Number);
+    const total = cpu.reduce((a, b) => a + b, 0);
+    return { busy: total - (cpu[3] ?? 0) - (cpu[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU jiffies (user + system) used so far by each Postgres backend of the pool's database (Linux,
+ * same machine), the asking connection excluded.
+ */
+export async function backendJiffies(pool: pg.Pool): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+  );
+  const used = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      used.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      /* gone, or not on this machine */
+    }
+  }
+  return used;
+}
