@@ -16,9 +16,16 @@ export type Database = NodePgDatabase<typeof schema>;
 /** A database or an open transaction. */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
 
+/** Runs raw SQL text with positional parameters ($1…); several statements only without parameters. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** Raw SQL outside Drizzle (the job queue's own statements). */
+  executor: SqlExecutor;
   /** Applies the drizzle-kit migrations in apps/server/drizzle. */
   migrate(): Promise<void>;
   /** Resolves when the database answers `select 1`; rejects otherwise. */
@@ -42,6 +49,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
     return {
       db,
       kind: 'postgres',
+      executor: { executeSql: (text, values) => pool.query(text, values) },
       migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
       ping: async () => {
         await db.execute(sql`select 1`);
@@ -59,6 +67,14 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
   return {
     db,
     kind: 'pglite',
+    executor: {
+      // PGlite prepares parameterised text (one statement); scripts without parameters go through exec.
+      executeSql: async (text, values) => {
+        if (values?.length) return client.query<Record<string, unknown>>(text, values);
+        const results = await client.exec(text);
+        return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+      },
+    },
     migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR }),
     ping: async () => {
       if (client.closed) throw new Error('database closed');
@@ -68,4 +84,15 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
       if (!client.closed) await client.close();
     },
   };
+}
+
+/**
+ * The raw executor of an open Drizzle transaction, so that work recorded outside Drizzle (a job)
+ * commits or rolls back with it. Both drivers keep their transaction client at `session.client`
+ * (a `pg` PoolClient or a PGlite Transaction), and both answer `query(text, values)`.
+ */
+export function transactionExecutor(tx: Tx): SqlExecutor {
+  const client = (tx as unknown as { session: { client: { query: SqlExecutor['executeSql'] } } }).session
+    .client;
+  return { executeSql: (text, values) => client.query(text, values) };
 }

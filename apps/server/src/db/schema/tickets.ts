@@ -13,6 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { companies } from './companies.js';
+import { queueOptions } from './queue-extra.js';
 import { queues } from './queues.js';
 import { timestamps } from './timestamps.js';
 import { users } from './users.js';
@@ -70,6 +71,10 @@ export const tickets = pgTable(
     promptId: integer(),
     integrationId: integer(),
     amountUsedBotQueues: integer().notNull().default(0),
+    /** Where the queue chatbot stands in the queue's option tree (null: the queue's top level). */
+    queueOptionId: integer().references(() => queueOptions.id, { onDelete: 'set null' }),
+    /** Closed with a rating question: the customer's next 1..3 answers it instead of reopening. */
+    awaitingRating: boolean().notNull().default(false),
     acceptedAt: timestamp({ withTimezone: true }),
     closedAt: timestamp({ withTimezone: true }),
     ...timestamps,
@@ -84,6 +89,10 @@ export const tickets = pgTable(
     index('tickets_company_user_idx').on(t.companyId, t.userId),
     index('tickets_company_contact_idx').on(t.companyId, t.contactId),
     index('tickets_company_updated_idx').on(t.companyId, t.updatedAt),
+    // Connection timers scan the live tickets of a connection by inactivity.
+    index('tickets_live_whatsapp_updated_idx')
+      .on(t.whatsappId, t.status, t.updatedAt)
+      .where(sql`${t.status} <> 'closed'`),
   ],
 );
 
