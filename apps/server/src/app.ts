@@ -8,6 +8,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { ConnectionTimers } from './automation/connection-timers.js';
+import { QueueBot } from './automation/queue-bot.js';
 import { InboundPipeline } from './channels/inbound-pipeline.js';
 import { MediaStore } from './channels/media-store.js';
 import { OutboundSender } from './channels/outbound-sender.js';
@@ -17,6 +19,7 @@ import { SimulatorNetwork } from './channels/simulator/simulator-network.js';
 import type { Config } from './config.js';
 import type { AppContext, ZodApp } from './context.js';
 import type { DatabaseHandle } from './db/client.js';
+import { JobQueue } from './jobs/job-queue.js';
 import { AppError } from './lib/app-error.js';
 import { errorHandler } from './lib/error-handler.js';
 import type { RouteGuard } from './lib/guards.js';
@@ -55,6 +58,11 @@ export interface BuildAppOptions {
   drivers?: Partial<Record<string, DriverFactory>>;
   /** A shared simulator network (several app instances in one process); one per app otherwise. */
   simulator?: SimulatorNetwork;
+  /**
+   * Run job workers and schedules in this process. Default: on, except under NODE_ENV=test, where
+   * tests run queued jobs with `app.jobs.drain()`.
+   */
+  jobWorkers?: boolean;
 }
 
 /** A registered /api route and its declared guard (see lib/guards.ts). */
@@ -71,6 +79,9 @@ declare module 'fastify' {
     sessions: SessionManager;
     pipeline: InboundPipeline;
     simulator: SimulatorNetwork;
+    jobs: JobQueue;
+    /** The connection timers (run every minute by the job queue; tests call `run(now)`). */
+    timers: ConnectionTimers;
   }
 }
 
@@ -144,7 +155,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', authGuard(ctx));
 
   const media = new MediaStore(path.join(config.dataDir, 'media'));
-  const pipeline = new InboundPipeline(ctx, media);
+  const jobs = new JobQueue(database, {
+    log: app.log,
+    workers: options.jobWorkers ?? config.NODE_ENV !== 'test',
+  });
+  const pipeline = new InboundPipeline(ctx, media, jobs);
   const network = options.simulator ?? new SimulatorNetwork(config.NODE_ENV === 'test' ? 5 : 300);
   const sessions = new SessionManager(ctx, pipeline, {
     simulator: (driverContext) =>
@@ -156,9 +171,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...options.drivers,
   });
   const sender = new OutboundSender(ctx, sessions, media);
+  new QueueBot(ctx, sender).register(jobs);
+  const timers = new ConnectionTimers(ctx, sender);
+  timers.register(jobs);
   app.decorate('sessions', sessions);
   app.decorate('pipeline', pipeline);
   app.decorate('simulator', network);
+  app.decorate('jobs', jobs);
+  app.decorate('timers', timers);
+  // The job queue's schema is installed before any request can queue a job inside a transaction.
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('preClose', async () => jobs.stop());
   app.addHook('preClose', async () => sessions.closeAll());
 
   await app.register(

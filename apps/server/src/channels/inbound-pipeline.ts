@@ -1,9 +1,12 @@
 import type { Message, NormalizedMessage, Ticket } from '@zapdesk/shared';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import mime from 'mime-types';
+import { QUEUE_BOT_JOB, type QueueBotJob } from '../automation/jobs.js';
+import { isRatingAnswer } from '../automation/ratings.js';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/client.js';
 import { contacts, messages, settings, tickets, whatsappQueues } from '../db/schema/index.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { pgErrorCode } from '../lib/db-errors.js';
 import { numberVariants } from '../modules/contacts/phone-number.js';
 import { findMessage } from '../modules/messages/message-repository.js';
@@ -50,9 +53,13 @@ export function previewOf(
  * is enabled).
  */
 export class InboundPipeline {
+  private readonly ackChains = new Map<number, Promise<void>>();
+
   constructor(
     private readonly ctx: AppContext,
     private readonly media: MediaStore,
+    /** Where customer messages the chatbot may answer are queued (in the message's transaction). */
+    private readonly jobs?: JobQueue,
   ) {}
 
   async ingest(connection: ConnectionRef, message: NormalizedMessage): Promise<IngestResult | undefined> {
@@ -71,6 +78,7 @@ export class InboundPipeline {
     for (let attempt = 1; ; attempt++) {
       try {
         const result = await db.transaction((tx) => this.write(tx, connection, message, stored));
+        if (result.botQueued) this.jobs?.wake(QUEUE_BOT_JOB);
         const [full, ticket] = await Promise.all([
           findMessage(db, connection.companyId, result.messageId),
           findTicket(db, connection.companyId, result.ticketId),
@@ -121,7 +129,7 @@ export class InboundPipeline {
     connection: ConnectionRef,
     message: NormalizedMessage,
     media: { name: string | null; fileName: string | null; error: string | null },
-  ): Promise<{ messageId: number; ticketId: number; ticketCreated: boolean }> {
+  ): Promise<{ messageId: number; ticketId: number; ticketCreated: boolean; botQueued: boolean }> {
     const companyId = connection.companyId;
     const contactName = message.isGroup
       ? message.chatId
@@ -151,13 +159,8 @@ export class InboundPipeline {
       })
       .returning({ id: contacts.id });
     const contactId = contact!.id;
-    const { ticketId, created } = await this.liveTicket(
-      tx,
-      companyId,
-      contactId,
-      connection.id,
-      message.isGroup,
-    );
+    const live = await this.liveTicket(tx, companyId, contactId, connection.id, message);
+    const { ticketId, created } = live;
 
     const [quoted, reacted] = await Promise.all([
       this.byProviderId(tx, connection.id, message.quotedProviderId),
@@ -189,6 +192,15 @@ export class InboundPipeline {
       .onConflictDoNothing({ target: [messages.whatsappId, messages.wid] })
       .returning({ id: messages.id });
     if (!row) throw new Duplicate();
+    // The chatbot answers customer messages on tickets no human holds, and rating answers.
+    const botQueued = !!this.jobs && !message.fromMe && !message.isGroup && live.botMayAnswer;
+    if (botQueued) {
+      await this.jobs!.send<QueueBotJob>(
+        QUEUE_BOT_JOB,
+        { companyId, ticketId, messageId: row.id, ticketCreated: created },
+        { tx },
+      );
+    }
     if (message.mediaType !== 'reaction') {
       await tx
         .update(tickets)
@@ -201,49 +213,45 @@ export class InboundPipeline {
         })
         .where(eq(tickets.id, ticketId));
     }
-    return { messageId: row.id, ticketId, ticketCreated: created };
+    return { messageId: row.id, ticketId, ticketCreated: created, botQueued };
   }
 
-  /** The live ticket of the contact on the connection: existing, reopened or new (pending). */
+  /**
+   * The live ticket of the contact on the connection: existing, reopened or new (pending). A closed
+   * ticket waiting for a rating keeps the customer's 1..3 answer instead of reopening. A reopened
+   * ticket starts over: routed like a new one, the chatbot from the start.
+   */
   private async liveTicket(
     tx: Tx,
     companyId: number,
     contactId: number,
     whatsappId: number,
-    isGroup: boolean,
-  ): Promise<{ ticketId: number; created: boolean }> {
+    message: NormalizedMessage,
+  ): Promise<{ ticketId: number; created: boolean; botMayAnswer: boolean }> {
+    const isGroup = message.isGroup;
     const scope = and(
       eq(tickets.companyId, companyId),
       eq(tickets.contactId, contactId),
       eq(tickets.whatsappId, whatsappId),
     );
     const [live] = await tx
-      .select({ id: tickets.id })
+      .select({ id: tickets.id, status: tickets.status, userId: tickets.userId })
       .from(tickets)
       .where(and(scope, sql`${tickets.status} <> 'closed'`))
       .for('update');
-    if (live) return { ticketId: live.id, created: false };
+    if (live) {
+      const botMayAnswer = live.status === 'pending' && live.userId === null;
+      return { ticketId: live.id, created: false, botMayAnswer };
+    }
     const [lastClosed] = await tx
-      .select({ id: tickets.id })
+      .select({ id: tickets.id, awaitingRating: tickets.awaitingRating })
       .from(tickets)
       .where(and(scope, eq(tickets.status, 'closed')))
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
       .limit(1)
       .for('update');
-    if (lastClosed) {
-      const [reopened] = await tx
-        .update(tickets)
-        .set({
-          status: 'pending',
-          userId: null,
-          unreadMessages: 0,
-          closedAt: null,
-          acceptedAt: null,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(tickets.id, lastClosed.id), eq(tickets.status, 'closed')))
-        .returning({ id: tickets.id });
-      if (reopened) return { ticketId: reopened.id, created: true };
+    if (lastClosed?.awaitingRating && !message.fromMe && isRatingAnswer(message.body)) {
+      return { ticketId: lastClosed.id, created: false, botMayAnswer: true };
     }
     // A connection with exactly one queue routes its new tickets there (document 2, queues).
     const connectionQueues = await tx
@@ -252,18 +260,38 @@ export class InboundPipeline {
       .where(and(eq(whatsappQueues.companyId, companyId), eq(whatsappQueues.whatsappId, whatsappId)))
       .limit(2);
     const queueId = connectionQueues.length === 1 ? connectionQueues[0]!.queueId : null;
+    if (lastClosed) {
+      const [reopened] = await tx
+        .update(tickets)
+        .set({
+          status: 'pending',
+          userId: null,
+          queueId,
+          queueOptionId: null,
+          chatbot: false,
+          amountUsedBotQueues: 0,
+          awaitingRating: false,
+          unreadMessages: 0,
+          closedAt: null,
+          acceptedAt: null,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(tickets.id, lastClosed.id), eq(tickets.status, 'closed')))
+        .returning({ id: tickets.id });
+      if (reopened) return { ticketId: reopened.id, created: true, botMayAnswer: true };
+    }
     const [inserted] = await tx
       .insert(tickets)
       .values({ companyId, contactId, whatsappId, queueId, status: 'pending', isGroup })
       .onConflictDoNothing()
       .returning({ id: tickets.id });
-    if (inserted) return { ticketId: inserted.id, created: true };
+    if (inserted) return { ticketId: inserted.id, created: true, botMayAnswer: true };
     const [raced] = await tx
       .select({ id: tickets.id })
       .from(tickets)
       .where(and(scope, sql`${tickets.status} <> 'closed'`));
     if (!raced) throw Object.assign(new Error('live ticket vanished'), { code: '40001' });
-    return { ticketId: raced.id, created: false };
+    return { ticketId: raced.id, created: false, botMayAnswer: false };
   }
 
   private async byProviderId(
@@ -284,6 +312,19 @@ export class InboundPipeline {
    * `appMessage` update when it changed.
    */
   async ack(connection: ConnectionRef, providerId: string, ack: number): Promise<void> {
+    // Acks of one connection are stored and emitted one after the other, so clients see 1→2→3→4 in
+    // order even when the driver reports them faster than a round trip.
+    const previous = this.ackChains.get(connection.id) ?? Promise.resolve();
+    const next = previous.then(() => this.applyAck(connection, providerId, ack));
+    const tail = next.catch(() => undefined);
+    this.ackChains.set(connection.id, tail);
+    void tail.then(() => {
+      if (this.ackChains.get(connection.id) === tail) this.ackChains.delete(connection.id);
+    });
+    return next;
+  }
+
+  private async applyAck(connection: ConnectionRef, providerId: string, ack: number): Promise<void> {
     const rows = await this.ctx.db
       .update(messages)
       .set({ ack, updatedAt: sql`now()` })

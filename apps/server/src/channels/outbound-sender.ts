@@ -131,17 +131,64 @@ export class OutboundSender {
           mediaName: file.fileName,
         }))
       : [{ body, mediaType: 'chat' as MediaType, mediaUrl: null, mediaName: null }];
+    const ids = await this.store(auth.companyId, target.ticket, auth.userId, rows, quotedMsgId);
+    const results = [];
+    for (const id of ids) results.push(await this.deliver(auth.companyId, id));
+    const failed = results.filter((m) => m.ack === -1);
+    if (failed.length)
+      throw new AppError('ERR_SENDING_WAPP_MSG', { extra: { messageIds: failed.map((m) => m.id) } });
+    return results;
+  }
+
+  /**
+   * Sends an automatic text (chatbot menus, out-of-hours, timers, closing and rating messages) on a
+   * ticket with no user behind it. A delivery failure leaves the message at ack -1, retryable from the
+   * chat, and is not thrown. @returns the stored message, or undefined when the ticket is gone.
+   */
+  async sendAutomatic(companyId: number, ticketId: number, body: string): Promise<Message | undefined> {
+    const [ticket] = await this.ctx.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
+    if (!ticket || !body.trim()) return undefined;
+    const [id] = await this.store(
+      companyId,
+      ticket,
+      null,
+      [{ body, mediaType: 'chat', mediaUrl: null, mediaName: null }],
+      null,
+    );
+    return this.deliver(companyId, id!);
+  }
+
+  /** Stores outbound messages at ack 0 with the ticket's preview, then emits them. @returns their ids. */
+  private async store(
+    companyId: number,
+    ticket: {
+      id: number;
+      companyId: number;
+      contactId: number;
+      whatsappId: number | null;
+      queueId: number | null;
+      userId: number | null;
+      status: string;
+    },
+    userId: number | null,
+    rows: { body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[],
+    quotedMsgId: number | null,
+  ): Promise<number[]> {
+    const ticketId = ticket.id;
     const ids = await this.ctx.db.transaction(async (tx) => {
       const inserted = await tx
         .insert(messages)
         .values(
           rows.map((row) => ({
             ...row,
-            companyId: auth.companyId,
+            companyId: companyId,
             ticketId,
-            contactId: target.ticket.contactId,
-            whatsappId: target.ticket.whatsappId,
-            userId: auth.userId,
+            contactId: ticket.contactId,
+            whatsappId: ticket.whatsappId,
+            userId,
             fromMe: true,
             read: true,
             ack: 0,
@@ -163,17 +210,12 @@ export class OutboundSender {
         .where(eq(tickets.id, ticketId));
       return inserted.map((r) => r.id);
     });
-    const created = await findMessages(this.ctx.db, auth.companyId, ids);
-    const ticket = await findTicket(this.ctx.db, auth.companyId, ticketId);
+    const created = await findMessages(this.ctx.db, companyId, ids);
+    const fresh = await findTicket(this.ctx.db, companyId, ticketId);
     for (const message of created)
-      this.ctx.realtime.toTicket(target.ticket, 'appMessage', { action: 'create', message, ticket });
-    if (ticket) this.ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
-    const results = [];
-    for (const id of ids) results.push(await this.deliver(auth.companyId, id));
-    const failed = results.filter((m) => m.ack === -1);
-    if (failed.length)
-      throw new AppError('ERR_SENDING_WAPP_MSG', { extra: { messageIds: failed.map((m) => m.id) } });
-    return results;
+      this.ctx.realtime.toTicket(ticket, 'appMessage', { action: 'create', message, ticket: fresh });
+    if (fresh) this.ctx.realtime.toTicket(fresh, 'ticket', { action: 'update', ticket: fresh });
+    return ids;
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Ticket, UpdateTicketBody, ZTicketsQuery } from '@zapdesk/shared';
 import { and, desc, eq, gt, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { sendClosingMessages } from '../../automation/ratings.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext } from '../../context.js';
 import { contacts, messages, queues, settings, tickets, users, whatsapps } from '../../db/schema/index.js';
@@ -321,7 +322,9 @@ export async function updateTicket(
       .send(auth, id, { body: text })
       .catch((error) => ctx.log.warn({ err: error, ticketId: id }, 'automatic message failed'));
   }
-  if (messagesToSend.length) after = (await findTicket(ctx.db, auth.companyId, id))!;
+  const closed = before.status !== 'closed' && after.status === 'closed';
+  if (closed) await sendClosingMessages(ctx, sender, auth.companyId, id);
+  if (messagesToSend.length || closed) after = (await findTicket(ctx.db, auth.companyId, id))!;
   return after;
 }
 

@@ -66,6 +66,7 @@ export async function createWhatsapp(
   input: WhatsappBody,
 ) {
   const body = ZWhatsappBody.parse(input);
+  assertGreeting(body);
   const id = await ctx.db
     .transaction(async (tx) => {
       const [company] = await tx
@@ -117,6 +118,7 @@ export async function updateWhatsapp(
   input: WhatsappBody,
 ): Promise<Whatsapp> {
   const body = ZWhatsappBody.parse(input);
+  assertGreeting(body);
   const providerChanged = await ctx.db
     .transaction(async (tx) => {
       const [current] = await tx
@@ -197,4 +199,14 @@ export async function requireWhatsapp(ctx: AppContext, companyId: number, id: nu
   const found = await findWhatsapp(ctx.db, companyId, id);
   if (!found) throw new AppError('ERR_NO_WAPP_FOUND');
   return found;
+}
+
+/**
+ * A connection serving several queues greets the customer with the menu of those queues, so it needs
+ * a greeting (document 2 section 5). @throws ERR_WAPP_GREETING_REQUIRED.
+ */
+function assertGreeting(body: WhatsappBody): void {
+  if ((body.queueIds?.length ?? 0) > 1 && !body.greetingMessage?.trim()) {
+    throw new AppError('ERR_WAPP_GREETING_REQUIRED', { extra: { field: 'greetingMessage' } });
+  }
 }

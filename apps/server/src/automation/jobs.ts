@@ -1,0 +1,15 @@
+/** Job names and payloads of the automation. */
+
+/** The job the inbound pipeline queues for a customer message on a ticket the bot may answer. */
+export const QUEUE_BOT_JOB = 'queue-bot';
+
+export interface QueueBotJob {
+  companyId: number;
+  ticketId: number;
+  messageId: number;
+  /** The message created (or reopened) the ticket. */
+  ticketCreated: boolean;
+}
+
+/** The every-minute job of the connection timers (expiresTicket, timeToTransfer). */
+export const CONNECTION_TIMERS_JOB = 'connection-timers';

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { fillVariables, greetingFor, protocolOf } from './message-variables.js';
+
+describe('message variables', () => {
+  const context = {
+    contactName: '  Maria  da Silva ',
+    ticketId: 42,
+    ticketCreatedAt: new Date('2026-11-20T02:30:00Z'), // 19/11 23:30 in São Paulo
+    now: new Date('2026-11-21T13:05:09Z'), // 10:05:09 in São Paulo
+  };
+
+  it('fills first name, name, greeting, protocol, date and hour in São Paulo time', () => {
+    expect(fillVariables('{{ms}}, {{firstName}}! ({{name}}) #{{protocol}} {{date}} {{hour}}', context)).toBe(
+      'Bom dia, Maria! (Maria  da Silva) #20261119000042 21/11/2026 10:05:09',
+    );
+  });
+
+  it('leaves unknown placeholders and plain text alone', () => {
+    expect(fillVariables('Olá {{unknown}}', context)).toBe('Olá {{unknown}}');
+    expect(fillVariables('sem variáveis', context)).toBe('sem variáveis');
+  });
+
+  it('greets by time of day', () => {
+    expect([3, 6, 11, 12, 17, 18, 23].map(greetingFor)).toEqual([
+      'Boa madrugada',
+      'Bom dia',
+      'Bom dia',
+      'Boa tarde',
+      'Boa tarde',
+      'Boa noite',
+      'Boa noite',
+    ]);
+    expect(protocolOf(7, new Date('2026-01-01T12:00:00Z'))).toBe('20260101000007');
+  });
+});
