@@ -67,6 +67,12 @@ before(async () => {
     (await api('/settings/sendGreetingAccepted', { method: 'PUT', body: { value: 'enabled' } })).status,
     200,
   );
+  // This journey is about the inbox: the queue's own greeting (chatbot) stays out of the conversation.
+  assert.equal(
+    (await api('/settings/sendGreetingMessageOneQueues', { method: 'PUT', body: { value: 'disabled' } }))
+      .status,
+    200,
+  );
   const created = await api('/users', {
     method: 'POST',
     body: {

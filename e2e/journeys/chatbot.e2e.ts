@@ -1,0 +1,134 @@
+/**
+ * Journey of the queue chatbot: the demo connection serves 'Suporte' and 'Vendas' with a greeting; a
+ * customer (the simulator page) writes, gets the numbered queue menu, answers '2' and the ticket lands
+ * in the pending list of a seller who works only in 'Vendas', marked with that queue, while the
+ * support agent does not get it.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser.js';
+import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
+import { signIn } from '../support/pages.js';
+import { type RunningServer, startServer } from '../support/server.js';
+
+const CUSTOMER = '5511977776666';
+const SELLER = { email: 'vendas@zapdesk.local', password: 'vendas-pass' };
+
+let server: RunningServer;
+let browser: Browser;
+let customer: Page;
+let seller: Page;
+let adminToken = '';
+
+async function api<T>(
+  path: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${server.url}/api${path}`, {
+    method: init.method ?? 'GET',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${init.token ?? adminToken}` },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: res.status, json: (res.status === 204 ? undefined : await res.json()) as T };
+}
+
+async function login(credentials: { email: string; password: string }): Promise<string> {
+  const res = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** The customer types on the simulator page. */
+async function customerSays(body: string) {
+  await customer.getByTestId('simulator-body').fill(body);
+  await customer.getByTestId('simulator-send').click();
+}
+
+let salesQueueId = 0;
+
+before(async () => {
+  server = await startServer({ SIMULATOR_PAIR_MS: '100' });
+  browser = await launchBrowser();
+  adminToken = await login(DEMO_ADMIN);
+  for (let i = 0; i < 50; i++) {
+    const [connection] = (await api<{ status: string }[]>('/whatsapp')).json;
+    if (connection?.status === 'CONNECTED') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const queues = (await api<{ id: number; name: string }[]>('/queue')).json;
+  const support = queues.find((q) => q.name === 'Suporte')!;
+  const sales = queues.find((q) => q.name === 'Vendas')!;
+  salesQueueId = sales.id;
+  const [connection] = (await api<Record<string, unknown>[]>('/whatsapp')).json;
+  const updated = await api(`/whatsapp/${connection!.id}`, {
+    method: 'PUT',
+    body: {
+      name: connection!.name,
+      isDefault: true,
+      provider: connection!.provider,
+      queueIds: [support.id, sales.id],
+      greetingMessage: '{{ms}}, {{firstName}}! Escolha um setor:',
+    },
+  });
+  assert.equal(updated.status, 200, JSON.stringify(updated.json));
+  const created = await api('/users', {
+    method: 'POST',
+    body: { name: 'Vendedora', ...SELLER, profile: 'user', queueIds: [sales.id] },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+
+  const context = () => browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 860 } });
+  customer = await (await context()).newPage();
+  seller = await (await context()).newPage();
+  await signIn(customer, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signIn(seller, server.url, SELLER.email, SELLER.password);
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('queue chatbot', () => {
+  it('greets the customer with the numbered menu of the queues', async () => {
+    await customer.goto(`${server.url}/simulator`);
+    await customer.getByTestId('simulator-from').fill(CUSTOMER);
+    await customer.getByTestId('simulator-name').fill('Carla Compradora');
+    await customerSays('Oi, quero comprar');
+    const menu = customer.getByTestId('outbox-item').filter({ hasText: '*2* - Vendas' });
+    await menu.waitFor({ timeout: 15_000 });
+    const text = (await menu.textContent()) ?? '';
+    assert.match(text, /Carla! Escolha um setor:/);
+    assert.match(text, /\*1\* - Suporte/);
+  });
+
+  it("the customer answers 2 and the ticket lands in Vendas' pending list", async () => {
+    await seller.getByTestId('tickets-subtab-pending').click();
+    await customerSays('2');
+    const tickets = await api<{
+      tickets: { id: number; queueId: number | null; contact: { number: string } }[];
+    }>(`/tickets?status=pending&showAll=true&queueIds=${JSON.stringify([salesQueueId])}`);
+    let ticketId = tickets.json.tickets.find((x) => x.contact.number === CUSTOMER)?.id;
+    for (let i = 0; !ticketId && i < 75; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const again = await api<{ tickets: { id: number; contact: { number: string } }[] }>(
+        `/tickets?status=pending&showAll=true&queueIds=${JSON.stringify([salesQueueId])}`,
+      );
+      ticketId = again.json.tickets.find((x) => x.contact.number === CUSTOMER)?.id;
+    }
+    assert.ok(ticketId, 'the ticket reached the Vendas queue');
+    const item = seller.getByTestId(`ticket-item-${ticketId}`);
+    await item.waitFor({ timeout: 10_000 });
+    await seller.getByTestId(`ticket-queue-${ticketId}`).filter({ hasText: 'Vendas' }).waitFor();
+
+    // The support agent, outside Vendas, does not get it.
+    const agentToken = await login(DEMO_AGENT);
+    const agentView = await api<{ tickets: { id: number }[] }>('/tickets?status=pending', {
+      token: agentToken,
+    });
+    assert.ok(!agentView.json.tickets.some((x) => x.id === ticketId));
+  });
+});
