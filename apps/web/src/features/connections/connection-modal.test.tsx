@@ -1,9 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { ConnectionModal } from './connection-modal';
+
+const GREETING_REQUIRED = 'A greeting message is required when there is more than one queue.';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -118,5 +120,90 @@ describe('ConnectionModal', () => {
       queueIds: [1],
       promptId: 4,
     });
+  });
+
+  it('shows the message variables under every message field and inserts them into the message', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<ConnectionModal whatsappId={30} onClose={onClose} />, { user: admin });
+    await screen.findByDisplayValue('Sales phone');
+    for (const name of [
+      'greetingMessage',
+      'complationMessage',
+      'outOfHoursMessage',
+      'ratingMessage',
+      'expiresInactiveMessage',
+    ]) {
+      const group = screen.getByTestId(`message-variables-${name}`);
+      for (const variable of ['firstName', 'name', 'ms', 'protocol', 'date', 'hour']) {
+        expect(within(group).getByTestId(`variable-${variable}`).textContent).toBe(`{{${variable}}}`);
+      }
+    }
+    const greeting = screen.getByTestId('connection-greetingMessage') as HTMLTextAreaElement;
+    expect(greeting.value).toBe('Hi!');
+    await user.click(greeting);
+    act(() => greeting.setSelectionRange(2, 2));
+    await user.click(
+      within(screen.getByTestId('message-variables-greetingMessage')).getByTestId('variable-ms'),
+    );
+    await user.keyboard(' ');
+    await user.click(
+      within(screen.getByTestId('message-variables-greetingMessage')).getByTestId('variable-firstName'),
+    );
+    expect(greeting.value).toBe('Hi{{ms}} {{firstName}}!');
+    await user.click(
+      within(screen.getByTestId('message-variables-ratingMessage')).getByTestId('variable-protocol'),
+    );
+    await user.click(screen.getByTestId('connection-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(JSON.parse(String(writes()[0]?.[1]?.body))).toMatchObject({
+      greetingMessage: 'Hi{{ms}} {{firstName}}!',
+      ratingMessage: '{{protocol}}',
+    });
+  });
+
+  it('requires a greeting when more than one queue is selected, before asking the server', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<ConnectionModal onClose={() => {}} />, { user: admin });
+    await user.type(screen.getByLabelText('Name'), 'Two queues');
+    await user.click(screen.getByRole('combobox', { name: 'Queues' }));
+    await user.click(await screen.findByRole('option', { name: 'Sales' }));
+    await user.click(await screen.findByRole('option', { name: 'Support' }));
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByTestId('connection-save'));
+    expect(await screen.findByText(GREETING_REQUIRED)).toBeTruthy();
+    const greeting = screen.getByTestId('connection-greetingMessage');
+    expect(greeting.getAttribute('aria-invalid')).toBe('true');
+    expect(writes()).toHaveLength(0);
+
+    // A variable is a greeting too: the error goes away.
+    await user.click(
+      within(screen.getByTestId('message-variables-greetingMessage')).getByTestId('variable-firstName'),
+    );
+    await waitFor(() => expect(screen.queryByText(GREETING_REQUIRED)).toBeNull());
+    expect(greeting.getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('marks the greeting field when the server answers ERR_WAPP_GREETING_REQUIRED', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    const answer = fetchMock.getMockImplementation() as (
+      input: RequestInfo | URL,
+      init?: RequestInit,
+    ) => Promise<Response>;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
+      init?.method === 'PUT'
+        ? json(400, { error: 'ERR_WAPP_GREETING_REQUIRED', field: 'greetingMessage' })
+        : answer(input, init),
+    );
+    renderWithProviders(<ConnectionModal whatsappId={30} onClose={onClose} />, { user: admin });
+    await screen.findByDisplayValue('Sales phone');
+    await user.click(screen.getByTestId('connection-save'));
+    expect(await screen.findByText(GREETING_REQUIRED)).toBeTruthy();
+    const greeting = screen.getByTestId('connection-greetingMessage');
+    expect(greeting.getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(greeting);
+    expect(writes()).toHaveLength(1);
+    expect(onClose).not.toHaveBeenCalled();
   });
 });

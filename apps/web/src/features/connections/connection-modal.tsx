@@ -17,16 +17,26 @@ import {
 } from '@mui/material';
 import {
   boundedString,
+  isErrorCode,
   type Provider,
   V,
   type Whatsapp,
   type WhatsappBody,
   ZWhatsappBody,
 } from '@zapdesk/shared';
-import { useEffect } from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { useEffect, useRef } from 'react';
+import {
+  type Control,
+  Controller,
+  type Resolver,
+  type UseFormGetValues,
+  type UseFormSetValue,
+  useForm,
+} from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { ApiError } from '../../lib/api';
+import { MessageVariables } from '../common/message-variables';
 import { useConnection, useQueueOptions, useSaveConnection } from './use-connections';
 
 /** Values of the connection form (document 2 section 3 "Whatsapp connection"). */
@@ -84,10 +94,69 @@ const toForm = (w: Whatsapp): ConnectionFormValues => ({
   maxUseBotQueues: w.maxUseBotQueues ?? 3,
 });
 
-/** ZWhatsappBody with 'Required' for an empty name (the shared schema says only 'Too Short!'). */
-const schema = ZWhatsappBody.extend({ name: boundedString(2, 50) });
+/**
+ * ZWhatsappBody with 'Required' for an empty name (the shared schema says only 'Too Short!'), and the
+ * server's rule that a connection with more than one queue needs a greeting (it greets with the menu
+ * of those queues): ERR_WAPP_GREETING_REQUIRED on greetingMessage.
+ */
+const schema = ZWhatsappBody.extend({ name: boundedString(2, 50) }).refine(
+  (v) => (v.queueIds?.length ?? 0) <= 1 || (v.greetingMessage ?? '').trim() !== '',
+  { path: ['greetingMessage'], message: 'ERR_WAPP_GREETING_REQUIRED' },
+);
 
 const KNOWN_MESSAGES = new Set<string>(Object.values(V));
+
+/** The message fields of the form; they take the message variables (`{{firstName}}`...). */
+type MessageName =
+  | 'greetingMessage'
+  | 'complationMessage'
+  | 'outOfHoursMessage'
+  | 'ratingMessage'
+  | 'expiresInactiveMessage';
+
+interface MessageFieldProps {
+  name: MessageName;
+  label: string;
+  control: Control<ConnectionFormValues>;
+  getValues: UseFormGetValues<ConnectionFormValues>;
+  setValue: UseFormSetValue<ConnectionFormValues>;
+  /** The translated error of the field, if any. */
+  error?: string;
+  minRows?: number;
+}
+
+/** A multiline message field (controlled, test id `connection-{name}`) with the variable chips under it. */
+function MessageField({ name, label, control, getValues, setValue, error, minRows = 3 }: MessageFieldProps) {
+  const inputRef = useRef<HTMLTextAreaElement | null>(null);
+  return (
+    <Box sx={{ width: '100%' }}>
+      <Controller
+        name={name}
+        control={control}
+        render={({ field }) => (
+          <TextField
+            label={label}
+            multiline
+            minRows={minRows}
+            fullWidth
+            name={field.name}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            inputRef={(el: HTMLTextAreaElement | null) => {
+              field.ref(el);
+              inputRef.current = el;
+            }}
+            error={!!error}
+            helperText={error}
+            slotProps={{ htmlInput: { 'data-testid': `connection-${name}` } }}
+          />
+        )}
+      />
+      <MessageVariables name={name} getValues={getValues} setValue={setValue} inputRef={inputRef} />
+    </Box>
+  );
+}
 
 interface ConnectionModalProps {
   /** The connection to edit; absent to add one. */
@@ -98,8 +167,10 @@ interface ConnectionModalProps {
 /**
  * Add/edit connection dialog (document 2 sections 2, 3 and 5): name (2..50), provider, default switch,
  * greeting, completion, out-of-hours and rating messages, queues, token, and the timers (close after
- * minutes with its message, transfer after minutes to a queue, bot queue limits). POST /whatsapp or
- * PUT /whatsapp/:id, then a success toast. Prompt and integration are kept as they are.
+ * minutes with its message, transfer after minutes to a queue, bot queue limits). The message fields
+ * offer the message variables (`{{firstName}}`...). POST /whatsapp or PUT /whatsapp/:id, then a success
+ * toast; a server error naming a field (ERR_WAPP_GREETING_REQUIRED...) also marks that field. Prompt
+ * and integration are kept as they are.
  */
 export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
   const { t } = useTranslation();
@@ -113,6 +184,9 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
     register,
     handleSubmit,
     reset,
+    getValues,
+    setValue,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<ConnectionFormValues>({
     resolver: zodResolver(schema) as unknown as Resolver<ConnectionFormValues>,
@@ -123,6 +197,18 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
     if (existing.data) reset(toForm(existing.data));
   }, [existing.data, reset]);
 
+  /**
+   * Marks the field a server error names (`{ error, field }`, e.g. ERR_WAPP_GREETING_REQUIRED on
+   * greetingMessage), besides the toast the query client shows.
+   */
+  const markServerError = (err: unknown) => {
+    if (!(err instanceof ApiError)) return;
+    const field = err.body?.field;
+    if (!field || !(field in EMPTY)) return;
+    const key = err.code === 'ERR_VALIDATION' ? (err.body?.message ?? V.invalid) : (err.code ?? V.invalid);
+    setError(field as keyof ConnectionFormValues, { type: 'server', message: key }, { shouldFocus: true });
+  };
+
   const onSubmit = handleSubmit(async (values) => {
     const token = values.token?.trim() ?? '';
     const body: WhatsappBody = {
@@ -131,16 +217,34 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
       promptId: existing.data?.promptId ?? null,
       integrationId: existing.data?.integrationId ?? null,
     };
-    const saved = await save.mutateAsync({ id: editing ? whatsappId : undefined, body }).catch(() => null);
+    const saved = await save
+      .mutateAsync({ id: editing ? whatsappId : undefined, body })
+      .catch((err: unknown) => {
+        markServerError(err);
+        return null;
+      });
     if (!saved) return;
     toast.success(t('connections.toasts.saved'));
     onClose();
   });
 
+  /** A validation key (`tooShort`...) or an error code (`ERR_...`) in the user's language. */
   const message = (key?: string) => {
     if (!key) return undefined;
+    if (isErrorCode(key)) return t(`errors.${key}`);
     return t(`validation.${KNOWN_MESSAGES.has(key) ? key : 'invalid'}`);
   };
+  const messageField = (name: MessageName, minRows?: number) => (
+    <MessageField
+      name={name}
+      label={t(`connectionModal.${name}`)}
+      control={control}
+      getValues={getValues}
+      setValue={setValue}
+      error={message(errors[name]?.message)}
+      minRows={minRows}
+    />
+  );
   const fieldProps = (name: keyof ConnectionFormValues) => ({
     error: !!errors[name],
     helperText: message(errors[name]?.message),
@@ -223,38 +327,10 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
                   )}
                 />
               </Stack>
-              <TextField
-                label={t('connectionModal.greetingMessage')}
-                multiline
-                minRows={3}
-                fullWidth
-                {...register('greetingMessage')}
-                {...fieldProps('greetingMessage')}
-              />
-              <TextField
-                label={t('connectionModal.complationMessage')}
-                multiline
-                minRows={3}
-                fullWidth
-                {...register('complationMessage')}
-                {...fieldProps('complationMessage')}
-              />
-              <TextField
-                label={t('connectionModal.outOfHoursMessage')}
-                multiline
-                minRows={3}
-                fullWidth
-                {...register('outOfHoursMessage')}
-                {...fieldProps('outOfHoursMessage')}
-              />
-              <TextField
-                label={t('connectionModal.ratingMessage')}
-                multiline
-                minRows={3}
-                fullWidth
-                {...register('ratingMessage')}
-                {...fieldProps('ratingMessage')}
-              />
+              {messageField('greetingMessage')}
+              {messageField('complationMessage')}
+              {messageField('outOfHoursMessage')}
+              {messageField('ratingMessage')}
               <Controller
                 name="queueIds"
                 control={control}
@@ -313,13 +389,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
                   {...number('expiresTicket')}
                   sx={{ maxWidth: { sm: 220 } }}
                 />
-                <TextField
-                  label={t('connectionModal.expiresInactiveMessage')}
-                  fullWidth
-                  multiline
-                  {...register('expiresInactiveMessage')}
-                  {...fieldProps('expiresInactiveMessage')}
-                />
+                {messageField('expiresInactiveMessage', 1)}
               </Stack>
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
                 <TextField

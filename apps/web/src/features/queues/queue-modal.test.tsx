@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DEFAULT_QUEUE_SCHEDULES, type QueueDetail } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -118,6 +118,36 @@ describe('QueueModal', () => {
     const body = JSON.parse(String(post?.[1]?.body));
     expect(body.outOfHoursMessage).toBe('Fechado');
     expect(body.schedules).toHaveLength(7);
+  });
+
+  it('offers the message variables under the greeting and out-of-hours messages', async () => {
+    scheduleType = 'queue';
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<QueueModal open onClose={onClose} />, { user: admin });
+    const outOfHours = (await screen.findByTestId('queue-out-of-hours')) as HTMLTextAreaElement;
+    const greetingChips = within(screen.getByTestId('message-variables-greetingMessage'));
+    const outOfHoursChips = within(screen.getByTestId('message-variables-outOfHoursMessage'));
+    for (const variable of ['firstName', 'name', 'ms', 'protocol', 'date', 'hour']) {
+      expect(greetingChips.getByTestId(`variable-${variable}`)).toBeTruthy();
+      expect(outOfHoursChips.getByTestId(`variable-${variable}`)).toBeTruthy();
+    }
+    await user.type(screen.getByTestId('queue-name'), 'Suporte');
+    await user.click(screen.getByTestId('queue-color-B80000'));
+    await user.click(greetingChips.getByTestId('variable-ms'));
+    await user.keyboard(', ');
+    await user.click(greetingChips.getByTestId('variable-firstName'));
+    await user.type(outOfHours, 'Closed until tomorrow');
+    act(() => outOfHours.setSelectionRange(6, 6));
+    await user.click(outOfHoursChips.getByTestId('variable-date'));
+    expect(outOfHours.value).toBe('Closed{{date}} until tomorrow');
+    await user.click(screen.getByTestId('queue-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/queue' && init?.method === 'POST');
+    expect(JSON.parse(String(post?.[1]?.body))).toMatchObject({
+      greetingMessage: '{{ms}}, {{firstName}}',
+      outOfHoursMessage: 'Closed{{date}} until tomorrow',
+    });
   });
 
   it('adds and deletes an option in the tree of an existing queue', async () => {

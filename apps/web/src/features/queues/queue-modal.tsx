@@ -17,10 +17,11 @@ import {
   Typography,
 } from '@mui/material';
 import { DEFAULT_QUEUE_SCHEDULES, type QueueDetail, type QueueSchedule, ZQueueBody } from '@zapdesk/shared';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { MessageVariables } from '../common/message-variables';
 import { QUEUE_COLORS } from './palette';
 import { QueueOptionsEditor } from './queue-options-editor';
 import { useQueueDetail, useSaveQueue, useScheduleType } from './use-queues';
@@ -63,7 +64,8 @@ interface QueueModalProps {
 /**
  * Add/edit queue dialog (document 2 section 2 "Queues"): name, colour from the fixed palette, bot
  * order, greeting; the out-of-hours message and the attendance-hours tab appear when the setting
- * scheduleType is 'queue'. The options tree is edited here once the queue exists.
+ * scheduleType is 'queue'. Both messages offer the message variables (`{{firstName}}`...). The
+ * options tree is edited here once the queue exists.
  */
 export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
   const { t } = useTranslation();
@@ -73,11 +75,15 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
   const withHours = scheduleType === 'queue';
   const save = useSaveQueue();
   const [tab, setTab] = useState<'data' | 'hours'>('data');
+  const greetingRef = useRef<HTMLTextAreaElement | null>(null);
+  const outOfHoursRef = useRef<HTMLTextAreaElement | null>(null);
   const {
     control,
     register,
     handleSubmit,
     reset,
+    getValues,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<QueueFormValues>({
     resolver: zodResolver(ZQueueBody) as unknown as Resolver<QueueFormValues>,
@@ -194,25 +200,69 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
                   </Box>
                 )}
               />
-              <TextField
-                label={t('queueModal.form.greetingMessage')}
-                multiline
-                minRows={3}
-                fullWidth
-                {...register('greetingMessage')}
-                error={!!errors.greetingMessage}
-                helperText={message(errors.greetingMessage?.message)}
-                slotProps={{ htmlInput: { 'data-testid': 'queue-greeting' } }}
-              />
-              {withHours && (
-                <TextField
-                  label={t('queueModal.form.outOfHoursMessage')}
-                  multiline
-                  minRows={3}
-                  fullWidth
-                  {...register('outOfHoursMessage')}
-                  slotProps={{ htmlInput: { 'data-testid': 'queue-out-of-hours' } }}
+              <Box>
+                <Controller
+                  control={control}
+                  name="greetingMessage"
+                  render={({ field }) => (
+                    <TextField
+                      label={t('queueModal.form.greetingMessage')}
+                      multiline
+                      minRows={3}
+                      fullWidth
+                      name={field.name}
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      inputRef={(el: HTMLTextAreaElement | null) => {
+                        field.ref(el);
+                        greetingRef.current = el;
+                      }}
+                      error={!!errors.greetingMessage}
+                      helperText={message(errors.greetingMessage?.message)}
+                      slotProps={{ htmlInput: { 'data-testid': 'queue-greeting' } }}
+                    />
+                  )}
                 />
+                <MessageVariables
+                  name="greetingMessage"
+                  getValues={getValues}
+                  setValue={setValue}
+                  inputRef={greetingRef}
+                />
+              </Box>
+              {withHours && (
+                <Box>
+                  <Controller
+                    control={control}
+                    name="outOfHoursMessage"
+                    render={({ field }) => (
+                      <TextField
+                        label={t('queueModal.form.outOfHoursMessage')}
+                        multiline
+                        minRows={3}
+                        fullWidth
+                        name={field.name}
+                        value={field.value}
+                        onChange={field.onChange}
+                        onBlur={field.onBlur}
+                        inputRef={(el: HTMLTextAreaElement | null) => {
+                          field.ref(el);
+                          outOfHoursRef.current = el;
+                        }}
+                        error={!!errors.outOfHoursMessage}
+                        helperText={message(errors.outOfHoursMessage?.message)}
+                        slotProps={{ htmlInput: { 'data-testid': 'queue-out-of-hours' } }}
+                      />
+                    )}
+                  />
+                  <MessageVariables
+                    name="outOfHoursMessage"
+                    getValues={getValues}
+                    setValue={setValue}
+                    inputRef={outOfHoursRef}
+                  />
+                </Box>
               )}
               {editing && existing.data ? (
                 <QueueOptionsEditor queueId={existing.data.id} options={existing.data.options} />
