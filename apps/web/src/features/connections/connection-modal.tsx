@@ -24,19 +24,12 @@ import {
   type WhatsappBody,
   ZWhatsappBody,
 } from '@zapdesk/shared';
-import { useEffect, useRef } from 'react';
-import {
-  type Control,
-  Controller,
-  type Resolver,
-  type UseFormGetValues,
-  type UseFormSetValue,
-  useForm,
-} from 'react-hook-form';
+import { useEffect } from 'react';
+import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
-import { MessageVariables } from '../common/message-variables';
+import { MessageTextField } from '../common/message-text-field';
 import { useConnection, useQueueOptions, useSaveConnection } from './use-connections';
 
 /** Values of the connection form (document 2 section 3 "Whatsapp connection"). */
@@ -113,50 +106,6 @@ type MessageName =
   | 'outOfHoursMessage'
   | 'ratingMessage'
   | 'expiresInactiveMessage';
-
-interface MessageFieldProps {
-  name: MessageName;
-  label: string;
-  control: Control<ConnectionFormValues>;
-  getValues: UseFormGetValues<ConnectionFormValues>;
-  setValue: UseFormSetValue<ConnectionFormValues>;
-  /** The translated error of the field, if any. */
-  error?: string;
-  minRows?: number;
-}
-
-/** A multiline message field (controlled, test id `connection-{name}`) with the variable chips under it. */
-function MessageField({ name, label, control, getValues, setValue, error, minRows = 3 }: MessageFieldProps) {
-  const inputRef = useRef<HTMLTextAreaElement | null>(null);
-  return (
-    <Box sx={{ width: '100%' }}>
-      <Controller
-        name={name}
-        control={control}
-        render={({ field }) => (
-          <TextField
-            label={label}
-            multiline
-            minRows={minRows}
-            fullWidth
-            name={field.name}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            inputRef={(el: HTMLTextAreaElement | null) => {
-              field.ref(el);
-              inputRef.current = el;
-            }}
-            error={!!error}
-            helperText={error}
-            slotProps={{ htmlInput: { 'data-testid': `connection-${name}` } }}
-          />
-        )}
-      />
-      <MessageVariables name={name} getValues={getValues} setValue={setValue} inputRef={inputRef} />
-    </Box>
-  );
-}
 
 interface ConnectionModalProps {
   /** The connection to edit; absent to add one. */
@@ -235,13 +184,14 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
     return t(`validation.${KNOWN_MESSAGES.has(key) ? key : 'invalid'}`);
   };
   const messageField = (name: MessageName, minRows?: number) => (
-    <MessageField
+    <MessageTextField<ConnectionFormValues>
       name={name}
       label={t(`connectionModal.${name}`)}
       control={control}
       getValues={getValues}
       setValue={setValue}
       error={message(errors[name]?.message)}
+      testId={`connection-${name}`}
       minRows={minRows}
     />
   );

@@ -17,11 +17,11 @@ import {
   Typography,
 } from '@mui/material';
 import { DEFAULT_QUEUE_SCHEDULES, type QueueDetail, type QueueSchedule, ZQueueBody } from '@zapdesk/shared';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { MessageVariables } from '../common/message-variables';
+import { MessageTextField } from '../common/message-text-field';
 import { QUEUE_COLORS } from './palette';
 import { QueueOptionsEditor } from './queue-options-editor';
 import { useQueueDetail, useSaveQueue, useScheduleType } from './use-queues';
@@ -75,8 +75,6 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
   const withHours = scheduleType === 'queue';
   const save = useSaveQueue();
   const [tab, setTab] = useState<'data' | 'hours'>('data');
-  const greetingRef = useRef<HTMLTextAreaElement | null>(null);
-  const outOfHoursRef = useRef<HTMLTextAreaElement | null>(null);
   const {
     control,
     register,
@@ -200,69 +198,25 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
                   </Box>
                 )}
               />
-              <Box>
-                <Controller
+              <MessageTextField<QueueFormValues>
+                name="greetingMessage"
+                label={t('queueModal.form.greetingMessage')}
+                control={control}
+                getValues={getValues}
+                setValue={setValue}
+                error={message(errors.greetingMessage?.message)}
+                testId="queue-greeting"
+              />
+              {withHours && (
+                <MessageTextField<QueueFormValues>
+                  name="outOfHoursMessage"
+                  label={t('queueModal.form.outOfHoursMessage')}
                   control={control}
-                  name="greetingMessage"
-                  render={({ field }) => (
-                    <TextField
-                      label={t('queueModal.form.greetingMessage')}
-                      multiline
-                      minRows={3}
-                      fullWidth
-                      name={field.name}
-                      value={field.value}
-                      onChange={field.onChange}
-                      onBlur={field.onBlur}
-                      inputRef={(el: HTMLTextAreaElement | null) => {
-                        field.ref(el);
-                        greetingRef.current = el;
-                      }}
-                      error={!!errors.greetingMessage}
-                      helperText={message(errors.greetingMessage?.message)}
-                      slotProps={{ htmlInput: { 'data-testid': 'queue-greeting' } }}
-                    />
-                  )}
-                />
-                <MessageVariables
-                  name="greetingMessage"
                   getValues={getValues}
                   setValue={setValue}
-                  inputRef={greetingRef}
+                  error={message(errors.outOfHoursMessage?.message)}
+                  testId="queue-out-of-hours"
                 />
-              </Box>
-              {withHours && (
-                <Box>
-                  <Controller
-                    control={control}
-                    name="outOfHoursMessage"
-                    render={({ field }) => (
-                      <TextField
-                        label={t('queueModal.form.outOfHoursMessage')}
-                        multiline
-                        minRows={3}
-                        fullWidth
-                        name={field.name}
-                        value={field.value}
-                        onChange={field.onChange}
-                        onBlur={field.onBlur}
-                        inputRef={(el: HTMLTextAreaElement | null) => {
-                          field.ref(el);
-                          outOfHoursRef.current = el;
-                        }}
-                        error={!!errors.outOfHoursMessage}
-                        helperText={message(errors.outOfHoursMessage?.message)}
-                        slotProps={{ htmlInput: { 'data-testid': 'queue-out-of-hours' } }}
-                      />
-                    )}
-                  />
-                  <MessageVariables
-                    name="outOfHoursMessage"
-                    getValues={getValues}
-                    setValue={setValue}
-                    inputRef={outOfHoursRef}
-                  />
-                </Box>
               )}
               {editing && existing.data ? (
                 <QueueOptionsEditor queueId={existing.data.id} options={existing.data.options} />
