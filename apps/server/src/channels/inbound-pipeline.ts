@@ -235,12 +235,14 @@ export class InboundPipeline {
       eq(tickets.whatsappId, whatsappId),
     );
     const [live] = await tx
-      .select({ id: tickets.id, status: tickets.status, userId: tickets.userId })
+      .select({ id: tickets.id, status: tickets.status, userId: tickets.userId, chatbot: tickets.chatbot })
       .from(tickets)
       .where(and(scope, sql`${tickets.status} <> 'closed'`))
       .for('update');
     if (live) {
-      const botMayAnswer = live.status === 'pending' && live.userId === null;
+      // Past a conversation's first message the bot only has something to say while its menu is
+      // open (chatbot on); otherwise no job is queued for the message.
+      const botMayAnswer = live.status === 'pending' && live.userId === null && live.chatbot;
       return { ticketId: live.id, created: false, botMayAnswer };
     }
     const [lastClosed] = await tx
