@@ -1,4 +1,6 @@
-import type { Ticket, UpdateTicketBody, ZTicketsQuery } from '@zapdesk/shared';
+import { TZDate } from '@date-fns/tz';
+import { DASHBOARD_TIME_ZONE, type Ticket, type UpdateTicketBody, type ZTicketsQuery } from '@zapdesk/shared';
+import { addDays } from 'date-fns';
 import { and, desc, eq, gt, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { sendClosingMessages } from '../../automation/ratings.js';
@@ -19,9 +21,18 @@ export const TICKETS_PAGE_SIZE = 40;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/**
+ * The instants of a calendar day (yyyy-MM-dd) in the company's time zone (America/Sao_Paulo, as the
+ * dashboard): from its local midnight to the next local midnight.
+ */
+export function localDayRange(day: string, timeZone = DASHBOARD_TIME_ZONE): { start: Date; end: Date } {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const start = new TZDate(year, month - 1, date, timeZone);
+  return { start: new Date(start.getTime()), end: new Date(addDays(start, 1).getTime()) };
+}
+
 function dayRange(column: typeof tickets.createdAt | typeof tickets.updatedAt, day: string): SQL {
-  const start = new Date(`${day}T00:00:00.000Z`);
-  const end = new Date(start.getTime() + 86_400_000);
+  const { start, end } = localDayRange(day);
   return and(gte(column, start), lt(column, end))!;
 }
 

@@ -126,6 +126,21 @@ describe('visibility', () => {
     expect(bad.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'queueIds' });
   });
 
+  it('filters by creation and update day in São Paulo time, not UTC', async () => {
+    const { ticketId } = await newTicket('Boa noite');
+    // 01:30 UTC on the 21st is 22:30 on the 20th in São Paulo (UTC-3).
+    await t.app.ctx.db
+      .update(tickets)
+      .set({ createdAt: new Date('2026-11-21T01:30:00Z'), updatedAt: new Date('2026-11-21T03:30:00Z') })
+      .where(eq(tickets.id, ticketId));
+    const ids = async (q: string) => (await list(a.admin, `showAll=true&${q}`)).tickets.map((x) => x.id);
+    expect(await ids('date=2026-11-20')).toContain(ticketId);
+    expect(await ids('date=2026-11-21')).not.toContain(ticketId);
+    // 03:30 UTC is 00:30 on the 21st locally.
+    expect(await ids('updatedAt=2026-11-21')).toContain(ticketId);
+    expect(await ids('updatedAt=2026-11-20')).not.toContain(ticketId);
+  });
+
   it('pages by 40 with hasMore and count', async () => {
     const fresh = await createTenant(t.app);
     const conn = await createSimulatorConnection(t.app, fresh.admin);
