@@ -45,7 +45,7 @@ import { ticketRoutes } from './modules/tickets/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { whatsappRoutes } from './modules/whatsapp/routes.js';
 import { Realtime } from './realtime/realtime.js';
-import { useRedisAdapter } from './realtime/redis-adapter.js';
+import { connectRedis, useRedisAdapter } from './realtime/redis-adapter.js';
 import { visibilityRooms } from './realtime/visibility-rooms.js';
 
 export interface BuildAppOptions {
@@ -108,7 +108,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.log,
     (auth) => visibilityRooms(database.db, auth.companyId, auth.userId),
   );
-  const ctx: AppContext = { config, database, db: database.db, secrets, realtime, log: app.log };
+  // With REDIS_URL, counters shared by every node (login limits) live in Redis.
+  const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL) : undefined;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
+  const ctx: AppContext = { config, database, db: database.db, secrets, realtime, log: app.log, redis };
   app.decorate('ctx', ctx);
   app.decorate('routeTable', [] as RouteEntry[]);
   if (config.REDIS_URL) {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { RedisClientType } from 'redis';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { Secrets } from './lib/secrets.js';
@@ -14,6 +15,8 @@ export interface AppContext {
   secrets: Secrets;
   realtime: Realtime;
   log: FastifyBaseLogger;
+  /** Redis, when REDIS_URL is set: state shared by every node (login limits). */
+  redis?: RedisClientType;
 }
 
 /** Fastify instance with the zod type provider, as route modules receive it. */

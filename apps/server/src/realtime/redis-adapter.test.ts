@@ -1,7 +1,8 @@
 /**
  * Two server nodes on one database and one Redis: an event emitted by node 1 reaches a socket
- * connected to node 2. Runs when TEST_REDIS_URL is set (.ci/run sets it when Redis answers).
+ * connected to node 2, and login limits count attempts on both. Runs when TEST_REDIS_URL is set (.ci/run sets it when Redis answers).
  */
+import crypto from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { companyChannel } from '@zapdesk/shared';
 import type { FastifyInstance } from 'fastify';
@@ -57,5 +58,24 @@ describe.runIf(redisUrl)('socket.io across nodes through Redis', () => {
     const event = await received;
     expect(event.user.name).toBe('Across Nodes');
     socket.close();
+  });
+
+  it('shares the login limits between the nodes', async () => {
+    // A fresh address and e-mail: Redis keeps counters across runs for the window.
+    const ip = `10.${crypto.randomInt(256)}.${crypto.randomInt(256)}.${crypto.randomInt(1, 255)}`;
+    const email = `nobody-${crypto.randomUUID()}@example.com`;
+    const attempt = (node: FastifyInstance) =>
+      node.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        remoteAddress: ip,
+        payload: { email, password: 'wrong-password' },
+      });
+    for (let i = 0; i < node1.config.LOGIN_RATE_MAX; i++) {
+      expect((await attempt(i % 2 ? node2 : node1.app)).statusCode).toBe(401);
+    }
+    const refused = await attempt(node2);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ error: 'ERR_TOO_MANY_REQUESTS', retryAfter: expect.any(Number) });
   });
 });

@@ -1,5 +1,5 @@
 import { createAdapter } from '@socket.io/redis-adapter';
-import { createClient } from 'redis';
+import { createClient, type RedisClientType } from 'redis';
 import type { Realtime } from './realtime.js';
 
 /**
@@ -17,4 +17,12 @@ export async function useRedisAdapter(realtime: Realtime, url: string): Promise<
   return async () => {
     await Promise.allSettled([pub.quit(), sub.quit()]);
   };
+}
+
+/** A Redis client for shared counters (REDIS_URL); errors surface on the commands that fail. */
+export async function connectRedis(url: string): Promise<RedisClientType> {
+  const client = createClient({ url }) as RedisClientType;
+  client.on('error', () => {});
+  await client.connect();
+  return client;
 }

@@ -1,19 +1,38 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { RedisClientType } from 'redis';
 import { AppError } from '../../lib/app-error.js';
 
 /**
  * Login attempts limited per e-mail and per client IP (issue: 10 per 15 minutes each). Every attempt
  * counts; a limit reached answers 429 ERR_TOO_MANY_REQUESTS with `retryAfter` in seconds.
- * In-memory per node; a Redis store replaces it when the app runs on several nodes.
+ * In memory on one node; with a Redis client the counters are shared by every node (and an
+ * in-memory limiter stands in while Redis is unreachable).
  */
 export class LoginLimiter {
-  private readonly byEmail: RateLimiterMemory;
-  private readonly byIp: RateLimiterMemory;
+  private readonly byEmail: RateLimiterAbstract;
+  private readonly byIp: RateLimiterAbstract;
 
-  constructor(max: number, windowMs: number) {
+  constructor(max: number, windowMs: number, redis?: RedisClientType) {
     const duration = Math.ceil(windowMs / 1000);
-    this.byEmail = new RateLimiterMemory({ keyPrefix: 'login-email', points: max, duration });
-    this.byIp = new RateLimiterMemory({ keyPrefix: 'login-ip', points: max, duration });
+    const limiter = (keyPrefix: string) => {
+      const memory = new RateLimiterMemory({ keyPrefix, points: max, duration });
+      if (!redis) return memory;
+      return new RateLimiterRedis({
+        storeClient: redis,
+        useRedisPackage: true,
+        keyPrefix: `zapdesk:${keyPrefix}`,
+        points: max,
+        duration,
+        insuranceLimiter: memory,
+      });
+    };
+    this.byEmail = limiter('login-email');
+    this.byIp = limiter('login-ip');
   }
 
   /** Counts one attempt. @throws AppError ERR_TOO_MANY_REQUESTS when either limit is exceeded. */

@@ -25,7 +25,7 @@ function setRefreshCookie(ctx: AppContext, reply: FastifyReply, session: IssuedS
 /** Auth API, core document section 7 (Auth) and section 4 (Session). */
 export function authRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['auth'];
-  const limiter = new LoginLimiter(ctx.config.LOGIN_RATE_MAX, ctx.config.LOGIN_RATE_WINDOW_MS);
+  const limiter = new LoginLimiter(ctx.config.LOGIN_RATE_MAX, ctx.config.LOGIN_RATE_WINDOW_MS, ctx.redis);
   app.post(
     '/auth/login',
     {
