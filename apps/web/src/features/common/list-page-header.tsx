@@ -1,44 +1,77 @@
 import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import { Button, InputAdornment, Stack, TextField, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
 
 export interface ListPageHeaderProps {
   title: string;
-  search: string;
-  onSearch: (value: string) => void;
-  searchLabel: string;
-  searchTestId: string;
-  addLabel: string;
-  addTestId: string;
-  onAdd: () => void;
+  /** The search box; absent on pages without search. */
+  search?: {
+    value: string;
+    onChange: (value: string) => void;
+    label: string;
+    testId: string;
+  };
+  /** The contained add button; absent (e.g. for lack of permission) to leave it out. */
+  add?: {
+    label: string;
+    testId: string;
+    onClick: () => void;
+    /** Defaults to a plus sign. */
+    icon?: ReactNode;
+  };
+  /** More buttons, before the add button. */
+  before?: ReactNode;
+  /** More buttons, after the add button. */
+  after?: ReactNode;
+  /** From which breakpoint the header lays out in a row (a column below it); 'xs' for always. */
+  rowFrom?: 'xs' | 'sm' | 'md';
 }
 
-/** The title, search box and add button above a searchable list page (tags, quick replies...). */
-export function ListPageHeader(props: ListPageHeaderProps) {
+/**
+ * The title, search box and add button (with optional extra buttons) above a list page: users,
+ * contacts, connections, queues, tags, quick replies.
+ */
+export function ListPageHeader({ title, search, add, before, after, rowFrom = 'sm' }: ListPageHeaderProps) {
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
+    <Stack
+      direction={rowFrom === 'xs' ? 'row' : { xs: 'column', [rowFrom]: 'row' }}
+      spacing={2}
+      alignItems={rowFrom === 'xs' ? 'center' : { [rowFrom]: 'center' }}
+    >
       <Typography variant="h5" component="h1" sx={{ flex: 1 }}>
-        {props.title}
+        {title}
       </Typography>
-      <TextField
-        size="small"
-        placeholder={props.searchLabel}
-        value={props.search}
-        onChange={(e) => props.onSearch(e.target.value)}
-        slotProps={{
-          htmlInput: { 'aria-label': props.searchLabel, 'data-testid': props.searchTestId },
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchIcon color="action" />
-              </InputAdornment>
-            ),
-          },
-        }}
-      />
-      <Button variant="contained" startIcon={<AddIcon />} onClick={props.onAdd} data-testid={props.addTestId}>
-        {props.addLabel}
-      </Button>
+      {search && (
+        <TextField
+          size="small"
+          placeholder={search.label}
+          value={search.value}
+          onChange={(e) => search.onChange(e.target.value)}
+          slotProps={{
+            htmlInput: { 'aria-label': search.label, 'data-testid': search.testId },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon color="action" />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+      )}
+      {before}
+      {add && (
+        <Button
+          variant="contained"
+          startIcon={add.icon ?? <AddIcon />}
+          onClick={add.onClick}
+          data-testid={add.testId}
+        >
+          {add.label}
+        </Button>
+      )}
+      {after}
     </Stack>
   );
 }

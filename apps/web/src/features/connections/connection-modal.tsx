@@ -1,35 +1,21 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  MenuItem,
-  Stack,
-  Switch,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import {
   boundedString,
-  isErrorCode,
   type Provider,
   V,
   type Whatsapp,
   type WhatsappBody,
   ZWhatsappBody,
 } from '@zapdesk/shared';
-import { useEffect } from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
+import { useFieldMessage } from '../common/field-message';
+import { FormDialog } from '../common/form-dialog';
+import { OptionalIdSelect, QueueMultiSelect } from '../common/id-select';
 import { MessageTextField } from '../common/message-text-field';
+import { useRecordForm } from '../common/use-record-form';
 import { useConnection, useQueueOptions, useSaveConnection } from './use-connections';
 
 /** Values of the connection form (document 2 section 3 "Whatsapp connection"). */
@@ -97,8 +83,6 @@ const schema = ZWhatsappBody.extend({ name: boundedString(2, 50) }).refine(
   { path: ['greetingMessage'], message: 'ERR_WAPP_GREETING_REQUIRED' },
 );
 
-const KNOWN_MESSAGES = new Set<string>(Object.values(V));
-
 /** The message fields of the form; they take the message variables (`{{firstName}}`...). */
 type MessageName =
   | 'greetingMessage'
@@ -132,19 +116,11 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
     control,
     register,
     handleSubmit,
-    reset,
     getValues,
     setValue,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ConnectionFormValues>({
-    resolver: zodResolver(schema) as unknown as Resolver<ConnectionFormValues>,
-    defaultValues: EMPTY,
-  });
-
-  useEffect(() => {
-    if (existing.data) reset(toForm(existing.data));
-  }, [existing.data, reset]);
+  } = useRecordForm<ConnectionFormValues, Whatsapp>(schema, EMPTY, existing.data, toForm);
 
   /**
    * Marks the field a server error names (`{ error, field }`, e.g. ERR_WAPP_GREETING_REQUIRED on
@@ -177,12 +153,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
     onClose();
   });
 
-  /** A validation key (`tooShort`...) or an error code (`ERR_...`) in the user's language. */
-  const message = (key?: string) => {
-    if (!key) return undefined;
-    if (isErrorCode(key)) return t(`errors.${key}`);
-    return t(`validation.${KNOWN_MESSAGES.has(key) ? key : 'invalid'}`);
-  };
+  const message = useFieldMessage({ unknownAsInvalid: true });
   const messageField = (name: MessageName, minRows?: number) => (
     <MessageTextField<ConnectionFormValues>
       name={name}
@@ -209,181 +180,123 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
   const loading = editing && existing.isPending;
 
   return (
-    <Dialog
-      open
+    <FormDialog
       onClose={onClose}
+      title={editing ? t('connectionModal.titleEdit') : t('connectionModal.titleAdd')}
+      titleId="connection-modal-title"
       maxWidth="md"
-      fullWidth
       scroll="paper"
-      aria-labelledby="connection-modal-title"
+      loading={loading}
+      onSubmit={onSubmit}
+      formTestId="connection-form"
+      formSx={{ display: 'contents' }}
+      editing={editing}
+      submitTestId="connection-save"
+      pending={isSubmitting}
+      lockCancel
     >
-      <DialogTitle id="connection-modal-title">
-        {editing ? t('connectionModal.titleEdit') : t('connectionModal.titleAdd')}
-      </DialogTitle>
-      {loading ? (
-        <Box sx={{ display: 'grid', placeItems: 'center', p: 4 }}>
-          <CircularProgress />
-        </Box>
-      ) : (
-        <Box
-          component="form"
-          noValidate
-          onSubmit={onSubmit}
-          data-testid="connection-form"
-          sx={{ display: 'contents' }}
-        >
-          <DialogContent dividers>
-            <Stack spacing={2}>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
-                <TextField
-                  label={t('connectionModal.name')}
-                  fullWidth
-                  autoFocus
-                  {...register('name')}
-                  slotProps={{ htmlInput: { 'data-testid': 'connection-name' } }}
-                  {...fieldProps('name')}
-                />
-                <Controller
-                  name="provider"
-                  control={control}
-                  render={({ field }) => (
-                    <TextField
-                      select
-                      label={t('connectionModal.provider')}
-                      fullWidth
-                      {...field}
-                      slotProps={{ htmlInput: { 'data-testid': 'connection-provider' } }}
-                    >
-                      <MenuItem value="beta">{t('connectionModal.providers.beta')}</MenuItem>
-                      <MenuItem value="simulator">{t('connectionModal.providers.simulator')}</MenuItem>
-                    </TextField>
-                  )}
-                />
-                <Controller
-                  name="isDefault"
-                  control={control}
-                  render={({ field }) => (
-                    <FormControlLabel
-                      sx={{ minWidth: 140, pt: 1 }}
-                      label={t('connectionModal.isDefault')}
-                      control={
-                        <Switch
-                          checked={field.value}
-                          onChange={(e) => field.onChange(e.target.checked)}
-                          slotProps={{ input: { 'data-testid': 'connection-default-switch' } as object }}
-                        />
-                      }
-                    />
-                  )}
-                />
-              </Stack>
-              {messageField('greetingMessage')}
-              {messageField('complationMessage')}
-              {messageField('outOfHoursMessage')}
-              {messageField('ratingMessage')}
-              <Controller
-                name="queueIds"
-                control={control}
-                render={({ field }) => (
-                  <TextField
-                    select
-                    label={t('connectionModal.queues')}
-                    fullWidth
-                    value={field.value}
-                    onChange={(e) => {
-                      const value = e.target.value as unknown as number[] | string;
-                      field.onChange(typeof value === 'string' ? value.split(',').map(Number) : value);
-                    }}
-                    slotProps={{
-                      select: {
-                        multiple: true,
-                        renderValue: (selected) => (
-                          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                            {(selected as number[]).map((id) => {
-                              const queue = queues.data?.find((q) => q.id === id);
-                              return (
-                                <Chip
-                                  key={id}
-                                  size="small"
-                                  label={queue?.name ?? id}
-                                  sx={{ bgcolor: queue?.color, color: queue ? 'common.white' : undefined }}
-                                />
-                              );
-                            })}
-                          </Box>
-                        ),
-                      },
-                    }}
-                  >
-                    {(queues.data ?? []).map((queue) => (
-                      <MenuItem key={queue.id} value={queue.id}>
-                        {queue.name}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
+      <Stack spacing={2}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
+          <TextField
+            label={t('connectionModal.name')}
+            fullWidth
+            autoFocus
+            {...register('name')}
+            slotProps={{ htmlInput: { 'data-testid': 'connection-name' } }}
+            {...fieldProps('name')}
+          />
+          <Controller
+            name="provider"
+            control={control}
+            render={({ field }) => (
               <TextField
-                label={t('connectionModal.token')}
+                select
+                label={t('connectionModal.provider')}
                 fullWidth
-                autoComplete="off"
-                {...register('token')}
-                {...fieldProps('token')}
+                {...field}
+                slotProps={{ htmlInput: { 'data-testid': 'connection-provider' } }}
+              >
+                <MenuItem value="beta">{t('connectionModal.providers.beta')}</MenuItem>
+                <MenuItem value="simulator">{t('connectionModal.providers.simulator')}</MenuItem>
+              </TextField>
+            )}
+          />
+          <Controller
+            name="isDefault"
+            control={control}
+            render={({ field }) => (
+              <FormControlLabel
+                sx={{ minWidth: 140, pt: 1 }}
+                label={t('connectionModal.isDefault')}
+                control={
+                  <Switch
+                    checked={field.value}
+                    onChange={(e) => field.onChange(e.target.checked)}
+                    slotProps={{ input: { 'data-testid': 'connection-default-switch' } as object }}
+                  />
+                }
               />
-              <Typography variant="subtitle2" component="h3">
-                {t('connectionModal.timers')}
-              </Typography>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
-                <TextField
-                  label={t('connectionModal.expiresTicket')}
-                  {...number('expiresTicket')}
-                  sx={{ maxWidth: { sm: 220 } }}
-                />
-                {messageField('expiresInactiveMessage', 1)}
-              </Stack>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
-                <TextField
-                  label={t('connectionModal.timeToTransfer')}
-                  {...number('timeToTransfer')}
-                  sx={{ maxWidth: { sm: 220 } }}
-                />
-                <Controller
-                  name="transferQueueId"
-                  control={control}
-                  render={({ field }) => (
-                    <TextField
-                      select
-                      label={t('connectionModal.transferQueueId')}
-                      fullWidth
-                      value={field.value ?? ''}
-                      onChange={(e) => field.onChange(e.target.value === '' ? null : Number(e.target.value))}
-                    >
-                      <MenuItem value="">{t('common.none')}</MenuItem>
-                      {(queues.data ?? []).map((queue) => (
-                        <MenuItem key={queue.id} value={queue.id}>
-                          {queue.name}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
-                />
-              </Stack>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField label={t('connectionModal.timeUseBotQueues')} {...number('timeUseBotQueues')} />
-                <TextField label={t('connectionModal.maxUseBotQueues')} {...number('maxUseBotQueues')} />
-              </Stack>
-            </Stack>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose} disabled={isSubmitting}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="connection-save">
-              {editing ? t('common.save') : t('common.add')}
-            </Button>
-          </DialogActions>
-        </Box>
-      )}
-    </Dialog>
+            )}
+          />
+        </Stack>
+        {messageField('greetingMessage')}
+        {messageField('complationMessage')}
+        {messageField('outOfHoursMessage')}
+        {messageField('ratingMessage')}
+        <Controller
+          name="queueIds"
+          control={control}
+          render={({ field }) => (
+            <QueueMultiSelect
+              label={t('connectionModal.queues')}
+              queues={queues.data}
+              value={field.value}
+              onChange={field.onChange}
+            />
+          )}
+        />
+        <TextField
+          label={t('connectionModal.token')}
+          fullWidth
+          autoComplete="off"
+          {...register('token')}
+          {...fieldProps('token')}
+        />
+        <Typography variant="subtitle2" component="h3">
+          {t('connectionModal.timers')}
+        </Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
+          <TextField
+            label={t('connectionModal.expiresTicket')}
+            {...number('expiresTicket')}
+            sx={{ maxWidth: { sm: 220 } }}
+          />
+          {messageField('expiresInactiveMessage', 1)}
+        </Stack>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
+          <TextField
+            label={t('connectionModal.timeToTransfer')}
+            {...number('timeToTransfer')}
+            sx={{ maxWidth: { sm: 220 } }}
+          />
+          <Controller
+            name="transferQueueId"
+            control={control}
+            render={({ field }) => (
+              <OptionalIdSelect
+                label={t('connectionModal.transferQueueId')}
+                options={queues.data}
+                value={field.value}
+                onChange={field.onChange}
+              />
+            )}
+          />
+        </Stack>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField label={t('connectionModal.timeUseBotQueues')} {...number('timeUseBotQueues')} />
+          <TextField label={t('connectionModal.maxUseBotQueues')} {...number('maxUseBotQueues')} />
+        </Stack>
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,20 +1,12 @@
-import AddIcon from '@mui/icons-material/Add';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import EditIcon from '@mui/icons-material/Edit';
 import {
   Alert,
   Box,
   Button,
   CircularProgress,
-  IconButton,
   Paper,
   Stack,
-  Table,
-  TableBody,
   TableCell,
-  TableContainer,
-  TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
@@ -25,6 +17,9 @@ import { toast } from 'react-toastify';
 import { formatShortDateTime } from '../../lib/format';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmationDialog } from '../common/confirmation-dialog';
+import { DataTable } from '../common/data-table';
+import { ListPageHeader } from '../common/list-page-header';
+import { RowActions } from '../common/row-actions';
 import { ConnectionModal } from './connection-modal';
 import { ConnectionStatus } from './connection-status';
 import { QrDialog } from './qr-dialog';
@@ -104,100 +99,88 @@ export function ConnectionsPage() {
     );
   } else {
     body = (
-      <TableContainer>
-        <Table size="small" data-testid="connections-table">
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('connections.table.name')}</TableCell>
-              <TableCell align="center">{t('connections.table.status')}</TableCell>
-              {canSession && <TableCell align="center">{t('connections.table.session')}</TableCell>}
-              <TableCell align="center">{t('connections.table.lastUpdate')}</TableCell>
-              <TableCell align="center">{t('connections.table.default')}</TableCell>
-              {canEdit && <TableCell align="center">{t('connections.table.actions')}</TableCell>}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {connections.map((connection) => (
-              <TableRow key={connection.id} hover data-testid={`connection-row-${connection.id}`}>
-                <TableCell>
-                  {connection.name}
-                  {connection.provider === 'simulator' && (
-                    <Typography component="span" variant="caption" color="text.secondary" sx={{ ml: 1 }}>
-                      ({t('connectionModal.providers.simulator')})
-                    </Typography>
-                  )}
-                </TableCell>
-                <TableCell align="center">
-                  <ConnectionStatus id={connection.id} status={connection.status} />
-                </TableCell>
-                {canSession && (
-                  <TableCell align="center">
-                    <SessionButtons
-                      id={connection.id}
-                      status={connection.status}
-                      busy={busyId === connection.id}
-                      onAction={(action) => onSessionAction(connection, action)}
-                    />
-                  </TableCell>
-                )}
-                <TableCell align="center" data-testid={`connection-updated-${connection.id}`}>
-                  {formatShortDateTime(connection.updatedAt)}
-                </TableCell>
-                <TableCell align="center">
-                  {connection.isDefault && (
-                    <CheckCircleIcon
-                      color="success"
-                      fontSize="small"
-                      titleAccess={t('connections.table.default')}
-                      data-testid={`connection-default-${connection.id}`}
-                    />
-                  )}
-                </TableCell>
-                {canEdit && (
-                  <TableCell align="center">
-                    <IconButton
-                      size="small"
-                      aria-label={t('connections.edit', { name: connection.name })}
-                      data-testid={`connection-edit-${connection.id}`}
-                      onClick={() => setModal({ whatsappId: connection.id })}
-                    >
-                      <EditIcon fontSize="small" />
-                    </IconButton>
-                    <IconButton
-                      size="small"
-                      aria-label={t('connections.delete', { name: connection.name })}
-                      data-testid={`connection-delete-${connection.id}`}
-                      onClick={() => setConfirm({ kind: 'delete', connection })}
-                    >
-                      <DeleteOutlineIcon fontSize="small" />
-                    </IconButton>
-                  </TableCell>
-                )}
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <DataTable
+        testId="connections-table"
+        paper={false}
+        head={
+          <>
+            <TableCell>{t('connections.table.name')}</TableCell>
+            <TableCell align="center">{t('connections.table.status')}</TableCell>
+            {canSession && <TableCell align="center">{t('connections.table.session')}</TableCell>}
+            <TableCell align="center">{t('connections.table.lastUpdate')}</TableCell>
+            <TableCell align="center">{t('connections.table.default')}</TableCell>
+            {canEdit && <TableCell align="center">{t('connections.table.actions')}</TableCell>}
+          </>
+        }
+      >
+        {connections.map((connection) => (
+          <TableRow key={connection.id} hover data-testid={`connection-row-${connection.id}`}>
+            <TableCell>
+              {connection.name}
+              {connection.provider === 'simulator' && (
+                <Typography component="span" variant="caption" color="text.secondary" sx={{ ml: 1 }}>
+                  ({t('connectionModal.providers.simulator')})
+                </Typography>
+              )}
+            </TableCell>
+            <TableCell align="center">
+              <ConnectionStatus id={connection.id} status={connection.status} />
+            </TableCell>
+            {canSession && (
+              <TableCell align="center">
+                <SessionButtons
+                  id={connection.id}
+                  status={connection.status}
+                  busy={busyId === connection.id}
+                  onAction={(action) => onSessionAction(connection, action)}
+                />
+              </TableCell>
+            )}
+            <TableCell align="center" data-testid={`connection-updated-${connection.id}`}>
+              {formatShortDateTime(connection.updatedAt)}
+            </TableCell>
+            <TableCell align="center">
+              {connection.isDefault && (
+                <CheckCircleIcon
+                  color="success"
+                  fontSize="small"
+                  titleAccess={t('connections.table.default')}
+                  data-testid={`connection-default-${connection.id}`}
+                />
+              )}
+            </TableCell>
+            {canEdit && (
+              <TableCell align="center">
+                <RowActions
+                  testIdPrefix="connection"
+                  id={connection.id}
+                  editLabel={t('connections.edit', { name: connection.name })}
+                  onEdit={() => setModal({ whatsappId: connection.id })}
+                  deleteLabel={t('connections.delete', { name: connection.name })}
+                  onDelete={() => setConfirm({ kind: 'delete', connection })}
+                />
+              </TableCell>
+            )}
+          </TableRow>
+        ))}
+      </DataTable>
     );
   }
 
   return (
     <Stack spacing={2}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
-        <Typography variant="h5" component="h1" sx={{ flex: 1 }}>
-          {t('connections.title')}
-        </Typography>
-        {canAdd && (
-          <Button
-            variant="contained"
-            startIcon={<AddIcon />}
-            onClick={() => setModal({ whatsappId: null })}
-            data-testid="add-connection-button"
-          >
-            {t('connections.add')}
-          </Button>
-        )}
-      </Stack>
+      <ListPageHeader
+        title={t('connections.title')}
+        add={
+          canAdd
+            ? {
+                label: t('connections.add'),
+                testId: 'add-connection-button',
+                onClick: () => setModal({ whatsappId: null }),
+              }
+            : undefined
+        }
+      />
       <Paper variant="outlined">{body}</Paper>
       {modal && <ConnectionModal whatsappId={modal.whatsappId} onClose={() => setModal(null)} />}
       {qrFor !== null && <QrDialog whatsappId={qrFor} onClose={closeQr} />}

@@ -1,25 +1,14 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, IconButton, Stack, TextField, Typography } from '@mui/material';
 import { type Contact, ZContactBody } from '@zapdesk/shared';
-import { useEffect } from 'react';
-import { type Resolver, useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
+import { useFieldMessage } from '../common/field-message';
+import { FormDialog } from '../common/form-dialog';
+import { useRecordForm } from '../common/use-record-form';
 import { useContactDetail, useSaveContactForm } from './use-contacts';
 
 /** Values of the contact form (core section 5 "Contact modal"). */
@@ -31,6 +20,13 @@ export interface ContactFormValues {
 }
 
 const EMPTY: ContactFormValues = { name: '', number: '', email: '', extraInfo: [] };
+
+const toForm = (contact: Contact): ContactFormValues => ({
+  name: contact.name,
+  number: contact.number,
+  email: contact.email,
+  extraInfo: (contact.extraInfo ?? []).map((e) => ({ name: e.name, value: e.value })),
+});
 
 interface ContactModalProps {
   open: boolean;
@@ -54,25 +50,10 @@ export function ContactModal({ open, contactId, onClose, onSaved }: ContactModal
     control,
     register,
     handleSubmit,
-    reset,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<ContactFormValues>({
-    resolver: zodResolver(ZContactBody) as unknown as Resolver<ContactFormValues>,
-    defaultValues: EMPTY,
-  });
+  } = useRecordForm<ContactFormValues, Contact>(ZContactBody, EMPTY, existing.data, toForm);
   const extra = useFieldArray({ control, name: 'extraInfo' });
-
-  useEffect(() => {
-    if (existing.data) {
-      reset({
-        name: existing.data.name,
-        number: existing.data.number,
-        email: existing.data.email,
-        extraInfo: (existing.data.extraInfo ?? []).map((e) => ({ name: e.name, value: e.value })),
-      });
-    }
-  }, [existing.data, reset]);
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -89,106 +70,89 @@ export function ContactModal({ open, contactId, onClose, onSaved }: ContactModal
     }
   });
 
-  const message = (key?: string) =>
-    key === 'duplicated'
-      ? t('contacts.modal.duplicated')
-      : key
-        ? t(`validation.${key}`, { defaultValue: key })
-        : undefined;
+  const message = useFieldMessage({ extra: { duplicated: t('contacts.modal.duplicated') } });
   const loading = editing && existing.isPending;
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="contact-modal-title">
-      <DialogTitle id="contact-modal-title">
-        {editing ? t('contacts.modal.titleEdit') : t('contacts.modal.titleAdd')}
-      </DialogTitle>
-      {loading ? (
-        <Box sx={{ display: 'grid', placeItems: 'center', p: 4 }}>
-          <CircularProgress />
-        </Box>
-      ) : (
-        <Box component="form" noValidate onSubmit={onSubmit} data-testid="contact-modal">
-          <DialogContent dividers>
-            <Stack spacing={2}>
-              <Typography variant="subtitle2">{t('contacts.modal.mainInfo')}</Typography>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField
-                  label={t('contacts.modal.name')}
-                  fullWidth
-                  autoFocus
-                  {...register('name')}
-                  error={!!errors.name}
-                  helperText={message(errors.name?.message)}
-                />
-                <TextField
-                  label={t('contacts.modal.number')}
-                  fullWidth
-                  placeholder="5541998608485"
-                  {...register('number')}
-                  error={!!errors.number}
-                  helperText={message(errors.number?.message)}
-                />
-              </Stack>
-              <TextField
-                label={t('contacts.modal.email')}
-                type="email"
-                fullWidth
-                {...register('email')}
-                error={!!errors.email}
-                helperText={message(errors.email?.message)}
-              />
-              <Typography variant="subtitle2">{t('contacts.modal.extraInfo')}</Typography>
-              {extra.fields.map((field, index) => (
-                <Stack key={field.id} direction="row" spacing={1} alignItems="flex-start">
-                  <TextField
-                    size="small"
-                    label={t('contacts.modal.extraName')}
-                    fullWidth
-                    {...register(`extraInfo.${index}.name`)}
-                    error={!!errors.extraInfo?.[index]?.name}
-                    helperText={message(errors.extraInfo?.[index]?.name?.message)}
-                  />
-                  <TextField
-                    size="small"
-                    label={t('contacts.modal.extraValue')}
-                    fullWidth
-                    {...register(`extraInfo.${index}.value`)}
-                    error={!!errors.extraInfo?.[index]?.value}
-                    helperText={message(errors.extraInfo?.[index]?.value?.message)}
-                  />
-                  <IconButton
-                    aria-label={t('contacts.modal.removeExtra')}
-                    onClick={() => extra.remove(index)}
-                    data-testid={`contact-extra-remove-${index}`}
-                  >
-                    <DeleteOutlineIcon />
-                  </IconButton>
-                </Stack>
-              ))}
-              <Box>
-                <Button
-                  startIcon={<AddIcon />}
-                  onClick={() => extra.append({ name: '', value: '' })}
-                  data-testid="contact-extra-add"
-                >
-                  {t('contacts.modal.addExtra')}
-                </Button>
-              </Box>
-            </Stack>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose}>{t('common.cancel')}</Button>
-            <Button
-              type="submit"
-              variant="contained"
-              disabled={isSubmitting}
-              data-testid="contact-modal-save"
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      title={editing ? t('contacts.modal.titleEdit') : t('contacts.modal.titleAdd')}
+      titleId="contact-modal-title"
+      maxWidth="sm"
+      loading={loading}
+      onSubmit={onSubmit}
+      formTestId="contact-modal"
+      editing={editing}
+      submitTestId="contact-modal-save"
+      pending={isSubmitting}
+    >
+      <Stack spacing={2}>
+        <Typography variant="subtitle2">{t('contacts.modal.mainInfo')}</Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField
+            label={t('contacts.modal.name')}
+            fullWidth
+            autoFocus
+            {...register('name')}
+            error={!!errors.name}
+            helperText={message(errors.name?.message)}
+          />
+          <TextField
+            label={t('contacts.modal.number')}
+            fullWidth
+            placeholder="5541998608485"
+            {...register('number')}
+            error={!!errors.number}
+            helperText={message(errors.number?.message)}
+          />
+        </Stack>
+        <TextField
+          label={t('contacts.modal.email')}
+          type="email"
+          fullWidth
+          {...register('email')}
+          error={!!errors.email}
+          helperText={message(errors.email?.message)}
+        />
+        <Typography variant="subtitle2">{t('contacts.modal.extraInfo')}</Typography>
+        {extra.fields.map((field, index) => (
+          <Stack key={field.id} direction="row" spacing={1} alignItems="flex-start">
+            <TextField
+              size="small"
+              label={t('contacts.modal.extraName')}
+              fullWidth
+              {...register(`extraInfo.${index}.name`)}
+              error={!!errors.extraInfo?.[index]?.name}
+              helperText={message(errors.extraInfo?.[index]?.name?.message)}
+            />
+            <TextField
+              size="small"
+              label={t('contacts.modal.extraValue')}
+              fullWidth
+              {...register(`extraInfo.${index}.value`)}
+              error={!!errors.extraInfo?.[index]?.value}
+              helperText={message(errors.extraInfo?.[index]?.value?.message)}
+            />
+            <IconButton
+              aria-label={t('contacts.modal.removeExtra')}
+              onClick={() => extra.remove(index)}
+              data-testid={`contact-extra-remove-${index}`}
             >
-              {editing ? t('common.save') : t('common.add')}
-            </Button>
-          </DialogActions>
+              <DeleteOutlineIcon />
+            </IconButton>
+          </Stack>
+        ))}
+        <Box>
+          <Button
+            startIcon={<AddIcon />}
+            onClick={() => extra.append({ name: '', value: '' })}
+            data-testid="contact-extra-add"
+          >
+            {t('contacts.modal.addExtra')}
+          </Button>
         </Box>
-      )}
-    </Dialog>
+      </Stack>
+    </FormDialog>
   );
 }

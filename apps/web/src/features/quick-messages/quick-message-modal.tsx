@@ -1,23 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
-import {
-  Box,
-  Button,
-  Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  Stack,
-  Switch,
-  TextField,
-} from '@mui/material';
+import { Button, Chip, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import { type QuickMessage, ZQuickMessageBody } from '@zapdesk/shared';
 import { useRef, useState } from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { useFieldMessage } from '../common/field-message';
+import { FormDialog } from '../common/form-dialog';
+import { useRecordForm } from '../common/use-record-form';
 import { useSaveQuickMessage } from './use-quick-messages';
 
 /** Values of the quick message form (document 2 sections 3 and 5). */
@@ -49,12 +39,12 @@ export function QuickMessageModal({ open, record, onClose }: QuickMessageModalPr
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<QuickMessageFormValues>({
-    resolver: zodResolver(ZQuickMessageBody) as unknown as Resolver<QuickMessageFormValues>,
-    defaultValues: record
+  } = useRecordForm<QuickMessageFormValues>(
+    ZQuickMessageBody,
+    record
       ? { shortcode: record.shortcode, message: record.message, geral: record.geral }
       : { shortcode: '', message: '', geral: false },
-  });
+  );
 
   const onSubmit = handleSubmit(async (values) => {
     const saved = await save
@@ -65,91 +55,89 @@ export function QuickMessageModal({ open, record, onClose }: QuickMessageModalPr
     onClose();
   });
 
-  const message = (key?: string) => (key ? t(`validation.${key}`, { defaultValue: key }) : undefined);
+  const message = useFieldMessage();
   const mediaName = file?.name ?? (removeMedia ? null : record?.mediaName);
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="quick-message-modal-title">
-      <DialogTitle id="quick-message-modal-title">
-        {record ? t('quickMessages.modal.titleEdit') : t('quickMessages.modal.titleAdd')}
-      </DialogTitle>
-      <Box component="form" noValidate onSubmit={onSubmit} data-testid="quick-message-modal">
-        <DialogContent dividers>
-          <Stack spacing={2}>
-            <TextField
-              label={t('quickMessages.modal.shortcode')}
-              autoFocus
-              fullWidth
-              {...register('shortcode')}
-              error={!!errors.shortcode}
-              helperText={message(errors.shortcode?.message)}
-              slotProps={{ htmlInput: { 'data-testid': 'quick-message-shortcode' } }}
-            />
-            <TextField
-              label={t('quickMessages.modal.message')}
-              multiline
-              minRows={4}
-              fullWidth
-              {...register('message')}
-              error={!!errors.message}
-              helperText={message(errors.message?.message)}
-              slotProps={{ htmlInput: { 'data-testid': 'quick-message-message' } }}
-            />
-            <Controller
-              control={control}
-              name="geral"
-              render={({ field }) => (
-                <FormControlLabel
-                  control={
-                    <Switch
-                      checked={field.value}
-                      onChange={(e) => field.onChange(e.target.checked)}
-                      slotProps={{ input: { 'data-testid': 'quick-message-geral' } as object }}
-                    />
-                  }
-                  label={t('quickMessages.modal.geral')}
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      title={record ? t('quickMessages.modal.titleEdit') : t('quickMessages.modal.titleAdd')}
+      titleId="quick-message-modal-title"
+      maxWidth="sm"
+      onSubmit={onSubmit}
+      formTestId="quick-message-modal"
+      editing={!!record}
+      submitTestId="quick-message-save"
+      pending={isSubmitting}
+    >
+      <Stack spacing={2}>
+        <TextField
+          label={t('quickMessages.modal.shortcode')}
+          autoFocus
+          fullWidth
+          {...register('shortcode')}
+          error={!!errors.shortcode}
+          helperText={message(errors.shortcode?.message)}
+          slotProps={{ htmlInput: { 'data-testid': 'quick-message-shortcode' } }}
+        />
+        <TextField
+          label={t('quickMessages.modal.message')}
+          multiline
+          minRows={4}
+          fullWidth
+          {...register('message')}
+          error={!!errors.message}
+          helperText={message(errors.message?.message)}
+          slotProps={{ htmlInput: { 'data-testid': 'quick-message-message' } }}
+        />
+        <Controller
+          control={control}
+          name="geral"
+          render={({ field }) => (
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={field.value}
+                  onChange={(e) => field.onChange(e.target.checked)}
+                  slotProps={{ input: { 'data-testid': 'quick-message-geral' } as object }}
                 />
-              )}
+              }
+              label={t('quickMessages.modal.geral')}
             />
-            <Stack direction="row" spacing={1} alignItems="center">
-              <Button
-                variant="outlined"
-                startIcon={<AttachFileIcon />}
-                onClick={() => fileInput.current?.click()}
-                data-testid="quick-message-attach"
-              >
-                {t('quickMessages.modal.attach')}
-              </Button>
-              <input
-                ref={fileInput}
-                type="file"
-                hidden
-                data-testid="quick-message-file"
-                onChange={(e) => {
-                  setFile(e.target.files?.[0] ?? null);
-                  setRemoveMedia(false);
-                }}
-              />
-              {mediaName && (
-                <Chip
-                  label={mediaName}
-                  onDelete={() => {
-                    setFile(null);
-                    setRemoveMedia(true);
-                  }}
-                  data-testid="quick-message-media"
-                />
-              )}
-            </Stack>
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="quick-message-save">
-            {record ? t('common.save') : t('common.add')}
+          )}
+        />
+        <Stack direction="row" spacing={1} alignItems="center">
+          <Button
+            variant="outlined"
+            startIcon={<AttachFileIcon />}
+            onClick={() => fileInput.current?.click()}
+            data-testid="quick-message-attach"
+          >
+            {t('quickMessages.modal.attach')}
           </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+          <input
+            ref={fileInput}
+            type="file"
+            hidden
+            data-testid="quick-message-file"
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setRemoveMedia(false);
+            }}
+          />
+          {mediaName && (
+            <Chip
+              label={mediaName}
+              onDelete={() => {
+                setFile(null);
+                setRemoveMedia(true);
+              }}
+              data-testid="quick-message-media"
+            />
+          )}
+        </Stack>
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,16 +1,14 @@
 import AttachFileIcon from '@mui/icons-material/AttachFile';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import EditIcon from '@mui/icons-material/Edit';
-import { Chip, IconButton, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import { can, type QuickMessage, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
-import { ConfirmationDialog } from '../common/confirmation-dialog';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { ListPageHeader } from '../common/list-page-header';
+import { RowActions } from '../common/row-actions';
 import { QuickMessageModal } from './quick-message-modal';
 import { useDeleteQuickMessage, useQuickMessagesList } from './use-quick-messages';
 
@@ -37,13 +35,17 @@ export function QuickMessagesPage() {
     <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
       <ListPageHeader
         title={t('quickMessages.title')}
-        search={search}
-        onSearch={setSearch}
-        searchLabel={t('quickMessages.search')}
-        searchTestId="quick-messages-search"
-        addLabel={t('quickMessages.add')}
-        addTestId="add-quick-message-button"
-        onAdd={() => setModal({ record: null })}
+        search={{
+          value: search,
+          onChange: setSearch,
+          label: t('quickMessages.search'),
+          testId: 'quick-messages-search',
+        }}
+        add={{
+          label: t('quickMessages.add'),
+          testId: 'add-quick-message-button',
+          onClick: () => setModal({ record: null }),
+        }}
       />
       <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={onScroll}>
         <List data-testid="quick-messages-list">
@@ -56,24 +58,14 @@ export function QuickMessagesPage() {
                 data-testid={`quick-message-${record.id}`}
                 secondaryAction={
                   editable ? (
-                    <>
-                      <IconButton
-                        size="small"
-                        aria-label={t('quickMessages.edit', { shortcode: record.shortcode })}
-                        data-testid={`quick-message-edit-${record.id}`}
-                        onClick={() => setModal({ record })}
-                      >
-                        <EditIcon fontSize="small" />
-                      </IconButton>
-                      <IconButton
-                        size="small"
-                        aria-label={t('quickMessages.delete', { shortcode: record.shortcode })}
-                        data-testid={`quick-message-delete-${record.id}`}
-                        onClick={() => setToDelete(record)}
-                      >
-                        <DeleteOutlineIcon fontSize="small" />
-                      </IconButton>
-                    </>
+                    <RowActions
+                      testIdPrefix="quick-message"
+                      id={record.id}
+                      editLabel={t('quickMessages.edit', { shortcode: record.shortcode })}
+                      onEdit={() => setModal({ record })}
+                      deleteLabel={t('quickMessages.delete', { shortcode: record.shortcode })}
+                      onDelete={() => setToDelete(record)}
+                    />
                   ) : null
                 }
               >
@@ -100,15 +92,13 @@ export function QuickMessagesPage() {
         )}
       </Paper>
       {modal && <QuickMessageModal open record={modal.record} onClose={() => setModal(null)} />}
-      <ConfirmationDialog
-        open={toDelete !== null}
+      <ConfirmDeleteDialog
+        target={toDelete}
         title={t('quickMessages.confirmDelete.title', { shortcode: toDelete?.shortcode ?? '' })}
         message={t('quickMessages.confirmDelete.message')}
+        deletedMessage={t('quickMessages.toasts.deleted')}
+        remove={remove}
         onClose={() => setToDelete(null)}
-        onConfirm={() => {
-          if (toDelete)
-            remove.mutate(toDelete.id, { onSuccess: () => toast.success(t('quickMessages.toasts.deleted')) });
-        }}
       />
     </Stack>
   );

@@ -1,26 +1,14 @@
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import EditIcon from '@mui/icons-material/Edit';
-import {
-  Chip,
-  IconButton,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-} from '@mui/material';
+import { Chip, Stack, TableCell, TableRow } from '@mui/material';
 import { can, SEARCH_DEBOUNCE_MS, type TagWithCount } from '@zapdesk/shared';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
-import { ConfirmationDialog } from '../common/confirmation-dialog';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
+import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
+import { RowActions } from '../common/row-actions';
 import { TagModal } from './tag-modal';
 import { useDeleteTag, useTagsList } from './use-tags';
 
@@ -46,75 +34,61 @@ export function TagsPage() {
     <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
       <ListPageHeader
         title={t('tags.title')}
-        search={search}
-        onSearch={setSearch}
-        searchLabel={t('tags.search')}
-        searchTestId="tags-search"
-        addLabel={t('tags.add')}
-        addTestId="add-tag-button"
-        onAdd={() => setModal({ tagId: null })}
+        search={{ value: search, onChange: setSearch, label: t('tags.search'), testId: 'tags-search' }}
+        add={{ label: t('tags.add'), testId: 'add-tag-button', onClick: () => setModal({ tagId: null }) }}
       />
-      <TableContainer component={Paper} variant="outlined" sx={{ flex: 1 }} onScroll={onScroll}>
-        <Table size="small" stickyHeader data-testid="tags-table">
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('tags.table.name')}</TableCell>
-              <TableCell width={160} align="center">
-                {t('tags.table.tickets')}
-              </TableCell>
-              {admin && (
-                <TableCell width={120} align="center">
-                  {t('tags.table.kanban')}
-                </TableCell>
-              )}
+      <DataTable
+        testId="tags-table"
+        stickyHeader
+        sx={{ flex: 1 }}
+        onScroll={onScroll}
+        head={
+          <>
+            <TableCell>{t('tags.table.name')}</TableCell>
+            <TableCell width={160} align="center">
+              {t('tags.table.tickets')}
+            </TableCell>
+            {admin && (
               <TableCell width={120} align="center">
-                {t('tags.table.actions')}
+                {t('tags.table.kanban')}
               </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {tags.map((tag) => (
-              <TableRow key={tag.id} hover data-testid={`tag-row-${tag.id}`}>
-                <TableCell>
-                  <Chip label={tag.name} size="small" sx={{ bgcolor: tag.color, color: '#fff' }} />
-                </TableCell>
-                <TableCell align="center">{tag.ticketsCount}</TableCell>
-                {admin && (
-                  <TableCell align="center">{tag.kanban === 1 ? t('common.yes') : t('common.no')}</TableCell>
-                )}
-                <TableCell align="center">
-                  <IconButton
-                    size="small"
-                    aria-label={t('tags.edit', { name: tag.name })}
-                    data-testid={`tag-edit-${tag.id}`}
-                    onClick={() => setModal({ tagId: tag.id })}
-                  >
-                    <EditIcon fontSize="small" />
-                  </IconButton>
-                  <IconButton
-                    size="small"
-                    aria-label={t('tags.delete', { name: tag.name })}
-                    data-testid={`tag-delete-${tag.id}`}
-                    onClick={() => setToDelete(tag)}
-                  >
-                    <DeleteOutlineIcon fontSize="small" />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+            )}
+            <TableCell width={120} align="center">
+              {t('tags.table.actions')}
+            </TableCell>
+          </>
+        }
+      >
+        {tags.map((tag) => (
+          <TableRow key={tag.id} hover data-testid={`tag-row-${tag.id}`}>
+            <TableCell>
+              <Chip label={tag.name} size="small" sx={{ bgcolor: tag.color, color: '#fff' }} />
+            </TableCell>
+            <TableCell align="center">{tag.ticketsCount}</TableCell>
+            {admin && (
+              <TableCell align="center">{tag.kanban === 1 ? t('common.yes') : t('common.no')}</TableCell>
+            )}
+            <TableCell align="center">
+              <RowActions
+                testIdPrefix="tag"
+                id={tag.id}
+                editLabel={t('tags.edit', { name: tag.name })}
+                onEdit={() => setModal({ tagId: tag.id })}
+                deleteLabel={t('tags.delete', { name: tag.name })}
+                onDelete={() => setToDelete(tag)}
+              />
+            </TableCell>
+          </TableRow>
+        ))}
+      </DataTable>
       {modal && <TagModal open tagId={modal.tagId} onClose={() => setModal(null)} />}
-      <ConfirmationDialog
-        open={toDelete !== null}
+      <ConfirmDeleteDialog
+        target={toDelete}
         title={t('tags.confirmDelete.title', { name: toDelete?.name ?? '' })}
         message={t('tags.confirmDelete.message')}
+        deletedMessage={t('tags.toasts.deleted')}
+        remove={remove}
         onClose={() => setToDelete(null)}
-        onConfirm={() => {
-          if (toDelete)
-            remove.mutate(toDelete.id, { onSuccess: () => toast.success(t('tags.toasts.deleted')) });
-        }}
       />
     </Stack>
   );

@@ -1,18 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Alert,
-  Autocomplete,
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  MenuItem,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Alert, Autocomplete, CircularProgress, MenuItem, Stack, TextField } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CONTACT_SEARCH_MIN_CHARS,
@@ -24,7 +10,7 @@ import {
   type Ticket,
 } from '@zapdesk/shared';
 import { useEffect, useMemo, useState } from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -33,6 +19,9 @@ import { ApiError, api } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
+import { useFieldMessage } from '../common/field-message';
+import { FormDialog } from '../common/form-dialog';
+import { useRecordForm } from '../common/use-record-form';
 import { useConnections } from '../connections/use-connections';
 import { upsertTicketInLists } from './tickets-cache';
 import { viewerOf } from './use-tickets';
@@ -115,13 +104,10 @@ export function NewTicketModal({ onClose }: { onClose: () => void }) {
     control,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<NewTicketValues>({
-    resolver: zodResolver(newTicketSchema(admin)) as unknown as Resolver<NewTicketValues>,
-    defaultValues: {
-      contact: null,
-      queueId: !admin && me.queues.length === 1 ? (me.queues[0]?.id ?? '') : '',
-      whatsappId: me.whatsappId ?? '',
-    },
+  } = useRecordForm<NewTicketValues>(newTicketSchema(admin), {
+    contact: null,
+    queueId: !admin && me.queues.length === 1 ? (me.queues[0]?.id ?? '') : '',
+    whatsappId: me.whatsappId ?? '',
   });
 
   const open = (ticket: Ticket) => {
@@ -159,137 +145,130 @@ export function NewTicketModal({ onClose }: { onClose: () => void }) {
     }
   });
 
-  const message = (key?: string) =>
-    key
-      ? key === 'selectQueue'
-        ? t('tickets.newTicket.selectQueue')
-        : t(`validation.${key}`, { defaultValue: key })
-      : undefined;
+  const message = useFieldMessage({ extra: { selectQueue: t('tickets.newTicket.selectQueue') } });
   const short = debounced.length < CONTACT_SEARCH_MIN_CHARS;
 
   return (
-    <Dialog open onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="new-ticket-title">
-      <DialogTitle id="new-ticket-title">{t('tickets.newTicket.title')}</DialogTitle>
-      <Box component="form" noValidate onSubmit={onSubmit} data-testid="new-ticket-modal">
-        <DialogContent dividers>
-          <Stack spacing={2}>
-            {conflict && (
-              <Alert severity="warning" data-testid="new-ticket-conflict">
-                {t('tickets.newTicket.otherOpenTicket', conflict)}
-              </Alert>
-            )}
-            <Controller
-              name="contact"
-              control={control}
-              render={({ field }) => (
-                <Autocomplete
-                  options={short ? [] : (contacts.data?.contacts ?? [])}
-                  value={field.value}
-                  onChange={(_e, value) =>
-                    field.onChange(value ? { id: value.id, name: value.name, number: value.number } : null)
-                  }
-                  inputValue={term}
-                  onInputChange={(_e, value) => setTerm(value)}
-                  filterOptions={(x) => x}
-                  getOptionLabel={(o) => `${o.name}${o.number ? ` - ${o.number}` : ''}`}
-                  isOptionEqualToValue={(a, b) => a.id === b.id}
-                  loading={!short && contacts.isFetching}
-                  noOptionsText={short ? t('tickets.newTicket.typeMore') : t('tickets.newTicket.noContacts')}
-                  renderOption={(props, option) => {
-                    const { key, ...rest } = props as typeof props & { key: string };
-                    return (
-                      <li key={key} {...rest} data-testid={`new-ticket-contact-option-${option.id}`}>
-                        {option.name} {option.number ? `(${option.number})` : ''}
-                      </li>
-                    );
+    <FormDialog
+      onClose={onClose}
+      title={t('tickets.newTicket.title')}
+      titleId="new-ticket-title"
+      maxWidth="xs"
+      onSubmit={onSubmit}
+      formTestId="new-ticket-modal"
+      submitLabel={isSubmitting ? <CircularProgress size={20} /> : t('common.save')}
+      submitTestId="new-ticket-save"
+      pending={isSubmitting}
+      lockCancel
+    >
+      <Stack spacing={2}>
+        {conflict && (
+          <Alert severity="warning" data-testid="new-ticket-conflict">
+            {t('tickets.newTicket.otherOpenTicket', conflict)}
+          </Alert>
+        )}
+        <Controller
+          name="contact"
+          control={control}
+          render={({ field }) => (
+            <Autocomplete
+              options={short ? [] : (contacts.data?.contacts ?? [])}
+              value={field.value}
+              onChange={(_e, value) =>
+                field.onChange(value ? { id: value.id, name: value.name, number: value.number } : null)
+              }
+              inputValue={term}
+              onInputChange={(_e, value) => setTerm(value)}
+              filterOptions={(x) => x}
+              getOptionLabel={(o) => `${o.name}${o.number ? ` - ${o.number}` : ''}`}
+              isOptionEqualToValue={(a, b) => a.id === b.id}
+              loading={!short && contacts.isFetching}
+              noOptionsText={short ? t('tickets.newTicket.typeMore') : t('tickets.newTicket.noContacts')}
+              renderOption={(props, option) => {
+                const { key, ...rest } = props as typeof props & { key: string };
+                return (
+                  <li key={key} {...rest} data-testid={`new-ticket-contact-option-${option.id}`}>
+                    {option.name} {option.number ? `(${option.number})` : ''}
+                  </li>
+                );
+              }}
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  autoFocus
+                  label={t('tickets.newTicket.contact')}
+                  error={!!errors.contact}
+                  helperText={message(errors.contact?.message)}
+                  slotProps={{
+                    htmlInput: { ...params.inputProps, 'data-testid': 'new-ticket-contact' },
+                    input: {
+                      ...params.InputProps,
+                      endAdornment: (
+                        <>
+                          {!short && contacts.isFetching && <CircularProgress size={18} />}
+                          {params.InputProps.endAdornment}
+                        </>
+                      ),
+                    },
                   }}
-                  renderInput={(params) => (
-                    <TextField
-                      {...params}
-                      autoFocus
-                      label={t('tickets.newTicket.contact')}
-                      error={!!errors.contact}
-                      helperText={message(errors.contact?.message)}
-                      slotProps={{
-                        htmlInput: { ...params.inputProps, 'data-testid': 'new-ticket-contact' },
-                        input: {
-                          ...params.InputProps,
-                          endAdornment: (
-                            <>
-                              {!short && contacts.isFetching && <CircularProgress size={18} />}
-                              {params.InputProps.endAdornment}
-                            </>
-                          ),
-                        },
-                      }}
-                    />
-                  )}
                 />
               )}
             />
-            <Controller
-              name="queueId"
-              control={control}
-              render={({ field }) => (
-                <TextField
-                  select
-                  label={t('tickets.newTicket.queue')}
-                  fullWidth
-                  value={queues.some((q) => q.id === field.value) ? field.value : ''}
-                  onChange={(e) => field.onChange(e.target.value === '' ? '' : Number(e.target.value))}
-                  onBlur={field.onBlur}
-                  error={!!errors.queueId}
-                  helperText={message(errors.queueId?.message)}
-                  slotProps={{ htmlInput: { 'data-testid': 'new-ticket-queue' } }}
-                >
-                  {admin && (
-                    <MenuItem value="">
-                      <em>{t('common.none')}</em>
-                    </MenuItem>
-                  )}
-                  {queues.map((queue) => (
-                    <MenuItem key={queue.id} value={queue.id}>
-                      {queue.name}
-                    </MenuItem>
-                  ))}
-                </TextField>
+          )}
+        />
+        <Controller
+          name="queueId"
+          control={control}
+          render={({ field }) => (
+            <TextField
+              select
+              label={t('tickets.newTicket.queue')}
+              fullWidth
+              value={queues.some((q) => q.id === field.value) ? field.value : ''}
+              onChange={(e) => field.onChange(e.target.value === '' ? '' : Number(e.target.value))}
+              onBlur={field.onBlur}
+              error={!!errors.queueId}
+              helperText={message(errors.queueId?.message)}
+              slotProps={{ htmlInput: { 'data-testid': 'new-ticket-queue' } }}
+            >
+              {admin && (
+                <MenuItem value="">
+                  <em>{t('common.none')}</em>
+                </MenuItem>
               )}
-            />
-            <Controller
-              name="whatsappId"
-              control={control}
-              render={({ field }) => (
-                <TextField
-                  select
-                  label={t('tickets.newTicket.connection')}
-                  fullWidth
-                  value={connections.data?.some((c) => c.id === field.value) ? field.value : ''}
-                  onChange={(e) => field.onChange(e.target.value === '' ? '' : Number(e.target.value))}
-                  onBlur={field.onBlur}
-                  slotProps={{ htmlInput: { 'data-testid': 'new-ticket-whatsapp' } }}
-                >
-                  <MenuItem value="">
-                    <em>{t('tickets.newTicket.defaultConnection')}</em>
-                  </MenuItem>
-                  {(connections.data ?? []).map((connection) => (
-                    <MenuItem key={connection.id} value={connection.id}>
-                      {connection.name}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="new-ticket-save">
-            {isSubmitting ? <CircularProgress size={20} /> : t('common.save')}
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+              {queues.map((queue) => (
+                <MenuItem key={queue.id} value={queue.id}>
+                  {queue.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        />
+        <Controller
+          name="whatsappId"
+          control={control}
+          render={({ field }) => (
+            <TextField
+              select
+              label={t('tickets.newTicket.connection')}
+              fullWidth
+              value={connections.data?.some((c) => c.id === field.value) ? field.value : ''}
+              onChange={(e) => field.onChange(e.target.value === '' ? '' : Number(e.target.value))}
+              onBlur={field.onBlur}
+              slotProps={{ htmlInput: { 'data-testid': 'new-ticket-whatsapp' } }}
+            >
+              <MenuItem value="">
+                <em>{t('tickets.newTicket.defaultConnection')}</em>
+              </MenuItem>
+              {(connections.data ?? []).map((connection) => (
+                <MenuItem key={connection.id} value={connection.id}>
+                  {connection.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,25 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Box,
-  Button,
-  Chip,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  MenuItem,
-  Stack,
-  Switch,
-  TextField,
-} from '@mui/material';
+import { FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { can, type PublicUser, type UpdateUserBody, ZCreateUserBody, ZUpdateUserBody } from '@zapdesk/shared';
-import { useEffect } from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useCurrentUser } from '../auth/session-context';
+import { useFieldMessage } from '../common/field-message';
+import { FormDialog } from '../common/form-dialog';
+import { OptionalIdSelect, QueueMultiSelect } from '../common/id-select';
+import { useRecordForm } from '../common/use-record-form';
 import { useConnectionOptions, useQueues, useSaveUser, useUser } from './use-users';
 
 /** Values of the user form (core section 2 "User modal"). */
@@ -84,16 +72,8 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
     control,
     register,
     handleSubmit,
-    reset,
     formState: { errors, isSubmitting },
-  } = useForm<UserFormValues>({
-    resolver: zodResolver(schema) as unknown as Resolver<UserFormValues>,
-    defaultValues: EMPTY,
-  });
-
-  useEffect(() => {
-    if (existing.data) reset(toForm(existing.data));
-  }, [existing.data, reset]);
+  } = useRecordForm<UserFormValues, PublicUser>(schema, EMPTY, existing.data, toForm);
 
   const onSubmit = handleSubmit(async (values) => {
     const body: UpdateUserBody = { email: values.email };
@@ -112,163 +92,115 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
     onClose();
   });
 
-  const message = (key?: string) => (key ? t(`validation.${key}`, { defaultValue: key }) : undefined);
+  const message = useFieldMessage();
   const loading = editing && existing.isPending;
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="user-modal-title">
-      <DialogTitle id="user-modal-title">
-        {editing ? t('userModal.titleEdit') : t('userModal.titleAdd')}
-      </DialogTitle>
-      {loading ? (
-        <Box sx={{ display: 'grid', placeItems: 'center', p: 4 }}>
-          <CircularProgress />
-        </Box>
-      ) : (
-        <Box component="form" noValidate onSubmit={onSubmit} data-testid="user-form">
-          <DialogContent dividers>
-            <Stack spacing={2}>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField
-                  label={t('userModal.name')}
-                  fullWidth
-                  autoFocus={!self}
-                  {...register('name')}
-                  slotProps={{ htmlInput: { readOnly: self } }}
-                  error={!!errors.name}
-                  helperText={message(errors.name?.message)}
-                />
-                <TextField
-                  label={t('userModal.password')}
-                  type="password"
-                  autoComplete="new-password"
-                  fullWidth
-                  {...register('password')}
-                  error={!!errors.password}
-                  helperText={message(errors.password?.message)}
-                />
-              </Stack>
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-                <TextField
-                  label={t('userModal.email')}
-                  type="email"
-                  autoComplete="off"
-                  fullWidth
-                  {...register('email')}
-                  error={!!errors.email}
-                  helperText={message(errors.email?.message)}
-                />
-                {canEditProfile && (
-                  <Controller
-                    name="profile"
-                    control={control}
-                    render={({ field }) => (
-                      <TextField select label={t('userModal.profile')} fullWidth {...field}>
-                        <MenuItem value="admin">{t('users.profiles.admin')}</MenuItem>
-                        <MenuItem value="user">{t('users.profiles.user')}</MenuItem>
-                      </TextField>
-                    )}
-                  />
-                )}
-              </Stack>
-              {canEditQueues && (
-                <Controller
-                  name="queueIds"
-                  control={control}
-                  render={({ field }) => (
-                    <TextField
-                      select
-                      label={t('userModal.queues')}
-                      fullWidth
-                      value={field.value}
-                      onChange={(e) => {
-                        const value = e.target.value as unknown as number[] | string;
-                        field.onChange(typeof value === 'string' ? value.split(',').map(Number) : value);
-                      }}
-                      slotProps={{
-                        select: {
-                          multiple: true,
-                          renderValue: (selected) => (
-                            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                              {(selected as number[]).map((id) => {
-                                const queue = queues.data?.find((q) => q.id === id);
-                                return (
-                                  <Chip
-                                    key={id}
-                                    size="small"
-                                    label={queue?.name ?? id}
-                                    sx={{ bgcolor: queue?.color, color: queue ? 'common.white' : undefined }}
-                                  />
-                                );
-                              })}
-                            </Box>
-                          ),
-                        },
-                      }}
-                    >
-                      {(queues.data ?? []).map((queue) => (
-                        <MenuItem key={queue.id} value={queue.id}>
-                          {queue.name}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  )}
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      title={editing ? t('userModal.titleEdit') : t('userModal.titleAdd')}
+      titleId="user-modal-title"
+      maxWidth="sm"
+      loading={loading}
+      onSubmit={onSubmit}
+      formTestId="user-form"
+      editing={editing}
+      submitTestId="user-modal-save"
+      pending={isSubmitting}
+      lockCancel
+    >
+      <Stack spacing={2}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField
+            label={t('userModal.name')}
+            fullWidth
+            autoFocus={!self}
+            {...register('name')}
+            slotProps={{ htmlInput: { readOnly: self } }}
+            error={!!errors.name}
+            helperText={message(errors.name?.message)}
+          />
+          <TextField
+            label={t('userModal.password')}
+            type="password"
+            autoComplete="new-password"
+            fullWidth
+            {...register('password')}
+            error={!!errors.password}
+            helperText={message(errors.password?.message)}
+          />
+        </Stack>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField
+            label={t('userModal.email')}
+            type="email"
+            autoComplete="off"
+            fullWidth
+            {...register('email')}
+            error={!!errors.email}
+            helperText={message(errors.email?.message)}
+          />
+          {canEditProfile && (
+            <Controller
+              name="profile"
+              control={control}
+              render={({ field }) => (
+                <TextField select label={t('userModal.profile')} fullWidth {...field}>
+                  <MenuItem value="admin">{t('users.profiles.admin')}</MenuItem>
+                  <MenuItem value="user">{t('users.profiles.user')}</MenuItem>
+                </TextField>
+              )}
+            />
+          )}
+        </Stack>
+        {canEditQueues && (
+          <Controller
+            name="queueIds"
+            control={control}
+            render={({ field }) => (
+              <QueueMultiSelect
+                label={t('userModal.queues')}
+                queues={queues.data}
+                value={field.value}
+                onChange={field.onChange}
+              />
+            )}
+          />
+        )}
+        {canEditProfile && (
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="center">
+            <Controller
+              name="whatsappId"
+              control={control}
+              render={({ field }) => (
+                <OptionalIdSelect
+                  label={t('userModal.whatsapp')}
+                  options={connections.data}
+                  value={field.value}
+                  onChange={field.onChange}
                 />
               )}
-              {canEditProfile && (
-                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="center">
-                  <Controller
-                    name="whatsappId"
-                    control={control}
-                    render={({ field }) => (
-                      <TextField
-                        select
-                        label={t('userModal.whatsapp')}
-                        fullWidth
-                        value={field.value ?? ''}
-                        onChange={(e) =>
-                          field.onChange(e.target.value === '' ? null : Number(e.target.value))
-                        }
-                      >
-                        <MenuItem value="">{t('common.none')}</MenuItem>
-                        {(connections.data ?? []).map((c) => (
-                          <MenuItem key={c.id} value={c.id}>
-                            {c.name}
-                          </MenuItem>
-                        ))}
-                      </TextField>
-                    )}
-                  />
-                  <Controller
-                    name="allTicket"
-                    control={control}
-                    render={({ field }) => (
-                      <FormControlLabel
-                        sx={{ width: '100%' }}
-                        label={t('userModal.allTicket')}
-                        control={
-                          <Switch
-                            checked={field.value === 'enabled'}
-                            onChange={(e) => field.onChange(e.target.checked ? 'enabled' : 'desabled')}
-                          />
-                        }
-                      />
-                    )}
-                  />
-                </Stack>
+            />
+            <Controller
+              name="allTicket"
+              control={control}
+              render={({ field }) => (
+                <FormControlLabel
+                  sx={{ width: '100%' }}
+                  label={t('userModal.allTicket')}
+                  control={
+                    <Switch
+                      checked={field.value === 'enabled'}
+                      onChange={(e) => field.onChange(e.target.checked ? 'enabled' : 'desabled')}
+                    />
+                  }
+                />
               )}
-            </Stack>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose} disabled={isSubmitting}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" variant="contained" disabled={isSubmitting} data-testid="user-modal-save">
-              {editing ? t('common.save') : t('common.add')}
-            </Button>
-          </DialogActions>
-        </Box>
-      )}
-    </Dialog>
+            />
+          </Stack>
+        )}
+      </Stack>
+    </FormDialog>
   );
 }
