@@ -16,7 +16,8 @@ import { FormDialog } from '../common/form-dialog';
 import { OptionalIdSelect, QueueMultiSelect } from '../common/id-select';
 import { MessageTextField } from '../common/message-text-field';
 import { useRecordForm } from '../common/use-record-form';
-import { useConnection, useQueueOptions, useSaveConnection } from './use-connections';
+import { useQueueList } from '../queues/use-queues';
+import { useConnection, useSaveConnection } from './use-connections';
 
 /** Values of the connection form (document 2 section 3 "Whatsapp connection"). */
 export interface ConnectionFormValues {
@@ -109,7 +110,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
   const { t } = useTranslation();
   const editing = typeof whatsappId === 'number';
   const existing = useConnection(editing ? whatsappId : null);
-  const queues = useQueueOptions(true);
+  const queues = useQueueList();
   const save = useSaveConnection();
 
   const {

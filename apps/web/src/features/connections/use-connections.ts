@@ -1,6 +1,6 @@
 /** Queries and mutations of the connections screens (document 2 section 7 "Connections"). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Queue, Whatsapp, WhatsappBody } from '@zapdesk/shared';
+import type { Whatsapp, WhatsappBody } from '@zapdesk/shared';
 import { api } from '../../lib/api';
 import { connectionsKeys, removeConnection, upsertConnection } from './connections-cache';
 
@@ -23,15 +23,6 @@ export function useConnection(id: number | null | undefined) {
     enabled: typeof id === 'number',
     initialData: () => queryClient.getQueryData<Whatsapp[]>(connectionsKeys.list())?.find((c) => c.id === id),
     initialDataUpdatedAt: () => queryClient.getQueryState(connectionsKeys.list())?.dataUpdatedAt,
-  });
-}
-
-/** GET /queue (queues and transfer-queue pickers). */
-export function useQueueOptions(enabled: boolean) {
-  return useQuery({
-    queryKey: ['queues'],
-    queryFn: ({ signal }) => api.get<Queue[]>('/queue', undefined, signal),
-    enabled,
   });
 }
 

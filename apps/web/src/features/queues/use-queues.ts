@@ -16,11 +16,17 @@ export const queuesKeys = {
   detail: (id: number) => ['queues', id] as const,
 };
 
-/** GET /queue: the company's queues by order. */
-export function useQueueList() {
+/**
+ * GET /queue: the company's queues by order — one cache entry for the queues page and every queue
+ * picker (user modal, connection modal, ticket filters, new ticket). `silent` leaves failures to the
+ * caller instead of the global error toast.
+ */
+export function useQueueList(options: { enabled?: boolean; silent?: boolean } = {}) {
   return useQuery({
     queryKey: queuesKeys.list(),
     queryFn: ({ signal }) => api.get<Queue[]>('/queue', undefined, signal),
+    enabled: options.enabled ?? true,
+    ...(options.silent ? { meta: { silent: true } } : {}),
   });
 }
 

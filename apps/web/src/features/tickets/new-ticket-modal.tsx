@@ -4,7 +4,6 @@ import {
   CONTACT_SEARCH_MIN_CHARS,
   type Contact,
   can,
-  type Queue,
   type QueueRef,
   SEARCH_DEBOUNCE_MS,
   type Ticket,
@@ -23,6 +22,7 @@ import { useFieldMessage } from '../common/field-message';
 import { FormDialog } from '../common/form-dialog';
 import { useRecordForm } from '../common/use-record-form';
 import { useConnections } from '../connections/use-connections';
+import { useQueueList } from '../queues/use-queues';
 import { upsertTicketInLists } from './tickets-cache';
 import { viewerOf } from './use-tickets';
 
@@ -64,12 +64,7 @@ function useContactSearch(term: string) {
 /** GET /queue for admins; a failure shows 'searchQueueError'. */
 function useAllQueues(enabled: boolean) {
   const { t } = useTranslation();
-  const query = useQuery({
-    queryKey: ['queues'],
-    queryFn: ({ signal }) => api.get<Queue[]>('/queue', undefined, signal),
-    enabled,
-    meta: { silent: true },
-  });
+  const query = useQueueList({ enabled, silent: true });
   useEffect(() => {
     if (query.isError) toast.error(t('tickets.newTicket.searchQueueError'), { toastId: 'searchQueueError' });
   }, [query.isError, t]);

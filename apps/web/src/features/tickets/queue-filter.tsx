@@ -3,14 +3,14 @@ import { can, type QueueRef, type SessionUser } from '@zapdesk/shared';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readJson, writeJson } from '../../lib/storage';
-import { useQueues } from '../users/use-users';
+import { useQueueList } from '../queues/use-queues';
 
 const storageKey = (userId: number) => `tickets.queueFilter.${userId}`;
 
 /** The queues a user may filter by: its own, or every queue for admins. */
 export function useQueueFilterOptions(user: SessionUser): QueueRef[] {
   const admin = can(user.profile, 'tickets-manager:showall');
-  const all = useQueues(admin);
+  const all = useQueueList({ enabled: admin });
   return useMemo(() => (admin ? (all.data ?? user.queues) : user.queues), [admin, all.data, user.queues]);
 }
 

@@ -1,6 +1,6 @@
 /** Queries and mutations of the users screens (core section 7 "Users, settings, companies"). */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateUserBody, PublicUser, Queue, UpdateUserBody, UsersPage } from '@zapdesk/shared';
+import type { CreateUserBody, PublicUser, UpdateUserBody, UsersPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';
 import { usersKeys } from './users-cache';
 
@@ -28,15 +28,6 @@ export function useUser(id: number | null | undefined) {
     queryKey: usersKeys.detail(id ?? 0),
     queryFn: ({ signal }) => api.get<PublicUser>(`/users/${id}`, undefined, signal),
     enabled: typeof id === 'number',
-  });
-}
-
-/** GET /queue (the queue multi-select). */
-export function useQueues(enabled: boolean) {
-  return useQuery({
-    queryKey: ['queues'],
-    queryFn: ({ signal }) => api.get<Queue[]>('/queue', undefined, signal),
-    enabled,
   });
 }
 

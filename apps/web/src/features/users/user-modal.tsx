@@ -8,7 +8,8 @@ import { useFieldMessage } from '../common/field-message';
 import { FormDialog } from '../common/form-dialog';
 import { OptionalIdSelect, QueueMultiSelect } from '../common/id-select';
 import { useRecordForm } from '../common/use-record-form';
-import { useConnectionOptions, useQueues, useSaveUser, useUser } from './use-users';
+import { useQueueList } from '../queues/use-queues';
+import { useConnectionOptions, useSaveUser, useUser } from './use-users';
 
 /** Values of the user form (core section 2 "User modal"). */
 export interface UserFormValues {
@@ -63,7 +64,7 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
   const canEditQueues = can(me.profile, 'user-modal:editQueues');
 
   const existing = useUser(editing ? userId : null);
-  const queues = useQueues(open && canEditQueues);
+  const queues = useQueueList({ enabled: open && canEditQueues });
   const connections = useConnectionOptions(open && canEditProfile);
   const save = useSaveUser();
 
