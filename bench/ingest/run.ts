@@ -604,7 +604,65 @@ function costTableOf(rounds: Round[]): string[] {
   return lines;
 }
 
-function sectionOf(params: Params, env: Environment, rounds: Round[], best: Round): string {
+const HISTORY_HEADING = '### Earlier runs';
+const HISTORY_HEADER = [
+  '| run | best C | msg/s | p50 / p99 ms | PG round trips / msg | Node / Postgres CPU ms / msg | other load |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+];
+const HISTORY_MAX = 20;
+
+/** Table cells of a markdown row. */
+const cellsOf = (line: string) =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.trim());
+
+/**
+ * The history rows to keep: the previous section's best round first (read back from its tables),
+ * then the history that section already kept. Empty when there was no previous section.
+ */
+function historyOf(previous: string | undefined): string[] {
+  if (!previous) return [];
+  const lines = previous.split('\n');
+  const kept: string[] = [];
+  const at = lines.findIndex((l) => l.trim() === HISTORY_HEADING);
+  if (at >= 0) {
+    for (const line of lines.slice(at + 1)) {
+      if (!line.startsWith('|')) {
+        if (kept.length) break;
+        continue;
+      }
+      if (line.startsWith('| run ') || line.startsWith('| ---')) continue;
+      kept.push(line);
+    }
+  }
+  const date = /Last run: ([^;]+);/.exec(previous)?.[1];
+  const bestLine = lines.find((l) => /^\| \*\*\d+\*\* \|/.test(l));
+  if (!date || !bestLine) return kept.slice(0, HISTORY_MAX);
+  const best = cellsOf(bestLine);
+  const c = best[0]!.replace(/\*/g, '');
+  const costHeader = lines.findIndex((l) => l.includes('PG round trips / msg') && l.startsWith('| C |'));
+  const cost =
+    costHeader >= 0
+      ? lines
+          .slice(costHeader + 2)
+          .filter((l) => l.startsWith('|'))
+          .map(cellsOf)
+          .find((cells) => cells[0] === c)
+      : undefined;
+  const row = `| ${date} | ${c} | ${best[1]} | ${best[2]} / ${best[4]} | ${cost?.[2] ?? '-'} | ${cost ? `${cost[4]} / ${cost[5]}` : '-'} | ${cost?.[7] ?? '-'} |`;
+  return [row, ...kept].slice(0, HISTORY_MAX);
+}
+
+function sectionOf(
+  params: Params,
+  env: Environment,
+  rounds: Round[],
+  best: Round,
+  history: string[] = [],
+): string {
   const p = best.pipeline;
   const met = p.perSecond >= AIM.messagesPerSecond && p.latency.p99 < AIM.p99Ms;
   const withinP99 = rounds
@@ -621,7 +679,8 @@ function sectionOf(params: Params, env: Environment, rounds: Round[], best: Roun
     '',
     `${params.customers} simulated customers send ${params.messages} messages each (${f0(total)} per round) through ` +
       'the simulator driver (`SimulatorDriver.receive`) into the full inbound pipeline on a Postgres server: ' +
-      'dedupe, contact upsert, live ticket, store, ticket update, one transaction per message, emit after ' +
+      'dedupe, contact upsert, live ticket, store, ticket update (one statement per message on a live ' +
+      'ticket, a transaction for a new conversation), emit after ' +
       `commit. ${params.agents} agents (admins of the company) each hold a socket.io client on loopback. ` +
       'Latency is measured per message from the start of its injection to the moment every agent socket has ' +
       "received its `company-{id}-appMessage` create event (matched by a unique body); msg/s is the round's " +
@@ -675,7 +734,30 @@ function sectionOf(params: Params, env: Environment, rounds: Round[], best: Roun
     '',
     ...costTableOf(rounds),
     '',
+    ...(history.length
+      ? [
+          HISTORY_HEADING,
+          '',
+          "The best round of each earlier run, newest first (read back from this section's tables when " +
+            'the bench rewrites it; compare rows of similar *other load*).',
+          '',
+          ...HISTORY_HEADER,
+          ...history,
+          '',
+        ]
+      : []),
   ].join('\n');
+}
+
+/** The current text of this bench's section of docs/benchmarks.md, if any. */
+function currentSection(): string | undefined {
+  if (!fs.existsSync(DOC)) return undefined;
+  const lines = fs.readFileSync(DOC, 'utf8').split('\n');
+  const start = lines.findIndex((l) => l.trim() === `## ${SECTION}`);
+  if (start < 0) return undefined;
+  let end = lines.findIndex((l, i) => i > start && /^##\s/.test(l));
+  if (end < 0) end = lines.length;
+  return lines.slice(start, end).join('\n');
 }
 
 const INTRO = [
@@ -778,7 +860,7 @@ async function main(): Promise<void> {
   await bench.ref.query('drop table bench_insert');
 
   const best = rounds.reduce((a, b) => (b.pipeline.perSecond > a.pipeline.perSecond ? b : a));
-  const section = sectionOf(params, env, rounds, best);
+  const section = sectionOf(params, env, rounds, best, historyOf(currentSection()));
   console.log('');
   console.log(tableOf(rounds, best).join('\n'));
   console.log('');

@@ -1,16 +1,19 @@
+import { createHash } from 'node:crypto';
 import type { Message, NormalizedMessage, Ticket } from '@zapdesk/shared';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql, type Table } from 'drizzle-orm';
+import { toSnakeCase } from 'drizzle-orm/casing';
 import mime from 'mime-types';
+import type pg from 'pg';
 import { QUEUE_BOT_JOB, type QueueBotJob } from '../automation/jobs.js';
 import { isRatingAnswer } from '../automation/ratings.js';
 import type { AppContext } from '../context.js';
-import type { Tx } from '../db/client.js';
+import type { DatabaseHandle, Tx } from '../db/client.js';
 import { contacts, messages, settings, tickets, whatsappQueues } from '../db/schema/index.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { pgErrorCode } from '../lib/db-errors.js';
 import { numberVariants } from '../modules/contacts/phone-number.js';
-import { findMessage } from '../modules/messages/message-repository.js';
-import { findTicket } from '../modules/tickets/ticket-repository.js';
+import { findMessage, toMessage } from '../modules/messages/message-repository.js';
+import { findTicket, toTicket } from '../modules/tickets/ticket-repository.js';
 import type { MediaStore } from './media-store.js';
 import { emitMessageUpdates } from './message-events.js';
 
@@ -30,6 +33,167 @@ export interface IngestResult {
 
 class Duplicate extends Error {}
 
+/** A message's media after download: stored name, file name, or the download error. */
+interface StoredMedia {
+  name: string | null;
+  fileName: string | null;
+  error: string | null;
+}
+
+/** `alias.column as "prefixKey"` for every column of a table (the CTE keeps the table's names). */
+function selectColumns(table: Table, alias: string, prefix: string): string {
+  return Object.entries(getTableColumns(table))
+    .map(([key, column]) => {
+      // Unnamed columns take their key in snake_case (the database's `casing: 'snake_case'`).
+      const name = column.keyAsName ? toSnakeCase(column.name) : column.name;
+      return `"${alias}"."${name}" as "${prefix}${key}"`;
+    })
+    .join(', ');
+}
+
+/** Maps the `prefixKey` columns of a raw row as Drizzle maps a select of the table. */
+function decodeColumns<T extends Table>(
+  table: T,
+  row: Record<string, unknown>,
+  prefix: string,
+): T['$inferSelect'] {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = row[prefix + key];
+    out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return out as T['$inferSelect'];
+}
+
+/** The parameters of APPEND_SQL, in order ($1…). */
+interface AppendParams {
+  companyId: number;
+  whatsappId: number;
+  number: string;
+  otherNumber: string;
+  botCheck: boolean;
+  providerId: string;
+  body: string;
+  fromMe: boolean;
+  mediaType: string;
+  mediaUrl: string | null;
+  mediaName: string | null;
+  ack: number;
+  quotedProviderId: string | null;
+  participant: string | null;
+  error: string | null;
+  at: string;
+  preview: string;
+  unread: number;
+  rename: boolean;
+  name: string;
+}
+
+const APPEND_PARAMS: (keyof AppendParams)[] = [
+  'companyId',
+  'whatsappId',
+  'number',
+  'otherNumber',
+  'botCheck',
+  'providerId',
+  'body',
+  'fromMe',
+  'mediaType',
+  'mediaUrl',
+  'mediaName',
+  'ack',
+  'quotedProviderId',
+  'participant',
+  'error',
+  'at',
+  'preview',
+  'unread',
+  'rename',
+  'name',
+];
+const param = (name: keyof AppendParams) => `$${APPEND_PARAMS.indexOf(name) + 1}`;
+
+/**
+ * The single statement of the steady state (see `appendToLiveTicket`). Constant text, so the
+ * server can keep it prepared (planning it is most of its cost).
+ */
+const APPEND_SQL = `with k as (
+  select c.id, c.name, c.number, c.email, c.profile_pic_url, c.is_group from contacts c
+  where c.company_id = ${param('companyId')}::int and c.number in (${param('number')}::text, ${param('otherNumber')}::text)
+  order by c.number limit 1
+  for no key update
+), l as (
+  select t.id, k.id as contact_id from tickets t join k on t.contact_id = k.id
+  where t.company_id = ${param('companyId')}::int and t.whatsapp_id = ${param('whatsappId')}::int and t.status <> 'closed'
+    and not (${param('botCheck')}::boolean and t.status = 'pending' and t.user_id is null and t.chatbot)
+  for update of t
+), m as (
+  insert into messages (company_id, ticket_id, contact_id, whatsapp_id, wid, body, from_me, media_type,
+    media_url, media_name, ack, read, quoted_msg_id, participant, error, created_at, updated_at)
+  select ${param('companyId')}::int, l.id, l.contact_id, ${param('whatsappId')}::int, ${param('providerId')}::text,
+    ${param('body')}::text, ${param('fromMe')}::boolean, ${param('mediaType')}::text, ${param('mediaUrl')}::text,
+    ${param('mediaName')}::text, ${param('ack')}::int, ${param('fromMe')}::boolean,
+    (select q.id from messages q
+      where q.whatsapp_id = ${param('whatsappId')}::int and q.wid = ${param('quotedProviderId')}::text),
+    ${param('participant')}::text, ${param('error')}::text, ${param('at')}::timestamptz, ${param('at')}::timestamptz
+  from l
+  on conflict (whatsapp_id, wid) do nothing
+  returning *
+), u as (
+  update tickets t set last_message = ${param('preview')}::text,
+    unread_messages = t.unread_messages + ${param('unread')}::int, updated_at = now()
+  from m where t.id = m.ticket_id
+  returning t.*
+), cu as (
+  update contacts c set name = ${param('name')}::text, updated_at = now()
+  from m where ${param('rename')}::boolean and c.id = m.contact_id
+  returning c.id
+)
+select k.id as k_id, k.name as k_name, k.number as k_number, k.email as k_email,
+  k.profile_pic_url as k_profile_pic_url, k.is_group as k_is_group,
+  ${selectColumns(messages, 'm', 'm_')},
+  ${selectColumns(tickets, 'u', 't_')},
+  us.name as user_name, qu.name as queue_name, qu.color as queue_color, wa.name as whatsapp_name,
+  coalesce((
+    select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+    from ticket_tags tt join tags tg on tg.id = tt.tag_id
+    where tt.ticket_id = u.id), '[]'::json) as tags,
+  q.id as q_id, q.body as q_body, q.from_me as q_from_me, q.media_type as q_media_type,
+  q.media_url as q_media_url, qc.id as q_contact_id, qc.name as q_contact_name
+from k cross join l
+left join m on true
+left join u on u.id = m.ticket_id
+left join users us on us.id = u.user_id
+left join queues qu on qu.id = u.queue_id
+left join whatsapps wa on wa.id = u.whatsapp_id
+left join messages q on q.id = m.quoted_msg_id
+left join contacts qc on qc.id = q.contact_id`;
+
+/** The server-side name of APPEND_SQL, derived from its text (a changed text is a new statement). */
+const APPEND_NAME = `inbound_append_${createHash('sha1').update(APPEND_SQL).digest('hex').slice(0, 12)}`;
+
+/**
+ * Runs APPEND_SQL on the database or in an open transaction: as a named prepared statement on `pg`
+ * (each pooled connection plans it once), as plain text on PGlite.
+ */
+async function runAppend(
+  db: Tx,
+  kind: DatabaseHandle['kind'],
+  params: AppendParams,
+): Promise<Record<string, unknown>[]> {
+  const values = APPEND_PARAMS.map((name) => params[name]);
+  // Both drivers keep their client (pg Pool or PoolClient, PGlite or its transaction) at
+  // `session.client`, as transactionExecutor in db/client.ts relies on.
+  const client = (db as unknown as { session: { client: RawClient } }).session.client;
+  const result =
+    kind === 'postgres'
+      ? await (client as pg.Pool).query({ name: APPEND_NAME, text: APPEND_SQL, values })
+      : await client.query(APPEND_SQL, values);
+  return result.rows as Record<string, unknown>[];
+}
+
+type RawClient = { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
+
 const RETRYABLE = new Set(['23505', '40001', '40P01']);
 
 /** The ticket list's preview of a message body. */
@@ -43,14 +207,15 @@ export function previewOf(
 }
 
 /**
- * The inbound pipeline (issue: messaging engine, point 4). One transaction per message:
- * de-duplicate by (connection, provider id); upsert the contact; find the live ticket of
- * (company, contact, connection), reopen the contact's last closed ticket on this connection, or
- * create one as pending (a partial unique index keeps one live ticket, and a conflict retries);
- * store the message; update lastMessage, unreadMessages and updatedAt. After commit it emits
- * `appMessage` create and `ticket` update to the rooms allowed to see the ticket.
- * Returns undefined for a duplicate or an ignored message (group messages while CheckMsgIsGroup
- * is enabled).
+ * The inbound pipeline (issue: messaging engine, point 4). De-duplicates by (connection, provider
+ * id); in the steady state (known contact, live ticket, no chatbot job) one autocommit statement
+ * stores the message, updates the ticket and the contact name and answers the event payloads
+ * (APPEND_SQL). Otherwise one transaction: upsert the contact; find the live ticket of (company,
+ * contact, connection), reopen the contact's last closed ticket on this connection, or create one as
+ * pending (a partial unique index keeps one live ticket, and a conflict retries); store the message;
+ * queue the chatbot job. After commit it emits `appMessage` create and `ticket` update to the rooms
+ * allowed to see the ticket. Returns undefined for a duplicate or an ignored message (group
+ * messages while CheckMsgIsGroup is enabled).
  */
 export class InboundPipeline {
   private readonly ackChains = new Map<number, Promise<void>>();
@@ -75,22 +240,30 @@ export class InboundPipeline {
       if (seen) return undefined;
     }
     const stored = await this.storeMedia(connection.companyId, message);
+    const appendable = message.mediaType !== 'reaction' && !message.reactionToProviderId;
     for (let attempt = 1; ; attempt++) {
       try {
+        if (appendable) {
+          const fast = await this.appendToLiveTicket(db, connection, message, stored, {
+            botCheck: !!this.jobs && !message.fromMe && !message.isGroup,
+            rename: !message.fromMe && !message.isGroup && !!message.senderName,
+          });
+          if (fast === 'duplicate') return undefined;
+          if (fast) {
+            this.emitCreated(fast.message, fast.ticket);
+            return { ...fast, ticketCreated: false };
+          }
+        }
         const result = await db.transaction((tx) => this.write(tx, connection, message, stored));
         if (result.botQueued) this.jobs?.wake(QUEUE_BOT_JOB);
-        const [full, ticket] = await Promise.all([
-          findMessage(db, connection.companyId, result.messageId),
-          findTicket(db, connection.companyId, result.ticketId),
-        ]);
+        const [full, ticket] = result.payload
+          ? [result.payload.message, result.payload.ticket]
+          : await Promise.all([
+              findMessage(db, connection.companyId, result.messageId),
+              findTicket(db, connection.companyId, result.ticketId),
+            ]);
         if (!full || !ticket) return undefined;
-        this.ctx.realtime.toTicket(ticket, 'appMessage', {
-          action: 'create',
-          message: full,
-          ticket,
-          contact: ticket.contact,
-        });
-        this.ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
+        this.emitCreated(full, ticket);
         return { message: full, ticket, ticketCreated: result.ticketCreated };
       } catch (error) {
         if (error instanceof Duplicate) return undefined;
@@ -98,6 +271,101 @@ export class InboundPipeline {
         throw error;
       }
     }
+  }
+
+  private emitCreated(message: Message, ticket: Ticket): void {
+    this.ctx.realtime.toTicket(ticket, 'appMessage', {
+      action: 'create',
+      message,
+      ticket,
+      contact: ticket.contact,
+    });
+    this.ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
+  }
+
+  /**
+   * APPEND_SQL: when the contact exists and has a live ticket on the connection (one the chatbot
+   * has nothing to say on, with `botCheck`), lock the contact, then the ticket (the order the
+   * transaction path locks them in), insert the message, update the ticket (and the contact's name,
+   * with `rename`) and answer the event payloads. Undefined when there is no such ticket (nothing
+   * was written then); 'duplicate' when the provider id is already stored. Outside a transaction
+   * it is the steady state's only statement.
+   */
+  private async appendToLiveTicket(
+    db: Tx,
+    connection: ConnectionRef,
+    message: NormalizedMessage,
+    media: StoredMedia,
+    options: { botCheck: boolean; rename: boolean; number?: string },
+  ): Promise<{ message: Message; ticket: Ticket } | 'duplicate' | undefined> {
+    const variants = options.number
+      ? [options.number]
+      : message.isGroup
+        ? [message.chatId]
+        : numberVariants(message.chatId);
+    const { rename } = options;
+    const [row] = await runAppend(db, this.ctx.database.kind, {
+      companyId: connection.companyId,
+      whatsappId: connection.id,
+      number: variants[0]!,
+      otherNumber: variants[1] ?? variants[0]!,
+      botCheck: options.botCheck,
+      providerId: message.providerId,
+      body: message.body,
+      fromMe: message.fromMe,
+      mediaType: message.mediaType,
+      mediaUrl: media.name,
+      mediaName: media.fileName,
+      ack: message.fromMe ? 1 : 0,
+      quotedProviderId: message.quotedProviderId ?? null,
+      participant: message.isGroup ? message.senderNumber : null,
+      error: media.error,
+      at: new Date(Math.min(message.timestamp, Date.now())).toISOString(),
+      preview: previewOf({ ...message, fileName: media.fileName ?? undefined }),
+      unread: message.fromMe ? 0 : 1,
+      rename,
+      name: message.senderName ?? '',
+    });
+    if (!row) return undefined;
+    if (row.m_id === null || row.m_id === undefined) return 'duplicate';
+    const contact = {
+      id: Number(row.k_id),
+      name: rename ? message.senderName! : (row.k_name as string),
+      number: row.k_number as string,
+      email: row.k_email as string,
+      profilePicUrl: (row.k_profile_pic_url as string | null) ?? null,
+      isGroup: row.k_is_group as boolean,
+    };
+    const quotedId = row.q_id as number | string | null;
+    const full = toMessage({
+      message: decodeColumns(messages, row, 'm_'),
+      contactName: contact.name,
+      quoted:
+        quotedId === null
+          ? null
+          : {
+              id: Number(quotedId),
+              body: row.q_body as string,
+              fromMe: row.q_from_me as boolean,
+              mediaType: row.q_media_type as string,
+              mediaUrl: (row.q_media_url as string | null) ?? null,
+            },
+      // The quoted message's contact may be the one this statement renamed.
+      quotedContactName:
+        row.q_contact_id !== null && Number(row.q_contact_id) === contact.id
+          ? contact.name
+          : ((row.q_contact_name as string | null) ?? null),
+    });
+    const ticket = toTicket({
+      ticket: decodeColumns(tickets, row, 't_'),
+      contact,
+      userName: (row.user_name as string | null) ?? null,
+      queueName: (row.queue_name as string | null) ?? null,
+      queueColor: (row.queue_color as string | null) ?? null,
+      whatsappName: (row.whatsapp_name as string | null) ?? null,
+      tags: row.tags as Ticket['tags'],
+    });
+    return { message: full, ticket };
   }
 
   private async ignoresGroups(companyId: number): Promise<boolean> {
@@ -108,10 +376,7 @@ export class InboundPipeline {
     return row?.value === 'enabled';
   }
 
-  private async storeMedia(
-    companyId: number,
-    message: NormalizedMessage,
-  ): Promise<{ name: string | null; fileName: string | null; error: string | null }> {
+  private async storeMedia(companyId: number, message: NormalizedMessage): Promise<StoredMedia> {
     if (!message.media) return { name: null, fileName: null, error: null };
     try {
       const data = await message.media.download();
@@ -128,8 +393,15 @@ export class InboundPipeline {
     tx: Tx,
     connection: ConnectionRef,
     message: NormalizedMessage,
-    media: { name: string | null; fileName: string | null; error: string | null },
-  ): Promise<{ messageId: number; ticketId: number; ticketCreated: boolean; botQueued: boolean }> {
+    media: StoredMedia,
+  ): Promise<{
+    messageId: number;
+    ticketId: number;
+    ticketCreated: boolean;
+    botQueued: boolean;
+    /** The event payloads, when the statements that stored the message answered them. */
+    payload?: { message: Message; ticket: Ticket };
+  }> {
     const companyId = connection.companyId;
     const contactName = message.isGroup
       ? message.chatId
@@ -144,6 +416,7 @@ export class InboundPipeline {
         .select({ number: contacts.number })
         .from(contacts)
         .where(and(eq(contacts.companyId, companyId), inArray(contacts.number, variants)))
+        .orderBy(contacts.number)
         .limit(1);
       if (known) number = known.number;
     }
@@ -161,6 +434,32 @@ export class InboundPipeline {
     const contactId = contact!.id;
     const live = await this.liveTicket(tx, companyId, contactId, connection.id, message);
     const { ticketId, created } = live;
+    // The chatbot answers customer messages on tickets no human holds, and rating answers.
+    const botQueued = !!this.jobs && !message.fromMe && !message.isGroup && live.botMayAnswer;
+    const queueBot = async (messageId: number) => {
+      if (!botQueued) return;
+      await this.jobs!.send<QueueBotJob>(
+        QUEUE_BOT_JOB,
+        { companyId, ticketId, messageId, ticketCreated: created },
+        { tx },
+      );
+    };
+
+    if (message.mediaType !== 'reaction' && !message.reactionToProviderId && !live.closed) {
+      // The ticket is live and locked by this transaction: store through the steady state's
+      // statement, which answers the event payloads too (the contact was upserted above).
+      const payload = await this.appendToLiveTicket(tx, connection, message, media, {
+        botCheck: false,
+        rename: false,
+        number,
+      });
+      if (payload === 'duplicate') throw new Duplicate();
+      if (!payload || payload.ticket.id !== ticketId) {
+        throw Object.assign(new Error('live ticket moved'), { code: '40001' });
+      }
+      await queueBot(payload.message.id);
+      return { messageId: payload.message.id, ticketId, ticketCreated: created, botQueued, payload };
+    }
 
     const [quoted, reacted] = await Promise.all([
       this.byProviderId(tx, connection.id, message.quotedProviderId),
@@ -192,15 +491,7 @@ export class InboundPipeline {
       .onConflictDoNothing({ target: [messages.whatsappId, messages.wid] })
       .returning({ id: messages.id });
     if (!row) throw new Duplicate();
-    // The chatbot answers customer messages on tickets no human holds, and rating answers.
-    const botQueued = !!this.jobs && !message.fromMe && !message.isGroup && live.botMayAnswer;
-    if (botQueued) {
-      await this.jobs!.send<QueueBotJob>(
-        QUEUE_BOT_JOB,
-        { companyId, ticketId, messageId: row.id, ticketCreated: created },
-        { tx },
-      );
-    }
+    await queueBot(row.id);
     if (message.mediaType !== 'reaction') {
       await tx
         .update(tickets)
@@ -218,8 +509,8 @@ export class InboundPipeline {
 
   /**
    * The live ticket of the contact on the connection: existing, reopened or new (pending). A closed
-   * ticket waiting for a rating keeps the customer's 1..3 answer instead of reopening. A reopened
-   * ticket starts over: routed like a new one, the chatbot from the start.
+   * ticket waiting for a rating keeps the customer's 1..3 answer instead of reopening (`closed`). A
+   * reopened ticket starts over: routed like a new one, the chatbot from the start.
    */
   private async liveTicket(
     tx: Tx,
@@ -227,33 +518,36 @@ export class InboundPipeline {
     contactId: number,
     whatsappId: number,
     message: NormalizedMessage,
-  ): Promise<{ ticketId: number; created: boolean; botMayAnswer: boolean }> {
+  ): Promise<{ ticketId: number; created: boolean; botMayAnswer: boolean; closed?: boolean }> {
     const isGroup = message.isGroup;
     const scope = and(
       eq(tickets.companyId, companyId),
       eq(tickets.contactId, contactId),
       eq(tickets.whatsappId, whatsappId),
     );
-    const [live] = await tx
-      .select({ id: tickets.id, status: tickets.status, userId: tickets.userId, chatbot: tickets.chatbot })
+    // The live ticket if there is one (at most one), else the last closed one; locked.
+    const [found] = await tx
+      .select({
+        id: tickets.id,
+        status: tickets.status,
+        userId: tickets.userId,
+        chatbot: tickets.chatbot,
+        awaitingRating: tickets.awaitingRating,
+      })
       .from(tickets)
-      .where(and(scope, sql`${tickets.status} <> 'closed'`))
-      .for('update');
-    if (live) {
-      // Past a conversation's first message the bot only has something to say while its menu is
-      // open (chatbot on); otherwise no job is queued for the message.
-      const botMayAnswer = live.status === 'pending' && live.userId === null && live.chatbot;
-      return { ticketId: live.id, created: false, botMayAnswer };
-    }
-    const [lastClosed] = await tx
-      .select({ id: tickets.id, awaitingRating: tickets.awaitingRating })
-      .from(tickets)
-      .where(and(scope, eq(tickets.status, 'closed')))
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
+      .where(scope)
+      .orderBy(sql`${tickets.status} = 'closed'`, desc(tickets.updatedAt), desc(tickets.id))
       .limit(1)
       .for('update');
+    if (found && found.status !== 'closed') {
+      // Past a conversation's first message the bot only has something to say while its menu is
+      // open (chatbot on); otherwise no job is queued for the message.
+      const botMayAnswer = found.status === 'pending' && found.userId === null && found.chatbot;
+      return { ticketId: found.id, created: false, botMayAnswer };
+    }
+    const lastClosed = found;
     if (lastClosed?.awaitingRating && !message.fromMe && isRatingAnswer(message.body)) {
-      return { ticketId: lastClosed.id, created: false, botMayAnswer: true };
+      return { ticketId: lastClosed.id, created: false, botMayAnswer: true, closed: true };
     }
     // A connection with exactly one queue routes its new tickets there (document 2, queues).
     const connectionQueues = await tx
