@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
@@ -164,16 +165,23 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const pipeline = new InboundPipeline(ctx, media, jobs);
   const network = options.simulator ?? new SimulatorNetwork(config.NODE_ENV === 'test' ? 5 : 300);
-  const sessions = new SessionManager(ctx, pipeline, {
-    simulator: (driverContext) =>
-      new SimulatorDriver({
-        ...driverContext,
-        network,
-        pairDelayMs: config.NODE_ENV === 'test' ? 0 : config.SIMULATOR_PAIR_MS,
-      }),
-    ...options.drivers,
-  });
+  const sessions = new SessionManager(
+    ctx,
+    pipeline,
+    {
+      simulator: (driverContext) =>
+        new SimulatorDriver({
+          ...driverContext,
+          network,
+          pairDelayMs: config.NODE_ENV === 'test' ? 0 : config.SIMULATOR_PAIR_MS,
+        }),
+      ...options.drivers,
+    },
+    // Several nodes share a Postgres server: each session runs on the node holding its lease.
+    { enabled: database.kind === 'postgres', nodeId: crypto.randomUUID(), ttlMs: config.SESSION_LEASE_MS },
+  );
   const sender = new OutboundSender(ctx, sessions, media);
+  sessions.onPendingDelivery(async (ids) => void (await sender.deliverPending(ids)));
   new QueueBot(ctx, sender).register(jobs);
   const timers = new ConnectionTimers(ctx, sender);
   timers.register(jobs);

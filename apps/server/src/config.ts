@@ -50,6 +50,8 @@ const ZEnv = z.object({
   CORS_ORIGIN: z.string().optional(),
   /** How long the simulator's QR step takes before pairing by itself, ms. */
   SIMULATOR_PAIR_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
+  /** How long a node's lease on a connection's session lasts without renewal, ms (Postgres only). */
+  SESSION_LEASE_MS: z.coerce.number().int().min(4000).max(600_000).default(20_000),
 });
 
 export type Config = z.infer<typeof ZEnv> & { production: boolean; dataDir: string };

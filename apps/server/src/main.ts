@@ -50,6 +50,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   await app.listen({ port: config.PORT, host: config.HOST });
   await app.sessions.startAll();
+  app.sessions.startLeaseTimer();
   const url = `http://localhost:${config.PORT}`;
   const lines = [`Zapdesk is running at ${url} (database: ${database.kind})`];
   if (!config.production && (seeded || embedded)) {

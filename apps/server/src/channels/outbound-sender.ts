@@ -1,5 +1,5 @@
 import type { MediaType, Message, OutboundContent } from '@zapdesk/shared';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import mime from 'mime-types';
 import type { AppContext } from '../context.js';
@@ -226,7 +226,7 @@ export class OutboundSender {
   async retry(auth: AuthContext, messageId: number): Promise<Message> {
     const [claimed] = await this.ctx.db
       .update(messages)
-      .set({ ack: 0, error: null, updatedAt: sql`now()` })
+      .set({ ack: 0, error: null, sendingAt: null, updatedAt: sql`now()` })
       .where(
         and(
           eq(messages.companyId, auth.companyId),
@@ -276,7 +276,35 @@ export class OutboundSender {
     return updated!;
   }
 
-  /** Calls the driver for a stored message (ack 0) and records the outcome. */
+  /**
+   * Sends the outbound messages other nodes stored for these connections (their sessions run here),
+   * oldest first, at most `limit` per call. @returns how many were handed to a driver.
+   */
+  async deliverPending(connectionIds: number[], limit = 200): Promise<number> {
+    if (connectionIds.length === 0) return 0;
+    const rows = await this.ctx.db
+      .select({ id: messages.id, companyId: messages.companyId })
+      .from(messages)
+      .where(
+        and(
+          inArray(messages.whatsappId, connectionIds),
+          eq(messages.fromMe, true),
+          isNull(messages.wid),
+          isNull(messages.sendingAt),
+          eq(messages.ack, 0),
+        ),
+      )
+      .orderBy(asc(messages.whatsappId), asc(messages.id))
+      .limit(limit);
+    for (const row of rows) await this.deliver(row.companyId, row.id);
+    return rows.length;
+  }
+
+  /**
+   * Calls the driver for a stored message (ack 0) and records the outcome. When the session runs on
+   * another node the message is left for that node (ack 0, see `deliverPending`). A claim
+   * (`sending_at`) makes sure only one caller hands a message to a driver.
+   */
   private async deliver(companyId: number, messageId: number): Promise<Message> {
     const [row] = await this.ctx.db
       .select({
@@ -289,9 +317,18 @@ export class OutboundSender {
       .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
     if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
     const m = row.message;
+    const local = m.whatsappId ? this.sessions.get(m.whatsappId) : undefined;
+    const current = async () => (await findMessage(this.ctx.db, companyId, messageId))!;
+    if (!local && m.whatsappId && (await this.sessions.runsElsewhere(m.whatsappId))) return current();
+    const [claimed] = await this.ctx.db
+      .update(messages)
+      .set({ sendingAt: sql`now()` })
+      .where(and(eq(messages.id, messageId), isNull(messages.wid), isNull(messages.sendingAt)))
+      .returning({ id: messages.id });
+    if (!claimed) return current();
     let outcome: { wid: string; ack: number } | { error: string };
     try {
-      const driver = m.whatsappId ? this.sessions.get(m.whatsappId) : undefined;
+      const driver = local;
       if (!driver) throw new Error('session not running');
       const content = await this.contentOf(companyId, m);
       const sent = await driver.send(row.number, content, { quotedProviderId: row.quotedWid ?? undefined });

@@ -1,13 +1,26 @@
 import type { ConnectionState } from '@zapdesk/shared';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import { whatsappSessions, whatsapps } from '../db/schema/index.js';
+import { whatsappLeases, whatsappSessions, whatsapps } from '../db/schema/index.js';
 import { findWhatsapp } from '../modules/whatsapp/whatsapp-repository.js';
 import type { ChannelDriver, DriverContext, DriverEvents } from './driver.js';
 import type { ConnectionRef, InboundPipeline } from './inbound-pipeline.js';
 
 /** Builds a driver for a provider; the session manager gives it the events to report through. */
 export type DriverFactory = (context: DriverContext) => ChannelDriver;
+
+/**
+ * Session leases (several nodes on one Postgres): each connection's session runs on the node that
+ * holds its lease (`whatsapp_leases`), renewed every `ttlMs / 4` and taken over by another node when
+ * it lapses. Off on PGlite, whose data directory belongs to one process anyway.
+ */
+export interface LeaseOptions {
+  enabled: boolean;
+  /** This node's id (random per process). */
+  nodeId: string;
+  /** How long a lease lasts without renewal, ms. */
+  ttlMs: number;
+}
 
 /**
  * Owns the running driver of each connection on this node: starts and stops sessions, stores
@@ -17,12 +30,104 @@ export type DriverFactory = (context: DriverContext) => ChannelDriver;
 export class SessionManager {
   private readonly drivers = new Map<number, { driver: ChannelDriver; ref: ConnectionRef }>();
   private closing = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Sends what other nodes stored for the connections this node runs (set by the app). */
+  private pendingDelivery: ((connectionIds: number[]) => Promise<void>) | undefined;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly pipeline: InboundPipeline,
     private readonly factories: Partial<Record<string, DriverFactory>>,
+    readonly lease: LeaseOptions = { enabled: false, nodeId: 'local', ttlMs: 20_000 },
   ) {}
+
+  /** Registers what `tick()` calls to send the outbound messages waiting for this node's sessions. */
+  onPendingDelivery(fn: (connectionIds: number[]) => Promise<void>): void {
+    this.pendingDelivery = fn;
+  }
+
+  /** Whether another live node runs the session of this connection (leases on, lease not ours). */
+  async runsElsewhere(connectionId: number): Promise<boolean> {
+    if (!this.lease.enabled || this.drivers.has(connectionId)) return false;
+    const [row] = await this.ctx.db
+      .select({ owner: whatsappLeases.owner })
+      .from(whatsappLeases)
+      .where(
+        and(
+          eq(whatsappLeases.whatsappId, connectionId),
+          ne(whatsappLeases.owner, this.lease.nodeId),
+          sql`${whatsappLeases.expiresAt} > now()`,
+        ),
+      );
+    return !!row;
+  }
+
+  /**
+   * Takes the lease of a connection for this node: when free, lapsed or already ours, or always with
+   * `force` (an admin asked this node to start it; the previous owner stops at its next renewal).
+   */
+  private async acquire(companyId: number, connectionId: number, force: boolean): Promise<boolean> {
+    if (!this.lease.enabled) return true;
+    const expires = sql`now() + make_interval(secs => ${this.lease.ttlMs / 1000})`;
+    const rows = await this.ctx.db
+      .insert(whatsappLeases)
+      .values({ whatsappId: connectionId, companyId, owner: this.lease.nodeId, expiresAt: expires })
+      .onConflictDoUpdate({
+        target: whatsappLeases.whatsappId,
+        set: { owner: this.lease.nodeId, expiresAt: expires },
+        setWhere: force
+          ? undefined
+          : sql`${whatsappLeases.owner} = ${this.lease.nodeId} or ${whatsappLeases.expiresAt} < now()`,
+      })
+      .returning({ owner: whatsappLeases.owner });
+    return rows.length === 1;
+  }
+
+  /**
+   * Lease upkeep, every `ttlMs / 4` where timers run (tests call it): renews this node's leases,
+   * stops the sessions whose lease another node took, starts the sessions nobody runs (not
+   * DISCONNECTED, lease free or lapsed), then sends the outbound messages other nodes stored for
+   * this node's sessions.
+   */
+  async tick(): Promise<void> {
+    if (!this.lease.enabled || this.closing) return;
+    const renewed = await this.ctx.db
+      .update(whatsappLeases)
+      .set({ expiresAt: sql`now() + make_interval(secs => ${this.lease.ttlMs / 1000})` })
+      .where(eq(whatsappLeases.owner, this.lease.nodeId))
+      .returning({ id: whatsappLeases.whatsappId });
+    const held = new Set(renewed.map((r) => r.id));
+    for (const { ref } of [...this.drivers.values()]) {
+      if (!held.has(ref.id)) await this.stop(ref.companyId, ref.id, { silent: true, keepLease: true });
+    }
+    const orphans = await this.ctx.db
+      .select({ id: whatsapps.id, companyId: whatsapps.companyId, provider: whatsapps.provider })
+      .from(whatsapps)
+      .leftJoin(whatsappLeases, eq(whatsappLeases.whatsappId, whatsapps.id))
+      .where(
+        and(
+          ne(whatsapps.status, 'DISCONNECTED'),
+          or(isNull(whatsappLeases.whatsappId), sql`${whatsappLeases.expiresAt} < now()`),
+        ),
+      );
+    for (const row of orphans) {
+      if (!this.factories[row.provider]) continue;
+      await this.start(row.companyId, row.id, { force: false }).catch((error) =>
+        this.ctx.log.error({ err: error, connectionId: row.id }, 'session takeover failed'),
+      );
+    }
+    if (this.drivers.size && this.pendingDelivery) await this.pendingDelivery([...this.drivers.keys()]);
+  }
+
+  /** Runs `tick()` every `ttlMs / 4` until `closeAll()` (servers with leases). */
+  startLeaseTimer(): void {
+    if (!this.lease.enabled || this.timer) return;
+    this.timer = setInterval(
+      () => void this.tick().catch((error) => this.ctx.log.error({ err: error }, 'session lease upkeep')),
+      Math.max(1000, this.lease.ttlMs / 4),
+    );
+    this.timer.unref();
+  }
 
   /** The running driver of a connection, if any. */
   get(connectionId: number): ChannelDriver | undefined {
@@ -30,10 +135,12 @@ export class SessionManager {
   }
 
   /**
-   * Starts (or restarts) the session of a connection. @throws Error when the provider has no
-   * driver on this node.
+   * Starts (or restarts) the session of a connection on this node. With leases, it first takes the
+   * connection's lease — by force unless `force: false` (server start, takeover), in which case a
+   * session another live node runs is left there. @throws Error when the provider has no driver on
+   * this node.
    */
-  async start(companyId: number, connectionId: number): Promise<void> {
+  async start(companyId: number, connectionId: number, options: { force?: boolean } = {}): Promise<void> {
     const [row] = await this.ctx.db
       .select({ id: whatsapps.id, provider: whatsapps.provider })
       .from(whatsapps)
@@ -41,7 +148,8 @@ export class SessionManager {
     if (!row) throw new Error('connection not found');
     const factory = this.factories[row.provider];
     if (!factory) throw new Error(`no driver for provider ${row.provider}`);
-    await this.stop(companyId, connectionId, { silent: true });
+    if (!(await this.acquire(companyId, connectionId, options.force ?? true))) return;
+    await this.stop(companyId, connectionId, { silent: true, keepLease: true });
     const ref: ConnectionRef = { id: connectionId, companyId };
     const { events, settled } = this.eventsFor(ref);
     const driver = factory({ connectionId, companyId, events });
@@ -53,12 +161,13 @@ export class SessionManager {
 
   /**
    * Stops a session; `logout` removes the pairing and the stored session state; `silent` keeps the
-   * connection's stored status untouched (restart, shutdown).
+   * connection's stored status untouched (restart, shutdown). The lease is released (whoever holds
+   * it: a node still running the session stops at its next renewal) unless `keepLease`.
    */
   async stop(
     companyId: number,
     connectionId: number,
-    options: { logout?: boolean; silent?: boolean } = {},
+    options: { logout?: boolean; silent?: boolean; keepLease?: boolean } = {},
   ): Promise<void> {
     const entry = this.drivers.get(connectionId);
     this.drivers.delete(connectionId);
@@ -66,6 +175,9 @@ export class SessionManager {
       await entry.driver
         .stop({ logout: options.logout })
         .catch((error) => this.ctx.log.warn({ err: error }, 'driver stop'));
+    }
+    if (this.lease.enabled && !options.keepLease) {
+      await this.ctx.db.delete(whatsappLeases).where(eq(whatsappLeases.whatsappId, connectionId));
     }
     if (options.logout) {
       await this.ctx.db
@@ -75,7 +187,7 @@ export class SessionManager {
     if (!options.silent) await this.setState({ id: connectionId, companyId }, 'DISCONNECTED', { qrcode: '' });
   }
 
-  /** Starts every connection that is not DISCONNECTED (server start). */
+  /** Starts every connection that is not DISCONNECTED and not run by another live node (server start). */
   async startAll(): Promise<void> {
     const rows = await this.ctx.db
       .select({ id: whatsapps.id, companyId: whatsapps.companyId })
@@ -83,19 +195,32 @@ export class SessionManager {
       .where(ne(whatsapps.status, 'DISCONNECTED'));
     await Promise.all(
       rows.map((r) =>
-        this.start(r.companyId, r.id).catch((error) =>
+        this.start(r.companyId, r.id, { force: false }).catch((error) =>
           this.ctx.log.error({ err: error, connectionId: r.id }, 'session start failed'),
         ),
       ),
     );
   }
 
-  /** Stops every driver of this node without changing stored states (shutdown). */
+  /**
+   * Stops every driver of this node without changing stored states (shutdown) and gives its leases
+   * back, so another node takes the sessions over at once.
+   */
   async closeAll(): Promise<void> {
     this.closing = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
     await Promise.all(
-      [...this.drivers.values()].map(({ ref }) => this.stop(ref.companyId, ref.id, { silent: true })),
+      [...this.drivers.values()].map(({ ref }) =>
+        this.stop(ref.companyId, ref.id, { silent: true, keepLease: true }),
+      ),
     );
+    if (this.lease.enabled) {
+      await this.ctx.db
+        .delete(whatsappLeases)
+        .where(eq(whatsappLeases.owner, this.lease.nodeId))
+        .catch((error) => this.ctx.log.warn({ err: error }, 'lease release'));
+    }
   }
 
   /** The events a driver reports through, and a wait for the state changes queued so far. */

@@ -129,10 +129,19 @@ export const messages = pgTable(
     /** Group sender number. */
     participant: text(),
     error: text(),
+    /**
+     * When a node took the outbound message to hand it to its session (null: not yet). The claim makes
+     * sure one node sends it once; the session's owner sends what other nodes stored.
+     */
+    sendingAt: timestamp({ withTimezone: true }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('messages_whatsapp_wid_key').on(t.whatsappId, t.wid),
+    // Outbound messages stored on a node without the session, waiting for the owner to send them.
+    index('messages_unsent_idx')
+      .on(t.whatsappId, t.id)
+      .where(sql`${t.fromMe} and ${t.wid} is null and ${t.sendingAt} is null and ${t.ack} = 0`),
     index('messages_ticket_created_idx').on(t.ticketId, t.createdAt, t.id),
     index('messages_company_contact_created_idx').on(t.companyId, t.contactId, t.createdAt, t.id),
     index('messages_body_trgm_idx').using('gin', sql`${t.body} gin_trgm_ops`),

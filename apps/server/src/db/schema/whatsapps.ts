@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { companies } from './companies.js';
 import { queues } from './queues.js';
 import { timestamps } from './timestamps.js';
@@ -81,4 +91,24 @@ export const whatsappSessions = pgTable(
     ...timestamps,
   },
   (t) => [primaryKey({ columns: [t.whatsappId, t.key] })],
+);
+
+/**
+ * Which server node runs a connection's session (Postgres deployments with several nodes): one row
+ * per connection, renewed by its owner before `expiresAt`; a lapsed lease is taken over by another
+ * node. Only the owner runs the driver, so a WhatsApp number never has two sessions.
+ */
+export const whatsappLeases = pgTable(
+  'whatsapp_leases',
+  {
+    whatsappId: integer()
+      .primaryKey()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    owner: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index('whatsapp_leases_owner_idx').on(t.owner)],
 );

@@ -1,0 +1,105 @@
+/**
+ * Two server nodes on one Postgres database: a connection's session runs on one node only (its
+ * lease), messages sent through the other node are delivered by the owner, an admin's start moves
+ * the session, and a node that shuts down hands its sessions over. Leases exist on Postgres only
+ * (TEST_DATABASE_URL); PGlite belongs to one process.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { whatsappLeases } from '../db/schema/index.js';
+import {
+  bearer,
+  createSimulatorConnection,
+  createTenant,
+  customerNumber,
+  injectMessage,
+  type TenantFixture,
+} from '../test/factories.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () => {
+  let node1: TestApp;
+  let node2: FastifyInstance;
+  let tenant: TenantFixture;
+  let whatsappId: number;
+
+  beforeAll(async () => {
+    node1 = await createTestApp();
+    node2 = await buildApp({
+      config: node1.config,
+      database: node1.database,
+      secrets: node1.app.ctx.secrets,
+      logger: false,
+      simulator: node1.app.simulator,
+    });
+    await node2.ready();
+    tenant = await createTenant(node1.app);
+    whatsappId = await createSimulatorConnection(node1.app, tenant.admin);
+  });
+  afterAll(async () => {
+    await node2.close();
+    await node1.close();
+  });
+
+  const owner = async () =>
+    (
+      await node1.database.db
+        .select({ owner: whatsappLeases.owner })
+        .from(whatsappLeases)
+        .where(eq(whatsappLeases.whatsappId, whatsappId))
+    )[0]?.owner;
+
+  it('runs the session on the node that created it; the other node leaves it there', async () => {
+    expect(node1.app.sessions.get(whatsappId)).toBeDefined();
+    expect(await owner()).toBe(node1.app.sessions.lease.nodeId);
+    await node2.sessions.startAll();
+    await node2.sessions.tick();
+    expect(node2.sessions.get(whatsappId)).toBeUndefined();
+    expect(await node2.sessions.runsElsewhere(whatsappId)).toBe(true);
+  });
+
+  it("delivers a reply sent through the other node from the owner's session, once", async () => {
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(node1.app, tenant.admin, whatsappId, { from, body: 'Oi' });
+    const sent = await node2.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      headers: bearer(tenant.admin),
+      payload: { body: 'Resposta pelo outro nó' },
+    });
+    expect(sent.statusCode).toBe(201);
+    expect(sent.json()[0]).toMatchObject({ ack: 0, wid: null });
+    // Node 2 has no session for it, so it does not send it.
+    await node2.sessions.tick();
+    expect(node1.app.simulator.outbox(whatsappId, from).map((m) => m.body)).not.toContain(
+      'Resposta pelo outro nó',
+    );
+    await node1.app.sessions.tick();
+    await node1.app.sessions.tick();
+    const bodies = node1.app.simulator.outbox(whatsappId, from).map((m) => m.body);
+    expect(bodies.filter((b) => b === 'Resposta pelo outro nó')).toHaveLength(1);
+  });
+
+  it('moves the session to the node an admin starts it on; the old owner stops at its next renewal', async () => {
+    const res = await node2.inject({
+      method: 'POST',
+      url: `/api/whatsappsession/${whatsappId}`,
+      headers: bearer(tenant.admin),
+    });
+    expect(res.statusCode).toBe(204);
+    expect(await owner()).toBe(node2.sessions.lease.nodeId);
+    expect(node2.sessions.get(whatsappId)).toBeDefined();
+    await node1.app.sessions.tick();
+    expect(node1.app.sessions.get(whatsappId)).toBeUndefined();
+  });
+
+  it('hands the sessions of a node that shuts down to another node', async () => {
+    await node2.sessions.closeAll();
+    expect(await owner()).toBeUndefined();
+    await node1.app.sessions.tick();
+    expect(node1.app.sessions.get(whatsappId)).toBeDefined();
+    expect(await owner()).toBe(node1.app.sessions.lease.nodeId);
+  });
+});
