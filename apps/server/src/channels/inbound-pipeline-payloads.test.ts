@@ -9,6 +9,7 @@ import {
   createSimulatorConnection,
   createTenant,
   customerNumber,
+  inboundMessage,
   type TenantFixture,
 } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -27,21 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-let seq = 0;
-function inbound(from: string, body: string, extra: Partial<NormalizedMessage> = {}): NormalizedMessage {
-  return {
-    providerId: `PAYLOAD${Date.now()}${++seq}`,
-    chatId: from,
-    isGroup: false,
-    fromMe: false,
-    senderNumber: from,
-    senderName: 'Cliente',
-    body,
-    mediaType: 'chat',
-    timestamp: Date.now(),
-    ...extra,
-  };
-}
+const inbound = inboundMessage;
 
 const ref = () => ({ id: whatsappId, companyId: a.companyId });
 
@@ -70,7 +57,7 @@ describe('inbound pipeline payloads', () => {
     // Assigned, queued and tagged: the payload carries user, queue, connection and tags.
     const [tag] = await t.app.ctx.db
       .insert(tags)
-      .values({ companyId: a.companyId, name: `vip ${seq}`, color: '#ff0000' })
+      .values({ companyId: a.companyId, name: `vip ${customerNumber()}`, color: '#ff0000' })
       .returning();
     await t.app.ctx.db
       .insert(ticketTags)

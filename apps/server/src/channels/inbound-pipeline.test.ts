@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { companyChannel, type NormalizedMessage } from '@zapdesk/shared';
+import { companyChannel } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   createTenantPair,
   createUser,
   customerNumber,
+  inboundMessage,
   injectMessage,
   type TenantFixture,
 } from '../test/factories.js';
@@ -28,21 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-let seq = 0;
-function inbound(from: string, body: string, extra: Partial<NormalizedMessage> = {}): NormalizedMessage {
-  return {
-    providerId: `TEST${Date.now()}${++seq}`,
-    chatId: from,
-    isGroup: false,
-    fromMe: false,
-    senderNumber: from,
-    senderName: 'Cliente',
-    body,
-    mediaType: 'chat',
-    timestamp: Date.now(),
-    ...extra,
-  };
-}
+const inbound = inboundMessage;
 
 const ref = () => ({ id: whatsappId, companyId: a.companyId });
 

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { NormalizedMessage } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { companies, plans, queues, userQueues, users } from '../db/schema/index.js';
@@ -198,3 +199,24 @@ export async function injectMessage(
 /** A fresh customer number. */
 export const customerNumber = () =>
   `55119${String(Date.now() % 100000).padStart(5, '0')}${String(++sequence % 1000).padStart(3, '0')}`;
+
+let providerSequence = 0;
+/** A normalised inbound text message from `from` (a fresh provider id each call) for the pipeline. */
+export function inboundMessage(
+  from: string,
+  body: string,
+  extra: Partial<NormalizedMessage> = {},
+): NormalizedMessage {
+  return {
+    providerId: `TEST${Date.now()}${++providerSequence}`,
+    chatId: from,
+    isGroup: false,
+    fromMe: false,
+    senderNumber: from,
+    senderName: 'Cliente',
+    body,
+    mediaType: 'chat',
+    timestamp: Date.now(),
+    ...extra,
+  };
+}
