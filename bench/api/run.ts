@@ -36,7 +36,7 @@ import {
   type TestUser,
   tokenFor,
 } from '../../apps/server/src/test/factories.js';
-import { backendJiffies, machineJiffies } from '../support/cpu.js';
+import { f0, f1, type Load, loadText, startLoad } from '../support/load.js';
 import { installQueryRecorder, recorder } from '../support/query-recorder.js';
 import { type Stats, stats } from '../support/stats.js';
 import { createTeardown } from '../support/teardown.js';
@@ -506,64 +506,6 @@ async function measureAll(
   return results;
 }
 
-/** Jiffies of the whole machine, busy and total (/proc/stat; undefined off Linux). */
-interface Load {
-  /** Share of all cores busy during the measurements. */
-  machine: number;
-  /** Shares of all cores used by this Node process and by the database's Postgres backends. */
-  node: number;
-  postgres: number;
-  /** The rest: other processes, Postgres background work, kernel. */
-  other: number;
-}
-
-/**
- * Starts a load probe over a phase; the returned function ends it. The database's backends are
- * sampled every half second: the app's pool opens and closes connections during the phase, and a
- * backend's CPU counts from its first sample (from zero if it started during the phase) to its last.
- */
-async function startLoad(ref: pg.Pool): Promise<() => Promise<Load>> {
-  const machine0 = machineJiffies();
-  const first = await backendJiffies(ref);
-  const last = new Map(first);
-  let sampling = Promise.resolve();
-  const sample = () => {
-    sampling = sampling
-      .then(() => backendJiffies(ref))
-      .then((now) => {
-        for (const [pid, used] of now) last.set(pid, used);
-      })
-      .catch(() => {});
-  };
-  const timer = setInterval(sample, 500);
-  const cpu0 = process.cpuUsage();
-  const wall0 = performance.now();
-  return async () => {
-    clearInterval(timer);
-    sample();
-    await sampling;
-    const wallMs = performance.now() - wall0;
-    const cpu = process.cpuUsage(cpu0);
-    const machine1 = machineJiffies();
-    let pgJiffies = 0;
-    for (const [pid, used] of last) pgJiffies += used - (first.get(pid) ?? 0);
-    let hz = 100;
-    try {
-      hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      /* USER_HZ is 100 almost everywhere */
-    }
-    const coreMs = wallMs * os.availableParallelism();
-    const node = (cpu.user + cpu.system) / 1000 / coreMs;
-    const postgres = (pgJiffies * 1000) / hz / coreMs;
-    const machine =
-      machine0 && machine1 && machine1.total > machine0.total
-        ? (machine1.busy - machine0.busy) / (machine1.total - machine0.total)
-        : Number.NaN;
-    return { machine, node, postgres, other: Math.max(0, machine - node - postgres) };
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Plans
 
@@ -686,12 +628,6 @@ async function facts(ref: pg.Pool, main: SeededCompany, second: SeededCompany): 
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '-');
-const loadText = (load: Load) =>
-  `machine ${pct(load.machine)} busy (of all cores): this Node process (server and load generator) ` +
-  `${pct(load.node)}, the database's Postgres backends ${pct(load.postgres)}, other work ${pct(load.other)}`;
-const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
-const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
 const mark = (p99: number) => (p99 < TARGET_P99_MS ? f1(p99) : `**${f1(p99)}**`);
 
 function resultTable(results: ScenarioResult[], concurrency: number): string[] {

@@ -38,6 +38,7 @@ import {
   type TestUser,
 } from '../../apps/server/src/test/factories.js';
 import { backendJiffies, machineJiffies } from '../support/cpu.js';
+import { f0, f1, f2, pct } from '../support/load.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DOC = path.join(ROOT, 'docs/benchmarks.md');
@@ -562,11 +563,6 @@ async function environment(bench: Bench): Promise<Environment> {
     settings,
   };
 }
-
-const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
-const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
-const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
-const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '-');
 
 interface Round {
   pipeline: PipelineResult;
