@@ -24,6 +24,7 @@ import { JobQueue } from './jobs/job-queue.js';
 import { AppError } from './lib/app-error.js';
 import { errorHandler } from './lib/error-handler.js';
 import type { RouteGuard } from './lib/guards.js';
+import { inputGuard, keepUnnamedFields } from './lib/input-guard.js';
 import { createMetrics } from './lib/metrics.js';
 import type { Secrets } from './lib/secrets.js';
 import { authGuard } from './modules/auth/guard.js';
@@ -157,6 +158,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const metrics = createMetrics(app, config);
   app.addHook('onRequest', authGuard(ctx));
+  app.addHook('preValidation', inputGuard);
+  app.addHook('preHandler', keepUnnamedFields);
 
   const media = new MediaStore(path.join(config.dataDir, 'media'));
   const jobs = new JobQueue(database, {

@@ -39,6 +39,8 @@ export const ERROR_STATUS = {
   ERR_SUBSCRIPTION_EXPIRED: 402,
   /** Too many attempts (login rate limit). */
   ERR_TOO_MANY_REQUESTS: 429,
+  /** A record with the same unique value exists (database unique constraint); names the `field`. */
+  ERR_ALREADY_EXISTS: 409,
   /** E-mail already used by another user. */
   ERR_EMAIL_ALREADY_EXISTS: 409,
   /** The plan's user limit is reached. */

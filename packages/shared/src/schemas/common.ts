@@ -25,8 +25,17 @@ export const ZEmail = z
   .email(V.invalidEmail)
   .max(254, V.tooLong);
 
+/** Largest value of a Postgres `integer` (int4) column: every id and integer field is bounded by it. */
+export const INT4_MAX = 2_147_483_647;
+
+/** A record id in a JSON body: a positive int4. */
+export const ZId = z.number().int().positive().max(INT4_MAX);
+
+/** A record id in a path or query string ('12'): a positive int4. */
+export const ZCoercedId = z.coerce.number().int().positive().max(INT4_MAX);
+
 /** Numeric id in a path (`/users/:id`). */
-export const ZIdParam = z.object({ id: z.coerce.number().int().positive() });
+export const ZIdParam = z.object({ id: ZCoercedId });
 
 /** `pageNumber` (1-based) and `searchParam` of paged lists. */
 export const ZPageQuery = z.object({
@@ -38,3 +47,16 @@ export const ZPageQuery = z.object({
 export const ZDateString = z.string();
 
 export const ZEnabled = z.enum(['enabled', 'disabled']);
+
+/**
+ * PUT semantics: parses `input` with the field rules of `schema`, every field optional, and keeps
+ * only the fields `input` names, so that defaults and `nullish -> null` transforms never overwrite
+ * what the body left out. @throws ZodError (answered 400 ERR_VALIDATION).
+ */
+export function parsePatch<S extends z.ZodObject>(schema: S, input: unknown): Partial<z.output<S>> {
+  const data = schema.partial().parse(input ?? {}) as Record<string, unknown>;
+  const named = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+  return Object.fromEntries(
+    Object.entries(data).filter(([key]) => key in named && named[key] !== undefined),
+  ) as Partial<z.output<S>>;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZId } from './common.js';
 
 /**
  * Message media types (core section 3). 'chat' is plain text; 'application' and 'document' are files;
@@ -86,7 +87,7 @@ export const ZSendMessageBody = z.object({
   mediaUrl: z.string().max(2000).optional(),
   /** The message replied to: its id (or the whole message object, as the spec's client sends). */
   quotedMsg: z
-    .union([z.object({ id: z.number().int().positive() }).passthrough(), z.number().int().positive()])
+    .union([z.object({ id: ZId }).passthrough(), ZId])
     .nullable()
     .optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedString } from './common.js';
+import { boundedString, INT4_MAX, ZCoercedId, ZId } from './common.js';
 
 /** Queue (department), document 2 section 3; the list form used by the users and tickets screens. */
 export const ZQueue = z.object({
@@ -92,12 +92,7 @@ const optionalText = (max: number) =>
     .max(max, 'tooLong')
     .nullish()
     .transform((v) => (v ? v : null));
-const optionalId = z
-  .number()
-  .int()
-  .positive()
-  .nullish()
-  .transform((v) => v ?? null);
+const optionalId = ZId.nullish().transform((v) => v ?? null);
 
 /**
  * POST /queue and PUT /queue/:id body (document 2 sections 5 and 7): name 2..50, colour 3..9;
@@ -127,22 +122,23 @@ export type QueueBody = z.input<typeof ZQueueBody>;
 
 /** GET /queue-options query: the children of `parentId` in `queueId` (-1 or absent: top level). */
 export const ZQueueOptionsQuery = z.object({
-  queueId: z.coerce.number().int().positive(),
-  parentId: z.coerce.number().int().min(-1).optional().default(-1),
+  queueId: ZCoercedId,
+  parentId: z.coerce.number().int().min(-1).max(INT4_MAX).optional().default(-1),
 });
 
 /** POST /queue-options body; `option` defaults to the next number among the siblings. */
 export const ZCreateQueueOptionBody = z.object({
-  queueId: z.coerce.number().int().positive(),
+  queueId: ZCoercedId,
   parentId: z.coerce
     .number()
     .int()
     .min(-1)
+    .max(INT4_MAX)
     .nullish()
     .transform((v) => (v == null || v === -1 ? null : v)),
   title: boundedString(1, 200),
   message: z.string().max(5000, 'tooLong').optional().default(''),
-  option: z.union([z.string().trim().max(20, 'tooLong'), z.number().int().min(0)]).optional(),
+  option: z.union([z.string().trim().max(20, 'tooLong'), z.number().int().min(0).max(999_999)]).optional(),
 });
 export type CreateQueueOptionBody = z.input<typeof ZCreateQueueOptionBody>;
 
@@ -151,7 +147,7 @@ export const ZUpdateQueueOptionBody = z.object({
   title: boundedString(1, 200),
   message: z.string().max(5000, 'tooLong').optional().default(''),
   option: z
-    .union([z.string().trim().min(1, 'required').max(20, 'tooLong'), z.number().int().min(0)])
+    .union([z.string().trim().min(1, 'required').max(20, 'tooLong'), z.number().int().min(0).max(999_999)])
     .optional(),
 });
 export type UpdateQueueOptionBody = z.input<typeof ZUpdateQueueOptionBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT4_MAX, ZId } from './common.js';
 import { ZContact } from './contacts.js';
 import { ZQueueRef } from './queues.js';
 
@@ -55,7 +56,7 @@ const idList = z
       return z.NEVER;
     }
     const ids = items.map((v) => Number(v));
-    if (!Array.isArray(items) || ids.some((n) => !Number.isInteger(n) || n < 0)) {
+    if (!Array.isArray(items) || ids.some((n) => !Number.isInteger(n) || n < 0 || n > INT4_MAX)) {
       ctx.addIssue({ code: 'custom', message: 'invalid' });
       return z.NEVER;
     }
@@ -96,22 +97,22 @@ export const ZTicketsPage = z.object({ tickets: z.array(ZTicket), hasMore: z.boo
 
 /** POST /tickets: a ticket started by staff begins open (core section 4). */
 export const ZCreateTicketBody = z.object({
-  contactId: z.number().int().positive(),
-  queueId: z.number().int().positive().nullable().optional(),
-  whatsappId: z.number().int().positive().nullable().optional(),
-  userId: z.number().int().positive().nullable().optional(),
+  contactId: ZId,
+  queueId: ZId.nullable().optional(),
+  whatsappId: ZId.nullable().optional(),
+  userId: ZId.nullable().optional(),
   status: ZTicketStatus.optional(),
 });
 
 /** PUT /tickets/:id (core section 4 transitions). */
 export const ZUpdateTicketBody = z.object({
   status: ZTicketStatus.optional(),
-  userId: z.number().int().positive().nullable().optional(),
-  queueId: z.number().int().positive().nullable().optional(),
-  whatsappId: z.number().int().positive().nullable().optional(),
+  userId: ZId.nullable().optional(),
+  queueId: ZId.nullable().optional(),
+  whatsappId: ZId.nullable().optional(),
   useIntegration: z.boolean().optional(),
-  promptId: z.number().int().positive().nullable().optional(),
-  integrationId: z.number().int().positive().nullable().optional(),
+  promptId: ZId.nullable().optional(),
+  integrationId: ZId.nullable().optional(),
 });
 export type UpdateTicketBody = z.input<typeof ZUpdateTicketBody>;
 
@@ -130,8 +131,8 @@ export type TicketNote = z.infer<typeof ZTicketNote>;
 
 export const ZCreateTicketNoteBody = z.object({
   note: z.string().trim().min(2, 'tooShort').max(5000, 'tooLong'),
-  ticketId: z.number().int().positive(),
-  contactId: z.number().int().positive(),
+  ticketId: ZId,
+  contactId: ZId,
 });
 
 /** Tag (document 2 section 3). */
@@ -140,12 +141,8 @@ export type Tag = z.infer<typeof ZTag>;
 
 /** POST /tags/sync: the ticket's tags become exactly `tags` (ids or tag objects). */
 export const ZSyncTagsBody = z.object({
-  ticketId: z.number().int().positive(),
-  tags: z
-    .array(
-      z.union([z.number().int().positive(), z.object({ id: z.number().int().positive() }).passthrough()]),
-    )
-    .max(100),
+  ticketId: ZId,
+  tags: z.array(z.union([ZId, z.object({ id: ZId }).passthrough()])).max(100),
 });
 
 /** Quick message (core section 3, document 2). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../constants.js';
-import { boundedString, V, ZEmail } from './common.js';
+import { boundedString, V, ZEmail, ZId } from './common.js';
 import { ZQueueRef } from './queues.js';
 
 export const ZProfile = z.enum(['admin', 'user']);
@@ -34,8 +34,8 @@ export const ZCreateUserBody = z.object({
   password,
   profile: ZProfile.optional().default('user'),
   allTicket: ZAllTicket.optional().default('desabled'),
-  whatsappId: z.number().int().positive().nullable().optional(),
-  queueIds: z.array(z.number().int().positive()).max(500).optional().default([]),
+  whatsappId: ZId.nullable().optional(),
+  queueIds: z.array(ZId).max(500).optional().default([]),
 });
 export type CreateUserBody = z.input<typeof ZCreateUserBody>;
 
@@ -46,8 +46,8 @@ export const ZUpdateUserBody = z.object({
   password: z.union([z.literal(''), password]).optional(),
   profile: ZProfile.optional(),
   allTicket: ZAllTicket.optional(),
-  whatsappId: z.number().int().positive().nullable().optional(),
-  queueIds: z.array(z.number().int().positive()).max(500).optional(),
+  whatsappId: ZId.nullable().optional(),
+  queueIds: z.array(ZId).max(500).optional(),
 });
 export type UpdateUserBody = z.input<typeof ZUpdateUserBody>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZId } from './common.js';
 import { ZQueueRef } from './queues.js';
 
 /** Connection states a driver reports (document 2 section 4). */
@@ -66,10 +67,10 @@ export const ZWhatsappBody = z.object({
   timeUseBotQueues: minutes,
   maxUseBotQueues: z.number().int().min(0).max(100).optional().default(3),
   timeToTransfer: minutes,
-  transferQueueId: z.number().int().positive().nullable().optional(),
-  promptId: z.number().int().positive().nullable().optional(),
-  integrationId: z.number().int().positive().nullable().optional(),
-  queueIds: z.array(z.number().int().positive()).max(500).optional().default([]),
+  transferQueueId: ZId.nullable().optional(),
+  promptId: ZId.nullable().optional(),
+  integrationId: ZId.nullable().optional(),
+  queueIds: z.array(ZId).max(500).optional().default([]),
 });
 export type WhatsappBody = z.input<typeof ZWhatsappBody>;
 

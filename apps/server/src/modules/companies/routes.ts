@@ -1,4 +1,4 @@
-import { ZCompany, ZListPlanResponse, ZSignupBody, ZSignupResponse } from '@zapdesk/shared';
+import { ZCoercedId, ZCompany, ZListPlanResponse, ZSignupBody, ZSignupResponse } from '@zapdesk/shared';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { publicRoute, userRoute } from '../../lib/guards.js';
@@ -21,7 +21,7 @@ export function companyRoutes(app: ZodApp, ctx: AppContext): void {
       config: userRoute,
       schema: {
         tags,
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: z.object({ id: ZCoercedId }),
         response: { 200: ZCompany },
       },
     },
@@ -33,7 +33,7 @@ export function companyRoutes(app: ZodApp, ctx: AppContext): void {
       config: userRoute,
       schema: {
         tags,
-        params: z.object({ companyId: z.coerce.number().int().positive() }),
+        params: z.object({ companyId: ZCoercedId }),
         response: { 200: ZListPlanResponse },
       },
     },

@@ -1,6 +1,7 @@
 import {
   type CompanySchedule,
   DEFAULT_COMPANY_SCHEDULES,
+  ZCoercedId,
   ZCompanySchedule,
   ZUpdateCompanySchedulesBody,
 } from '@zapdesk/shared';
@@ -41,7 +42,7 @@ export function companyScheduleRoutes(app: ZodApp, ctx: AppContext): void {
       config: adminRoute,
       schema: {
         tags: ['companies'],
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: z.object({ id: ZCoercedId }),
         body: ZUpdateCompanySchedulesBody,
         response: { 200: z.object({ schedules: z.array(ZCompanySchedule) }) },
       },

@@ -3,7 +3,8 @@ import {
   type ContactImportResult,
   type ContactListItem,
   PAGE_SIZE,
-  type ZContactBody,
+  parsePatch,
+  ZContactBody,
 } from '@zapdesk/shared';
 import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -158,18 +159,25 @@ export async function createContact(ctx: AppContext, auth: AuthContext, body: Co
  * the old ones (omitted: kept). Emits `company-{id}-contact` update.
  * @throws ERR_NO_CONTACT_FOUND, ERR_DUPLICATED_CONTACT (another contact has a form of the number).
  */
-export async function updateContact(ctx: AppContext, auth: AuthContext, id: number, body: ContactInput) {
+export async function updateContact(
+  ctx: AppContext,
+  auth: AuthContext,
+  id: number,
+  input: Partial<ContactInput>,
+) {
+  const body = parsePatch(ZContactBody, input);
   const contact = await ctx.db.transaction(async (tx) => {
     await lockCompanyContacts(tx, auth.companyId);
+    // Checked before the update: the unique index would otherwise refuse it first.
+    if (body.number !== undefined && (await findByNumber(tx, auth.companyId, body.number, id))) {
+      throw new AppError('ERR_DUPLICATED_CONTACT', { extra: { field: 'number' } });
+    }
     const [row] = await tx
       .update(contacts)
       .set({ name: body.name, number: body.number, email: body.email, updatedAt: new Date() })
       .where(and(eq(contacts.companyId, auth.companyId), eq(contacts.id, id)))
       .returning({ id: contacts.id });
     if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
-    if (await findByNumber(tx, auth.companyId, body.number, id)) {
-      throw new AppError('ERR_DUPLICATED_CONTACT', { extra: { field: 'number' } });
-    }
     if (body.extraInfo) await replaceExtraInfo(tx, auth.companyId, id, body.extraInfo);
     return getContact({ db: tx }, auth.companyId, id);
   });

@@ -52,7 +52,7 @@ export function contactRoutes(app: ZodApp, ctx: AppContext): void {
     '/contacts/:id',
     {
       config: userRoute,
-      schema: { tags, params: ZIdParam, body: ZContactBody, response: { 200: ZContact } },
+      schema: { tags, params: ZIdParam, body: ZContactBody.partial(), response: { 200: ZContact } },
     },
     (request) => updateContact(ctx, request.auth, request.params.id, request.body),
   );

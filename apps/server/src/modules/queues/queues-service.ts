@@ -1,6 +1,7 @@
 import {
   type CreateQueueOptionBody,
   DEFAULT_QUEUE_SCHEDULES,
+  parsePatch,
   type QueueBody,
   type QueueDetail,
   type QueueOption,
@@ -137,9 +138,9 @@ export async function updateQueue(
   ctx: AppContext,
   companyId: number,
   id: number,
-  input: QueueBody,
+  input: Partial<QueueBody>,
 ): Promise<QueueDetail> {
-  const body = ZQueueBody.parse(input);
+  const body = parsePatch(ZQueueBody, input);
   const { schedules, ...fields } = body;
   const updated = await ctx.db
     .update(queues)
@@ -256,9 +257,9 @@ export async function updateOption(
   ctx: AppContext,
   companyId: number,
   id: number,
-  input: UpdateQueueOptionBody,
+  input: Partial<UpdateQueueOptionBody>,
 ): Promise<QueueOption> {
-  const body = ZUpdateQueueOptionBody.parse(input);
+  const body = parsePatch(ZUpdateQueueOptionBody, input);
   const [row] = await ctx.db
     .update(queueOptions)
     .set({

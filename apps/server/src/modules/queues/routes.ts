@@ -59,7 +59,7 @@ export function queueRoutes(app: ZodApp, ctx: AppContext): void {
     '/queue/:id',
     {
       config: adminRoute,
-      schema: { tags, params: ZIdParam, body: ZQueueBody, response: { 200: ZQueueDetail } },
+      schema: { tags, params: ZIdParam, body: ZQueueBody.partial(), response: { 200: ZQueueDetail } },
     },
     (request) => updateQueue(ctx, request.auth.companyId, request.params.id, request.body),
   );
@@ -90,7 +90,12 @@ export function queueRoutes(app: ZodApp, ctx: AppContext): void {
     '/queue-options/:id',
     {
       config: adminRoute,
-      schema: { tags, params: ZIdParam, body: ZUpdateQueueOptionBody, response: { 200: ZQueueOption } },
+      schema: {
+        tags,
+        params: ZIdParam,
+        body: ZUpdateQueueOptionBody.partial(),
+        response: { 200: ZQueueOption },
+      },
     },
     (request) => updateOption(ctx, request.auth.companyId, request.params.id, request.body),
   );

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import {
+  parsePatch,
   type QuickMessage,
   type QuickMessageBody,
   type QuickMessagesPage,
@@ -120,9 +121,9 @@ export async function updateQuickMessage(
   ctx: AppContext,
   auth: AuthContext,
   id: number,
-  input: QuickMessageBody,
+  input: Partial<QuickMessageBody>,
 ): Promise<QuickMessage> {
-  const body = ZQuickMessageBody.parse(input);
+  const body = parsePatch(ZQuickMessageBody, input);
   await getEditable(ctx, auth, id);
   const [row] = await ctx.db
     .update(quickMessages)

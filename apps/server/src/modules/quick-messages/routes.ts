@@ -81,7 +81,7 @@ export function quickMessageRoutes(app: ZodApp, ctx: AppContext, media: MediaSto
     '/quick-messages/:id',
     {
       config: userRoute,
-      schema: { tags, params: ZIdParam, body: ZQuickMessageBody, response: { 200: ZQuickMessage } },
+      schema: { tags, params: ZIdParam, body: ZQuickMessageBody.partial(), response: { 200: ZQuickMessage } },
     },
     (request) => updateQuickMessage(ctx, request.auth, request.params.id, request.body),
   );

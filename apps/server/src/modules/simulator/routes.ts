@@ -1,4 +1,4 @@
-import { ZSimulatorInboundBody, ZSimulatorOutboxItem } from '@zapdesk/shared';
+import { ZCoercedId, ZSimulatorInboundBody, ZSimulatorOutboxItem } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { SessionManager } from '../../channels/session-manager.js';
@@ -10,7 +10,7 @@ import { AppError } from '../../lib/app-error.js';
 import { adminRoute } from '../../lib/guards.js';
 import { requireWhatsapp } from '../whatsapp/whatsapp-service.js';
 
-const ZParams = z.object({ whatsappId: z.coerce.number().int().positive() });
+const ZParams = z.object({ whatsappId: ZCoercedId });
 
 /** Decodes a `data:` URL; other URLs are refused (the simulator never fetches from the network). */
 function decodeDataUrl(url: string): { data: Buffer; mimetype: string } {

@@ -51,7 +51,7 @@ export function tagRoutes(app: ZodApp, ctx: AppContext): void {
     '/tags/:id',
     {
       config: userRoute,
-      schema: { tags: tagsDoc, params: ZIdParam, body: ZTagBody, response: { 200: ZTag } },
+      schema: { tags: tagsDoc, params: ZIdParam, body: ZTagBody.partial(), response: { 200: ZTag } },
     },
     (request) => updateTag(ctx, request.auth, request.params.id, request.body),
   );

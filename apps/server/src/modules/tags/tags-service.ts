@@ -1,4 +1,4 @@
-import { type Tag, type TagBody, type TagsPage, ZTagBody } from '@zapdesk/shared';
+import { parsePatch, type Tag, type TagBody, type TagsPage, ZTagBody } from '@zapdesk/shared';
 import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { tags, ticketTags } from '../../db/schema/index.js';
@@ -86,9 +86,9 @@ export async function updateTag(
   ctx: AppContext,
   auth: AuthContext,
   id: number,
-  input: TagBody,
+  input: Partial<TagBody>,
 ): Promise<Tag> {
-  const body = ZTagBody.parse(input);
+  const body = parsePatch(ZTagBody, input);
   const [row] = await ctx.db
     .update(tags)
     .set({

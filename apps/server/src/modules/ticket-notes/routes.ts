@@ -1,4 +1,4 @@
-import { type TicketNote, ZCreateTicketNoteBody, ZIdParam, ZTicketNote } from '@zapdesk/shared';
+import { type TicketNote, ZCoercedId, ZCreateTicketNoteBody, ZIdParam, ZTicketNote } from '@zapdesk/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
@@ -37,8 +37,8 @@ export function ticketNoteRoutes(app: ZodApp, ctx: AppContext): void {
       schema: {
         tags,
         querystring: z.object({
-          ticketId: z.coerce.number().int().positive(),
-          contactId: z.coerce.number().int().positive().optional(),
+          ticketId: ZCoercedId,
+          contactId: ZCoercedId.optional(),
         }),
         response: { 200: z.array(ZTicketNote) },
       },

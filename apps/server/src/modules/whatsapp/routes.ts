@@ -46,7 +46,7 @@ export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionCo
     '/whatsapp/:id',
     {
       config: adminRoute,
-      schema: { tags, params: ZIdParam, body: ZWhatsappBody, response: { 200: ZWhatsapp } },
+      schema: { tags, params: ZIdParam, body: ZWhatsappBody.partial(), response: { 200: ZWhatsapp } },
     },
     (request) => updateWhatsapp(ctx, sessions, request.auth, request.params.id, request.body),
   );

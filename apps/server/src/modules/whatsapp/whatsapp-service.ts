@@ -1,5 +1,5 @@
 import type { Whatsapp, WhatsappBody } from '@zapdesk/shared';
-import { ZWhatsappBody } from '@zapdesk/shared';
+import { parsePatch, ZWhatsappBody } from '@zapdesk/shared';
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
@@ -107,7 +107,8 @@ export async function createWhatsapp(
 }
 
 /**
- * PUT /whatsapp/:id (admin). Unsetting the only default is refused (ERR_NO_OTHER_WHATSAPP: make
+ * PUT /whatsapp/:id (admin): changes the fields the body names and keeps the others (queues too).
+ * Unsetting the only default is refused (ERR_NO_OTHER_WHATSAPP: make
  * another connection the default instead). @throws ERR_NO_WAPP_FOUND, ERR_NAME_ALREADY_EXISTS.
  */
 export async function updateWhatsapp(
@@ -115,29 +116,42 @@ export async function updateWhatsapp(
   sessions: SessionControl,
   auth: AuthContext,
   id: number,
-  input: WhatsappBody,
+  input: Partial<WhatsappBody>,
 ): Promise<Whatsapp> {
-  const body = ZWhatsappBody.parse(input);
-  assertGreeting(body);
+  const body = parsePatch(ZWhatsappBody, input);
   const providerChanged = await ctx.db
     .transaction(async (tx) => {
       const [current] = await tx
-        .select({ isDefault: whatsapps.isDefault, provider: whatsapps.provider })
+        .select({
+          isDefault: whatsapps.isDefault,
+          provider: whatsapps.provider,
+          greetingMessage: whatsapps.greetingMessage,
+        })
         .from(whatsapps)
         .where(and(eq(whatsapps.companyId, auth.companyId), eq(whatsapps.id, id)))
         .for('update');
       if (!current) throw new AppError('ERR_NO_WAPP_FOUND');
-      if (current.isDefault && !body.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
-      await assertCompanyQueues(tx, auth.companyId, body.queueIds, 'queueIds');
+      if (current.isDefault && body.isDefault === false) throw new AppError('ERR_NO_OTHER_WHATSAPP');
+      if (body.queueIds) await assertCompanyQueues(tx, auth.companyId, body.queueIds, 'queueIds');
       if (body.transferQueueId)
         await assertCompanyQueues(tx, auth.companyId, [body.transferQueueId], 'transferQueueId');
+      const queueIds =
+        body.queueIds ??
+        (
+          await tx
+            .select({ queueId: whatsappQueues.queueId })
+            .from(whatsappQueues)
+            .where(and(eq(whatsappQueues.companyId, auth.companyId), eq(whatsappQueues.whatsappId, id)))
+        ).map((row) => row.queueId);
+      assertGreeting({ queueIds, greetingMessage: body.greetingMessage ?? current.greetingMessage ?? '' });
       if (body.isDefault) await clearDefault(tx, auth.companyId, id);
+      const { queueIds: _named, ...columns } = body;
       await tx
         .update(whatsapps)
-        .set({ ...columnsOf(body), updatedAt: sql`now()` })
+        .set({ ...columns, updatedAt: sql`now()` })
         .where(and(eq(whatsapps.companyId, auth.companyId), eq(whatsapps.id, id)));
-      await setQueues(tx, auth.companyId, id, body.queueIds);
-      return current.provider !== body.provider;
+      if (body.queueIds) await setQueues(tx, auth.companyId, id, body.queueIds);
+      return body.provider !== undefined && current.provider !== body.provider;
     })
     .catch(rethrowName);
   if (providerChanged) {
@@ -205,7 +219,7 @@ export async function requireWhatsapp(ctx: AppContext, companyId: number, id: nu
  * A connection serving several queues greets the customer with the menu of those queues, so it needs
  * a greeting (document 2 section 5). @throws ERR_WAPP_GREETING_REQUIRED.
  */
-function assertGreeting(body: WhatsappBody): void {
+function assertGreeting(body: Pick<WhatsappBody, 'queueIds' | 'greetingMessage'>): void {
   if ((body.queueIds?.length ?? 0) > 1 && !body.greetingMessage?.trim()) {
     throw new AppError('ERR_WAPP_GREETING_REQUIRED', { extra: { field: 'greetingMessage' } });
   }

@@ -1,0 +1,59 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from './app-error.js';
+
+/**
+ * Dotted path of the first string holding a NUL byte (U+0000) in a parsed body, query or params
+ * ('' for the value itself), or undefined. Postgres text cannot store NUL, so such input is refused
+ * before any handler runs. Keys are checked too; depth is bounded by the JSON body limit.
+ */
+export function findNulByte(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : undefined;
+  if (!value || typeof value !== 'object') return undefined;
+  if (Buffer.isBuffer(value)) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000')) return [...path, key].join('.');
+    const found = findNulByte(item, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The top-level fields each request's JSON body named, before its schema added defaults. */
+const namedFields = new WeakMap<FastifyRequest, Set<string>>();
+
+/**
+ * preHandler hook: a PUT or PATCH changes only what its body names. After validation the body holds
+ * schema defaults too ('' messages, empty queue lists); they are dropped here, on every route, so
+ * that fields the client left out keep their stored values.
+ */
+export async function keepUnnamedFields(request: FastifyRequest): Promise<void> {
+  if (request.method !== 'PUT' && request.method !== 'PATCH') return;
+  const named = namedFields.get(request);
+  const body = request.body;
+  if (!named || !body || typeof body !== 'object' || Array.isArray(body)) return;
+  request.body = Object.fromEntries(Object.entries(body).filter(([key]) => named.has(key)));
+}
+
+/**
+ * preValidation hook for every route: refuses a NUL byte in the path, query or JSON body, and a
+ * `multipart/form-data` request without its boundary, with 400 ERR_VALIDATION naming the field;
+ * remembers which fields the body named (see keepUnnamedFields).
+ */
+export async function inputGuard(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (body && typeof body === 'object' && !Array.isArray(body) && !Buffer.isBuffer(body)) {
+    namedFields.set(request, new Set(Object.keys(body)));
+  }
+  const type = request.headers['content-type'];
+  if (type && /^\s*multipart\/form-data/i.test(type) && !/;\s*boundary=[^;\s]/i.test(type)) {
+    throw new AppError('ERR_VALIDATION', {
+      extra: { field: 'content-type', in: 'headers', message: 'invalid' },
+    });
+  }
+  for (const part of ['params', 'query', 'body'] as const) {
+    const field = findNulByte(request[part]);
+    if (field !== undefined) {
+      throw new AppError('ERR_VALIDATION', { extra: { field: field || part, in: part, message: 'invalid' } });
+    }
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * A PUT changes what its body names and keeps every other field, on every route: a record is
+ * created with every field set, updated with one field, and read back. The positive control of each
+ * case is the named field, which does change. A new PUT route must join CASES (or EXEMPT, with the
+ * reason).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createQueue,
+  createSimulatorConnection,
+  createTenant,
+  customerNumber,
+  injectMessage,
+  type TenantFixture,
+} from './factories.js';
+import { createTestApp, type TestApp } from './test-app.js';
+
+let t: TestApp;
+let a: TenantFixture;
+let otherQueueId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await createTenant(t.app);
+  otherQueueId = await createQueue(t.app, a.companyId);
+});
+afterAll(async () => t?.close());
+
+async function call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
+  const res = await t.app.inject({ method, url, headers: bearer(a.admin), ...(payload ? { payload } : {}) });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
+}
+
+interface Case {
+  /** Creates the record with every field set; answers its id. */
+  create(): Promise<number | string>;
+  /** The body of the PUT: one field. */
+  change: Record<string, unknown>;
+  /** Reads the record back in the shape to compare. */
+  read(id: number | string): Promise<Record<string, unknown>>;
+}
+
+/** Fields that a PUT changes by itself. */
+const VOLATILE = new Set(['updatedAt', 'lastMessage', 'online']);
+
+const CASES: Record<string, Case> = {
+  'PUT /api/queue/:id': {
+    create: async () =>
+      (
+        await call('POST', '/api/queue', {
+          name: 'Fila completa',
+          color: '#a1b2c3',
+          orderQueue: 3,
+          greetingMessage: 'Bem-vindo à fila',
+          outOfHoursMessage: 'Estamos fora do horário',
+        })
+      ).id,
+    change: { name: 'Fila renomeada' },
+    read: (id) => call('GET', `/api/queue/${id}`),
+  },
+  'PUT /api/queue-options/:id': {
+    create: async () =>
+      (
+        await call('POST', '/api/queue-options', {
+          queueId: a.queueId,
+          title: 'Opção',
+          message: 'Mensagem da opção',
+          option: '7',
+        })
+      ).id,
+    change: { title: 'Opção renomeada' },
+    read: async (id) =>
+      ((await call('GET', `/api/queue-options?queueId=${a.queueId}`)) as { id: number }[]).find(
+        (o) => o.id === id,
+      )!,
+  },
+  'PUT /api/quick-messages/:id': {
+    create: async () =>
+      (
+        await call('POST', '/api/quick-messages', {
+          shortcode: 'saudacao',
+          message: 'Olá, tudo bem?',
+          geral: true,
+        })
+      ).id,
+    change: { shortcode: 'saudacao2' },
+    read: (id) => call('GET', `/api/quick-messages/${id}`),
+  },
+  'PUT /api/tags/:id': {
+    create: async () =>
+      (await call('POST', '/api/tags', { name: 'Etiqueta', color: '#112233', kanban: 1 })).id,
+    change: { name: 'Etiqueta nova' },
+    read: (id) => call('GET', `/api/tags/${id}`),
+  },
+  'PUT /api/contacts/:id': {
+    create: async () =>
+      (
+        await call('POST', '/api/contacts', {
+          name: 'Cliente completo',
+          number: customerNumber(),
+          email: 'cliente@example.test',
+          extraInfo: [{ name: 'CPF', value: '123' }],
+        })
+      ).id,
+    change: { name: 'Cliente renomeado' },
+    read: (id) => call('GET', `/api/contacts/${id}`),
+  },
+  'PUT /api/users/:id': {
+    create: async () => {
+      const whatsappId = await createSimulatorConnection(t.app, a.admin);
+      return (
+        await call('POST', '/api/users', {
+          name: 'Agente completo',
+          email: `agente-${Date.now()}@example.test`,
+          password: 'senha-123',
+          profile: 'user',
+          allTicket: 'enabled',
+          whatsappId,
+          queueIds: [a.queueId, otherQueueId],
+        })
+      ).id;
+    },
+    change: { name: 'Agente renomeado' },
+    read: (id) => call('GET', `/api/users/${id}`),
+  },
+  'PUT /api/whatsapp/:id': {
+    create: async () =>
+      (
+        await call('POST', '/api/whatsapp', {
+          name: `Conexão ${Date.now()}`,
+          provider: 'simulator',
+          greetingMessage: 'Escolha uma fila',
+          complationMessage: 'Até logo',
+          outOfHoursMessage: 'Fora do horário',
+          ratingMessage: 'Avalie',
+          expiresInactiveMessage: 'Encerrado por inatividade',
+          expiresTicket: 30,
+          timeUseBotQueues: 5,
+          maxUseBotQueues: 4,
+          timeToTransfer: 10,
+          transferQueueId: a.queueId,
+          queueIds: [a.queueId, otherQueueId],
+        })
+      ).id,
+    change: { name: `Conexão renomeada ${Date.now()}` },
+    read: async (id) => {
+      const {
+        status: _s,
+        qrcode: _q,
+        retries: _r,
+        session: _n,
+        ...rest
+      } = await call('GET', `/api/whatsapp/${id}`);
+      return rest;
+    },
+  },
+  'PUT /api/tickets/:id': {
+    create: async () => {
+      const whatsappId = await createSimulatorConnection(t.app, a.admin);
+      const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, {
+        from: customerNumber(),
+        body: 'oi',
+      });
+      await call('PUT', `/api/tickets/${ticketId}`, {
+        status: 'open',
+        userId: a.admin.id,
+        queueId: a.queueId,
+      });
+      return ticketId;
+    },
+    change: { useIntegration: true },
+    read: (id) => call('GET', `/api/tickets/${id}`),
+  },
+};
+
+/** PUT routes whose body has a single field, or none. */
+const EXEMPT: Record<string, string> = {
+  'PUT /api/companies/:id/schedules': 'the body is the one list of schedules',
+  'PUT /api/settings/:key': 'the body is the one value of the setting',
+  'PUT /api/whatsappsession/:id': 'no body: restarts the session',
+};
+
+describe('PUT keeps the fields its body does not name', () => {
+  it('covers every PUT route', () => {
+    const routes = t.app.routeTable.filter((r) => r.method === 'PUT').map((r) => `PUT ${r.url}`);
+    expect([...new Set(routes)].sort()).toEqual([...Object.keys(CASES), ...Object.keys(EXEMPT)].sort());
+  });
+
+  for (const [route, c] of Object.entries(CASES)) {
+    it(route, async () => {
+      const id = await c.create();
+      const before = await c.read(id);
+      const url = route.replace('PUT ', '').replace(/:[a-zA-Z]+/, String(id));
+      await call('PUT', url, c.change);
+      const after = await c.read(id);
+      for (const [key, value] of Object.entries(c.change)) expect(after[key], key).toEqual(value);
+      for (const key of Object.keys(before)) {
+        if (key in c.change || VOLATILE.has(key)) continue;
+        expect(after[key], key).toEqual(before[key]);
+      }
+    });
+  }
+});
