@@ -51,6 +51,16 @@ describe('inbound pipeline', () => {
     expect(stored).toHaveLength(50);
   });
 
+  it('stores a message whose text holds NUL bytes, without them', async () => {
+    const from = customerNumber();
+    const message = inbound(from, 'a\u0000b', { senderName: 'Nome\u0000' });
+    expect(await t.app.pipeline.ingest(ref(), message)).toBeTruthy();
+    const [stored] = await t.app.ctx.db.select().from(messages).where(eq(messages.wid, message.providerId));
+    expect(stored?.body).toBe('ab');
+    const clean = inbound(from, 'sem nulo');
+    expect(await t.app.pipeline.ingest(ref(), clean)).toBeTruthy();
+  });
+
   it('stores a redelivered message once', async () => {
     const from = customerNumber();
     const message = inbound(from, 'only once');

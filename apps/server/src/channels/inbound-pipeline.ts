@@ -11,6 +11,7 @@ import type { DatabaseHandle, Tx } from '../db/client.js';
 import { contacts, messages, settings, tickets, whatsappQueues } from '../db/schema/index.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { pgErrorCode } from '../lib/db-errors.js';
+import { withoutNulBytes } from '../lib/input-guard.js';
 import { numberVariants } from '../modules/contacts/phone-number.js';
 import { findMessage, toMessage } from '../modules/messages/message-repository.js';
 import { findTicket, toTicket } from '../modules/tickets/ticket-repository.js';
@@ -227,8 +228,9 @@ export class InboundPipeline {
     private readonly jobs?: JobQueue,
   ) {}
 
-  async ingest(connection: ConnectionRef, message: NormalizedMessage): Promise<IngestResult | undefined> {
+  async ingest(connection: ConnectionRef, received: NormalizedMessage): Promise<IngestResult | undefined> {
     const { db } = this.ctx;
+    const message = withoutNulBytes(received);
     if (message.isGroup && (await this.ignoresGroups(connection.companyId))) return undefined;
     // The unique index de-duplicates inside the transaction; this early look only spares a
     // redelivered message's media from being downloaded again.
@@ -642,7 +644,7 @@ export class InboundPipeline {
   async edit(connection: ConnectionRef, providerId: string, body: string): Promise<void> {
     const rows = await this.ctx.db
       .update(messages)
-      .set({ body, isEdited: true, updatedAt: sql`now()` })
+      .set({ body: body.replaceAll('\u0000', ''), isEdited: true, updatedAt: sql`now()` })
       .where(and(eq(messages.whatsappId, connection.id), eq(messages.wid, providerId)))
       .returning({ id: messages.id });
     await this.emitUpdates(
@@ -670,7 +672,7 @@ export class InboundPipeline {
     update: { number: string; name?: string; profilePicUrl?: string | null },
   ): Promise<void> {
     const set: Partial<typeof contacts.$inferInsert> = {};
-    if (update.name) set.name = update.name;
+    if (update.name) set.name = update.name.replaceAll('\u0000', '');
     if (update.profilePicUrl !== undefined) set.profilePicUrl = update.profilePicUrl;
     if (Object.keys(set).length === 0) return;
     const [row] = await this.ctx.db

@@ -57,3 +57,15 @@ export async function inputGuard(request: FastifyRequest): Promise<void> {
     }
   }
 }
+
+/**
+ * A copy of `value` with NUL bytes removed from its own string fields (one level): what arrives from
+ * a provider is stored, never refused, and Postgres text cannot hold U+0000.
+ */
+export function withoutNulBytes<T extends object>(value: T): T {
+  const copy = { ...value } as Record<string, unknown>;
+  for (const [key, item] of Object.entries(copy)) {
+    if (typeof item === 'string' && item.includes('\u0000')) copy[key] = item.replaceAll('\u0000', '');
+  }
+  return copy as T;
+}
