@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
@@ -165,6 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const jobs = new JobQueue(database, {
     log: app.log,
     workers: options.jobWorkers ?? config.NODE_ENV !== 'test',
+    nodeId: config.nodeId,
   });
   const pipeline = new InboundPipeline(ctx, media, jobs);
   const network = options.simulator ?? new SimulatorNetwork(config.NODE_ENV === 'test' ? 5 : 300);
@@ -180,8 +180,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         }),
       ...options.drivers,
     },
-    // Several nodes share a Postgres server: each session runs on the node holding its lease.
-    { enabled: database.kind === 'postgres', nodeId: crypto.randomUUID(), ttlMs: config.SESSION_LEASE_MS },
+    // Several nodes share a Postgres server: each session runs on the node holding its lease. The id
+    // is stable across restarts, so a restarted node takes its own sessions back at once.
+    { enabled: database.kind === 'postgres', nodeId: config.nodeId, ttlMs: config.SESSION_LEASE_MS },
   );
   const sender = new OutboundSender(ctx, sessions, media);
   sessions.onPendingDelivery(async (ids) => void (await sender.deliverPending(ids)));

@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -52,9 +54,22 @@ const ZEnv = z.object({
   SIMULATOR_PAIR_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   /** How long a node's lease on a connection's session lasts without renewal, ms (Postgres only). */
   SESSION_LEASE_MS: z.coerce.number().int().min(4000).max(600_000).default(20_000),
+  /**
+   * This node's id, stable across restarts and unique among live nodes: it owns session leases and
+   * claimed jobs, which a restart takes back at once. Default: host name + a hash of DATA_DIR.
+   */
+  NODE_ID: z
+    .string()
+    .regex(/^[\w.:-]{1,100}$/, 'letters, digits, . _ : - (up to 100)')
+    .optional(),
 });
 
-export type Config = z.infer<typeof ZEnv> & { production: boolean; dataDir: string };
+export type Config = z.infer<typeof ZEnv> & {
+  production: boolean;
+  dataDir: string;
+  /** NODE_ID, or the host name with a hash of the resolved DATA_DIR. */
+  nodeId: string;
+};
 
 /**
  * Reads and validates the environment.
@@ -67,5 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const c = parsed.data;
-  return { ...c, production: c.NODE_ENV === 'production', dataDir: path.resolve(c.DATA_DIR) };
+  const dataDir = path.resolve(c.DATA_DIR);
+  const nodeId =
+    c.NODE_ID ?? `${os.hostname()}-${crypto.createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}`;
+  return { ...c, production: c.NODE_ENV === 'production', dataDir, nodeId };
 }

@@ -37,11 +37,13 @@ export class ConnectionTimers {
     private readonly sender: OutboundSender,
   ) {}
 
-  /** Registers the every-minute job. */
+  /** Registers the every-minute job; one run at a time across nodes (one key). */
   register(jobs: JobQueue): void {
     jobs.define(CONNECTION_TIMERS_JOB, () => this.run().then(() => undefined), {
       cron: '* * * * *',
       retryLimit: 0,
+      key: () => CONNECTION_TIMERS_JOB,
+      concurrency: 1,
     });
   }
 

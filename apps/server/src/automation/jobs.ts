@@ -11,5 +11,10 @@ export interface QueueBotJob {
   ticketCreated: boolean;
 }
 
+/** The order key of a queue-bot job: one ticket's jobs run one at a time, oldest first. */
+export function queueBotKey(job: QueueBotJob): string {
+  return `ticket:${job.ticketId}`;
+}
+
 /** The every-minute job of the connection timers (expiresTicket, timeToTransfer). */
 export const CONNECTION_TIMERS_JOB = 'connection-timers';

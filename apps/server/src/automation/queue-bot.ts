@@ -21,7 +21,7 @@ import {
 import type { JobQueue } from '../jobs/job-queue.js';
 import { findTicket } from '../modules/tickets/ticket-repository.js';
 import { isWithinSchedule } from './attendance-hours.js';
-import { QUEUE_BOT_JOB, type QueueBotJob } from './jobs.js';
+import { QUEUE_BOT_JOB, type QueueBotJob, queueBotKey } from './jobs.js';
 import { fillVariables } from './message-variables.js';
 import { answerRating } from './ratings.js';
 
@@ -59,9 +59,12 @@ export class QueueBot {
     private readonly sender: OutboundSender,
   ) {}
 
-  /** Registers the job handler. */
+  /**
+   * Registers the job handler. One ticket's messages are answered one at a time, in the order they
+   * arrived (the job key); different tickets are answered in parallel.
+   */
   register(jobs: JobQueue): void {
-    jobs.define<QueueBotJob>(QUEUE_BOT_JOB, (job) => this.handle(job));
+    jobs.define<QueueBotJob>(QUEUE_BOT_JOB, (job) => this.handle(job), { key: queueBotKey });
   }
 
   /** Handles one customer message (see the class comment). Safe to run twice: it re-reads the state. */

@@ -99,7 +99,7 @@ describe('POST /api/messages/:ticketId', () => {
     expect(missing.json().error).toBe('ERR_NO_TICKET_FOUND');
   });
 
-  it('marks a driver failure ERR_SENDING_WAPP_MSG and a retry sends it exactly once', async () => {
+  it('marks a message to a stopped connection ERR_SENDING_WAPP_MSG and a retry sends it exactly once', async () => {
     const from = customerNumber();
     const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
     await t.app.sessions.stop(a.companyId, whatsappId);
@@ -129,6 +129,36 @@ describe('POST /api/messages/:ticketId', () => {
     });
     expect(again.json().wid).toBe(outbox[0]!.id);
     expect(t.app.simulator.outbox(whatsappId, from).filter((o) => o.body === 'vai?')).toHaveLength(1);
+  });
+
+  it('keeps a message at ack 0 while the session is not running yet and sends it once it connects', async () => {
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
+    // The process running the session died: no driver, stored status still CONNECTED (and on
+    // Postgres the lease, this node's own, has not lapsed).
+    await t.app.sessions.stop(a.companyId, whatsappId, { silent: true, keepLease: true });
+    const waiting = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      headers: bearer(a.admin),
+      payload: { body: 'espera a sessão' },
+    });
+    expect(waiting.statusCode).toBe(201);
+    const [message] = waiting.json();
+    expect(message).toMatchObject({ ack: 0, wid: null, error: null });
+    expect(t.app.simulator.outbox(whatsappId, from).map((o) => o.body)).not.toContain('espera a sessão');
+
+    // The session starts again (restart, or the lease's new owner): the message goes out, once.
+    await t.app.sessions.start(a.companyId, whatsappId, { force: false });
+    const outbox = t.app.simulator.outbox(whatsappId, from).filter((o) => o.body === 'espera a sessão');
+    expect(outbox).toHaveLength(1);
+    const [row] = await t.app.ctx.db.select().from(messages).where(eq(messages.id, message.id));
+    expect(row).toMatchObject({ wid: outbox[0]!.id, error: null });
+    expect(row!.ack).toBeGreaterThanOrEqual(1);
+    await t.app.sessions.tick();
+    expect(t.app.simulator.outbox(whatsappId, from).filter((o) => o.body === 'espera a sessão')).toHaveLength(
+      1,
+    );
   });
 
   it('sends uploaded files checked by content and refuses other types', async () => {

@@ -72,7 +72,9 @@ export async function inspectUpload(
  * Outbound messages (issue: messaging engine, point 5). Each message is stored with ack 0 before
  * the driver call and updated with the provider id and ack afterwards; a driver failure marks it
  * ack -1 with error ERR_SENDING_WAPP_MSG, and `retry` sends it again. A message with a provider id
- * is never sent again.
+ * is never sent again. While the connection's session is not connected anywhere yet (starting,
+ * restarting, its lease moving between nodes) a message waits at ack 0 and goes out when the
+ * session connects; only a stopped connection (DISCONNECTED) or the provider's refusal fails it.
  */
 export class OutboundSender {
   constructor(
@@ -277,10 +279,22 @@ export class OutboundSender {
   }
 
   /**
-   * Sends the outbound messages other nodes stored for these connections (their sessions run here),
-   * oldest first, at most `limit` per call. @returns how many were handed to a driver.
+   * Sends the outbound messages waiting at ack 0 for these connections (stored by other nodes, or
+   * while the session was not connected), oldest first, `limit` per pass until none is left or no
+   * session is connected any more. @returns how many were handed to `deliver`.
    */
   async deliverPending(connectionIds: number[], limit = 200): Promise<number> {
+    let total = 0;
+    for (let pass = 0; pass < 100; pass++) {
+      const ready = connectionIds.filter((id) => this.sessions.ready(id));
+      const count = await this.deliverPendingPass(ready, limit);
+      total += count;
+      if (count < limit) break;
+    }
+    return total;
+  }
+
+  private async deliverPendingPass(connectionIds: number[], limit: number): Promise<number> {
     if (connectionIds.length === 0) return 0;
     const rows = await this.ctx.db
       .select({ id: messages.id, companyId: messages.companyId })
@@ -301,9 +315,10 @@ export class OutboundSender {
   }
 
   /**
-   * Calls the driver for a stored message (ack 0) and records the outcome. When the session runs on
-   * another node the message is left for that node (ack 0, see `deliverPending`). A claim
-   * (`sending_at`) makes sure only one caller hands a message to a driver.
+   * Calls the driver for a stored message (ack 0) and records the outcome. When the session is not
+   * connected here but runs, or will run, somewhere (`SessionManager.willRun`) the message is left at
+   * ack 0 for the node whose session connects (`deliverPending`). A claim (`sending_at`) makes sure
+   * only one caller hands a message to a driver.
    */
   private async deliver(companyId: number, messageId: number): Promise<Message> {
     const [row] = await this.ctx.db
@@ -317,9 +332,9 @@ export class OutboundSender {
       .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
     if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
     const m = row.message;
-    const local = m.whatsappId ? this.sessions.get(m.whatsappId) : undefined;
+    const local = m.whatsappId ? this.sessions.ready(m.whatsappId) : undefined;
     const current = async () => (await findMessage(this.ctx.db, companyId, messageId))!;
-    if (!local && m.whatsappId && (await this.sessions.runsElsewhere(m.whatsappId))) return current();
+    if (!local && m.whatsappId && (await this.sessions.willRun(m.whatsappId))) return current();
     const [claimed] = await this.ctx.db
       .update(messages)
       .set({ sendingAt: sql`now()` })

@@ -28,7 +28,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () 
   beforeAll(async () => {
     node1 = await createTestApp();
     node2 = await buildApp({
-      config: node1.config,
+      // Each node has its own id (NODE_ID); a second process with the same id would be its restart.
+      config: { ...node1.config, nodeId: `${node1.config.nodeId}-2` },
       database: node1.database,
       secrets: node1.app.ctx.secrets,
       logger: false,

@@ -1,5 +1,5 @@
 import type { ConnectionState } from '@zapdesk/shared';
-import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { whatsappLeases, whatsappSessions, whatsapps } from '../db/schema/index.js';
 import { findWhatsapp } from '../modules/whatsapp/whatsapp-repository.js';
@@ -16,7 +16,7 @@ export type DriverFactory = (context: DriverContext) => ChannelDriver;
  */
 export interface LeaseOptions {
   enabled: boolean;
-  /** This node's id (random per process). */
+  /** This node's id (config `nodeId`: stable across restarts, so a restart takes its leases back). */
   nodeId: string;
   /** How long a lease lasts without renewal, ms. */
   ttlMs: number;
@@ -28,7 +28,14 @@ export interface LeaseOptions {
  * inbound messages, acks, edits, deletions and contact updates to the inbound pipeline.
  */
 export class SessionManager {
-  private readonly drivers = new Map<number, { driver: ChannelDriver; ref: ConnectionRef }>();
+  private readonly drivers = new Map<
+    number,
+    {
+      driver: ChannelDriver;
+      ref: ConnectionRef /** Last reported state was CONNECTED. */;
+      connected: boolean;
+    }
+  >();
   private closing = false;
   private timer: NodeJS.Timeout | undefined;
   /** Sends what other nodes stored for the connections this node runs (set by the app). */
@@ -41,9 +48,26 @@ export class SessionManager {
     readonly lease: LeaseOptions = { enabled: false, nodeId: 'local', ttlMs: 20_000 },
   ) {}
 
-  /** Registers what `tick()` calls to send the outbound messages waiting for this node's sessions. */
+  /**
+   * Registers what sends the outbound messages waiting for this node's sessions: called when a
+   * session reports CONNECTED and, with leases, by `tick()` for the connected sessions.
+   */
   onPendingDelivery(fn: (connectionIds: number[]) => Promise<void>): void {
     this.pendingDelivery = fn;
+  }
+
+  /**
+   * Whether a session is expected to run for this connection although it is not connected here: its
+   * stored status is not DISCONNECTED (it is starting, or a node will start or take it over), or
+   * another live node holds its lease. Outbound messages then wait at ack 0 for it.
+   */
+  async willRun(connectionId: number): Promise<boolean> {
+    const [row] = await this.ctx.db
+      .select({ status: whatsapps.status })
+      .from(whatsapps)
+      .where(eq(whatsapps.id, connectionId));
+    if (row && row.status !== 'DISCONNECTED') return true;
+    return this.runsElsewhere(connectionId);
   }
 
   /** Whether another live node runs the session of this connection (leases on, lease not ours). */
@@ -91,11 +115,18 @@ export class SessionManager {
    */
   async tick(): Promise<void> {
     if (!this.lease.enabled || this.closing) return;
-    const renewed = await this.ctx.db
-      .update(whatsappLeases)
-      .set({ expiresAt: sql`now() + make_interval(secs => ${this.lease.ttlMs / 1000})` })
-      .where(eq(whatsappLeases.owner, this.lease.nodeId))
-      .returning({ id: whatsappLeases.whatsappId });
+    // Only the leases of sessions running here: one this node held before a restart and did not
+    // start again lapses, and is started by whoever takes it.
+    const running = [...this.drivers.keys()];
+    const renewed = running.length
+      ? await this.ctx.db
+          .update(whatsappLeases)
+          .set({ expiresAt: sql`now() + make_interval(secs => ${this.lease.ttlMs / 1000})` })
+          .where(
+            and(eq(whatsappLeases.owner, this.lease.nodeId), inArray(whatsappLeases.whatsappId, running)),
+          )
+          .returning({ id: whatsappLeases.whatsappId })
+      : [];
     const held = new Set(renewed.map((r) => r.id));
     for (const { ref } of [...this.drivers.values()]) {
       if (!held.has(ref.id)) await this.stop(ref.companyId, ref.id, { silent: true, keepLease: true });
@@ -116,7 +147,8 @@ export class SessionManager {
         this.ctx.log.error({ err: error, connectionId: row.id }, 'session takeover failed'),
       );
     }
-    if (this.drivers.size && this.pendingDelivery) await this.pendingDelivery([...this.drivers.keys()]);
+    const connected = [...this.drivers].filter(([, entry]) => entry.connected).map(([id]) => id);
+    if (connected.length && this.pendingDelivery) await this.pendingDelivery(connected);
   }
 
   /** Runs `tick()` every `ttlMs / 4` until `closeAll()` (servers with leases). */
@@ -132,6 +164,12 @@ export class SessionManager {
   /** The running driver of a connection, if any. */
   get(connectionId: number): ChannelDriver | undefined {
     return this.drivers.get(connectionId)?.driver;
+  }
+
+  /** The driver of a connection whose session runs here and last reported CONNECTED, if any. */
+  ready(connectionId: number): ChannelDriver | undefined {
+    const entry = this.drivers.get(connectionId);
+    return entry?.connected ? entry.driver : undefined;
   }
 
   /**
@@ -153,7 +191,7 @@ export class SessionManager {
     const ref: ConnectionRef = { id: connectionId, companyId };
     const { events, settled } = this.eventsFor(ref);
     const driver = factory({ connectionId, companyId, events });
-    this.drivers.set(connectionId, { driver, ref });
+    this.drivers.set(connectionId, { driver, ref, connected: false });
     await driver.start();
     // The states reported while starting are stored before start() returns.
     await settled();
@@ -247,9 +285,13 @@ export class SessionManager {
       },
       state: (state, info) => {
         if (!current()) return;
+        const entry = this.drivers.get(ref.id);
+        if (entry) entry.connected = state === 'CONNECTED';
         inOrder(() =>
           this.setState(ref, state, { number: info?.number, qrcode: state === 'CONNECTED' ? '' : undefined }),
         );
+        // What waited for the session (ack 0) goes out now.
+        if (state === 'CONNECTED' && this.pendingDelivery) inOrder(() => this.pendingDelivery!([ref.id]));
       },
       message: async (message) => {
         await this.pipeline.ingest(ref, message);

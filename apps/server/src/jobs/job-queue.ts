@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
-import type { DatabaseHandle, Tx } from '../db/client.js';
+import type { DatabaseHandle, SqlExecutor, Tx } from '../db/client.js';
 import { transactionExecutor } from '../db/client.js';
 
 /** Runs one job; a throw fails the job and pg-boss retries it (up to the queue's retryLimit). */
@@ -11,6 +12,10 @@ interface Definition {
   retryLimit: number;
   /** Cron expression (minute resolution) for recurring jobs. */
   cron?: string;
+  /** Jobs of one key run one at a time, in the order queued; keys run in parallel. */
+  keyOf?: (data: never) => string | undefined;
+  /** How many jobs of this kind one process runs at once. */
+  concurrency: number;
 }
 
 export interface JobQueueOptions {
@@ -20,35 +25,216 @@ export interface JobQueueOptions {
    * run what was queued, deterministically.
    */
   workers: boolean;
-  /** How often an idle worker polls, in seconds (pg-boss minimum 0.5). Enqueuers also wake it. */
+  /**
+   * This node's stable id (config `nodeId`): every claimed job records it, and at start the jobs a
+   * previous run of the same node left active are handed back at once (see `start`).
+   */
+  nodeId: string;
+  /**
+   * How long an idle worker waits before looking again, in seconds (default 1). A worker that found
+   * work looks again at once; enqueuers and finished jobs also wake it.
+   */
   pollingIntervalSeconds?: number;
+  /** Default of `define(..., { concurrency })` (default 8). */
+  concurrency?: number;
 }
 
 /** Where a job's row is written: inside a transaction (commits with it) or on its own. */
 export interface SendOptions {
   tx?: Tx;
-  /** At most one queued job per key (pg-boss singletonKey). */
-  singletonKey?: string;
   /** Delay before the job may run, in seconds. */
   startAfterSeconds?: number;
+}
+
+/** What this process's workers did so far (tests and benchmarks read it). */
+export interface JobQueueCounters {
+  /** Claim statements run (each takes up to the free slots' worth of jobs). */
+  claims: number;
+  /** Jobs handed to a handler. */
+  ran: number;
+  /** Times an idle worker woke up because its polling interval ran out (not because of work). */
+  timedPolls: number;
+}
+
+/** The job data key recording which node claimed a job (see `claim`). */
+const CLAIMED_BY = '_claimedBy';
+
+/**
+ * Takes up to $2 due jobs of queue $1 for node $3, oldest first, like pg-boss's own fetch but with
+ * per-key order: a job whose key (`singleton_key`) has an older job still queued, retrying or
+ * active is left alone, so jobs of one key run one at a time in the order queued while other keys
+ * run in parallel, on this node and across nodes (`SKIP LOCKED`). The claiming node's id is written
+ * into the job's data (`_claimedBy`), which pg-boss has no column for.
+ */
+const CLAIM_SQL = `
+  with next as (
+    select j.id
+    from pgboss.job j
+    where j.name = $1
+      and j.state < 'active'
+      and j.start_after < now()
+      and (
+        j.singleton_key is null
+        or not exists (
+          select 1 from pgboss.job o
+          where o.name = $1
+            and o.singleton_key = j.singleton_key
+            and o.state < 'completed'
+            and (o.created_on < j.created_on or (o.created_on = j.created_on and o.id < j.id))
+        )
+      )
+    order by j.created_on, j.id
+    limit $2
+    for update skip locked
+  )
+  update pgboss.job j set
+    state = 'active',
+    started_on = now(),
+    retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end,
+    data = jsonb_set(coalesce(j.data, '{}'::jsonb), '{${CLAIMED_BY}}', to_jsonb($3::text))
+  from next
+  where j.name = $1 and j.id = next.id
+  returning j.id, j.data, j.created_on
+`;
+
+/** Finds the older jobs of a key quickly (the claim's `not exists`). */
+const KEY_INDEX_SQL = `
+  create index if not exists job_key_order on pgboss.job (name, singleton_key, created_on)
+  where state < 'completed' and singleton_key is not null
+`;
+
+interface Claimed {
+  id: string;
+  data: Record<string, unknown>;
+  createdOn: number;
+}
+
+/** One queue's worker loop in this process: claims while it has free slots, sleeps when idle. */
+class Worker {
+  inFlight = 0;
+  stopped = false;
+  #signalled = false;
+  #wakeUp: (() => void) | null = null;
+  #idleWaiters: (() => void)[] = [];
+  readonly done: Promise<void>;
+  readonly #running = new Set<Promise<void>>();
+
+  constructor(
+    readonly name: string,
+    private readonly concurrency: number,
+    private readonly pollMs: number,
+    private readonly claim: (limit: number) => Promise<Claimed[]>,
+    private readonly run: (job: Claimed) => Promise<void>,
+    private readonly counters: JobQueueCounters,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.done = this.#loop();
+  }
+
+  /** Makes the loop look for work now (or right after its current claim). */
+  signal(): void {
+    this.#signalled = true;
+    this.#wakeUp?.();
+  }
+
+  /** Resolves the next time the loop finds nothing to claim and nothing running. */
+  idle(): Promise<void> {
+    const promise = new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+    this.signal();
+    return promise;
+  }
+
+  /** Waits for the running jobs, up to `timeoutMs`. @returns whether they all ended. */
+  async settle(timeoutMs: number): Promise<boolean> {
+    const all = Promise.all(this.#running).then(() => true);
+    return Promise.race([all, sleep(timeoutMs, false, { ref: false })]);
+  }
+
+  async #loop(): Promise<void> {
+    while (!this.stopped) {
+      this.#signalled = false;
+      const free = this.concurrency - this.inFlight;
+      // Only a claim that started after idle() was asked can answer it.
+      const waiting = this.#idleWaiters.splice(0);
+      let found = 0;
+      if (free > 0) {
+        try {
+          const jobs = await this.claim(free);
+          this.counters.claims++;
+          found = jobs.length;
+          for (const job of jobs) this.#start(job);
+        } catch (error) {
+          this.log.error({ err: error, queue: this.name }, 'job claim failed');
+          this.#idleWaiters.unshift(...waiting);
+          await this.#wait(true);
+          continue;
+        }
+      }
+      if (free > 0 && found === 0 && this.inFlight === 0) {
+        for (const resolve of waiting) resolve();
+      } else {
+        this.#idleWaiters.unshift(...waiting);
+      }
+      if (found > 0 && this.inFlight < this.concurrency) continue;
+      // Idle, or every slot busy: a finished job, an enqueuer or the polling interval wakes it.
+      await this.#wait(this.inFlight === 0);
+    }
+  }
+
+  #start(job: Claimed): void {
+    this.inFlight++;
+    const running = this.run(job).finally(() => {
+      this.inFlight--;
+      this.#running.delete(running);
+      this.signal();
+    });
+    this.#running.add(running);
+  }
+
+  /** Sleeps until signalled; with `poll` also until the polling interval runs out. */
+  async #wait(poll: boolean): Promise<void> {
+    if (this.#signalled || this.stopped) return;
+    const controller = new AbortController();
+    await new Promise<void>((resolve) => {
+      this.#wakeUp = resolve;
+      if (poll) {
+        sleep(this.pollMs, undefined, { signal: controller.signal }).then(
+          () => {
+            this.counters.timedPolls++;
+            resolve();
+          },
+          () => undefined,
+        );
+      }
+    });
+    this.#wakeUp = null;
+    controller.abort();
+  }
 }
 
 /**
  * The durable job queue (DESIGN.md "jobs"): pg-boss 10 on the application's own database, through
  * its raw executor, so it runs the same on PGlite (one backend, serialised) and on Postgres. Jobs can
  * be written in the same transaction as the data they concern; handlers are defined before `start()`.
+ * pg-boss stores, retries, expires, archives and schedules jobs; this class claims and runs them
+ * (per-key order, several at once, no pause between claims while work is due; docs/architecture.md
+ * "Job queue").
  */
 export class JobQueue {
   readonly #boss: PgBoss;
+  readonly #executor: SqlExecutor;
   readonly #definitions = new Map<string, Definition>();
-  readonly #workerIds = new Map<string, string>();
+  readonly #workers = new Map<string, Worker>();
+  readonly #counters: JobQueueCounters = { claims: 0, ran: 0, timedPolls: 0 };
   #started: Promise<void> | null = null;
+  #working: Promise<void> | null = null;
   #stopped = false;
 
   constructor(
     database: DatabaseHandle,
     private readonly options: JobQueueOptions,
   ) {
+    this.#executor = database.executor;
     this.#boss = new PgBoss({
       db: database.executor,
       schema: 'pgboss',
@@ -59,21 +245,35 @@ export class JobQueue {
     this.#boss.on('error', (error) => options.log.error({ err: error }, 'job queue'));
   }
 
-  /** Declares a job kind and its handler; `cron` makes it recurring where workers run. */
+  /**
+   * Declares a job kind and its handler. `cron` makes it recurring where workers run; `key` orders
+   * jobs (one key's jobs run one at a time, oldest first, e.g. per ticket); `concurrency` is how
+   * many jobs of this kind a process runs at once (default the queue's, 8).
+   */
   define<T>(
     name: string,
     handler: JobHandler<T>,
-    options: { retryLimit?: number; cron?: string } = {},
+    options: {
+      retryLimit?: number;
+      cron?: string;
+      key?: (data: T) => string | undefined;
+      concurrency?: number;
+    } = {},
   ): void {
     if (this.#started) throw new Error(`job ${name} defined after start`);
     this.#definitions.set(name, {
       handler: handler as JobHandler<never>,
       retryLimit: options.retryLimit ?? 3,
       cron: options.cron,
+      keyOf: options.key as ((data: never) => string | undefined) | undefined,
+      concurrency: Math.max(1, options.concurrency ?? this.options.concurrency ?? 8),
     });
   }
 
-  /** Installs or migrates the pg-boss schema, creates the queues and, with workers, starts them. */
+  /**
+   * Installs or migrates the pg-boss schema, creates the queues, hands back the jobs a previous run
+   * of this node left active (`reclaim`) and, with workers, starts them.
+   */
   start(): Promise<void> {
     this.#started ??= this.#start();
     return this.#started;
@@ -84,29 +284,105 @@ export class JobQueue {
     for (const [name, definition] of this.#definitions) {
       await this.#boss.createQueue(name, { name, retryLimit: definition.retryLimit, retryDelay: 5 });
     }
-    if (!this.options.workers) return;
-    for (const [name, definition] of this.#definitions) {
-      const id = await this.#boss.work<unknown>(
-        name,
-        { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1, batchSize: 1 },
-        async (jobs) => {
-          for (const job of jobs) await definition.handler(job.data as never);
-        },
+    await this.#executor.executeSql(KEY_INDEX_SQL);
+    await this.reclaim();
+    if (this.options.workers) await this.#startWorkers();
+  }
+
+  /**
+   * The jobs this node's previous process left active (killed mid-job) fail now and, within their
+   * retry limit, are due again at once, instead of waiting for pg-boss's expiry (15 minutes). Run at
+   * start, before this process claims anything. @returns how many jobs were handed back.
+   */
+  async reclaim(): Promise<number> {
+    const { rows } = await this.#executor.executeSql(
+      `select id, name from pgboss.job where state = 'active' and data->>'${CLAIMED_BY}' = $1`,
+      [this.options.nodeId],
+    );
+    const byName = new Map<string, string[]>();
+    for (const row of rows) {
+      const name = String(row.name);
+      byName.set(name, [...(byName.get(name) ?? []), String(row.id)]);
+    }
+    for (const [name, ids] of byName) {
+      const message = `node ${this.options.nodeId} restarted while running it`;
+      for (const id of ids) await this.#boss.fail(name, id, { message });
+      await this.#executor.executeSql(
+        // A second back: the claim wants start_after < now(), and clocks may tick in milliseconds.
+        `update pgboss.job set start_after = now() - interval '1 second'
+         where name = $1 and id = any($2::uuid[]) and state = 'retry'`,
+        [name, ids],
       );
-      this.#workerIds.set(name, id);
+    }
+    if (rows.length) this.options.log.warn({ jobs: rows.length }, 'jobs of the previous run handed back');
+    return rows.length;
+  }
+
+  /** Starts this process's workers and cron schedules (what `start()` does when `workers` is on). */
+  async work(): Promise<void> {
+    await this.start();
+    await this.#startWorkers();
+  }
+
+  #startWorkers(): Promise<void> {
+    this.#working ??= this.#spawnWorkers();
+    return this.#working;
+  }
+
+  async #spawnWorkers(): Promise<void> {
+    const pollMs = Math.max(100, (this.options.pollingIntervalSeconds ?? 1) * 1000);
+    for (const [name, definition] of this.#definitions) {
+      const worker = new Worker(
+        name,
+        definition.concurrency,
+        pollMs,
+        (limit) => this.#claim(name, limit),
+        (job) => this.#run(name, definition, job).catch(() => undefined),
+        this.#counters,
+        this.options.log,
+      );
+      this.#workers.set(name, worker);
       if (definition.cron) await this.#boss.schedule(name, definition.cron);
     }
   }
 
+  /** Claims up to `limit` due jobs of `name` for this node (CLAIM_SQL), oldest first. */
+  async #claim(name: string, limit: number): Promise<Claimed[]> {
+    const { rows } = await this.#executor.executeSql(CLAIM_SQL, [name, limit, this.options.nodeId]);
+    return rows
+      .map((row) => ({
+        id: String(row.id),
+        data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>,
+        createdOn: new Date(row.created_on as string).getTime(),
+      }))
+      .sort((a, b) => a.createdOn - b.createdOn || a.id.localeCompare(b.id));
+  }
+
+  /** Runs a claimed job and completes it, or fails it (pg-boss retries) and rethrows. */
+  async #run(name: string, definition: Definition, job: Claimed): Promise<void> {
+    const { [CLAIMED_BY]: _owner, ...data } = job.data;
+    this.#counters.ran++;
+    try {
+      await definition.handler(data as never);
+    } catch (error) {
+      this.options.log.warn({ err: error, queue: name, jobId: job.id }, 'job failed');
+      await this.#boss.fail(name, job.id, { message: String(error) });
+      throw error;
+    }
+    await this.#boss.complete(name, job.id);
+  }
+
   /**
    * Queues a job. With `tx` the job row is part of that transaction; call `wake(name)` after the
-   * commit so a local worker picks it up at once. @returns the job id (null when a singleton exists).
+   * commit so a local worker picks it up at once. The definition's `key` is stored in pg-boss's
+   * `singleton_key` column (the queues use the standard policy, so it only orders). @returns the job id.
    */
   async send<T extends object>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
-    if (!this.#definitions.has(name)) throw new Error(`unknown job ${name}`);
+    const definition = this.#definitions.get(name);
+    if (!definition) throw new Error(`unknown job ${name}`);
     await this.start();
     const id = await this.#boss.send(name, data, {
-      singletonKey: options.singletonKey,
+      singletonKey: definition.keyOf?.(data as never),
       startAfter: options.startAfterSeconds,
       ...(options.tx ? { db: transactionExecutor(options.tx) } : {}),
     } as PgBoss.SendOptions);
@@ -114,15 +390,28 @@ export class JobQueue {
     return id;
   }
 
-  /** Asks this process's worker of `name` to poll now (no-op without workers). */
+  /** Asks this process's worker of `name` to look for jobs now (no-op without workers). */
   wake(name: string): void {
-    const id = this.#workerIds.get(name);
-    if (id && !this.#stopped) this.#boss.notifyWorker(id);
+    if (!this.#stopped) this.#workers.get(name)?.signal();
+  }
+
+  /**
+   * Resolves the next time every worker of this process has found nothing due and nothing running
+   * (tests and benchmarks; resolves at once without workers).
+   */
+  async idle(): Promise<void> {
+    await Promise.all([...this.#workers.values()].map((w) => w.idle()));
+  }
+
+  /** Counters of this process's workers and `drain()` since start. */
+  get counters(): Readonly<JobQueueCounters> {
+    return { ...this.#counters };
   }
 
   /**
    * Runs every queued job that is due, in this process, until none are left (jobs may queue more).
-   * For tests and tools; a failing handler fails its job and the error is rethrown.
+   * Each pass claims like the workers (per-key order) and runs its jobs together. For tests and
+   * tools; a failing handler fails its job and the first error is rethrown after the pass.
    * @returns how many jobs ran.
    */
   async drain(): Promise<number> {
@@ -131,17 +420,12 @@ export class JobQueue {
     for (let pass = 0; pass < 1000; pass++) {
       let found = 0;
       for (const [name, definition] of this.#definitions) {
-        const jobs = await this.#boss.fetch<unknown>(name, { batchSize: 20 });
-        for (const job of jobs ?? []) {
-          found++;
-          try {
-            await definition.handler(job.data as never);
-            await this.#boss.complete(name, job.id);
-          } catch (error) {
-            await this.#boss.fail(name, job.id, { message: String(error) });
-            throw error;
-          }
-        }
+        const jobs = await this.#claim(name, 20);
+        this.#counters.claims++;
+        found += jobs.length;
+        const results = await Promise.allSettled(jobs.map((job) => this.#run(name, definition, job)));
+        const failure = results.find((r) => r.status === 'rejected');
+        if (failure) throw (failure as PromiseRejectedResult).reason;
       }
       ran += found;
       if (found === 0) return ran;
@@ -149,11 +433,22 @@ export class JobQueue {
     throw new Error('job queue did not drain');
   }
 
-  /** Stops workers and schedules, waiting for running jobs (up to `timeoutMs`). */
+  /**
+   * Stops workers and schedules, waiting for running jobs (up to `timeoutMs`). Jobs still running
+   * then stay active under this node's id and are handed back when it starts again.
+   */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (this.#stopped || !this.#started) return;
     this.#stopped = true;
     await this.#started.catch(() => undefined);
+    await this.#working?.catch(() => undefined);
+    for (const worker of this.#workers.values()) {
+      worker.stopped = true;
+      worker.signal();
+    }
+    await Promise.all([...this.#workers.values()].map((w) => w.done));
+    const settled = await Promise.all([...this.#workers.values()].map((w) => w.settle(timeoutMs)));
+    if (settled.includes(false)) this.options.log.warn('jobs still running at shutdown');
     await this.#boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
   }
 }

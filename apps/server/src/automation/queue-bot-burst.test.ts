@@ -1,0 +1,132 @@
+/**
+ * The chatbot after a crash (issue 9 point 7): a backlog of new customers is greeted at the rate the
+ * machine allows, each customer's messages answered in order, and a bot job the killed process
+ * left active runs again as soon as the same node starts.
+ */
+import { and, eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { queues, tickets } from '../db/schema/index.js';
+import { bearer, createQueue, createTenant, customerNumber, injectMessage } from '../test/factories.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+import { QUEUE_BOT_JOB } from './jobs.js';
+
+// One app per test: the first turns its workers on.
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+/** A tenant with queues 'Suporte' and 'Vendas' on one simulator connection with a greeting. */
+async function setup() {
+  const tenant = await createTenant(t.app);
+  const support = await createQueue(t.app, tenant.companyId, 'Suporte');
+  const sales = await createQueue(t.app, tenant.companyId, 'Vendas');
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/whatsapp',
+    headers: bearer(tenant.admin),
+    payload: {
+      name: 'Bot',
+      provider: 'simulator',
+      queueIds: [support, sales],
+      greetingMessage: 'Olá! Escolha um setor:',
+    },
+  });
+  expect(res.statusCode).toBe(201);
+  return { ...tenant, whatsappId: res.json().id as number, support, sales };
+}
+
+describe('queue chatbot after a crash', () => {
+  it('greets a backlog of new customers in parallel and answers each one in order', async () => {
+    const s = await setup();
+    await t.app.ctx.db
+      .update(queues)
+      .set({ greetingMessage: 'Bem-vindo a Vendas' })
+      .where(eq(queues.id, s.sales));
+    const menu = 'Olá! Escolha um setor:\n\n*1* - Suporte\n*2* - Vendas';
+    // Ten customers already have the menu open.
+    const pickers = Array.from({ length: 10 }, () => customerNumber());
+    const ticketOf = new Map<string, number>();
+    for (const from of pickers) {
+      const { ticketId } = await injectMessage(t.app, s.admin, s.whatsappId, { from, body: 'Oi' });
+      ticketOf.set(from, ticketId);
+    }
+    await t.app.jobs.drain();
+    // Then, while no worker ran (the node was down): 40 new customers say hello, and each of the ten
+    // answers something wrong, then '2'.
+    const greeters = Array.from({ length: 40 }, () => customerNumber());
+    for (const from of greeters) await injectMessage(t.app, s.admin, s.whatsappId, { from, body: 'Oi' });
+    for (const from of pickers) {
+      await injectMessage(t.app, s.admin, s.whatsappId, { from, body: '9' });
+      await injectMessage(t.app, s.admin, s.whatsappId, { from, body: '2' });
+    }
+    const before = t.app.jobs.counters;
+
+    await t.app.jobs.work();
+    await t.app.jobs.idle();
+    const after = t.app.jobs.counters;
+
+    for (const from of greeters) {
+      expect(t.app.simulator.outbox(s.whatsappId, from).map((m) => m.body)).toEqual([menu]);
+    }
+    for (const from of pickers) {
+      // '9' repeats the menu, then '2' picks Vendas: the second job waited for the first (the other
+      // way round, '2' would end the menu and '9' would get no answer).
+      expect(t.app.simulator.outbox(s.whatsappId, from).map((m) => m.body)).toEqual([
+        menu,
+        menu,
+        'Bem-vindo a Vendas',
+      ]);
+      const [ticket] = await t.app.ctx.db
+        .select({ queueId: tickets.queueId })
+        .from(tickets)
+        .where(and(eq(tickets.companyId, s.companyId), eq(tickets.id, ticketOf.get(from)!)));
+      expect(ticket?.queueId).toBe(s.sales);
+    }
+    expect(after.ran - before.ran).toBe(60);
+    // No poll interval spent while jobs were due; at most one claim per job plus the empty ones.
+    expect(after.timedPolls - before.timedPolls).toBe(0);
+    expect(after.claims - before.claims).toBeLessThanOrEqual(62);
+  });
+
+  it('runs again at start a bot job the killed process of the same node left active', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    await injectMessage(t.app, s.admin, s.whatsappId, { from, body: 'Oi' });
+    // The process was killed while running the job: active, claimed by this node.
+    await t.database.executor.executeSql(
+      `update pgboss.job set state = 'active', started_on = now(),
+         data = data || jsonb_build_object('_claimedBy', $2::text)
+       where name = $1 and state = 'created'`,
+      [QUEUE_BOT_JOB, t.config.nodeId],
+    );
+    expect(await t.app.jobs.drain()).toBe(0);
+    expect(t.app.simulator.outbox(s.whatsappId, from)).toEqual([]);
+
+    // Another node starting leaves it alone; the same node starting again runs it now.
+    for (const nodeId of [`${t.config.nodeId}-other`, t.config.nodeId]) {
+      const node = await buildApp({
+        config: { ...t.config, nodeId },
+        database: t.database,
+        secrets: t.app.ctx.secrets,
+        logger: false,
+        simulator: t.app.simulator,
+      });
+      await node.ready();
+      try {
+        await node.sessions.start(s.companyId, s.whatsappId, { force: false });
+        const ran = await node.jobs.drain();
+        expect(ran).toBe(nodeId === t.config.nodeId ? 1 : 0);
+      } finally {
+        await node.close();
+      }
+    }
+    expect(t.app.simulator.outbox(s.whatsappId, from).map((m) => m.body)).toEqual([
+      'Olá! Escolha um setor:\n\n*1* - Suporte\n*2* - Vendas',
+    ]);
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * The job queue on a real database (PGlite, or Postgres with TEST_DATABASE_URL): a backlog drains
+ * without a pause per job, several keys at once; one key's jobs run one at a time in order, on one
+ * node and across two; a restarted node takes back at once the jobs its killed run left active.
+ * Workers poll only every hour here, so a worker that waited for its poll between jobs would never
+ * finish (the test would time out).
+ */
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+import { JobQueue } from './job-queue.js';
+
+let t: TestApp;
+const queues: JobQueue[] = [];
+const log = pino({ level: 'silent' });
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  for (const queue of queues.reverse()) await queue.stop(1000);
+  await t.close();
+});
+
+/** A queue on the test database; `workers` run in the background, polling once an hour. */
+function queueOf(nodeId: string, workers: boolean, concurrency = 8): JobQueue {
+  const queue = new JobQueue(t.database, {
+    log,
+    workers,
+    nodeId,
+    pollingIntervalSeconds: 3600,
+    concurrency,
+  });
+  queues.push(queue);
+  return queue;
+}
+
+interface Item {
+  key: string;
+  seq: number;
+}
+
+async function states(name: string): Promise<Record<string, number>> {
+  const { rows } = await t.database.executor.executeSql(
+    'select state::text as state, count(*)::int as n from pgboss.job where name = $1 group by state',
+    [name],
+  );
+  return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+}
+
+describe('job queue', () => {
+  it('drains a backlog of 50 jobs on 50 keys, several at once, without waiting for a poll', async () => {
+    const name = 'test-burst';
+    const producer = queueOf('producer', false);
+    producer.define<Item>(name, async () => undefined, { key: (d) => d.key });
+    for (let i = 0; i < 50; i++) await producer.send<Item>(name, { key: `k${i}`, seq: i });
+
+    const consumer = queueOf('consumer', true);
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const seen: number[] = [];
+    consumer.define<Item>(
+      name,
+      async (item) => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise((resolve) => setImmediate(resolve));
+        seen.push(item.seq);
+        inFlight--;
+      },
+      { key: (d) => d.key },
+    );
+    await consumer.start();
+    await consumer.idle();
+
+    expect(seen.sort((a, b) => a - b)).toEqual([...Array(50).keys()]);
+    expect(await states(name)).toEqual({ completed: 50 });
+    // Parallel across keys: a whole claim's worth ran at once.
+    expect(maxInFlight).toBe(8);
+    const { claims, timedPolls, ran } = consumer.counters;
+    expect(ran).toBe(50);
+    // No poll interval between jobs: each job costs at most one claim, plus the empty one at the end.
+    expect(timedPolls).toBe(0);
+    expect(claims).toBeLessThanOrEqual(51);
+  });
+
+  it("runs one key's jobs one at a time in the order queued, across two nodes, other keys in parallel", async () => {
+    const name = 'test-order';
+    const producer = queueOf('producer-2', false);
+    producer.define<Item>(name, async () => undefined, { key: (d) => d.key });
+    const keys = ['a', 'b', 'c'];
+    for (let seq = 0; seq < 10; seq++) {
+      for (const key of keys) await producer.send<Item>(name, { key, seq });
+    }
+
+    const order = new Map<string, number[]>(keys.map((k) => [k, []]));
+    const running = new Set<string>();
+    let overlapsWithinKey = 0;
+    let maxKeysAtOnce = 0;
+    const handler = async (item: Item) => {
+      if (running.has(item.key)) overlapsWithinKey++;
+      running.add(item.key);
+      maxKeysAtOnce = Math.max(maxKeysAtOnce, running.size);
+      await new Promise((resolve) => setImmediate(resolve));
+      order.get(item.key)!.push(item.seq);
+      running.delete(item.key);
+    };
+    const node1 = queueOf('node-1', true, 4);
+    const node2 = queueOf('node-2', true, 4);
+    node1.define<Item>(name, handler, { key: (d) => d.key });
+    node2.define<Item>(name, handler, { key: (d) => d.key });
+    await Promise.all([node1.start(), node2.start()]);
+    await Promise.all([node1.idle(), node2.idle()]);
+    await node2.idle();
+    await node1.idle();
+
+    expect(await states(name)).toEqual({ completed: 30 });
+    for (const key of keys) expect(order.get(key)).toEqual([...Array(10).keys()]);
+    expect(overlapsWithinKey).toBe(0);
+    // Positive control: different keys did run at the same time.
+    expect(maxKeysAtOnce).toBeGreaterThan(1);
+  });
+
+  it('hands back at start the jobs a killed run of the same node left active; other nodes leave them', async () => {
+    const name = 'test-crash';
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    // The run that gets killed: it claims the job and never finishes it.
+    const killed = queueOf('node-x', true);
+    killed.define<Item>(name, async () => {
+      started();
+      await stuck;
+    });
+    await killed.start();
+    const id = await killed.send<Item>(name, { key: 'k', seq: 7 });
+    await running;
+    const { rows } = await t.database.executor.executeSql(
+      `select state::text as state, data->>'_claimedBy' as owner from pgboss.job where id = $1`,
+      [id],
+    );
+    expect(rows[0]).toMatchObject({ state: 'active', owner: 'node-x' });
+
+    const ran: Item[] = [];
+    // Another node starting leaves the job to its owner (until pg-boss's expiry).
+    const other = queueOf('node-y', false);
+    other.define<Item>(name, async (item) => void ran.push(item));
+    await other.start();
+    expect(await other.drain()).toBe(0);
+    expect(await states(name)).toEqual({ active: 1 });
+
+    // The same node starting again hands it back and runs it now, with its data as sent.
+    const restarted = queueOf('node-x', false);
+    restarted.define<Item>(name, async (item) => void ran.push(item));
+    await restarted.start();
+    expect(await restarted.drain()).toBe(1);
+    expect(ran).toEqual([{ key: 'k', seq: 7 }]);
+    expect(await states(name)).toEqual({ completed: 1 });
+
+    release();
+  });
+});
