@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { falseAsNull, looseBoolean } from './classic.js';
 import { ZContact } from './contacts.js';
 import { ZQueueRef } from './queues.js';
 
@@ -109,11 +110,15 @@ export const ZUpdateTicketBody = z.object({
   userId: z.number().int().positive().nullable().optional(),
   queueId: z.number().int().positive().nullable().optional(),
   whatsappId: z.number().int().positive().nullable().optional(),
-  useIntegration: z.boolean().optional(),
-  promptId: z.number().int().positive().nullable().optional(),
-  integrationId: z.number().int().positive().nullable().optional(),
+  useIntegration: looseBoolean.optional(),
+  /** An id, null, or false (none) as the classic client sends when closing. */
+  promptId: falseAsNull(z.number().int().positive().nullable()).optional(),
+  /** An id, null, or false (none) as the classic client sends when closing. */
+  integrationId: falseAsNull(z.number().int().positive().nullable()).optional(),
 });
 export type UpdateTicketBody = z.input<typeof ZUpdateTicketBody>;
+/** PUT /tickets/:id body after validation (0/1 and false read as boolean and null). */
+export type UpdateTicketFields = z.output<typeof ZUpdateTicketBody>;
 
 /** Ticket note (core section 3). */
 export const ZTicketNote = z.object({
