@@ -296,7 +296,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   void metrics;
 
   if (indexHtml !== undefined) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      // index.html goes out only as the page above, with the API prefix in it.
+      allowedPath: (pathName) => pathName !== '/index.html',
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';

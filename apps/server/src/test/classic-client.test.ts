@@ -270,6 +270,8 @@ describe.each(['', '/api'])("the classic client against API_PREFIX='%s'", (prefi
     });
     expect(deep.statusCode).toBe(200);
     expect(deep.body).toContain('zapdesk-api-base');
+    const index = await t.app.inject({ method: 'GET', url: '/index.html', headers: { accept: 'text/html' } });
+    expect(index.body).toContain(`<meta name="zapdesk-api-base" content="${prefix}" />`);
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
     expect(asset.body).toBe('console.log(1)');
     // The same path without HTML in Accept is the API.
