@@ -198,7 +198,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: `${prefix}/docs`, staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: `${prefix}/docs`,
+    // Its own CSP for its files, without forcing https (a plain-http install would lose its assets).
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
 
   const metrics = createMetrics(app, config);
   const webDist = config.WEB_DIST ?? path.resolve(import.meta.dirname ?? '.', '../../web/dist');

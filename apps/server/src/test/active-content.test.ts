@@ -132,6 +132,14 @@ describe('security headers', () => {
     expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
+  it('forces https on no install served over plain http (web app and API docs)', async () => {
+    for (const url of ['/api/health', '/api/docs/']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(String(res.headers['content-security-policy']), url).toMatch(/default-src 'self'/);
+      expect(String(res.headers['content-security-policy']), url).not.toContain('upgrade-insecure-requests');
+    }
+  });
+
   it('HSTS only in production', async () => {
     const dev = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(dev.headers['strict-transport-security']).toBeUndefined();
