@@ -28,7 +28,7 @@ async function freePort(): Promise<number> {
 /**
  * Starts the built app (`apps/server/dist/main.js`, serving `apps/web/dist`) on a free port with a
  * temporary DATA_DIR (or `existingDataDir`; embedded PGlite, demo data seeded) and waits for
- * /api/health.
+ * the health route (/api/health, or under `env.API_PREFIX`).
  */
 export async function startServer(
   env: Record<string, string> = {},
@@ -65,7 +65,7 @@ export async function startServer(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
     try {
-      const res = await fetch(`${url}/api/health`);
+      const res = await fetch(`${url}${env.API_PREFIX ?? '/api'}/health`);
       if (res.ok) break;
     } catch {
       /* not listening yet */

@@ -1,13 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RouteOptions,
+} from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { ConnectionTimers } from './automation/connection-timers.js';
 import { QueueBot } from './automation/queue-bot.js';
 import { InboundPipeline } from './channels/inbound-pipeline.js';
@@ -34,6 +42,7 @@ import { companyScheduleRoutes } from './modules/companies/schedules.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { setMediaPrefix } from './modules/messages/message-repository.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { planRoutes } from './modules/plans/routes.js';
 import { queueRoutes } from './modules/queues/routes.js';
@@ -66,16 +75,19 @@ export interface BuildAppOptions {
   jobWorkers?: boolean;
 }
 
-/** A registered /api route and its declared guard (see lib/guards.ts). */
+/** A registered API route and its declared guard (see lib/guards.ts). */
 export interface RouteEntry extends RouteGuard {
   method: string;
+  /** The URL as registered, API_PREFIX included ('/api/tickets/:id', or '/tickets/:id' at the root). */
   url: string;
+  /** The URL below API_PREFIX ('/tickets/:id'), the same whatever the prefix. */
+  path: string;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
-    /** Every /api route with its guard, filled while routes register. */
+    /** Every API route with its guard, filled while routes register. */
     routeTable: RouteEntry[];
     sessions: SessionManager;
     pipeline: InboundPipeline;
@@ -87,8 +99,34 @@ declare module 'fastify' {
 }
 
 /**
- * Builds the Fastify application without listening: plugins, error handling, guards, the /api
- * routes, socket.io, metrics, OpenAPI at /api/docs and the built web app when present.
+ * The Content-Security-Policy of the web app and the API (docs/architecture.md, "Headers"): scripts
+ * and everything else from the app's own origin; inline styles (MUI's emotion inserts <style>
+ * tags); images and media also from data: and blob: (media is fetched with the token into blob
+ * URLs); socket.io over the same origin ('self' covers ws:/wss: of the page's host); no frames,
+ * plugins or foreign form targets.
+ */
+const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  mediaSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'", 'blob:'],
+  manifestSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  frameSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  upgradeInsecureRequests: null,
+};
+
+/**
+ * Builds the Fastify application without listening: plugins, security headers, CORS, error
+ * handling, guards, the API routes under API_PREFIX ('/api' by default, '' for the root), socket.io,
+ * metrics, OpenAPI at `<prefix>/docs` and the built web app when present.
  * Used by main.ts and by every server test through `app.inject()`.
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -99,15 +137,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 1024 * 1024,
     trustProxy: config.production,
   }).withTypeProvider() as unknown as ZodApp;
-  app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  app.setValidatorCompiler(numericParamsAsNotFound);
+  const prefix = config.API_PREFIX;
+  setMediaPrefix(prefix);
 
   const realtime = new Realtime(
     app.server,
     (token) => verifyAccessToken(token, secrets.jwtSecret),
     app.log,
     (auth) => visibilityRooms(database.db, auth.companyId, auth.userId),
+    config.CORS_ORIGINS,
   );
   // With REDIS_URL, counters shared by every node (login limits) live in Redis.
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL) : undefined;
@@ -121,18 +162,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   app.addHook('preClose', async () => realtime.close());
 
-  app.addHook('onRoute', (route: RouteOptions) => {
-    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
-    const guard = route.config as Partial<RouteGuard> | undefined;
-    if (guard?.auth !== 'public' && guard?.auth !== 'user') {
-      throw new Error(`Route ${String(route.method)} ${route.url} declares no guard (config.auth)`);
-    }
-    for (const method of [route.method].flat()) {
-      if (method === 'HEAD') continue;
-      app.routeTable.push({ method, url: route.url, auth: guard.auth, role: guard.role, plan: guard.plan });
-    }
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: CSP_DIRECTIVES },
+    // HSTS only where HTTPS is the rule; in development it would pin localhost to https.
+    strictTransportSecurity: config.production ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'no-referrer' },
+    // Allowed browser origins (CORS_ORIGINS) may also embed the API's answers.
+    crossOriginResourcePolicy: { policy: config.CORS_ORIGINS.length ? 'cross-origin' : 'same-origin' },
   });
-
+  if (config.CORS_ORIGINS.length) {
+    await app.register(cors, {
+      origin: config.CORS_ORIGINS,
+      credentials: true,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      maxAge: 600,
+    });
+  }
   await app.register(cookie);
   await app.register(multipart, {
     limits: { fileSize: 100 * 1024 * 1024, files: 10, fields: 20, fieldSize: 65_536 },
@@ -153,9 +198,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: `${prefix}/docs`,
+    // Its own CSP for its files, without forcing https (a plain-http install would lose its assets).
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
 
   const metrics = createMetrics(app, config);
+  const webDist = config.WEB_DIST ?? path.resolve(import.meta.dirname ?? '.', '../../web/dist');
+  const indexHtml = readIndexHtml(webDist, prefix);
+  const sendIndex = (reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+  if (indexHtml !== undefined && prefix === '') {
+    // At the root, client routes (/tickets) and API routes share paths: a browser navigation
+    // (asks for HTML, carries no token) gets the web app; API calls go on to their handler.
+    app.addHook('onRequest', async (request, reply) => {
+      if (isNavigation(request) && request.routeOptions.config?.auth) return sendIndex(reply);
+    });
+  }
   app.addHook('onRequest', authGuard(ctx));
   app.addHook('preValidation', inputGuard);
   app.addHook('preHandler', keepUnnamedFields);
@@ -201,6 +262,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(
     async (api) => {
+      // Every route of the API declares its guard; the table keeps it with the prefix-free path.
+      api.addHook('onRoute', (route: RouteOptions) => {
+        const guard = route.config as Partial<RouteGuard> | undefined;
+        if (guard?.auth !== 'public' && guard?.auth !== 'user') {
+          throw new Error(`Route ${String(route.method)} ${route.url} declares no guard (config.auth)`);
+        }
+        const routePath = route.url.slice(prefix.length) || '/';
+        for (const method of [route.method].flat()) {
+          if (method === 'HEAD') continue;
+          app.routeTable.push({
+            method,
+            url: route.url,
+            path: routePath,
+            auth: guard.auth,
+            role: guard.role,
+            plan: guard.plan,
+          });
+        }
+      });
       const zapi = api as unknown as ZodApp;
       healthRoutes(zapi, ctx);
       authRoutes(zapi, ctx);
@@ -220,22 +300,77 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       contactRoutes(zapi, ctx);
       simulatorRoutes(zapi, ctx, sessions, network);
     },
-    { prefix: '/api' },
+    { prefix },
   );
   void metrics;
 
-  const webDist = config.WEB_DIST ?? path.resolve(import.meta.dirname ?? '.', '../../web/dist');
-  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  if (indexHtml !== undefined) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      // index.html goes out only as the page above, with the API prefix in it.
+      allowedPath: (pathName) => pathName !== '/index.html',
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
-    const isApi = url.startsWith('/api') || url.startsWith('/socket.io') || url === '/metrics';
-    if (hasWeb && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.type('text/html').sendFile('index.html');
+    const underApi = prefix === '' ? !isNavigation(request) : url === prefix || url.startsWith(`${prefix}/`);
+    const isApi = underApi || url.startsWith('/socket.io') || url === '/metrics';
+    if (indexHtml !== undefined && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      return sendIndex(reply);
     }
     throw new AppError('ERR_NOT_FOUND');
   });
   return app as unknown as FastifyInstance;
+}
+
+/**
+ * The zod validator compiler, except that a numeric path parameter that fails its schema (a word
+ * where an id goes: /companies/something, an id out of range) names no resource and answers 404
+ * ERR_NOT_FOUND, as an undefined path does, instead of a validation error. Other parameters
+ * (/users/set-language/:lang) keep their 400 ERR_VALIDATION.
+ */
+const numericParamsAsNotFound: typeof validatorCompiler = (route) => {
+  const validate = validatorCompiler(route);
+  if (route.httpPart !== 'params') return validate;
+  const shape = (route.schema as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  const numeric = Object.entries(shape).filter(([, field]) => isNumberSchema(field));
+  if (!numeric.length) return validate;
+  return (data: unknown) => {
+    const result = validate(data) as { error?: Error; value?: unknown };
+    if (!result.error) return result;
+    const params = (data ?? {}) as Record<string, unknown>;
+    const badId = numeric.some(([key, field]) => !field.safeParse(params[key]).success);
+    return badId ? { error: new AppError('ERR_NOT_FOUND') } : result;
+  };
+};
+
+/** True when a zod schema takes a number (through optional, default and pipe wrappers). */
+function isNumberSchema(schema: z.ZodType): boolean {
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
+  if (def.type === 'number' || def.type === 'int') return true;
+  const inner = [def.innerType, def.in, def.out].filter(Boolean) as z.ZodType[];
+  return inner.some(isNumberSchema);
+}
+
+/** A browser loading a page: GET or HEAD asking for HTML, without a bearer token. */
+function isNavigation(request: FastifyRequest): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !request.headers.authorization &&
+    (request.headers.accept ?? '').includes('text/html')
+  );
+}
+
+/**
+ * The built web app's index.html with the API prefix in `<meta name="zapdesk-api-base">` (the web
+ * app reads it to reach the API wherever API_PREFIX puts it), or undefined when there is no build.
+ */
+function readIndexHtml(webDist: string, prefix: string): string | undefined {
+  const file = path.join(webDist, 'index.html');
+  if (!fs.existsSync(file)) return undefined;
+  const html = fs.readFileSync(file, 'utf8');
+  const meta = `<meta name="zapdesk-api-base" content="${prefix}" />`;
+  return html.includes('</head>') ? html.replace('</head>', `${meta}</head>`) : `${meta}${html}`;
 }

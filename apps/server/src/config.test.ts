@@ -17,6 +17,25 @@ describe('loadConfig', () => {
     expect(config.production).toBe(false);
   });
 
+  it('reads API_PREFIX: /api by default, empty or / for the root, no trailing slash', () => {
+    expect(loadConfig({}).API_PREFIX).toBe('/api');
+    expect(loadConfig({ API_PREFIX: '' }).API_PREFIX).toBe('');
+    expect(loadConfig({ API_PREFIX: '/' }).API_PREFIX).toBe('');
+    expect(loadConfig({ API_PREFIX: '/backend/v1/' }).API_PREFIX).toBe('/backend/v1');
+    expect(() => loadConfig({ API_PREFIX: 'api' })).toThrow(/API_PREFIX/);
+    expect(() => loadConfig({ API_PREFIX: '/a b' })).toThrow(/API_PREFIX/);
+  });
+
+  it('reads CORS_ORIGINS as a list of bare origins', () => {
+    expect(loadConfig({}).CORS_ORIGINS).toEqual([]);
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:3000' }).CORS_ORIGINS,
+    ).toEqual(['https://app.example.com', 'http://localhost:3000']);
+    for (const bad of ['*', 'app.example.com', 'https://app.example.com/', 'https://a.example.com/x']) {
+      expect(() => loadConfig({ CORS_ORIGINS: bad }), bad).toThrow(/CORS_ORIGINS/);
+    }
+  });
+
   it('names every invalid variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url' })).toThrow(
       /PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/,

@@ -3,6 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
+/** True for a bare origin such as 'https://app.example.com' or 'http://localhost:3000'. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Environment schema, checked once at boot. Every variable is optional; defaults give the embedded
  * single-machine setup (PGlite under DATA_DIR, in-process socket fan-out, generated secrets).
@@ -47,9 +57,34 @@ const ZEnv = z.object({
     .int()
     .min(1000)
     .default(15 * 60_000),
-  /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
-  METRICS_TOKEN: z.string().optional(),
-  CORS_ORIGIN: z.string().optional(),
+  /**
+   * When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. In production /metrics
+   * answers 404 while it is unset (never open); elsewhere it is open without it.
+   */
+  METRICS_TOKEN: z.string().min(1).optional(),
+  /**
+   * Path under which the API is served: '/api' by default; empty (or '/') serves it at the root,
+   * as the original Whaticket backend does. One or more '/segment' parts, no trailing slash.
+   */
+  API_PREFIX: z
+    .string()
+    .default('/api')
+    .transform((v) => v.trim().replace(/\/+$/, ''))
+    .pipe(z.string().regex(/^(\/[A-Za-z0-9._~-]+)*$/, "must be empty or like '/api'")),
+  /**
+   * Comma-separated origins (scheme://host[:port]) allowed to call the API and socket.io from a
+   * browser with credentials (CORS). Empty: same origin only.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().refine(isOrigin, 'each entry must be an origin like https://app.example.com'))),
   /** How long the simulator's QR step takes before pairing by itself, ms. */
   SIMULATOR_PAIR_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   /** How long a node's lease on a connection's session lasts without renewal, ms (Postgres only). */

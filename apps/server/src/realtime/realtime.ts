@@ -61,12 +61,14 @@ export class Realtime {
     private readonly log: FastifyBaseLogger,
     /** Extra rooms of a verified user (ticket visibility); undefined refuses the socket. */
     roomsOf: (auth: AccessClaims) => Promise<string[] | undefined> = async () => [],
+    /** Browser origins allowed to connect from elsewhere, with credentials (CORS_ORIGINS). */
+    corsOrigins: string[] = [],
   ) {
     this.io = new Server(server, {
       pingInterval: SOCKET_PING_MS,
       pingTimeout: SOCKET_PING_MS,
       serveClient: false,
-      cors: { origin: false },
+      cors: corsOrigins.length ? { origin: corsOrigins, credentials: true } : { origin: false },
     });
     this.io.use(async (socket, next) => {
       const token = tokenOf(socket);

@@ -1,111 +1,111 @@
 /**
- * Every /api route declares its guard. This table is the reviewed list: a new route fails here
- * until it is added with its auth requirement, role and plan flag.
+ * Every API route declares its guard. This table is the reviewed list: a new route fails here
+ * until it is added with its auth requirement, role and plan flag. Paths are written below the API
+ * prefix ('/tickets', served at '/api/tickets' by default) and checked with API_PREFIX '/api' and ''.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTenant, type TenantFixture } from './factories.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 const ROUTES: [route: string, auth: 'public' | 'user', role?: 'admin' | 'super', plan?: string][] = [
-  ['GET /api/health', 'public'],
-  ['POST /api/auth/login', 'public'],
-  ['POST /api/auth/refresh_token', 'public'],
-  ['DELETE /api/auth/logout', 'public'],
-  ['GET /api/auth/me', 'user'],
-  ['GET /api/users', 'user'],
-  ['GET /api/users/list', 'user'],
-  ['GET /api/users/:id', 'user'],
-  ['POST /api/users', 'user', 'admin'],
-  ['PUT /api/users/:id', 'user'],
-  ['DELETE /api/users/:id', 'user', 'admin'],
-  ['POST /api/users/set-language/:lang', 'user'],
-  ['GET /api/settings', 'user'],
-  ['PUT /api/settings/:key', 'user', 'admin'],
-  ['POST /api/companies/cadastro', 'public'],
-  ['GET /api/companies/:id', 'user'],
-  ['GET /api/companies/listPlan/:companyId', 'user'],
-  ['PUT /api/companies/:id/schedules', 'user', 'admin'],
-  ['GET /api/dashboard', 'user', 'admin'],
-  ['GET /api/dashboard/ticketsUsers', 'user', 'admin'],
-  ['GET /api/dashboard/ticketsDay', 'user', 'admin'],
-  ['GET /api/plans/list', 'public'],
-  ['GET /api/queue', 'user'],
-  ['GET /api/queue/:id', 'user'],
-  ['POST /api/queue', 'user', 'admin'],
-  ['PUT /api/queue/:id', 'user', 'admin'],
-  ['DELETE /api/queue/:id', 'user', 'admin'],
-  ['GET /api/queue-options', 'user'],
-  ['POST /api/queue-options', 'user', 'admin'],
-  ['PUT /api/queue-options/:id', 'user', 'admin'],
-  ['DELETE /api/queue-options/:id', 'user', 'admin'],
-  ['GET /api/whatsapp', 'user'],
-  ['GET /api/whatsapp/:id', 'user'],
-  ['POST /api/whatsapp', 'user', 'admin'],
-  ['PUT /api/whatsapp/:id', 'user', 'admin'],
-  ['DELETE /api/whatsapp/:id', 'user', 'admin'],
-  ['POST /api/whatsappsession/:id', 'user', 'admin'],
-  ['PUT /api/whatsappsession/:id', 'user', 'admin'],
-  ['DELETE /api/whatsappsession/:id', 'user', 'admin'],
-  ['GET /api/messages/:ticketId', 'user'],
-  ['POST /api/messages/:ticketId', 'user'],
-  ['POST /api/messages/:id/retry', 'user'],
-  ['DELETE /api/messages/:id', 'user'],
-  ['GET /api/public/:name', 'user'],
-  ['POST /api/simulator/:whatsappId/messages', 'user', 'admin'],
-  ['GET /api/simulator/:whatsappId/outbox', 'user', 'admin'],
-  ['POST /api/simulator/:whatsappId/read', 'user', 'admin'],
-  ['GET /api/tickets', 'user'],
-  ['GET /api/tickets/u/:uuid', 'user'],
-  ['GET /api/tickets/:id', 'user'],
-  ['POST /api/tickets', 'user'],
-  ['PUT /api/tickets/:id', 'user'],
-  ['DELETE /api/tickets/:id', 'user', 'admin'],
-  ['GET /api/ticket-notes/list', 'user'],
-  ['POST /api/ticket-notes', 'user'],
-  ['DELETE /api/ticket-notes/:id', 'user'],
-  ['GET /api/tags/list', 'user'],
-  ['POST /api/tags/sync', 'user'],
-  ['GET /api/tags', 'user'],
-  ['GET /api/tags/kanban', 'user'],
-  ['GET /api/tags/:id', 'user'],
-  ['POST /api/tags', 'user'],
-  ['PUT /api/tags/:id', 'user'],
-  ['DELETE /api/tags/:id', 'user'],
-  ['GET /api/quick-messages/list', 'user'],
-  ['GET /api/quick-messages', 'user'],
-  ['GET /api/quick-messages/:id', 'user'],
-  ['POST /api/quick-messages', 'user'],
-  ['PUT /api/quick-messages/:id', 'user'],
-  ['DELETE /api/quick-messages/:id', 'user'],
-  ['POST /api/quick-messages/:id/media-upload', 'user'],
-  ['DELETE /api/quick-messages/:id/media-upload', 'user'],
-  ['GET /api/contacts', 'user'],
-  ['GET /api/contacts/:id', 'user'],
-  ['PUT /api/contacts/:id', 'user'],
-  ['GET /api/contacts/list', 'user'],
-  ['POST /api/contacts', 'user'],
-  ['DELETE /api/contacts/:id', 'user', 'admin'],
-  ['POST /api/contacts/upload', 'user'],
+  ['GET /health', 'public'],
+  ['POST /auth/login', 'public'],
+  ['POST /auth/refresh_token', 'public'],
+  ['DELETE /auth/logout', 'public'],
+  ['GET /auth/me', 'user'],
+  ['GET /users', 'user'],
+  ['GET /users/list', 'user'],
+  ['GET /users/:id', 'user'],
+  ['POST /users', 'user', 'admin'],
+  ['PUT /users/:id', 'user'],
+  ['DELETE /users/:id', 'user', 'admin'],
+  ['POST /users/set-language/:lang', 'user'],
+  ['GET /settings', 'user'],
+  ['PUT /settings/:key', 'user', 'admin'],
+  ['POST /companies/cadastro', 'public'],
+  ['GET /companies/:id', 'user'],
+  ['GET /companies/listPlan/:companyId', 'user'],
+  ['PUT /companies/:id/schedules', 'user', 'admin'],
+  ['GET /dashboard', 'user', 'admin'],
+  ['GET /dashboard/ticketsUsers', 'user', 'admin'],
+  ['GET /dashboard/ticketsDay', 'user', 'admin'],
+  ['GET /plans/list', 'public'],
+  ['GET /queue', 'user'],
+  ['GET /queue/:id', 'user'],
+  ['POST /queue', 'user', 'admin'],
+  ['PUT /queue/:id', 'user', 'admin'],
+  ['DELETE /queue/:id', 'user', 'admin'],
+  ['GET /queue-options', 'user'],
+  ['POST /queue-options', 'user', 'admin'],
+  ['PUT /queue-options/:id', 'user', 'admin'],
+  ['DELETE /queue-options/:id', 'user', 'admin'],
+  ['GET /whatsapp', 'user'],
+  ['GET /whatsapp/:id', 'user'],
+  ['POST /whatsapp', 'user', 'admin'],
+  ['PUT /whatsapp/:id', 'user', 'admin'],
+  ['DELETE /whatsapp/:id', 'user', 'admin'],
+  ['POST /whatsappsession/:id', 'user', 'admin'],
+  ['PUT /whatsappsession/:id', 'user', 'admin'],
+  ['DELETE /whatsappsession/:id', 'user', 'admin'],
+  ['GET /messages/:ticketId', 'user'],
+  ['POST /messages/:ticketId', 'user'],
+  ['POST /messages/:id/retry', 'user'],
+  ['DELETE /messages/:id', 'user'],
+  ['GET /public/:name', 'user'],
+  ['POST /simulator/:whatsappId/messages', 'user', 'admin'],
+  ['GET /simulator/:whatsappId/outbox', 'user', 'admin'],
+  ['POST /simulator/:whatsappId/read', 'user', 'admin'],
+  ['GET /tickets', 'user'],
+  ['GET /tickets/u/:uuid', 'user'],
+  ['GET /tickets/:id', 'user'],
+  ['POST /tickets', 'user'],
+  ['PUT /tickets/:id', 'user'],
+  ['DELETE /tickets/:id', 'user', 'admin'],
+  ['GET /ticket-notes/list', 'user'],
+  ['POST /ticket-notes', 'user'],
+  ['DELETE /ticket-notes/:id', 'user'],
+  ['GET /tags/list', 'user'],
+  ['POST /tags/sync', 'user'],
+  ['GET /tags', 'user'],
+  ['GET /tags/kanban', 'user'],
+  ['GET /tags/:id', 'user'],
+  ['POST /tags', 'user'],
+  ['PUT /tags/:id', 'user'],
+  ['DELETE /tags/:id', 'user'],
+  ['GET /quick-messages/list', 'user'],
+  ['GET /quick-messages', 'user'],
+  ['GET /quick-messages/:id', 'user'],
+  ['POST /quick-messages', 'user'],
+  ['PUT /quick-messages/:id', 'user'],
+  ['DELETE /quick-messages/:id', 'user'],
+  ['POST /quick-messages/:id/media-upload', 'user'],
+  ['DELETE /quick-messages/:id/media-upload', 'user'],
+  ['GET /contacts', 'user'],
+  ['GET /contacts/:id', 'user'],
+  ['PUT /contacts/:id', 'user'],
+  ['GET /contacts/list', 'user'],
+  ['POST /contacts', 'user'],
+  ['DELETE /contacts/:id', 'user', 'admin'],
+  ['POST /contacts/upload', 'user'],
 ];
 
-let t: TestApp;
-let tenant: TenantFixture;
-beforeAll(async () => {
-  t = await createTestApp();
-  tenant = await createTenant(t.app);
-});
-afterAll(() => t.close());
+/** Fills a route's parameters with plausible values. */
+const sample = (url: string, companyId: number) =>
+  url.replace(':lang', 'en').replace(':key', 'userRating').replace(/:\w+/g, String(companyId));
 
-const sample = (url: string) =>
-  url
-    .replace(':lang', 'en')
-    .replace(':key', 'userRating')
-    .replace(/:\w+/g, String(tenant?.companyId ?? 1));
+describe.each(['/api', ''])("route guards with API_PREFIX='%s'", (prefix) => {
+  let t: TestApp;
+  let tenant: TenantFixture;
+  beforeAll(async () => {
+    t = await createTestApp({ API_PREFIX: prefix });
+    tenant = await createTenant(t.app);
+  });
+  afterAll(() => t.close());
 
-describe('route guards', () => {
-  it('match the reviewed table exactly', () => {
+  it('match the reviewed table exactly, below the prefix', () => {
+    expect(t.app.routeTable.every((r) => r.url === `${prefix}${r.path}`)).toBe(true);
     const actual = t.app.routeTable
-      .map((r) => [`${r.method} ${r.url}`, r.auth, r.role, r.plan].filter((v) => v !== undefined).join(' '))
+      .map((r) => [`${r.method} ${r.path}`, r.auth, r.role, r.plan].filter((v) => v !== undefined).join(' '))
       .sort();
     const expected = ROUTES.map((r) => r.filter((v) => v !== undefined).join(' ')).sort();
     expect(actual).toEqual(expected);
@@ -117,7 +117,7 @@ describe('route guards', () => {
       const [method, url] = route.split(' ') as ['GET', string];
       const res = await t.app.inject({
         method,
-        url: sample(url),
+        url: `${prefix}${sample(url, tenant.companyId)}`,
         payload: method === 'GET' ? undefined : {},
       });
       expect(res.statusCode, route).toBe(401);
@@ -131,7 +131,7 @@ describe('route guards', () => {
       const [method, url] = route.split(' ') as ['GET', string];
       const res = await t.app.inject({
         method,
-        url: sample(url),
+        url: `${prefix}${sample(url, tenant.companyId)}`,
         headers: bearer(tenant.agent),
         payload: method === 'GET' ? undefined : {},
       });

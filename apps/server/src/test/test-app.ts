@@ -46,11 +46,15 @@ async function openTestDatabase(): Promise<{ database: DatabaseHandle; drop: () 
 
 /**
  * Builds the whole app on a migrated test database with the default plans. `env` overrides
- * configuration variables (strings, as in process.env).
+ * configuration variables (strings, as in process.env); `overrides` replaces loaded values (e.g.
+ * `{ production: true }` for production behaviour while NODE_ENV stays 'test').
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-test-'));
-  const config = loadConfig({
+  const loaded = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
@@ -58,6 +62,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     WEB_DIST: path.join(dataDir, 'no-web'),
     ...env,
   });
+  const config: Config = { ...loaded, ...overrides };
   const { database, drop } = await openTestDatabase();
   await database.migrate();
   await seedPlans(database.db);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { looseBoolean } from './classic.js';
 import { ZId } from './common.js';
 
 /**
@@ -80,8 +81,10 @@ export const ZMessagesPage = z.object({
 /** POST /messages/:ticketId JSON body (core section 7). */
 export const ZSendMessageBody = z.object({
   body: z.string().max(65_536).optional().default(''),
-  fromMe: z.boolean().optional(),
-  read: z.boolean().optional(),
+  /** true, or 1 as the classic client sends it. */
+  fromMe: looseBoolean.optional(),
+  /** true, or 1 as the classic client sends it. */
+  read: looseBoolean.optional(),
   /** Prefix the body with '*Agent name:*' (the composer's sign switch). */
   signMessage: z.boolean().optional(),
   mediaUrl: z.string().max(2000).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { falseAsNull, looseBoolean } from './classic.js';
 import { INT4_MAX, ZId } from './common.js';
 import { ZContact } from './contacts.js';
 import { ZQueueRef } from './queues.js';
@@ -110,11 +111,15 @@ export const ZUpdateTicketBody = z.object({
   userId: ZId.nullable().optional(),
   queueId: ZId.nullable().optional(),
   whatsappId: ZId.nullable().optional(),
-  useIntegration: z.boolean().optional(),
-  promptId: ZId.nullable().optional(),
-  integrationId: ZId.nullable().optional(),
+  useIntegration: looseBoolean.optional(),
+  /** An id, null, or false (none) as the classic client sends when closing. */
+  promptId: falseAsNull(ZId.nullable()).optional(),
+  /** An id, null, or false (none) as the classic client sends when closing. */
+  integrationId: falseAsNull(ZId.nullable()).optional(),
 });
 export type UpdateTicketBody = z.input<typeof ZUpdateTicketBody>;
+/** PUT /tickets/:id body after validation (0/1 and false read as boolean and null). */
+export type UpdateTicketFields = z.output<typeof ZUpdateTicketBody>;
 
 /** Ticket note (core section 3). */
 export const ZTicketNote = z.object({

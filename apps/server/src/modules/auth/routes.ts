@@ -10,14 +10,15 @@ import { verifyAccessToken } from './tokens.js';
 
 /** Name of the httpOnly cookie holding the refresh token. */
 export const REFRESH_COOKIE = 'jrt';
-const COOKIE_PATH = '/api/auth';
+/** The refresh cookie's path: the auth routes under API_PREFIX ('/api/auth', or '/auth' at the root). */
+const cookiePath = (ctx: AppContext) => `${ctx.config.API_PREFIX}/auth`;
 
 function setRefreshCookie(ctx: AppContext, reply: FastifyReply, session: IssuedSession): void {
   reply.setCookie(REFRESH_COOKIE, session.refreshToken, {
     httpOnly: true,
     sameSite: 'strict',
     secure: ctx.config.production,
-    path: COOKIE_PATH,
+    path: cookiePath(ctx),
     expires: session.refreshExpiresAt,
   });
 }
@@ -47,7 +48,7 @@ export function authRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => {
       const session = await refresh(ctx, request.cookies[REFRESH_COOKIE]).catch((error) => {
-        reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+        reply.clearCookie(REFRESH_COOKIE, { path: cookiePath(ctx) });
         throw error;
       });
       setRefreshCookie(ctx, reply, session);
@@ -60,7 +61,7 @@ export function authRoutes(app: ZodApp, ctx: AppContext): void {
       ? await verifyAccessToken(token, ctx.secrets.jwtSecret).catch(() => undefined)
       : undefined;
     await logout(ctx, request.cookies[REFRESH_COOKIE], claims?.userId);
-    reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+    reply.clearCookie(REFRESH_COOKIE, { path: cookiePath(ctx) });
     return reply.status(204).send();
   });
   app.get('/auth/me', { config: userRoute, schema: { tags, response: { 200: ZSessionUser } } }, (request) =>

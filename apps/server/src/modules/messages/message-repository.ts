@@ -20,8 +20,16 @@ const columns = {
   quotedContactName: quotedContact.name,
 };
 
-/** Public media path of a stored media name. */
-export const mediaPath = (name: string | null) => (name ? `/api/public/${name}` : null);
+/** Where media is served: `<API_PREFIX>/public/`, set once by buildApp(). */
+let publicMediaBase = '/api/public/';
+
+/** Points media paths at the API prefix in use ('/api' by default, '' at the root). */
+export function setMediaPrefix(prefix: string): void {
+  publicMediaBase = `${prefix}/public/`;
+}
+
+/** Public media path of a stored media name ('/api/public/<name>' under the default prefix). */
+export const mediaPath = (name: string | null) => (name ? `${publicMediaBase}${name}` : null);
 
 type Row = {
   message: typeof messages.$inferSelect;

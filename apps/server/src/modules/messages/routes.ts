@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import { PAGE_SIZE, ZIdParam, ZMessage, ZMessagesPage, ZSendMessageBody } from '@zapdesk/shared';
 import { and, count, desc, eq } from 'drizzle-orm';
-import mime from 'mime-types';
 import { z } from 'zod';
-import type { MediaStore } from '../../channels/media-store.js';
+import { type MediaStore, mediaHeaders } from '../../channels/media-store.js';
 import type { OutboundSender, UploadedFile } from '../../channels/outbound-sender.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext, ZodApp } from '../../context.js';
@@ -118,8 +117,8 @@ export function messageRoutes(
       const file = await media.locate(request.auth.companyId, request.params.name);
       if (!file) throw new AppError('ERR_NOT_FOUND');
       reply.header('cache-control', 'private, max-age=3600');
-      reply.header('x-content-type-options', 'nosniff');
-      return reply.type(mime.lookup(file) || 'application/octet-stream').send(fs.createReadStream(file));
+      reply.headers(mediaHeaders(request.params.name));
+      return reply.send(fs.createReadStream(file));
     },
   );
 }

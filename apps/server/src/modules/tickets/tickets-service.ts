@@ -1,5 +1,10 @@
 import { TZDate } from '@date-fns/tz';
-import { DASHBOARD_TIME_ZONE, type Ticket, type UpdateTicketBody, type ZTicketsQuery } from '@zapdesk/shared';
+import {
+  DASHBOARD_TIME_ZONE,
+  type Ticket,
+  type UpdateTicketFields,
+  type ZTicketsQuery,
+} from '@zapdesk/shared';
 import { addDays } from 'date-fns';
 import { and, desc, eq, gt, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -268,7 +273,7 @@ export async function updateTicket(
   sender: OutboundSender,
   auth: AuthContext,
   id: number,
-  body: UpdateTicketBody,
+  body: UpdateTicketFields,
 ): Promise<Ticket> {
   const before = await getVisibleTicket(ctx, auth, { id });
   await assertOwned(ctx, auth.companyId, {
