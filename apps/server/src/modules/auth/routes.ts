@@ -59,7 +59,7 @@ export function authRoutes(app: ZodApp, ctx: AppContext): void {
     const claims = token
       ? await verifyAccessToken(token, ctx.secrets.jwtSecret).catch(() => undefined)
       : undefined;
-    await logout(ctx, request.cookies[REFRESH_COOKIE], claims?.userId);
+    await logout(ctx, request.cookies[REFRESH_COOKIE], claims);
     reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
     return reply.status(204).send();
   });
