@@ -98,7 +98,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.LOG_LEVEL },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
-    trustProxy: config.production,
+    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (off by default).
+    trustProxy: config.TRUST_PROXY,
   }).withTypeProvider() as unknown as ZodApp;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

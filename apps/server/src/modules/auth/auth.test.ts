@@ -16,18 +16,24 @@ import { hashRefreshToken } from './tokens.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ LOGIN_RATE_MAX: '5' });
+  t = await createTestApp({ LOGIN_RATE_MAX: '5', LOGIN_IP_DAILY_MAX: '12', LOGIN_ACCOUNT_DAILY_MAX: '7' });
 });
 afterAll(() => t.close());
 
 const DAY = 86_400_000;
 
-async function login(email: string, password = TEST_PASSWORD, ip = '10.0.0.1') {
+async function login(
+  email: string,
+  password = TEST_PASSWORD,
+  ip = '10.0.0.1',
+  headers: Record<string, string> = {},
+) {
   return t.app.inject({
     method: 'POST',
     url: '/api/auth/login',
     payload: { email, password },
     remoteAddress: ip,
+    headers,
   });
 }
 
@@ -98,22 +104,6 @@ describe('POST /api/auth/login', () => {
     expect(dueDateWarningDays(new Date(Date.now() + 5 * DAY))).toBeNull();
     expect(dueDateWarningDays(new Date(Date.now() + 1 * DAY))).toBe(1);
     expect(dueDateWarningDays(null)).toBeNull();
-  });
-
-  it('rate-limits per e-mail across IPs and per IP across e-mails with 429', async () => {
-    const companyId = await createCompany(t.app);
-    const user = await createUser(t.app, companyId);
-    for (let i = 0; i < 5; i++)
-      expect((await login(user.email, 'wrong', `10.5.${i}.1`)).statusCode).toBe(401);
-    const limited = await login(user.email, TEST_PASSWORD, '10.5.9.9');
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json().error).toBe('ERR_TOO_MANY_REQUESTS');
-
-    for (let i = 0; i < 5; i++)
-      expect((await login(`x${i}@example.test`, 'wrong', '10.6.0.1')).statusCode).toBe(401);
-    const other = await createUser(t.app, companyId);
-    expect((await login(other.email, TEST_PASSWORD, '10.6.0.1')).statusCode).toBe(429);
-    expect((await login(other.email, TEST_PASSWORD, '10.6.0.2')).statusCode).toBe(200);
   });
 
   it('answers 400 naming the field for a bad body', async () => {
@@ -390,5 +380,64 @@ describe('sessions end at once', () => {
     const next = await refreshWith(refreshCookie(a)!);
     expect(next.statusCode).toBe(200);
     expect((await me(next.json().token)).statusCode).toBe(200);
+  });
+});
+
+describe('login limits count failures only', () => {
+  it('12 successful sign-ins from one address are not limited', async () => {
+    const companyId = await createCompany(t.app);
+    const office = '10.30.0.1';
+    for (let i = 0; i < 12; i++) {
+      const user = await createUser(t.app, companyId);
+      expect((await login(user.email, TEST_PASSWORD, office)).statusCode).toBe(200);
+    }
+    const same = await createUser(t.app, companyId);
+    for (let i = 0; i < 12; i++)
+      expect((await login(same.email, TEST_PASSWORD, office)).statusCode).toBe(200);
+  });
+
+  it('failures on one e-mail from address A lock it on A only, not from address B', async () => {
+    const user = await createUser(t.app, await createCompany(t.app));
+    for (let i = 0; i < 5; i++) expect((await login(user.email, 'wrong', '10.31.0.1')).statusCode).toBe(401);
+    const locked = await login(user.email, TEST_PASSWORD, '10.31.0.1');
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({ error: 'ERR_TOO_MANY_REQUESTS', retryAfter: expect.any(Number) });
+    expect((await login(user.email, TEST_PASSWORD, '10.31.0.2')).statusCode).toBe(200);
+  });
+
+  it('a success clears the consecutive failures', async () => {
+    const user = await createUser(t.app, await createCompany(t.app));
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 4; i++)
+        expect((await login(user.email, 'wrong', '10.32.0.1')).statusCode).toBe(401);
+      expect((await login(user.email, TEST_PASSWORD, '10.32.0.1')).statusCode).toBe(200);
+    }
+  });
+
+  it('limits failures per address per day over every e-mail', async () => {
+    const user = await createUser(t.app, await createCompany(t.app));
+    for (let i = 0; i < 12; i++)
+      expect((await login(`guess-${i}@example.test`, 'wrong', '10.33.0.1')).statusCode).toBe(401);
+    expect((await login(user.email, TEST_PASSWORD, '10.33.0.1')).statusCode).toBe(429);
+    expect((await login(user.email, TEST_PASSWORD, '10.33.0.2')).statusCode).toBe(200);
+  });
+
+  it('a distributed guess at one account refuses unknown addresses only; its usual address still signs in', async () => {
+    const user = await createUser(t.app, await createCompany(t.app));
+    expect((await login(user.email, TEST_PASSWORD, '10.34.0.1')).statusCode).toBe(200);
+    for (let i = 0; i < 7; i++)
+      expect((await login(user.email, 'wrong', `10.34.1.${i}`)).statusCode).toBe(401);
+    expect((await login(user.email, TEST_PASSWORD, '10.34.2.1')).statusCode).toBe(429);
+    expect((await login(user.email, TEST_PASSWORD, '10.34.0.1')).statusCode).toBe(200);
+  });
+
+  it('ignores X-Forwarded-For by default: forged addresses get no extra attempts', async () => {
+    const user = await createUser(t.app, await createCompany(t.app));
+    for (let i = 0; i < 5; i++) {
+      const forged = { 'x-forwarded-for': `203.0.113.${i + 1}` };
+      expect((await login(user.email, 'wrong', '10.35.0.1', forged)).statusCode).toBe(401);
+    }
+    const res = await login(user.email, TEST_PASSWORD, '10.35.0.1', { 'x-forwarded-for': '203.0.113.99' });
+    expect(res.statusCode).toBe(429);
   });
 });
