@@ -85,6 +85,8 @@ before(async () => {
   customer = await (await context()).newPage();
   seller = await (await context()).newPage();
   await signIn(customer, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  // Signing in again ended the admin's API session: the API calls go on with the page's.
+  adminToken = (await customer.evaluate(() => localStorage.getItem('token'))) ?? '';
   await signIn(seller, server.url, SELLER.email, SELLER.password);
 });
 after(async () => {

@@ -178,6 +178,8 @@ describe('tickets inbox', () => {
       await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 860 } })
     ).newPage();
     await signIn(admin, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    // Signing in again ended the admin's API session: the API calls go on with the page's.
+    adminToken = (await admin.evaluate(() => localStorage.getItem('token'))) ?? '';
     const { uuid } = (await api<{ uuid: string }>(`/tickets/${ticketId}`)).json;
     await admin.goto(`${server.url}/tickets/${uuid}`);
     await admin.getByTestId('ticket-accept').click();

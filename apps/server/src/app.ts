@@ -36,6 +36,7 @@ import { createMetrics } from './lib/metrics.js';
 import type { Secrets } from './lib/secrets.js';
 import { authGuard } from './modules/auth/guard.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { isSessionAlive } from './modules/auth/sessions.js';
 import { verifyAccessToken } from './modules/auth/tokens.js';
 import { companyRoutes } from './modules/companies/routes.js';
 import { companyScheduleRoutes } from './modules/companies/schedules.js';
@@ -135,7 +136,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? { level: config.LOG_LEVEL },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
-    trustProxy: config.production,
+    // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (off by default).
+    trustProxy: config.TRUST_PROXY,
   }).withTypeProvider() as unknown as ZodApp;
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
@@ -145,7 +147,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const realtime = new Realtime(
     app.server,
-    (token) => verifyAccessToken(token, secrets.jwtSecret),
+    // A handshake needs a valid token of a session that has not ended.
+    async (token) => {
+      const claims = await verifyAccessToken(token, secrets.jwtSecret);
+      if (!(await isSessionAlive(database.db, claims.userId, claims.sessionId))) {
+        throw new AppError('ERR_SESSION_EXPIRED', { status: 401 });
+      }
+      return claims;
+    },
     app.log,
     (auth) => visibilityRooms(database.db, auth.companyId, auth.userId),
     config.CORS_ORIGINS,

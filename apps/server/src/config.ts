@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 /** True for a bare origin such as 'https://app.example.com' or 'http://localhost:3000'. */
@@ -50,13 +51,52 @@ const ZEnv = z.object({
     .transform((v) => v === 'true'),
   /** Seed the demo company on first start of the embedded default ('auto'), always or never. */
   SEED_DEMO: z.enum(['auto', 'true', 'false']).default('auto'),
-  /** Login attempts allowed per e-mail and per IP within LOGIN_RATE_WINDOW_MS. */
+  /**
+   * Consecutive failed sign-ins allowed per e-mail from one address (cleared by a success); one more
+   * locks that e-mail on that address for LOGIN_RATE_WINDOW_MS.
+   */
   LOGIN_RATE_MAX: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_WINDOW_MS: z.coerce
     .number()
     .int()
     .min(1000)
     .default(15 * 60_000),
+  /** Failed sign-ins allowed per address per day, over every e-mail. */
+  LOGIN_IP_DAILY_MAX: z.coerce.number().int().min(1).default(100),
+  /**
+   * Failed sign-ins allowed per e-mail per day from addresses that never signed into it; past that,
+   * only addresses where the account signed in before (20 days) may try until the day ends.
+   */
+  LOGIN_ACCOUNT_DAILY_MAX: z.coerce.number().int().min(1).default(50),
+  /**
+   * Reverse proxies trusted for X-Forwarded-For: off by default (the peer address is the client);
+   * a comma list of addresses or CIDRs (or `loopback`, `linklocal`, `uniquelocal`).
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx): string[] | false => {
+      const list = (value ?? '')
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
+      if (list.length === 0 || (list.length === 1 && list[0] === 'false')) return false;
+      if (list.some((part) => part === 'true' || /^\d+$/.test(part))) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'name the proxy addresses or CIDRs; trusting every sender or a hop count lets clients forge their address',
+        });
+        return z.NEVER;
+      }
+      try {
+        proxyAddr.compile(list);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+      return list;
+    }),
   /**
    * When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. In production /metrics
    * answers 404 while it is unset (never open); elsewhere it is open without it.

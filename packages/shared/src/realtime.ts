@@ -32,8 +32,15 @@ export const userRoom = (companyId: number, userId: number) => `company-${compan
 
 export interface ChannelPayloads {
   user: { action: 'update' | 'create'; user: PublicUser } | { action: 'delete'; userId: number };
-  /** Sent to a user's older sessions when it signs in again. */
-  auth: { action: 'logout'; reason: 'duplicate-login' | 'password-changed' | 'deleted'; userId: number };
+  /**
+   * Sent to the sockets of a session that ended (then disconnected): a new sign-in, a password or
+   * role change, deletion, logout, or a refresh-token reuse that revoked the session.
+   */
+  auth: {
+    action: 'logout';
+    reason: 'duplicate-login' | 'password-changed' | 'role-changed' | 'deleted' | 'logout' | 'revoked';
+    userId: number;
+  };
   settings: { action: 'update'; setting: { key: string; value: string } };
   queue: { action: 'update' | 'create'; queue: unknown } | { action: 'delete'; queueId: number };
   quickmessage: { action: string; [k: string]: unknown };

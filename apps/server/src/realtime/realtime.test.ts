@@ -145,3 +145,52 @@ describe('ticket rooms', () => {
     expect(await gotPlain).toEqual([]);
   });
 });
+
+describe('ended sessions', () => {
+  /** Resolves with the server's disconnect reason. */
+  const disconnected = (socket: Socket) =>
+    new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+
+  it('a handshake with the token of an ended session is refused', async () => {
+    const { createUser } = await import('../test/factories.js');
+    const user = await createUser(t.app, a.companyId);
+    await connected(open({ query: { token: user.token } }));
+    const out = await t.app.inject({ method: 'DELETE', url: '/api/auth/logout', headers: bearer(user) });
+    expect(out.statusCode).toBe(204);
+    expect(await refused(open({ query: { token: user.token } }))).toBe('ERR_SESSION_EXPIRED');
+  });
+
+  it('a connected socket of an ended session is told to log out and disconnected; other sessions stay', async () => {
+    const { createUser } = await import('../test/factories.js');
+    const user = await createUser(t.app, a.companyId);
+    const otherToken = await tokenFor(t.app, user);
+    const ending = open({ query: { token: user.token } });
+    const staying = open({ query: { token: otherToken } });
+    await Promise.all([connected(ending), connected(staying)]);
+    const channel = companyChannel(a.companyId, 'auth');
+    const told = new Promise((resolve) => ending.once(channel, resolve));
+    const gone = disconnected(ending);
+    const out = await t.app.inject({ method: 'DELETE', url: '/api/auth/logout', headers: bearer(user) });
+    expect(out.statusCode).toBe(204);
+    expect(await told).toEqual({ action: 'logout', reason: 'logout', userId: user.id });
+    expect(await gone).toBe('io server disconnect');
+    expect(staying.connected).toBe(true);
+  });
+
+  it("an admin's password change disconnects every socket of the user", async () => {
+    const { createUser } = await import('../test/factories.js');
+    const user = await createUser(t.app, a.companyId);
+    const socket = open({ query: { token: user.token } });
+    await connected(socket);
+    const gone = disconnected(socket);
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/users/${user.id}`,
+      headers: bearer(a.admin),
+      payload: { password: 'changed-secret-9' },
+    });
+    expect(put.statusCode).toBe(200);
+    expect(await gone).toBe('io server disconnect');
+    expect(await refused(open({ query: { token: user.token } }))).toBe('ERR_SESSION_EXPIRED');
+  });
+});

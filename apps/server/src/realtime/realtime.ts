@@ -41,6 +41,9 @@ export function ticketRooms(ticket: {
   return rooms;
 }
 
+/** Why a session ended, as the `auth` channel's logout event names it. */
+export type SessionEndReason = ChannelPayloads['auth']['reason'];
+
 export interface SocketData {
   auth: AccessClaims;
   rooms: string[];
@@ -48,9 +51,9 @@ export interface SocketData {
 
 /**
  * socket.io on the API's HTTP server (core section 7 Realtime). The handshake carries the access
- * token in `query.token` or `auth.token`; a missing, invalid or expired token is refused with the
- * error message 'ERR_SESSION_EXPIRED'. A socket joins only its company's room, its user's room and
- * its session's room.
+ * token in `query.token` or `auth.token`; a missing, invalid or expired token, or one whose session
+ * has ended (`verify` checks it), is refused with the error message 'ERR_SESSION_EXPIRED'. A socket
+ * joins only its company's room, its user's room and its session's room.
  */
 export class Realtime {
   readonly io: Server;
@@ -138,9 +141,26 @@ export class Realtime {
     this.io.to(now).emit(channel, payload);
   }
 
-  /** Disconnects the sockets of a user (after deletion or sign-out everywhere). */
-  disconnectUser(companyId: number, userId: number): void {
-    this.io.in(userRoom(companyId, userId)).disconnectSockets(true);
+  /**
+   * The sockets of ended sessions: one session (`sessionId`), or every session of the user except
+   * `exceptSessionId`. Each gets `company-{id}-auth` `{ action: 'logout', reason, userId }` and is
+   * then disconnected by the server (the client does not reconnect by itself; a new handshake with
+   * the same token is refused). Works across nodes through the adapter.
+   */
+  endSessions(
+    target: { companyId: number; userId: number; sessionId?: string; exceptSessionId?: string },
+    reason: SessionEndReason,
+  ): void {
+    let sockets = this.io.in(
+      target.sessionId ? sessionRoom(target.sessionId) : userRoom(target.companyId, target.userId),
+    );
+    if (target.exceptSessionId) sockets = sockets.except(sessionRoom(target.exceptSessionId));
+    sockets.emit(companyChannel(target.companyId, 'auth'), {
+      action: 'logout',
+      reason,
+      userId: target.userId,
+    } satisfies ChannelPayloads['auth']);
+    sockets.disconnectSockets(false);
   }
 
   /** Drops every socket and stops the engine; the HTTP server itself is closed by Fastify. */

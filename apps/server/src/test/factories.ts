@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { NormalizedMessage } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { companies, plans, queues, userQueues, users } from '../db/schema/index.js';
-import { signAccessToken } from '../modules/auth/tokens.js';
+import { companies, plans, queues, refreshTokens, userQueues, users } from '../db/schema/index.js';
+import { hashRefreshToken, newRefreshToken, signAccessToken } from '../modules/auth/tokens.js';
 import { insertCompany } from '../modules/companies/companies-service.js';
 import { hashPassword } from '../modules/users/users-service.js';
 
@@ -88,19 +88,30 @@ export async function createUser(
   return { ...user, token: await tokenFor(app, user) };
 }
 
-/** Signs an access token as login would, for a fresh session id. */
-export function tokenFor(
+/**
+ * Signs an access token as login would, for a fresh session (a refresh-token family stored like a
+ * sign-in's, so the guard finds it alive).
+ */
+export async function tokenFor(
   app: FastifyInstance,
   user: { id: number; companyId: number; profile: 'admin' | 'user'; super: boolean },
   ttlSeconds = 900,
 ): Promise<string> {
+  const sessionId = crypto.randomUUID();
+  await app.ctx.db.insert(refreshTokens).values({
+    companyId: user.companyId,
+    userId: user.id,
+    familyId: sessionId,
+    tokenHash: hashRefreshToken(newRefreshToken()),
+    expiresAt: new Date(Date.now() + app.ctx.config.REFRESH_TOKEN_TTL * 1000),
+  });
   return signAccessToken(
     {
       userId: user.id,
       companyId: user.companyId,
       profile: user.profile,
       super: user.super,
-      sessionId: crypto.randomUUID(),
+      sessionId,
     },
     app.ctx.secrets.jwtSecret,
     ttlSeconds,

@@ -18,6 +18,7 @@ import {
   injectMessage,
   type TenantFixture,
   type TestUser,
+  tokenFor,
 } from './factories.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
@@ -237,6 +238,8 @@ describe('bad input never answers 5xx', () => {
       }
     };
     for (const [index, op] of operations.entries()) {
+      // Some operations end the caller's session (logout): each operation starts with a live one.
+      for (const u of [tenant.admin, superUser]) u.token = await tokenFor(t.app, u);
       const user =
         op.path.startsWith('/api/companies') || op.path.startsWith('/api/plans') ? superUser : tenant.admin;
       const pathId = fc.oneof(
@@ -290,6 +293,7 @@ describe('bad input never answers 5xx', () => {
     }
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(2000);
+    tenant.admin.token = await tokenFor(t.app, tenant.admin);
     const health = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(200);
     const list = await t.app.inject({ method: 'GET', url: '/api/tickets', headers: bearer(tenant.admin) });

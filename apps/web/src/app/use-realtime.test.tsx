@@ -57,6 +57,27 @@ describe('useRealtime', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
+  it('after a logout of its own session clears the session and reloads without a warning', async () => {
+    renderWithProviders(<Realtime user={me} />, { user: me });
+    act(() => {
+      fake.socket?.emit('company-3-auth', { action: 'logout', reason: 'logout', userId: 5 });
+    });
+    await act(async () => {
+      vi.advanceTimersByTime(1000);
+    });
+    expect(reloadPage).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(screen.queryByText(/session has ended/)).toBeNull();
+  });
+
+  it('when the session was ended by others (password changed, revoked) warns before reloading', async () => {
+    renderWithProviders(<Realtime user={me} />, { user: me });
+    act(() => {
+      fake.socket?.emit('company-3-auth', { action: 'logout', reason: 'password-changed', userId: 5 });
+    });
+    expect(await screen.findByText(/session has ended/)).toBeTruthy();
+  });
+
   it('ignores a logout meant for another user', () => {
     renderWithProviders(<Realtime user={me} />, { user: me });
     act(() => {

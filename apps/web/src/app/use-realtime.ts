@@ -48,9 +48,12 @@ export function useRealtime(user: SessionUser): void {
     const offAuth = onCompanyChannel(socket, companyId, 'auth', (payload) => {
       if (payload.action !== 'logout') return;
       if (payload.userId !== undefined && payload.userId !== userId) return;
-      const message =
-        payload.reason === 'duplicate-login' ? i18n.t('auth.duplicateLogin') : i18n.t('auth.sessionEnded');
-      toast.error(message, { toastId: 'session-logout', autoClose: TOAST_ERROR_MS });
+      // A logout of this session (this tab or another) goes to /login without a warning.
+      if (payload.reason !== 'logout') {
+        const message =
+          payload.reason === 'duplicate-login' ? i18n.t('auth.duplicateLogin') : i18n.t('auth.sessionEnded');
+        toast.error(message, { toastId: 'session-logout', autoClose: TOAST_ERROR_MS });
+      }
       timers.push(
         setTimeout(() => {
           clearSession();

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../test/fixtures';
-import { ApiError, api, onSessionExpired } from './api';
+import { ApiError, api, fetchWithSession, onSessionExpired } from './api';
 import { readSession, writeSession } from './storage';
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
@@ -68,6 +68,43 @@ describe('api client', () => {
     expect(bearer(callsTo(fetchMock, '/queue')[1]![1]!)).toBe('Bearer new-token');
     expect(readSession()).toEqual({ token: 'new-token', companyId: 7, userId: 42 });
     expect(expired).not.toHaveBeenCalled();
+  });
+
+  it('shares one refresh among media fetches and API calls waiting at once', async () => {
+    const user = createSessionUser({ id: 42, companyId: 7 });
+    let releaseRefresh: () => void = () => {};
+    const refreshGate = new Promise<void>((resolve) => {
+      releaseRefresh = resolve;
+    });
+    const fetchMock = mockFetch(async (url, init) => {
+      if (url === '/api/auth/refresh_token') {
+        await refreshGate;
+        return json(200, { token: 'new-token', user, dueDateWarningDays: null });
+      }
+      if (bearer(init) === 'Bearer old-token') return json(403, { error: 'ERR_SESSION_EXPIRED' });
+      return new Response(`file ${url}`, { status: 200 });
+    });
+    const images = ['/api/public/a.jpg', '/api/public/b.jpg', '/api/public/c.jpg'];
+    const pending = Promise.all([...images.map((url) => fetchWithSession(url)), api.get('/queue')]);
+    await vi.waitFor(() => expect(callsTo(fetchMock, '/auth/refresh_token')).toHaveLength(1));
+    releaseRefresh();
+    const [a, b, c, queue] = await pending;
+    expect(await Promise.all([a, b, c].map((r) => (r as Response).text()))).toEqual(
+      images.map((url) => `file ${url}`),
+    );
+    expect(queue).toBe('file /api/queue');
+    expect(callsTo(fetchMock, '/auth/refresh_token')).toHaveLength(1);
+    expect(bearer(callsTo(fetchMock, '/public/a.jpg')[1]![1]!)).toBe('Bearer new-token');
+    expect(callsTo(fetchMock, '/public/a.jpg')[1]![1]!.credentials).toBe('include');
+    expect(expired).not.toHaveBeenCalled();
+  });
+
+  it('a media fetch refused with 401 clears the session without refreshing', async () => {
+    const fetchMock = mockFetch(() => json(401, { error: 'ERR_SESSION_EXPIRED' }));
+    const res = await fetchWithSession('/api/public/a.jpg');
+    expect(res.status).toBe(401);
+    expect(callsTo(fetchMock, '/auth/refresh_token')).toHaveLength(0);
+    expect(expired).toHaveBeenCalledTimes(1);
   });
 
   it('replays without a second refresh when the token changed while the request was in flight', async () => {

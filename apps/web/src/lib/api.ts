@@ -7,6 +7,8 @@
  * - A failed refresh, a 403 `ERR_SESSION_EXPIRED` after the replay, or any 401 clears the session
  *   (token, companyId, userId) and sends the user to /login (through `onSessionExpired` listeners).
  * - Every other failure throws an `ApiError` carrying the `{ error, field?, message? }` body.
+ * - Media and other non-JSON files go through `fetchWithSession`, which shares the same single
+ *   refresh, so a page of images whose token expired refreshes once, not once per image.
  */
 import type { ApiErrorBody, AuthResponse } from '@zapdesk/shared';
 import { API_BASE } from './config';
@@ -159,6 +161,50 @@ function ensureRefreshed(usedToken: string | null): Promise<void> {
       refreshing = null;
     });
   return refreshing;
+}
+
+const fetchAuthorized = (url: string, init: RequestInit, token: string | null) =>
+  fetch(url, {
+    ...init,
+    headers: {
+      ...(init.headers as Record<string, string>),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    credentials: 'include',
+  });
+
+/** True when a raw answer is 403 `ERR_SESSION_EXPIRED` (reads a clone, so the body stays unread). */
+async function isExpiredResponse(response: Response): Promise<boolean> {
+  if (response.status !== 403) return false;
+  const text = await response
+    .clone()
+    .text()
+    .catch(() => '');
+  return text.includes('ERR_SESSION_EXPIRED');
+}
+
+/**
+ * `fetch` of an API URL whose answer is not JSON (media files) under the same session rules as
+ * `apiRequest`: bearer token and cookies; a 403 `ERR_SESSION_EXPIRED` waits for the one refresh
+ * shared with every other waiting call (never a refresh of its own) and replays once; a failed
+ * refresh or a 401 clears the session. Resolves with the last Response; rejects only on network
+ * failure.
+ */
+export async function fetchWithSession(url: string, init: RequestInit = {}): Promise<Response> {
+  const usedToken = getToken();
+  let response = await fetchAuthorized(url, init, usedToken);
+  if (await isExpiredResponse(response)) {
+    try {
+      await ensureRefreshed(usedToken);
+    } catch {
+      expireSession();
+      return response;
+    }
+    response = await fetchAuthorized(url, init, getToken());
+    if (await isExpiredResponse(response)) expireSession();
+  }
+  if (response.status === 401) expireSession();
+  return response;
 }
 
 /** Sends one API request and returns its parsed JSON answer (undefined for 204). */

@@ -1,12 +1,20 @@
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { type AuthResponse, DUE_DATE_WARNING_DAYS, type LoginBody, type SessionUser } from '@zapdesk/shared';
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { eq, gt, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
 import { companies, refreshTokens, users } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { loadSessionUser } from './session-user.js';
-import { hashRefreshToken, newRefreshToken, signAccessToken } from './tokens.js';
+import { endSessions, revokeSessions } from './sessions.js';
+import {
+  type AccessClaims,
+  hashRefreshToken,
+  newRefreshToken,
+  nextRefreshToken,
+  signAccessToken,
+} from './tokens.js';
 
 const DAY_MS = 86_400_000;
 
@@ -30,16 +38,23 @@ export function dueDateWarningDays(dueDate: Date | string | null, now = Date.now
   return days < DUE_DATE_WARNING_DAYS ? Math.max(days, 0) : null;
 }
 
-async function issue(ctx: AppContext, user: SessionUser, familyId: string): Promise<IssuedSession> {
-  const refreshToken = newRefreshToken();
-  const refreshExpiresAt = new Date(Date.now() + ctx.config.REFRESH_TOKEN_TTL * 1000);
-  await ctx.db.insert(refreshTokens).values({
-    companyId: user.companyId,
-    userId: user.id,
-    familyId,
-    tokenHash: hashRefreshToken(refreshToken),
-    expiresAt: refreshExpiresAt,
-  });
+/**
+ * How long a rotated refresh token may be presented again and still get its successor, seconds:
+ * two refreshes racing with one cookie (several tabs or requests at once) both succeed. After this
+ * window a rotated token presented again is taken as stolen and its family is revoked.
+ */
+export const REFRESH_GRACE_SECONDS = 20;
+/** How many rotations a racing refresh may follow to reach the family's live token. */
+const MAX_GRACE_HOPS = 5;
+
+/** Signs the access token of `user` in session `familyId` and builds the answer. */
+async function respond(
+  ctx: AppContext,
+  user: SessionUser,
+  familyId: string,
+  refreshToken: string,
+  refreshExpiresAt: Date,
+): Promise<IssuedSession> {
   const token = await signAccessToken(
     {
       userId: user.id,
@@ -58,9 +73,29 @@ async function issue(ctx: AppContext, user: SessionUser, familyId: string): Prom
   };
 }
 
+/** Stores a refresh token of session `familyId`; returns its expiry. */
+async function storeRefreshToken(
+  db: Tx,
+  ctx: AppContext,
+  owner: { companyId: number; userId: number },
+  familyId: string,
+  refreshToken: string,
+): Promise<Date> {
+  const expiresAt = new Date(Date.now() + ctx.config.REFRESH_TOKEN_TTL * 1000);
+  await db.insert(refreshTokens).values({
+    companyId: owner.companyId,
+    userId: owner.userId,
+    familyId,
+    tokenHash: hashRefreshToken(refreshToken),
+    expiresAt,
+  });
+  return expiresAt;
+}
+
 /**
  * POST /auth/login. Verifies e-mail and password (argon2id), refuses an expired company, starts a
- * new session (refresh-token family), revokes the user's other sessions and tells their sockets.
+ * new session (refresh-token family), ends the user's other sessions (their access tokens stop
+ * working and their sockets get `auth` logout 'duplicate-login' and are disconnected).
  * @throws ERR_INVALID_CREDENTIALS (401, same answer for unknown e-mail and wrong password),
  *   ERR_SUBSCRIPTION_EXPIRED (402, with dueDate).
  */
@@ -84,82 +119,120 @@ export async function login(ctx: AppContext, body: LoginBody): Promise<IssuedSes
     throw new AppError('ERR_SUBSCRIPTION_EXPIRED', { extra: { dueDate: row.dueDate.toISOString() } });
   }
   const familyId = crypto.randomUUID();
-  await ctx.db
-    .update(refreshTokens)
-    .set({ revokedAt: sql`now()` })
-    .where(
-      and(
-        eq(refreshTokens.userId, row.id),
-        isNull(refreshTokens.revokedAt),
-        ne(refreshTokens.familyId, familyId),
-      ),
-    );
-  await ctx.db.update(users).set({ online: true }).where(eq(users.id, row.id));
+  const owner = { companyId: row.companyId, userId: row.id };
+  const refreshToken = newRefreshToken();
+  const refreshExpiresAt = await ctx.db.transaction(async (tx) => {
+    await revokeSessions(tx, { ...owner, exceptSessionId: familyId });
+    await tx.update(users).set({ online: true }).where(eq(users.id, row.id));
+    return storeRefreshToken(tx, ctx, owner, familyId, refreshToken);
+  });
   const user = await loadSessionUser(ctx.db, row.companyId, row.id);
-  const session = await issue(ctx, user, familyId);
-  ctx.realtime.toUser(
-    row.companyId,
-    row.id,
-    'auth',
-    { action: 'logout', reason: 'duplicate-login', userId: row.id },
-    familyId,
-  );
-  return session;
+  ctx.realtime.endSessions({ ...owner, exceptSessionId: familyId }, 'duplicate-login');
+  return respond(ctx, user, familyId, refreshToken, refreshExpiresAt);
 }
 
+type RefreshOutcome =
+  | { ok: true; owner: StoredOwner; refreshToken: string; expiresAt: Date }
+  | { ok: false; reused?: StoredOwner };
+type StoredOwner = { companyId: number; userId: number; familyId: string };
+
 /**
- * POST /auth/refresh_token. Rotates the presented refresh token: it is revoked and a new one in the
- * same family is issued. Presenting a token already revoked revokes the whole family (theft).
+ * POST /auth/refresh_token. Rotates the presented refresh token: it is revoked and its successor
+ * (see `nextRefreshToken`) is stored in the same family. A rotated token presented again within
+ * REFRESH_GRACE_SECONDS (a refresh racing with itself) gets the same successor while the family is
+ * alive; presented later, or after the family ended, it revokes the whole family (theft) and ends
+ * that session's sockets.
  * @throws ERR_SESSION_EXPIRED (401) for a missing, unknown, revoked or expired token, or an expired
  *   company.
  */
 export async function refresh(ctx: AppContext, presented: string | undefined): Promise<IssuedSession> {
   if (!presented) throw new AppError('ERR_SESSION_EXPIRED', { status: 401 });
-  const tokenHash = hashRefreshToken(presented);
-  const outcome = await ctx.db.transaction(async (tx) => {
-    const [stored] = await tx
-      .select()
-      .from(refreshTokens)
-      .where(eq(refreshTokens.tokenHash, tokenHash))
-      .for('update');
-    if (!stored) return { ok: false as const };
-    if (stored.revokedAt) {
-      await tx
-        .update(refreshTokens)
-        .set({ revokedAt: sql`now()` })
-        .where(and(eq(refreshTokens.familyId, stored.familyId), isNull(refreshTokens.revokedAt)));
-      return { ok: false as const, reused: true };
+  const secret = ctx.secrets.jwtSecret;
+  const outcome = await ctx.db.transaction(async (tx): Promise<RefreshOutcome> => {
+    const find = async (token: string) => {
+      const [row] = await tx
+        .select({
+          id: refreshTokens.id,
+          companyId: refreshTokens.companyId,
+          userId: refreshTokens.userId,
+          familyId: refreshTokens.familyId,
+          expiresAt: refreshTokens.expiresAt,
+          revoked: sql<boolean>`${refreshTokens.revokedAt} is not null`,
+          inGrace: sql<boolean>`coalesce(${refreshTokens.revokedAt} > now() - ${sql.raw(`interval '${REFRESH_GRACE_SECONDS} seconds'`)}, false)`,
+          expired: sql<boolean>`${refreshTokens.expiresAt} <= now()`,
+        })
+        .from(refreshTokens)
+        .where(eq(refreshTokens.tokenHash, hashRefreshToken(token)))
+        .for('update');
+      return row;
+    };
+    const stored = await find(presented);
+    if (!stored) return { ok: false };
+    const owner = { companyId: stored.companyId, userId: stored.userId, familyId: stored.familyId };
+    if (stored.revoked) {
+      // A race: follow the rotations made within the grace window to the family's live token.
+      let token = presented;
+      let row: typeof stored | undefined = stored;
+      for (let hop = 0; row?.revoked && row.inGrace && hop < MAX_GRACE_HOPS; hop++) {
+        token = nextRefreshToken(token, secret);
+        row = await find(token);
+      }
+      if (row && !row.revoked && row.familyId === stored.familyId) {
+        if (row.expired) return { ok: false };
+        return { ok: true, owner, refreshToken: token, expiresAt: row.expiresAt };
+      }
+      await revokeSessions(tx, { ...owner, sessionId: owner.familyId });
+      return { ok: false, reused: owner };
     }
-    if (stored.expiresAt.getTime() <= Date.now()) return { ok: false as const };
+    if (stored.expired) return { ok: false };
     await tx.update(refreshTokens).set({ revokedAt: sql`now()` }).where(eq(refreshTokens.id, stored.id));
-    return { ok: true as const, stored };
+    const next = nextRefreshToken(presented, secret);
+    const expiresAt = await storeRefreshToken(tx, ctx, stored, stored.familyId, next);
+    return { ok: true, owner, refreshToken: next, expiresAt };
   });
   if (!outcome.ok) {
-    if (outcome.reused) ctx.log.warn('refresh token reuse: session family revoked');
+    if (outcome.reused) {
+      ctx.log.warn('refresh token reuse: session family revoked');
+      ctx.realtime.endSessions({ ...outcome.reused, sessionId: outcome.reused.familyId }, 'revoked');
+    }
     throw new AppError('ERR_SESSION_EXPIRED', { status: 401 });
   }
-  const user = await loadSessionUser(ctx.db, outcome.stored.companyId, outcome.stored.userId);
+  const user = await loadSessionUser(ctx.db, outcome.owner.companyId, outcome.owner.userId);
   if (user.company.dueDate && new Date(user.company.dueDate).getTime() < Date.now() && !user.super) {
     throw new AppError('ERR_SESSION_EXPIRED', { status: 401 });
   }
-  return issue(ctx, user, outcome.stored.familyId);
+  return respond(ctx, user, outcome.owner.familyId, outcome.refreshToken, outcome.expiresAt);
 }
 
-/** DELETE /auth/logout: revokes the presented refresh token's family and marks the user offline. */
-export async function logout(ctx: AppContext, presented: string | undefined, userId?: number): Promise<void> {
+/**
+ * DELETE /auth/logout: ends the session of the presented refresh token and that of the verified
+ * access token `claims` (when given): their refresh tokens are revoked, their access tokens stop
+ * working and their sockets get `auth` logout 'logout' and are disconnected. Marks the user offline.
+ */
+export async function logout(
+  ctx: AppContext,
+  presented: string | undefined,
+  claims?: AccessClaims,
+): Promise<void> {
+  const ended: StoredOwner[] = [];
   if (presented) {
     const [stored] = await ctx.db
-      .select({ familyId: refreshTokens.familyId })
+      .select({
+        companyId: refreshTokens.companyId,
+        userId: refreshTokens.userId,
+        familyId: refreshTokens.familyId,
+      })
       .from(refreshTokens)
       .where(eq(refreshTokens.tokenHash, hashRefreshToken(presented)));
-    if (stored) {
-      await ctx.db
-        .update(refreshTokens)
-        .set({ revokedAt: sql`now()` })
-        .where(and(eq(refreshTokens.familyId, stored.familyId), isNull(refreshTokens.revokedAt)));
-    }
+    if (stored) ended.push(stored);
   }
-  if (userId) await ctx.db.update(users).set({ online: false }).where(eq(users.id, userId));
+  if (claims && !ended.some((s) => s.familyId === claims.sessionId)) {
+    ended.push({ companyId: claims.companyId, userId: claims.userId, familyId: claims.sessionId });
+  }
+  for (const session of ended) {
+    await endSessions(ctx, { ...session, sessionId: session.familyId }, 'logout');
+  }
+  if (claims) await ctx.db.update(users).set({ online: false }).where(eq(users.id, claims.userId));
 }
 
 /** Removes expired refresh tokens older than a day; returns how many. */

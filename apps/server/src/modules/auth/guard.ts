@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { companies, plans, users } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { sessionAliveSql } from './sessions.js';
 import { verifyAccessToken } from './tokens.js';
 
 /** Reads the bearer token of a request, or undefined. */
@@ -16,10 +17,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 
 /**
  * onRequest hook enforcing each route's declared guard. For `auth: 'user'` it verifies the token,
- * loads the user with its company plan in one query (so role changes and deletions apply at once),
- * then checks `role` and `plan`.
- * Errors: 401 ERR_SESSION_EXPIRED (no token or user gone), 403 ERR_SESSION_EXPIRED (expired or
- * invalid token), 403 ERR_NO_PERMISSION (role), 403 ERR_PLAN_FEATURE_DISABLED (plan flag).
+ * loads the user with its company plan and whether the token's session (`sid`, the refresh-token
+ * family) is still alive, all in one query (so logout, a new sign-in, password or role changes and
+ * deletions apply at once), then checks `role` and `plan`.
+ * Errors: 401 ERR_SESSION_EXPIRED (no token, user gone or session ended), 403 ERR_SESSION_EXPIRED
+ * (expired or invalid token: the client refreshes once), 403 ERR_NO_PERMISSION (role),
+ * 403 ERR_PLAN_FEATURE_DISABLED (plan flag).
  */
 export function authGuard(ctx: AppContext) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -35,13 +38,14 @@ export function authGuard(ctx: AppContext) {
         profile: users.profile,
         super: users.super,
         plan: plans,
+        sessionAlive: sessionAliveSql(claims.sessionId, users.id),
       })
       .from(users)
       .innerJoin(companies, eq(companies.id, users.companyId))
       .leftJoin(plans, eq(plans.id, companies.planId))
       .where(eq(users.id, claims.userId))
       .limit(1);
-    if (!row || row.companyId !== claims.companyId)
+    if (!row || row.companyId !== claims.companyId || !row.sessionAlive)
       throw new AppError('ERR_SESSION_EXPIRED', { status: 401 });
     const auth: AuthContext = {
       userId: row.id,

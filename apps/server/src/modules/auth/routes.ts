@@ -1,6 +1,7 @@
 import { ZAuthResponse, ZLoginBody, ZSessionUser } from '@zapdesk/shared';
 import type { FastifyReply } from 'fastify';
 import type { AppContext, ZodApp } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
 import { publicRoute, userRoute } from '../../lib/guards.js';
 import { type IssuedSession, login, logout, refresh } from './auth-service.js';
 import { bearerToken } from './guard.js';
@@ -26,7 +27,15 @@ function setRefreshCookie(ctx: AppContext, reply: FastifyReply, session: IssuedS
 /** Auth API, core document section 7 (Auth) and section 4 (Session). */
 export function authRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['auth'];
-  const limiter = new LoginLimiter(ctx.config.LOGIN_RATE_MAX, ctx.config.LOGIN_RATE_WINDOW_MS, ctx.redis);
+  const limiter = new LoginLimiter(
+    {
+      consecutiveMax: ctx.config.LOGIN_RATE_MAX,
+      lockMs: ctx.config.LOGIN_RATE_WINDOW_MS,
+      ipDailyMax: ctx.config.LOGIN_IP_DAILY_MAX,
+      accountDailyMax: ctx.config.LOGIN_ACCOUNT_DAILY_MAX,
+    },
+    ctx.redis,
+  );
   app.post(
     '/auth/login',
     {
@@ -34,8 +43,13 @@ export function authRoutes(app: ZodApp, ctx: AppContext): void {
       schema: { tags, security: [], body: ZLoginBody, response: { 200: ZAuthResponse } },
     },
     async (request, reply) => {
-      await limiter.consume(request.body.email, request.ip);
-      const session = await login(ctx, request.body);
+      // Only failed sign-ins count: a right password (even of an expired company) gives the points back.
+      const attempt = await limiter.attempt(request.body.email, request.ip);
+      const session = await login(ctx, request.body).catch(async (error) => {
+        if (error instanceof AppError && error.code === 'ERR_SUBSCRIPTION_EXPIRED') await attempt.succeeded();
+        throw error;
+      });
+      await attempt.succeeded();
       setRefreshCookie(ctx, reply, session);
       return session.response;
     },
@@ -60,7 +74,7 @@ export function authRoutes(app: ZodApp, ctx: AppContext): void {
     const claims = token
       ? await verifyAccessToken(token, ctx.secrets.jwtSecret).catch(() => undefined)
       : undefined;
-    await logout(ctx, request.cookies[REFRESH_COOKIE], claims?.userId);
+    await logout(ctx, request.cookies[REFRESH_COOKIE], claims);
     reply.clearCookie(REFRESH_COOKIE, { path: cookiePath(ctx) });
     return reply.status(204).send();
   });

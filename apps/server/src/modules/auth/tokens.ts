@@ -11,6 +11,9 @@ export interface AccessClaims {
   sessionId: string;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
 /** Signs an access token valid for `ttlSeconds`. */
 export async function signAccessToken(
   claims: AccessClaims,
@@ -39,7 +42,7 @@ export async function verifyAccessToken(token: string, secret: Uint8Array): Prom
     const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
     const userId = Number(payload.sub);
     const companyId = Number(payload.companyId);
-    if (!Number.isInteger(userId) || !Number.isInteger(companyId) || typeof payload.sid !== 'string') {
+    if (!Number.isInteger(userId) || !Number.isInteger(companyId) || !isUuid(payload.sid)) {
       throw new Error('bad claims');
     }
     return {
@@ -62,6 +65,15 @@ export async function verifyAccessToken(token: string, secret: Uint8Array): Prom
 /** A new opaque refresh token (256 random bits, base64url). */
 export function newRefreshToken(): string {
   return crypto.randomBytes(32).toString('base64url');
+}
+
+/**
+ * The refresh token that replaces `presented` on rotation: HMAC-SHA256 of it under the server
+ * secret (base64url). Being derived, the same presented token always yields the same successor, so
+ * two refreshes racing with one cookie can both be answered with the same new token.
+ */
+export function nextRefreshToken(presented: string, secret: Uint8Array): string {
+  return crypto.createHmac('sha256', secret).update(`refresh:${presented}`).digest('base64url');
 }
 
 /** SHA-256 of a refresh token, hex; only this is stored. */

@@ -14,6 +14,7 @@ import { companies, plans, queues, userQueues, users } from '../../db/schema/ind
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
+import { revokeSessions } from '../auth/sessions.js';
 import { findPublicUser, selectPublicUsers, toPublicUser } from './user-repository.js';
 
 /** Hashes a password with argon2id (the library's defaults: 19 MiB, 2 passes). */
@@ -169,7 +170,7 @@ async function lockUserChange(
   companyId: number,
   userId: number,
   removesAdmin: boolean,
-): Promise<void> {
+): Promise<{ profile: 'admin' | 'user' }> {
   await lockCompany(tx, companyId);
   const [current] = await tx
     .select({ profile: users.profile })
@@ -179,12 +180,14 @@ async function lockUserChange(
   if (removesAdmin && current.profile === 'admin' && (await otherAdmins(tx, companyId, userId)) === 0) {
     throw new AppError('ERR_LAST_ADMIN');
   }
+  return current;
 }
 
 /**
  * PUT /users/:id. Admins edit anyone of their company; a user edits only itself and only its
  * name, e-mail and password. Only admins change profile, queues, connection and allTicket; the
- * last admin cannot be demoted.
+ * last admin cannot be demoted. A role change ends every session of the user; a password change
+ * ends them too (except the caller's current one when users change their own password).
  * @throws ERR_NO_USER_FOUND, ERR_NO_PERMISSION, ERR_LAST_ADMIN, ERR_EMAIL_ALREADY_EXISTS.
  */
 export async function updateUser(
@@ -198,9 +201,20 @@ export async function updateUser(
   const privileged = ['profile', 'queueIds', 'whatsappId', 'allTicket'] as const;
   if (!admin && privileged.some((key) => body[key] !== undefined)) throw new AppError('ERR_NO_PERMISSION');
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
+  let ends: { reason: 'password-changed' | 'role-changed'; exceptSessionId?: string } | undefined;
   const updated = await ctx.db
     .transaction(async (tx) => {
-      await lockUserChange(tx, auth.companyId, userId, body.profile === 'user');
+      const current = await lockUserChange(tx, auth.companyId, userId, body.profile === 'user');
+      // A role change ends every session of the user; a password change ends them all except the
+      // caller's own when users change their own password.
+      if (body.profile !== undefined && body.profile !== current.profile) ends = { reason: 'role-changed' };
+      else if (passwordHash) {
+        ends = {
+          reason: 'password-changed',
+          exceptSessionId: userId === auth.userId ? auth.sessionId : undefined,
+        };
+      }
+      if (ends) await revokeSessions(tx, { companyId: auth.companyId, userId, ...ends });
       if (body.queueIds) await assertQueuesOfCompany(tx, auth.companyId, body.queueIds);
       await tx
         .update(users)
@@ -218,6 +232,7 @@ export async function updateUser(
       return findPublicUser(tx, auth.companyId, userId);
     })
     .catch(rethrowEmailConflict);
+  if (ends) ctx.realtime.endSessions({ companyId: auth.companyId, userId, ...ends }, ends.reason);
   ctx.realtime.toCompany(auth.companyId, 'user', { action: 'update', user: updated! });
   return updated!;
 }
@@ -230,8 +245,8 @@ export async function deleteUser(ctx: AppContext, auth: AuthContext, userId: num
     await lockUserChange(tx, auth.companyId, userId, true);
     await tx.delete(users).where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
   });
-  ctx.realtime.toUser(auth.companyId, userId, 'auth', { action: 'logout', reason: 'deleted', userId });
-  ctx.realtime.disconnectUser(auth.companyId, userId);
+  // The user's refresh tokens went with it (cascade); its sockets are told and disconnected.
+  ctx.realtime.endSessions({ companyId: auth.companyId, userId }, 'deleted');
   ctx.realtime.toCompany(auth.companyId, 'user', { action: 'delete', userId });
 }
 

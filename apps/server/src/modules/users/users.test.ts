@@ -205,16 +205,20 @@ describe('PUT /api/users/:id', () => {
       payload: { email: agent.email, password: TEST_PASSWORD },
     });
     expect(login.statusCode).toBe(200);
+    // The sign-in ended the agent's earlier session: go on with the new one.
+    const signedIn = { ...agent, token: login.json().token as string };
     for (const body of [
       { profile: 'admin' },
       { queueIds: [] },
       { allTicket: 'enabled' },
       { whatsappId: 1 },
     ]) {
-      const res = await inject('PUT', `/api/users/${agent.id}`, agent, body);
+      const res = await inject('PUT', `/api/users/${agent.id}`, signedIn, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(403);
     }
-    expect((await inject('PUT', `/api/users/${admin.id}`, agent, { name: 'Hacked' })).statusCode).toBe(403);
+    expect((await inject('PUT', `/api/users/${admin.id}`, signedIn, { name: 'Hacked' })).statusCode).toBe(
+      403,
+    );
     const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, agent.id));
     expect(row?.profile).toBe('user');
   });

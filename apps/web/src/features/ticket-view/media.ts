@@ -3,27 +3,15 @@
  * bearer token into blob object URLs; location and vCard bodies are parsed here.
  */
 import { useEffect, useState } from 'react';
-import { refreshToken } from '../../lib/api';
-import { getToken } from '../../lib/storage';
+import { fetchWithSession } from '../../lib/api';
 
-async function fetchWithToken(url: string): Promise<Response> {
-  const token = getToken();
-  return fetch(url, {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
-    credentials: 'include',
-  });
-}
-
-/** Fetches `url` with the bearer token (refreshing an expired token once) and returns its blob. */
+/**
+ * Fetches `url` with the bearer token and returns its blob. An expired token waits for the API
+ * client's one shared refresh (see `fetchWithSession`) and the fetch is replayed once.
+ * @throws Error `HTTP <status>` for any other failed answer.
+ */
 export async function fetchMediaBlob(url: string): Promise<Blob> {
-  let response = await fetchWithToken(url);
-  if (response.status === 403 || response.status === 401) {
-    const text = await response.text().catch(() => '');
-    if (text.includes('ERR_SESSION_EXPIRED')) {
-      await refreshToken();
-      response = await fetchWithToken(url);
-    }
-  }
+  const response = await fetchWithSession(url);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return response.blob();
 }
