@@ -145,3 +145,75 @@ describe('ticket rooms', () => {
     expect(await gotPlain).toEqual([]);
   });
 });
+
+/**
+ * Runs `act` and resolves with the events each socket received on `event` up to a marker sent to
+ * the whole company afterwards (socket.io keeps the order of one socket's events, so nothing sent
+ * before the marker can still arrive): negative checks without waiting for a time.
+ */
+async function collectUntilMarker<T>(
+  targets: Socket[],
+  event: string,
+  companyId: number,
+  act: () => unknown,
+): Promise<T[][]> {
+  const marker = companyChannel(companyId, 'settings');
+  const got = targets.map(() => [] as T[]);
+  const done = targets.map(
+    (socket, i) =>
+      new Promise<void>((resolve) => {
+        socket.on(event, (payload: T) => got[i]!.push(payload));
+        socket.on(marker, (p: { setting?: { key: string } }) => {
+          if (p.setting?.key === '__marker') resolve();
+        });
+      }),
+  );
+  await act();
+  t.app.ctx.realtime.toCompany(companyId, 'settings', {
+    action: 'update',
+    setting: { key: '__marker', value: '' },
+  });
+  await Promise.all(done);
+  for (const socket of targets) {
+    socket.off(event);
+    socket.off(marker);
+  }
+  return got;
+}
+
+describe('tickets without a queue', () => {
+  it('reach every user while nobody holds them, then only the holder and admins', async () => {
+    const { createUser } = await import('../test/factories.js');
+    const holder = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    const other = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    const sockets = [holder, other, a.admin].map((u) => open({ query: { token: u.token } }));
+    await Promise.all(sockets.map(connected));
+    const [holderSocket, otherSocket, adminSocket] = sockets as [Socket, Socket, Socket];
+    const channel = companyChannel(a.companyId, 'ticket');
+    const emitBoth = () => {
+      t.app.ctx.realtime.toTicket(
+        { companyId: a.companyId, queueId: null, userId: null, status: 'pending' },
+        'ticket',
+        {
+          action: 'update',
+          ticket: { id: 5001 },
+        },
+      );
+      t.app.ctx.realtime.toTicket(
+        { companyId: a.companyId, queueId: null, userId: holder.id, status: 'open' },
+        'ticket',
+        { action: 'update', ticket: { id: 5002 } },
+      );
+    };
+    const ids = (events: { ticket?: { id: number } }[] = []) => events.map((e) => e.ticket?.id);
+    const [gotHolder, gotOther, gotAdmin] = await collectUntilMarker<{ ticket: { id: number } }>(
+      [holderSocket, otherSocket, adminSocket],
+      channel,
+      a.companyId,
+      emitBoth,
+    );
+    expect(ids(gotHolder)).toEqual([5001, 5002]);
+    expect(ids(gotAdmin)).toEqual([5001, 5002]);
+    expect(ids(gotOther)).toEqual([5001]);
+  });
+});

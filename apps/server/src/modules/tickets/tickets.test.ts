@@ -94,6 +94,26 @@ describe('visibility', () => {
     ).toBe(200);
   });
 
+  it("hides another user's ticket without a queue from list and detail; unheld ones stay everybody's", async () => {
+    const colleague = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    const held = await newTicket('sem fila, de um colega');
+    const free = await newTicket('sem fila, livre');
+    expect((await put(a.admin, held.ticketId, { status: 'open', userId: colleague.id })).statusCode).toBe(
+      200,
+    );
+    const ids = async (user: TestUser, q = '') => (await list(user, q)).tickets.map((x) => x.id);
+    const agentSees = await ids(a.agent);
+    expect(agentSees).toContain(free.ticketId);
+    expect(agentSees).not.toContain(held.ticketId);
+    expect(await ids(colleague)).toContain(held.ticketId);
+    const detail = (user: TestUser, id: number) =>
+      t.app.inject({ method: 'GET', url: `/api/tickets/${id}`, headers: bearer(user) });
+    expect((await detail(a.agent, held.ticketId)).statusCode).toBe(403);
+    expect((await detail(a.agent, free.ticketId)).statusCode).toBe(200);
+    expect((await detail(colleague, held.ticketId)).statusCode).toBe(200);
+    expect(await ids(a.admin, 'showAll=true')).toContain(held.ticketId);
+  });
+
   it('filters by status, queue, user, tags, unread and searches names, numbers and message bodies', async () => {
     const x = await newTicket('procuro um abacaxi amarelo', a.queueId);
     await put(a.admin, x.ticketId, { status: 'open', userId: a.agent.id });
