@@ -52,7 +52,7 @@ export function canOpen(
   return (
     ticket.userId === viewer.userId ||
     (ticket.queueId === null && ticket.userId === null) ||
-    viewer.queueIds.includes(ticket.queueId) ||
+    (ticket.queueId !== null && viewer.queueIds.includes(ticket.queueId)) ||
     (viewer.allTicket && ticket.status === 'pending')
   );
 }
