@@ -86,6 +86,7 @@ const ROUTES: [route: string, auth: 'public' | 'user', role?: 'admin' | 'super',
   ['POST /api/contacts', 'user'],
   ['DELETE /api/contacts/:id', 'user', 'admin'],
   ['POST /api/contacts/upload', 'user'],
+  ['POST /api/contacts/import', 'user'],
 ];
 
 let t: TestApp;
