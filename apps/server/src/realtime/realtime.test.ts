@@ -5,6 +5,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.js';
 import { bearer, createTenantPair, TEST_PASSWORD, type TenantFixture, tokenFor } from '../test/factories.js';
+import { collectUntilMarker } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
@@ -146,41 +147,6 @@ describe('ticket rooms', () => {
   });
 });
 
-/**
- * Runs `act` and resolves with the events each socket received on `event` up to a marker sent to
- * the whole company afterwards (socket.io keeps the order of one socket's events, so nothing sent
- * before the marker can still arrive): negative checks without waiting for a time.
- */
-async function collectUntilMarker<T>(
-  targets: Socket[],
-  event: string,
-  companyId: number,
-  act: () => unknown,
-): Promise<T[][]> {
-  const marker = companyChannel(companyId, 'settings');
-  const got = targets.map(() => [] as T[]);
-  const done = targets.map(
-    (socket, i) =>
-      new Promise<void>((resolve) => {
-        socket.on(event, (payload: T) => got[i]!.push(payload));
-        socket.on(marker, (p: { setting?: { key: string } }) => {
-          if (p.setting?.key === '__marker') resolve();
-        });
-      }),
-  );
-  await act();
-  t.app.ctx.realtime.toCompany(companyId, 'settings', {
-    action: 'update',
-    setting: { key: '__marker', value: '' },
-  });
-  await Promise.all(done);
-  for (const socket of targets) {
-    socket.off(event);
-    socket.off(marker);
-  }
-  return got;
-}
-
 describe('tickets without a queue', () => {
   it('reach every user while nobody holds them, then only the holder and admins', async () => {
     const { createUser } = await import('../test/factories.js');
@@ -207,9 +173,9 @@ describe('tickets without a queue', () => {
     };
     const ids = (events: { ticket?: { id: number } }[] = []) => events.map((e) => e.ticket?.id);
     const [gotHolder, gotOther, gotAdmin] = await collectUntilMarker<{ ticket: { id: number } }>(
+      t.app,
       [holderSocket, otherSocket, adminSocket],
       channel,
-      a.companyId,
       emitBoth,
     );
     expect(ids(gotHolder)).toEqual([5001, 5002]);

@@ -112,6 +112,34 @@ export class Realtime {
     target.emit(companyChannel(companyId, channel), payload);
   }
 
+  /**
+   * Emits `company-{id}-{channel}` to the sockets of some users and to the company's admins (a
+   * record private to its owner, such as a personal quick message); `exceptRooms` are spared.
+   */
+  toUsersAndAdmins<C extends ChannelName>(
+    companyId: number,
+    userIds: number[],
+    channel: C,
+    payload: ChannelPayloads[C],
+  ): void {
+    this.io
+      .to([adminsRoom(companyId), ...userIds.map((id) => userRoom(companyId, id))])
+      .emit(companyChannel(companyId, channel), payload);
+  }
+
+  /** Emits `company-{id}-{channel}` to the company's sockets except those of some users and the admins. */
+  toCompanyExceptUsersAndAdmins<C extends ChannelName>(
+    companyId: number,
+    userIds: number[],
+    channel: C,
+    payload: ChannelPayloads[C],
+  ): void {
+    this.io
+      .to(companyRoom(companyId))
+      .except([adminsRoom(companyId), ...userIds.map((id) => userRoom(companyId, id))])
+      .emit(companyChannel(companyId, channel), payload);
+  }
+
   /** Emits `company-{id}-{channel}` to the sockets allowed to see `ticket`. */
   toTicket<C extends ChannelName>(
     ticket: { companyId: number; queueId: number | null; userId: number | null; status?: string },
