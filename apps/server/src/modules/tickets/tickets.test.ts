@@ -1,6 +1,7 @@
 import { ZTicketsPage } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { protocolOf } from '../../automation/message-variables.js';
 import { settings, tags, tickets, users } from '../../db/schema/index.js';
 import {
   bearer,
@@ -112,6 +113,23 @@ describe('visibility', () => {
     expect((await detail(a.agent, free.ticketId)).statusCode).toBe(200);
     expect((await detail(colleague, held.ticketId)).statusCode).toBe(200);
     expect(await ids(a.admin, 'showAll=true')).toContain(held.ticketId);
+  });
+
+  it('answers code, the protocol number (creation day in São Paulo and the id), on list and detail', async () => {
+    const x = await newTicket('protocolo');
+    const [row] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, x.ticketId));
+    const expected = protocolOf(x.ticketId, row!.createdAt);
+    expect(expected).toMatch(/^\d{8}\d+$/);
+    expect(Number(expected.slice(8))).toBe(x.ticketId);
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/tickets/${x.ticketId}`,
+      headers: bearer(a.admin),
+    });
+    expect(detail.json().code).toBe(expected);
+    expect((await list(a.admin, 'showAll=true')).tickets.find((tk) => tk.id === x.ticketId)?.code).toBe(
+      expected,
+    );
   });
 
   it('filters by status, queue, user, tags, unread and searches names, numbers and message bodies', async () => {
