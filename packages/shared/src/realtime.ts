@@ -2,6 +2,7 @@
  * Socket channel names and payloads (core document sections 4 and 7). The server emits on
  * `company-{id}-<name>`; the client listens on the same names.
  */
+import type { QuickMessage, Tag } from './schemas/tickets.js';
 import type { PublicUser } from './schemas/users.js';
 
 export const CHANNELS = [
@@ -18,6 +19,7 @@ export const CHANNELS = [
   'settings',
   'queue',
   'quickmessage',
+  'tag',
 ] as const;
 export type ChannelName = (typeof CHANNELS)[number];
 
@@ -43,7 +45,9 @@ export interface ChannelPayloads {
   };
   settings: { action: 'update'; setting: { key: string; value: string } };
   queue: { action: 'update' | 'create'; queue: unknown } | { action: 'delete'; queueId: number };
-  quickmessage: { action: string; [k: string]: unknown };
+  /** Lists live (document 2 section 4 "Lists"): create, update and delete of each record. */
+  quickmessage: { action: 'create' | 'update'; record: QuickMessage } | { action: 'delete'; id: number };
+  tag: { action: 'create' | 'update'; tag: Tag } | { action: 'delete'; tagId: number };
   ticket: { action: string; [k: string]: unknown };
   appMessage: { action: string; [k: string]: unknown };
   contact: { action: string; [k: string]: unknown };

@@ -5,6 +5,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.js';
 import { bearer, createTenantPair, TEST_PASSWORD, type TenantFixture, tokenFor } from '../test/factories.js';
+import { collectUntilMarker } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
@@ -192,5 +193,42 @@ describe('ended sessions', () => {
     expect(put.statusCode).toBe(200);
     expect(await gone).toBe('io server disconnect');
     expect(await refused(open({ query: { token: user.token } }))).toBe('ERR_SESSION_EXPIRED');
+  });
+});
+
+describe('tickets without a queue', () => {
+  it('reach every user while nobody holds them, then only the holder and admins', async () => {
+    const { createUser } = await import('../test/factories.js');
+    const holder = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    const other = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    const sockets = [holder, other, a.admin].map((u) => open({ query: { token: u.token } }));
+    await Promise.all(sockets.map(connected));
+    const [holderSocket, otherSocket, adminSocket] = sockets as [Socket, Socket, Socket];
+    const channel = companyChannel(a.companyId, 'ticket');
+    const emitBoth = () => {
+      t.app.ctx.realtime.toTicket(
+        { companyId: a.companyId, queueId: null, userId: null, status: 'pending' },
+        'ticket',
+        {
+          action: 'update',
+          ticket: { id: 5001 },
+        },
+      );
+      t.app.ctx.realtime.toTicket(
+        { companyId: a.companyId, queueId: null, userId: holder.id, status: 'open' },
+        'ticket',
+        { action: 'update', ticket: { id: 5002 } },
+      );
+    };
+    const ids = (events: { ticket?: { id: number } }[] = []) => events.map((e) => e.ticket?.id);
+    const [gotHolder, gotOther, gotAdmin] = await collectUntilMarker<{ ticket: { id: number } }>(
+      t.app,
+      [holderSocket, otherSocket, adminSocket],
+      channel,
+      emitBoth,
+    );
+    expect(ids(gotHolder)).toEqual([5001, 5002]);
+    expect(ids(gotAdmin)).toEqual([5001, 5002]);
+    expect(ids(gotOther)).toEqual([5001]);
   });
 });

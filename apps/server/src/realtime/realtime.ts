@@ -16,7 +16,7 @@ export const sessionRoom = (sessionId: string) => `session-${sessionId}`;
 
 /**
  * Ticket visibility rooms: admins see every ticket; a user sees tickets of its queues, tickets
- * assigned to it, and tickets without a queue. (The full visibility rules, with allTicket and
+ * assigned to it, and tickets without a queue that nobody holds. (The full visibility rules, with allTicket and
  * showAll, are the tickets inbox's.)
  */
 export const adminsRoom = (companyId: number) => `company-${companyId}-admins`;
@@ -33,9 +33,9 @@ export function ticketRooms(ticket: {
   status?: string;
 }): string[] {
   const rooms = [adminsRoom(ticket.companyId)];
-  rooms.push(
-    ticket.queueId === null ? noQueueRoom(ticket.companyId) : queueRoom(ticket.companyId, ticket.queueId),
-  );
+  // A ticket without a queue is everybody's only while nobody holds it.
+  if (ticket.queueId !== null) rooms.push(queueRoom(ticket.companyId, ticket.queueId));
+  else if (ticket.userId === null) rooms.push(noQueueRoom(ticket.companyId));
   if (ticket.userId !== null) rooms.push(userRoom(ticket.companyId, ticket.userId));
   if (ticket.status === 'pending') rooms.push(pendingRoom(ticket.companyId));
   return rooms;
@@ -115,6 +115,34 @@ export class Realtime {
     let target = this.io.to(userRoom(companyId, userId));
     if (exceptSessionId) target = target.except(sessionRoom(exceptSessionId));
     target.emit(companyChannel(companyId, channel), payload);
+  }
+
+  /**
+   * Emits `company-{id}-{channel}` to the sockets of some users and to the company's admins (a
+   * record private to its owner, such as a personal quick message); `exceptRooms` are spared.
+   */
+  toUsersAndAdmins<C extends ChannelName>(
+    companyId: number,
+    userIds: number[],
+    channel: C,
+    payload: ChannelPayloads[C],
+  ): void {
+    this.io
+      .to([adminsRoom(companyId), ...userIds.map((id) => userRoom(companyId, id))])
+      .emit(companyChannel(companyId, channel), payload);
+  }
+
+  /** Emits `company-{id}-{channel}` to the company's sockets except those of some users and the admins. */
+  toCompanyExceptUsersAndAdmins<C extends ChannelName>(
+    companyId: number,
+    userIds: number[],
+    channel: C,
+    payload: ChannelPayloads[C],
+  ): void {
+    this.io
+      .to(companyRoom(companyId))
+      .except([adminsRoom(companyId), ...userIds.map((id) => userRoom(companyId, id))])
+      .emit(companyChannel(companyId, channel), payload);
   }
 
   /** Emits `company-{id}-{channel}` to the sockets allowed to see `ticket`. */

@@ -87,6 +87,7 @@ const ROUTES: [route: string, auth: 'public' | 'user', role?: 'admin' | 'super',
   ['POST /contacts', 'user'],
   ['DELETE /contacts/:id', 'user', 'admin'],
   ['POST /contacts/upload', 'user'],
+  ['POST /contacts/import', 'user'],
 ];
 
 /** Fills a route's parameters with plausible values. */

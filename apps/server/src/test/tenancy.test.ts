@@ -481,3 +481,37 @@ describe('cross-company access', () => {
     expect(res.json()).toContainEqual({ key: 'userRating', value: 'disabled' });
   });
 });
+
+describe('contacts import', () => {
+  it("POST /api/contacts/import checks duplicates in the caller's company only", async () => {
+    const number = customerNumber();
+    const inB = await t.app.inject({
+      method: 'POST',
+      url: '/api/contacts',
+      headers: bearer(b.admin),
+      payload: { name: 'Só de B', number },
+    });
+    expect(inB.statusCode).toBe(200);
+    const asA = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/contacts/import',
+        headers: bearer(a.admin),
+        payload: { contacts: [{ name: 'Importado por A', number }] },
+      });
+    const first = await asA();
+    expect(first.statusCode).toBe(200);
+    expect(first.json().newContacts).toHaveLength(1);
+    const again = await asA();
+    expect(again.json()).toEqual({
+      newContacts: [],
+      errorBag: [{ contactName: 'Importado por A', error: 'ERR_DUPLICATED_CONTACT' }],
+    });
+    const bList = await t.app.inject({
+      method: 'GET',
+      url: `/api/contacts?searchParam=${number}`,
+      headers: bearer(b.admin),
+    });
+    expect(bList.json().contacts.map((c: { name: string }) => c.name)).toEqual(['Só de B']);
+  });
+});

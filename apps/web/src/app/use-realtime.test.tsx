@@ -2,6 +2,10 @@ import type { EventEmitter } from 'node:events';
 import { act, screen } from '@testing-library/react';
 import type { PublicUser } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { contactsKeys } from '../features/contacts/use-contacts';
+import { queuesKeys } from '../features/queues/use-queues';
+import { quickMessagesKeys } from '../features/quick-messages/use-quick-messages';
+import { tagsKeys } from '../features/tags/use-tags';
 import { usersKeys } from '../features/users/users-cache';
 import { writeSession } from '../lib/storage';
 import { createSessionUser, createUser } from '../test/fixtures';
@@ -125,5 +129,88 @@ describe('useRealtime', () => {
       fake.socket?.emit('company-3-user', { action: 'delete', userId: b.id });
     });
     expect(names()).toEqual(['C', 'A2']);
+  });
+
+  it('keeps the tags, queues, quick messages and contacts lists live (create, update, delete)', () => {
+    const { queryClient } = renderWithProviders(<Realtime user={me} />, { user: me });
+    const pages = <T,>(key: string, rows: T[]) => ({
+      pages: [{ [key]: rows, hasMore: false, count: rows.length }],
+      pageParams: [1],
+    });
+    const tag = (id: number, name: string) => ({ id, name, color: '#000', kanban: 0, ticketsCount: 2 });
+    queryClient.setQueryData(tagsKeys.list(''), pages('tags', [tag(1, 'Alfa'), tag(2, 'Beta')]));
+    queryClient.setQueryData(['tags', 'list'], [tag(1, 'Alfa'), tag(2, 'Beta')]);
+    queryClient.setQueryData(queuesKeys.list(), [{ id: 4, name: 'Vendas', color: '#111' }]);
+    queryClient.setQueryData(
+      quickMessagesKeys.list(''),
+      pages('records', [
+        { id: 8, shortcode: 'oi', message: 'Olá' },
+        { id: 9, shortcode: 'tchau', message: 'Até' },
+      ]),
+    );
+    queryClient.setQueryData(
+      contactsKeys.list(''),
+      pages('contacts', [
+        { id: 11, name: 'Ana' },
+        { id: 12, name: 'Bia' },
+      ]),
+    );
+    const rows = (key: readonly unknown[], items: string) =>
+      (queryClient.getQueryData(key) as { pages: Record<string, { id: number; name?: string }[]>[] })
+        .pages[0]![items]!;
+    const invalidated = (key: readonly unknown[]) => queryClient.getQueryState(key)?.isInvalidated;
+
+    act(() => {
+      fake.socket?.emit('company-3-tag', {
+        action: 'update',
+        tag: { id: 1, name: 'Alfa 2', color: '#000', kanban: 0 },
+      });
+      fake.socket?.emit('company-3-tag', { action: 'delete', tagId: 2 });
+    });
+    expect(rows(tagsKeys.list(''), 'tags')).toEqual([tag(1, 'Alfa 2')]);
+    expect(queryClient.getQueryData(['tags', 'list'])).toEqual([tag(1, 'Alfa 2')]);
+    expect(invalidated(tagsKeys.list(''))).toBe(false);
+    act(() => {
+      fake.socket?.emit('company-3-tag', {
+        action: 'create',
+        tag: { id: 3, name: 'Gama', color: '#000', kanban: 0 },
+      });
+    });
+    expect(invalidated(tagsKeys.list(''))).toBe(true);
+
+    expect(invalidated(queuesKeys.list())).toBe(false);
+    act(() => {
+      fake.socket?.emit('company-3-queue', { action: 'delete', queueId: 4 });
+    });
+    expect(queryClient.getQueryData(queuesKeys.list())).toEqual([]);
+    act(() => {
+      fake.socket?.emit('company-3-queue', {
+        action: 'create',
+        queue: { id: 5, name: 'Suporte', color: '#222' },
+      });
+    });
+    expect(invalidated(queuesKeys.list())).toBe(true);
+
+    act(() => {
+      fake.socket?.emit('company-3-quickmessage', {
+        action: 'update',
+        record: { id: 8, shortcode: 'ola', message: 'Oi!' },
+      });
+      fake.socket?.emit('company-3-quickmessage', { action: 'delete', id: 9 });
+    });
+    expect(rows(quickMessagesKeys.list(''), 'records')).toEqual([
+      { id: 8, shortcode: 'ola', message: 'Oi!' },
+    ]);
+
+    act(() => {
+      fake.socket?.emit('company-3-contact', { action: 'delete', contactId: 12 });
+      fake.socket?.emit('company-3-contact', { action: 'update', contact: { id: 11, name: 'Ana Maria' } });
+    });
+    expect(rows(contactsKeys.list(''), 'contacts')).toEqual([{ id: 11, name: 'Ana Maria' }]);
+    expect(invalidated(contactsKeys.list(''))).toBe(false);
+    act(() => {
+      fake.socket?.emit('company-3-contact', { action: 'create', contact: { id: 13, name: 'Carla' } });
+    });
+    expect(invalidated(contactsKeys.list(''))).toBe(true);
   });
 });

@@ -2,12 +2,20 @@
  * The realtime connection of a signed-in user (core sections 4 and 7): listens on
  * `company-{id}-auth` (duplicate login: toast, then clear storage and reload after 1 s),
  * `company-{id}-user` (users cache), `company-{id}-whatsapp` and `company-{id}-whatsappSession`
- * (connections cache); reloads 1 s after a `connect_error` of ERR_SESSION_EXPIRED.
+ * (connections cache), ticket, message and contact events, and the lists of tags, queues, quick
+ * messages and contacts (create, update, delete: `features/common/live-lists`); reloads 1 s after a
+ * `connect_error` of ERR_SESSION_EXPIRED.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { RELOAD_DELAY_MS, type SessionUser, TOAST_ERROR_MS } from '@zapdesk/shared';
 import { useEffect, useRef } from 'react';
 import { toast } from 'react-toastify';
+import {
+  applyContactListEvent,
+  applyQueueEvent,
+  applyQuickMessageEvent,
+  applyTagEvent,
+} from '../features/common/live-lists';
 import { applySessionEvent, applyWhatsappEvent } from '../features/connections/connections-cache';
 import {
   applyContactViewEvent,
@@ -89,6 +97,17 @@ export function useRealtime(user: SessionUser): void {
     const offContactView = onCompanyChannel(socket, companyId, 'contact', (payload) =>
       applyContactViewEvent(queryClient, payload),
     );
+    // Lists live (document 2 section 4 "Lists").
+    const offLists = [
+      onCompanyChannel(socket, companyId, 'tag', (payload) => applyTagEvent(queryClient, payload)),
+      onCompanyChannel(socket, companyId, 'queue', (payload) => applyQueueEvent(queryClient, payload)),
+      onCompanyChannel(socket, companyId, 'quickmessage', (payload) =>
+        applyQuickMessageEvent(queryClient, payload),
+      ),
+      onCompanyChannel(socket, companyId, 'contact', (payload) =>
+        applyContactListEvent(queryClient, payload),
+      ),
+    ];
     socket.on('connect_error', (err: Error) => {
       if (err.message === 'ERR_SESSION_EXPIRED') reloadLater();
     });
@@ -105,6 +124,7 @@ export function useRealtime(user: SessionUser): void {
       offTicketView();
       offMessagesView();
       offContactView();
+      for (const off of offLists) off();
       offRefreshed();
       for (const timer of timers) clearTimeout(timer);
       socket.disconnect();

@@ -52,7 +52,25 @@ export const ZContactListItem = z.object({ id: z.number(), name: z.string(), num
 export const ZContactList = z.array(ZContactListItem);
 export type ContactListItem = z.infer<typeof ZContactListItem>;
 
-/** POST /contacts/upload answer (core section 7): one errorBag entry per failing row. */
+const ZSheetCell = z.union([z.string().max(1000), z.number()]).transform((v) => String(v));
+/**
+ * POST /contacts/import body (core section 7): the rows already read from a sheet, at most 10,000,
+ * each with name, number and optional e-mail (numbers accepted as numbers, as sheet cells hold them).
+ */
+export const ZContactImportBody = z.object({
+  contacts: z
+    .array(
+      z.object({
+        name: ZSheetCell.optional().default(''),
+        number: ZSheetCell.optional().default(''),
+        email: ZSheetCell.optional().default(''),
+      }),
+    )
+    .max(10_000),
+});
+export type ContactImportBody = z.input<typeof ZContactImportBody>;
+
+/** POST /contacts/upload and /contacts/import answer (core section 7): one errorBag entry per failing row. */
 export const ZContactImportResult = z.object({
   newContacts: z.array(z.object({ contactId: z.number(), contactName: z.string() })),
   errorBag: z.array(z.object({ contactName: z.string(), error: z.string() })),

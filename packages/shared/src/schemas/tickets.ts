@@ -12,6 +12,8 @@ export type TicketStatus = z.infer<typeof ZTicketStatus>;
 export const ZTicket = z.object({
   id: z.number(),
   uuid: z.string(),
+  /** The ticket's protocol number (core section 3 `code`): creation day yyyyMMdd and the id. */
+  code: z.string(),
   status: ZTicketStatus,
   userId: z.number().nullable(),
   user: z.object({ id: z.number(), name: z.string() }).nullable(),

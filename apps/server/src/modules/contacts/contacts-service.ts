@@ -134,7 +134,7 @@ async function replaceExtraInfo(
 
 /**
  * POST /contacts (core section 7): creates the contact with its extra info rows and emits
- * `company-{id}-contact` update. @throws ERR_DUPLICATED_CONTACT (409, field number) when the
+ * `company-{id}-contact` create. @throws ERR_DUPLICATED_CONTACT (409, field number) when the
  * number, in any of its forms (ninth digit), already belongs to a company contact.
  */
 export async function createContact(ctx: AppContext, auth: AuthContext, body: ContactInput) {
@@ -150,7 +150,7 @@ export async function createContact(ctx: AppContext, auth: AuthContext, body: Co
     await replaceExtraInfo(tx, auth.companyId, row!.id, body.extraInfo);
     return getContact({ db: tx }, auth.companyId, row!.id);
   });
-  ctx.realtime.toCompany(auth.companyId, 'contact', { action: 'update', contact });
+  ctx.realtime.toCompany(auth.companyId, 'contact', { action: 'create', contact });
   return contact;
 }
 
@@ -241,7 +241,8 @@ function checkRow(row: ImportRow): { name: string; number: string; email: string
  * POST /contacts/upload (core section 7): creates the rows whose number is new (in any form) and
  * answers `{ newContacts, errorBag }` with one errorBag entry per failing row (missing or invalid
  * name, invalid number or e-mail, duplicate in the company or earlier in the sheet). Rows go in
- * batches of 500, one transaction and one multi-row INSERT ... ON CONFLICT DO NOTHING each.
+ * batches of 500, one transaction and one multi-row INSERT ... ON CONFLICT DO NOTHING each. Emits
+ * `company-{id}-contact` create for each new contact.
  */
 export async function importContacts(
   ctx: AppContext,
@@ -289,11 +290,12 @@ export async function importContacts(
           fresh.map((c) => ({ companyId: auth.companyId, name: c.name, number: c.number, email: c.email })),
         )
         .onConflictDoNothing()
-        .returning({ id: contacts.id, name: contacts.name, number: contacts.number });
+        .returning();
     });
     const created = new Set(inserted.map((c) => c.number));
     for (const contact of inserted) {
       result.newContacts.push({ contactId: contact.id, contactName: contact.name });
+      ctx.realtime.toCompany(auth.companyId, 'contact', { action: 'create', contact: toContact(contact) });
     }
     for (const c of batch) {
       if (!created.has(c.number)) {

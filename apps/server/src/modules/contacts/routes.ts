@@ -1,6 +1,7 @@
 import {
   ZContact,
   ZContactBody,
+  ZContactImportBody,
   ZContactImportResult,
   ZContactList,
   ZContactsPage,
@@ -83,5 +84,15 @@ export function contactRoutes(app: ZodApp, ctx: AppContext): void {
       const rows = await readContactSheet(data);
       return importContacts(ctx, request.auth, rows);
     },
+  );
+  // The rows of a sheet read elsewhere (a client that parses the spreadsheet itself), checked and
+  // stored exactly as an upload's rows.
+  app.post(
+    '/contacts/import',
+    {
+      config: userRoute,
+      schema: { tags, body: ZContactImportBody, response: { 200: ZContactImportResult } },
+    },
+    (request) => importContacts(ctx, request.auth, request.body.contacts),
   );
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import {
+  type ChannelPayloads,
   parsePatch,
   type QuickMessage,
   type QuickMessageBody,
@@ -37,9 +38,29 @@ function visible(auth: AuthContext): SQL | undefined {
   );
 }
 
-/** Emits `company-{id}-quickmessage` (document 2 section 7 Realtime). */
-function emit(ctx: AppContext, companyId: number, payload: { action: string; [k: string]: unknown }): void {
-  ctx.realtime.toCompany(companyId, 'quickmessage', payload);
+/**
+ * Emits `company-{id}-quickmessage` (document 2 section 7 Realtime) to those who may see the quick
+ * message: the whole company when it is company-wide (`geral`), else its owner and the admins. When
+ * an update made a company-wide message private, the others get `delete`.
+ */
+function emit(
+  ctx: AppContext,
+  companyId: number,
+  record: QuickMessage,
+  action: 'create' | 'update' | 'delete',
+  before?: QuickMessage,
+): void {
+  const payload: ChannelPayloads['quickmessage'] =
+    action === 'delete' ? { action, id: record.id } : { action, record };
+  const owners = record.userId === null ? [] : [record.userId];
+  if (record.geral) ctx.realtime.toCompany(companyId, 'quickmessage', payload);
+  else ctx.realtime.toUsersAndAdmins(companyId, owners, 'quickmessage', payload);
+  if (before?.geral && !record.geral) {
+    ctx.realtime.toCompanyExceptUsersAndAdmins(companyId, owners, 'quickmessage', {
+      action: 'delete',
+      id: record.id,
+    });
+  }
 }
 
 /**
@@ -109,7 +130,7 @@ export async function createQuickMessage(
     .values({ ...body, companyId: auth.companyId, userId: auth.userId })
     .returning(columns)
     .catch(rethrowShortcode);
-  emit(ctx, auth.companyId, { action: 'create', record: row });
+  emit(ctx, auth.companyId, row!, 'create');
   return row!;
 }
 
@@ -124,14 +145,14 @@ export async function updateQuickMessage(
   input: Partial<QuickMessageBody>,
 ): Promise<QuickMessage> {
   const body = parsePatch(ZQuickMessageBody, input);
-  await getEditable(ctx, auth, id);
+  const before = await getEditable(ctx, auth, id);
   const [row] = await ctx.db
     .update(quickMessages)
     .set({ ...body, updatedAt: sql`now()` })
     .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)))
     .returning(columns)
     .catch(rethrowShortcode);
-  emit(ctx, auth.companyId, { action: 'update', record: row });
+  emit(ctx, auth.companyId, row!, 'update', before);
   return row!;
 }
 
@@ -147,7 +168,7 @@ export async function deleteQuickMessage(
     .delete(quickMessages)
     .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)));
   await removeFile(media, auth.companyId, row.mediaPath);
-  emit(ctx, auth.companyId, { action: 'delete', id });
+  emit(ctx, auth.companyId, row, 'delete');
 }
 
 async function removeFile(media: MediaStore, companyId: number, name: string | null): Promise<void> {
@@ -178,7 +199,7 @@ export async function uploadQuickMessageMedia(
     .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)))
     .returning(columns);
   await removeFile(media, auth.companyId, current.mediaPath);
-  emit(ctx, auth.companyId, { action: 'update', record: row });
+  emit(ctx, auth.companyId, row!, 'update');
   return row!;
 }
 
@@ -196,6 +217,6 @@ export async function deleteQuickMessageMedia(
     .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)))
     .returning(columns);
   await removeFile(media, auth.companyId, current.mediaPath);
-  emit(ctx, auth.companyId, { action: 'update', record: row });
+  emit(ctx, auth.companyId, row!, 'update');
   return row!;
 }

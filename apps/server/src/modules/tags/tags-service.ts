@@ -61,7 +61,7 @@ function rethrowName(error: unknown): never {
 
 /**
  * POST /tags: creates a tag (name unique per company). Only admins set `kanban` (document 2
- * section 5); for other profiles it stays 0. @throws ERR_NAME_ALREADY_EXISTS, ERR_VALIDATION.
+ * section 5); for other profiles it stays 0. Emits `company-{id}-tag` create. @throws ERR_NAME_ALREADY_EXISTS, ERR_VALIDATION.
  */
 export async function createTag(ctx: AppContext, auth: AuthContext, input: TagBody): Promise<Tag> {
   const body = ZTagBody.parse(input);
@@ -75,11 +75,13 @@ export async function createTag(ctx: AppContext, auth: AuthContext, input: TagBo
     })
     .returning(tagColumns)
     .catch(rethrowName);
+  ctx.realtime.toCompany(auth.companyId, 'tag', { action: 'create', tag: row! });
   return row!;
 }
 
 /**
  * PUT /tags/:id: renames or recolours a tag; `kanban` changes only for admins (ignored otherwise).
+ * Emits `company-{id}-tag` update.
  * @throws ERR_NOT_FOUND, ERR_NAME_ALREADY_EXISTS, ERR_VALIDATION.
  */
 export async function updateTag(
@@ -101,14 +103,19 @@ export async function updateTag(
     .returning(tagColumns)
     .catch(rethrowName);
   if (!row) throw new AppError('ERR_NOT_FOUND');
+  ctx.realtime.toCompany(auth.companyId, 'tag', { action: 'update', tag: row });
   return row;
 }
 
-/** DELETE /tags/:id: removes the tag from the company and from its tickets. @throws ERR_NOT_FOUND. */
+/**
+ * DELETE /tags/:id: removes the tag from the company and from its tickets. Emits
+ * `company-{id}-tag` delete with `tagId`. @throws ERR_NOT_FOUND.
+ */
 export async function deleteTag(ctx: AppContext, companyId: number, id: number): Promise<void> {
   const deleted = await ctx.db
     .delete(tags)
     .where(and(eq(tags.companyId, companyId), eq(tags.id, id)))
     .returning({ id: tags.id });
   if (!deleted.length) throw new AppError('ERR_NOT_FOUND');
+  ctx.realtime.toCompany(companyId, 'tag', { action: 'delete', tagId: id });
 }

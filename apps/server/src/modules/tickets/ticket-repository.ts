@@ -1,5 +1,6 @@
 import type { Ticket } from '@zapdesk/shared';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { protocolOf } from '../../automation/message-variables.js';
 import type { Tx } from '../../db/client.js';
 import { contacts, queues, tickets, users, whatsapps } from '../../db/schema/index.js';
 
@@ -39,6 +40,7 @@ export function toTicket(row: TicketRow): Ticket {
   return {
     id: t.id,
     uuid: t.uuid,
+    code: protocolOf(t.id, t.createdAt),
     status: t.status,
     userId: t.userId,
     user: t.userId !== null && row.userName !== null ? { id: t.userId, name: row.userName } : null,

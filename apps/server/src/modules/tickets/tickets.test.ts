@@ -1,6 +1,7 @@
 import { ZTicketsPage } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { protocolOf } from '../../automation/message-variables.js';
 import { settings, tags, tickets, users } from '../../db/schema/index.js';
 import {
   bearer,
@@ -92,6 +93,43 @@ describe('visibility', () => {
         })
       ).statusCode,
     ).toBe(200);
+  });
+
+  it("hides another user's ticket without a queue from list and detail; unheld ones stay everybody's", async () => {
+    const colleague = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    const held = await newTicket('sem fila, de um colega');
+    const free = await newTicket('sem fila, livre');
+    expect((await put(a.admin, held.ticketId, { status: 'open', userId: colleague.id })).statusCode).toBe(
+      200,
+    );
+    const ids = async (user: TestUser, q = '') => (await list(user, q)).tickets.map((x) => x.id);
+    const agentSees = await ids(a.agent);
+    expect(agentSees).toContain(free.ticketId);
+    expect(agentSees).not.toContain(held.ticketId);
+    expect(await ids(colleague)).toContain(held.ticketId);
+    const detail = (user: TestUser, id: number) =>
+      t.app.inject({ method: 'GET', url: `/api/tickets/${id}`, headers: bearer(user) });
+    expect((await detail(a.agent, held.ticketId)).statusCode).toBe(403);
+    expect((await detail(a.agent, free.ticketId)).statusCode).toBe(200);
+    expect((await detail(colleague, held.ticketId)).statusCode).toBe(200);
+    expect(await ids(a.admin, 'showAll=true')).toContain(held.ticketId);
+  });
+
+  it('answers code, the protocol number (creation day in São Paulo and the id), on list and detail', async () => {
+    const x = await newTicket('protocolo');
+    const [row] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, x.ticketId));
+    const expected = protocolOf(x.ticketId, row!.createdAt);
+    expect(expected).toMatch(/^\d{8}\d+$/);
+    expect(Number(expected.slice(8))).toBe(x.ticketId);
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/tickets/${x.ticketId}`,
+      headers: bearer(a.admin),
+    });
+    expect(detail.json().code).toBe(expected);
+    expect((await list(a.admin, 'showAll=true')).tickets.find((tk) => tk.id === x.ticketId)?.code).toBe(
+      expected,
+    );
   });
 
   it('filters by status, queue, user, tags, unread and searches names, numbers and message bodies', async () => {

@@ -30,13 +30,14 @@ export async function loadViewer(db: Tx, auth: AuthContext): Promise<Viewer> {
 
 /**
  * SQL condition of the tickets a viewer sees in lists: its own, those of its queues, those without
- * a queue, and pending ones of every queue when allTicket is enabled. Admins with `showAll` see all.
+ * a queue that nobody holds yet (another user's ticket without a queue stays that user's), and
+ * pending ones of every queue when allTicket is enabled. Admins with `showAll` see all.
  */
 export function visibleWhere(viewer: Viewer, showAll: boolean): SQL | undefined {
   if (viewer.admin && showAll) return undefined;
   return or(
     eq(tickets.userId, viewer.userId),
-    isNull(tickets.queueId),
+    and(isNull(tickets.queueId), isNull(tickets.userId)),
     viewer.queueIds.length ? inArray(tickets.queueId, viewer.queueIds) : undefined,
     viewer.allTicket ? eq(tickets.status, 'pending') : undefined,
   );
@@ -50,8 +51,8 @@ export function canOpen(
   if (viewer.admin) return true;
   return (
     ticket.userId === viewer.userId ||
-    ticket.queueId === null ||
-    viewer.queueIds.includes(ticket.queueId) ||
+    (ticket.queueId === null && ticket.userId === null) ||
+    (ticket.queueId !== null && viewer.queueIds.includes(ticket.queueId)) ||
     (viewer.allTicket && ticket.status === 'pending')
   );
 }

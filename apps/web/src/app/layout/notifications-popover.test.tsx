@@ -21,13 +21,14 @@ function Location() {
 describe('NotificationsPopover', () => {
   const unread = createTicket({ unreadMessages: 2, queueId: 1, uuid: 'unread-uuid' });
   const pending = createTicket({ status: 'pending', queueId: 1 });
+  const unreadPending = createTicket({ status: 'pending', queueId: null, userId: null, unreadMessages: 1 });
   let fetchMock: ReturnType<typeof vi.fn>;
 
   beforeEach(() => {
     fetchMock = vi.fn(async (input: RequestInfo | URL) => {
       const url = new URL(String(input), 'http://localhost');
       if (url.searchParams.get('withUnreadMessages') === 'true')
-        return json(200, { tickets: [unread], hasMore: false, count: 1 });
+        return json(200, { tickets: [unread, unreadPending], hasMore: false, count: 2 });
       if (url.searchParams.get('status') === 'pending')
         return json(200, { tickets: [pending], hasMore: false, count: 1 });
       return json(404, { error: 'ERR_NOT_FOUND' });
@@ -59,7 +60,10 @@ describe('NotificationsPopover', () => {
     const user = userEvent.setup();
     renderPopover(createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#f00' }] }));
     await user.click(screen.getByTestId('notifications-button'));
-    await user.click(await screen.findByTestId(`notifications-item-${unread.id}`));
+    const item = await screen.findByTestId(`notifications-item-${unread.id}`);
+    // allTicket disabled: an unassigned waiting ticket is no notification, even with unread messages.
+    expect(screen.queryByTestId(`notifications-item-${unreadPending.id}`)).toBeNull();
+    await user.click(item);
     expect(screen.queryByTestId(`notifications-item-${pending.id}`)).toBeNull();
     expect(screen.getByTestId('location').textContent).toBe('/tickets/unread-uuid');
   });
@@ -70,6 +74,7 @@ describe('NotificationsPopover', () => {
     await user.click(screen.getByTestId('notifications-button'));
     expect(await screen.findByTestId(`notifications-item-${pending.id}`)).toBeTruthy();
     expect(screen.getByTestId(`notifications-item-${unread.id}`)).toBeTruthy();
+    expect(screen.getByTestId(`notifications-item-${unreadPending.id}`)).toBeTruthy();
   });
 
   it('plays the sound at the stored volume for inbound messages only', async () => {

@@ -40,7 +40,11 @@ export function NotificationsPopover() {
   const pendingTickets = useFlatTickets(pending.data);
 
   const tickets = useMemo(() => {
-    const byId = new Map(unreadTickets.filter((tk) => tk.unreadMessages > 0).map((tk) => [tk.id, tk]));
+    // Waiting tickets are notifications only for users with allTicket enabled, unread or not.
+    const shown = unreadTickets.filter(
+      (tk) => tk.unreadMessages > 0 && (withPending || tk.status !== 'pending'),
+    );
+    const byId = new Map(shown.map((tk) => [tk.id, tk]));
     if (withPending) for (const tk of pendingTickets) if (!byId.has(tk.id)) byId.set(tk.id, tk);
     return [...byId.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }, [unreadTickets, pendingTickets, withPending]);

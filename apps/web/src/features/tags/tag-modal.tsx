@@ -52,7 +52,10 @@ export function TagModal({ open, tagId, onClose }: TagModalProps) {
     onClose();
   });
 
-  const message = useFieldMessage();
+  // The tag form's own messages (document 2 section 5: 'Obrigatório', 'Mensagem muito curta').
+  const message = useFieldMessage({
+    extra: { required: t('tagModal.errors.required'), tooShort: t('tagModal.errors.tooShort') },
+  });
 
   return (
     <FormDialog

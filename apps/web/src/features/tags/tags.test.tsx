@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '../../lib/i18n';
 import { createSessionUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { TagModal } from './tag-modal';
@@ -43,14 +44,29 @@ describe('tags', () => {
     expect(screen.queryByText('Kanban')).toBeNull();
   });
 
-  it('validates the name (Required, Too Short!) before saving', async () => {
+  it('validates the name with the tag form messages before saving', async () => {
     const user = userEvent.setup();
     renderWithProviders(<TagModal open onClose={() => {}} />, { user: admin });
     await user.click(screen.getByTestId('tag-save'));
     expect(await screen.findByText('Required')).toBeTruthy();
     await user.type(screen.getByTestId('tag-name'), 'ab');
-    await waitFor(() => expect(screen.getByText('Too Short!')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('Message too short')).toBeTruthy());
     expect(fetchMock).not.toHaveBeenCalledWith('/api/tags', expect.anything());
+  });
+
+  it("shows the spec's pt messages 'Obrigatório' and 'Mensagem muito curta'", async () => {
+    await i18n.changeLanguage('pt');
+    try {
+      const user = userEvent.setup();
+      renderWithProviders(<TagModal open onClose={() => {}} />, { user: admin });
+      await user.click(screen.getByTestId('tag-save'));
+      expect(await screen.findByText('Obrigatório')).toBeTruthy();
+      await user.type(screen.getByTestId('tag-name'), 'ab');
+      await waitFor(() => expect(screen.getByText('Mensagem muito curta')).toBeTruthy());
+      expect(screen.queryByText('Too Short!')).toBeNull();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('lets admins set the kanban flag and toasts tagModal.success', async () => {

@@ -9,6 +9,7 @@ export function createTicket(overrides: Partial<Ticket> = {}): Ticket {
   return {
     id,
     uuid: `uuid-${id}`,
+    code: `20250101${id}`,
     status: 'open',
     userId: null,
     user: null,

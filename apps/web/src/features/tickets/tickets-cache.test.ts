@@ -12,6 +12,7 @@ import {
   type TicketsPages,
   type TicketViewer,
   ticketsKeys,
+  visibleTo,
 } from './tickets-cache';
 
 const viewer: TicketViewer = { id: 7, profile: 'user', queueIds: [1, 2], allTicket: 'desabled' };
@@ -40,6 +41,18 @@ const CLOSED: TicketListParams = { status: 'closed', queueIds: [1, 2] };
 
 describe('tickets cache merge', () => {
   afterEach(() => setOpenTicketUuid(null));
+
+  it("keeps another user's ticket without a queue out of the lists; an unheld one stays in", () => {
+    const held = createTicket({ status: 'open', queueId: null, userId: 99 });
+    const free = createTicket({ status: 'pending', queueId: null, userId: null });
+    expect(visibleTo(held, viewer)).toBe(false);
+    expect(visibleTo(free, viewer)).toBe(true);
+    expect(visibleTo({ ...held, userId: viewer.id }, viewer)).toBe(true);
+    const client = new QueryClient();
+    seed(client, { status: 'open' }, [[]]);
+    applyTicketEvent(client, { action: 'update', ticket: held }, viewer);
+    expect(ids(client, { status: 'open' })).toEqual([]);
+  });
 
   it('moves an accepted ticket from pending to the top of open, with the counts', () => {
     const client = new QueryClient();

@@ -98,7 +98,8 @@ export function onInboundMessage(listener: (event: InboundMessageEvent) => void)
 export function visibleTo(ticket: Ticket, viewer: TicketViewer | undefined): boolean {
   if (!viewer) return true;
   if (ticket.userId === viewer.id) return true;
-  if (ticket.queueId === null) return true;
+  // Without a queue a ticket is everybody's only while nobody holds it.
+  if (ticket.queueId === null) return ticket.userId === null;
   if (viewer.queueIds.includes(ticket.queueId)) return true;
   return ticket.status === 'pending' && viewer.allTicket === 'enabled';
 }

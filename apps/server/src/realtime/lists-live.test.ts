@@ -1,0 +1,161 @@
+/**
+ * Lists live (document 2 section 4 "Lists", section 7 Realtime): a change made by one user reaches
+ * the other users' sockets as create, update and delete on the record's company channel.
+ */
+import type { AddressInfo } from 'node:net';
+import { companyChannel } from '@zapdesk/shared';
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bearer,
+  createTenantPair,
+  createUser,
+  type TenantFixture,
+  type TestUser,
+} from '../test/factories.js';
+import { collectUntilMarker, openSocket, socketReady } from '../test/sockets.js';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+let t: TestApp;
+let a: TenantFixture;
+let b: TenantFixture;
+let colleague: TestUser;
+let agentSocket: Socket;
+let colleagueSocket: Socket;
+let adminSocket: Socket;
+let otherCompanySocket: Socket;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  ({ a, b } = await createTenantPair(t.app));
+  colleague = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+  agentSocket = openSocket(url, a.agent.token);
+  colleagueSocket = openSocket(url, colleague.token);
+  adminSocket = openSocket(url, a.admin.token);
+  otherCompanySocket = openSocket(url, b.admin.token);
+  await Promise.all([agentSocket, colleagueSocket, adminSocket, otherCompanySocket].map(socketReady));
+});
+afterAll(async () => {
+  for (const s of [agentSocket, colleagueSocket, adminSocket, otherCompanySocket]) s.close();
+  await t.close();
+});
+
+const call = (user: TestUser, method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });
+
+/** What `colleague` and company B receive on `channel` while `act` runs. */
+async function seenBy<T>(channel: string, act: () => unknown) {
+  const [colleagueGot, otherGot] = await collectUntilMarker<T>(
+    t.app,
+    [colleagueSocket, otherCompanySocket],
+    companyChannel(a.companyId, channel as 'tag'),
+    act,
+  );
+  return { colleague: colleagueGot!, otherCompany: otherGot! };
+}
+
+describe('lists live', () => {
+  it('tags: create, update and delete reach the company', async () => {
+    let id = 0;
+    const created = await seenBy<{ action: string; tag?: { id: number; name: string }; tagId?: number }>(
+      'tag',
+      async () => {
+        const res = await call(a.agent, 'POST', '/api/tags', { name: 'Urgente' });
+        expect(res.statusCode).toBe(201);
+        id = res.json().id;
+        expect((await call(a.agent, 'PUT', `/api/tags/${id}`, { name: 'Muito urgente' })).statusCode).toBe(
+          200,
+        );
+        expect((await call(a.agent, 'DELETE', `/api/tags/${id}`)).statusCode).toBe(204);
+      },
+    );
+    expect(created.colleague).toEqual([
+      { action: 'create', tag: expect.objectContaining({ id, name: 'Urgente' }) },
+      { action: 'update', tag: expect.objectContaining({ id, name: 'Muito urgente' }) },
+      { action: 'delete', tagId: id },
+    ]);
+    expect(created.otherCompany).toEqual([]);
+  });
+
+  it('queues: create, update and delete reach the company (positive control)', async () => {
+    let id = 0;
+    const got = await seenBy<{ action: string }>('queue', async () => {
+      const res = await call(a.admin, 'POST', '/api/queue', { name: 'Vendas', color: '#123456' });
+      id = res.json().id;
+      await call(a.admin, 'PUT', `/api/queue/${id}`, { name: 'Vendas 2', color: '#123456' });
+      await call(a.admin, 'DELETE', `/api/queue/${id}`);
+    });
+    expect(got.colleague.map((e) => e.action)).toEqual(['create', 'update', 'delete']);
+    expect(got.otherCompany).toEqual([]);
+  });
+
+  it('contacts: create (form and import), update and delete reach the company as such', async () => {
+    let id = 0;
+    const got = await seenBy<{ action: string; contact?: { id: number; name: string }; contactId?: number }>(
+      'contact',
+      async () => {
+        const res = await call(a.agent, 'POST', '/api/contacts', { name: 'Carla', number: '5511987650001' });
+        id = res.json().id;
+        await call(a.agent, 'PUT', `/api/contacts/${id}`, { name: 'Carla Souza', number: '5511987650001' });
+        await call(a.admin, 'DELETE', `/api/contacts/${id}`);
+        const imported = await call(a.agent, 'POST', '/api/contacts/import', {
+          contacts: [{ name: 'Davi', number: 5511987650002 }],
+        });
+        expect(imported.statusCode).toBe(200);
+      },
+    );
+    expect(got.colleague).toEqual([
+      { action: 'create', contact: expect.objectContaining({ id, name: 'Carla' }) },
+      { action: 'update', contact: expect.objectContaining({ id, name: 'Carla Souza' }) },
+      { action: 'delete', contactId: id },
+      { action: 'create', contact: expect.objectContaining({ name: 'Davi', number: '5511987650002' }) },
+    ]);
+    expect(got.otherCompany).toEqual([]);
+  });
+
+  it('quick messages: company-wide ones reach everybody; personal ones only the owner and admins', async () => {
+    let shared = 0;
+    let own = 0;
+    const [colleagueGot, agentGot, adminGot] = await collectUntilMarker<{ action: string; id?: number }>(
+      t.app,
+      [colleagueSocket, agentSocket, adminSocket],
+      companyChannel(a.companyId, 'quickmessage'),
+      async () => {
+        shared = (
+          await call(a.agent, 'POST', '/api/quick-messages', {
+            shortcode: 'oi',
+            message: 'Olá!',
+            geral: true,
+          })
+        ).json().id;
+        own = (
+          await call(a.agent, 'POST', '/api/quick-messages', { shortcode: 'meu', message: 'Só meu' })
+        ).json().id;
+        // Made personal: the others drop it.
+        await call(a.agent, 'PUT', `/api/quick-messages/${shared}`, {
+          shortcode: 'oi',
+          message: 'Olá!',
+          geral: false,
+        });
+        await call(a.agent, 'DELETE', `/api/quick-messages/${own}`);
+      },
+    );
+    const summary = (events: { action: string; id?: number; record?: { id: number } }[] = []) =>
+      events.map((e) => `${e.action} ${e.record?.id ?? e.id}`);
+    expect(summary(agentGot)).toEqual([
+      `create ${shared}`,
+      `create ${own}`,
+      `update ${shared}`,
+      `delete ${own}`,
+    ]);
+    expect(summary(adminGot)).toEqual([
+      `create ${shared}`,
+      `create ${own}`,
+      `update ${shared}`,
+      `delete ${own}`,
+    ]);
+    expect(summary(colleagueGot)).toEqual([`create ${shared}`, `delete ${shared}`]);
+  });
+});

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { io as connect, type Socket } from 'socket.io-client';
+
+/** Opens a websocket-only socket.io client to `url` with `token` (no reconnection). */
+export function openSocket(url: string, token: string): Socket {
+  return connect(url, { transports: ['websocket'], reconnection: false, forceNew: true, query: { token } });
+}
+
+/** Resolves when the server sent `ready` (the socket joined its rooms). */
+export function socketReady(socket: Socket): Promise<void> {
+  return new Promise((resolve, reject) => {
+    socket.once('ready', () => resolve());
+    socket.once('connect_error', reject);
+  });
+}
+
+/**
+ * Runs `act` and resolves with the events each socket received on `event` up to a marker sent to
+ * every socket afterwards (socket.io keeps the order of one socket's events, so nothing sent before
+ * the marker can still arrive): negative checks without waiting for a time.
+ */
+export async function collectUntilMarker<T>(
+  app: FastifyInstance,
+  targets: Socket[],
+  event: string,
+  act: () => unknown,
+): Promise<T[][]> {
+  const got = targets.map(() => [] as T[]);
+  const listeners = targets.map((_s, i) => (payload: T) => got[i]!.push(payload));
+  const done = targets.map(
+    (socket, i) =>
+      new Promise<void>((resolve) => {
+        socket.on(event, listeners[i]!);
+        socket.once(MARKER, () => resolve());
+      }),
+  );
+  await act();
+  app.ctx.realtime.io.emit(MARKER);
+  await Promise.all(done);
+  targets.forEach((socket, i) => {
+    socket.off(event, listeners[i]);
+  });
+  return got;
+}
+
+const MARKER = 'test-marker';
