@@ -254,7 +254,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // is stable across restarts, so a restarted node takes its own sessions back at once.
     { enabled: database.kind === 'postgres', nodeId: config.nodeId, ttlMs: config.SESSION_LEASE_MS },
   );
-  const sender = new OutboundSender(ctx, sessions, media);
+  const sender = new OutboundSender(ctx, sessions, media, {
+    nodeId: config.nodeId,
+    claimMs: config.SENDING_CLAIM_MS,
+  });
   sessions.onPendingDelivery(async (ids) => void (await sender.deliverPending(ids)));
   new QueueBot(ctx, sender).register(jobs);
   const timers = new ConnectionTimers(ctx, sender);

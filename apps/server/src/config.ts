@@ -130,6 +130,12 @@ const ZEnv = z.object({
   /** How long a node's lease on a connection's session lasts without renewal, ms (Postgres only). */
   SESSION_LEASE_MS: z.coerce.number().int().min(4000).max(600_000).default(20_000),
   /**
+   * How long a node's claim on an outbound message (handing it to its session) holds, ms. A claim
+   * older than this has lapsed and the session's owner sends the message; a driver call is given up
+   * after half of it, so a live sender never loses its claim mid-call.
+   */
+  SENDING_CLAIM_MS: z.coerce.number().int().min(10_000).max(3_600_000).default(120_000),
+  /**
    * This node's id, stable across restarts and unique among live nodes: it owns session leases and
    * claimed jobs, which a restart takes back at once. Default: host name + a hash of DATA_DIR.
    */

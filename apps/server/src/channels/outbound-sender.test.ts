@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../db/schema/index.js';
 import {
@@ -159,6 +159,54 @@ describe('POST /api/messages/:ticketId', () => {
     expect(t.app.simulator.outbox(whatsappId, from).filter((o) => o.body === 'espera a sessão')).toHaveLength(
       1,
     );
+  });
+
+  it("sends a message claimed by a dead process or a lapsed claim once; a live node's claim stays", async () => {
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
+    await t.app.sessions.stop(a.companyId, whatsappId, { silent: true, keepLease: true });
+    const post = async (body: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/messages/${ticketId}`,
+        headers: bearer(a.admin),
+        payload: { body },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json()[0].id as number;
+    };
+    const claim = (id: number, by: string, agoSeconds: number) =>
+      t.app.ctx.db
+        .update(messages)
+        .set({ sendingBy: by, sendingAt: sql`now() - make_interval(secs => ${agoSeconds})` })
+        .where(eq(messages.id, id));
+    // A process of this node id claimed it and died before the driver answered (this is its restart).
+    const dead = await post('reivindicada por um processo morto');
+    await claim(dead, `${t.config.nodeId}/previous-process`, 1);
+    // Another node claimed it long ago and never came back.
+    const lapsed = await post('reivindicada há muito tempo');
+    await claim(lapsed, 'gone-node/1', 3600);
+    // Another live node is handing it to the session right now: not ours to send.
+    const live = await post('reivindicada por um nó vivo');
+    await claim(live, 'other-node/1', 1);
+    const fresh = await post('sem reivindicação');
+
+    await t.app.sessions.start(a.companyId, whatsappId, { force: false });
+    // A second connect (a restart of the session in this process) sends nothing again.
+    await t.app.sessions.start(a.companyId, whatsappId, { force: false });
+    const sent = (body: string) => t.app.simulator.outbox(whatsappId, from).filter((o) => o.body === body);
+    expect(sent('sem reivindicação')).toHaveLength(1);
+    expect(sent('reivindicada por um processo morto')).toHaveLength(1);
+    expect(sent('reivindicada há muito tempo')).toHaveLength(1);
+    expect(sent('reivindicada por um nó vivo')).toHaveLength(0);
+    const rows = await t.app.ctx.db
+      .select({ id: messages.id, wid: messages.wid })
+      .from(messages)
+      .where(inArray(messages.id, [dead, lapsed, live, fresh]));
+    const wids = Object.fromEntries(rows.map((r) => [r.id, r.wid]));
+    expect(wids[dead]).toBe(sent('reivindicada por um processo morto')[0]!.id);
+    expect(wids[lapsed]).toBe(sent('reivindicada há muito tempo')[0]!.id);
+    expect(wids[live]).toBeNull();
   });
 
   it('sends uploaded files checked by content and refuses other types', async () => {

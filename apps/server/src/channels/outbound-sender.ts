@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { MediaType, Message, OutboundContent } from '@zapdesk/shared';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
@@ -68,6 +69,14 @@ export async function inspectUpload(
   return { mediaType: kind, mimetype, ext: detected?.ext ?? (mime.extension(mimetype) || 'bin') };
 }
 
+/** The claim a node takes on an outbound message before handing it to its session. */
+export interface SendingClaimOptions {
+  /** This node's id (config `nodeId`, stable across restarts, unique among live nodes). */
+  nodeId: string;
+  /** How long a claim holds, ms (config SENDING_CLAIM_MS); a driver call is given up after half. */
+  claimMs: number;
+}
+
 /**
  * Outbound messages (issue: messaging engine, point 5). Each message is stored with ack 0 before
  * the driver call and updated with the provider id and ack afterwards; a driver failure marks it
@@ -77,11 +86,29 @@ export async function inspectUpload(
  * session connects; only a stopped connection (DISCONNECTED) or the provider's refusal fails it.
  */
 export class OutboundSender {
+  /** What this process writes in `sending_by`: its node id and a random instance of the process. */
+  readonly claimant: string;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly sessions: SessionManager,
     private readonly media: MediaStore,
-  ) {}
+    private readonly claim: SendingClaimOptions = { nodeId: 'local', claimMs: 120_000 },
+  ) {
+    this.claimant = `${claim.nodeId}/${crypto.randomUUID()}`;
+  }
+
+  /**
+   * Whether a message's claim (`sending_at`, `sending_by`) may be taken: none, lapsed (older than
+   * `claimMs`), or left by an earlier process of this node id (it restarted, so that process died
+   * before recording the outcome).
+   */
+  private claimable() {
+    return sql`(${messages.sendingAt} is null
+      or ${messages.sendingAt} < now() - make_interval(secs => ${this.claim.claimMs / 1000})
+      or (split_part(${messages.sendingBy}, '/', 1) = ${this.claim.nodeId}
+        and ${messages.sendingBy} <> ${this.claimant}))`;
+  }
 
   /**
    * POST /messages/:ticketId: stores and sends a text or files (one message per file, the body as
@@ -228,7 +255,7 @@ export class OutboundSender {
   async retry(auth: AuthContext, messageId: number): Promise<Message> {
     const [claimed] = await this.ctx.db
       .update(messages)
-      .set({ ack: 0, error: null, sendingAt: null, updatedAt: sql`now()` })
+      .set({ ack: 0, error: null, sendingAt: null, sendingBy: null, updatedAt: sql`now()` })
       .where(
         and(
           eq(messages.companyId, auth.companyId),
@@ -304,8 +331,8 @@ export class OutboundSender {
           inArray(messages.whatsappId, connectionIds),
           eq(messages.fromMe, true),
           isNull(messages.wid),
-          isNull(messages.sendingAt),
           eq(messages.ack, 0),
+          this.claimable(),
         ),
       )
       .orderBy(asc(messages.whatsappId), asc(messages.id))
@@ -318,7 +345,9 @@ export class OutboundSender {
    * Calls the driver for a stored message (ack 0) and records the outcome. When the session is not
    * connected here but runs, or will run, somewhere (`SessionManager.willRun`) the message is left at
    * ack 0 for the node whose session connects (`deliverPending`). A claim (`sending_at`) makes sure
-   * only one caller hands a message to a driver.
+   * only one caller hands a message to a driver; a claim left by a dead process of this node id or
+   * older than `claimMs` is taken again (the driver call is given up after `claimMs / 2`, so a live
+   * claimant's claim never lapses mid-call).
    */
   private async deliver(companyId: number, messageId: number): Promise<Message> {
     const [row] = await this.ctx.db
@@ -337,8 +366,8 @@ export class OutboundSender {
     if (!local && m.whatsappId && (await this.sessions.willRun(m.whatsappId))) return current();
     const [claimed] = await this.ctx.db
       .update(messages)
-      .set({ sendingAt: sql`now()` })
-      .where(and(eq(messages.id, messageId), isNull(messages.wid), isNull(messages.sendingAt)))
+      .set({ sendingAt: sql`now()`, sendingBy: this.claimant })
+      .where(and(eq(messages.id, messageId), isNull(messages.wid), eq(messages.ack, 0), this.claimable()))
       .returning({ id: messages.id });
     if (!claimed) return current();
     let outcome: { wid: string; ack: number } | { error: string };
@@ -346,7 +375,10 @@ export class OutboundSender {
       const driver = local;
       if (!driver) throw new Error('session not running');
       const content = await this.contentOf(companyId, m);
-      const sent = await driver.send(row.number, content, { quotedProviderId: row.quotedWid ?? undefined });
+      const sent = await withTimeout(
+        driver.send(row.number, content, { quotedProviderId: row.quotedWid ?? undefined }),
+        this.claim.claimMs / 2,
+      );
       outcome = { wid: sent.providerId, ack: sent.ack };
     } catch (error) {
       this.ctx.log.warn({ err: error, messageId }, 'sending failed');
@@ -387,4 +419,13 @@ export class OutboundSender {
       caption: m.body || undefined,
     };
   }
+}
+
+/** Resolves or rejects like `promise`, or rejects after `ms` milliseconds. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`driver call timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

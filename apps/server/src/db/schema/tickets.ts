@@ -134,14 +134,20 @@ export const messages = pgTable(
      * sure one node sends it once; the session's owner sends what other nodes stored.
      */
     sendingAt: timestamp({ withTimezone: true }),
+    /**
+     * Who holds the claim: `<node id>/<process instance>`. A claim of this node id by another
+     * instance was left by a process that died; any claim older than SENDING_CLAIM_MS has lapsed.
+     */
+    sendingBy: text(),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('messages_whatsapp_wid_key').on(t.whatsappId, t.wid),
-    // Outbound messages stored on a node without the session, waiting for the owner to send them.
+    // Outbound messages waiting for the session's owner to send them (claimed ones included: a
+    // claim left by a dead process or lapsed is taken again).
     index('messages_unsent_idx')
       .on(t.whatsappId, t.id)
-      .where(sql`${t.fromMe} and ${t.wid} is null and ${t.sendingAt} is null and ${t.ack} = 0`),
+      .where(sql`${t.fromMe} and ${t.wid} is null and ${t.ack} = 0`),
     index('messages_ticket_created_idx').on(t.ticketId, t.createdAt, t.id),
     index('messages_company_contact_created_idx').on(t.companyId, t.contactId, t.createdAt, t.id),
     index('messages_body_trgm_idx').using('gin', sql`${t.body} gin_trgm_ops`),
