@@ -37,6 +37,7 @@ import type { Secrets } from './lib/secrets.js';
 import { authGuard } from './modules/auth/guard.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { isSessionAlive } from './modules/auth/sessions.js';
+import { registerSubscriptionExpiry } from './modules/auth/subscription-expiry.js';
 import { verifyAccessToken } from './modules/auth/tokens.js';
 import { companyRoutes } from './modules/companies/routes.js';
 import { companyScheduleRoutes } from './modules/companies/schedules.js';
@@ -262,6 +263,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   new QueueBot(ctx, sender).register(jobs);
   const timers = new ConnectionTimers(ctx, sender);
   timers.register(jobs);
+  registerSubscriptionExpiry(ctx, jobs);
   app.decorate('sessions', sessions);
   app.decorate('pipeline', pipeline);
   app.decorate('simulator', network);

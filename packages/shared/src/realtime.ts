@@ -40,7 +40,14 @@ export interface ChannelPayloads {
    */
   auth: {
     action: 'logout';
-    reason: 'duplicate-login' | 'password-changed' | 'role-changed' | 'deleted' | 'logout' | 'revoked';
+    reason:
+      | 'duplicate-login'
+      | 'password-changed'
+      | 'role-changed'
+      | 'deleted'
+      | 'logout'
+      | 'revoked'
+      | 'subscription-expired';
     userId: number;
   };
   settings: { action: 'update'; setting: { key: string; value: string } };

@@ -191,6 +191,17 @@ export class Realtime {
     sockets.disconnectSockets(false);
   }
 
+  /**
+   * Moves a user's live sockets (every session, every node) to new ticket rooms after its queues,
+   * allTicket or role changed: they leave `previous` (every visibility room they may hold) and join
+   * `rooms`, so they stop receiving the tickets the HTTP side no longer shows them.
+   */
+  moveUserRooms(companyId: number, userId: number, previous: string[], rooms: string[]): void {
+    const sockets = this.io.in(userRoom(companyId, userId));
+    sockets.socketsLeave(previous);
+    sockets.socketsJoin(rooms);
+  }
+
   /** Drops every socket and stops the engine; the HTTP server itself is closed by Fastify. */
   close(): void {
     try {

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { userQueues, users } from '../db/schema/index.js';
+import { queues, userQueues, users } from '../db/schema/index.js';
 import { adminsRoom, noQueueRoom, pendingRoom, queueRoom } from './realtime.js';
 
 /**
@@ -30,5 +30,19 @@ export async function visibilityRooms(
     noQueueRoom(companyId),
     ...(first.allTicket === 'enabled' ? [pendingRoom(companyId)] : []),
     ...rows.flatMap((r) => (r.queueId === null ? [] : [queueRoom(companyId, r.queueId)])),
+  ];
+}
+
+/**
+ * Every ticket visibility room of a company (admins, no-queue, pending and one per queue): what a
+ * user's sockets leave before joining the rooms of its new queues (`Realtime.moveUserRooms`).
+ */
+export async function companyVisibilityRooms(db: Database, companyId: number): Promise<string[]> {
+  const rows = await db.select({ id: queues.id }).from(queues).where(eq(queues.companyId, companyId));
+  return [
+    adminsRoom(companyId),
+    noQueueRoom(companyId),
+    pendingRoom(companyId),
+    ...rows.map((r) => queueRoom(companyId, r.id)),
   ];
 }

@@ -82,6 +82,15 @@ describe('useRealtime', () => {
     expect(await screen.findByText(/session has ended/)).toBeTruthy();
   });
 
+  it("when the company's subscription expired says so before reloading", async () => {
+    renderWithProviders(<Realtime user={me} />, { user: me });
+    act(() => {
+      fake.socket?.emit('company-3-auth', { action: 'logout', reason: 'subscription-expired', userId: 5 });
+    });
+    expect(await screen.findByText(/subscription has expired/)).toBeTruthy();
+    expect(screen.queryByText(/session has ended/)).toBeNull();
+  });
+
   it('ignores a logout meant for another user', () => {
     renderWithProviders(<Realtime user={me} />, { user: me });
     act(() => {

@@ -59,7 +59,11 @@ export function useRealtime(user: SessionUser): void {
       // A logout of this session (this tab or another) goes to /login without a warning.
       if (payload.reason !== 'logout') {
         const message =
-          payload.reason === 'duplicate-login' ? i18n.t('auth.duplicateLogin') : i18n.t('auth.sessionEnded');
+          payload.reason === 'duplicate-login'
+            ? i18n.t('auth.duplicateLogin')
+            : payload.reason === 'subscription-expired'
+              ? i18n.t('errors.ERR_SUBSCRIPTION_EXPIRED')
+              : i18n.t('auth.sessionEnded');
         toast.error(message, { toastId: 'session-logout', autoClose: TOAST_ERROR_MS });
       }
       timers.push(

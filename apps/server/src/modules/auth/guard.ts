@@ -19,8 +19,9 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * onRequest hook enforcing each route's declared guard. For `auth: 'user'` it verifies the token,
  * loads the user with its company plan and whether the token's session (`sid`, the refresh-token
  * family) is still alive, all in one query (so logout, a new sign-in, password or role changes and
- * deletions apply at once), then checks `role` and `plan`.
- * Errors: 401 ERR_SESSION_EXPIRED (no token, user gone or session ended), 403 ERR_SESSION_EXPIRED
+ * deletions apply at once), then checks `role` and `plan`. Users of a company whose dueDate has
+ * passed are refused like an ended session (super users excepted, as at login).
+ * Errors: 401 ERR_SESSION_EXPIRED (no token, user gone, session ended or subscription expired), 403 ERR_SESSION_EXPIRED
  * (expired or invalid token: the client refreshes once), 403 ERR_NO_PERMISSION (role),
  * 403 ERR_PLAN_FEATURE_DISABLED (plan flag).
  */
@@ -39,6 +40,7 @@ export function authGuard(ctx: AppContext) {
         super: users.super,
         plan: plans,
         sessionAlive: sessionAliveSql(claims.sessionId, users.id),
+        dueDate: companies.dueDate,
       })
       .from(users)
       .innerJoin(companies, eq(companies.id, users.companyId))
@@ -46,6 +48,9 @@ export function authGuard(ctx: AppContext) {
       .where(eq(users.id, claims.userId))
       .limit(1);
     if (!row || row.companyId !== claims.companyId || !row.sessionAlive)
+      throw new AppError('ERR_SESSION_EXPIRED', { status: 401 });
+    // The company's subscription ended (its dueDate passed): the login gate's rule, at once.
+    if (!row.super && row.dueDate && row.dueDate.getTime() <= Date.now())
       throw new AppError('ERR_SESSION_EXPIRED', { status: 401 });
     const auth: AuthContext = {
       userId: row.id,

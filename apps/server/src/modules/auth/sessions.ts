@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
-import { refreshTokens } from '../../db/schema/index.js';
+import { companies, refreshTokens, users } from '../../db/schema/index.js';
 import type { SessionEndReason } from '../../realtime/realtime.js';
 
 /**
@@ -29,7 +29,21 @@ export function sessionAliveSql(sessionId: string, userId: SQL | unknown): SQL<b
     and ${refreshTokens.expiresAt} > now())`;
 }
 
-/** True when the session `sessionId` of user `userId` is alive (the socket handshake's check). */
+/**
+ * SQL boolean: the user whose id is `userId` (a column or a value) may still use the product: its
+ * company's dueDate has not passed (none counts as open), or it is a super user. The login gate's
+ * rule (core section 4), applied to every request and socket handshake.
+ */
+export function subscriptionActiveSql(userId: SQL | unknown): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${users} join ${companies} on ${companies.id} = ${users.companyId}
+    where ${users.id} = ${userId} and (${users.super} or ${companies.dueDate} is null
+      or ${companies.dueDate} > now()))`;
+}
+
+/**
+ * True when the session `sessionId` of user `userId` is alive and its company's subscription has not
+ * expired (the socket handshake's check).
+ */
 export async function isSessionAlive(db: Tx, userId: number, sessionId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: refreshTokens.id })
@@ -40,6 +54,7 @@ export async function isSessionAlive(db: Tx, userId: number, sessionId: string):
         eq(refreshTokens.userId, userId),
         isNull(refreshTokens.revokedAt),
         gt(refreshTokens.expiresAt, sql`now()`),
+        subscriptionActiveSql(userId),
       ),
     )
     .limit(1);

@@ -14,6 +14,7 @@ import { companies, plans, queues, userQueues, users } from '../../db/schema/ind
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
+import { companyVisibilityRooms, visibilityRooms } from '../../realtime/visibility-rooms.js';
 import { revokeSessions } from '../auth/sessions.js';
 import { findPublicUser, selectPublicUsers, toPublicUser } from './user-repository.js';
 
@@ -233,6 +234,12 @@ export async function updateUser(
     })
     .catch(rethrowEmailConflict);
   if (ends) ctx.realtime.endSessions({ companyId: auth.companyId, userId, ...ends }, ends.reason);
+  if (ends?.reason !== 'role-changed' && (body.queueIds || body.allTicket !== undefined)) {
+    // The user's live sockets follow its new queues: no more events of tickets it can no longer open.
+    const rooms = await visibilityRooms(ctx.db, auth.companyId, userId);
+    const previous = await companyVisibilityRooms(ctx.db, auth.companyId);
+    if (rooms) ctx.realtime.moveUserRooms(auth.companyId, userId, previous, rooms);
+  }
   ctx.realtime.toCompany(auth.companyId, 'user', { action: 'update', user: updated! });
   return updated!;
 }
