@@ -3,19 +3,23 @@
  * bad path ids, queries and bodies (schema-aware edge values: ids past int4, NUL bytes, huge and
  * empty strings, wrong types), with raw bodies that are not JSON and with `multipart/form-data`
  * lacking its boundary. A fixed seed keeps the cases the same on every run; a new route joins the
- * sweep by being in the document. Afterwards the server still answers.
+ * sweep by being in the document. Afterwards the server still answers. The sweep runs again, with
+ * fewer cases, with the API at the root (API_PREFIX ''); socket.io handshakes with forged, ended and
+ * malformed tokens, and malformed engine.io requests, are refused without a 5xx.
  */
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
+import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tags } from '../db/schema/index.js';
+import { revokeSessions } from '../modules/auth/sessions.js';
+import { signAccessToken } from '../modules/auth/tokens.js';
 import {
   bearer,
   createCompany,
-  createSimulatorConnection,
   createTenant,
   createUser,
   customerNumber,
-  injectMessage,
   type TenantFixture,
   type TestUser,
   tokenFor,
@@ -24,6 +28,8 @@ import { createTestApp, type TestApp } from './test-app.js';
 
 /** Cases per operation; with ~80 operations and three kinds of case this is a few thousand requests. */
 const CASES_PER_OPERATION = 32;
+/** The same sweep at the root (API_PREFIX empty) only checks the prefix changes nothing: fewer cases. */
+const CASES_PER_OPERATION_AT_ROOT = 8;
 const SEED = 20_261_123;
 
 interface JsonSchema {
@@ -186,117 +192,293 @@ function operationsOf(document: { paths?: Record<string, Record<string, unknown>
   return result;
 }
 
-let t: TestApp;
-let tenant: TenantFixture;
-let superUser: TestUser;
-/** Ids of company A's records: path ids that reach deep into the handlers. */
-let realIds: number[];
+interface Fixture {
+  t: TestApp;
+  tenant: TenantFixture;
+  superUser: TestUser;
+  /** Ids of company A's records: path ids that reach deep into the handlers. */
+  realIds: number[];
+}
 
-beforeAll(async () => {
-  t = await createTestApp({ LOGIN_RATE_MAX: '100000' });
-  tenant = await createTenant(t.app);
-  superUser = await createUser(t.app, await createCompany(t.app), { profile: 'admin', super: true });
-  const whatsappId = await createSimulatorConnection(t.app, tenant.admin);
-  const inbound = await injectMessage(t.app, tenant.admin, whatsappId, {
-    from: customerNumber(),
-    body: 'oi',
+/** An app (with `env`) holding one company with a connection, a ticket, a message and a tag. */
+async function fixture(env: Record<string, string> = {}): Promise<Fixture> {
+  const t = await createTestApp({ LOGIN_RATE_MAX: '100000', ...env });
+  const prefix = t.config.API_PREFIX;
+  const tenant = await createTenant(t.app);
+  const superUser = await createUser(t.app, await createCompany(t.app), { profile: 'admin', super: true });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${prefix}/whatsapp`,
+    headers: bearer(tenant.admin),
+    payload: { name: 'Fuzz', provider: 'simulator' },
   });
+  const whatsappId = res.json().id as number;
+  const inbound = await t.app.inject({
+    method: 'POST',
+    url: `${prefix}/simulator/${whatsappId}/messages`,
+    headers: bearer(tenant.admin),
+    payload: { from: customerNumber(), body: 'oi' },
+  });
+  const { id: messageId, ticketId } = inbound.json() as { id: number; ticketId: number };
   const [tag] = await t.app.ctx.db
     .insert(tags)
     .values({ companyId: tenant.companyId, name: 'Fuzz' })
     .returning({ id: tags.id });
-  realIds = [
-    ...new Set([whatsappId, inbound.ticketId, inbound.id, tag!.id, tenant.queueId, tenant.agent.id]),
+  const realIds = [
+    ...new Set([whatsappId, ticketId, messageId, tag!.id, tenant.queueId, tenant.agent.id]),
   ].filter((id) => id !== tenant.admin.id);
-});
-afterAll(async () => t?.close());
+  return { t, tenant, superUser, realIds };
+}
+
+/**
+ * Sends `casesPerOperation` generated cases to every operation of the app's OpenAPI document, plus
+ * a multipart body without boundary, truncated JSON and plain text to every POST and PUT.
+ * @returns the 5xx answers (empty when all is well) and how many requests were sent.
+ */
+async function sweep(fx: Fixture, casesPerOperation: number): Promise<{ failures: string[]; sent: number }> {
+  const { t, tenant, superUser, realIds } = fx;
+  const prefix = t.config.API_PREFIX;
+  const operations = operationsOf(t.app.swagger() as never).filter(
+    (op) => !op.path.startsWith(`${prefix}/docs`) && op.method !== 'HEAD',
+  );
+  expect(operations.length).toBeGreaterThan(60);
+  const failures: string[] = [];
+  let sent = 0;
+  const send = async (
+    op: Operation,
+    user: TestUser,
+    url: string,
+    payload: string | undefined,
+    contentType: string | undefined,
+  ) => {
+    const headers: Record<string, string> = { ...bearer(user) };
+    if (contentType) headers['content-type'] = contentType;
+    const res = await t.app.inject({ method: op.method as 'GET', url, headers, payload });
+    sent++;
+    if (res.statusCode >= 500) {
+      const shown = (payload ?? '').slice(0, 160);
+      failures.push(
+        `${res.statusCode} ${op.method} ${url.slice(0, 200)} ${shown} -> ${res.body.slice(0, 200)}`,
+      );
+    }
+  };
+  for (const [index, op] of operations.entries()) {
+    // Some operations end the caller's session (logout): each operation starts with a live one.
+    for (const u of [tenant.admin, superUser]) u.token = await tokenFor(t.app, u);
+    const user =
+      op.path.startsWith(`${prefix}/companies`) || op.path.startsWith(`${prefix}/plans`)
+        ? superUser
+        : tenant.admin;
+    const pathId = fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom(...EDGE_PATH_IDS) },
+      fc.constantFrom(...realIds.map(String)),
+      fc.string({ maxLength: 12 }).map(encodeURIComponent),
+    );
+    const query = fc.record(
+      Object.fromEntries(
+        Object.entries(op.queryParams).map(([name, schema]) => [
+          name,
+          arbitraryFor(schema).map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))),
+        ]),
+      ),
+      { requiredKeys: [] },
+    );
+    const caseArb = fc.record({
+      params: fc.array(pathId, { minLength: op.pathParams.length, maxLength: op.pathParams.length }),
+      query,
+      body: fc.oneof(arbitraryFor(op.body ?? { type: 'object' }), mutatedBody(op.body, realIds)),
+    });
+    const cases = fc.sample(caseArb, { seed: SEED + index, numRuns: casesPerOperation });
+    for (const c of cases) {
+      let url = op.path;
+      op.pathParams.forEach((name, i) => {
+        url = url.replace(`{${name}}`, c.params[i] ?? '1');
+      });
+      const search = new URLSearchParams(c.query as Record<string, string>).toString();
+      const full = search ? `${url}?${search}` : url;
+      const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
+      await send(
+        op,
+        user,
+        full,
+        hasBody ? JSON.stringify(c.body) : undefined,
+        hasBody ? 'application/json' : undefined,
+      );
+    }
+    if (op.method === 'POST' || op.method === 'PUT') {
+      const url = op.path.replace(/\{[^}]+\}/g, String(realIds[0]));
+      await send(
+        op,
+        user,
+        url,
+        '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--',
+        'multipart/form-data',
+      );
+      await send(op, user, url, '{"a":', 'application/json');
+      await send(op, user, url, 'plain text', 'text/plain');
+    }
+  }
+  return { failures, sent };
+}
+
+/** The server still answers: health, and a list with a fresh token. */
+async function expectHealthy(fx: Fixture): Promise<void> {
+  const prefix = fx.t.config.API_PREFIX;
+  fx.tenant.admin.token = await tokenFor(fx.t.app, fx.tenant.admin);
+  const health = await fx.t.app.inject({ method: 'GET', url: `${prefix}/health` });
+  expect(health.statusCode).toBe(200);
+  const list = await fx.t.app.inject({
+    method: 'GET',
+    url: `${prefix}/tickets`,
+    headers: bearer(fx.tenant.admin),
+  });
+  expect(list.statusCode).toBe(200);
+}
 
 describe('bad input never answers 5xx', () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await fixture();
+  });
+  afterAll(async () => fx?.t.close());
+
   it('sweeps every operation of the OpenAPI document', { timeout: 600_000 }, async () => {
-    const operations = operationsOf(t.app.swagger() as never).filter(
-      (op) => !op.path.startsWith('/api/docs') && op.method !== 'HEAD',
-    );
-    expect(operations.length).toBeGreaterThan(60);
-    const failures: string[] = [];
-    let sent = 0;
-    const send = async (
-      op: Operation,
-      user: TestUser,
-      url: string,
-      payload: string | undefined,
-      contentType: string | undefined,
-    ) => {
-      const headers: Record<string, string> = { ...bearer(user) };
-      if (contentType) headers['content-type'] = contentType;
-      const res = await t.app.inject({ method: op.method as 'GET', url, headers, payload });
-      sent++;
-      if (res.statusCode >= 500) {
-        const shown = (payload ?? '').slice(0, 160);
-        failures.push(
-          `${res.statusCode} ${op.method} ${url.slice(0, 200)} ${shown} -> ${res.body.slice(0, 200)}`,
-        );
-      }
-    };
-    for (const [index, op] of operations.entries()) {
-      // Some operations end the caller's session (logout): each operation starts with a live one.
-      for (const u of [tenant.admin, superUser]) u.token = await tokenFor(t.app, u);
-      const user =
-        op.path.startsWith('/api/companies') || op.path.startsWith('/api/plans') ? superUser : tenant.admin;
-      const pathId = fc.oneof(
-        { weight: 2, arbitrary: fc.constantFrom(...EDGE_PATH_IDS) },
-        fc.constantFrom(...realIds.map(String)),
-        fc.string({ maxLength: 12 }).map(encodeURIComponent),
-      );
-      const query = fc.record(
-        Object.fromEntries(
-          Object.entries(op.queryParams).map(([name, schema]) => [
-            name,
-            arbitraryFor(schema).map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))),
-          ]),
-        ),
-        { requiredKeys: [] },
-      );
-      const caseArb = fc.record({
-        params: fc.array(pathId, { minLength: op.pathParams.length, maxLength: op.pathParams.length }),
-        query,
-        body: fc.oneof(arbitraryFor(op.body ?? { type: 'object' }), mutatedBody(op.body, realIds)),
-      });
-      const cases = fc.sample(caseArb, { seed: SEED + index, numRuns: CASES_PER_OPERATION });
-      for (const c of cases) {
-        let url = op.path;
-        op.pathParams.forEach((name, i) => {
-          url = url.replace(`{${name}}`, c.params[i] ?? '1');
-        });
-        const search = new URLSearchParams(c.query as Record<string, string>).toString();
-        const full = search ? `${url}?${search}` : url;
-        const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
-        await send(
-          op,
-          user,
-          full,
-          hasBody ? JSON.stringify(c.body) : undefined,
-          hasBody ? 'application/json' : undefined,
-        );
-      }
-      if (op.method === 'POST' || op.method === 'PUT') {
-        const url = op.path.replace(/\{[^}]+\}/g, String(realIds[0]));
-        await send(
-          op,
-          user,
-          url,
-          '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--',
-          'multipart/form-data',
-        );
-        await send(op, user, url, '{"a":', 'application/json');
-        await send(op, user, url, 'plain text', 'text/plain');
-      }
-    }
+    const { failures, sent } = await sweep(fx, CASES_PER_OPERATION);
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(2000);
-    tenant.admin.token = await tokenFor(t.app, tenant.admin);
-    const health = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(health.statusCode).toBe(200);
-    const list = await t.app.inject({ method: 'GET', url: '/api/tickets', headers: bearer(tenant.admin) });
-    expect(list.statusCode).toBe(200);
+    await expectHealthy(fx);
+  });
+});
+
+/** How a handshake ended: the server's `ready`, or the connect_error message. */
+function handshake(url: string, options: { query?: Record<string, string>; auth?: object }): Promise<string> {
+  const socket = connect(url, {
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    timeout: 20_000,
+    ...options,
+  });
+  return new Promise<string>((resolve) => {
+    socket.once('ready', () => resolve('ready'));
+    socket.once('connect_error', (error) => resolve(error.message));
+  }).finally(() => socket.close());
+}
+
+describe('socket.io handshakes with bad tokens and queries are refused cleanly', () => {
+  let fx: Fixture;
+  let url: string;
+  beforeAll(async () => {
+    fx = await fixture();
+    await fx.t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(fx.t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => fx?.t.close());
+
+  it('refuses generated and forged tokens with ERR_SESSION_EXPIRED; a valid one still connects', {
+    timeout: 120_000,
+  }, async () => {
+    const { t, tenant } = fx;
+    const valid = await tokenFor(t.app, tenant.agent);
+    expect(await handshake(url, { query: { token: valid } })).toBe('ready');
+
+    const [header, payload, signature] = valid.split('.') as [string, string, string];
+    const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    const ended = await tokenFor(t.app, tenant.agent);
+    await revokeSessions(t.app.ctx.db, { companyId: tenant.companyId, userId: tenant.agent.id });
+    tenant.agent.token = await tokenFor(t.app, tenant.agent);
+    const forged = [
+      '',
+      'null',
+      'Bearer x',
+      `${header}.${payload}`,
+      `${header}.${payload}.`,
+      `${header}.${payload}.${signature.slice(0, -2)}`,
+      `${b64({ alg: 'none', typ: 'JWT' })}.${payload}.`,
+      `${header}.${b64({ ...claims, userId: tenant.admin.id, profile: 'admin' })}.${signature}`,
+      `${header}.${b64({ ...claims, companyId: 2_147_483_648 })}.${signature}`,
+      await signAccessToken(
+        {
+          userId: tenant.admin.id,
+          companyId: tenant.companyId,
+          profile: 'admin',
+          super: true,
+          sessionId: 'x',
+        },
+        new TextEncoder().encode('another-secret-another-secret-another-secret'),
+        900,
+      ),
+      await tokenFor(t.app, tenant.agent, -60),
+      ended,
+      'a\u0000b',
+      'x'.repeat(6000),
+      ...fc.sample(fc.oneof(fc.string(), fc.base64String(), fc.string({ unit: 'binary' })), {
+        seed: SEED,
+        numRuns: 24,
+      }),
+    ];
+    const outcomes: string[] = [];
+    for (const token of forged) {
+      outcomes.push(await handshake(url, { query: { token } }));
+      outcomes.push(await handshake(url, { auth: { token } }));
+    }
+    for (const token of [123, {}, [], null, true, [valid, valid], { token: valid }]) {
+      outcomes.push(await handshake(url, { auth: { token } }));
+    }
+    outcomes.push(await handshake(url, {}));
+    expect(new Set(outcomes)).toEqual(new Set(['ERR_SESSION_EXPIRED']));
+    // The server still accepts a good token afterwards.
+    expect(await handshake(url, { auth: { token: tenant.agent.token } })).toBe('ready');
+  });
+
+  it('answers malformed engine.io requests with 4xx, never 5xx', { timeout: 60_000 }, async () => {
+    const { tenant } = fx;
+    const token = encodeURIComponent(tenant.agent.token);
+    const queries = [
+      'EIO=4&transport=polling',
+      'EIO=5&transport=polling',
+      'EIO=abc&transport=polling',
+      'EIO=4&transport=flashsocket',
+      'EIO=4&transport=polling&sid=unknown',
+      `EIO=4&transport=polling&sid=${'x'.repeat(5000)}`,
+      'EIO=4&transport=websocket',
+      `EIO=4&transport=polling&token=${token}&token=${token}`,
+      'EIO=4&transport=polling&token=%00',
+      'EIO=4&transport=polling&token=%E0%A4%A',
+      '%E0%A4%A',
+      '',
+    ];
+    const statuses: number[] = [];
+    for (const query of queries) {
+      for (const method of ['GET', 'POST'] as const) {
+        const res = await fetch(`${url}/socket.io/?${query}`, {
+          method,
+          body: method === 'POST' ? '40{"token":1}' : undefined,
+          headers: method === 'POST' ? { 'content-type': 'text/plain;charset=UTF-8' } : undefined,
+        });
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      }
+    }
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.some((s) => s >= 400)).toBe(true);
+    expect((await fetch(`${url}${fx.t.config.API_PREFIX}/health`)).status).toBe(200);
+  });
+});
+
+describe('bad input never answers 5xx at the root (API_PREFIX empty, the classic client)', () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    fx = await fixture({ API_PREFIX: '' });
+  });
+  afterAll(async () => fx?.t.close());
+
+  it('sweeps every operation of the OpenAPI document with fewer cases', { timeout: 600_000 }, async () => {
+    expect(fx.t.config.API_PREFIX).toBe('');
+    const { failures, sent } = await sweep(fx, CASES_PER_OPERATION_AT_ROOT);
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThan(600);
+    await expectHealthy(fx);
   });
 });
