@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { companyChannel } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tickets } from '../db/schema/index.js';
 import {
   bearer,
   createTenantPair,
@@ -157,5 +158,36 @@ describe('lists live', () => {
       `delete ${own}`,
     ]);
     expect(summary(colleagueGot)).toEqual([`create ${shared}`, `delete ${shared}`]);
+  });
+});
+
+describe('tickets follow a deleted queue', () => {
+  it("deleting a queue sends its live tickets' new state to everyone who now sees them", async () => {
+    const queueId = (
+      await call(a.admin, 'POST', '/api/queue', { name: 'Fila temporária', color: '#0a0b0c' })
+    ).json().id as number;
+    const contactId = (
+      await call(a.admin, 'POST', '/api/contacts', { name: 'Cliente', number: '5511912340001' })
+    ).json().id as number;
+    const [pending, closed] = await t.app.ctx.db
+      .insert(tickets)
+      .values([
+        { companyId: a.companyId, contactId, queueId, status: 'pending' },
+        { companyId: a.companyId, contactId, queueId, status: 'closed' },
+      ])
+      .returning({ id: tickets.id });
+    const [agentGot, adminGot, otherGot] = await collectUntilMarker<{
+      action: string;
+      ticket?: { id: number; queueId: number | null };
+    }>(t.app, [agentSocket, adminSocket, otherCompanySocket], companyChannel(a.companyId, 'ticket'), () =>
+      call(a.admin, 'DELETE', `/api/queue/${queueId}`),
+    );
+    // The agent does not serve the queue: the pending ticket, now without a queue and unheld, is theirs too.
+    const shown = (events: typeof agentGot) =>
+      events?.map((e) => `${e.action} ${e.ticket?.id} ${e.ticket?.queueId}`);
+    expect(shown(agentGot)).toEqual([`update ${pending!.id} null`]);
+    expect(shown(adminGot)).toEqual([`update ${pending!.id} null`]);
+    expect(otherGot).toEqual([]);
+    expect(shown(adminGot)).not.toContain(`update ${closed!.id} null`);
   });
 });

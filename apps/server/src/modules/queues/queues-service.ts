@@ -10,12 +10,13 @@ import {
   ZQueueBody,
   ZUpdateQueueOptionBody,
 } from '@zapdesk/shared';
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { companies, plans, queueOptions, queues } from '../../db/schema/index.js';
+import { companies, plans, queueOptions, queues, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
+import { findTickets } from '../tickets/ticket-repository.js';
 
 type Executor = Pick<Database, 'select'>;
 
@@ -156,15 +157,34 @@ export async function updateQueue(
 
 /**
  * DELETE /queue/:id (admin): removes the queue, its options and its user/connection links; its
- * tickets keep no queue. @throws ERR_NO_QUEUE_FOUND.
+ * tickets keep no queue. Emits `queue` delete, and `ticket` update for each live ticket it held (with
+ * `ticket` delete to the queue's members who no longer see it). @throws ERR_NO_QUEUE_FOUND.
  */
 export async function deleteQueue(ctx: AppContext, companyId: number, id: number): Promise<void> {
-  const deleted = await ctx.db
-    .delete(queues)
-    .where(and(eq(queues.companyId, companyId), eq(queues.id, id)))
-    .returning({ id: queues.id });
-  if (!deleted.length) throw new AppError('ERR_NO_QUEUE_FOUND');
+  const moved = await ctx.db.transaction(async (tx) => {
+    // The live tickets of the queue (locked, so none joins or leaves it meanwhile) lose their queue.
+    const live = await tx
+      .select({ id: tickets.id, userId: tickets.userId, status: tickets.status })
+      .from(tickets)
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.queueId, id), ne(tickets.status, 'closed')))
+      .for('update');
+    const deleted = await tx
+      .delete(queues)
+      .where(and(eq(queues.companyId, companyId), eq(queues.id, id)))
+      .returning({ id: queues.id });
+    if (!deleted.length) throw new AppError('ERR_NO_QUEUE_FOUND');
+    return live;
+  });
   ctx.realtime.toCompany(companyId, 'queue', { action: 'delete', queueId: id });
+  // Each live ticket now has no queue: the queue's members lose it, the no-queue room gains it.
+  const before = new Map(moved.map((t) => [t.id, t]));
+  for (const ticket of await findTickets(ctx.db, companyId, [...before.keys()])) {
+    const old = before.get(ticket.id)!;
+    ctx.realtime.ticketMoved({ companyId, queueId: id, userId: old.userId, status: old.status }, ticket, {
+      action: 'update',
+      ticket,
+    });
+  }
 }
 
 async function assertQueue(db: Executor, companyId: number, queueId: number): Promise<void> {
