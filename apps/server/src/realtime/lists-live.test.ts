@@ -191,3 +191,32 @@ describe('tickets follow a deleted queue', () => {
     expect(shown(adminGot)).not.toContain(`update ${closed!.id} null`);
   });
 });
+
+describe('tickets follow a deleted user', () => {
+  it("deleting a user puts its open tickets back to waiting and tells the queue's members", async () => {
+    const leaving = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    const contactId = (
+      await call(a.admin, 'POST', '/api/contacts', { name: 'Cliente 2', number: '5511912340002' })
+    ).json().id as number;
+    const [held] = await t.app.ctx.db
+      .insert(tickets)
+      .values({ companyId: a.companyId, contactId, queueId: a.queueId, userId: leaving.id, status: 'open' })
+      .returning({ id: tickets.id });
+    const [colleagueGot, otherGot] = await collectUntilMarker<{
+      action: string;
+      ticket?: { id: number; status: string; userId: number | null };
+    }>(t.app, [colleagueSocket, otherCompanySocket], companyChannel(a.companyId, 'ticket'), () =>
+      call(a.admin, 'DELETE', `/api/users/${leaving.id}`),
+    );
+    expect(colleagueGot?.map((e) => [e.action, e.ticket?.id, e.ticket?.status, e.ticket?.userId])).toEqual([
+      ['update', held!.id, 'pending', null],
+    ]);
+    expect(otherGot).toEqual([]);
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/tickets/${held!.id}`,
+      headers: bearer(colleague),
+    });
+    expect(listed.json()).toMatchObject({ status: 'pending', userId: null });
+  });
+});

@@ -10,12 +10,13 @@ import {
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
-import { companies, plans, queues, userQueues, users } from '../../db/schema/index.js';
+import { companies, plans, queues, tickets, userQueues, users } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
 import { companyVisibilityRooms, visibilityRooms } from '../../realtime/visibility-rooms.js';
 import { revokeSessions } from '../auth/sessions.js';
+import { findTickets } from '../tickets/ticket-repository.js';
 import { findPublicUser, selectPublicUsers, toPublicUser } from './user-repository.js';
 
 /** Hashes a password with argon2id (the library's defaults: 19 MiB, 2 passes). */
@@ -245,16 +246,40 @@ export async function updateUser(
 }
 
 /**
- * DELETE /users/:id (admin). @throws ERR_NO_USER_FOUND, ERR_LAST_ADMIN.
+ * DELETE /users/:id (admin). The user's open tickets go back to waiting (pending, nobody's) and its
+ * other live tickets lose their holder; each moves rooms with a `ticket` event, so the colleagues
+ * who may now take them see them at once. @throws ERR_NO_USER_FOUND, ERR_LAST_ADMIN.
  */
 export async function deleteUser(ctx: AppContext, auth: AuthContext, userId: number): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    await lockUserChange(tx, auth.companyId, userId, true);
-    await tx.delete(users).where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
+  const companyId = auth.companyId;
+  const held = await ctx.db.transaction(async (tx) => {
+    await lockUserChange(tx, companyId, userId, true);
+    const live = await tx
+      .select({ id: tickets.id, queueId: tickets.queueId, status: tickets.status })
+      .from(tickets)
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.userId, userId), ne(tickets.status, 'closed')))
+      .for('update');
+    const open = live.filter((t) => t.status === 'open').map((t) => t.id);
+    if (open.length) {
+      await tx
+        .update(tickets)
+        .set({ status: 'pending', userId: null, updatedAt: sql`now()` })
+        .where(inArray(tickets.id, open));
+    }
+    await tx.delete(users).where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+    return live;
   });
   // The user's refresh tokens went with it (cascade); its sockets are told and disconnected.
-  ctx.realtime.endSessions({ companyId: auth.companyId, userId }, 'deleted');
-  ctx.realtime.toCompany(auth.companyId, 'user', { action: 'delete', userId });
+  ctx.realtime.endSessions({ companyId, userId }, 'deleted');
+  ctx.realtime.toCompany(companyId, 'user', { action: 'delete', userId });
+  const before = new Map(held.map((t) => [t.id, t]));
+  for (const ticket of await findTickets(ctx.db, companyId, [...before.keys()])) {
+    const old = before.get(ticket.id)!;
+    ctx.realtime.ticketMoved({ companyId, queueId: old.queueId, userId, status: old.status }, ticket, {
+      action: 'update',
+      ticket,
+    });
+  }
 }
 
 /** POST /users/set-language/:lang: stores the caller's language. */
