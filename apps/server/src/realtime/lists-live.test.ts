@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { companyChannel } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tickets } from '../db/schema/index.js';
+import { tickets, ticketTags } from '../db/schema/index.js';
 import {
   bearer,
   createTenantPair,
@@ -218,5 +218,44 @@ describe('tickets follow a deleted user', () => {
       headers: bearer(colleague),
     });
     expect(listed.json()).toMatchObject({ status: 'pending', userId: null });
+  });
+});
+
+describe('tickets follow their tags', () => {
+  it('renaming or deleting a tag sends the live tickets that carry it; closed ones stay quiet', async () => {
+    const tagId = (await call(a.admin, 'POST', '/api/tags', { name: 'Urgente', color: '#ff0000' })).json()
+      .id as number;
+    const contactId = (
+      await call(a.admin, 'POST', '/api/contacts', { name: 'Cliente 3', number: '5511912340003' })
+    ).json().id as number;
+    const [live, closed] = await t.app.ctx.db
+      .insert(tickets)
+      .values([
+        { companyId: a.companyId, contactId, queueId: a.queueId, status: 'pending' },
+        { companyId: a.companyId, contactId, queueId: a.queueId, status: 'closed' },
+      ])
+      .returning({ id: tickets.id });
+    await t.app.ctx.db.insert(ticketTags).values([
+      { companyId: a.companyId, ticketId: live!.id, tagId },
+      { companyId: a.companyId, ticketId: closed!.id, tagId },
+    ]);
+    type TicketEvent = { action: string; ticket?: { id: number; tags: { name: string }[] } };
+    const shown = (events: TicketEvent[] = []) =>
+      events.map((e) => `${e.action} ${e.ticket?.id} [${e.ticket?.tags.map((tag) => tag.name).join()}]`);
+    const [renamed, otherGot] = await collectUntilMarker<TicketEvent>(
+      t.app,
+      [colleagueSocket, otherCompanySocket],
+      companyChannel(a.companyId, 'ticket'),
+      () => call(a.admin, 'PUT', `/api/tags/${tagId}`, { name: 'Muito urgente' }),
+    );
+    expect(shown(renamed)).toEqual([`update ${live!.id} [Muito urgente]`]);
+    expect(otherGot).toEqual([]);
+    const [deleted] = await collectUntilMarker<TicketEvent>(
+      t.app,
+      [colleagueSocket],
+      companyChannel(a.companyId, 'ticket'),
+      () => call(a.admin, 'DELETE', `/api/tags/${tagId}`),
+    );
+    expect(shown(deleted)).toEqual([`update ${live!.id} []`]);
   });
 });

@@ -1,10 +1,11 @@
 import { parsePatch, type Tag, type TagBody, type TagsPage, ZTagBody } from '@zapdesk/shared';
-import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { tags, ticketTags } from '../../db/schema/index.js';
+import { tags, tickets, ticketTags } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
+import { findTickets } from '../tickets/ticket-repository.js';
 
 /** Tags per page of GET /tags. */
 export const TAGS_PAGE_SIZE = 20;
@@ -81,7 +82,7 @@ export async function createTag(ctx: AppContext, auth: AuthContext, input: TagBo
 
 /**
  * PUT /tags/:id: renames or recolours a tag; `kanban` changes only for admins (ignored otherwise).
- * Emits `company-{id}-tag` update.
+ * Emits `company-{id}-tag` update, and `ticket` update for each live ticket carrying it.
  * @throws ERR_NOT_FOUND, ERR_NAME_ALREADY_EXISTS, ERR_VALIDATION.
  */
 export async function updateTag(
@@ -104,18 +105,41 @@ export async function updateTag(
     .catch(rethrowName);
   if (!row) throw new AppError('ERR_NOT_FOUND');
   ctx.realtime.toCompany(auth.companyId, 'tag', { action: 'update', tag: row });
+  await emitTickets(ctx, auth.companyId, await liveTicketsOfTag(ctx, auth.companyId, id));
   return row;
+}
+
+/** The live (not closed) tickets carrying a tag. */
+async function liveTicketsOfTag(ctx: AppContext, companyId: number, tagId: number): Promise<number[]> {
+  const rows = await ctx.db
+    .select({ id: tickets.id })
+    .from(ticketTags)
+    .innerJoin(tickets, eq(tickets.id, ticketTags.ticketId))
+    .where(
+      and(eq(ticketTags.companyId, companyId), eq(ticketTags.tagId, tagId), ne(tickets.status, 'closed')),
+    );
+  return rows.map((r) => r.id);
+}
+
+/** Emits `ticket` update for these tickets (their tags changed), to those who see each one. */
+async function emitTickets(ctx: AppContext, companyId: number, ids: number[]): Promise<void> {
+  for (const ticket of await findTickets(ctx.db, companyId, ids)) {
+    ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
+  }
 }
 
 /**
  * DELETE /tags/:id: removes the tag from the company and from its tickets. Emits
- * `company-{id}-tag` delete with `tagId`. @throws ERR_NOT_FOUND.
+ * `company-{id}-tag` delete with `tagId`, and `ticket` update for each live ticket that carried it.
+ * @throws ERR_NOT_FOUND.
  */
 export async function deleteTag(ctx: AppContext, companyId: number, id: number): Promise<void> {
+  const tagged = await liveTicketsOfTag(ctx, companyId, id);
   const deleted = await ctx.db
     .delete(tags)
     .where(and(eq(tags.companyId, companyId), eq(tags.id, id)))
     .returning({ id: tags.id });
   if (!deleted.length) throw new AppError('ERR_NOT_FOUND');
   ctx.realtime.toCompany(companyId, 'tag', { action: 'delete', tagId: id });
+  await emitTickets(ctx, companyId, tagged);
 }
