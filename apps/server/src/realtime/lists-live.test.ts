@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tickets, ticketTags } from '../db/schema/index.js';
 import {
   bearer,
+  createSimulatorConnection,
   createTenantPair,
   createUser,
+  injectMessage,
   type TenantFixture,
   type TestUser,
 } from '../test/factories.js';
@@ -257,5 +259,27 @@ describe('tickets follow their tags', () => {
       () => call(a.admin, 'DELETE', `/api/tags/${tagId}`),
     );
     expect(shown(deleted)).toEqual([`update ${live!.id} []`]);
+  });
+});
+
+describe('tickets follow a deleted connection', () => {
+  it('deleting a connection sends its live tickets, now without a connection', async () => {
+    const whatsappId = await createSimulatorConnection(t.app, a.admin);
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, {
+      from: '5511912340004',
+      body: 'oi',
+    });
+    // The message's own events are delivered before the deletion starts.
+    await collectUntilMarker(t.app, [adminSocket], companyChannel(a.companyId, 'ticket'), () => undefined);
+    const [adminGot, otherGot] = await collectUntilMarker<{
+      action: string;
+      ticket?: { id: number; whatsappId: number | null };
+    }>(t.app, [adminSocket, otherCompanySocket], companyChannel(a.companyId, 'ticket'), () =>
+      call(a.admin, 'DELETE', `/api/whatsapp/${whatsappId}`),
+    );
+    expect(adminGot?.map((e) => [e.action, e.ticket?.id, e.ticket?.whatsappId])).toEqual([
+      ['update', ticketId, null],
+    ]);
+    expect(otherGot).toEqual([]);
   });
 });

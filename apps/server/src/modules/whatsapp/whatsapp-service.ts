@@ -3,10 +3,11 @@ import { parsePatch, ZWhatsappBody } from '@zapdesk/shared';
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
-import { companies, plans, queues, whatsappQueues, whatsapps } from '../../db/schema/index.js';
+import { companies, plans, queues, tickets, whatsappQueues, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { findTickets } from '../tickets/ticket-repository.js';
 import { findWhatsapp, selectWhatsapps } from './whatsapp-repository.js';
 
 /** Connections need the session manager to start and stop sessions. */
@@ -172,7 +173,8 @@ export async function updateWhatsapp(
 
 /**
  * DELETE /whatsapp/:id (admin): ends the session (logout), deletes the connection and, when it was
- * the default, makes the oldest remaining connection the default. @throws ERR_NO_WAPP_FOUND.
+ * the default, makes the oldest remaining connection the default. Its live tickets, left without a
+ * connection, are sent as `ticket` update. @throws ERR_NO_WAPP_FOUND.
  */
 export async function deleteWhatsapp(
   ctx: AppContext,
@@ -186,12 +188,19 @@ export async function deleteWhatsapp(
     .where(and(eq(whatsapps.companyId, auth.companyId), eq(whatsapps.id, id)));
   if (!current) throw new AppError('ERR_NO_WAPP_FOUND');
   await sessions.stop(auth.companyId, id, { logout: true });
-  const promoted = await ctx.db.transaction(async (tx) => {
+  const { promoted, live } = await ctx.db.transaction(async (tx) => {
+    // Its live tickets keep no connection (the foreign key sets it null): they are sent again below.
+    const live = await tx
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(
+        and(eq(tickets.companyId, auth.companyId), eq(tickets.whatsappId, id), ne(tickets.status, 'closed')),
+      );
     const [removed] = await tx
       .delete(whatsapps)
       .where(and(eq(whatsapps.companyId, auth.companyId), eq(whatsapps.id, id)))
       .returning({ isDefault: whatsapps.isDefault });
-    if (!removed?.isDefault) return undefined;
+    if (!removed?.isDefault) return { promoted: undefined, live };
     const [next] = await tx
       .select({ id: whatsapps.id })
       .from(whatsapps)
@@ -199,9 +208,13 @@ export async function deleteWhatsapp(
       .orderBy(asc(whatsapps.createdAt), asc(whatsapps.id))
       .limit(1);
     if (next) await tx.update(whatsapps).set({ isDefault: true }).where(eq(whatsapps.id, next.id));
-    return next?.id;
+    return { promoted: next?.id, live };
   });
   ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'delete', whatsappId: id });
+  const ids = live.map((t) => t.id);
+  for (const ticket of await findTickets(ctx.db, auth.companyId, ids)) {
+    ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
+  }
   if (promoted) {
     const next = await findWhatsapp(ctx.db, auth.companyId, promoted);
     if (next) ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'update', whatsapp: next });
