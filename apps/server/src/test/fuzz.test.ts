@@ -27,10 +27,11 @@ import {
 import { createTestApp, type TestApp } from './test-app.js';
 
 /** Cases per operation; with ~80 operations and three kinds of case this is a few thousand requests. */
-const CASES_PER_OPERATION = 32;
+const CASES_PER_OPERATION = Number(process.env.FUZZ_CASES ?? 32);
 /** The same sweep at the root (API_PREFIX empty) only checks the prefix changes nothing: fewer cases. */
 const CASES_PER_OPERATION_AT_ROOT = 8;
-const SEED = 20_261_123;
+/** FUZZ_SEED and FUZZ_CASES explore further by hand; CI keeps the defaults. */
+const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 
 interface JsonSchema {
   type?: string | string[];
