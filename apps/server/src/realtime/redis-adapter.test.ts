@@ -9,7 +9,15 @@ import type { FastifyInstance } from 'fastify';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { bearer, createTenant, TEST_PASSWORD, type TenantFixture } from '../test/factories.js';
+import {
+  bearer,
+  createTenant,
+  createUser,
+  TEST_PASSWORD,
+  type TenantFixture,
+  tokenFor,
+} from '../test/factories.js';
+import { collectUntilMarker } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -87,5 +95,45 @@ describe.runIf(redisUrl)('socket.io across nodes through Redis', () => {
       });
       expect(ok.statusCode).toBe(200);
     }
+  });
+
+  it("moves a node 2 socket out of a queue's room when node 1 removes its user from the queue", async () => {
+    const port = (node2.server.address() as AddressInfo).port;
+    const agent = await createUser(node1.app, tenant.companyId, { queueIds: [tenant.queueId] });
+    // The admin's earlier sign-ins (login limits) ended its first session: a fresh one.
+    const admin = { token: await tokenFor(node1.app, tenant.admin) };
+    const socket = connect(`http://127.0.0.1:${port}`, {
+      transports: ['websocket'],
+      query: { token: agent.token },
+      forceNew: true,
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('ready', () => resolve());
+      socket.once('connect_error', reject);
+    });
+    const ticket = { companyId: tenant.companyId, queueId: tenant.queueId, userId: null, status: 'open' };
+    const seen = async (act: () => unknown) =>
+      (
+        await collectUntilMarker<unknown>(
+          node1.app,
+          [socket],
+          companyChannel(tenant.companyId, 'ticket'),
+          act,
+        )
+      )[0]!;
+    const emit = () => node1.app.ctx.realtime.toTicket(ticket, 'ticket', { action: 'delete', ticketId: 1 });
+    expect(await seen(emit)).toHaveLength(1);
+    const put = (queueIds: number[]) =>
+      node1.app.inject({
+        method: 'PUT',
+        url: `/api/users/${agent.id}`,
+        headers: bearer(admin),
+        payload: { queueIds },
+      });
+    expect((await put([])).statusCode).toBe(200);
+    expect(await seen(emit)).toHaveLength(0);
+    expect((await put([tenant.queueId])).statusCode).toBe(200);
+    expect(await seen(emit)).toHaveLength(1);
+    socket.close();
   });
 });
