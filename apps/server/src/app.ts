@@ -271,6 +271,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('timers', timers);
   // The job queue's schema is installed before any request can queue a job inside a transaction.
   app.addHook('onReady', async () => jobs.start());
+  // Before any session starts: send claims left by this node id's previous process are given back.
+  app.addHook('onReady', async () => void (await sender.releaseDeadClaims()));
   app.addHook('preClose', async () => jobs.stop());
   app.addHook('preClose', async () => sessions.closeAll());
 

@@ -306,6 +306,28 @@ export class OutboundSender {
   }
 
   /**
+   * At start: gives back the claims an earlier process of this node id left on unsent messages (it
+   * died between the claim and the driver's answer), so whichever node runs each message's session
+   * sends it at its next connect or lease tick. @returns how many claims were released.
+   */
+  async releaseDeadClaims(): Promise<number> {
+    const released = await this.ctx.db
+      .update(messages)
+      .set({ sendingAt: null, sendingBy: null })
+      .where(
+        and(
+          eq(messages.fromMe, true),
+          isNull(messages.wid),
+          eq(messages.ack, 0),
+          sql`split_part(${messages.sendingBy}, '/', 1) = ${this.claim.nodeId}`,
+          sql`${messages.sendingBy} <> ${this.claimant}`,
+        ),
+      )
+      .returning({ id: messages.id });
+    return released.length;
+  }
+
+  /**
    * Sends the outbound messages waiting at ack 0 for these connections (stored by other nodes, or
    * while the session was not connected), oldest first, `limit` per pass until none is left or no
    * session is connected any more. @returns how many were handed to `deliver`.

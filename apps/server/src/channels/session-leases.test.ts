@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { whatsappLeases } from '../db/schema/index.js';
+import { messages, whatsappLeases } from '../db/schema/index.js';
 import {
   bearer,
   createSimulatorConnection,
@@ -81,6 +81,45 @@ describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () 
     await node1.app.sessions.tick();
     const bodies = node1.app.simulator.outbox(whatsappId, from).map((m) => m.body);
     expect(bodies.filter((b) => b === 'Resposta pelo outro nó')).toHaveLength(1);
+  });
+
+  it("sends, from the owner's session, a reply whose sender died after claiming it, once the sender restarts", async () => {
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(node1.app, tenant.admin, whatsappId, { from, body: 'Oi' });
+    const sent = await node2.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      headers: bearer(tenant.admin),
+      payload: { body: 'Reivindicada e perdida' },
+    });
+    const messageId = sent.json()[0].id as number;
+    // Node 2's process claimed it and was killed before the driver answered.
+    const node2Id = node2.sessions.lease.nodeId;
+    await node1.database.db
+      .update(messages)
+      .set({ sendingAt: new Date(), sendingBy: `${node2Id}/killed-process` })
+      .where(eq(messages.id, messageId));
+    const outbox = () =>
+      node1.app.simulator.outbox(whatsappId, from).filter((m) => m.body === 'Reivindicada e perdida');
+    // While nobody restarted, the owner leaves a fresh claim of another node alone.
+    await node1.app.sessions.tick();
+    expect(outbox()).toHaveLength(0);
+
+    // Node 2 comes back with the same id: its start gives the claim back; the owner sends it once.
+    await node2.close();
+    node2 = await buildApp({
+      config: { ...node1.config, nodeId: node2Id },
+      database: node1.database,
+      secrets: node1.app.ctx.secrets,
+      logger: false,
+      simulator: node1.app.simulator,
+    });
+    await node2.ready();
+    await node1.app.sessions.tick();
+    await node1.app.sessions.tick();
+    expect(outbox()).toHaveLength(1);
+    const [row] = await node1.database.db.select().from(messages).where(eq(messages.id, messageId));
+    expect(row!.wid).toBe(outbox()[0]!.id);
   });
 
   it('moves the session to the node an admin starts it on; the old owner stops at its next renewal', async () => {
