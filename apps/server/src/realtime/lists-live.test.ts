@@ -8,8 +8,10 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
+  createSimulatorConnection,
   createTenantPair,
   createUser,
+  injectMessage,
   type TenantFixture,
   type TestUser,
 } from '../test/factories.js';
@@ -111,6 +113,47 @@ describe('lists live', () => {
       { action: 'update', contact: expect.objectContaining({ id, name: 'Carla Souza' }) },
       { action: 'delete', contactId: id },
       { action: 'create', contact: expect.objectContaining({ name: 'Davi', number: '5511987650002' }) },
+    ]);
+    expect(got.otherCompany).toEqual([]);
+  });
+
+  it('contacts: a contact created by an incoming message reaches the company once', async () => {
+    const whatsappId = await createSimulatorConnection(t.app, a.admin, 'Linha Live');
+    const got = await seenBy<{ action: string; contact?: { id: number; name: string } }>(
+      'contact',
+      async () => {
+        // Positive control: the form's create, then a message from that known contact (no event).
+        await call(a.agent, 'POST', '/api/contacts', { name: 'Já Cadastrada', number: '5511987650009' });
+        await injectMessage(t.app, a.admin, whatsappId, {
+          from: '5511987650009',
+          name: 'Já Cadastrada',
+          body: 'oi',
+        });
+        await injectMessage(t.app, a.admin, whatsappId, {
+          from: '5511987650008',
+          name: 'Nova Cliente',
+          body: 'oi',
+        });
+        await injectMessage(t.app, a.admin, whatsappId, {
+          from: '5511987650008',
+          name: 'Nova Cliente',
+          body: 'oi 2',
+        });
+      },
+    );
+    expect(got.colleague).toEqual([
+      {
+        action: 'create',
+        contact: expect.objectContaining({ name: 'Já Cadastrada', number: '5511987650009' }),
+      },
+      {
+        action: 'create',
+        contact: expect.objectContaining({
+          name: 'Nova Cliente',
+          number: '5511987650008',
+          whatsapp: { id: whatsappId, name: 'Linha Live' },
+        }),
+      },
     ]);
     expect(got.otherCompany).toEqual([]);
   });
