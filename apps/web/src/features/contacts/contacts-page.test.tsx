@@ -155,7 +155,7 @@ describe('ContactsPage', () => {
           dueDateWarningDays: null,
         });
       if (url.pathname === '/api/contacts/upload') {
-        const token = (init?.headers as Record<string, string>).Authorization;
+        const token = (init?.headers as Record<string, string> | undefined)?.Authorization;
         sent.push({ token, form: init?.body as FormData });
         if (token === 'Bearer old-token') return json(403, { error: 'ERR_SESSION_EXPIRED' });
         return json(200, {
