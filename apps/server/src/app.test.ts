@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTenant } from './test/factories.js';
 import { createTestApp, type TestApp } from './test/test-app.js';
 
+/** The Accept header of a browser's page load. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
 let t: TestApp;
 let web: string;
 beforeAll(async () => {
@@ -88,12 +91,37 @@ describe('errors', () => {
 
 describe('web app, docs and metrics', () => {
   it('serves the built web app with an index.html fallback for client routes', async () => {
-    const root = await t.app.inject({ method: 'GET', url: '/tickets/abc' });
+    const root = await t.app.inject({
+      method: 'GET',
+      url: '/tickets/abc',
+      headers: { accept: BROWSER_ACCEPT },
+    });
     expect(root.statusCode).toBe(200);
     expect(root.headers['content-type']).toContain('text/html');
     expect(root.body).toContain('<div id="root">');
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
     expect(asset.body).toBe('console.log(1)');
+  });
+
+  it('answers 404 for unknown files and for callers that do not ask for HTML', async () => {
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/contacts?x=1',
+      headers: { accept: BROWSER_ACCEPT },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+    for (const url of ['/favicon.ico', '/foo.js', '/assets/missing.css', '/deep/path/robots.txt?v=1']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept: BROWSER_ACCEPT } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toEqual({ error: 'ERR_NOT_FOUND' });
+    }
+    for (const accept of ['application/json', '*/*', 'application/json, text/plain, */*']) {
+      const res = await t.app.inject({ method: 'GET', url: '/tickets', headers: { accept } });
+      expect(res.statusCode, accept).toBe(404);
+    }
+    const noAccept = await t.app.inject({ method: 'GET', url: '/tickets' });
+    expect(noAccept.statusCode).toBe(404);
   });
 
   it('publishes OpenAPI at /api/docs', async () => {

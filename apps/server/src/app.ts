@@ -15,6 +15,7 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import Negotiator from 'negotiator';
 import type { z } from 'zod';
 import { ConnectionTimers } from './automation/connection-timers.js';
 import { QueueBot } from './automation/queue-bot.js';
@@ -331,11 +332,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
-    const underApi = prefix === '' ? !isNavigation(request) : url === prefix || url.startsWith(`${prefix}/`);
+    const underApi = prefix !== '' && (url === prefix || url.startsWith(`${prefix}/`));
     const isApi = underApi || url.startsWith('/socket.io') || url === '/metrics';
-    if (indexHtml !== undefined && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      return sendIndex(reply);
-    }
+    if (indexHtml !== undefined && !isApi && isPageRequest(request, url)) return sendIndex(reply);
     throw new AppError('ERR_NOT_FOUND');
   });
   return app as unknown as FastifyInstance;
@@ -377,6 +376,19 @@ function isNavigation(request: FastifyRequest): boolean {
     !request.headers.authorization &&
     (request.headers.accept ?? '').includes('text/html')
   );
+}
+
+/**
+ * Whether an unknown path gets the web app (its client routes): a navigation (above) to a path whose
+ * last segment has no file extension, with HTML preferred to JSON in Accept (negotiated: an Accept of
+ * only any type is not enough); /index.html is the page too. /favicon.ico, /foo.js or an API client's
+ * call answer 404 instead.
+ */
+function isPageRequest(request: FastifyRequest, url: string): boolean {
+  if (!isNavigation(request)) return false;
+  const lastSegment = url.slice(url.lastIndexOf('/') + 1);
+  if (url !== '/index.html' && path.posix.extname(lastSegment) !== '') return false;
+  return new Negotiator(request).mediaType(['application/json', 'text/html']) === 'text/html';
 }
 
 /**

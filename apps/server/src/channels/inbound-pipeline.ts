@@ -12,6 +12,7 @@ import { contacts, messages, settings, tickets, whatsappQueues } from '../db/sch
 import type { JobQueue } from '../jobs/job-queue.js';
 import { pgErrorCode } from '../lib/db-errors.js';
 import { withoutNulBytes } from '../lib/input-guard.js';
+import { toContact } from '../modules/contacts/contacts-service.js';
 import { numberVariants } from '../modules/contacts/phone-number.js';
 import { findMessage, toMessage } from '../modules/messages/message-repository.js';
 import { findTicket, toTicket } from '../modules/tickets/ticket-repository.js';
@@ -214,8 +215,9 @@ export function previewOf(
  * (APPEND_SQL). Otherwise one transaction: upsert the contact; find the live ticket of (company,
  * contact, connection), reopen the contact's last closed ticket on this connection, or create one as
  * pending (a partial unique index keeps one live ticket, and a conflict retries); store the message;
- * queue the chatbot job. After commit it emits `appMessage` create and `ticket` update to the rooms
- * allowed to see the ticket. Returns undefined for a duplicate or an ignored message (group
+ * queue the chatbot job. After commit it emits `contact` create to the company when the upsert
+ * inserted the contact, then `appMessage` create and `ticket` update to the rooms allowed to see the
+ * ticket. Returns undefined for a duplicate or an ignored message (group
  * messages while CheckMsgIsGroup is enabled).
  */
 export class InboundPipeline {
@@ -265,6 +267,12 @@ export class InboundPipeline {
               findTicket(db, connection.companyId, result.ticketId),
             ]);
         if (!full || !ticket) return undefined;
+        if (result.newContact) {
+          this.ctx.realtime.toCompany(connection.companyId, 'contact', {
+            action: 'create',
+            contact: toContact(result.newContact, [], ticket.whatsapp),
+          });
+        }
         this.emitCreated(full, ticket);
         return { message: full, ticket, ticketCreated: result.ticketCreated };
       } catch (error) {
@@ -401,6 +409,8 @@ export class InboundPipeline {
     ticketId: number;
     ticketCreated: boolean;
     botQueued: boolean;
+    /** The contact row when this message created it (for the `contact` create event). */
+    newContact?: typeof contacts.$inferSelect;
     /** The event payloads, when the statements that stored the message answered them. */
     payload?: { message: Message; ticket: Ticket };
   }> {
@@ -432,8 +442,11 @@ export class InboundPipeline {
             ? { updatedAt: sql`${contacts.updatedAt}` }
             : { name: message.senderName, updatedAt: sql`now()` },
       })
-      .returning({ id: contacts.id });
-    const contactId = contact!.id;
+      // xmax is 0 only on a row this statement inserted: the upsert tells a new contact by itself.
+      .returning({ ...getTableColumns(contacts), created: sql<boolean>`(xmax = 0)` });
+    const { created: contactCreated, ...contactRow } = contact!;
+    const contactId = contactRow.id;
+    const newContact = contactCreated ? contactRow : undefined;
     const live = await this.liveTicket(tx, companyId, contactId, connection.id, message);
     const { ticketId, created } = live;
     // The chatbot answers customer messages on tickets no human holds, and rating answers.
@@ -460,7 +473,14 @@ export class InboundPipeline {
         throw Object.assign(new Error('live ticket moved'), { code: '40001' });
       }
       await queueBot(payload.message.id);
-      return { messageId: payload.message.id, ticketId, ticketCreated: created, botQueued, payload };
+      return {
+        messageId: payload.message.id,
+        ticketId,
+        ticketCreated: created,
+        botQueued,
+        newContact,
+        payload,
+      };
     }
 
     const [quoted, reacted] = await Promise.all([
@@ -506,7 +526,7 @@ export class InboundPipeline {
         })
         .where(eq(tickets.id, ticketId));
     }
-    return { messageId: row.id, ticketId, ticketCreated: created, botQueued };
+    return { messageId: row.id, ticketId, ticketCreated: created, botQueued, newContact };
   }
 
   /**

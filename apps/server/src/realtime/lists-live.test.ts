@@ -118,6 +118,47 @@ describe('lists live', () => {
     expect(got.otherCompany).toEqual([]);
   });
 
+  it('contacts: a contact created by an incoming message reaches the company once', async () => {
+    const whatsappId = await createSimulatorConnection(t.app, a.admin, 'Linha Live');
+    const got = await seenBy<{ action: string; contact?: { id: number; name: string } }>(
+      'contact',
+      async () => {
+        // Positive control: the form's create, then a message from that known contact (no event).
+        await call(a.agent, 'POST', '/api/contacts', { name: 'Já Cadastrada', number: '5511987650009' });
+        await injectMessage(t.app, a.admin, whatsappId, {
+          from: '5511987650009',
+          name: 'Já Cadastrada',
+          body: 'oi',
+        });
+        await injectMessage(t.app, a.admin, whatsappId, {
+          from: '5511987650008',
+          name: 'Nova Cliente',
+          body: 'oi',
+        });
+        await injectMessage(t.app, a.admin, whatsappId, {
+          from: '5511987650008',
+          name: 'Nova Cliente',
+          body: 'oi 2',
+        });
+      },
+    );
+    expect(got.colleague).toEqual([
+      {
+        action: 'create',
+        contact: expect.objectContaining({ name: 'Já Cadastrada', number: '5511987650009' }),
+      },
+      {
+        action: 'create',
+        contact: expect.objectContaining({
+          name: 'Nova Cliente',
+          number: '5511987650008',
+          whatsapp: { id: whatsappId, name: 'Linha Live' },
+        }),
+      },
+    ]);
+    expect(got.otherCompany).toEqual([]);
+  });
+
   it('quick messages: company-wide ones reach everybody; personal ones only the owner and admins', async () => {
     let shared = 0;
     let own = 0;

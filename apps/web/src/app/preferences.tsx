@@ -6,6 +6,7 @@ import { CssBaseline, useMediaQuery } from '@mui/material';
 import { ThemeProvider } from '@mui/material/styles';
 import { type Language, STORAGE_KEYS } from '@zapdesk/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { DateLocaleProvider } from '../features/common/date-input';
 import i18n, { changeLanguage, currentLanguage } from '../lib/i18n';
 import { type ColorMode, createAppTheme } from './theme';
 
@@ -32,7 +33,7 @@ export function readVolume(): number {
   return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 1;
 }
 
-/** Provides the preferences and the MUI theme built from them. */
+/** Provides the preferences, the MUI theme and the date pickers' locale built from them. */
 export function PreferencesProvider({ children }: { children: ReactNode }) {
   const prefersDark = useMediaQuery('(prefers-color-scheme: dark)');
   const [storedMode, setStoredMode] = useState<ColorMode | null>(readMode);
@@ -71,7 +72,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     <PreferencesContext.Provider value={value}>
       <ThemeProvider theme={theme}>
         <CssBaseline />
-        {children}
+        <DateLocaleProvider language={language}>{children}</DateLocaleProvider>
       </ThemeProvider>
     </PreferencesContext.Provider>
   );

@@ -39,6 +39,7 @@ export function createUser(overrides: Partial<PublicUser> = {}): PublicUser {
     language: null,
     companyId: 1,
     queues: [],
+    company: { dueDate: '2030-12-31T00:00:00.000Z' },
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...overrides,
@@ -47,7 +48,7 @@ export function createUser(overrides: Partial<PublicUser> = {}): PublicUser {
 
 /** A signed-in user with its company and plan. */
 export function createSessionUser(
-  overrides: Partial<PublicUser> = {},
+  overrides: Partial<Omit<PublicUser, 'company'>> = {},
   plan: Partial<Plan> | null = {},
 ): SessionUser {
   const user = createUser(overrides);

@@ -2,7 +2,10 @@ import { z } from 'zod';
 
 export const ZExtraInfo = z.object({ id: z.number().optional(), name: z.string(), value: z.string() });
 
-/** Contact (core section 3). `number` is digits only. */
+/**
+ * Contact (core section 3). `number` is digits only; `whatsapp` is the contact's connection (the
+ * one its latest ticket runs on), null before any ticket.
+ */
 export const ZContact = z.object({
   id: z.number(),
   name: z.string(),
@@ -12,6 +15,7 @@ export const ZContact = z.object({
   isGroup: z.boolean(),
   companyId: z.number(),
   extraInfo: z.array(ZExtraInfo).optional(),
+  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -7,7 +7,10 @@ export const ZProfile = z.enum(['admin', 'user']);
 /** allTicket values, spelled as the spec does ('desabled'). */
 export const ZAllTicket = z.enum(['enabled', 'desabled']);
 
-/** A user as the API answers it; never carries the password hash. */
+/**
+ * A user as the API answers it; never carries the password hash. `company.dueDate` (core section
+ * 3, ISO timestamp or null when the subscription never expires) is the user's company's due date.
+ */
 export const ZPublicUser = z.object({
   id: z.number(),
   name: z.string(),
@@ -20,6 +23,7 @@ export const ZPublicUser = z.object({
   language: z.string().nullable(),
   companyId: z.number(),
   queues: z.array(ZQueueRef),
+  company: z.object({ dueDate: z.string().nullable() }),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

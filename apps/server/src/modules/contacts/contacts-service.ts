@@ -27,8 +27,24 @@ const extraInfoJson = sql<ExtraInfo[]>`coalesce((
   from contact_custom_fields f
   where f.company_id = "contacts"."company_id" and f.contact_id = "contacts"."id"), '[]'::json)`;
 
-/** A contact row (with its extra info rows) in the API shape. */
-export function toContact(row: ContactRow, extraInfo: ExtraInfo[] = []): Contact {
+type ContactWhatsapp = { id: number; name: string } | null;
+
+/**
+ * The contact's connection (`whatsapp{id,name}`, core section 3): the one its most recently updated
+ * ticket runs on, null before any ticket; computed inside the same statement.
+ */
+const whatsappJson = sql<ContactWhatsapp>`(
+  select json_build_object('id', w.id, 'name', w.name)
+  from tickets t join whatsapps w on w.id = t.whatsapp_id
+  where t.company_id = "contacts"."company_id" and t.contact_id = "contacts"."id"
+  order by t.updated_at desc, t.id desc limit 1)`;
+
+/** A contact row (with its extra info rows and connection) in the API shape. */
+export function toContact(
+  row: ContactRow,
+  extraInfo: ExtraInfo[] = [],
+  whatsapp: ContactWhatsapp = null,
+): Contact {
   return {
     id: row.id,
     name: row.name,
@@ -38,6 +54,7 @@ export function toContact(row: ContactRow, extraInfo: ExtraInfo[] = []): Contact
     isGroup: row.isGroup,
     companyId: row.companyId,
     extraInfo,
+    whatsapp,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -81,7 +98,7 @@ export async function listContacts(
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   const [rows, [total]] = await Promise.all([
     ctx.db
-      .select({ contact: contacts, extraInfo: extraInfoJson })
+      .select({ contact: contacts, extraInfo: extraInfoJson, whatsapp: whatsappJson })
       .from(contacts)
       .where(where)
       .orderBy(asc(contacts.name), asc(contacts.id))
@@ -91,7 +108,7 @@ export async function listContacts(
   ]);
   const totalCount = total?.value ?? 0;
   return {
-    contacts: rows.map((r) => toContact(r.contact, r.extraInfo)),
+    contacts: rows.map((r) => toContact(r.contact, r.extraInfo, r.whatsapp)),
     count: totalCount,
     hasMore: offset + rows.length < totalCount,
   };
@@ -109,11 +126,11 @@ export async function listContactsForPicker(ctx: AppContext, auth: AuthContext):
 /** GET /contacts/:id with its extra info. @throws ERR_NO_CONTACT_FOUND (also another company's). */
 export async function getContact(ctx: AppContext | { db: Tx }, companyId: number, id: number) {
   const [row] = await ctx.db
-    .select({ contact: contacts, extraInfo: extraInfoJson })
+    .select({ contact: contacts, extraInfo: extraInfoJson, whatsapp: whatsappJson })
     .from(contacts)
     .where(and(eq(contacts.companyId, companyId), eq(contacts.id, id)));
   if (!row) throw new AppError('ERR_NO_CONTACT_FOUND');
-  return toContact(row.contact, row.extraInfo);
+  return toContact(row.contact, row.extraInfo, row.whatsapp);
 }
 
 async function replaceExtraInfo(

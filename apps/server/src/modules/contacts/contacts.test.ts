@@ -172,6 +172,36 @@ describe('contacts CRUD', () => {
     expect(page2.contacts.length).toBe(Math.max(0, Math.min(20, before.count - 20)));
   });
 
+  it("answers the contact's connection as whatsapp{name} in the page and by id (core section 3)", async () => {
+    const fresh = await createTenant(t.app);
+    const whatsappId = await createSimulatorConnection(t.app, fresh.admin, 'Linha Vendas');
+    const from = customerNumber();
+    const inbound = await injectMessage(t.app, fresh.admin, whatsappId, {
+      from,
+      body: 'oi',
+      name: 'Aaa Cliente',
+    });
+    const [ticket] = await t.app.ctx.db
+      .select({ contactId: tickets.contactId })
+      .from(tickets)
+      .where(eq(tickets.id, inbound.ticketId));
+    const manual = ZContact.parse(
+      (await post(fresh.admin, { name: 'Zzz Manual', number: customerNumber() })).json(),
+    );
+    expect(manual.whatsapp).toBeNull();
+
+    const page = await list(fresh.admin);
+    const byId = new Map(page.contacts.map((c) => [c.id, c]));
+    expect(byId.get(ticket!.contactId)?.whatsapp).toEqual({ id: whatsappId, name: 'Linha Vendas' });
+    expect(byId.get(manual.id)?.whatsapp).toBeNull();
+    const one = await t.app.inject({
+      method: 'GET',
+      url: `/api/contacts/${ticket!.contactId}`,
+      headers: bearer(fresh.agent),
+    });
+    expect(ZContact.parse(one.json()).whatsapp).toEqual({ id: whatsappId, name: 'Linha Vendas' });
+  });
+
   it('lets only admins delete; deleting removes the tickets and messages', async () => {
     const whatsappId = await createSimulatorConnection(t.app, a.admin);
     const from = customerNumber();

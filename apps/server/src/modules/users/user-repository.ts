@@ -1,7 +1,7 @@
 import type { PublicUser, QueueRef } from '@zapdesk/shared';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import { companies, users } from '../../db/schema/index.js';
 
 /** The queues of `users.id` as a JSON array, ordered by name: one subquery, no query per row. */
 const queuesJson = sql<QueueRef[]>`coalesce((
@@ -23,13 +23,23 @@ export const publicUserColumns = {
   createdAt: users.createdAt,
   updatedAt: users.updatedAt,
   queues: queuesJson,
+  companyDueDate: companies.dueDate,
 };
 
-/** Converts a selected row to the API shape (dates as ISO strings). */
-export function toPublicUser(
-  row: Omit<PublicUser, 'createdAt' | 'updatedAt'> & { createdAt: Date; updatedAt: Date },
-): PublicUser {
-  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+type PublicUserRow = Omit<PublicUser, 'createdAt' | 'updatedAt' | 'company'> & {
+  createdAt: Date;
+  updatedAt: Date;
+  companyDueDate: Date | null;
+};
+
+/** Converts a selected row to the API shape (dates as ISO strings, `company{dueDate}` nested). */
+export function toPublicUser({ companyDueDate, ...row }: PublicUserRow): PublicUser {
+  return {
+    ...row,
+    company: { dueDate: companyDueDate?.toISOString() ?? null },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 /** Loads one user of `companyId` in the API shape, or undefined (other companies' users are invisible). */
@@ -41,12 +51,17 @@ export async function findPublicUser(
   const [row] = await db
     .select(publicUserColumns)
     .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
     .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
     .limit(1);
   return row ? toPublicUser(row) : undefined;
 }
 
-/** Selects users in the API shape with an extra condition, e.g. for pages. */
+/** Selects users in the API shape (company due date joined) with an extra condition, e.g. for pages. */
 export function selectPublicUsers(db: Tx, where: SQL | undefined) {
-  return db.select(publicUserColumns).from(users).where(where);
+  return db
+    .select(publicUserColumns)
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(where);
 }

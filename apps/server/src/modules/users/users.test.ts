@@ -51,6 +51,26 @@ describe('GET /api/users', () => {
     expect(wildcard.count).toBe(0);
   });
 
+  it("answers each user's company{dueDate} in the page and by id (core section 3)", async () => {
+    const due = new Date('2031-03-04T05:06:07.000Z');
+    const companyId = await createCompany(t.app, { dueDate: due });
+    const admin = await createUser(t.app, companyId, { profile: 'admin', name: 'Due Admin' });
+    const agent = await createUser(t.app, companyId, { name: 'Due Agent' });
+    const page = ZUsersPage.parse((await inject('GET', '/api/users', admin)).json());
+    expect(page.users).toHaveLength(2);
+    expect(page.users.map((u) => u.company)).toEqual([
+      { dueDate: due.toISOString() },
+      { dueDate: due.toISOString() },
+    ]);
+    const one = ZPublicUser.parse((await inject('GET', `/api/users/${agent.id}`, admin)).json());
+    expect(one.company).toEqual({ dueDate: due.toISOString() });
+
+    const forever = await createCompany(t.app, { dueDate: null });
+    const lone = await createUser(t.app, forever, { profile: 'admin' });
+    const never = ZPublicUser.parse((await inject('GET', `/api/users/${lone.id}`, lone)).json());
+    expect(never.company).toEqual({ dueDate: null });
+  });
+
   it('lists id and name for /api/users/list', async () => {
     const { agent, admin } = await createTenant(t.app);
     const res = await inject('GET', '/api/users/list', agent);

@@ -5,6 +5,7 @@ import type { ReactElement } from 'react';
 import { Route, Routes, useParams } from 'react-router';
 import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readSession, writeSession } from '../../lib/storage';
 import { createSessionUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { ContactModal } from './contact-modal';
@@ -138,37 +139,35 @@ describe('ContactsPage', () => {
     expect((await screen.findByTestId('ticket-route')).textContent).toBe('new-uuid');
   });
 
-  it('uploads an .xlsx with progress and shows new contacts and the error bag', async () => {
-    const sent: FormData[] = [];
-    class FakeXhr {
-      upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
-      onload: (() => void) | null = null;
-      onerror: (() => void) | null = null;
-      status = 0;
-      responseText = '';
-      withCredentials = false;
-      url = '';
-      open(_method: string, url: string) {
-        this.url = url;
+  it('uploads an .xlsx, refreshing an expired token once, and shows new contacts and the error bag', async () => {
+    writeSession('old-token', 1, 5);
+    const sent: { token: string | undefined; form: FormData }[] = [];
+    const base = fetchMock.getMockImplementation() as (
+      input: RequestInfo | URL,
+      init?: RequestInit,
+    ) => Promise<Response>;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === '/api/auth/refresh_token')
+        return json(200, {
+          token: 'new-token',
+          user: createSessionUser({ id: 5 }),
+          dueDateWarningDays: null,
+        });
+      if (url.pathname === '/api/contacts/upload') {
+        const token = (init?.headers as Record<string, string> | undefined)?.Authorization;
+        sent.push({ token, form: init?.body as FormData });
+        if (token === 'Bearer old-token') return json(403, { error: 'ERR_SESSION_EXPIRED' });
+        return json(200, {
+          newContacts: [{ contactId: 41, contactName: 'Nova Pessoa' }],
+          errorBag: [
+            { contactName: 'Sem Numero', error: 'ERR_INVALID_NUMBER' },
+            { contactName: 'Repetida', error: 'ERR_DUPLICATED_CONTACT' },
+          ],
+        });
       }
-      setRequestHeader() {}
-      send(form: FormData) {
-        sent.push(form);
-        this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 } as ProgressEvent);
-        setTimeout(() => {
-          this.status = 200;
-          this.responseText = JSON.stringify({
-            newContacts: [{ contactId: 41, contactName: 'Nova Pessoa' }],
-            errorBag: [
-              { contactName: 'Sem Numero', error: 'ERR_INVALID_NUMBER' },
-              { contactName: 'Repetida', error: 'ERR_DUPLICATED_CONTACT' },
-            ],
-          });
-          this.onload?.();
-        }, 50);
-      }
-    }
-    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+      return base(input, init);
+    });
     renderWithProviders(withVirtuoso(<ContactsPage />), { user: createSessionUser() });
     const input = (await screen.findByTestId('import-contacts-input')) as HTMLInputElement;
     const file = new File(['x'], 'contatos.xlsx', {
@@ -176,7 +175,6 @@ describe('ContactsPage', () => {
     });
     fireEvent.change(input, { target: { files: [file] } });
     expect(await screen.findByTestId('import-progress')).toBeTruthy();
-    expect(screen.getByText('Uploading spreadsheet... 50%')).toBeTruthy();
     const result = await screen.findByTestId('import-result');
     expect(within(result).getByText('Nova Pessoa')).toBeTruthy();
     const errors = within(result)
@@ -186,17 +184,20 @@ describe('ContactsPage', () => {
       'Sem Numero: Invalid number',
       'Repetida: A contact with this number already exists',
     ]);
-    expect((sent[0]!.get('file') as File).name).toBe('contatos.xlsx');
+    expect(sent.map((s) => s.token)).toEqual(['Bearer old-token', 'Bearer new-token']);
+    expect((sent[1]!.form.get('file') as File).name).toBe('contatos.xlsx');
+    expect(
+      fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/api/auth/refresh_token')),
+    ).toHaveLength(1);
+    expect(readSession()?.token).toBe('new-token');
   });
 
   it('refuses a non-xlsx file without uploading', async () => {
-    const xhr = vi.fn();
-    vi.stubGlobal('XMLHttpRequest', xhr);
     renderWithProviders(withVirtuoso(<ContactsPage />), { user: createSessionUser() });
     const input = (await screen.findByTestId('import-contacts-input')) as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File(['a;b'], 'contatos.csv', { type: 'text/csv' })] } });
     expect(await screen.findByText('Please send an .xlsx spreadsheet.')).toBeTruthy();
-    expect(xhr).not.toHaveBeenCalled();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/contacts/upload'))).toBe(false);
   });
 
   it('exports every page as contatos.csv with ; separators', async () => {

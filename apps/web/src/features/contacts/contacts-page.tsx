@@ -32,7 +32,7 @@ const contactRowTestId = (contact: Contact) => `contact-row-${contact.id}`;
 /**
  * /contacts (core section 2 "Contacts page"): search (500 ms debounce) over an infinitely scrolling
  * table (avatar, name, number, email, actions: start chat, edit, delete for admins), spreadsheet
- * import (.xlsx, upload progress, result dialog), add, and CSV export (';', contatos.csv).
+ * import (.xlsx, progress bar, result dialog), add, and CSV export (';', contatos.csv).
  */
 export function ContactsPage() {
   const { t } = useTranslation();
@@ -46,7 +46,7 @@ export function ContactsPage() {
   const remove = useDeleteContact();
   const [modal, setModal] = useState<{ contactId: number | null } | null>(null);
   const [toDelete, setToDelete] = useState<Contact | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
+  const [importing, setImporting] = useState(false);
   const [importResult, setImportResult] = useState<ContactImportResult | null>(null);
   const [exporting, setExporting] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -79,9 +79,9 @@ export function ContactsPage() {
       toast.error(t('contacts.import.onlyXlsx'));
       return;
     }
-    setProgress(0);
+    setImporting(true);
     try {
-      const result = await uploadContactsSheet(file, setProgress);
+      const result = await uploadContactsSheet(file);
       setImportResult(result);
       void queryClient.invalidateQueries({ queryKey: contactsKeys.lists() });
     } catch (error) {
@@ -91,7 +91,7 @@ export function ContactsPage() {
           : t('contacts.import.failed'),
       );
     } finally {
-      setProgress(null);
+      setImporting(false);
     }
   };
 
@@ -118,12 +118,7 @@ export function ContactsPage() {
           testId: 'contacts-search',
         }}
         before={
-          <Button
-            variant="outlined"
-            component="label"
-            startIcon={<UploadFileIcon />}
-            disabled={progress !== null}
-          >
+          <Button variant="outlined" component="label" startIcon={<UploadFileIcon />} disabled={importing}>
             {t('contacts.importButton')}
             <input
               ref={fileInput}
@@ -153,7 +148,7 @@ export function ContactsPage() {
           </Button>
         }
       />
-      {progress !== null && <ImportProgress percent={progress} />}
+      {importing && <ImportProgress />}
       <InfiniteTable
         list={list}
         data={contacts}

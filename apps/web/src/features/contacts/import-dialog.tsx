@@ -15,19 +15,15 @@ import {
 import type { ContactImportResult } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 
-/** Upload progress (0..100) while the sheet is sent, then the server's processing. */
-export function ImportProgress({ percent }: { percent: number }) {
+/** Shown while the sheet is sent and imported (an indeterminate bar). */
+export function ImportProgress() {
   const { t } = useTranslation();
   return (
     <Box data-testid="import-progress" sx={{ width: '100%' }}>
       <Typography variant="body2" color="text.secondary">
-        {percent < 100 ? t('contacts.import.uploading', { percent }) : t('contacts.import.processing')}
+        {t('contacts.import.processing')}
       </Typography>
-      <LinearProgress
-        variant={percent < 100 ? 'determinate' : 'indeterminate'}
-        value={percent}
-        aria-label={t('contacts.import.uploading', { percent })}
-      />
+      <LinearProgress aria-label={t('contacts.import.processing')} />
     </Box>
   );
 }

@@ -1,9 +1,8 @@
 /** Queries, mutations and the spreadsheet upload of the contacts page (core section 7 Contacts). */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Contact, ContactBody, ContactImportResult, ContactsPage } from '@zapdesk/shared';
-import { ApiError, api } from '../../lib/api';
+import { ApiError, api, fetchWithSession } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
-import { getToken } from '../../lib/storage';
 
 export const contactsKeys = {
   all: ['contacts'] as const,
@@ -68,40 +67,16 @@ export async function fetchAllContacts(): Promise<Contact[]> {
 }
 
 /**
- * POST /contacts/upload with the .xlsx in the multipart field `file`, through XMLHttpRequest so the
- * upload progress (0..100) can be shown. Resolves with `{ newContacts, errorBag }`; rejects with an
- * ApiError carrying the answer's error code.
+ * POST /contacts/upload with the .xlsx in the multipart field `file`, through `fetchWithSession`
+ * (an expired token waits for the shared refresh and the upload is replayed once). Resolves with
+ * `{ newContacts, errorBag }`; rejects with an ApiError carrying the answer's error code, or the
+ * fetch error when the network fails.
  */
-export function uploadContactsSheet(
-  file: File,
-  onProgress: (percent: number) => void,
-): Promise<ContactImportResult> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API_BASE}/contacts/upload`);
-    const token = getToken();
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.withCredentials = true;
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
-    };
-    xhr.onload = () => {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        body = null;
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        onProgress(100);
-        resolve(body as ContactImportResult);
-      } else {
-        reject(new ApiError(xhr.status, body as ConstructorParameters<typeof ApiError>[1]));
-      }
-    };
-    xhr.onerror = () => reject(new ApiError(0, null, 'Network error'));
-    const form = new FormData();
-    form.append('file', file);
-    xhr.send(form);
-  });
+export async function uploadContactsSheet(file: File): Promise<ContactImportResult> {
+  const form = new FormData();
+  form.append('file', file);
+  const response = await fetchWithSession(`${API_BASE}/contacts/upload`, { method: 'POST', body: form });
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, body as ConstructorParameters<typeof ApiError>[1]);
+  return body as ContactImportResult;
 }

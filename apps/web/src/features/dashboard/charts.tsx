@@ -1,4 +1,4 @@
-import { Alert, Box, Button, CircularProgress, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
@@ -13,6 +13,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { DateInput } from '../common/date-input';
 import { shortDay, todayIso } from './format';
 import { type ChartRange, useTicketsDay, useTicketsUsers } from './use-dashboard';
 
@@ -30,14 +31,12 @@ function RangeFilter({ id, onApply }: { id: string; onApply: (range: ChartRange)
   return (
     <Stack direction="row" spacing={1} sx={{ mb: 2 }} flexWrap="wrap" useFlexGap>
       {(['initialDate', 'finalDate'] as const).map((field) => (
-        <TextField
+        <DateInput
           key={field}
-          type="date"
-          size="small"
           label={t(`dashboard.${field}`)}
           value={range[field]}
-          onChange={(event) => setRange((r) => ({ ...r, [field]: event.target.value }))}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `${id}-${field}` } }}
+          onChange={(value) => setRange((r) => ({ ...r, [field]: value }))}
+          testId={`${id}-${field}`}
         />
       ))}
       <Button variant="contained" onClick={apply} data-testid={`${id}-filter`}>

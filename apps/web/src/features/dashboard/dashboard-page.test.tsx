@@ -117,10 +117,13 @@ describe('DashboardPage', () => {
     renderWithProviders(<DashboardPage />, { user: admin });
     await screen.findByText('Ana', {}, { timeout: 3000 });
     await userEvent.selectOptions(screen.getByTestId('dashboard-filter-type'), 'date');
-    await userEvent.type(screen.getByTestId('dashboard-date-from'), '2026-01-10');
+    // The fields follow the UI language (en here: month, day, year).
+    await userEvent.click(within(screen.getByTestId('dashboard-date-from')).getAllByRole('spinbutton')[0]!);
+    await userEvent.keyboard('01102026');
     await userEvent.click(screen.getByTestId('dashboard-filter'));
     expect(await screen.findByText('Choose a filter')).toBeTruthy();
-    await userEvent.type(screen.getByTestId('dashboard-date-to'), '2026-01-11');
+    await userEvent.click(within(screen.getByTestId('dashboard-date-to')).getAllByRole('spinbutton')[0]!);
+    await userEvent.keyboard('01112026');
     await userEvent.click(screen.getByTestId('dashboard-filter'));
     await waitFor(() =>
       expect(dashboardCalls()).toContain('/api/dashboard?date_from=2026-01-10&date_to=2026-01-11'),

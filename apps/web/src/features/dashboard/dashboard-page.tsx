@@ -20,6 +20,7 @@ import { DASHBOARD_PERIODS, type DashboardCounters } from '@zapdesk/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { DateInput } from '../common/date-input';
 import { DaysChart, UsersChart } from './charts';
 import { formatMinutes } from './format';
 import { type DashboardFilter, useDashboard } from './use-dashboard';
@@ -122,24 +123,17 @@ export function DashboardPage() {
           </TextField>
         ) : (
           <>
-            <TextField
-              type="date"
-              size="small"
+            <DateInput
               label={t('dashboard.initialDate')}
               value={dateFrom}
-              onChange={(event) => setDateFrom(event.target.value)}
-              slotProps={{
-                inputLabel: { shrink: true },
-                htmlInput: { 'data-testid': 'dashboard-date-from' },
-              }}
+              onChange={setDateFrom}
+              testId="dashboard-date-from"
             />
-            <TextField
-              type="date"
-              size="small"
+            <DateInput
               label={t('dashboard.finalDate')}
               value={dateTo}
-              onChange={(event) => setDateTo(event.target.value)}
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'dashboard-date-to' } }}
+              onChange={setDateTo}
+              testId="dashboard-date-to"
             />
           </>
         )}

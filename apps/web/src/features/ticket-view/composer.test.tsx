@@ -111,7 +111,7 @@ describe('Composer', () => {
     expect(screen.queryByTestId('quick-reply-option')).toBeNull();
     await userEvent.type(input, 'hel');
     const options = await screen.findAllByTestId('quick-reply-option');
-    expect(options.map((o) => o.textContent)).toEqual(['/hello - Olá! Seja muito bem-vindo ao nosso ...']);
+    expect(options.map((o) => o.textContent)).toEqual(['/hello - Olá! Seja muito bem-vindo ']);
     await userEvent.click(options[0] as HTMLElement);
     expect(input.value).toBe('Olá! Seja muito bem-vindo ao nosso atendimento, em que posso ajudar?');
     expect(screen.queryByTestId('quick-reply-option')).toBeNull();
@@ -119,12 +119,18 @@ describe('Composer', () => {
   });
 
   it('builds quick reply options', () => {
-    const list = [quick(1, 'abc', 'x'.repeat(40)), quick(2, 'xyz', 'short')];
+    const list = [
+      quick(1, 'abc', 'x'.repeat(40)),
+      quick(2, 'xyz', 'short'),
+      quick(3, 'emoji', `${'y'.repeat(25)}😀😀`),
+    ];
     expect(quickReplyOptions('/', list)).toEqual([]);
     expect(quickReplyOptions('abc', list)).toEqual([]);
     expect(quickReplyOptions('/ab', list)).toEqual([
-      { id: 1, label: `/abc - ${'x'.repeat(35)}...`, value: 'x'.repeat(40) },
+      { id: 1, label: `/abc - ${'x'.repeat(28)}`, value: 'x'.repeat(40) },
     ]);
+    expect(quickReplyOptions('/ab', list)[0]?.label).toHaveLength(35);
+    expect(quickReplyOptions('/emo', list).map((o) => o.label)).toEqual([`/emoji - ${'y'.repeat(25)}😀`]);
     expect(quickReplyOptions('/XY', list).map((o) => o.label)).toEqual(['/xyz - short']);
   });
 

@@ -61,7 +61,10 @@ export function readSignOption(): boolean {
   }
 }
 
-/** A quick reply suggestion: label '/shortcode - message' with the message cut to 35 characters. */
+/**
+ * A quick reply suggestion: label '/shortcode - message' cut as a whole to 35 characters
+ * (core section 5, "the suggestion label is cut to 35 characters"); `value` is the full message.
+ */
 export interface QuickReplyOption {
   id: number;
   label: string;
@@ -75,11 +78,9 @@ export function quickReplyOptions(text: string, list: QuickMessage[] | undefined
   return list
     .filter((q) => q.shortcode.toLowerCase().includes(search))
     .map((q) => {
-      const message =
-        q.message.length > QUICK_REPLY_LABEL_LENGTH
-          ? `${q.message.slice(0, QUICK_REPLY_LABEL_LENGTH)}...`
-          : q.message;
-      return { id: q.id, label: `/${q.shortcode} - ${message}`, value: q.message };
+      // Cut by code points so an emoji is never split in half.
+      const label = [...`/${q.shortcode} - ${q.message}`].slice(0, QUICK_REPLY_LABEL_LENGTH).join('');
+      return { id: q.id, label, value: q.message };
     });
 }
 

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { SessionUser } from '@zapdesk/shared';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '../../lib/i18n';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { NewTicketModal } from './new-ticket-modal';
@@ -81,6 +82,20 @@ describe('NewTicketModal', { timeout: 15_000 }, () => {
     await user.click(screen.getByRole('combobox', { name: 'Queue' }));
     await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Support' }));
   }
+
+  it("shows the spec's quoted 'select queue' in pt (core section 5)", async () => {
+    await i18n.changeLanguage('pt');
+    try {
+      const user = userEvent.setup();
+      renderModal(agent);
+      await user.click(screen.getByTestId('new-ticket-save'));
+      expect(await screen.findByText('select queue')).toBeTruthy();
+      expect(screen.getByText('Required')).toBeTruthy();
+      expect(screen.queryByText('Selecione uma fila')).toBeNull();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
 
   it('searches contacts only from 3 characters and requires a contact and, for non-admins, a queue', async () => {
     const user = userEvent.setup();

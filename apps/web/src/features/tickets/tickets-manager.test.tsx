@@ -29,6 +29,11 @@ describe('TicketsManager', { timeout: 15_000 }, () => {
         if (status === 'pending') return json(200, { tickets: pendingTickets, hasMore: false, count: 2 });
         return json(200, { tickets: [], hasMore: false, count: 0 });
       }
+      if (url.pathname === '/api/users/list')
+        return json(200, [
+          { id: 7, name: 'Admin' },
+          { id: 9, name: 'Agente Nove' },
+        ]);
       if (url.pathname === '/api/tags/list')
         return json(200, [{ id: 3, name: 'VIP', color: '#111111', kanban: 0 }]);
       return json(404, { error: 'ERR_NOT_FOUND' });
@@ -80,6 +85,40 @@ describe('TicketsManager', { timeout: 15_000 }, () => {
     await waitFor(() =>
       expect(ticketCalls().some((url) => url.searchParams.get('showAll') === 'true')).toBe(true),
     );
+  });
+
+  it("searches every ticket for admins, so the users filter finds the chosen users' tickets", async () => {
+    const user = userEvent.setup();
+    renderManager(createSessionUser({ id: 7, profile: 'admin' }));
+    await user.click(screen.getByTestId('tickets-tab-search'));
+    await user.click(await screen.findByTestId('tickets-search-users'));
+    await user.click(await screen.findByRole('option', { name: 'Agente Nove' }));
+    await waitFor(() =>
+      expect(ticketCalls().some((url) => url.searchParams.get('users') === '[9]')).toBe(true),
+    );
+    const filtered = ticketCalls().filter((url) => url.searchParams.get('users') === '[9]');
+    expect(filtered.every((url) => url.searchParams.get('showAll') === 'true')).toBe(true);
+    // The open tabs keep the switch's choice (off).
+    expect(
+      ticketCalls().some(
+        (url) => url.searchParams.get('status') === 'open' && url.searchParams.get('showAll'),
+      ),
+    ).toBe(false);
+  });
+
+  it('keeps the search of users who may not show all within what they see', async () => {
+    const user = userEvent.setup();
+    renderManager();
+    await user.click(screen.getByTestId('tickets-tab-search'));
+    await user.type(await screen.findByTestId('tickets-search'), 'ana');
+    await waitFor(
+      () => expect(ticketCalls().some((url) => url.searchParams.get('searchParam') === 'ana')).toBe(true),
+      {
+        timeout: 1500,
+      },
+    );
+    expect(screen.queryByTestId('tickets-search-users')).toBeNull();
+    expect(ticketCalls().some((url) => url.searchParams.get('showAll'))).toBe(false);
   });
 
   it('applies the lowercased search after 500 ms; clearing it returns to the open tab', async () => {

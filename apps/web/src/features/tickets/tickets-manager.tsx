@@ -80,8 +80,11 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const openParams: TicketListParams = { ...base, status: 'open' };
   const pendingParams: TicketListParams = { ...base, status: 'pending' };
   const closedParams: TicketListParams = { ...base, status: 'closed' };
+  // The search tab looks through every ticket its user may open: for admins that is all of them
+  // (core section 6), otherwise the users filter could only find the admin's own tickets.
   const searchParams: TicketListParams = {
     ...base,
+    showAll: canShowAll,
     searchParam,
     tags: tagIds,
     users: canFilterUsers ? userIds : [],

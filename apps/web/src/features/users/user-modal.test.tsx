@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '../../lib/i18n';
 import { createSessionUser, createUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { UserModal } from './user-modal';
@@ -41,6 +42,21 @@ describe('UserModal', () => {
     await waitFor(() => expect(screen.getByText('Invalid email')).toBeTruthy());
     expect(screen.getAllByText('Too Short!')).toHaveLength(1);
     expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/users')).toBe(false);
+  });
+
+  it("shows the spec's quoted messages in pt as well (core section 5)", async () => {
+    await i18n.changeLanguage('pt');
+    try {
+      const user = userEvent.setup();
+      renderWithProviders(<UserModal open onClose={() => {}} />, { user: admin });
+      await user.click(screen.getByTestId('user-modal-save'));
+      expect(await screen.findAllByText('Required')).toHaveLength(2);
+      expect(screen.getByText('Too Short!')).toBeTruthy();
+      await user.type(screen.getByLabelText('Email'), 'not-an-email');
+      await waitFor(() => expect(screen.getByText('Invalid email')).toBeTruthy());
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('shows Too Long! for a name over 50 characters', async () => {
