@@ -5,6 +5,7 @@ export * from './queue-extra.js';
 export * from './queues.js';
 export * from './settings.js';
 export * from './tags.js';
+export * from './team.js';
 export * from './tickets.js';
 export * from './users.js';
 export * from './whatsapps.js';
