@@ -40,6 +40,7 @@ import { authRoutes } from './modules/auth/routes.js';
 import { isSessionAlive } from './modules/auth/sessions.js';
 import { registerSubscriptionExpiry } from './modules/auth/subscription-expiry.js';
 import { verifyAccessToken } from './modules/auth/tokens.js';
+import { chatRoutes } from './modules/chats/routes.js';
 import { companyRoutes } from './modules/companies/routes.js';
 import { companyScheduleRoutes } from './modules/companies/schedules.js';
 import { contactRoutes } from './modules/contacts/routes.js';
@@ -315,6 +316,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       tagRoutes(zapi, ctx);
       quickMessageRoutes(zapi, ctx, media);
       contactRoutes(zapi, ctx);
+      chatRoutes(zapi, ctx);
       simulatorRoutes(zapi, ctx, sessions, network);
     },
     { prefix },

@@ -5,6 +5,7 @@ export * from './permissions.js';
 export * from './realtime.js';
 export * from './schemas/admin.js';
 export * from './schemas/auth.js';
+export * from './schemas/chats.js';
 export * from './schemas/classic.js';
 export * from './schemas/common.js';
 export * from './schemas/companies.js';

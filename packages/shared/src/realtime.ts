@@ -2,6 +2,7 @@
  * Socket channel names and payloads (core document sections 4 and 7). The server emits on
  * `company-{id}-<name>`; the client listens on the same names.
  */
+import type { Chat, ChatMessage } from './schemas/chats.js';
 import type { QuickMessage, Tag } from './schemas/tickets.js';
 import type { PublicUser } from './schemas/users.js';
 
@@ -60,7 +61,15 @@ export interface ChannelPayloads {
   contact: { action: string; [k: string]: unknown };
   whatsapp: { action: string; [k: string]: unknown };
   whatsappSession: { action: string; [k: string]: unknown };
-  chat: { action: string; [k: string]: unknown };
+  /**
+   * Internal chat (document 2 section 7), sent only to the chat's participants: `create` and
+   * `update` carry the chat, `delete` its id (also to users removed from it), `new-message` the
+   * message and the chat with its new unread counts.
+   */
+  chat:
+    | { action: 'create' | 'update'; record: Chat }
+    | { action: 'delete'; id: number }
+    | { action: 'new-message'; newMessage: ChatMessage; chat: Chat };
   announcement: { action: string; [k: string]: unknown };
   payment: { action: string; [k: string]: unknown };
 }

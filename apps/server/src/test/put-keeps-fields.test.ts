@@ -172,6 +172,12 @@ const CASES: Record<string, Case> = {
     change: { useIntegration: true },
     read: (id) => call('GET', `/api/tickets/${id}`),
   },
+  'PUT /api/chats/:id': {
+    create: async () => (await call('POST', '/api/chats', { title: 'Equipe', users: [a.agent.id] })).id,
+    change: { title: 'Equipe renomeada' },
+    read: async (id) =>
+      ((await call('GET', '/api/chats')) as { records: { id: number }[] }).records.find((c) => c.id === id)!,
+  },
 };
 
 /** PUT routes whose body has a single field, or none. */

@@ -88,6 +88,13 @@ const ROUTES: [route: string, auth: 'public' | 'user', role?: 'admin' | 'super',
   ['DELETE /contacts/:id', 'user', 'admin'],
   ['POST /contacts/upload', 'user'],
   ['POST /contacts/import', 'user'],
+  ['GET /chats', 'user', undefined, 'useInternalChat'],
+  ['POST /chats', 'user', undefined, 'useInternalChat'],
+  ['PUT /chats/:id', 'user', undefined, 'useInternalChat'],
+  ['DELETE /chats/:id', 'user', undefined, 'useInternalChat'],
+  ['POST /chats/:id/read', 'user', undefined, 'useInternalChat'],
+  ['GET /chats/:id/messages', 'user', undefined, 'useInternalChat'],
+  ['POST /chats/:id/messages', 'user', undefined, 'useInternalChat'],
 ];
 
 /** Fills a route's parameters with plausible values. */

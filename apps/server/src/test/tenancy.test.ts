@@ -393,6 +393,32 @@ const MATRIX: Case[] = [
       expected: route === 'DELETE /api/quick-messages/:id' ? 204 : route.startsWith('POST') ? 400 : 200,
     }),
   ),
+  ...(
+    [
+      ['PUT /api/chats/:id', 200],
+      ['DELETE /api/chats/:id', 204],
+      ['POST /api/chats/:id/read', 200],
+      ['GET /api/chats/:id/messages', 200],
+      ['POST /api/chats/:id/messages', 201],
+    ] as const
+  ).map(
+    ([route, expected]): Case => ({
+      route,
+      call: async (o) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/chats',
+          headers: bearer(o.admin),
+          payload: { title: 'Equipe A', users: [o.agent.id] },
+        });
+        const [method, path] = route.split(' ') as [Method, string];
+        const payload =
+          method === 'GET' || method === 'DELETE' ? undefined : { title: 'Equipe', message: 'oi' };
+        return { method, url: path.replace(':id', String(res.json().id)), payload };
+      },
+      expected,
+    }),
+  ),
 ];
 
 /** Routes with a path parameter that is not a tenant row id; their isolation is tested below. */

@@ -1,0 +1,97 @@
+import {
+  ZChat,
+  ZChatBody,
+  ZChatMessage,
+  ZChatMessageBody,
+  ZChatMessagesPage,
+  ZChatsPage,
+  ZId,
+  ZIdParam,
+  ZPageQuery,
+} from '@zapdesk/shared';
+import { z } from 'zod';
+import type { AppContext, ZodApp } from '../../context.js';
+import type { RouteGuard } from '../../lib/guards.js';
+import {
+  createChat,
+  deleteChat,
+  listChatMessages,
+  listChats,
+  markChatRead,
+  sendChatMessage,
+  updateChat,
+} from './chats-service.js';
+
+/** Every chat route needs a signed-in user whose company plan has internal chat. */
+const chatRoute = { auth: 'user', plan: 'useInternalChat' } as const satisfies RouteGuard;
+
+/**
+ * Internal chat (document 2 section 7 "Internal chat"): the caller's chats, create, owner-only edit
+ * and delete, mark read, and the messages (paged newest first) and posting. A chat whose caller is
+ * not a participant answers 404 like another company's.
+ */
+export function chatRoutes(app: ZodApp, ctx: AppContext): void {
+  const tags = ['chats'];
+  app.get(
+    '/chats',
+    { config: chatRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZChatsPage } } },
+    (request) => listChats(ctx, request.auth, request.query),
+  );
+  app.post(
+    '/chats',
+    { config: chatRoute, schema: { tags, body: ZChatBody, response: { 201: ZChat } } },
+    async (request, reply) => reply.status(201).send(await createChat(ctx, request.auth, request.body)),
+  );
+  app.put(
+    '/chats/:id',
+    {
+      config: chatRoute,
+      schema: { tags, params: ZIdParam, body: ZChatBody.partial(), response: { 200: ZChat } },
+    },
+    (request) => updateChat(ctx, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/chats/:id',
+    { config: chatRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      await deleteChat(ctx, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/chats/:id/read',
+    {
+      config: chatRoute,
+      schema: {
+        tags,
+        params: ZIdParam,
+        // The spec's body names the user; the caller comes only from the token.
+        body: z.object({ userId: ZId.optional() }).nullish(),
+        response: { 200: ZChat },
+      },
+    },
+    (request) => markChatRead(ctx, request.auth, request.params.id),
+  );
+  app.get(
+    '/chats/:id/messages',
+    {
+      config: chatRoute,
+      schema: {
+        tags,
+        params: ZIdParam,
+        querystring: ZPageQuery.pick({ pageNumber: true }),
+        response: { 200: ZChatMessagesPage },
+      },
+    },
+    (request) => listChatMessages(ctx, request.auth, request.params.id, request.query.pageNumber),
+  );
+  app.post(
+    '/chats/:id/messages',
+    {
+      config: chatRoute,
+      schema: { tags, params: ZIdParam, body: ZChatMessageBody, response: { 201: ZChatMessage } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await sendChatMessage(ctx, request.auth, request.params.id, request.body)),
+  );
+}

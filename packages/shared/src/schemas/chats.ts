@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { boundedString, V, ZId } from './common.js';
+
+/** Longest chat title and chat message accepted (characters). */
+export const CHAT_TITLE_MAX = 200;
+export const CHAT_MESSAGE_MAX = 10_000;
+/** Most participants of one chat. */
+export const CHAT_USERS_MAX = 500;
+
+/** A chat participant with its unread count (document 2 section 3 Chat: users). */
+export const ZChatUser = z.object({
+  userId: z.number(),
+  unreads: z.number(),
+  user: z.object({ id: z.number(), name: z.string() }),
+});
+export type ChatUser = z.infer<typeof ZChatUser>;
+
+/** Internal chat (document 2 section 3 Chat). `updatedAt` is an ISO date-time. */
+export const ZChat = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  title: z.string(),
+  ownerId: z.number().nullable(),
+  users: z.array(ZChatUser),
+  lastMessage: z.string(),
+  updatedAt: z.string(),
+});
+export type Chat = z.infer<typeof ZChat>;
+
+/** GET /chats: the caller's chats, latest activity first. */
+export const ZChatsPage = z.object({ records: z.array(ZChat), hasMore: z.boolean() });
+export type ChatsPage = z.infer<typeof ZChatsPage>;
+
+/**
+ * POST /chats and PUT /chats/:id body: a title and at least one participant (user ids of the
+ * caller's company; the caller joins anyway). Messages `required`, `tooLong`.
+ */
+export const ZChatBody = z.object({
+  title: boundedString(1, CHAT_TITLE_MAX),
+  users: z.array(ZId, { error: V.required }).min(1, V.required).max(CHAT_USERS_MAX, V.tooLong),
+});
+export type ChatBody = z.infer<typeof ZChatBody>;
+
+/** A chat message (document 2 section 3 Chat message). `createdAt` is an ISO date-time. */
+export const ZChatMessage = z.object({
+  id: z.number(),
+  chatId: z.number(),
+  senderId: z.number().nullable(),
+  sender: z.object({ id: z.number(), name: z.string() }).nullable(),
+  message: z.string(),
+  createdAt: z.string(),
+});
+export type ChatMessage = z.infer<typeof ZChatMessage>;
+
+/** GET /chats/:id/messages: 20 a page, newest first. */
+export const ZChatMessagesPage = z.object({ records: z.array(ZChatMessage), hasMore: z.boolean() });
+export type ChatMessagesPage = z.infer<typeof ZChatMessagesPage>;
+
+/** POST /chats/:id/messages body: a non-empty message. */
+export const ZChatMessageBody = z.object({ message: boundedString(1, CHAT_MESSAGE_MAX) });
+export type ChatMessageBody = z.infer<typeof ZChatMessageBody>;
