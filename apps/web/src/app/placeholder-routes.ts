@@ -10,7 +10,6 @@ export interface PlaceholderRoute {
 
 export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: '/schedules', titleKey: 'menu.schedules' },
-  { path: '/chats/:chatId?', titleKey: 'menu.chats' },
   { path: '/helps', titleKey: 'menu.helps' },
   { path: '/kanban', titleKey: 'menu.kanban' },
   { path: '/files', titleKey: 'menu.files' },

@@ -47,6 +47,7 @@ const TagsPage = lazy(() => import('../features/tags/tags-page').then((m) => ({ 
 const QuickMessagesPage = lazy(() =>
   import('../features/quick-messages/quick-messages-page').then((m) => ({ default: m.QuickMessagesPage })),
 );
+const ChatsPage = lazy(() => import('../features/chats/chats-page').then((m) => ({ default: m.ChatsPage })));
 
 const page = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -93,6 +94,7 @@ export function AppRoutes() {
           <Route path="/queues" element={page(<QueuesPage />)} />
           <Route path="/tags" element={page(<TagsPage />)} />
           <Route path="/quick-messages" element={page(<QuickMessagesPage />)} />
+          <Route path="/chats/:chatId?" element={page(<ChatsPage />)} />
           {PLACEHOLDER_ROUTES.map((route) => (
             <Route key={route.path} path={route.path} element={<PlaceholderPage route={route} />} />
           ))}

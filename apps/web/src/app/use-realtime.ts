@@ -10,6 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { RELOAD_DELAY_MS, type SessionUser, TOAST_ERROR_MS } from '@zapdesk/shared';
 import { useEffect, useRef } from 'react';
 import { toast } from 'react-toastify';
+import { applyChatEvent } from '../features/chats/chats-cache';
 import {
   applyContactListEvent,
   applyQueueEvent,
@@ -111,6 +112,8 @@ export function useRealtime(user: SessionUser): void {
       onCompanyChannel(socket, companyId, 'contact', (payload) =>
         applyContactListEvent(queryClient, payload),
       ),
+      // Internal chat: sent only to the chat's participants.
+      onCompanyChannel(socket, companyId, 'chat', (payload) => applyChatEvent(queryClient, payload)),
     ];
     socket.on('connect_error', (err: Error) => {
       if (err.message === 'ERR_SESSION_EXPIRED') reloadLater();

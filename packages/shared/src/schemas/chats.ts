@@ -59,3 +59,6 @@ export type ChatMessagesPage = z.infer<typeof ZChatMessagesPage>;
 /** POST /chats/:id/messages body: a non-empty message. */
 export const ZChatMessageBody = z.object({ message: boundedString(1, CHAT_MESSAGE_MAX) });
 export type ChatMessageBody = z.infer<typeof ZChatMessageBody>;
+
+/** Chat history loads the next (older) page when scrolled within this many px of the top (document 2 section 9). */
+export const CHAT_HISTORY_LOAD_THRESHOLD_PX = 600;

@@ -1,5 +1,6 @@
 import { Badge } from '@mui/material';
 import type { ReactNode } from 'react';
+import { useInternalChatEnabled, useUnreadChats } from '../../features/chats/chats-popover';
 import { useConnectionWarning } from '../../features/connections/use-connection-warning';
 
 /**
@@ -21,7 +22,7 @@ export function ConnectionsMenuBadge({ children }: { children: ReactNode }) {
   return <ConnectionWarningBadge warning={warning}>{children}</ConnectionWarningBadge>;
 }
 
-/** The unread internal-chat dot on /chats (internal chat is not built yet). */
+/** The unread internal-chat dot on /chats (core section 2 "Side menu"). */
 export function UnreadChatBadge({ unread, children }: { unread: boolean; children: ReactNode }) {
   if (!unread) return <>{children}</>;
   return (
@@ -29,4 +30,10 @@ export function UnreadChatBadge({ unread, children }: { unread: boolean; childre
       {children}
     </Badge>
   );
+}
+
+/** The /chats dot wired to the caller's chats: shown while any of them has unread messages. */
+export function ChatsMenuBadge({ children }: { children: ReactNode }) {
+  const { unread } = useUnreadChats(useInternalChatEnabled());
+  return <UnreadChatBadge unread={unread > 0}>{children}</UnreadChatBadge>;
 }

@@ -15,7 +15,7 @@ import { APP_VERSION, type SessionUser, STORAGE_KEYS } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
-import { ConnectionsMenuBadge, UnreadChatBadge } from './menu-badges';
+import { ChatsMenuBadge, ConnectionsMenuBadge } from './menu-badges';
 import { buildMenu, type MenuLink } from './menu-items';
 
 interface SideMenuProps {
@@ -40,7 +40,7 @@ export function SideMenu({ user, expanded, onNavigate }: SideMenuProps) {
     const Icon = item.icon;
     let icon = <Icon />;
     if (item.badge === 'connections') icon = <ConnectionsMenuBadge>{icon}</ConnectionsMenuBadge>;
-    if (item.badge === 'chats') icon = <UnreadChatBadge unread={false}>{icon}</UnreadChatBadge>;
+    if (item.badge === 'chats') icon = <ChatsMenuBadge>{icon}</ChatsMenuBadge>;
     const label = t(item.labelKey);
     return (
       <Tooltip key={item.to} title={expanded ? '' : label} placement="right">

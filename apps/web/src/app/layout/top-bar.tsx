@@ -9,6 +9,7 @@ import { can } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../../features/auth/session-context';
+import { ChatsPopover } from '../../features/chats/chats-popover';
 import { reloadPage } from '../../lib/browser';
 import { OTHER_SERVICES_URL } from '../../lib/config';
 import { formatDate } from '../../lib/format';
@@ -103,6 +104,7 @@ export function TopBar({ onToggleMenu, zIndex }: { onToggleMenu: () => void; zIn
             <RefreshIcon />
           </IconButton>
         </Tooltip>
+        <ChatsPopover />
         <NotificationsPopover />
         <UserMenu />
       </Toolbar>
