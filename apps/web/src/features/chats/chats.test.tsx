@@ -10,6 +10,7 @@ import { renderWithProviders } from '../../test/render';
 import { ChatModal } from './chat-modal';
 import { applyChatEvent } from './chats-cache';
 import { ChatsPage } from './chats-page';
+import { ChatsPopover } from './chats-popover';
 import { chatsKeys } from './use-chats';
 
 const json = (status: number, body: unknown) =>
@@ -253,5 +254,38 @@ describe('side menu chats dot', () => {
     renderWithProviders(<ChatsMenuBadge>icon</ChatsMenuBadge>, { user: me });
     await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     expect(screen.queryByTestId('chats-unread')).toBeNull();
+  });
+});
+
+describe('top bar chats popover', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('counts the chats with unread messages and lists them', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json(200, {
+          records: [withUnreads(chat(), 3), chat({ id: 2, uuid: 'b', title: 'Lido' })],
+          hasMore: false,
+        }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<ChatsPopover />, { user: me });
+    await waitFor(() => expect(screen.getByTestId('chats-popover-count').textContent).toBe('1'));
+    await user.click(screen.getByTestId('chats-popover-button'));
+    const list = await screen.findByTestId('chats-popover-list');
+    expect(within(list).getByText('Equipe')).toBeTruthy();
+    expect(within(list).getByText('Lido')).toBeTruthy();
+  });
+
+  it('is not shown, and asks nothing, when the plan has no internal chat', () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+    renderWithProviders(<ChatsPopover />, {
+      user: createSessionUser({ profile: 'user' }, { useInternalChat: false }),
+    });
+    expect(screen.queryByTestId('chats-popover-button')).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });
