@@ -67,7 +67,7 @@ const ROUTES: [route: string, auth: 'public' | 'user', role?: 'admin' | 'super',
   ['GET /tags/list', 'user'],
   ['POST /tags/sync', 'user'],
   ['GET /tags', 'user'],
-  ['GET /tags/kanban', 'user'],
+  ['GET /tags/kanban', 'user', undefined, 'useKanban'],
   ['GET /tags/:id', 'user'],
   ['POST /tags', 'user'],
   ['PUT /tags/:id', 'user'],
@@ -88,6 +88,9 @@ const ROUTES: [route: string, auth: 'public' | 'user', role?: 'admin' | 'super',
   ['DELETE /contacts/:id', 'user', 'admin'],
   ['POST /contacts/upload', 'user'],
   ['POST /contacts/import', 'user'],
+  ['GET /ticket/kanban', 'user', undefined, 'useKanban'],
+  ['PUT /ticket-tags/:ticketId/:tagId', 'user', undefined, 'useKanban'],
+  ['DELETE /ticket-tags/:ticketId', 'user', undefined, 'useKanban'],
 ];
 
 /** Fills a route's parameters with plausible values. */
