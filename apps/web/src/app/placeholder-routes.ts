@@ -12,7 +12,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: '/schedules', titleKey: 'menu.schedules' },
   { path: '/chats/:chatId?', titleKey: 'menu.chats' },
   { path: '/helps', titleKey: 'menu.helps' },
-  { path: '/kanban', titleKey: 'menu.kanban' },
   { path: '/files', titleKey: 'menu.files' },
   { path: '/messages-api', titleKey: 'menu.messagesApi' },
   { path: '/financeiro', titleKey: 'menu.financeiro' },

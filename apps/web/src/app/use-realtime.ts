@@ -17,6 +17,7 @@ import {
   applyTagEvent,
 } from '../features/common/live-lists';
 import { applySessionEvent, applyWhatsappEvent } from '../features/connections/connections-cache';
+import { applyKanbanTicketEvent } from '../features/kanban/kanban-cache';
 import {
   applyContactViewEvent,
   applyTicketViewEvent,
@@ -110,6 +111,9 @@ export function useRealtime(user: SessionUser): void {
       ),
       onCompanyChannel(socket, companyId, 'contact', (payload) =>
         applyContactListEvent(queryClient, payload),
+      ),
+      onCompanyChannel(socket, companyId, 'ticket', (payload) =>
+        applyKanbanTicketEvent(queryClient, payload),
       ),
     ];
     socket.on('connect_error', (err: Error) => {
