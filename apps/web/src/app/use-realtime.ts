@@ -17,7 +17,7 @@ import {
   applyTagEvent,
 } from '../features/common/live-lists';
 import { applySessionEvent, applyWhatsappEvent } from '../features/connections/connections-cache';
-import { applyKanbanTicketEvent } from '../features/kanban/kanban-cache';
+import { applyKanbanTagEvent, applyKanbanTicketEvent } from '../features/kanban/kanban-cache';
 import {
   applyContactViewEvent,
   applyTicketViewEvent,
@@ -115,6 +115,7 @@ export function useRealtime(user: SessionUser): void {
       onCompanyChannel(socket, companyId, 'ticket', (payload) =>
         applyKanbanTicketEvent(queryClient, payload),
       ),
+      onCompanyChannel(socket, companyId, 'tag', () => applyKanbanTagEvent(queryClient)),
     ];
     socket.on('connect_error', (err: Error) => {
       if (err.message === 'ERR_SESSION_EXPIRED') reloadLater();

@@ -101,3 +101,11 @@ export function applyKanbanTicketEvent(queryClient: QueryClient, payload: Channe
     return { ...data, pages: [{ ...first, tickets: [card, ...first.tickets] }, ...rest] };
   });
 }
+
+/**
+ * Applies one `company-{id}-tag` event to the board: a tag created, renamed, recoloured, flagged or
+ * unflagged kanban, or deleted changes the lanes, so they are read again.
+ */
+export function applyKanbanTagEvent(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: kanbanKeys.lanes });
+}

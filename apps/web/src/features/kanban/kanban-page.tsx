@@ -138,7 +138,10 @@ function Board() {
   const [dragged, setDragged] = useState<KanbanTicket | null>(null);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor),
+    // Space picks a card up and drops it (arrows move it); Enter stays the card's click (open).
+    useSensor(KeyboardSensor, {
+      keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space'] },
+    }),
   );
   const laneTags: Tag[] = lanes.data ?? [];
   const laneIds = useMemo(() => laneTags.map((tag) => tag.id), [laneTags]);

@@ -8,7 +8,7 @@ import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { applyKanbanTicketEvent, kanbanKeys, OPEN_LANE } from './kanban-cache';
+import { applyKanbanTagEvent, applyKanbanTicketEvent, kanbanKeys, OPEN_LANE } from './kanban-cache';
 import { KanbanPage } from './kanban-page';
 import { useMoveCard } from './use-kanban';
 
@@ -105,6 +105,26 @@ describe('kanban board', () => {
     await waitFor(() => expect(screen.queryByTestId('kanban-card-1')).toBeNull());
     act(() => applyKanbanTicketEvent(queryClient, { action: 'create', ticket: card(3, []) }));
     expect(await screen.findByTestId('kanban-card-3')).toBeTruthy();
+  });
+
+  it('reads the lanes again when a tag changes', async () => {
+    const { queryClient } = renderBoard();
+    await screen.findByTestId(`kanban-lane-${DOING.id}`);
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === '/api/tags/kanban')
+        return json(200, {
+          lista: [
+            { ...DOING, kanban: 1 },
+            { ...PLAIN, kanban: 1 },
+          ],
+        });
+      return json(200, { tickets: [card(1, [PLAIN])], hasMore: false });
+    });
+    expect(screen.queryByTestId(`kanban-lane-${PLAIN.id}`)).toBeNull();
+    act(() => applyKanbanTagEvent(queryClient));
+    const vip = await screen.findByTestId(`kanban-lane-${PLAIN.id}`);
+    expect(within(vip).getByTestId('kanban-card-1')).toBeTruthy();
   });
 
   it('shows no board without the plan flag', async () => {
