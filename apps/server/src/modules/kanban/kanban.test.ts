@@ -3,10 +3,10 @@
  * lane tags of a ticket (add, move in one request, remove), the useKanban plan flag and tenancy.
  */
 import type { AddressInfo } from 'node:net';
-import { companyChannel, ZKanbanPage } from '@zapdesk/shared';
+import { companyChannel, KANBAN_PAGE_SIZE, ZKanbanPage } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tags, tickets } from '../../db/schema/index.js';
+import { contacts, tags, tickets } from '../../db/schema/index.js';
 import {
   bearer,
   createCompany,
@@ -99,6 +99,33 @@ describe('GET /ticket/kanban', () => {
       .tickets.map((x: { id: number }) => x.id);
     expect(narrowed).toEqual(expect.arrayContaining([elsewhere, noQueue]));
     expect(narrowed).not.toContain(mine);
+  });
+
+  it('pages KANBAN_PAGE_SIZE cards, newest first, without gaps or repeats', async () => {
+    const c = await createTenant(t.app);
+    const rows = Array.from({ length: KANBAN_PAGE_SIZE + 1 }, (_, i) => ({
+      companyId: c.companyId,
+      name: `Cliente ${i}`,
+      number: `5521${String(i).padStart(8, '0')}`,
+    }));
+    const made = await t.app.ctx.db.insert(contacts).values(rows).returning({ id: contacts.id });
+    const ids = (
+      await t.app.ctx.db
+        .insert(tickets)
+        .values(
+          made.map((contact) => ({ companyId: c.companyId, contactId: contact.id, status: 'open' as const })),
+        )
+        .returning({ id: tickets.id })
+    ).map((r) => r.id);
+    const first = (await inject('GET', '/api/ticket/kanban?showAll=true', c.admin)).json();
+    expect(first.tickets).toHaveLength(KANBAN_PAGE_SIZE);
+    expect(first.hasMore).toBe(true);
+    expect(first.tickets[0].id).toBe(Math.max(...ids));
+    const second = (await inject('GET', '/api/ticket/kanban?showAll=true&pageNumber=2', c.admin)).json();
+    expect(second).toMatchObject({ hasMore: false });
+    const seen = [...first.tickets, ...second.tickets].map((x: { id: number }) => x.id);
+    expect(new Set(seen).size).toBe(ids.length);
+    expect([...seen].sort((x, y) => x - y)).toEqual([...ids].sort((x, y) => x - y));
   });
 
   it('answers 400 for a malformed queueIds', async () => {
