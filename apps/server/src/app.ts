@@ -46,6 +46,7 @@ import { companyScheduleRoutes } from './modules/companies/schedules.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { kanbanRoutes } from './modules/kanban/routes.js';
 import { setMediaPrefix } from './modules/messages/message-repository.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { planRoutes } from './modules/plans/routes.js';
@@ -317,6 +318,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       quickMessageRoutes(zapi, ctx, media);
       contactRoutes(zapi, ctx);
       chatRoutes(zapi, ctx);
+      kanbanRoutes(zapi, ctx);
       simulatorRoutes(zapi, ctx, sessions, network);
     },
     { prefix },

@@ -67,7 +67,7 @@ const ROUTES: [route: string, auth: 'public' | 'user', role?: 'admin' | 'super',
   ['GET /tags/list', 'user'],
   ['POST /tags/sync', 'user'],
   ['GET /tags', 'user'],
-  ['GET /tags/kanban', 'user'],
+  ['GET /tags/kanban', 'user', undefined, 'useKanban'],
   ['GET /tags/:id', 'user'],
   ['POST /tags', 'user'],
   ['PUT /tags/:id', 'user'],
@@ -95,6 +95,9 @@ const ROUTES: [route: string, auth: 'public' | 'user', role?: 'admin' | 'super',
   ['POST /chats/:id/read', 'user', undefined, 'useInternalChat'],
   ['GET /chats/:id/messages', 'user', undefined, 'useInternalChat'],
   ['POST /chats/:id/messages', 'user', undefined, 'useInternalChat'],
+  ['GET /ticket/kanban', 'user', undefined, 'useKanban'],
+  ['PUT /ticket-tags/:ticketId/:tagId', 'user', undefined, 'useKanban'],
+  ['DELETE /ticket-tags/:ticketId', 'user', undefined, 'useKanban'],
 ];
 
 /** Fills a route's parameters with plausible values. */

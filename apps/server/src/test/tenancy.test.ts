@@ -248,6 +248,19 @@ const MATRIX: Case[] = [
     expected: 200,
   },
   {
+    route: 'PUT /api/ticket-tags/:ticketId/:tagId',
+    call: async () => ({
+      method: 'PUT',
+      url: `/api/ticket-tags/${conn.ticketId}/${conn.tagId}?replace=true`,
+    }),
+    expected: 200,
+  },
+  {
+    route: 'DELETE /api/ticket-tags/:ticketId',
+    call: async () => ({ method: 'DELETE', url: `/api/ticket-tags/${conn.ticketId}` }),
+    expected: 200,
+  },
+  {
     route: 'GET /api/contacts/:id',
     call: async () => ({ method: 'GET', url: `/api/contacts/${conn.contactId}` }),
     expected: 200,
@@ -452,6 +465,7 @@ describe('cross-company access', () => {
       ['/api/contacts', [conn.contactId]],
       ['/api/contacts/list', [conn.contactId]],
       ['/api/tags/list', [conn.tagId]],
+      ['/api/ticket/kanban?showAll=true', [conn.ticketId]],
       ['/api/settings', []],
     ];
     for (const [url, foreign] of lists) {

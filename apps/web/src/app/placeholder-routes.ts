@@ -11,7 +11,6 @@ export interface PlaceholderRoute {
 export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: '/schedules', titleKey: 'menu.schedules' },
   { path: '/helps', titleKey: 'menu.helps' },
-  { path: '/kanban', titleKey: 'menu.kanban' },
   { path: '/files', titleKey: 'menu.files' },
   { path: '/messages-api', titleKey: 'menu.messagesApi' },
   { path: '/financeiro', titleKey: 'menu.financeiro' },

@@ -44,6 +44,9 @@ const QueuesPage = lazy(() =>
   import('../features/queues/queues-page').then((m) => ({ default: m.QueuesPage })),
 );
 const TagsPage = lazy(() => import('../features/tags/tags-page').then((m) => ({ default: m.TagsPage })));
+const KanbanPage = lazy(() =>
+  import('../features/kanban/kanban-page').then((m) => ({ default: m.KanbanPage })),
+);
 const QuickMessagesPage = lazy(() =>
   import('../features/quick-messages/quick-messages-page').then((m) => ({ default: m.QuickMessagesPage })),
 );
@@ -95,6 +98,7 @@ export function AppRoutes() {
           <Route path="/tags" element={page(<TagsPage />)} />
           <Route path="/quick-messages" element={page(<QuickMessagesPage />)} />
           <Route path="/chats/:chatId?" element={page(<ChatsPage />)} />
+          <Route path="/kanban" element={page(<KanbanPage />)} />
           {PLACEHOLDER_ROUTES.map((route) => (
             <Route key={route.path} path={route.path} element={<PlaceholderPage route={route} />} />
           ))}

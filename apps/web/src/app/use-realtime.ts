@@ -18,6 +18,7 @@ import {
   applyTagEvent,
 } from '../features/common/live-lists';
 import { applySessionEvent, applyWhatsappEvent } from '../features/connections/connections-cache';
+import { applyKanbanTagEvent, applyKanbanTicketEvent } from '../features/kanban/kanban-cache';
 import {
   applyContactViewEvent,
   applyTicketViewEvent,
@@ -114,6 +115,10 @@ export function useRealtime(user: SessionUser): void {
       ),
       // Internal chat: sent only to the chat's participants.
       onCompanyChannel(socket, companyId, 'chat', (payload) => applyChatEvent(queryClient, payload)),
+      onCompanyChannel(socket, companyId, 'ticket', (payload) =>
+        applyKanbanTicketEvent(queryClient, payload),
+      ),
+      onCompanyChannel(socket, companyId, 'tag', () => applyKanbanTagEvent(queryClient)),
     ];
     socket.on('connect_error', (err: Error) => {
       if (err.message === 'ERR_SESSION_EXPIRED') reloadLater();

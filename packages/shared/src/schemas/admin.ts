@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { boundedString } from './common.js';
-import { ZQuickMessage, ZTag } from './tickets.js';
+import { boundedString, ZCoercedId } from './common.js';
+import { boolParam, idList, ZQuickMessage, ZTag, ZTicketStatus } from './tickets.js';
 
 /** Tag with the number of tickets carrying it (GET /tags, document 2 section 3). */
 export const ZTagWithCount = ZTag.extend({ ticketsCount: z.number() });
@@ -41,3 +41,46 @@ export const ZQuickMessageBody = z.object({
   geral: z.boolean().optional().default(false),
 });
 export type QuickMessageBody = z.input<typeof ZQuickMessageBody>;
+
+/**
+ * GET /ticket/kanban query (document 2 sections 6 and 7): `queueIds` a JSON array of the user's
+ * queue ids (tickets of those queues and those without a queue), `showAll` (admins only: every
+ * ticket of the company), `pageNumber` (1-based, KANBAN_PAGE_SIZE tickets a page).
+ */
+export const ZKanbanQuery = z.object({
+  queueIds: idList,
+  showAll: boolParam,
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+});
+export type KanbanQuery = z.input<typeof ZKanbanQuery>;
+
+/** Live tickets per page of GET /ticket/kanban. */
+export const KANBAN_PAGE_SIZE = 500;
+
+/** A card of the board (document 2 section 3 Kanban ticket): id, uuid, tags, contact, lastMessage. */
+export const ZKanbanTicket = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  status: ZTicketStatus,
+  queueId: z.number().nullable(),
+  userId: z.number().nullable(),
+  contact: z.object({ id: z.number(), name: z.string(), number: z.string() }),
+  lastMessage: z.string(),
+  tags: z.array(z.object({ id: z.number(), name: z.string(), color: z.string() })),
+  updatedAt: z.string(),
+});
+export type KanbanTicket = z.infer<typeof ZKanbanTicket>;
+
+/** GET /ticket/kanban answer: a page of live tickets, newest update first. */
+export const ZKanbanPage = z.object({ tickets: z.array(ZKanbanTicket), hasMore: z.boolean() });
+export type KanbanPage = z.infer<typeof ZKanbanPage>;
+
+/** PUT /ticket-tags/:ticketId/:tagId and DELETE /ticket-tags/:ticketId path. */
+export const ZTicketTagParams = z.object({ ticketId: ZCoercedId, tagId: ZCoercedId });
+export const ZTicketIdParam = z.object({ ticketId: ZCoercedId });
+
+/**
+ * PUT /ticket-tags/:ticketId/:tagId query: `replace=true` also removes the ticket's other kanban
+ * tags in the same transaction (a card moved between lanes in one request).
+ */
+export const ZTicketTagQuery = z.object({ replace: boolParam });

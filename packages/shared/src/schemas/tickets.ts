@@ -45,7 +45,7 @@ export const ZTicket = z.object({
 export type Ticket = z.infer<typeof ZTicket>;
 
 /** A JSON array of ids in a query string ('[1,2]'), or a comma list ('1,2'). */
-const idList = z
+export const idList = z
   .union([z.string(), z.array(z.string())])
   .optional()
   .transform((value, ctx) => {
@@ -66,7 +66,8 @@ const idList = z
     return ids;
   });
 
-const boolParam = z
+/** A boolean query parameter: true, 'true'; anything else absent or 'false' is false. */
+export const boolParam = z
   .union([z.boolean(), z.enum(['true', 'false'])])
   .optional()
   .transform((v) => v === true || v === 'true');

@@ -14,6 +14,7 @@ import type { AppContext, ZodApp } from '../../context.js';
 import { tags, ticketTags } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { userRoute } from '../../lib/guards.js';
+import { kanbanRoute } from '../kanban/routes.js';
 import { findTicket } from '../tickets/ticket-repository.js';
 import { getVisibleTicket } from '../tickets/tickets-service.js';
 import { createTag, deleteTag, getTag, listKanbanTags, listTags, updateTag } from './tags-service.js';
@@ -34,7 +35,7 @@ export function tagRoutes(app: ZodApp, ctx: AppContext): void {
   );
   app.get(
     '/tags/kanban',
-    { config: userRoute, schema: { tags: tagsDoc, response: { 200: ZKanbanTags } } },
+    { config: kanbanRoute, schema: { tags: tagsDoc, response: { 200: ZKanbanTags } } },
     (request) => listKanbanTags(ctx, request.auth.companyId),
   );
   app.get(
