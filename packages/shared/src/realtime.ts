@@ -2,6 +2,7 @@
  * Socket channel names and payloads (core document sections 4 and 7). The server emits on
  * `company-{id}-<name>`; the client listens on the same names.
  */
+import type { Announcement } from './schemas/notices.js';
 import type { QuickMessage, Tag } from './schemas/tickets.js';
 import type { PublicUser } from './schemas/users.js';
 
@@ -61,6 +62,10 @@ export interface ChannelPayloads {
   whatsapp: { action: string; [k: string]: unknown };
   whatsappSession: { action: string; [k: string]: unknown };
   chat: { action: string; [k: string]: unknown };
-  announcement: { action: string; [k: string]: unknown };
+  /**
+   * Platform-wide: emitted on every company's channel. Active announcements come as create/update
+   * with the record; inactive or deleted ones as delete with the id.
+   */
+  announcement: { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };
   payment: { action: string; [k: string]: unknown };
 }

@@ -11,7 +11,6 @@ export interface PlaceholderRoute {
 export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: '/schedules', titleKey: 'menu.schedules' },
   { path: '/chats/:chatId?', titleKey: 'menu.chats' },
-  { path: '/helps', titleKey: 'menu.helps' },
   { path: '/kanban', titleKey: 'menu.kanban' },
   { path: '/files', titleKey: 'menu.files' },
   { path: '/messages-api', titleKey: 'menu.messagesApi' },
@@ -19,7 +18,6 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: '/planos', titleKey: 'menu.planos' },
   { path: '/prompts', titleKey: 'menu.prompts' },
   { path: '/queue-integration', titleKey: 'menu.queueIntegration' },
-  { path: '/announcements', titleKey: 'menu.announcements' },
   { path: '/subscription', titleKey: 'menu.subscription' },
   { path: '/campaigns', titleKey: 'menu.campaignsList', gate: 'campaigns' },
   { path: '/contact-lists', titleKey: 'menu.contactLists', gate: 'campaigns' },

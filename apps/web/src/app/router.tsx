@@ -47,6 +47,10 @@ const TagsPage = lazy(() => import('../features/tags/tags-page').then((m) => ({ 
 const QuickMessagesPage = lazy(() =>
   import('../features/quick-messages/quick-messages-page').then((m) => ({ default: m.QuickMessagesPage })),
 );
+const AnnouncementsPage = lazy(() =>
+  import('../features/announcements/announcements-page').then((m) => ({ default: m.AnnouncementsPage })),
+);
+const HelpsPage = lazy(() => import('../features/helps/helps-page').then((m) => ({ default: m.HelpsPage })));
 
 const page = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -93,6 +97,8 @@ export function AppRoutes() {
           <Route path="/queues" element={page(<QueuesPage />)} />
           <Route path="/tags" element={page(<TagsPage />)} />
           <Route path="/quick-messages" element={page(<QuickMessagesPage />)} />
+          <Route path="/announcements" element={page(<AnnouncementsPage />)} />
+          <Route path="/helps" element={page(<HelpsPage />)} />
           {PLACEHOLDER_ROUTES.map((route) => (
             <Route key={route.path} path={route.path} element={<PlaceholderPage route={route} />} />
           ))}

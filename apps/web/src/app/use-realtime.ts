@@ -10,6 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { RELOAD_DELAY_MS, type SessionUser, TOAST_ERROR_MS } from '@zapdesk/shared';
 import { useEffect, useRef } from 'react';
 import { toast } from 'react-toastify';
+import { applyAnnouncementEvent } from '../features/announcements/use-announcements';
 import {
   applyContactListEvent,
   applyQueueEvent,
@@ -110,6 +111,9 @@ export function useRealtime(user: SessionUser): void {
       ),
       onCompanyChannel(socket, companyId, 'contact', (payload) =>
         applyContactListEvent(queryClient, payload),
+      ),
+      onCompanyChannel(socket, companyId, 'announcement', (payload) =>
+        applyAnnouncementEvent(queryClient, payload),
       ),
     ];
     socket.on('connect_error', (err: Error) => {

@@ -8,6 +8,7 @@ import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography } from '@mui/mate
 import { can } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { AnnouncementsPopover } from '../../features/announcements/announcements-popover';
 import { useCurrentUser } from '../../features/auth/session-context';
 import { reloadPage } from '../../lib/browser';
 import { OTHER_SERVICES_URL } from '../../lib/config';
@@ -104,6 +105,7 @@ export function TopBar({ onToggleMenu, zIndex }: { onToggleMenu: () => void; zIn
           </IconButton>
         </Tooltip>
         <NotificationsPopover />
+        <AnnouncementsPopover />
         <UserMenu />
       </Toolbar>
     </AppBar>
