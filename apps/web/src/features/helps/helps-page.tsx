@@ -33,7 +33,7 @@ export function HelpsPage() {
   const [playing, setPlaying] = useState<Help | null>(null);
   const helps = list.data ?? [];
   return (
-    <Stack spacing={2}>
+    <Stack spacing={2} data-testid="helps-page">
       <Typography variant="h5" component="h1">
         {t('helps.title')}
       </Typography>
