@@ -1,5 +1,12 @@
 import fs from 'node:fs';
-import { ZAnnouncement, ZAnnouncementBody, ZAnnouncementsPage, ZIdParam, ZPageQuery } from '@zapdesk/shared';
+import {
+  ANNOUNCEMENT_MEDIA_MAX_BYTES,
+  ZAnnouncement,
+  ZAnnouncementBody,
+  ZAnnouncementsPage,
+  ZIdParam,
+  ZPageQuery,
+} from '@zapdesk/shared';
 import { type MediaStore, mediaHeaders } from '../../channels/media-store.js';
 import type { UploadedFile } from '../../channels/outbound-sender.js';
 import type { AppContext, ZodApp } from '../../context.js';
@@ -74,12 +81,23 @@ export function announcementRoutes(app: ZodApp, ctx: AppContext, media: MediaSto
         throw new AppError('ERR_VALIDATION', { extra: { field: 'file', message: 'required' } });
       }
       let file: UploadedFile | undefined;
-      for await (const part of request.parts()) {
-        if (part.type === 'file' && !file) {
-          file = { data: await part.toBuffer(), fileName: part.filename, mimetype: part.mimetype };
-        } else if (part.type === 'file') {
-          await part.toBuffer();
+      // Reading stops just past the image limit, so an oversized upload is never held whole.
+      const parts = request.parts({ limits: { fileSize: ANNOUNCEMENT_MEDIA_MAX_BYTES + 1 } });
+      try {
+        for await (const part of parts) {
+          if (part.type === 'file' && !file) {
+            file = { data: await part.toBuffer(), fileName: part.filename, mimetype: part.mimetype };
+          } else if (part.type === 'file') {
+            await part.toBuffer();
+          }
         }
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError('ERR_PAYLOAD_TOO_LARGE', {
+            extra: { field: 'file', limit: ANNOUNCEMENT_MEDIA_MAX_BYTES },
+          });
+        }
+        throw error;
       }
       if (!file) throw new AppError('ERR_VALIDATION', { extra: { field: 'file', message: 'required' } });
       return uploadAnnouncementMedia(ctx, media, request.auth, request.params.id, file);
