@@ -56,7 +56,7 @@ describe('platform shell', () => {
     await page.getByTestId('contacts-page').waitFor();
     await page.getByTestId('menu-helps').click();
     await waitForPath(page, '/helps');
-    await page.getByTestId('coming-soon').waitFor();
+    await page.getByTestId('helps-page').waitFor();
   });
 
   it('switches to Portuguese and back, and to dark mode', async () => {

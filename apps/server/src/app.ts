@@ -49,6 +49,7 @@ import { healthRoutes } from './modules/health/routes.js';
 import { kanbanRoutes } from './modules/kanban/routes.js';
 import { setMediaPrefix } from './modules/messages/message-repository.js';
 import { messageRoutes } from './modules/messages/routes.js';
+import { noticeRoutes } from './modules/notices.js';
 import { planRoutes } from './modules/plans/routes.js';
 import { queueRoutes } from './modules/queues/routes.js';
 import { quickMessageRoutes } from './modules/quick-messages/routes.js';
@@ -114,14 +115,16 @@ const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
+  // Help video thumbnails (document 2 section 2 Helps).
+  imgSrc: ["'self'", 'data:', 'blob:', 'https://i.ytimg.com'],
   mediaSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
   workerSrc: ["'self'", 'blob:'],
   manifestSrc: ["'self'"],
   objectSrc: ["'none'"],
-  frameSrc: ["'none'"],
+  // Only the privacy-enhanced YouTube player of the help videos may be framed.
+  frameSrc: ['https://www.youtube-nocookie.com'],
   frameAncestors: ["'none'"],
   baseUri: ["'self'"],
   formAction: ["'self'"],
@@ -319,6 +322,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       contactRoutes(zapi, ctx);
       chatRoutes(zapi, ctx);
       kanbanRoutes(zapi, ctx);
+      noticeRoutes(zapi, ctx, media);
       simulatorRoutes(zapi, ctx, sessions, network);
     },
     { prefix },

@@ -12,6 +12,7 @@ export * from './schemas/companies.js';
 export * from './schemas/contacts.js';
 export * from './schemas/dashboard.js';
 export * from './schemas/messages.js';
+export * from './schemas/notices.js';
 export * from './schemas/plans.js';
 export * from './schemas/queues.js';
 export * from './schemas/settings.js';

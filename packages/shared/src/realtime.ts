@@ -3,6 +3,7 @@
  * `company-{id}-<name>`; the client listens on the same names.
  */
 import type { Chat, ChatMessage } from './schemas/chats.js';
+import type { Announcement } from './schemas/notices.js';
 import type { QuickMessage, Tag } from './schemas/tickets.js';
 import type { PublicUser } from './schemas/users.js';
 
@@ -70,6 +71,10 @@ export interface ChannelPayloads {
     | { action: 'create' | 'update'; record: Chat }
     | { action: 'delete'; id: number }
     | { action: 'new-message'; newMessage: ChatMessage; chat: Chat };
-  announcement: { action: string; [k: string]: unknown };
+  /**
+   * Platform-wide: emitted on every company's channel. Active announcements come as create/update
+   * with the record; inactive or deleted ones as delete with the id.
+   */
+  announcement: { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };
   payment: { action: string; [k: string]: unknown };
 }

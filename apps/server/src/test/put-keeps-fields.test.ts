@@ -10,6 +10,7 @@ import {
   createQueue,
   createSimulatorConnection,
   createTenant,
+  createUser,
   customerNumber,
   injectMessage,
   type TenantFixture,
@@ -39,6 +40,21 @@ interface Case {
   change: Record<string, unknown>;
   /** Reads the record back in the shape to compare. */
   read(id: number | string): Promise<Record<string, unknown>>;
+  /** The PUT is made by the platform super user (super-only routes). */
+  super?: boolean;
+}
+
+/** `call` as a platform super user (announcements and helps are written by the super user only). */
+async function asSuper(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
+  const superUser = await createUser(t.app, a.companyId, { profile: 'admin', super: true });
+  const res = await t.app.inject({
+    method,
+    url,
+    headers: bearer(superUser),
+    ...(payload ? { payload } : {}),
+  });
+  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+  return res.json();
 }
 
 /** Fields that a PUT changes by itself. */
@@ -178,6 +194,34 @@ const CASES: Record<string, Case> = {
     read: async (id) =>
       ((await call('GET', '/api/chats')) as { records: { id: number }[] }).records.find((c) => c.id === id)!,
   },
+  'PUT /api/announcements/:id': {
+    create: async () =>
+      (
+        await asSuper('POST', '/api/announcements', {
+          title: 'Aviso',
+          text: 'Texto',
+          priority: 1,
+          status: true,
+        })
+      ).id,
+    change: { title: 'Aviso novo' },
+    read: (id) => asSuper('GET', `/api/announcements/${id}`),
+    super: true,
+  },
+  'PUT /api/helps/:id': {
+    create: async () =>
+      (
+        await asSuper('POST', '/api/helps', {
+          title: 'Ajuda',
+          description: 'Como usar',
+          video: 'dQw4w9WgXcQ',
+        })
+      ).id,
+    change: { description: 'Como usar o inbox' },
+    read: async (id) =>
+      ((await asSuper('GET', '/api/helps/list')) as { id: number }[]).find((h) => h.id === id)!,
+    super: true,
+  },
 };
 
 /** PUT routes whose body has a single field, or none. */
@@ -200,7 +244,7 @@ describe('PUT keeps the fields its body does not name', () => {
       const id = await c.create();
       const before = await c.read(id);
       const url = route.replace('PUT ', '').replace(/:[a-zA-Z]+/, String(id));
-      await call('PUT', url, c.change);
+      await (c.super ? asSuper : call)('PUT', url, c.change);
       const after = await c.read(id);
       for (const [key, value] of Object.entries(c.change)) expect(after[key], key).toEqual(value);
       for (const key of Object.keys(before)) {

@@ -437,6 +437,21 @@ const MATRIX: Case[] = [
 /** Routes with a path parameter that is not a tenant row id; their isolation is tested below. */
 const NOT_ID_PARAMS = ['PUT /api/settings/:key', 'POST /api/users/set-language/:lang'];
 
+/**
+ * Platform-wide records (announcements and helps, document 2 section 1): every company's users read
+ * them by design, and only the super user writes them; tested in 'platform-wide notices' below.
+ */
+const PLATFORM_WIDE = [
+  'GET /api/announcements/:id',
+  'GET /api/announcements/:id/media',
+  'PUT /api/announcements/:id',
+  'DELETE /api/announcements/:id',
+  'POST /api/announcements/:id/media-upload',
+  'DELETE /api/announcements/:id/media-upload',
+  'PUT /api/helps/:id',
+  'DELETE /api/helps/:id',
+];
+
 describe('cross-company access', () => {
   for (const c of MATRIX) {
     it(`${c.route}: company B gets 404 on A's ids; A succeeds`, async () => {
@@ -451,7 +466,7 @@ describe('cross-company access', () => {
 
   it('covers every registered route with a path parameter', () => {
     const withParams = t.app.routeTable.filter((r) => r.url.includes(':')).map((r) => `${r.method} ${r.url}`);
-    const covered = new Set([...MATRIX.map((c) => c.route), ...NOT_ID_PARAMS]);
+    const covered = new Set([...MATRIX.map((c) => c.route), ...NOT_ID_PARAMS, ...PLATFORM_WIDE]);
     expect(withParams.filter((r) => !covered.has(r))).toEqual([]);
   });
 
@@ -553,5 +568,40 @@ describe('contacts import', () => {
       headers: bearer(b.admin),
     });
     expect(bList.json().contacts.map((c: { name: string }) => c.name)).toEqual(['Só de B']);
+  });
+});
+
+describe('platform-wide notices', () => {
+  it("another company's admin reads active announcements and helps but writes none (403); the super user writes", async () => {
+    const superUser = await createUser(t.app, a.companyId, { profile: 'admin', super: true });
+    const as = (user: { token: string }, method: Method, url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });
+    const active = (
+      await as(superUser, 'POST', '/api/announcements', { title: 'Todos', text: 'Aviso' })
+    ).json();
+    const hidden = (
+      await as(superUser, 'POST', '/api/announcements', { title: 'Rascunho', text: 'x', status: false })
+    ).json();
+    const help = (await as(superUser, 'POST', '/api/helps', { title: 'Vídeo', video: 'abc_123-XY' })).json();
+    expect((await as(b.admin, 'GET', `/api/announcements/${active.id}`)).statusCode).toBe(200);
+    expect((await as(b.admin, 'GET', `/api/announcements/${hidden.id}`)).statusCode).toBe(404);
+    expect((await as(b.admin, 'GET', `/api/announcements/${hidden.id}/media`)).statusCode).toBe(404);
+    expect((await as(b.admin, 'GET', '/api/helps/list')).json()).toContainEqual(help);
+    const writes: [Method, string][] = [
+      ['PUT', `/api/announcements/${active.id}`],
+      ['DELETE', `/api/announcements/${active.id}`],
+      ['POST', `/api/announcements/${active.id}/media-upload`],
+      ['DELETE', `/api/announcements/${active.id}/media-upload`],
+      ['PUT', `/api/helps/${help.id}`],
+      ['DELETE', `/api/helps/${help.id}`],
+    ];
+    for (const [method, url] of writes) {
+      const res = await as(b.admin, method, url, method === 'PUT' ? { title: 'B' } : undefined);
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+    }
+    expect((await as(superUser, 'PUT', `/api/announcements/${active.id}`, { title: 'B' })).statusCode).toBe(
+      200,
+    );
+    expect((await as(superUser, 'DELETE', `/api/helps/${help.id}`)).statusCode).toBe(204);
   });
 });

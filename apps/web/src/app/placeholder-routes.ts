@@ -10,14 +10,12 @@ export interface PlaceholderRoute {
 
 export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: '/schedules', titleKey: 'menu.schedules' },
-  { path: '/helps', titleKey: 'menu.helps' },
   { path: '/files', titleKey: 'menu.files' },
   { path: '/messages-api', titleKey: 'menu.messagesApi' },
   { path: '/financeiro', titleKey: 'menu.financeiro' },
   { path: '/planos', titleKey: 'menu.planos' },
   { path: '/prompts', titleKey: 'menu.prompts' },
   { path: '/queue-integration', titleKey: 'menu.queueIntegration' },
-  { path: '/announcements', titleKey: 'menu.announcements' },
   { path: '/subscription', titleKey: 'menu.subscription' },
   { path: '/campaigns', titleKey: 'menu.campaignsList', gate: 'campaigns' },
   { path: '/contact-lists', titleKey: 'menu.contactLists', gate: 'campaigns' },

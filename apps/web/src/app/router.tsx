@@ -51,6 +51,10 @@ const QuickMessagesPage = lazy(() =>
   import('../features/quick-messages/quick-messages-page').then((m) => ({ default: m.QuickMessagesPage })),
 );
 const ChatsPage = lazy(() => import('../features/chats/chats-page').then((m) => ({ default: m.ChatsPage })));
+const AnnouncementsPage = lazy(() =>
+  import('../features/announcements/announcements-page').then((m) => ({ default: m.AnnouncementsPage })),
+);
+const HelpsPage = lazy(() => import('../features/helps/helps-page').then((m) => ({ default: m.HelpsPage })));
 
 const page = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -99,6 +103,8 @@ export function AppRoutes() {
           <Route path="/quick-messages" element={page(<QuickMessagesPage />)} />
           <Route path="/chats/:chatId?" element={page(<ChatsPage />)} />
           <Route path="/kanban" element={page(<KanbanPage />)} />
+          <Route path="/announcements" element={page(<AnnouncementsPage />)} />
+          <Route path="/helps" element={page(<HelpsPage />)} />
           {PLACEHOLDER_ROUTES.map((route) => (
             <Route key={route.path} path={route.path} element={<PlaceholderPage route={route} />} />
           ))}

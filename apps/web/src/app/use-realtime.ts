@@ -10,6 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { RELOAD_DELAY_MS, type SessionUser, TOAST_ERROR_MS } from '@zapdesk/shared';
 import { useEffect, useRef } from 'react';
 import { toast } from 'react-toastify';
+import { applyAnnouncementEvent } from '../features/announcements/use-announcements';
 import { applyChatEvent } from '../features/chats/chats-cache';
 import {
   applyContactListEvent,
@@ -119,6 +120,9 @@ export function useRealtime(user: SessionUser): void {
         applyKanbanTicketEvent(queryClient, payload),
       ),
       onCompanyChannel(socket, companyId, 'tag', () => applyKanbanTagEvent(queryClient)),
+      onCompanyChannel(socket, companyId, 'announcement', (payload) =>
+        applyAnnouncementEvent(queryClient, payload),
+      ),
     ];
     socket.on('connect_error', (err: Error) => {
       if (err.message === 'ERR_SESSION_EXPIRED') reloadLater();

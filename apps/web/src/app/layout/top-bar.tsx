@@ -8,6 +8,7 @@ import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography } from '@mui/mate
 import { can } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { AnnouncementsPopover } from '../../features/announcements/announcements-popover';
 import { useCurrentUser } from '../../features/auth/session-context';
 import { ChatsPopover } from '../../features/chats/chats-popover';
 import { reloadPage } from '../../lib/browser';
@@ -106,6 +107,7 @@ export function TopBar({ onToggleMenu, zIndex }: { onToggleMenu: () => void; zIn
         </Tooltip>
         <ChatsPopover />
         <NotificationsPopover />
+        <AnnouncementsPopover />
         <UserMenu />
       </Toolbar>
     </AppBar>

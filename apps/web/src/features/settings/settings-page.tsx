@@ -3,26 +3,27 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../auth/session-context';
 import { NoPermission } from '../common/no-permission';
+import { HelpsTab } from '../helps/helps-tab';
 import { OptionsTab } from './options-tab';
 import { SchedulesTab } from './schedules-tab';
 import { useCompany, useSettings } from './use-settings';
 
 /**
  * /settings (document 2 section 2, document 3 section 2): the options tab, and the company
- * schedules tab only while the setting scheduleType is 'company'. The super-user tabs (companies,
- * plans, helps) are not part of this page yet. Settings are changed by admins only (the server
+ * schedules tab only while the setting scheduleType is 'company'; the super user's helps tab. The
+ * companies and plans tabs are not part of this page yet. Settings are changed by admins only (the server
  * refuses others), so other profiles see 'Acesso não permitido'.
  */
 export function SettingsPage() {
   const me = useCurrentUser();
   if (me.profile !== 'admin' && !me.super) return <NoPermission />;
-  return <SettingsTabs companyId={me.companyId} />;
+  return <SettingsTabs companyId={me.companyId} superUser={me.super} />;
 }
 
-function SettingsTabs({ companyId }: { companyId: number }) {
+function SettingsTabs({ companyId, superUser }: { companyId: number; superUser: boolean }) {
   const { t } = useTranslation();
   const settings = useSettings();
-  const [tab, setTab] = useState<'options' | 'schedules'>('options');
+  const [tab, setTab] = useState<'options' | 'schedules' | 'helps'>('options');
   const showSchedules = settings.data?.find((s) => s.key === 'scheduleType')?.value === 'company';
   const company = useCompany(companyId, showSchedules);
   useEffect(() => {
@@ -30,7 +31,9 @@ function SettingsTabs({ companyId }: { companyId: number }) {
   }, [showSchedules, tab]);
 
   let body: ReactNode;
-  if (settings.isPending) {
+  if (tab === 'helps' && superUser) {
+    body = <HelpsTab />;
+  } else if (settings.isPending) {
     body = (
       <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
         <CircularProgress aria-label={t('common.loading')} />
@@ -63,6 +66,7 @@ function SettingsTabs({ companyId }: { companyId: number }) {
               data-testid="settings-schedules-tab"
             />
           )}
+          {superUser && <Tab value="helps" label={t('helps.settingsTab')} data-testid="settings-helps-tab" />}
         </Tabs>
         {body}
       </Paper>

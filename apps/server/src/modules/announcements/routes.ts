@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import {
+  ANNOUNCEMENT_MEDIA_MAX_BYTES,
+  ZAnnouncement,
+  ZAnnouncementBody,
+  ZAnnouncementsPage,
+  ZIdParam,
+  ZPageQuery,
+} from '@zapdesk/shared';
+import { type MediaStore, mediaHeaders } from '../../channels/media-store.js';
+import type { UploadedFile } from '../../channels/outbound-sender.js';
+import type { AppContext, ZodApp } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { superRoute, userRoute } from '../../lib/guards.js';
+import {
+  createAnnouncement,
+  deleteAnnouncement,
+  deleteAnnouncementMedia,
+  getAnnouncement,
+  listAnnouncements,
+  locateAnnouncementMedia,
+  updateAnnouncement,
+  uploadAnnouncementMedia,
+} from './announcements-service.js';
+
+/**
+ * Announcements (document 2 sections 2, 3 and 7; core top bar): every user reads the active ones
+ * (the super user all of them); writes and media upload are for the super user only. The image is
+ * served at GET /announcements/:id/media to whoever may read the announcement.
+ */
+export function announcementRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): void {
+  const tags = ['announcements'];
+  app.get(
+    '/announcements',
+    { config: userRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZAnnouncementsPage } } },
+    (request) => listAnnouncements(ctx, request.auth, request.query),
+  );
+  app.get(
+    '/announcements/:id',
+    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZAnnouncement } } },
+    (request) => getAnnouncement(ctx, request.auth, request.params.id),
+  );
+  app.get(
+    '/announcements/:id/media',
+    { config: userRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      const { file, name } = await locateAnnouncementMedia(ctx, media, request.auth, request.params.id);
+      reply.header('cache-control', 'private, max-age=3600');
+      reply.headers(mediaHeaders(name));
+      return reply.send(fs.createReadStream(file));
+    },
+  );
+  app.post(
+    '/announcements',
+    { config: superRoute, schema: { tags, body: ZAnnouncementBody, response: { 201: ZAnnouncement } } },
+    async (request, reply) =>
+      reply.status(201).send(await createAnnouncement(ctx, request.auth, request.body)),
+  );
+  app.put(
+    '/announcements/:id',
+    {
+      config: superRoute,
+      schema: { tags, params: ZIdParam, body: ZAnnouncementBody.partial(), response: { 200: ZAnnouncement } },
+    },
+    (request) => updateAnnouncement(ctx, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/announcements/:id',
+    { config: superRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      await deleteAnnouncement(ctx, media, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/announcements/:id/media-upload',
+    { config: superRoute, schema: { tags, params: ZIdParam, response: { 200: ZAnnouncement } } },
+    async (request) => {
+      await getAnnouncement(ctx, request.auth, request.params.id);
+      if (!request.isMultipart()) {
+        throw new AppError('ERR_VALIDATION', { extra: { field: 'file', message: 'required' } });
+      }
+      let file: UploadedFile | undefined;
+      // Reading stops just past the image limit, so an oversized upload is never held whole.
+      const parts = request.parts({ limits: { fileSize: ANNOUNCEMENT_MEDIA_MAX_BYTES + 1 } });
+      try {
+        for await (const part of parts) {
+          if (part.type === 'file' && !file) {
+            file = { data: await part.toBuffer(), fileName: part.filename, mimetype: part.mimetype };
+          } else if (part.type === 'file') {
+            await part.toBuffer();
+          }
+        }
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError('ERR_PAYLOAD_TOO_LARGE', {
+            extra: { field: 'file', limit: ANNOUNCEMENT_MEDIA_MAX_BYTES },
+          });
+        }
+        throw error;
+      }
+      if (!file) throw new AppError('ERR_VALIDATION', { extra: { field: 'file', message: 'required' } });
+      return uploadAnnouncementMedia(ctx, media, request.auth, request.params.id, file);
+    },
+  );
+  app.delete(
+    '/announcements/:id/media-upload',
+    { config: superRoute, schema: { tags, params: ZIdParam, response: { 200: ZAnnouncement } } },
+    (request) => deleteAnnouncementMedia(ctx, media, request.auth, request.params.id),
+  );
+}

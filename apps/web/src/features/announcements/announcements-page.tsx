@@ -1,0 +1,117 @@
+import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { type Announcement, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useCurrentUser } from '../auth/session-context';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
+import { ListPageHeader } from '../common/list-page-header';
+import { RowActions } from '../common/row-actions';
+import { AnnouncementModal } from './announcement-modal';
+import { useAnnouncementsList, useDeleteAnnouncement } from './use-announcements';
+
+/** Delay before a user who is not the super user leaves /announcements (document 2 section 6). */
+export const ANNOUNCEMENTS_REDIRECT_MS = 1000;
+
+/**
+ * /announcements (document 2 section 2): the super user's list of every announcement with the
+ * add/edit dialog and delete. Other users get an info toast and go to / after 1 second.
+ */
+export function AnnouncementsPage() {
+  const me = useCurrentUser();
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (me.super) return;
+    toast.info(t('announcements.toasts.superOnly'));
+    const timer = setTimeout(() => navigate('/'), ANNOUNCEMENTS_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [me.super, navigate, t]);
+  return me.super ? <AnnouncementsList /> : null;
+}
+
+function AnnouncementsList() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useAnnouncementsList(searchParam);
+  const remove = useDeleteAnnouncement();
+  const [modal, setModal] = useState<{ record: Announcement | null } | null>(null);
+  const [toDelete, setToDelete] = useState<Announcement | null>(null);
+  const records = useMemo(() => list.data?.pages.flatMap((p) => p.records) ?? [], [list.data]);
+
+  return (
+    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
+      <ListPageHeader
+        title={t('announcements.title')}
+        search={{
+          value: search,
+          onChange: setSearch,
+          label: t('announcements.search'),
+          testId: 'announcements-search',
+        }}
+        add={{
+          label: t('announcements.add'),
+          testId: 'add-announcement-button',
+          onClick: () => setModal({ record: null }),
+        }}
+      />
+      <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={loadMoreOnScroll(list)}>
+        <List data-testid="announcements-list">
+          {records.map((record) => (
+            <ListItem
+              key={record.id}
+              divider
+              data-testid={`announcement-${record.id}`}
+              secondaryAction={
+                <RowActions
+                  testIdPrefix="announcement"
+                  id={record.id}
+                  editLabel={t('announcements.edit', { title: record.title })}
+                  onEdit={() => setModal({ record })}
+                  deleteLabel={t('announcements.delete', { title: record.title })}
+                  onDelete={() => setToDelete(record)}
+                />
+              }
+            >
+              <ListItemText
+                primary={
+                  <Stack direction="row" spacing={1} alignItems="center">
+                    <strong>{record.title}</strong>
+                    <Chip size="small" label={t(`announcements.priority.${record.priority}`)} />
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      color={record.status ? 'success' : 'default'}
+                      label={record.status ? t('announcements.active') : t('announcements.inactive')}
+                    />
+                  </Stack>
+                }
+                secondary={record.text}
+                slotProps={{ secondary: { noWrap: true } }}
+                sx={{ pr: 10 }}
+              />
+            </ListItem>
+          ))}
+        </List>
+        {list.isSuccess && records.length === 0 && (
+          <Typography color="text.secondary" sx={{ p: 2 }}>
+            {t('announcements.empty')}
+          </Typography>
+        )}
+      </Paper>
+      {modal && <AnnouncementModal record={modal.record} onClose={() => setModal(null)} />}
+      <ConfirmDeleteDialog
+        target={toDelete}
+        title={t('announcements.confirmDelete.title', { title: toDelete?.title ?? '' })}
+        message={t('announcements.confirmDelete.message')}
+        deletedMessage={t('announcements.toasts.deleted')}
+        remove={remove}
+        onClose={() => setToDelete(null)}
+      />
+    </Stack>
+  );
+}

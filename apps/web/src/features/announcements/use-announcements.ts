@@ -1,0 +1,93 @@
+/** Queries and mutations of announcements (document 2 sections 2 and 7; core top bar). */
+import { type QueryClient, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Announcement, AnnouncementBody, AnnouncementsPage, ChannelPayloads } from '@zapdesk/shared';
+import { api } from '../../lib/api';
+import { API_BASE } from '../../lib/config';
+
+export const announcementsKeys = {
+  all: ['announcements'] as const,
+  list: (search: string) => ['announcements', 'page', search] as const,
+};
+
+/** URL of an announcement's image (fetched with the token, see useMediaUrl). */
+export const announcementMediaUrl = (id: number) => `${API_BASE}/announcements/${id}/media`;
+
+/**
+ * GET /announcements?searchParam=&pageNumber= as an infinite list: the active ones for users, all
+ * for the super user; highest priority, then newest first.
+ */
+export function useAnnouncementsList(search: string) {
+  return useInfiniteQuery({
+    queryKey: announcementsKeys.list(search),
+    queryFn: ({ pageParam, signal }) =>
+      api.get<AnnouncementsPage>('/announcements', { searchParam: search, pageNumber: pageParam }, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  });
+}
+
+/** Saves an announcement (POST or PUT), then uploads `file` or removes the image when `removeMedia`. */
+export function useSaveAnnouncement() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({
+      id,
+      body,
+      file,
+      removeMedia,
+    }: {
+      id?: number | null;
+      body: AnnouncementBody;
+      file?: File | null;
+      removeMedia?: boolean;
+    }) => {
+      let saved =
+        typeof id === 'number'
+          ? await api.put<Announcement>(`/announcements/${id}`, body)
+          : await api.post<Announcement>('/announcements', body);
+      if (file) {
+        const form = new FormData();
+        form.append('file', file);
+        saved = await api.post<Announcement>(`/announcements/${saved.id}/media-upload`, form);
+      } else if (removeMedia && saved.mediaPath) {
+        saved = await api.delete<Announcement>(`/announcements/${saved.id}/media-upload`);
+      }
+      return saved;
+    },
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: announcementsKeys.all }),
+  });
+}
+
+/** DELETE /announcements/:id. */
+export function useDeleteAnnouncement() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete(`/announcements/${id}`),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: announcementsKeys.all }),
+  });
+}
+
+/** `company-{id}-announcement`: any change reloads the announcement lists (top bar and page). */
+export function applyAnnouncementEvent(
+  queryClient: QueryClient,
+  _payload: ChannelPayloads['announcement'],
+): void {
+  void queryClient.invalidateQueries({ queryKey: announcementsKeys.all });
+}
+
+const READ_KEY = 'announcementsRead';
+
+/** Ids of the announcements this browser's user has read (stored in localStorage per user). */
+export function readAnnouncementIds(userId: number): Set<number> {
+  try {
+    const stored = JSON.parse(localStorage.getItem(`${READ_KEY}:${userId}`) ?? '[]');
+    return new Set(Array.isArray(stored) ? stored.filter((id) => typeof id === 'number') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** Marks `ids` read for `userId`, keeping only ids still listed so the stored list stays small. */
+export function markAnnouncementsRead(userId: number, ids: number[]): void {
+  localStorage.setItem(`${READ_KEY}:${userId}`, JSON.stringify([...new Set(ids)]));
+}

@@ -1,0 +1,92 @@
+/**
+ * Journeys of the platform's notices (issue 12 points 3 and 4): the super user posts an announcement
+ * on /announcements and an agent, signed in elsewhere, sees it in the top bar without a reload; a
+ * help video opens in its modal and closes with Escape (no internet: only the iframe's address is
+ * checked, not its content).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser.js';
+import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
+import { signIn, waitForPath } from '../support/pages.js';
+import { type RunningServer, startServer } from '../support/server.js';
+
+let server: RunningServer;
+let browser: Browser;
+let superPage: Page;
+let agentPage: Page;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  superPage = await (await browser.newContext({ locale: 'en-US' })).newPage();
+  agentPage = await (await browser.newContext({ locale: 'en-US' })).newPage();
+  await signIn(superPage, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signIn(agentPage, server.url, DEMO_AGENT.email, DEMO_AGENT.password);
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('notices', () => {
+  it('the super user posts an announcement and an agent sees it in the top bar without reloading', async () => {
+    await agentPage.getByTestId('announcements-button').waitFor();
+    await agentPage.evaluate(() => {
+      (window as unknown as { liveMark: boolean }).liveMark = true;
+    });
+    const before = Number((await agentPage.getByTestId('announcements-count').textContent()) || 0);
+
+    await superPage.goto(`${server.url}/announcements`);
+    await waitForPath(superPage, '/announcements');
+    await superPage.getByTestId('add-announcement-button').click();
+    const title = `Manutenção ${Date.now().toString(36)}`;
+    await superPage.getByTestId('announcement-title').fill(title);
+    await superPage.getByTestId('announcement-text').fill('O sistema para às 22h.');
+    await superPage.getByTestId('announcement-save').click();
+    await superPage.getByTestId('announcements-list').getByText(title).waitFor({ timeout: 10_000 });
+
+    const count = agentPage.getByTestId('announcements-count');
+    await agentPage.waitForFunction(
+      ([n]) => Number(document.querySelector('[data-testid="announcements-count"]')?.textContent || 0) > n!,
+      [before],
+      { timeout: 10_000 },
+    );
+    assert.equal(Number(await count.textContent()), before + 1);
+    await agentPage.getByTestId('announcements-button').click();
+    await agentPage.getByTestId('announcements-popover').getByText(title).waitFor();
+    assert.equal(
+      await agentPage.evaluate(() => (window as unknown as { liveMark?: boolean }).liveMark),
+      true,
+    );
+    await agentPage.keyboard.press('Escape');
+  });
+
+  it('a help video opens and closes with Escape', async () => {
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(DEMO_ADMIN),
+    });
+    assert.equal(login.status, 200);
+    const { token } = (await login.json()) as { token: string };
+    const created = await fetch(`${server.url}/api/helps`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Primeiros passos', description: 'Conectar', video: 'dQw4w9WgXcQ' }),
+    });
+    assert.equal(created.status, 201, await created.clone().text());
+    const { id } = (await created.json()) as { id: number };
+
+    await agentPage.goto(`${server.url}/helps`);
+    await agentPage.getByTestId(`help-card-${id}`).click();
+    await agentPage.getByTestId('help-video-modal').waitFor();
+    assert.equal(
+      await agentPage.getByTestId('help-video-frame').getAttribute('src'),
+      'https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1',
+    );
+    await agentPage.keyboard.press('Escape');
+    await agentPage.getByTestId('help-video-modal').waitFor({ state: 'detached' });
+  });
+});
