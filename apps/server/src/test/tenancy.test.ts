@@ -408,6 +408,7 @@ const MATRIX: Case[] = [
   ),
   ...(
     [
+      ['GET /api/chats/u/:uuid', 200],
       ['PUT /api/chats/:id', 200],
       ['DELETE /api/chats/:id', 204],
       ['POST /api/chats/:id/read', 200],
@@ -427,7 +428,8 @@ const MATRIX: Case[] = [
         const [method, path] = route.split(' ') as [Method, string];
         const payload =
           method === 'GET' || method === 'DELETE' ? undefined : { title: 'Equipe', message: 'oi' };
-        return { method, url: path.replace(':id', String(res.json().id)), payload };
+        const url = path.replace(':id', String(res.json().id)).replace(':uuid', res.json().uuid);
+        return { method, url, payload };
       },
       expected,
     }),

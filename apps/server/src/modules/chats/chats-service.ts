@@ -92,6 +92,23 @@ export async function getParticipantChat(ctx: AppContext, auth: AuthContext, id:
   return chat;
 }
 
+/**
+ * GET /chats/u/:uuid: the chat of a /chats/{uuid} link, when the caller takes part in it.
+ * @throws ERR_NOT_FOUND (no such chat, another company's, or the caller is not a participant).
+ */
+export async function getParticipantChatByUuid(
+  ctx: AppContext,
+  auth: AuthContext,
+  uuid: string,
+): Promise<Chat> {
+  const [row] = await ctx.db
+    .select({ id: chats.id })
+    .from(chats)
+    .where(and(eq(chats.companyId, auth.companyId), eq(chats.uuid, uuid)));
+  if (!row) throw new AppError('ERR_NOT_FOUND');
+  return getParticipantChat(ctx, auth, row.id);
+}
+
 /** A chat the caller owns. @throws ERR_NOT_FOUND (not a participant), ERR_NO_PERMISSION (not the owner). */
 async function getOwnedChat(ctx: AppContext, auth: AuthContext, id: number): Promise<Chat> {
   const chat = await getParticipantChat(ctx, auth, id);

@@ -79,6 +79,7 @@ describe('internal chat', () => {
   it('lets only participants read, post and mark read (others get 404)', async () => {
     const chat = await teamChat();
     for (const [method, path, payload] of [
+      ['GET', `/api/chats/u/${chat.uuid}`, undefined],
       ['GET', `/api/chats/${chat.id}/messages`, undefined],
       ['POST', `/api/chats/${chat.id}/messages`, { message: 'oi' }],
       ['POST', `/api/chats/${chat.id}/read`, {}],
@@ -91,6 +92,15 @@ describe('internal chat', () => {
       const allowed = await inject(method, path, a.agent, payload);
       expect(allowed.statusCode, path).toBeLessThan(300);
     }
+  });
+
+  it('finds the chat of a /chats/{uuid} link for a participant', async () => {
+    const chat = await teamChat('Link');
+    const found = await inject('GET', `/api/chats/u/${chat.uuid}`, a.agent);
+    expect(found.statusCode).toBe(200);
+    expect(ZChat.parse(found.json())).toMatchObject({ id: chat.id, title: 'Link' });
+    const unknown = await inject('GET', `/api/chats/u/${crypto.randomUUID()}`, a.agent);
+    expect(unknown.statusCode).toBe(404);
   });
 
   it('lets only the owner edit and delete', async () => {

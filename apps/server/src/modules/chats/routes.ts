@@ -15,6 +15,7 @@ import type { RouteGuard } from '../../lib/guards.js';
 import {
   createChat,
   deleteChat,
+  getParticipantChatByUuid,
   listChatMessages,
   listChats,
   markChatRead,
@@ -36,6 +37,14 @@ export function chatRoutes(app: ZodApp, ctx: AppContext): void {
     '/chats',
     { config: chatRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZChatsPage } } },
     (request) => listChats(ctx, request.auth, request.query),
+  );
+  app.get(
+    '/chats/u/:uuid',
+    {
+      config: chatRoute,
+      schema: { tags, params: z.object({ uuid: z.string().uuid() }), response: { 200: ZChat } },
+    },
+    (request) => getParticipantChatByUuid(ctx, request.auth, request.params.uuid),
   );
   app.post(
     '/chats',

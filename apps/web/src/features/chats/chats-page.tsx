@@ -31,7 +31,9 @@ import { ConfirmationDialog } from '../common/confirmation-dialog';
 import { ChatModal } from './chat-modal';
 import { addChatMessage, putChatFirst, replaceChat } from './chats-cache';
 import {
+  chatsKeys,
   unreadsOf,
+  useChatByUuid,
   useChatMessages,
   useChatsList,
   useDeleteChat,
@@ -55,7 +57,10 @@ export function ChatsPage() {
   const queryClient = useQueryClient();
   const list = useChatsList();
   const chats = useFlatChats(list.data);
-  const selected = chats.find((c) => c.uuid === uuid) ?? null;
+  const listed = chats.find((c) => c.uuid === uuid);
+  // A link to a chat beyond the loaded pages is fetched by its uuid once the list has loaded.
+  const linked = useChatByUuid(uuid, !listed && list.isSuccess);
+  const selected = listed ?? linked.data ?? null;
   const [tab, setTab] = useState<'chats' | 'messages'>(uuid ? 'messages' : 'chats');
   const [editing, setEditing] = useState<Chat | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Chat | null>(null);
@@ -70,7 +75,12 @@ export function ChatsPage() {
     if (selectedId === null || unread === 0) return;
     markReadMutate(
       { chatId: selectedId, userId: me.id },
-      { onSuccess: (chat) => replaceChat(queryClient, chat) },
+      {
+        onSuccess: (chat) => {
+          replaceChat(queryClient, chat);
+          queryClient.setQueryData(chatsKeys.byUuid(chat.uuid), chat);
+        },
+      },
     );
   }, [selectedId, unread, me.id, markReadMutate, queryClient]);
 

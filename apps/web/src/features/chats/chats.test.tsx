@@ -18,6 +18,8 @@ const json = (status: number, body: unknown) =>
 
 const me = createSessionUser({ profile: 'user' }, { useInternalChat: true });
 const OTHER = 77;
+/** A chat beyond the loaded pages of the list. */
+const OLD_UUID = '99999999-9999-4999-8999-999999999999';
 
 const chat = (overrides: Partial<Chat> = {}): Chat => ({
   id: 1,
@@ -84,6 +86,10 @@ describe('internal chat page', () => {
       if (url.startsWith('/api/chats/1/messages?pageNumber=2'))
         return json(200, { records: [message(0)], hasMore: false });
       if (url === '/api/chats/1/read' && method === 'POST') return json(200, withUnreads(mine, 0));
+      if (url === `/api/chats/u/${OLD_UUID}`)
+        return json(200, chat({ id: 9, uuid: OLD_UUID, title: 'Antigo' }));
+      if (url.startsWith('/api/chats/9/messages?pageNumber=1'))
+        return json(200, { records: [], hasMore: false });
       if (url === '/api/chats/1/messages' && method === 'POST')
         return json(201, message(3, { senderId: me.id, message: JSON.parse(String(init?.body)).message }));
       return json(404, { error: 'ERR_NOT_FOUND' });
@@ -117,6 +123,21 @@ describe('internal chat page', () => {
     expect(screen.getByTestId('chats-tabs')).toBeTruthy();
     await userEvent.setup().click(screen.getByTestId('chats-tab-chats'));
     await waitFor(() => expect(screen.queryByTestId('chat-unreads-1')).toBeNull());
+  });
+
+  it('opens a /chats/{uuid} link to a chat beyond the loaded pages by fetching it', async () => {
+    renderPage(`/chats/${OLD_UUID}`);
+    await waitFor(() => expect(calls()).toContain(`GET /api/chats/u/${OLD_UUID}`));
+    await waitFor(() => expect(calls().some((c) => c.startsWith('GET /api/chats/9/messages'))).toBe(true));
+    // Fetched once, not again on every render.
+    expect(calls().filter((c) => c.includes('/api/chats/u/'))).toHaveLength(1);
+  });
+
+  it('does not fetch a listed chat by its uuid', async () => {
+    renderPage(`/chats/${chat().uuid}`);
+    await screen.findByTestId('chat-messages');
+    await waitFor(() => expect(calls()).toContain('POST /api/chats/1/read'));
+    expect(calls().some((c) => c.includes('/api/chats/u/'))).toBe(false);
   });
 
   it('does not send an empty message; sends a typed one with Enter', async () => {

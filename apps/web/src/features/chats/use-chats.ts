@@ -2,7 +2,13 @@
  * Queries and mutations of the internal chat (document 2 section 7 "Internal chat"). Chat errors are
  * swallowed silently (document 2 section 8): every call here is `meta.silent`.
  */
-import { type InfiniteData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  type InfiniteData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { Chat, ChatBody, ChatMessage, ChatMessagesPage, ChatsPage } from '@zapdesk/shared';
 import { useMemo } from 'react';
 import { api } from '../../lib/api';
@@ -11,6 +17,7 @@ export const chatsKeys = {
   all: ['chats'] as const,
   list: () => ['chats', 'list'] as const,
   messages: (chatId: number) => ['chats', 'messages', chatId] as const,
+  byUuid: (uuid: string) => ['chats', 'uuid', uuid] as const,
 };
 
 /** GET /chats?pageNumber= as an infinite list (the caller's chats, latest activity first). */
@@ -21,6 +28,20 @@ export function useChatsList(enabled = true) {
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
     enabled,
+    meta: { silent: true },
+  });
+}
+
+/**
+ * GET /chats/u/{uuid}: the chat of a /chats/{uuid} link that is not among the loaded pages of the
+ * list (an older chat). Runs only when `enabled`.
+ */
+export function useChatByUuid(uuid: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: chatsKeys.byUuid(uuid ?? ''),
+    queryFn: ({ signal }) => api.get<Chat>(`/chats/u/${uuid}`, undefined, signal),
+    enabled: enabled && !!uuid,
+    retry: false,
     meta: { silent: true },
   });
 }
