@@ -8,10 +8,9 @@ import {
   ZPageQuery,
 } from '@zapdesk/shared';
 import { type MediaStore, mediaHeaders } from '../../channels/media-store.js';
-import type { UploadedFile } from '../../channels/outbound-sender.js';
 import type { AppContext, ZodApp } from '../../context.js';
-import { AppError } from '../../lib/app-error.js';
 import { superRoute, userRoute } from '../../lib/guards.js';
+import { readSingleUpload } from '../../lib/single-upload.js';
 import {
   createAnnouncement,
   deleteAnnouncement,
@@ -77,29 +76,7 @@ export function announcementRoutes(app: ZodApp, ctx: AppContext, media: MediaSto
     { config: superRoute, schema: { tags, params: ZIdParam, response: { 200: ZAnnouncement } } },
     async (request) => {
       await getAnnouncement(ctx, request.auth, request.params.id);
-      if (!request.isMultipart()) {
-        throw new AppError('ERR_VALIDATION', { extra: { field: 'file', message: 'required' } });
-      }
-      let file: UploadedFile | undefined;
-      // Reading stops just past the image limit, so an oversized upload is never held whole.
-      const parts = request.parts({ limits: { fileSize: ANNOUNCEMENT_MEDIA_MAX_BYTES + 1 } });
-      try {
-        for await (const part of parts) {
-          if (part.type === 'file' && !file) {
-            file = { data: await part.toBuffer(), fileName: part.filename, mimetype: part.mimetype };
-          } else if (part.type === 'file') {
-            await part.toBuffer();
-          }
-        }
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError('ERR_PAYLOAD_TOO_LARGE', {
-            extra: { field: 'file', limit: ANNOUNCEMENT_MEDIA_MAX_BYTES },
-          });
-        }
-        throw error;
-      }
-      if (!file) throw new AppError('ERR_VALIDATION', { extra: { field: 'file', message: 'required' } });
+      const file = await readSingleUpload(request, { maxBytes: ANNOUNCEMENT_MEDIA_MAX_BYTES });
       return uploadAnnouncementMedia(ctx, media, request.auth, request.params.id, file);
     },
   );

@@ -2,11 +2,10 @@ import { ZIdParam, ZPageQuery, ZQuickMessage, ZQuickMessageBody, ZQuickMessagesP
 import { and, asc, eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { MediaStore } from '../../channels/media-store.js';
-import type { UploadedFile } from '../../channels/outbound-sender.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { quickMessages } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
 import { userRoute } from '../../lib/guards.js';
+import { readSingleUpload } from '../../lib/single-upload.js';
 import {
   createQuickMessage,
   deleteQuickMessage,
@@ -98,18 +97,7 @@ export function quickMessageRoutes(app: ZodApp, ctx: AppContext, media: MediaSto
     { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZQuickMessage } } },
     async (request) => {
       await getEditable(ctx, request.auth, request.params.id);
-      if (!request.isMultipart()) {
-        throw new AppError('ERR_VALIDATION', { extra: { field: 'file', message: 'required' } });
-      }
-      let file: UploadedFile | undefined;
-      for await (const part of request.parts()) {
-        if (part.type === 'file' && !file) {
-          file = { data: await part.toBuffer(), fileName: part.filename, mimetype: part.mimetype };
-        } else if (part.type === 'file') {
-          await part.toBuffer();
-        }
-      }
-      if (!file) throw new AppError('ERR_VALIDATION', { extra: { field: 'file', message: 'required' } });
+      const file = await readSingleUpload(request);
       return uploadQuickMessageMedia(ctx, media, request.auth, request.params.id, file);
     },
   );
