@@ -1,12 +1,16 @@
-import AttachFileIcon from '@mui/icons-material/AttachFile';
-import { Button, Chip, FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
+import { FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { ANNOUNCEMENT_MEDIA_MAX_BYTES, type Announcement, ZAnnouncementBody } from '@zapdesk/shared';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useFieldMessage } from '../common/field-message';
 import { FormDialog } from '../common/form-dialog';
+import {
+  type MediaAttachment,
+  MediaAttachmentField,
+  NO_MEDIA_CHANGE,
+} from '../common/media-attachment-field';
 import { useRecordForm } from '../common/use-record-form';
 import { useSaveAnnouncement } from './use-announcements';
 
@@ -33,9 +37,7 @@ export function isAcceptedAnnouncementImage(file: File): boolean {
 export function AnnouncementModal({ record, onClose }: { record: Announcement | null; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveAnnouncement();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [removeMedia, setRemoveMedia] = useState(false);
+  const [media, setMedia] = useState<MediaAttachment>(NO_MEDIA_CHANGE);
   const {
     control,
     register,
@@ -50,14 +52,11 @@ export function AnnouncementModal({ record, onClose }: { record: Announcement | 
   const message = useFieldMessage();
 
   const onSubmit = handleSubmit(async (values) => {
-    const saved = await save
-      .mutateAsync({ id: record?.id, body: values, file, removeMedia })
-      .catch(() => null);
+    const saved = await save.mutateAsync({ id: record?.id, body: values, ...media }).catch(() => null);
     if (!saved) return;
     toast.success(t('announcements.toasts.saved'));
     onClose();
   });
-  const mediaName = file?.name ?? (removeMedia ? null : record?.mediaName);
 
   return (
     <FormDialog
@@ -129,42 +128,19 @@ export function AnnouncementModal({ record, onClose }: { record: Announcement | 
             />
           )}
         />
-        <Stack direction="row" spacing={1} alignItems="center">
-          <Button
-            variant="outlined"
-            startIcon={<AttachFileIcon />}
-            onClick={() => fileInput.current?.click()}
-          >
-            {t('announcements.modal.attach')}
-          </Button>
-          <input
-            ref={fileInput}
-            type="file"
-            hidden
-            accept={ANNOUNCEMENT_IMAGE_ACCEPT}
-            data-testid="announcement-file"
-            onChange={(e) => {
-              const chosen = e.target.files?.[0] ?? null;
-              e.target.value = '';
-              if (chosen && !isAcceptedAnnouncementImage(chosen)) {
-                toast.error(t('announcements.toasts.invalidImage'));
-                return;
-              }
-              setFile(chosen);
-              setRemoveMedia(false);
-            }}
-          />
-          {mediaName && (
-            <Chip
-              label={mediaName}
-              onDelete={() => {
-                setFile(null);
-                setRemoveMedia(true);
-              }}
-              data-testid="announcement-media"
-            />
-          )}
-        </Stack>
+        <MediaAttachmentField
+          label={t('announcements.modal.attach')}
+          storedName={record?.mediaName}
+          value={media}
+          onChange={setMedia}
+          accept={ANNOUNCEMENT_IMAGE_ACCEPT}
+          accepts={(chosen) => {
+            if (isAcceptedAnnouncementImage(chosen)) return true;
+            toast.error(t('announcements.toasts.invalidImage'));
+            return false;
+          }}
+          testId="announcement"
+        />
       </Stack>
     </FormDialog>
   );

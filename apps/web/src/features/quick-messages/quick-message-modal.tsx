@@ -1,12 +1,16 @@
-import AttachFileIcon from '@mui/icons-material/AttachFile';
-import { Button, Chip, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import { FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import { type QuickMessage, ZQuickMessageBody } from '@zapdesk/shared';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useFieldMessage } from '../common/field-message';
 import { FormDialog } from '../common/form-dialog';
+import {
+  type MediaAttachment,
+  MediaAttachmentField,
+  NO_MEDIA_CHANGE,
+} from '../common/media-attachment-field';
 import { useRecordForm } from '../common/use-record-form';
 import { useSaveQuickMessage } from './use-quick-messages';
 
@@ -31,9 +35,7 @@ interface QuickMessageModalProps {
 export function QuickMessageModal({ open, record, onClose }: QuickMessageModalProps) {
   const { t } = useTranslation();
   const save = useSaveQuickMessage();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [removeMedia, setRemoveMedia] = useState(false);
+  const [media, setMedia] = useState<MediaAttachment>(NO_MEDIA_CHANGE);
   const {
     control,
     register,
@@ -47,16 +49,13 @@ export function QuickMessageModal({ open, record, onClose }: QuickMessageModalPr
   );
 
   const onSubmit = handleSubmit(async (values) => {
-    const saved = await save
-      .mutateAsync({ id: record?.id, body: values, file, removeMedia })
-      .catch(() => null);
+    const saved = await save.mutateAsync({ id: record?.id, body: values, ...media }).catch(() => null);
     if (!saved) return;
     toast.success(t('quickMessages.toasts.saved'));
     onClose();
   });
 
   const message = useFieldMessage();
-  const mediaName = file?.name ?? (removeMedia ? null : record?.mediaName);
 
   return (
     <FormDialog
@@ -107,36 +106,13 @@ export function QuickMessageModal({ open, record, onClose }: QuickMessageModalPr
             />
           )}
         />
-        <Stack direction="row" spacing={1} alignItems="center">
-          <Button
-            variant="outlined"
-            startIcon={<AttachFileIcon />}
-            onClick={() => fileInput.current?.click()}
-            data-testid="quick-message-attach"
-          >
-            {t('quickMessages.modal.attach')}
-          </Button>
-          <input
-            ref={fileInput}
-            type="file"
-            hidden
-            data-testid="quick-message-file"
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setRemoveMedia(false);
-            }}
-          />
-          {mediaName && (
-            <Chip
-              label={mediaName}
-              onDelete={() => {
-                setFile(null);
-                setRemoveMedia(true);
-              }}
-              data-testid="quick-message-media"
-            />
-          )}
-        </Stack>
+        <MediaAttachmentField
+          label={t('quickMessages.modal.attach')}
+          storedName={record?.mediaName}
+          value={media}
+          onChange={setMedia}
+          testId="quick-message"
+        />
       </Stack>
     </FormDialog>
   );
