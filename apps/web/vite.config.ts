@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { localeBoot } from './locale-boot-plugin';
 
 /** Where the dev server proxies `/api` and `/socket.io` (the Zapdesk server, port 8080 by default). */
 const apiTarget = process.env.ZAPDESK_API ?? 'http://localhost:8080';
@@ -9,7 +10,7 @@ const apiTarget = process.env.ZAPDESK_API ?? 'http://localhost:8080';
  * shared package needs no build step for the web app (dev, build and vitest alike).
  */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), localeBoot()],
   resolve: {
     conditions: ['source', 'module', 'browser', 'development|production'],
   },
@@ -30,5 +31,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    // dist/.vite/manifest.json: the chunk graph that scripts/check-budget.mjs sums per route.
+    manifest: true,
   },
 });

@@ -46,7 +46,8 @@ const SECTION = 'Ingest (bench/ingest)';
 /** The app's pool size (apps/server/src/db/client.ts); the INSERT reference uses the same. */
 const APP_POOL_MAX = 10;
 const DELIVERY_WAIT_MS = 30_000;
-const AIM = { messagesPerSecond: 1000, p99Ms: 100 };
+/** Issue 10, item 3: at least half the raw single-row INSERT rate of the same run, p99 under 100 ms. */
+const AIM = { insertShare: 0.5, p99Ms: 100 };
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
@@ -268,6 +269,8 @@ interface Bench {
   sockets: Socket[];
   /** Per agent socket, the handler of appMessage create events (replaced by each phase). */
   onMessage: (body: string) => void;
+  /** The inbound pipeline's batch counters. */
+  pipelineStats: () => { batches: number; messages: number };
 }
 
 async function setup(params: Params): Promise<Bench> {
@@ -343,6 +346,7 @@ async function setup(params: Params): Promise<Bench> {
     driver,
     sockets: [],
     onMessage: () => {},
+    pipelineStats: () => app.pipeline.stats,
   };
   const channel = companyChannel(companyId, 'appMessage');
   cleanups.push(() => {
@@ -393,6 +397,8 @@ interface PipelineResult {
   queriesPerMessage: number;
   queryMsPerMessage: number;
   probe: Probe;
+  /** Mean messages per group-commit batch in the round. */
+  perBatch: number;
 }
 
 type Probe = Awaited<ReturnType<Awaited<ReturnType<typeof startProbe>>>>;
@@ -448,6 +454,7 @@ async function pipelinePhase(
     }
   };
 
+  const batches0 = { ...bench.pipelineStats() };
   queryStats.count = 0;
   queryStats.ms = 0;
   queryStats.active = true;
@@ -481,6 +488,9 @@ async function pipelinePhase(
     queriesPerMessage: queryStats.count / total,
     queryMsPerMessage: queryStats.ms / total,
     probe: measured,
+    perBatch:
+      (bench.pipelineStats().messages - batches0.messages) /
+      Math.max(1, bench.pipelineStats().batches - batches0.batches),
   };
 }
 
@@ -530,6 +540,9 @@ interface Environment {
   node: string;
   postgres: string;
   settings: Record<string, string>;
+  /** The machine's load average at the start and at the end of the run. */
+  loadStart: string;
+  loadEnd?: string;
 }
 
 async function environment(bench: Bench): Promise<Environment> {
@@ -561,7 +574,16 @@ async function environment(bench: Bench): Promise<Environment> {
     node: process.version,
     postgres: rows[0]?.version ?? 'unknown',
     settings,
+    loadStart: loadAverage(),
   };
+}
+
+/** The 1, 5 and 15 minute load averages, e.g. `3.10 / 2.50 / 1.20`. */
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
 }
 
 interface Round {
@@ -587,14 +609,15 @@ function tableOf(rounds: Round[], best: Round): string[] {
 
 function costTableOf(rounds: Round[]): string[] {
   const lines = [
-    '| C | ingest p50 / p99 ms | PG round trips / msg | pool waiters | Node CPU ms / msg | Postgres CPU ms / msg | machine busy | other load | INSERT: Node / Postgres CPU ms / row |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| C | ingest p50 / p99 ms | PG round trips / msg | pool waiters | Node CPU ms / msg | Postgres CPU ms / msg | machine busy | other load | INSERT: Node / Postgres CPU ms / row | CPU ms / msg (Node + Postgres) | msgs / batch |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const { pipeline: p, insert: i } of rounds) {
     lines.push(
       `| ${p.concurrency} | ${f1(p.ingest.p50)} / ${f1(p.ingest.p99)} | ${f1(p.queriesPerMessage)} | ` +
         `${f1(p.probe.poolWaiting)} | ${f2(p.probe.nodeMsPerUnit)} | ${f2(p.probe.pgMsPerUnit)} | ` +
-        `${pct(p.probe.machineCpu)} | ${pct(p.probe.otherCpu)} | ${f2(i.probe.nodeMsPerUnit)} / ${f2(i.probe.pgMsPerUnit)} |`,
+        `${pct(p.probe.machineCpu)} | ${pct(p.probe.otherCpu)} | ${f2(i.probe.nodeMsPerUnit)} / ${f2(i.probe.pgMsPerUnit)} | ` +
+        `${f2(p.probe.nodeMsPerUnit + p.probe.pgMsPerUnit)} | ${f1(p.perBatch)} |`,
     );
   }
   return lines;
@@ -660,7 +683,7 @@ function sectionOf(
   history: string[] = [],
 ): string {
   const p = best.pipeline;
-  const met = p.perSecond >= AIM.messagesPerSecond && p.latency.p99 < AIM.p99Ms;
+  const met = p.perSecond >= AIM.insertShare * best.insert.perSecond && p.latency.p99 < AIM.p99Ms;
   const withinP99 = rounds
     .filter((r) => r.pipeline.latency.p99 < AIM.p99Ms)
     .reduce<Round | undefined>(
@@ -675,9 +698,10 @@ function sectionOf(
     '',
     `${params.customers} simulated customers send ${params.messages} messages each (${f0(total)} per round) through ` +
       'the simulator driver (`SimulatorDriver.receive`) into the full inbound pipeline on a Postgres server: ' +
-      'dedupe, contact upsert, live ticket, store, ticket update (one statement per message on a live ' +
-      'ticket, a transaction for a new conversation), emit after ' +
-      `commit. ${params.agents} agents (admins of the company) each hold a socket.io client on loopback. ` +
+      'dedupe, contact upsert, live ticket, store, ticket update, emit after commit, with group commit: the ' +
+      'messages that arrive while a batch is stored (or within 1 ms of an idle lane) form the next batch, ' +
+      'its known conversations stored by one multi-row statement and its new ones by one transaction. ' +
+      ` ${params.agents} agents (admins of the company) each hold a socket.io client on loopback. ` +
       'Latency is measured per message from the start of its injection to the moment every agent socket has ' +
       "received its `company-{id}-appMessage` create event (matched by a unique body); msg/s is the round's " +
       'messages over the time from the first injection to the last delivery. Customers send in parallel ' +
@@ -700,6 +724,7 @@ function sectionOf(
     `Postgres settings as found (not changed): ${Object.entries(env.settings)
       .map(([k, v]) => `\`${k}=${v}\``)
       .join(', ')}.`,
+    `Load average (1 / 5 / 15 min, \`/proc/loadavg\`) at the start: ${env.loadStart}; at the end: ${env.loadEnd ?? '?'}.`,
     `Parameters: ${params.customers} customers × ${params.messages} messages, ${params.agents} agent sockets, ` +
       `C = ${params.concurrency.join(', ')}, after a warm-up round.`,
     '',
@@ -707,8 +732,8 @@ function sectionOf(
     '',
     `Best: C = ${p.concurrency}, **${f0(p.perSecond)} messages/s**, p50 ${f1(p.latency.p50)} ms, ` +
       `p99 ${f1(p.latency.p99)} ms, against ${f0(best.insert.perSecond)} raw single-row INSERTs/s ` +
-      `(the pipeline reaches ${pct(p.perSecond / best.insert.perSecond)} of it). Aim (≥ ${f0(AIM.messagesPerSecond)} ` +
-      `messages/s with p99 < ${AIM.p99Ms} ms on 2 cores): ${met ? 'met' : 'not met'}.` +
+      `(the pipeline reaches ${pct(p.perSecond / best.insert.perSecond)} of it). Aim (≥ ${pct(AIM.insertShare)} of the raw INSERT rate ` +
+      `with p99 < ${AIM.p99Ms} ms): ${met ? 'met' : 'not met'}.` +
       (withinP99
         ? ` Highest rate with p99 < ${AIM.p99Ms} ms: C = ${withinP99.pipeline.concurrency}, ` +
           `${f0(withinP99.pipeline.perSecond)} messages/s (p99 ${f1(withinP99.pipeline.latency.p99)} ms).`
@@ -855,6 +880,7 @@ async function main(): Promise<void> {
   }
   await bench.ref.query('drop table bench_insert');
 
+  env.loadEnd = loadAverage();
   const best = rounds.reduce((a, b) => (b.pipeline.perSecond > a.pipeline.perSecond ? b : a));
   const section = sectionOf(params, env, rounds, best, historyOf(currentSection()));
   console.log('');
@@ -863,7 +889,7 @@ async function main(): Promise<void> {
   console.log(costTableOf(rounds).join('\n'));
   console.log('');
   console.log(
-    `machine: nproc ${env.nproc}, ${env.memoryGiB} GiB, Node ${env.node}; ${env.postgres}; ` +
+    `load average at start ${env.loadStart}, at end ${env.loadEnd}; machine: nproc ${env.nproc}, ${env.memoryGiB} GiB, Node ${env.node}; ${env.postgres}; ` +
       Object.entries(env.settings)
         .map(([k, v]) => `${k}=${v}`)
         .join(' '),

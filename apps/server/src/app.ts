@@ -17,8 +17,10 @@ import Fastify, {
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import Negotiator from 'negotiator';
 import type { z } from 'zod';
+import { BotEngine } from './automation/bots/bot-engine.js';
 import { ConnectionTimers } from './automation/connection-timers.js';
 import { QueueBot } from './automation/queue-bot.js';
+import { CloudChannel } from './channels/cloud/cloud-channel.js';
 import { InboundPipeline } from './channels/inbound-pipeline.js';
 import { MediaStore } from './channels/media-store.js';
 import { OutboundSender } from './channels/outbound-sender.js';
@@ -35,30 +37,46 @@ import type { RouteGuard } from './lib/guards.js';
 import { inputGuard, keepUnnamedFields } from './lib/input-guard.js';
 import { createMetrics } from './lib/metrics.js';
 import type { Secrets } from './lib/secrets.js';
+import { precompressedPage, registerCompression, staticAssetHeaders } from './lib/web-delivery.js';
+import { AuthCache } from './modules/auth/auth-cache.js';
 import { authGuard } from './modules/auth/guard.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { isSessionAlive } from './modules/auth/sessions.js';
 import { registerSubscriptionExpiry } from './modules/auth/subscription-expiry.js';
 import { verifyAccessToken } from './modules/auth/tokens.js';
+import { billingRoutes } from './modules/billing/routes.js';
 import { chatRoutes } from './modules/chats/routes.js';
+import { cloudRoutes } from './modules/cloud/routes.js';
+import { companyAdminRoutes } from './modules/companies/admin-routes.js';
 import { companyRoutes } from './modules/companies/routes.js';
 import { companyScheduleRoutes } from './modules/companies/schedules.js';
+import { ContactListService } from './modules/contact-lists/contact-lists-service.js';
+import { contactListRoutes } from './modules/contact-lists/routes.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
+import { fileRoutes } from './modules/files/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { kanbanRoutes } from './modules/kanban/routes.js';
 import { setMediaPrefix } from './modules/messages/message-repository.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { noticeRoutes } from './modules/notices.js';
+import { externalApiRoutes } from './modules/outside/external-api.js';
+import { passwordResetRoutes, redactSecretUrl } from './modules/password-reset/routes.js';
 import { planRoutes } from './modules/plans/routes.js';
+import { promptRoutes } from './modules/prompts/routes.js';
+import { queueIntegrationRoutes } from './modules/queue-integrations/routes.js';
 import { queueRoutes } from './modules/queues/routes.js';
 import { quickMessageRoutes } from './modules/quick-messages/routes.js';
+import { scheduleRoutes } from './modules/schedules/routes.js';
+import { ScheduleService } from './modules/schedules/schedules-service.js';
 import { settingRoutes } from './modules/settings/routes.js';
 import { simulatorRoutes } from './modules/simulator/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
 import { ticketNoteRoutes } from './modules/ticket-notes/routes.js';
 import { ticketRoutes } from './modules/tickets/routes.js';
 import { userRoutes } from './modules/users/routes.js';
+import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 import { whatsappRoutes } from './modules/whatsapp/routes.js';
 import { Realtime } from './realtime/realtime.js';
 import { connectRedis, useRedisAdapter } from './realtime/redis-adapter.js';
@@ -99,8 +117,16 @@ declare module 'fastify' {
     pipeline: InboundPipeline;
     simulator: SimulatorNetwork;
     jobs: JobQueue;
+    /** Scheduled messages (issue 11 item 1); campaigns and tests call it. */
+    schedules: ScheduleService;
+    /** Contact lists (issue 11): campaigns call `validRecipients` on it. */
+    contactLists: ContactListService;
+    /** The answering engine of AI prompts and queue integrations. */
+    bots: BotEngine;
     /** The connection timers (run every minute by the job queue; tests call `run(now)`). */
     timers: ConnectionTimers;
+    /** Outgoing webhooks (tests await `settled()` before draining the job queue). */
+    webhooks: WebhookDispatcher;
   }
 }
 
@@ -132,6 +158,34 @@ const CSP_DIRECTIVES = {
 };
 
 /**
+ * The logger options with a request serializer that never writes the values of the password-reset
+ * paths (e-mail, code, new password) to the logs.
+ */
+function withRedactedRequests(logger: boolean | Record<string, unknown>): boolean | Record<string, unknown> {
+  if (logger === false) return false;
+  const options = logger === true ? {} : logger;
+  return {
+    ...options,
+    serializers: {
+      ...(options.serializers as Record<string, unknown> | undefined),
+      req: (request: {
+        method: string;
+        url: string;
+        host?: string;
+        ip?: string;
+        socket?: { remotePort?: number };
+      }) => ({
+        method: request.method,
+        url: redactSecretUrl(request.url),
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+  };
+}
+
+/**
  * Builds the Fastify application without listening: plugins, security headers, CORS, error
  * handling, guards, the API routes under API_PREFIX ('/api' by default, '' for the root), socket.io,
  * metrics, OpenAPI at `<prefix>/docs` and the built web app when present.
@@ -140,7 +194,7 @@ const CSP_DIRECTIVES = {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database, secrets } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL },
+    logger: withRedactedRequests(options.logger ?? { level: config.LOG_LEVEL }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
     // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (off by default).
@@ -169,7 +223,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // With REDIS_URL, counters shared by every node (login limits) live in Redis.
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
-  const ctx: AppContext = { config, database, db: database.db, secrets, realtime, log: app.log, redis };
+  // The guard's per-node cache, dropped by the database's NOTIFY on every change it depends on.
+  const authCache = new AuthCache();
+  await authCache.start(database);
+  app.addHook('onClose', async () => authCache.stop());
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    secrets,
+    realtime,
+    log: app.log,
+    redis,
+    authCache,
+  };
   app.decorate('ctx', ctx);
   app.decorate('routeTable', [] as RouteEntry[]);
   if (config.REDIS_URL) {
@@ -194,6 +261,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       maxAge: 600,
     });
   }
+  // brotli/gzip for text answers above a threshold (lib/web-delivery.ts); before any route.
+  await registerCompression(app as unknown as FastifyInstance);
   await app.register(cookie);
   await app.register(multipart, {
     limits: { fileSize: 100 * 1024 * 1024, files: 10, fields: 20, fieldSize: 65_536 },
@@ -224,13 +293,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const metrics = createMetrics(app, config);
   const webDist = config.WEB_DIST ?? path.resolve(import.meta.dirname ?? '.', '../../web/dist');
   const indexHtml = readIndexHtml(webDist, prefix);
-  const sendIndex = (reply: FastifyReply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+  const page = indexHtml === undefined ? undefined : precompressedPage(indexHtml);
+  const sendIndex = (request: FastifyRequest, reply: FastifyReply) => page?.(request, reply);
   if (indexHtml !== undefined && prefix === '') {
     // At the root, client routes (/tickets) and API routes share paths: a browser navigation
     // (asks for HTML, carries no token) gets the web app; API calls go on to their handler.
     app.addHook('onRequest', async (request, reply) => {
-      if (isNavigation(request) && request.routeOptions.config?.auth) return sendIndex(reply);
+      if (isNavigation(request) && request.routeOptions.config?.auth) return sendIndex(request, reply);
     });
   }
   app.addHook('onRequest', authGuard(ctx));
@@ -245,6 +314,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const pipeline = new InboundPipeline(ctx, media, jobs);
   const network = options.simulator ?? new SimulatorNetwork(config.NODE_ENV === 'test' ? 5 : 300);
+  // The Cloud API channel needs the session manager, which needs its driver factory: late-bound.
+  let cloud: CloudChannel | undefined;
   const sessions = new SessionManager(
     ctx,
     pipeline,
@@ -255,6 +326,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           network,
           pairDelayMs: config.NODE_ENV === 'test' ? 0 : config.SIMULATOR_PAIR_MS,
         }),
+      cloud: (driverContext) => cloud!.driver(driverContext),
       ...options.drivers,
     },
     // Several nodes share a Postgres server: each session runs on the node holding its lease. The id
@@ -266,15 +338,30 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     claimMs: config.SENDING_CLAIM_MS,
   });
   sessions.onPendingDelivery(async (ids) => void (await sender.deliverPending(ids)));
-  new QueueBot(ctx, sender).register(jobs);
+  sender.useRetries(jobs, { baseSeconds: config.SEND_RETRY_BASE_SECONDS, limit: config.SEND_RETRY_LIMIT });
+  cloud = new CloudChannel(ctx, pipeline, jobs, sessions);
+  cloud.register();
+  sender.sendChecks.push(cloud.sendCheck);
+  const bots = new BotEngine(ctx, sender, jobs);
+  new QueueBot(ctx, sender, bots).register(jobs);
   const timers = new ConnectionTimers(ctx, sender);
   timers.register(jobs);
   registerSubscriptionExpiry(ctx, jobs);
+  const scheduleService = new ScheduleService(ctx, jobs, sender, media);
+  scheduleService.register();
+  const webhookDispatcher = new WebhookDispatcher(ctx, jobs);
+  webhookDispatcher.register();
+  const contactListService = new ContactListService(ctx, jobs, sessions);
+  contactListService.register();
+  app.decorate('contactLists', contactListService);
+  app.decorate('webhooks', webhookDispatcher);
   app.decorate('sessions', sessions);
   app.decorate('pipeline', pipeline);
   app.decorate('simulator', network);
   app.decorate('jobs', jobs);
+  app.decorate('schedules', scheduleService);
   app.decorate('timers', timers);
+  app.decorate('bots', bots);
   // The job queue's schema is installed before any request can queue a job inside a transaction.
   app.addHook('onReady', async () => jobs.start());
   // Before any session starts: send claims left by this node id's previous process are given back.
@@ -306,12 +393,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       const zapi = api as unknown as ZodApp;
       healthRoutes(zapi, ctx);
       authRoutes(zapi, ctx);
+      passwordResetRoutes(zapi, ctx);
       userRoutes(zapi, ctx);
       settingRoutes(zapi, ctx);
       companyRoutes(zapi, ctx);
       companyScheduleRoutes(zapi, ctx);
+      companyAdminRoutes(zapi, ctx, sessions, media);
       dashboardRoutes(zapi, ctx);
       planRoutes(zapi, ctx);
+      billingRoutes(zapi, ctx);
       queueRoutes(zapi, ctx);
       whatsappRoutes(zapi, ctx, sessions);
       messageRoutes(zapi, ctx, sender, media, sessions);
@@ -319,11 +409,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ticketNoteRoutes(zapi, ctx);
       tagRoutes(zapi, ctx);
       quickMessageRoutes(zapi, ctx, media);
+      scheduleRoutes(zapi, scheduleService);
+      fileRoutes(zapi, ctx, media);
       contactRoutes(zapi, ctx);
       chatRoutes(zapi, ctx);
       kanbanRoutes(zapi, ctx);
       noticeRoutes(zapi, ctx, media);
       simulatorRoutes(zapi, ctx, sessions, network);
+      promptRoutes(zapi, ctx);
+      queueIntegrationRoutes(zapi, ctx);
+      externalApiRoutes(zapi, ctx, sender);
+      webhookRoutes(zapi, ctx, jobs);
+      cloudRoutes(zapi, cloud);
+      contactListRoutes(zapi, contactListService);
     },
     { prefix },
   );
@@ -336,13 +434,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       index: false,
       // index.html goes out only as the page above, with the API prefix in it.
       allowedPath: (pathName) => pathName !== '/index.html',
+      // The build's .br/.gz siblings (apps/web/scripts/precompress.mjs), per Accept-Encoding.
+      preCompressed: true,
+      // The cache headers are set per file (immutable hashed assets); see lib/web-delivery.ts.
+      cacheControl: false,
+      setHeaders: staticAssetHeaders,
     });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
     const underApi = prefix !== '' && (url === prefix || url.startsWith(`${prefix}/`));
     const isApi = underApi || url.startsWith('/socket.io') || url === '/metrics';
-    if (indexHtml !== undefined && !isApi && isPageRequest(request, url)) return sendIndex(reply);
+    if (indexHtml !== undefined && !isApi && isPageRequest(request, url)) return sendIndex(request, reply);
     throw new AppError('ERR_NOT_FOUND');
   });
   return app as unknown as FastifyInstance;

@@ -127,6 +127,24 @@ const ZEnv = z.object({
     .pipe(z.array(z.string().refine(isOrigin, 'each entry must be an origin like https://app.example.com'))),
   /** How long the simulator's QR step takes before pairing by itself, ms. */
   SIMULATOR_PAIR_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
+  /**
+   * Meta's Graph API for the Cloud API driver (provider 'cloud'): origin and version. Tests point
+   * the origin at a local fake.
+   */
+  CLOUD_API_URL: z
+    .string()
+    .default('https://graph.facebook.com')
+    .refine(isOrigin, 'must be an origin like https://graph.facebook.com'),
+  CLOUD_API_VERSION: z
+    .string()
+    .regex(/^v\d{1,3}\.\d{1,3}$/, "must look like 'v21.0'")
+    .default('v21.0'),
+  /**
+   * First delay before an outbound message the provider refused for its rate limit is sent again,
+   * seconds; it doubles at each attempt (up to SEND_RETRY_LIMIT attempts).
+   */
+  SEND_RETRY_BASE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  SEND_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(6),
   /** How long a node's lease on a connection's session lasts without renewal, ms (Postgres only). */
   SESSION_LEASE_MS: z.coerce.number().int().min(4000).max(600_000).default(20_000),
   /**
@@ -136,13 +154,60 @@ const ZEnv = z.object({
    */
   SENDING_CLAIM_MS: z.coerce.number().int().min(10_000).max(3_600_000).default(120_000),
   /**
+   * Let outgoing webhooks reach loopback, private, link-local and other non-public addresses
+   * (a receiver on the same machine or network). Off by default: a company's webhook URL cannot
+   * probe the server's own network.
+   */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /**
    * This node's id, stable across restarts and unique among live nodes: it owns session leases and
    * claimed jobs, which a restart takes back at once. Default: host name + a hash of DATA_DIR.
    */
+  /**
+   * Base URL of the OpenAI-compatible server the AI prompts call (e.g. a local gateway); the
+   * official API when unset.
+   */
+  OPENAI_BASE_URL: z.string().url().optional(),
+  /** Dialogflow's REST API base (detectIntent); Google's by default. */
+  DIALOGFLOW_BASE_URL: z.string().url().default('https://dialogflow.googleapis.com'),
+  /** How long one call to an outside bot (model, Typebot, webhook, Dialogflow) may take, ms. */
+  BOT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   NODE_ID: z
     .string()
     .regex(/^[\w.:-]{1,100}$/, 'letters, digits, . _ : - (up to 100)')
+    .optional() /**
+   * Outgoing mail server, e.g. smtp://user:pass@smtp.example.com:587 or smtps://...:465. Unset:
+   * messages are written as .eml files to DATA_DIR/outbox and the log says where.
+   */,
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((v) => /^smtps?:/.test(v), 'must start with smtp:// or smtps://')
     .optional(),
+  /**
+   * Who charges the subscriptions (issue 15): 'manual' (Pix BR Code to the platform key set by the
+   * super user, who marks invoices paid), 'asaas' (Pix charges at the Asaas API, confirmed by its
+   * webhook) or 'crm' (invoices at a Perfex CRM, which returns a payment link).
+   */
+  BILLING_PROVIDER: z.enum(['manual', 'asaas', 'crm']).default('manual'),
+  /** Asaas API base URL including the version path (e.g. '<host>/v3'); required for 'asaas'. */
+  ASAAS_API_URL: z.string().url().optional(),
+  ASAAS_API_KEY: z.string().min(1).optional(),
+  /** The token Asaas sends in the `asaas-access-token` header of its webhooks. */
+  ASAAS_WEBHOOK_TOKEN: z.string().min(16).optional(),
+  /** Perfex CRM base URL (its REST API module answers under '/api'); enables the /crm-* calls. */
+  CRM_URL: z.string().url().optional(),
+  /** Perfex CRM API token (the `authtoken` header); never sent to the browser. */
+  CRM_TOKEN: z.string().min(1).optional(),
+  /** Sender of the platform's e-mails. */
+  MAIL_FROM: z.string().min(3).max(200).default('Zapdesk <no-reply@zapdesk.local>'),
+  /** Password-reset codes asked for per e-mail per hour. */
+  PASSWORD_RESET_EMAIL_MAX: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Password-reset calls (codes asked for, codes tried) per client address per hour. */
+  PASSWORD_RESET_IP_MAX: z.coerce.number().int().min(1).max(100_000).default(20),
 });
 
 export type Config = z.infer<typeof ZEnv> & {

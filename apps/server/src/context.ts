@@ -5,6 +5,7 @@ import type { RedisClientType } from 'redis';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { Secrets } from './lib/secrets.js';
+import type { AuthCache } from './modules/auth/auth-cache.js';
 import type { Realtime } from './realtime/realtime.js';
 
 /** What services need: database, configuration, secrets, realtime emitter, logger. */
@@ -17,6 +18,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Redis, when REDIS_URL is set: state shared by every node (login limits). */
   redis?: RedisClientType;
+  /** The auth guard's per-node cache (see AuthCache); absent in contexts built without buildApp. */
+  authCache?: AuthCache;
 }
 
 /** Fastify instance with the zod type provider, as route modules receive it. */

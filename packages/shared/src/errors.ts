@@ -66,6 +66,27 @@ export const ERROR_STATUS = {
   /** The request body is too large or its content type is not accepted. */
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Billing (issue 15): the invoice is not the company's or does not exist. */
+  ERR_NO_INVOICE_FOUND: 404,
+  /** Two or more open invoices block a new subscription (document 3 section 8). */
+  ERR_PENDING_INVOICE: 403,
+  /** The invoice is no longer open (paid or cancelled). */
+  ERR_INVOICE_NOT_OPEN: 409,
+  /** A payment webhook without the provider's valid signature or token. */
+  ERR_INVALID_SIGNATURE: 401,
+  /** The manual provider has no platform Pix key yet (the super user sets it). */
+  ERR_PIX_KEY_NOT_SET: 400,
+  /** The payment service or CRM failed or is not configured; `message` carries its text. */
+  ERR_PAYMENT_PROVIDER: 502,
+  /**
+   * Cloud API connection: the customer last wrote more than 24 hours ago, so only an approved
+   * message template may be sent (issue 16).
+   */
+  ERR_WAPP_OUTSIDE_WINDOW: 400,
+  /** Password reset: the code is unknown, expired, already used or wrong (one answer for all). */
+  ERR_INVALID_RESET_CODE: 400,
+  /** The plan is the plan of some companies: move them to another plan first. */
+  ERR_PLAN_IN_USE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -2,8 +2,12 @@
  * Socket channel names and payloads (core document sections 4 and 7). The server emits on
  * `company-{id}-<name>`; the client listens on the same names.
  */
+import type { Prompt, QueueIntegration } from './schemas/bots.js';
 import type { Chat, ChatMessage } from './schemas/chats.js';
+import type { ContactListEntry, ContactListImport, ContactListWithCount } from './schemas/contact-lists.js';
+import type { FileListRecord } from './schemas/files.js';
 import type { Announcement } from './schemas/notices.js';
+import type { Schedule } from './schemas/schedules.js';
 import type { QuickMessage, Tag } from './schemas/tickets.js';
 import type { PublicUser } from './schemas/users.js';
 
@@ -22,6 +26,12 @@ export const CHANNELS = [
   'queue',
   'quickmessage',
   'tag',
+  'prompt',
+  'queueIntegration',
+  'schedule',
+  'file',
+  'ContactList',
+  'ContactListItem',
 ] as const;
 export type ChannelName = (typeof CHANNELS)[number];
 
@@ -57,6 +67,28 @@ export interface ChannelPayloads {
   /** Lists live (document 2 section 4 "Lists"): create, update and delete of each record. */
   quickmessage: { action: 'create' | 'update'; record: QuickMessage } | { action: 'delete'; id: number };
   tag: { action: 'create' | 'update'; tag: Tag } | { action: 'delete'; tagId: number };
+  /** Prompts and queue integrations (document 2 section 4): the list pages stay live. */
+  prompt: { action: 'create' | 'update'; prompt: Prompt } | { action: 'delete'; promptId: number };
+  queueIntegration:
+    | { action: 'create' | 'update'; queueIntegration: QueueIntegration }
+    | { action: 'delete'; integrationId: number };
+  /** Schedules (issue 11 item 1): the calendar stays live as schedules are saved, sent or deleted. */
+  schedule: { action: 'create' | 'update'; schedule: Schedule } | { action: 'delete'; scheduleId: number };
+  /** File lists (document 2 section 7): the /files page stays live. */
+  file: { action: 'create' | 'update'; fileList: FileListRecord } | { action: 'delete'; fileListId: number };
+  /**
+   * Contact lists (document 2 section 7): create/update/delete of lists; `import` carries a sheet
+   * import's progress and, when done, its error bag.
+   */
+  ContactList:
+    | { action: 'create' | 'update'; record: ContactListWithCount }
+    | { action: 'delete'; id: number }
+    | { action: 'import'; import: ContactListImport };
+  /** Contact list items: create/update/delete; `reload` after an import or a validity check. */
+  ContactListItem:
+    | { action: 'create' | 'update'; record: ContactListEntry }
+    | { action: 'delete'; id: number }
+    | { action: 'reload'; contactListId: number };
   ticket: { action: string; [k: string]: unknown };
   appMessage: { action: string; [k: string]: unknown };
   contact: { action: string; [k: string]: unknown };

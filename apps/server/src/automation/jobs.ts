@@ -11,8 +11,20 @@ export interface QueueBotJob {
   ticketCreated: boolean;
 }
 
+/**
+ * A bot's remaining bubbles (Typebot), queued as a delayed QUEUE_BOT_JOB of the same ticket so that
+ * they keep their order with the customer's next messages: the first is sent, the rest queued again
+ * `delayMs` later (typebotDelayMessage).
+ */
+export interface BotBubblesJob {
+  companyId: number;
+  ticketId: number;
+  bubbles: string[];
+  delayMs: number;
+}
+
 /** The order key of a queue-bot job: one ticket's jobs run one at a time, oldest first. */
-export function queueBotKey(job: QueueBotJob): string {
+export function queueBotKey(job: QueueBotJob | BotBubblesJob): string {
   return `ticket:${job.ticketId}`;
 }
 

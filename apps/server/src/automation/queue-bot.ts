@@ -21,7 +21,8 @@ import {
 import type { JobQueue } from '../jobs/job-queue.js';
 import { findTicket } from '../modules/tickets/ticket-repository.js';
 import { isWithinSchedule } from './attendance-hours.js';
-import { QUEUE_BOT_JOB, type QueueBotJob, queueBotKey } from './jobs.js';
+import type { BotEngine } from './bots/bot-engine.js';
+import { type BotBubblesJob, QUEUE_BOT_JOB, type QueueBotJob, queueBotKey } from './jobs.js';
 import { fillVariables } from './message-variables.js';
 import { answerRating } from './ratings.js';
 
@@ -57,6 +58,8 @@ export class QueueBot {
   constructor(
     private readonly ctx: AppContext,
     private readonly sender: OutboundSender,
+    /** AI prompts and queue integrations: they answer before the menus when attached (issue 13). */
+    private readonly bots?: BotEngine,
   ) {}
 
   /**
@@ -64,7 +67,14 @@ export class QueueBot {
    * arrived (the job key); different tickets are answered in parallel.
    */
   register(jobs: JobQueue): void {
-    jobs.define<QueueBotJob>(QUEUE_BOT_JOB, (job) => this.handle(job), { key: queueBotKey });
+    jobs.define<QueueBotJob | BotBubblesJob>(
+      QUEUE_BOT_JOB,
+      async (job) => {
+        if ('bubbles' in job) await this.bots?.deliver(job);
+        else await this.handle(job);
+      },
+      { key: queueBotKey },
+    );
   }
 
   /** Handles one customer message (see the class comment). Safe to run twice: it re-reads the state. */
@@ -86,6 +96,8 @@ export class QueueBot {
     }
     // A human has the ticket: the bot stays quiet.
     if (ticket.status !== 'pending' || ticket.userId !== null || !ticket.whatsappId) return;
+    // A prompt or integration of the connection, or of the ticket's queue, answers instead of the menus.
+    if (this.bots && (await this.bots.answer(ticket.id, job, body))) return;
 
     const [connection] = await db
       .select({
@@ -180,6 +192,14 @@ export class QueueBot {
     const optionMenu = (parentId: number | null) =>
       menuOf(childrenOf(parentId).map((o) => ({ number: o.option, title: o.title })));
 
+    // The chosen queue has a bot: it starts the conversation instead of the queue's options.
+    if (
+      justChosen &&
+      this.bots &&
+      (await this.bots.answer(ticket.id, job, body, { menuChoice: !job.ticketCreated }))
+    ) {
+      return;
+    }
     if (justChosen) {
       const top = childrenOf(null);
       const single = connectionQueues.length === 1;

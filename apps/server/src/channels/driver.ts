@@ -30,8 +30,13 @@ export interface SendOptions {
 }
 
 export interface ChannelDriver {
-  /** Provider value stored on the connection (`beta`, `simulator`). */
+  /** Provider value stored on the connection (`beta`, `simulator`, `cloud`). */
   readonly provider: string;
+  /**
+   * Outbound messages wait at ack 0 while this session is down instead of failing (the Cloud API
+   * driver after its token was refused: the sends go out once the admin fixes it).
+   */
+  readonly keepsQueueWhileDown?: boolean;
   /** Starts (or resumes) the session; QR and state arrive through DriverEvents. */
   start(): Promise<void>;
   /** Stops the session; with `logout` the pairing is removed and stored credentials cleared. */

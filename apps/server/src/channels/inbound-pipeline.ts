@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Message, NormalizedMessage, Ticket } from '@zapdesk/shared';
-import { and, desc, eq, getTableColumns, inArray, sql, type Table } from 'drizzle-orm';
-import { toSnakeCase } from 'drizzle-orm/casing';
+import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import mime from 'mime-types';
 import type pg from 'pg';
 import { QUEUE_BOT_JOB, type QueueBotJob } from '../automation/jobs.js';
@@ -13,9 +12,10 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { pgErrorCode } from '../lib/db-errors.js';
 import { withoutNulBytes } from '../lib/input-guard.js';
 import { toContact } from '../modules/contacts/contacts-service.js';
-import { numberVariants } from '../modules/contacts/phone-number.js';
+import { canonicalNumber, numberVariants } from '../modules/contacts/phone-number.js';
 import { findMessage, toMessage } from '../modules/messages/message-repository.js';
 import { findTicket, toTicket } from '../modules/tickets/ticket-repository.js';
+import { type BatchRow, decodeColumns, runBatchAppend, selectColumns } from './inbound-batch.js';
 import type { MediaStore } from './media-store.js';
 import { emitMessageUpdates } from './message-events.js';
 
@@ -42,54 +42,8 @@ interface StoredMedia {
   error: string | null;
 }
 
-/** `alias.column as "prefixKey"` for every column of a table (the CTE keeps the table's names). */
-function selectColumns(table: Table, alias: string, prefix: string): string {
-  return Object.entries(getTableColumns(table))
-    .map(([key, column]) => {
-      // Unnamed columns take their key in snake_case (the database's `casing: 'snake_case'`).
-      const name = column.keyAsName ? toSnakeCase(column.name) : column.name;
-      return `"${alias}"."${name}" as "${prefix}${key}"`;
-    })
-    .join(', ');
-}
-
-/** Maps the `prefixKey` columns of a raw row as Drizzle maps a select of the table. */
-function decodeColumns<T extends Table>(
-  table: T,
-  row: Record<string, unknown>,
-  prefix: string,
-): T['$inferSelect'] {
-  const out: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = row[prefix + key];
-    out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return out as T['$inferSelect'];
-}
-
 /** The parameters of APPEND_SQL, in order ($1…). */
-interface AppendParams {
-  companyId: number;
-  whatsappId: number;
-  number: string;
-  otherNumber: string;
-  botCheck: boolean;
-  providerId: string;
-  body: string;
-  fromMe: boolean;
-  mediaType: string;
-  mediaUrl: string | null;
-  mediaName: string | null;
-  ack: number;
-  quotedProviderId: string | null;
-  participant: string | null;
-  error: string | null;
-  at: string;
-  preview: string;
-  unread: number;
-  rename: boolean;
-  name: string;
-}
+type AppendParams = BatchRow;
 
 const APPEND_PARAMS: (keyof AppendParams)[] = [
   'companyId',
@@ -127,7 +81,7 @@ const APPEND_SQL = `with k as (
 ), l as (
   select t.id, k.id as contact_id from tickets t join k on t.contact_id = k.id
   where t.company_id = ${param('companyId')}::int and t.whatsapp_id = ${param('whatsappId')}::int and t.status <> 'closed'
-    and not (${param('botCheck')}::boolean and t.status = 'pending' and t.user_id is null and t.chatbot)
+    and not (${param('botCheck')}::boolean and t.status = 'pending' and t.user_id is null and (t.chatbot or t.use_integration))
   for update of t
 ), m as (
   insert into messages (company_id, ticket_id, contact_id, whatsapp_id, wid, body, from_me, media_type,
@@ -208,34 +162,109 @@ export function previewOf(
   return message.fileName ?? message.mediaType;
 }
 
+/** Group-commit knobs of the inbound pipeline (issue 10, item 3). */
+export interface BatchOptions {
+  /** How long the first message reaching an idle lane waits for others to join its batch (ms). */
+  windowMs: number;
+  /** The most messages one batch takes. */
+  maxBatch: number;
+  /** Independent batch lanes (each runs one batch at a time); a chat always uses the same lane. */
+  lanes: number;
+  /** The most transactions a batch spreads its new conversations over (run side by side). */
+  transactions: number;
+}
+
+const DEFAULT_BATCHING: BatchOptions = { windowMs: 1, maxBatch: 128, lanes: 2, transactions: 4 };
+
+/** A message waiting in a lane for its batch, with the settlement of its `ingest()` call. */
+interface Pending {
+  connection: ConnectionRef;
+  message: NormalizedMessage;
+  media: StoredMedia;
+  /** Position in the batch (arrival order). */
+  seq: number;
+  resolve(result: IngestResult | undefined): void;
+  reject(error: unknown): void;
+}
+
+interface Lane {
+  pending: Pending[];
+  busy: boolean;
+  timer?: NodeJS.Timeout;
+}
+
+/** What the transaction path wrote for one message (see InboundPipeline.write). */
+interface Written {
+  messageId: number;
+  ticketId: number;
+  ticketCreated: boolean;
+  botQueued: boolean;
+  /** The contact row when this message created it (for the `contact` create event). */
+  newContact?: typeof contacts.$inferSelect;
+  /** The event payloads, when the statements that stored the message answered them. */
+  payload?: { message: Message; ticket: Ticket };
+}
+
+/** The chat a message belongs to on its connection (one key for both forms of a Brazilian mobile). */
+function chatKey(connection: ConnectionRef, message: NormalizedMessage): string {
+  return `${connection.id}:${message.isGroup ? message.chatId : canonicalNumber(message.chatId)}`;
+}
+
 /**
- * The inbound pipeline (issue: messaging engine, point 4). De-duplicates by (connection, provider
- * id); in the steady state (known contact, live ticket, no chatbot job) one autocommit statement
- * stores the message, updates the ticket and the contact name and answers the event payloads
- * (APPEND_SQL). Otherwise one transaction: upsert the contact; find the live ticket of (company,
- * contact, connection), reopen the contact's last closed ticket on this connection, or create one as
- * pending (a partial unique index keeps one live ticket, and a conflict retries); store the message;
- * queue the chatbot job. After commit it emits `contact` create to the company when the upsert
- * inserted the contact, then `appMessage` create and `ticket` update to the rooms allowed to see the
- * ticket. Returns undefined for a duplicate or an ignored message (group
- * messages while CheckMsgIsGroup is enabled).
+ * The inbound pipeline (issue: messaging engine, point 4; group commit: issue 10, item 3).
+ * De-duplicates by (connection, provider id). Messages arriving within a few milliseconds are stored
+ * together (group commit): `ingest()` puts a message in the lane of its chat (a chat always uses the
+ * same lane, so its messages keep their order) and each lane runs one batch at a time — the messages
+ * that arrived during the previous batch, or within `windowMs` of the first one when the lane was
+ * idle. A batch stores its steady-state messages (known contact, live ticket, no chatbot job) with one
+ * multi-row statement (inbound-batch.ts), which is its own transaction and answers the event payloads;
+ * the others (new contact or conversation, chatbot job, reaction, rating answer, and the later
+ * messages of their chats) go through a few transactions side by side (`transactions`; each chat in
+ * one of them, its messages in order): upsert the
+ * contact; find the live ticket of (company, contact, connection), reopen the contact's last closed
+ * ticket on this connection, or create one as pending (a partial unique index keeps one live ticket);
+ * store the message; queue the chatbot job in the same transaction. A batch whose statement or
+ * transaction fails is retried message by message (each with its own retries), so one poisoned
+ * message fails alone. After commit it emits `contact` create to the company when the upsert inserted
+ * the contact, then `appMessage` create and `ticket` update to the rooms allowed to see the ticket.
+ * Returns undefined for a duplicate or an ignored message (group messages while CheckMsgIsGroup is
+ * enabled).
  */
 export class InboundPipeline {
   private readonly ackChains = new Map<number, Promise<void>>();
+  private readonly batching: BatchOptions;
+  private readonly lanes: Lane[];
+  /**
+   * Counters (tests, benchmarks): batches run, messages they held, the largest one, and the batch
+   * statements or transactions that failed and were retried message by message.
+   */
+  readonly stats = { batches: 0, messages: 0, largest: 0, retriedAlone: 0 };
 
   constructor(
     private readonly ctx: AppContext,
     private readonly media: MediaStore,
     /** Where customer messages the chatbot may answer are queued (in the message's transaction). */
     private readonly jobs?: JobQueue,
-  ) {}
+    batching: Partial<BatchOptions> = {},
+  ) {
+    this.batching = { ...DEFAULT_BATCHING, ...batching };
+    this.lanes = Array.from({ length: Math.max(1, this.batching.lanes) }, () => ({
+      pending: [],
+      busy: false,
+    }));
+  }
 
+  /**
+   * Stores one message (driver entry point): resolves after its batch committed and its events were
+   * emitted, with the stored message and its ticket, or undefined for a duplicate or an ignored
+   * message. Rejects with the error of this message alone (its batch-mates are retried apart).
+   */
   async ingest(connection: ConnectionRef, received: NormalizedMessage): Promise<IngestResult | undefined> {
     const { db } = this.ctx;
     const message = withoutNulBytes(received);
     if (message.isGroup && (await this.ignoresGroups(connection.companyId))) return undefined;
-    // The unique index de-duplicates inside the transaction; this early look only spares a
-    // redelivered message's media from being downloaded again.
+    // The unique index de-duplicates when storing; this early look only spares a redelivered
+    // message's media from being downloaded again.
     if (message.media) {
       const [seen] = await db
         .select({ id: messages.id })
@@ -243,8 +272,233 @@ export class InboundPipeline {
         .where(and(eq(messages.whatsappId, connection.id), eq(messages.wid, message.providerId)));
       if (seen) return undefined;
     }
-    const stored = await this.storeMedia(connection.companyId, message);
-    const appendable = message.mediaType !== 'reaction' && !message.reactionToProviderId;
+    const media = await this.storeMedia(connection.companyId, message);
+    return new Promise((resolve, reject) => {
+      const key = chatKey(connection, message);
+      let hash = 0;
+      for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
+      const lane = this.lanes[Math.abs(hash) % this.lanes.length]!;
+      lane.pending.push({ connection, message, media, seq: 0, resolve, reject });
+      if (lane.pending.length >= this.batching.maxBatch && lane.timer) clearTimeout(lane.timer);
+      this.schedule(lane, lane.pending.length >= this.batching.maxBatch);
+    });
+  }
+
+  /** Starts the lane's next batch: at once with `now`, else after the window (unless one runs). */
+  private schedule(lane: Lane, now: boolean): void {
+    if (lane.busy || lane.pending.length === 0) return;
+    if (now) {
+      lane.timer = undefined;
+      void this.flush(lane);
+    } else if (!lane.timer) {
+      lane.timer = setTimeout(() => {
+        lane.timer = undefined;
+        void this.flush(lane);
+      }, this.batching.windowMs);
+    }
+  }
+
+  private async flush(lane: Lane): Promise<void> {
+    lane.busy = true;
+    const batch = lane.pending.splice(0, this.batching.maxBatch);
+    this.stats.batches++;
+    this.stats.messages += batch.length;
+    this.stats.largest = Math.max(this.stats.largest, batch.length);
+    batch.forEach((item, seq) => {
+      item.seq = seq;
+    });
+    try {
+      await this.runBatch(batch);
+    } catch (error) {
+      // runBatch settles every message itself; this only guards against a bug leaving one waiting.
+      for (const item of batch) item.reject(error);
+    } finally {
+      lane.busy = false;
+      // What arrived meanwhile has waited long enough.
+      this.schedule(lane, true);
+    }
+  }
+
+  /** Stores one batch (see the class comment) and settles each of its messages. */
+  private async runBatch(batch: Pending[]): Promise<void> {
+    // A provider id redelivered inside the batch: the first one is stored, the others answer
+    // undefined once it is (or go alone if it failed).
+    const followers = new Map<Pending, Pending[]>();
+    const done = (item: Pending, result: IngestResult | undefined) => {
+      item.resolve(result);
+      for (const follower of followers.get(item) ?? []) follower.resolve(undefined);
+    };
+    const failed = (item: Pending, error: unknown) => {
+      item.reject(error);
+      for (const follower of followers.get(item) ?? []) {
+        void this.ingestOne(follower.connection, follower.message, follower.media).then(
+          follower.resolve,
+          follower.reject,
+        );
+      }
+    };
+    const alone = (item: Pending, append = true) =>
+      this.ingestOne(item.connection, item.message, item.media, append).then(
+        (result) => done(item, result),
+        (error) => failed(item, error),
+      );
+
+    const leaders = new Map<string, Pending>();
+    const unique: Pending[] = [];
+    for (const item of batch) {
+      const key = `${item.connection.id}\u0000${item.message.providerId}`;
+      const leader = leaders.get(key);
+      if (leader) followers.set(leader, [...(followers.get(leader) ?? []), item]);
+      else {
+        leaders.set(key, item);
+        unique.push(item);
+      }
+    }
+
+    // The multi-row statement takes appendable messages. A chat with one that is not (or that mixes
+    // customer and own messages, which the chatbot check may tell apart) goes to the transaction
+    // from that message on, and so does a message quoting one of the same batch (the statement's
+    // snapshot would not see it): each chat's messages keep their order.
+    const botCheckOf = (m: NormalizedMessage) => !!this.jobs && !m.fromMe && !m.isGroup;
+    const checks = new Map<string, Set<boolean>>();
+    for (const item of unique) {
+      const key = chatKey(item.connection, item.message);
+      checks.set(key, (checks.get(key) ?? new Set()).add(botCheckOf(item.message)));
+    }
+    const slowChats = new Set<string>();
+    const fast: Pending[] = [];
+    const slow: Pending[] = [];
+    for (const item of unique) {
+      const { message } = item;
+      const chat = chatKey(item.connection, message);
+      const quotesBatch =
+        !!message.quotedProviderId && leaders.has(`${item.connection.id}\u0000${message.quotedProviderId}`);
+      const appendable =
+        message.mediaType !== 'reaction' &&
+        !message.reactionToProviderId &&
+        !quotesBatch &&
+        checks.get(chat)!.size === 1;
+      if (!appendable) slowChats.add(chat);
+      if (slowChats.has(chat)) slow.push(item);
+      else fast.push(item);
+    }
+
+    const rows: BatchRow[] = [];
+    const sent: Pending[] = [];
+    for (const item of fast) {
+      try {
+        rows.push(this.batchRow(item.connection, item.message, item.media, botCheckOf(item.message)));
+        sent.push(item);
+      } catch (error) {
+        failed(item, error);
+      }
+    }
+    if (sent.length > 0) {
+      let answers: Record<string, unknown>[] | undefined;
+      try {
+        if (rows.length === 1) {
+          // One message: the single-message statement (its plan is lighter); no row means no live
+          // ticket, as a batch row with a null l_id.
+          const [row] = await runAppend(this.ctx.db, this.ctx.database.kind, rows[0]!);
+          answers = [row ? { ...row, l_id: true } : { l_id: null }];
+        } else answers = await runBatchAppend(this.ctx.db, this.ctx.database.kind, rows);
+      } catch (error) {
+        this.ctx.log.debug({ err: error, size: sent.length }, 'inbound batch failed, storing one by one');
+      }
+      if (!answers) {
+        this.stats.retriedAlone++;
+        // Nothing of the statement was written: each message alone, in order.
+        for (const item of sent) await alone(item);
+      } else {
+        sent.forEach((item, index) => {
+          const row = answers[index]!;
+          if (row.l_id === null || row.l_id === undefined) slow.push(item);
+          else if (row.m_id === null || row.m_id === undefined) done(item, undefined);
+          else {
+            try {
+              const payload = this.payloadFromRow(row, item.message, rows[index]!.rename);
+              this.emitCreated(payload.message, payload.ticket);
+              done(item, { ...payload, ticketCreated: false });
+            } catch (error) {
+              failed(item, error);
+            }
+          }
+        });
+      }
+    }
+    if (slow.length === 0) return;
+    slow.sort((x, y) => x.seq - y.seq);
+    // Chats spread over a few transactions that run side by side (one chat's messages in one of
+    // them, in order), so that a batch of many new conversations does not hold its lane for long.
+    const groups: Pending[][] = [];
+    const groupOf = new Map<string, Pending[]>();
+    for (const item of slow) {
+      const chat = chatKey(item.connection, item.message);
+      let group = groupOf.get(chat);
+      if (!group) {
+        if (groups.length < this.batching.transactions) groups.push([]);
+        group = groups[groupOf.size % groups.length]!;
+        groupOf.set(chat, group);
+      }
+      group.push(item);
+    }
+    await Promise.all(groups.map((group) => this.runTransaction(group, { alone, done, failed })));
+  }
+
+  /**
+   * Stores messages of the transaction path in one transaction (a single one through ingestOne),
+   * then settles them; when the transaction fails, each message goes alone, in order.
+   */
+  private async runTransaction(
+    group: Pending[],
+    settle: {
+      alone: (item: Pending, append?: boolean) => Promise<void>;
+      done: (item: Pending, result: IngestResult | undefined) => void;
+      failed: (item: Pending, error: unknown) => void;
+    },
+  ): Promise<void> {
+    // These messages had no live ticket to append to a moment ago: straight to the transaction path.
+    if (group.length === 1) {
+      await settle.alone(group[0]!, false);
+      return;
+    }
+    let written: Written[];
+    try {
+      written = await this.ctx.db.transaction(async (tx) => {
+        const out: Written[] = [];
+        for (const item of group) out.push(await this.write(tx, item.connection, item.message, item.media));
+        return out;
+      });
+    } catch (error) {
+      // A redelivery, a race lost or a poisoned message: each one alone, in order.
+      this.ctx.log.debug({ err: error, size: group.length }, 'inbound batch transaction failed');
+      this.stats.retriedAlone++;
+      for (const item of group) await settle.alone(item, false);
+      return;
+    }
+    if (written.some((w) => w.botQueued)) this.jobs?.wake(QUEUE_BOT_JOB);
+    for (const [index, item] of group.entries()) {
+      try {
+        settle.done(item, await this.finish(item.connection, written[index]!));
+      } catch (error) {
+        settle.failed(item, error);
+      }
+    }
+  }
+
+  /**
+   * One message through the single-message paths (the steady state's statement, else its own
+   * transaction), with retries on a lost race: the fallback of a failed batch. Without `append` it
+   * goes straight to the transaction (which appends to a live ticket too).
+   */
+  private async ingestOne(
+    connection: ConnectionRef,
+    message: NormalizedMessage,
+    stored: StoredMedia,
+    append = true,
+  ): Promise<IngestResult | undefined> {
+    const { db } = this.ctx;
+    const appendable = append && message.mediaType !== 'reaction' && !message.reactionToProviderId;
     for (let attempt = 1; ; attempt++) {
       try {
         if (appendable) {
@@ -260,27 +514,32 @@ export class InboundPipeline {
         }
         const result = await db.transaction((tx) => this.write(tx, connection, message, stored));
         if (result.botQueued) this.jobs?.wake(QUEUE_BOT_JOB);
-        const [full, ticket] = result.payload
-          ? [result.payload.message, result.payload.ticket]
-          : await Promise.all([
-              findMessage(db, connection.companyId, result.messageId),
-              findTicket(db, connection.companyId, result.ticketId),
-            ]);
-        if (!full || !ticket) return undefined;
-        if (result.newContact) {
-          this.ctx.realtime.toCompany(connection.companyId, 'contact', {
-            action: 'create',
-            contact: toContact(result.newContact, [], ticket.whatsapp),
-          });
-        }
-        this.emitCreated(full, ticket);
-        return { message: full, ticket, ticketCreated: result.ticketCreated };
+        return await this.finish(connection, result);
       } catch (error) {
         if (error instanceof Duplicate) return undefined;
         if (attempt < 5 && RETRYABLE.has(pgErrorCode(error) ?? '')) continue;
         throw error;
       }
     }
+  }
+
+  /** After the commit of the transaction path: the payloads (read back if needed) and the events. */
+  private async finish(connection: ConnectionRef, result: Written): Promise<IngestResult | undefined> {
+    const [full, ticket] = result.payload
+      ? [result.payload.message, result.payload.ticket]
+      : await Promise.all([
+          findMessage(this.ctx.db, connection.companyId, result.messageId),
+          findTicket(this.ctx.db, connection.companyId, result.ticketId),
+        ]);
+    if (!full || !ticket) return undefined;
+    if (result.newContact) {
+      this.ctx.realtime.toCompany(connection.companyId, 'contact', {
+        action: 'create',
+        contact: toContact(result.newContact, [], ticket.whatsapp),
+      });
+    }
+    this.emitCreated(full, ticket);
+    return { message: full, ticket, ticketCreated: result.ticketCreated };
   }
 
   private emitCreated(message: Message, ticket: Ticket): void {
@@ -308,18 +567,37 @@ export class InboundPipeline {
     media: StoredMedia,
     options: { botCheck: boolean; rename: boolean; number?: string },
   ): Promise<{ message: Message; ticket: Ticket } | 'duplicate' | undefined> {
+    const params = this.batchRow(connection, message, media, options.botCheck, options);
+    const [row] = await runAppend(db, this.ctx.database.kind, params);
+    if (!row) return undefined;
+    if (row.m_id === null || row.m_id === undefined) return 'duplicate';
+    return this.payloadFromRow(row, message, params.rename);
+  }
+
+  /**
+   * The statement parameters of one message (APPEND_SQL's, one row of the batch statement's):
+   * `number` forces the contact's stored number; `rename` defaults to a customer's message with a
+   * sender name.
+   * @throws RangeError when the message's timestamp is not a valid date.
+   */
+  private batchRow(
+    connection: ConnectionRef,
+    message: NormalizedMessage,
+    media: StoredMedia,
+    botCheck: boolean,
+    options: { rename?: boolean; number?: string } = {},
+  ): BatchRow {
     const variants = options.number
       ? [options.number]
       : message.isGroup
         ? [message.chatId]
         : numberVariants(message.chatId);
-    const { rename } = options;
-    const [row] = await runAppend(db, this.ctx.database.kind, {
+    return {
       companyId: connection.companyId,
       whatsappId: connection.id,
       number: variants[0]!,
       otherNumber: variants[1] ?? variants[0]!,
-      botCheck: options.botCheck,
+      botCheck,
       providerId: message.providerId,
       body: message.body,
       fromMe: message.fromMe,
@@ -333,11 +611,17 @@ export class InboundPipeline {
       at: new Date(Math.min(message.timestamp, Date.now())).toISOString(),
       preview: previewOf({ ...message, fileName: media.fileName ?? undefined }),
       unread: message.fromMe ? 0 : 1,
-      rename,
+      rename: options.rename ?? (!message.fromMe && !message.isGroup && !!message.senderName),
       name: message.senderName ?? '',
-    });
-    if (!row) return undefined;
-    if (row.m_id === null || row.m_id === undefined) return 'duplicate';
+    };
+  }
+
+  /** The event payloads of a row of APPEND_SQL or of the batch statement that stored a message. */
+  private payloadFromRow(
+    row: Record<string, unknown>,
+    message: NormalizedMessage,
+    rename: boolean,
+  ): { message: Message; ticket: Ticket } {
     const contact = {
       id: Number(row.k_id),
       name: rename ? message.senderName! : (row.k_name as string),
@@ -404,16 +688,7 @@ export class InboundPipeline {
     connection: ConnectionRef,
     message: NormalizedMessage,
     media: StoredMedia,
-  ): Promise<{
-    messageId: number;
-    ticketId: number;
-    ticketCreated: boolean;
-    botQueued: boolean;
-    /** The contact row when this message created it (for the `contact` create event). */
-    newContact?: typeof contacts.$inferSelect;
-    /** The event payloads, when the statements that stored the message answered them. */
-    payload?: { message: Message; ticket: Ticket };
-  }> {
+  ): Promise<Written> {
     const companyId = connection.companyId;
     const contactName = message.isGroup
       ? message.chatId
@@ -554,6 +829,7 @@ export class InboundPipeline {
         status: tickets.status,
         userId: tickets.userId,
         chatbot: tickets.chatbot,
+        useIntegration: tickets.useIntegration,
         awaitingRating: tickets.awaitingRating,
       })
       .from(tickets)
@@ -563,8 +839,10 @@ export class InboundPipeline {
       .for('update');
     if (found && found.status !== 'closed') {
       // Past a conversation's first message the bot only has something to say while its menu is
-      // open (chatbot on); otherwise no job is queued for the message.
-      const botMayAnswer = found.status === 'pending' && found.userId === null && found.chatbot;
+      // open (chatbot on) or a prompt/integration holds the ticket (useIntegration); otherwise no job
+      // is queued for the message.
+      const botMayAnswer =
+        found.status === 'pending' && found.userId === null && (found.chatbot || found.useIntegration);
       return { ticketId: found.id, created: false, botMayAnswer };
     }
     const lastClosed = found;

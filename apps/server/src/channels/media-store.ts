@@ -89,6 +89,11 @@ export class MediaStore {
     }
   }
 
+  /** Deletes every stored file of a company (its folder); nothing when there is none. */
+  async removeCompany(companyId: number): Promise<void> {
+    await fs.promises.rm(path.join(this.root, String(companyId)), { recursive: true, force: true });
+  }
+
   /** Reads a company's stored media. @throws Error when missing. */
   async read(companyId: number, name: string): Promise<Buffer> {
     const file = await this.locate(companyId, name);

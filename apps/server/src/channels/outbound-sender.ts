@@ -1,10 +1,17 @@
 import crypto from 'node:crypto';
-import type { MediaType, Message, OutboundContent } from '@zapdesk/shared';
+import {
+  type ErrorCode,
+  isErrorCode,
+  type MediaType,
+  type Message,
+  type OutboundContent,
+} from '@zapdesk/shared';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import mime from 'mime-types';
 import type { AppContext } from '../context.js';
 import { contacts, messages, tickets, users } from '../db/schema/index.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import { AppError } from '../lib/app-error.js';
 import { type AuthContext, isAdmin } from '../lib/guards.js';
 import { findMessage, findMessages } from '../modules/messages/message-repository.js';
@@ -12,6 +19,7 @@ import { findTicket } from '../modules/tickets/ticket-repository.js';
 import { previewOf } from './inbound-pipeline.js';
 import type { MediaStore } from './media-store.js';
 import { emitMessageUpdates } from './message-events.js';
+import { ChannelSendError } from './send-error.js';
 import type { SessionManager } from './session-manager.js';
 
 /** An uploaded file to send. */
@@ -69,6 +77,22 @@ export async function inspectUpload(
   return { mediaType: kind, mimetype, ext: detected?.ext ?? (mime.extension(mimetype) || 'bin') };
 }
 
+/** The job sending again a message the provider refused for its rate limit. */
+export const OUTBOUND_RETRY_JOB = 'outbound-retry';
+
+interface OutboundRetryJob {
+  companyId: number;
+  messageId: number;
+  /** Attempts made so far (1 after the first refusal). */
+  attempt: number;
+}
+
+/** A check run before a user's message is stored (e.g. the Cloud API's 24-hour window). */
+export type SendCheck = (
+  companyId: number,
+  ticket: { companyId: number; contactId: number; whatsappId: number | null },
+) => Promise<void>;
+
 /** The claim a node takes on an outbound message before handing it to its session. */
 export interface SendingClaimOptions {
   /** This node's id (config `nodeId`, stable across restarts, unique among live nodes). */
@@ -88,6 +112,9 @@ export interface SendingClaimOptions {
 export class OutboundSender {
   /** What this process writes in `sending_by`: its node id and a random instance of the process. */
   readonly claimant: string;
+  /** Checks run before `send` stores anything; a throw refuses the send (providers add theirs). */
+  readonly sendChecks: SendCheck[] = [];
+  private retries: { jobs: JobQueue; baseSeconds: number; limit: number } | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -96,6 +123,20 @@ export class OutboundSender {
     private readonly claim: SendingClaimOptions = { nodeId: 'local', claimMs: 120_000 },
   ) {
     this.claimant = `${claim.nodeId}/${crypto.randomUUID()}`;
+  }
+
+  /**
+   * Sends again, with exponential backoff (`baseSeconds`, doubling, up to `limit` attempts), the
+   * messages a driver refused with a `ChannelSendError` asking for a retry (rate limits); they
+   * wait at ack 0 meanwhile and fail (ack -1) after the last attempt. Call before the queue starts.
+   */
+  useRetries(jobs: JobQueue, options: { baseSeconds: number; limit: number }): void {
+    this.retries = { jobs, ...options };
+    jobs.define<OutboundRetryJob>(
+      OUTBOUND_RETRY_JOB,
+      async (data) => void (await this.deliver(data.companyId, data.messageId, data.attempt)),
+      { key: (data) => `outbound-${data.messageId}` },
+    );
   }
 
   /**
@@ -132,6 +173,7 @@ export class OutboundSender {
       .innerJoin(users, eq(users.id, auth.userId))
       .where(and(eq(tickets.companyId, auth.companyId), eq(tickets.id, ticketId)));
     if (!target) throw new AppError('ERR_NO_TICKET_FOUND');
+    for (const check of this.sendChecks) await check(auth.companyId, target.ticket);
     let quotedMsgId: number | null = null;
     if (input.quotedMsgId) {
       const [quoted] = await this.ctx.db
@@ -163,6 +205,46 @@ export class OutboundSender {
     const ids = await this.store(auth.companyId, target.ticket, auth.userId, rows, quotedMsgId);
     const results = [];
     for (const id of ids) results.push(await this.deliver(auth.companyId, id));
+    const failed = results.filter((m) => m.ack === -1);
+    if (failed.length)
+      throw new AppError(catalogued(failed[0]!.error), { extra: { messageIds: failed.map((m) => m.id) } });
+    return results;
+  }
+
+  /**
+   * Sends a text, or files (the text as the first file's caption), on a ticket as the company itself,
+   * with no user behind it (the external messages API, issue 13 item 3). Answers the stored messages.
+   * @throws ERR_NO_TICKET_FOUND, ERR_VALIDATION (nothing to send), ERR_UNSUPPORTED_MEDIA_TYPE,
+   *   ERR_PAYLOAD_TOO_LARGE, ERR_SENDING_WAPP_MSG (with `messageIds`, retry possible).
+   */
+  async sendAsCompany(
+    companyId: number,
+    ticketId: number,
+    input: { body: string; files?: UploadedFile[] },
+  ): Promise<Message[]> {
+    const files = input.files ?? [];
+    if (!input.body.trim() && files.length === 0)
+      throw new AppError('ERR_VALIDATION', { extra: { field: 'body', message: 'required' } });
+    const [ticket] = await this.ctx.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
+    if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
+    const inspected = await Promise.all(files.map((file) => inspectUpload(file)));
+    const stored = await Promise.all(
+      files.map((file, i) => this.media.save(companyId, file.data, inspected[i]!.ext)),
+    );
+    const rows = files.length
+      ? files.map((file, i) => ({
+          body: i === 0 ? input.body : '',
+          mediaType: inspected[i]!.mediaType as MediaType,
+          mediaUrl: stored[i]!,
+          mediaName: file.fileName,
+        }))
+      : [{ body: input.body, mediaType: 'chat' as MediaType, mediaUrl: null, mediaName: null }];
+    const ids = await this.store(companyId, ticket, null, rows, null);
+    const results = [];
+    for (const id of ids) results.push(await this.deliver(companyId, id));
     const failed = results.filter((m) => m.ack === -1);
     if (failed.length)
       throw new AppError('ERR_SENDING_WAPP_MSG', { extra: { messageIds: failed.map((m) => m.id) } });
@@ -272,7 +354,7 @@ export class OutboundSender {
       return current;
     }
     const sent = await this.deliver(auth.companyId, messageId);
-    if (sent.ack === -1) throw new AppError('ERR_SENDING_WAPP_MSG', { extra: { messageIds: [sent.id] } });
+    if (sent.ack === -1) throw new AppError(catalogued(sent.error), { extra: { messageIds: [sent.id] } });
     return sent;
   }
 
@@ -371,7 +453,7 @@ export class OutboundSender {
    * older than `claimMs` is taken again (the driver call is given up after `claimMs / 2`, so a live
    * claimant's claim never lapses mid-call).
    */
-  private async deliver(companyId: number, messageId: number): Promise<Message> {
+  private async deliver(companyId: number, messageId: number, attempt = 0): Promise<Message> {
     const [row] = await this.ctx.db
       .select({
         message: messages,
@@ -392,7 +474,7 @@ export class OutboundSender {
       .where(and(eq(messages.id, messageId), isNull(messages.wid), eq(messages.ack, 0), this.claimable()))
       .returning({ id: messages.id });
     if (!claimed) return current();
-    let outcome: { wid: string; ack: number } | { error: string };
+    let outcome: { wid: string; ack: number } | { error: string } | { wait: number | null };
     try {
       const driver = local;
       if (!driver) throw new Error('session not running');
@@ -405,6 +487,28 @@ export class OutboundSender {
     } catch (error) {
       this.ctx.log.warn({ err: error, messageId }, 'sending failed');
       outcome = { error: 'ERR_SENDING_WAPP_MSG' };
+      if (error instanceof ChannelSendError) {
+        const retryMs = error.options.retryAfterMs;
+        if (error.options.waitForSession) outcome = { wait: null };
+        else if (retryMs !== undefined && this.retries && attempt < this.retries.limit)
+          outcome = { wait: Math.max(retryMs / 1000, this.retries.baseSeconds * 2 ** attempt) };
+        else outcome = { error: error.code };
+      }
+    }
+    if ('wait' in outcome) {
+      // Left at ack 0 without a claim: the session's next connect, or the retry job, sends it.
+      await this.ctx.db
+        .update(messages)
+        .set({ sendingAt: null, sendingBy: null })
+        .where(eq(messages.id, messageId));
+      if (outcome.wait !== null && this.retries) {
+        await this.retries.jobs.send<OutboundRetryJob>(
+          OUTBOUND_RETRY_JOB,
+          { companyId, messageId, attempt: attempt + 1 },
+          { startAfterSeconds: outcome.wait },
+        );
+      }
+      return current();
     }
     await this.ctx.db
       .update(messages)
@@ -441,6 +545,11 @@ export class OutboundSender {
       caption: m.body || undefined,
     };
   }
+}
+
+/** A stored message error as a catalogue code (ERR_SENDING_WAPP_MSG when it is not one). */
+function catalogued(error: string | null): ErrorCode {
+  return isErrorCode(error) ? error : 'ERR_SENDING_WAPP_MSG';
 }
 
 /** Resolves or rejects like `promise`, or rejects after `ms` milliseconds. */

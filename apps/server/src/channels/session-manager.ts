@@ -67,6 +67,7 @@ export class SessionManager {
       .from(whatsapps)
       .where(eq(whatsapps.id, connectionId));
     if (row && row.status !== 'DISCONNECTED') return true;
+    if (this.drivers.get(connectionId)?.driver.keepsQueueWhileDown) return true;
     return this.runsElsewhere(connectionId);
   }
 
@@ -288,7 +289,11 @@ export class SessionManager {
         const entry = this.drivers.get(ref.id);
         if (entry) entry.connected = state === 'CONNECTED';
         inOrder(() =>
-          this.setState(ref, state, { number: info?.number, qrcode: state === 'CONNECTED' ? '' : undefined }),
+          this.setState(ref, state, {
+            number: info?.number,
+            qrcode: state === 'CONNECTED' ? '' : undefined,
+            reason: info?.reason ?? null,
+          }),
         );
         // What waited for the session (ack 0) goes out now.
         if (state === 'CONNECTED' && this.pendingDelivery) inOrder(() => this.pendingDelivery!([ref.id]));
@@ -307,12 +312,14 @@ export class SessionManager {
   private async setState(
     ref: ConnectionRef,
     status: ConnectionState | undefined,
-    extra: { qrcode?: string; number?: string; bumpRetries?: boolean },
+    extra: { qrcode?: string; number?: string; bumpRetries?: boolean; reason?: string | null },
   ): Promise<void> {
     await this.ctx.db
       .update(whatsapps)
       .set({
         ...(status ? { status } : {}),
+        // A reported state replaces the reason of the previous one (none once connected).
+        ...(status ? { statusReason: status === 'CONNECTED' ? null : (extra.reason ?? null) } : {}),
         ...(extra.qrcode !== undefined ? { qrcode: extra.qrcode } : {}),
         ...(extra.number ? { number: extra.number } : {}),
         ...(extra.bumpRetries ? { retries: sql`${whatsapps.retries} + 1` } : {}),

@@ -23,6 +23,19 @@ export interface SqlExecutor {
 
 export interface DatabaseHandle {
   db: Database;
+  /**
+   * For named prepared statements only (the ticket list): on Postgres a small pool of its own whose
+   * sessions keep one generic plan per statement (`plan_cache_mode=force_generic_plan`; on the main
+   * pool that setting would also apply to every unnamed parameterised statement); `db` on PGlite.
+   */
+  preparedDb: Database;
+  /**
+   * Runs the named prepared statement `name` (text with $1… placeholders; one name per text) on the
+   * prepared pool (see `preparedDb`) and answers its rows as arrays of column values in select order,
+   * with `timestamptz` values left as Postgres's text (as Drizzle reads them, for `new Date(text)`).
+   * For the hot lists whose SQL text is built once (issue 10); PGlite prepares every statement anyway.
+   */
+  preparedRows(name: string, text: string, values: unknown[]): Promise<unknown[][]>;
   kind: 'pglite' | 'postgres';
   /** Raw SQL outside Drizzle (the job queue's own statements). */
   executor: SqlExecutor;
@@ -30,8 +43,96 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** Resolves when the database answers `select 1`; rejects otherwise. */
   ping(): Promise<void>;
+  /**
+   * LISTENs to `channel` (NOTIFY from any node's transactions, delivered after their commit) on a
+   * connection of its own; `onState(true)` once listening, `onState(false)` whenever the connection
+   * is lost (notifications may then be missed; it reconnects after a second). Resolves with a stop
+   * function once the first LISTEN succeeded or failed.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onState: (listening: boolean) => void,
+  ): Promise<() => Promise<void>>;
+  /**
+   * Registers `onWrite(text)`, called synchronously when this process sends a statement through the
+   * app's connections (before it runs), so that process-local caches can stop trusting themselves
+   * at once. Returns the unregister function.
+   */
+  onStatement(onWrite: (text: string) => void): () => void;
   close(): Promise<void>;
 }
+
+/** The statement observers of one database handle. */
+function statementObservers() {
+  const observers = new Set<(text: string) => void>();
+  return {
+    observers,
+    add(fn: (text: string) => void) {
+      observers.add(fn);
+      return () => void observers.delete(fn);
+    },
+    notify(query: unknown) {
+      if (observers.size === 0) return;
+      const text = typeof query === 'string' ? query : (query as { text?: unknown } | null)?.text;
+      if (typeof text === 'string') for (const fn of observers) fn(text);
+    },
+  };
+}
+
+/** LISTEN on a dedicated `pg` client, reconnecting after a second when the connection drops. */
+async function listenPg(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onState: (listening: boolean) => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    client = c;
+    const lost = () => {
+      if (client !== c) return;
+      client = undefined;
+      onState(false);
+      c.end().catch(() => undefined);
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    c.on('notification', (msg) => {
+      if (msg.channel === channel) onNotify(msg.payload ?? '');
+    });
+    try {
+      await c.connect();
+      await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+      if (client === c && !stopped) onState(true);
+    } catch {
+      lost();
+    }
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const c = client;
+    client = undefined;
+    onState(false);
+    await c?.end().catch(() => undefined);
+  };
+}
+
+/** Postgres's type oid of `timestamptz`. */
+const TIMESTAMPTZ_OID = 1184;
+/** `pg` type parsers that leave `timestamptz` as its text. */
+const RAW_TIMESTAMPTZ = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMPTZ_OID
+      ? (value: string) => value
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
@@ -45,10 +146,40 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
     pool.on('error', () => {
       /* idle client errors are reported by the next query */
     });
+    const statements = statementObservers();
+    // Every statement of the app's connections (Drizzle, raw executors, transactions) is shown to the
+    // observers before it is sent.
+    const observe = <T extends { query: (...args: never[]) => unknown }>(target: T) => {
+      const query = target.query;
+      target.query = function (this: unknown, ...args: never[]) {
+        statements.notify(args[0]);
+        return query.apply(this, args);
+      } as T['query'];
+    };
+    pool.on('connect', (client) => observe(client));
     const db = drizzlePg(pool, { schema, casing: 'snake_case' });
+    const preparedPool = new pg.Pool({
+      connectionString: options.url,
+      max: 4,
+      options: '-c plan_cache_mode=force_generic_plan',
+    });
+    preparedPool.on('error', () => {});
     return {
       db,
+      preparedDb: drizzlePg(preparedPool, { schema, casing: 'snake_case' }),
+      preparedRows: async (name, text, values) =>
+        (
+          await preparedPool.query<unknown[]>({
+            name,
+            text,
+            values,
+            rowMode: 'array',
+            types: RAW_TIMESTAMPTZ,
+          })
+        ).rows,
       kind: 'postgres',
+      listen: (channel, onNotify, onState) => listenPg(options.url!, channel, onNotify, onState),
+      onStatement: (fn) => statements.add(fn),
       executor: { executeSql: (text, values) => pool.query(text, values) },
       migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
       ping: async () => {
@@ -56,6 +187,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
       },
       close: async () => {
         if (!pool.ended) await pool.end();
+        if (!preparedPool.ended) await preparedPool.end();
       },
     };
   }
@@ -64,9 +196,35 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
   // pg_trgm backs the substring searches (contact name and number, message bodies).
   const client = await PGlite.create(dir, { extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Database;
+  const statements = statementObservers();
+  for (const method of ['query', 'exec'] as const) {
+    const original = client[method].bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      statements.notify(args[0]);
+      return original(...args);
+    };
+  }
   return {
     db,
+    preparedDb: db,
+    preparedRows: async (_name, text, values) =>
+      (
+        await client.query<unknown[]>(text, values, {
+          rowMode: 'array',
+          parsers: { [TIMESTAMPTZ_OID]: (value: string) => value },
+        })
+      ).rows,
     kind: 'pglite',
+    // One session: its own NOTIFYs are delivered when the notifying statement's answer is read.
+    listen: async (channel, onNotify, onState) => {
+      const stop = await client.listen(channel, onNotify);
+      onState(true);
+      return async () => {
+        onState(false);
+        if (!client.closed) await stop().catch(() => undefined);
+      };
+    },
+    onStatement: (fn) => statements.add(fn),
     executor: {
       // PGlite prepares parameterised text (one statement); scripts without parameters go through exec.
       executeSql: async (text, values) => {

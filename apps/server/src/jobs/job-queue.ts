@@ -390,6 +390,22 @@ export class JobQueue {
     return id;
   }
 
+  /**
+   * Cancels the jobs of `name` with `key` that have not started yet (queued or waiting to retry):
+   * they move to pg-boss's `cancelled` state and never run (a reschedule queues a new one). A job
+   * already running is not stopped, so handlers still check their record. @returns how many.
+   */
+  async cancelKey(name: string, key: string, options: { tx?: Tx } = {}): Promise<number> {
+    await this.start();
+    const executor = options.tx ? transactionExecutor(options.tx) : this.#executor;
+    const { rows } = await executor.executeSql(
+      `update pgboss.job set state = 'cancelled', completed_on = now()
+       where name = $1 and singleton_key = $2 and state < 'active' returning id`,
+      [name, key],
+    );
+    return rows.length;
+  }
+
   /** Asks this process's worker of `name` to look for jobs now (no-op without workers). */
   wake(name: string): void {
     if (!this.#stopped) this.#workers.get(name)?.signal();
@@ -406,6 +422,11 @@ export class JobQueue {
   /** Counters of this process's workers and `drain()` since start. */
   get counters(): Readonly<JobQueueCounters> {
     return { ...this.#counters };
+  }
+
+  /** How many kinds of job are defined (each has its own worker loop, which claims once at start). */
+  get kinds(): number {
+    return this.#definitions.size;
   }
 
   /**

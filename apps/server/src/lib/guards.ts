@@ -22,6 +22,11 @@ export interface AuthContext {
   /** Session (refresh token family) the access token was issued for. */
   sessionId: string;
   planFlags: Record<PlanFlag, boolean>;
+  /**
+   * The caller's queues and allTicket flag, as the guard read them for this request (so listing
+   * and opening tickets need no query of their own); absent on contexts built elsewhere.
+   */
+  viewer?: { allTicket: boolean; queueIds: number[] };
 }
 
 declare module 'fastify' {

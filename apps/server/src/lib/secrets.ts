@@ -43,3 +43,35 @@ export function loadSecrets(config: Config): Secrets {
     sessionKey: Buffer.from(config.SESSION_KEY ?? stored.sessionKey, 'hex'),
   };
 }
+
+const SECRET_PREFIX = 's1:';
+
+/**
+ * Encrypts a stored secret (an AI API key, a service-account key) with AES-256-GCM under the
+ * instance key (`Secrets.sessionKey`): `s1:` + base64(12-byte IV, 16-byte tag, ciphertext).
+ */
+export function encryptSecret(plain: string, key: Buffer): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return SECRET_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+}
+
+/**
+ * Decrypts a value of `encryptSecret`; an empty value stays empty.
+ * @throws Error when the value was not written by `encryptSecret` with this key.
+ */
+export function decryptSecret(stored: string, key: Buffer): string {
+  if (stored === '') return '';
+  if (!stored.startsWith(SECRET_PREFIX)) throw new Error('unknown secret format');
+  const raw = Buffer.from(stored.slice(SECRET_PREFIX.length), 'base64');
+  const decipher = crypto.createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+/** What the browser sees of a stored key: its first 3 and last 4 characters ('sk-…abcd'). */
+export function maskSecret(plain: string): string {
+  if (plain.length <= 8) return '…';
+  return `${plain.slice(0, 3)}…${plain.slice(-4)}`;
+}

@@ -55,8 +55,15 @@ export interface SocketData {
  * has ended (`verify` checks it), is refused with the error message 'ERR_SESSION_EXPIRED'. A socket
  * joins only its company's room, its user's room and its session's room.
  */
+/**
+ * Told of every company event emitted to the company or to a ticket's rooms (channel and payload),
+ * right after the emission; the outgoing webhooks subscribe here.
+ */
+export type RealtimeListener = (companyId: number, channel: ChannelName, payload: unknown) => void;
+
 export class Realtime {
   readonly io: Server;
+  readonly #listeners: RealtimeListener[] = [];
 
   constructor(
     server: HttpServer,
@@ -99,9 +106,29 @@ export class Realtime {
     });
   }
 
+  /**
+   * The one subscription point to what the app emits (ticket, message and contact events among
+   * others): `listener` is called after each `toCompany`, `toTicket` and `ticketMoved`, in this
+   * process. A listener's throw is logged, never passed to the emitting service.
+   */
+  subscribe(listener: RealtimeListener): void {
+    this.#listeners.push(listener);
+  }
+
+  #publish(companyId: number, channel: ChannelName, payload: unknown): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(companyId, channel, payload);
+      } catch (error) {
+        this.log.error({ err: error, channel }, 'realtime listener failed');
+      }
+    }
+  }
+
   /** Emits `company-{id}-{channel}` to every socket of the company. */
   toCompany<C extends ChannelName>(companyId: number, channel: C, payload: ChannelPayloads[C]): void {
     this.io.to(companyRoom(companyId)).emit(companyChannel(companyId, channel), payload);
+    this.#publish(companyId, channel, payload);
   }
 
   /** Emits `company-{id}-{channel}` to the sockets of one user, except those of `exceptSessionId`. */
@@ -152,6 +179,7 @@ export class Realtime {
     payload: ChannelPayloads[C],
   ): void {
     this.io.to(ticketRooms(ticket)).emit(companyChannel(ticket.companyId, channel), payload);
+    this.#publish(ticket.companyId, channel, payload);
   }
 
   /**
@@ -167,6 +195,7 @@ export class Realtime {
     const now = ticketRooms(after);
     this.io.to(ticketRooms(before)).except(now).emit(channel, { action: 'delete', ticketId: after.id });
     this.io.to(now).emit(channel, payload);
+    this.#publish(after.companyId, 'ticket', payload);
   }
 
   /**

@@ -61,6 +61,43 @@ async function asSuper(method: 'GET' | 'POST' | 'PUT', url: string, payload?: ob
 const VOLATILE = new Set(['updatedAt', 'lastMessage', 'online']);
 
 const CASES: Record<string, Case> = {
+  'PUT /api/prompt/:id': {
+    create: async () =>
+      (
+        await call('POST', '/api/prompt', {
+          name: 'Assistente completo',
+          prompt: 'Você é o assistente da loja. Responda com educação, em poucas palavras e em português.',
+          model: 'gpt-4o-mini',
+          maxTokens: 250,
+          temperature: 0.4,
+          maxMessages: 7,
+          apiKey: 'sk-full-record-key-0000',
+          queueId: a.queueId,
+        })
+      ).id,
+    change: { name: 'Assistente renomeado' },
+    read: (id) => call('GET', `/api/prompt/${id}`),
+  },
+  'PUT /api/queueIntegration/:id': {
+    create: async () =>
+      (
+        await call('POST', '/api/queueIntegration', {
+          type: 'typebot',
+          name: 'Typebot completo',
+          language: 'es',
+          urlN8N: 'https://typebot.example.test',
+          typebotSlug: 'loja',
+          typebotExpires: 5,
+          typebotDelayMessage: 1500,
+          typebotKeywordFinish: 'sair',
+          typebotKeywordRestart: 'reiniciar',
+          typebotRestartMessage: 'Recomeçando',
+          typebotUnknownMessage: 'Não entendi',
+        })
+      ).id,
+    change: { typebotSlug: 'loja-2' },
+    read: (id) => call('GET', `/api/queueIntegration/${id}`),
+  },
   'PUT /api/queue/:id': {
     create: async () =>
       (
@@ -102,6 +139,52 @@ const CASES: Record<string, Case> = {
       ).id,
     change: { shortcode: 'saudacao2' },
     read: (id) => call('GET', `/api/quick-messages/${id}`),
+  },
+  'PUT /api/schedules/:id': {
+    create: async () => {
+      const contact = await call('POST', '/api/contacts', { name: 'Agendado', number: customerNumber() });
+      return (
+        await call('POST', '/api/schedules', {
+          body: 'Lembrete da consulta',
+          contactId: contact.id,
+          sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+        })
+      ).id;
+    },
+    change: { body: 'Lembrete alterado' },
+    read: (id) => call('GET', `/api/schedules/${id}`),
+  },
+  'PUT /api/files/:id': {
+    create: async () =>
+      (
+        await call('POST', '/api/files', {
+          name: 'Tabela de preços',
+          message: 'Segue a tabela',
+          options: [{ name: 'Preços' }],
+        })
+      ).id,
+    change: { name: 'Tabela nova' },
+    read: (id) => call('GET', `/api/files/${id}`),
+  },
+  'PUT /api/contact-lists/:id': {
+    create: async () => (await call('POST', '/api/contact-lists', { name: 'Lista completa' })).id,
+    change: { name: 'Lista renomeada' },
+    read: (id) => call('GET', `/api/contact-lists/${id}`),
+  },
+  'PUT /api/contact-list-items/:id': {
+    create: async () => {
+      const list = (await call('POST', '/api/contact-lists', { name: 'Lista de itens' })) as { id: number };
+      return (
+        await call('POST', '/api/contact-list-items', {
+          contactListId: list.id,
+          name: 'Maria Silva',
+          number: '5511999990001',
+          email: 'maria@exemplo.com.br',
+        })
+      ).id;
+    },
+    change: { name: 'Maria Souza' },
+    read: (id) => call('GET', `/api/contact-list-items/${id}`),
   },
   'PUT /api/tags/:id': {
     create: async () =>
@@ -222,13 +305,104 @@ const CASES: Record<string, Case> = {
       ((await asSuper('GET', '/api/helps/list')) as { id: number }[]).find((h) => h.id === id)!,
     super: true,
   },
+  'PUT /api/billing/profile': {
+    create: async () => {
+      await call('PUT', '/api/billing/profile', {
+        name: 'Empresa A',
+        email: 'financeiro@empresa.test',
+        phone: '(11) 98765-4321',
+        cnpjCpf: '295.379.955-93',
+        address: 'Rua A, 1',
+        city: 'São Paulo',
+        state: 'SP',
+        zipcode: '01001-000',
+        country: 'BR',
+      });
+      return 'profile';
+    },
+    change: { city: 'Campinas' },
+    read: () => call('GET', '/api/billing/profile'),
+  },
+  'PUT /api/billing/pix-settings': {
+    create: async () => {
+      await asSuper('PUT', '/api/billing/pix-settings', {
+        pixKey: 'financeiro@zapdesk.test',
+        merchantName: 'Zapdesk',
+        merchantCity: 'Curitiba',
+      });
+      return 'pix';
+    },
+    change: { merchantName: 'Zapdesk Ltda' },
+    read: () => asSuper('GET', '/api/billing/pix-settings'),
+    super: true,
+  },
+  'PUT /api/webhooks/:id': {
+    create: async () =>
+      (
+        await call('POST', '/api/webhooks', {
+          url: 'https://hooks.example.com/erp',
+          events: ['message.created', 'ticket.closed'],
+          active: false,
+          description: 'ERP',
+        })
+      ).id,
+    change: { url: 'https://hooks.example.com/erp2' },
+    read: (id) => call('GET', `/api/webhooks/${id}`),
+  },
+  'PUT /api/plans/:id': {
+    create: async () =>
+      (
+        await asSuper('POST', '/api/plans', {
+          name: `Plano ${Date.now()}`,
+          value: 49.9,
+          users: 4,
+          connections: 2,
+          queues: 5,
+          useCampaigns: true,
+          useKanban: true,
+          useOpenAi: true,
+        })
+      ).id,
+    change: { queues: 6 },
+    read: (id) => asSuper('GET', `/api/plans/${id}`),
+    super: true,
+  },
+  'PUT /api/companies/:id': {
+    create: async () => {
+      const plans = (await asSuper('GET', '/api/plans/all')) as { id: number }[];
+      return (
+        await asSuper('POST', '/api/companies', {
+          name: 'Empresa Cheia',
+          email: `cheia-${Date.now()}@example.test`,
+          phone: '11987654321',
+          planId: plans[0]!.id,
+          status: true,
+          campaignsEnabled: true,
+          dueDate: '2030-05-01T12:00:00.000Z',
+          recurrence: 'TRIMESTRAL',
+        })
+      ).id;
+    },
+    change: { name: 'Empresa Renomeada' },
+    read: async (id) => {
+      const rows = (await asSuper('GET', '/api/companies/list')) as { id: number }[];
+      return rows.find((c) => c.id === id)!;
+    },
+    super: true,
+  },
 };
 
 /** PUT routes whose body has a single field, or none. */
 const EXEMPT: Record<string, string> = {
   'PUT /api/companies/:id/schedules': 'the body is the one list of schedules',
   'PUT /api/settings/:key': 'the body is the one value of the setting',
+  'PUT /api/crm-update-invoice':
+    'an action, not an edit: cancels the open CRM invoice or replaces it by a new plan; tested in crm.test.ts',
+  'PUT /api/crm-update-customer':
+    'forwards the whole customer to the CRM (the spec client sends every field); tested in crm.test.ts',
   'PUT /api/whatsappsession/:id': 'no body: restarts the session',
+  'PUT /api/whatsapp/:id/cloud':
+    'saving restarts the session against the Graph API; channels/cloud/cloud.test.ts checks omitted fields (secrets too) keep their values',
   'PUT /api/ticket-tags/:ticketId/:tagId':
     "no body: adds the path's tag; the ticket's other tags stay (modules/kanban/kanban.test.ts)",
 };

@@ -4,7 +4,7 @@
  * show another company's rows. A new route with a path id must join MATRIX below.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tags } from '../db/schema/index.js';
+import { contactListImports, invoices, tags, webhookDeliveries } from '../db/schema/index.js';
 import {
   bearer,
   createSimulatorConnection,
@@ -31,6 +31,7 @@ let conn: {
   replyId: number;
   mediaName: string;
   from: string;
+  webhookId: number;
 };
 beforeAll(async () => {
   t = await createTestApp();
@@ -72,7 +73,18 @@ beforeAll(async () => {
     .insert(tags)
     .values({ companyId: a.companyId, name: 'Tag A' })
     .returning({ id: tags.id });
+  const hookOf = async (owner: TenantFixture) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks',
+      headers: bearer(owner.admin),
+      payload: { url: 'https://hooks.example.com/list', events: ['ticket.created'] },
+    });
+    return res.json().id as number;
+  };
+  await hookOf(b);
   conn = {
+    webhookId: await hookOf(a),
     whatsappId,
     ticketId: inbound.ticketId,
     ticketUuid: ticket.uuid,
@@ -86,6 +98,15 @@ beforeAll(async () => {
   };
 });
 afterAll(() => t.close());
+
+/** An open invoice of the company, as the checkout creates it. */
+async function createOpenInvoice(companyId: number): Promise<number> {
+  const [row] = await t.app.ctx.db
+    .insert(invoices)
+    .values({ companyId, detail: 'Completo #1 MENSAL', value: 199.9, dueDate: new Date() })
+    .returning({ id: invoices.id });
+  return row!.id;
+}
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 interface Case {
@@ -297,6 +318,40 @@ const MATRIX: Case[] = [
     call: async () => ({ method: 'DELETE', url: `/api/messages/${conn.replyId}` }),
     expected: 200,
   },
+  // Cloud API routes on A's simulator connection and ticket: A reaches the provider check (400).
+  {
+    route: 'GET /api/whatsapp/:id/cloud',
+    call: async () => ({ method: 'GET', url: `/api/whatsapp/${conn.whatsappId}/cloud` }),
+    expected: 400,
+  },
+  {
+    route: 'PUT /api/whatsapp/:id/cloud',
+    call: async () => ({
+      method: 'PUT',
+      url: `/api/whatsapp/${conn.whatsappId}/cloud`,
+      payload: { wabaId: '1' },
+    }),
+    expected: 400,
+  },
+  {
+    route: 'GET /api/cloud/tickets/:ticketId/window',
+    call: async () => ({ method: 'GET', url: `/api/cloud/tickets/${conn.ticketId}/window` }),
+    expected: 200,
+  },
+  {
+    route: 'GET /api/cloud/tickets/:ticketId/templates',
+    call: async () => ({ method: 'GET', url: `/api/cloud/tickets/${conn.ticketId}/templates` }),
+    expected: 400,
+  },
+  {
+    route: 'POST /api/cloud/tickets/:ticketId/template',
+    call: async () => ({
+      method: 'POST',
+      url: `/api/cloud/tickets/${conn.ticketId}/template`,
+      payload: { name: 'hello_world', language: 'en_US' },
+    }),
+    expected: 400,
+  },
   {
     route: 'DELETE /api/whatsappsession/:id',
     call: async () => ({ method: 'DELETE', url: `/api/whatsappsession/${conn.whatsappId}` }),
@@ -383,6 +438,108 @@ const MATRIX: Case[] = [
   ),
   ...(
     [
+      ['GET /api/schedules/:id', 200],
+      ['PUT /api/schedules/:id', 200],
+      ['DELETE /api/schedules/:id', 204],
+      ['DELETE /api/schedules/:id/media-upload', 200],
+      // The positive control sends JSON (the matrix replaces headers): A gets 400 after the id check.
+      ['POST /api/schedules/:id/media-upload', 400],
+    ] as const
+  ).map(
+    ([route, expected]): Case => ({
+      route,
+      call: async (o) => {
+        const contact = await t.app.inject({
+          method: 'POST',
+          url: '/api/contacts',
+          headers: bearer(o.admin),
+          payload: { name: 'Agendado', number: customerNumber() },
+        });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/schedules',
+          headers: bearer(o.admin),
+          payload: {
+            body: 'Mensagem agendada',
+            contactId: contact.json().id,
+            sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+          },
+        });
+        const [method, path] = route.split(' ') as [Method, string];
+        return {
+          method,
+          url: path.replace(':id', String(res.json().id)),
+          payload: { body: 'Outra mensagem' },
+        };
+      },
+      expected,
+    }),
+  ),
+  ...(
+    [
+      ['GET /api/contact-lists/:id', 200],
+      ['PUT /api/contact-lists/:id', 200],
+      ['DELETE /api/contact-lists/:id', 204],
+      ['GET /api/contact-lists/:id/import', 200],
+      ['POST /api/contact-lists/:id/upload', 400],
+    ] as const
+  ).map(
+    ([route, expected]): Case => ({
+      route,
+      call: async (o) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/contact-lists',
+          headers: bearer(o.admin),
+          payload: { name: `Lista ${route.length}` },
+        });
+        const contactListId = res.json().id as number;
+        if (route.endsWith('/import'))
+          await t.app.ctx.db.insert(contactListImports).values({ companyId: o.companyId, contactListId });
+        const [method, path] = route.split(' ') as [Method, string];
+        return { method, url: path.replace(':id', String(contactListId)), payload: { name: 'Lista 2' } };
+      },
+      // The upload's positive control sends JSON, so A gets 400 after the list check.
+      expected,
+    }),
+  ),
+  ...(
+    [
+      ['GET /api/contact-list-items/:id', 200],
+      ['PUT /api/contact-list-items/:id', 200],
+      ['DELETE /api/contact-list-items/:id', 204],
+      ['GET /api/contact-list-items', 200],
+      ['POST /api/contact-list-items', 201],
+    ] as const
+  ).map(
+    ([route, expected]): Case => ({
+      route,
+      call: async (o) => {
+        const list = await t.app.inject({
+          method: 'POST',
+          url: '/api/contact-lists',
+          headers: bearer(o.admin),
+          payload: { name: 'Lista de itens' },
+        });
+        const contactListId = list.json().id as number;
+        const item = await t.app.inject({
+          method: 'POST',
+          url: '/api/contact-list-items',
+          headers: bearer(o.admin),
+          payload: { contactListId, name: 'Maria', number: '5511999990001' },
+        });
+        const [method, path] = route.split(' ') as [Method, string];
+        if (route === 'GET /api/contact-list-items')
+          return { method, url: `${path}?contactListId=${contactListId}` };
+        if (route === 'POST /api/contact-list-items')
+          return { method, url: path, payload: { contactListId, name: 'João', number: '5511999990002' } };
+        return { method, url: path.replace(':id', String(item.json().id)), payload: { name: 'Maria 2' } };
+      },
+      expected,
+    }),
+  ),
+  ...(
+    [
       'GET /api/quick-messages/:id',
       'PUT /api/quick-messages/:id',
       'DELETE /api/quick-messages/:id',
@@ -404,6 +561,30 @@ const MATRIX: Case[] = [
       },
       // The upload's positive control sends JSON (the matrix replaces headers), so A gets 400 after the id check.
       expected: route === 'DELETE /api/quick-messages/:id' ? 204 : route.startsWith('POST') ? 400 : 200,
+    }),
+  ),
+  ...(
+    [
+      ['GET /api/files/:id', 200],
+      ['PUT /api/files/:id', 200],
+      ['DELETE /api/files/:id', 204],
+      // The positive control sends JSON (the matrix replaces headers), so A gets 400 after the id check.
+      ['POST /api/files/uploadList/:id', 400],
+    ] as const
+  ).map(
+    ([route, expected]): Case => ({
+      route,
+      call: async (o) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/files',
+          headers: bearer(o.admin),
+          payload: { name: `Arquivos ${Date.now()}`, message: 'Segue' },
+        });
+        const [method, path] = route.split(' ') as [Method, string];
+        return { method, url: path.replace(':id', String(res.json().id)), payload: { name: 'Arquivos 2' } };
+      },
+      expected,
     }),
   ),
   ...(
@@ -434,16 +615,139 @@ const MATRIX: Case[] = [
       expected,
     }),
   ),
+  ...(['GET', 'PUT', 'DELETE'] as const).map(
+    (method): Case => ({
+      route: `${method} /api/prompt/:id`,
+      call: async (o) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/prompt',
+          headers: bearer(o.admin),
+          payload: {
+            name: 'Assistente',
+            prompt: 'Você é o assistente da loja. Responda com educação e poucas palavras.',
+            apiKey: 'sk-test-key-1234',
+            queueId: o.queueId,
+          },
+        });
+        return { method, url: `/api/prompt/${res.json().id}`, payload: { name: 'Assistente 2' } };
+      },
+      expected: 200,
+    }),
+  ),
+  ...(['GET', 'PUT', 'DELETE'] as const).map(
+    (method): Case => ({
+      route: `${method} /api/queueIntegration/:id`,
+      call: async (o) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/queueIntegration',
+          headers: bearer(o.admin),
+          payload: { type: 'webhook', name: 'Gancho', urlN8N: 'http://127.0.0.1:9/hook' },
+        });
+        return { method, url: `/api/queueIntegration/${res.json().id}`, payload: { name: 'Gancho 2' } };
+      },
+      expected: 200,
+    }),
+  ),
+  ...(
+    [
+      ['GET /api/invoices/:id', 200],
+      ['POST /api/invoices/:id/cancel', 200],
+    ] as const
+  ).map(
+    ([route, expected]): Case => ({
+      route,
+      call: async (o) => {
+        const invoiceId = await createOpenInvoice(o.companyId);
+        const [method, path] = route.split(' ') as [Method, string];
+        return { method, url: path.replace(':id', String(invoiceId)) };
+      },
+      expected,
+    }),
+  ),
+  ...(
+    [
+      ['GET /api/webhooks/:id', 200],
+      ['PUT /api/webhooks/:id', 200],
+      ['DELETE /api/webhooks/:id', 204],
+      ['POST /api/webhooks/:id/secret', 200],
+      ['GET /api/webhooks/:id/deliveries', 200],
+    ] as const
+  ).map(
+    ([route, expected]): Case => ({
+      route,
+      call: async (o) => {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/webhooks',
+          headers: bearer(o.admin),
+          payload: { url: 'https://hooks.example.com/zapdesk', events: ['message.created'] },
+        });
+        const [method, path] = route.split(' ') as [Method, string];
+        const payload = method === 'PUT' ? { active: false } : undefined;
+        return { method, url: path.replace(':id', String(res.json().id)), payload };
+      },
+      expected,
+    }),
+  ),
+  {
+    route: 'POST /api/webhooks/:id/deliveries/:deliveryId/retry',
+    call: async (o) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks',
+        headers: bearer(o.admin),
+        payload: { url: 'https://hooks.example.com/retry', events: ['contact.created'] },
+      });
+      const [failed] = await t.app.ctx.db
+        .insert(webhookDeliveries)
+        .values({
+          companyId: o.companyId,
+          webhookId: res.json().id,
+          eventId: `contact.created:${Date.now()}`,
+          event: 'contact.created',
+          payload: {},
+          status: 'failed',
+          tries: 8,
+        })
+        .returning({ id: webhookDeliveries.id });
+      return { method: 'POST', url: `/api/webhooks/${res.json().id}/deliveries/${failed!.id}/retry` };
+    },
+    expected: 200,
+  },
 ];
 
 /** Routes with a path parameter that is not a tenant row id; their isolation is tested below. */
-const NOT_ID_PARAMS = ['PUT /api/settings/:key', 'POST /api/users/set-language/:lang'];
+const NOT_ID_PARAMS = [
+  'PUT /api/settings/:key',
+  'POST /api/users/set-language/:lang',
+  // Password reset: anonymous calls keyed by e-mail (modules/password-reset tests them).
+  'POST /api/forgetpassword/:email',
+  'POST /api/resetpasswords/:email/:token/:password',
+];
+
+/**
+ * Platform administration (document 3 section 7): plans are platform-wide (every user reads them,
+ * the super user writes them); companies are written by the super user only. A company admin gets
+ * 403 on every write, tested in 'platform administration' below.
+ */
+const SUPER_ADMINISTRATION = [
+  'GET /api/plans/:id',
+  'PUT /api/plans/:id',
+  'DELETE /api/plans/:id',
+  'PUT /api/companies/:id',
+  'POST /api/companies/:id/extend',
+  'DELETE /api/companies/:id',
+];
 
 /**
  * Platform-wide records (announcements and helps, document 2 section 1): every company's users read
  * them by design, and only the super user writes them; tested in 'platform-wide notices' below.
  */
 const PLATFORM_WIDE = [
+  // Super user only (the platform confirms manual payments of any company); see 'super-user billing'.
+  'POST /api/invoices/:id/pay',
   'GET /api/announcements/:id',
   'GET /api/announcements/:id/media',
   'PUT /api/announcements/:id',
@@ -453,6 +757,13 @@ const PLATFORM_WIDE = [
   'PUT /api/helps/:id',
   'DELETE /api/helps/:id',
 ];
+
+/**
+ * Meta's webhook of a cloud connection: public, authenticated by the connection's verify token and
+ * its app secret's signature instead of a company token; channels/cloud/cloud.test.ts proves another
+ * company's connection never receives the events.
+ */
+const SIGNED_WEBHOOKS = ['GET /api/cloud/webhook/:id', 'POST /api/cloud/webhook/:id'];
 
 describe('cross-company access', () => {
   for (const c of MATRIX) {
@@ -468,7 +779,13 @@ describe('cross-company access', () => {
 
   it('covers every registered route with a path parameter', () => {
     const withParams = t.app.routeTable.filter((r) => r.url.includes(':')).map((r) => `${r.method} ${r.url}`);
-    const covered = new Set([...MATRIX.map((c) => c.route), ...NOT_ID_PARAMS, ...PLATFORM_WIDE]);
+    const covered = new Set([
+      ...MATRIX.map((c) => c.route),
+      ...NOT_ID_PARAMS,
+      ...PLATFORM_WIDE,
+      ...SIGNED_WEBHOOKS,
+      ...SUPER_ADMINISTRATION,
+    ]);
     expect(withParams.filter((r) => !covered.has(r))).toEqual([]);
   });
 
@@ -484,6 +801,7 @@ describe('cross-company access', () => {
       ['/api/tags/list', [conn.tagId]],
       ['/api/ticket/kanban?showAll=true', [conn.ticketId]],
       ['/api/settings', []],
+      ['/api/webhooks', [conn.webhookId]],
     ];
     for (const [url, foreign] of lists) {
       const res = await t.app.inject({ method: 'GET', url, headers: bearer(b.admin) });
@@ -503,6 +821,84 @@ describe('cross-company access', () => {
         url,
       ).toBe(true);
     }
+  });
+
+  it("another company's prompt or integration is not listed and cannot be attached (404)", async () => {
+    const prompt = await t.app.inject({
+      method: 'POST',
+      url: '/api/prompt',
+      headers: bearer(a.admin),
+      payload: {
+        name: 'Assistente A',
+        prompt: 'Você é o assistente da empresa A. Responda com educação e poucas palavras.',
+        apiKey: 'sk-a-secret-key-9876',
+        queueId: a.queueId,
+      },
+    });
+    const integration = await t.app.inject({
+      method: 'POST',
+      url: '/api/queueIntegration',
+      headers: bearer(a.admin),
+      payload: { type: 'n8n', name: 'Fluxo A', urlN8N: 'http://127.0.0.1:9/a' },
+    });
+    const promptId = prompt.json().id as number;
+    const integrationId = integration.json().id as number;
+    const bPrompts = await t.app.inject({ method: 'GET', url: '/api/prompt', headers: bearer(b.admin) });
+    expect(bPrompts.json().prompts.map((p: { id: number }) => p.id)).not.toContain(promptId);
+    const bIntegrations = await t.app.inject({
+      method: 'GET',
+      url: '/api/queueIntegration',
+      headers: bearer(b.admin),
+    });
+    expect(bIntegrations.json().queueIntegrations.map((p: { id: number }) => p.id)).not.toContain(
+      integrationId,
+    );
+    const bWhatsappId = await createSimulatorConnection(t.app, b.admin);
+    for (const payload of [{ promptId }, { integrationId }]) {
+      const queue = await t.app.inject({
+        method: 'PUT',
+        url: `/api/queue/${b.queueId}`,
+        headers: bearer(b.admin),
+        payload,
+      });
+      expect(queue.statusCode).toBe(404);
+      const connection = await t.app.inject({
+        method: 'PUT',
+        url: `/api/whatsapp/${bWhatsappId}`,
+        headers: bearer(b.admin),
+        payload,
+      });
+      expect(connection.statusCode).toBe(404);
+      // Positive control: company A attaches its own.
+      const own = await t.app.inject({
+        method: 'PUT',
+        url: `/api/queue/${a.queueId}`,
+        headers: bearer(a.admin),
+        payload,
+      });
+      expect(own.statusCode).toBe(200);
+      expect(own.json()).toMatchObject(payload);
+    }
+  });
+
+  it('the invoices list answers only the caller company invoices', async () => {
+    const mine = await createOpenInvoice(b.companyId);
+    const theirs = await createOpenInvoice(a.companyId);
+    const res = await t.app.inject({ method: 'GET', url: '/api/invoices/all', headers: bearer(b.admin) });
+    const ids = res.json().map((i: { id: number }) => i.id);
+    expect(ids).toContain(mine);
+    expect(ids).not.toContain(theirs);
+  });
+
+  it('super-user billing: only the super user confirms a payment of any company', async () => {
+    const invoiceId = await createOpenInvoice(a.companyId);
+    const url = `/api/invoices/${invoiceId}/pay`;
+    const denied = await t.app.inject({ method: 'POST', url, headers: bearer(b.admin) });
+    expect(denied.statusCode).toBe(403);
+    const superUser = await createUser(t.app, b.companyId, { profile: 'admin', super: true });
+    const paid = await t.app.inject({ method: 'POST', url, headers: bearer(superUser) });
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json().invoice.companyId).toBe(a.companyId);
   });
 
   it('a company id in the query or body is ignored', async () => {
@@ -605,5 +1001,44 @@ describe('platform-wide notices', () => {
       200,
     );
     expect((await as(superUser, 'DELETE', `/api/helps/${help.id}`)).statusCode).toBe(204);
+  });
+});
+
+describe('platform administration', () => {
+  it("another company's admin reads plans but writes no plan and touches no company (403); the super user does", async () => {
+    const superUser = await createUser(t.app, a.companyId, { profile: 'admin', super: true });
+    const as = (user: { token: string }, method: Method, url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });
+    const plan = (
+      await as(superUser, 'POST', '/api/plans', {
+        name: `Plano ${Date.now()}`,
+        value: 10,
+        users: 2,
+        connections: 1,
+        queues: 1,
+      })
+    ).json();
+    expect((await as(b.admin, 'GET', `/api/plans/${plan.id}`)).json()).toEqual(plan);
+    const company = (await as(superUser, 'POST', '/api/companies', { name: 'Alvo', planId: plan.id })).json();
+    const writes: [Method, string, object?][] = [
+      ['PUT', `/api/plans/${plan.id}`, { name: 'B' }],
+      ['DELETE', `/api/plans/${plan.id}`],
+      ['PUT', `/api/companies/${company.id}`, { name: 'Bbb' }],
+      ['POST', `/api/companies/${company.id}/extend`],
+      ['DELETE', `/api/companies/${company.id}`],
+      ['PUT', `/api/companies/${a.companyId}`, { name: 'Bbb' }],
+      ['DELETE', `/api/companies/${a.companyId}`],
+    ];
+    for (const [method, url, payload] of writes) {
+      const res = await as(b.admin, method, url, payload);
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json().error).toBe('ERR_NO_PERMISSION');
+    }
+    expect((await as(superUser, 'PUT', `/api/companies/${company.id}`, { name: 'Bbb' })).statusCode).toBe(
+      200,
+    );
+    expect((await as(superUser, 'POST', `/api/companies/${company.id}/extend`)).statusCode).toBe(200);
+    expect((await as(superUser, 'DELETE', `/api/companies/${company.id}`)).statusCode).toBe(204);
+    expect((await as(superUser, 'DELETE', `/api/plans/${plan.id}`)).statusCode).toBe(204);
   });
 });

@@ -47,11 +47,13 @@ async function openTestDatabase(): Promise<{ database: DatabaseHandle; drop: () 
 /**
  * Builds the whole app on a migrated test database with the default plans. `env` overrides
  * configuration variables (strings, as in process.env); `overrides` replaces loaded values (e.g.
- * `{ production: true }` for production behaviour while NODE_ENV stays 'test').
+ * `{ production: true }` for production behaviour while NODE_ENV stays 'test'); `options.logger`
+ * gives the app a logger (e.g. `{ level: 'info', stream }` to read what it logs).
  */
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
+  options: { logger?: boolean | Record<string, unknown> } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-test-'));
   const loaded = loadConfig({
@@ -60,6 +62,8 @@ export async function createTestApp(
     JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     LOG_LEVEL: 'silent',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    // Tests never reach Meta: cloud connections call a local fake (or nothing listening here).
+    CLOUD_API_URL: 'http://127.0.0.1:9',
     ...env,
   });
   const config: Config = { ...loaded, ...overrides };
@@ -70,7 +74,7 @@ export async function createTestApp(
     config,
     database,
     secrets: { jwtSecret: new TextEncoder().encode(config.JWT_SECRET), sessionKey: Buffer.alloc(32, 7) },
-    logger: false,
+    logger: options.logger ?? false,
   });
   await app.ready();
   return {

@@ -1,9 +1,6 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { SessionProvider } from '../features/auth/session-context';
-import { createQueryClient } from '../lib/query-client';
 import { PreferencesProvider, usePreferences } from './preferences';
 import { AppRoutes } from './router';
 
@@ -12,19 +9,19 @@ function Toasts() {
   return <ToastContainer position="top-right" autoClose={3000} theme={mode} newestOnTop />;
 }
 
-/** The whole application: providers, toasts and routes. */
+/**
+ * The whole application: preferences, session, toasts and routes. The query client and the MUI
+ * theme are a lazy layout route (app-providers.tsx), not needed by the login form.
+ */
 export function App() {
-  const [queryClient] = useState(createQueryClient);
   return (
-    <QueryClientProvider client={queryClient}>
-      <PreferencesProvider>
-        <BrowserRouter>
-          <SessionProvider>
-            <AppRoutes />
-          </SessionProvider>
-        </BrowserRouter>
-        <Toasts />
-      </PreferencesProvider>
-    </QueryClientProvider>
+    <PreferencesProvider>
+      <BrowserRouter>
+        <SessionProvider>
+          <AppRoutes />
+        </SessionProvider>
+      </BrowserRouter>
+      <Toasts />
+    </PreferencesProvider>
   );
 }

@@ -2,16 +2,15 @@
  * Route guards (core section 2, document 3 section 6): private routes send an unauthenticated user
  * to /login; public routes send an authenticated one to / (or to /tickets right after login).
  */
-import { Box, CircularProgress } from '@mui/material';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '../features/auth/session-context';
 
-/** Full-page spinner shown while the stored session is checked. */
+/** Full-page spinner shown while the stored session is checked (plain CSS: base.css). */
 export function PageLoader() {
   return (
-    <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '100vh' }}>
-      <CircularProgress aria-label="loading" />
-    </Box>
+    <div className="zd-page-loader">
+      <span className="zd-spinner" role="progressbar" aria-label="loading" />
+    </div>
   );
 }
 

@@ -9,17 +9,7 @@ export interface PlaceholderRoute {
 }
 
 export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
-  { path: '/schedules', titleKey: 'menu.schedules' },
-  { path: '/files', titleKey: 'menu.files' },
-  { path: '/messages-api', titleKey: 'menu.messagesApi' },
-  { path: '/financeiro', titleKey: 'menu.financeiro' },
-  { path: '/planos', titleKey: 'menu.planos' },
-  { path: '/prompts', titleKey: 'menu.prompts' },
-  { path: '/queue-integration', titleKey: 'menu.queueIntegration' },
-  { path: '/subscription', titleKey: 'menu.subscription' },
   { path: '/campaigns', titleKey: 'menu.campaignsList', gate: 'campaigns' },
-  { path: '/contact-lists', titleKey: 'menu.contactLists', gate: 'campaigns' },
-  { path: '/contact-lists/:contactListId/contacts', titleKey: 'menu.contactListItems', gate: 'campaigns' },
   { path: '/campaign/:campaignId/report', titleKey: 'menu.campaignReport', gate: 'campaigns' },
   { path: '/campaigns-config', titleKey: 'menu.campaignsConfig', gate: 'campaigns' },
   { path: '/phrase-lists', titleKey: 'menu.phraseLists', gate: 'flows' },

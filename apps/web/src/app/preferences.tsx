@@ -2,13 +2,10 @@
  * User interface preferences kept in the browser: colour mode (`preferredTheme`, default the system
  * preference), notification volume (`volume`, 0..1, default 1) and the language (`i18nextLng`).
  */
-import { CssBaseline, useMediaQuery } from '@mui/material';
-import { ThemeProvider } from '@mui/material/styles';
 import { type Language, STORAGE_KEYS } from '@zapdesk/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { DateLocaleProvider } from '../features/common/date-input';
 import i18n, { changeLanguage, currentLanguage } from '../lib/i18n';
-import { type ColorMode, createAppTheme } from './theme';
+import type { ColorMode } from './theme';
 
 interface PreferencesValue {
   mode: ColorMode;
@@ -33,9 +30,31 @@ export function readVolume(): number {
   return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 1;
 }
 
-/** Provides the preferences, the MUI theme and the date pickers' locale built from them. */
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+
+/** True while the system prefers a dark colour scheme (false where matchMedia is missing). */
+function usePrefersDark(): boolean {
+  const [dark, setDark] = useState(
+    () => typeof window.matchMedia === 'function' && window.matchMedia(DARK_QUERY).matches,
+  );
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const query = window.matchMedia(DARK_QUERY);
+    const onChange = () => setDark(query.matches);
+    onChange();
+    query.addEventListener?.('change', onChange);
+    return () => query.removeEventListener?.('change', onChange);
+  }, []);
+  return dark;
+}
+
+/**
+ * Provides the preferences. No MUI here: the MUI theme built from them is `AppThemeProvider`
+ * (app-theme.tsx), loaded with the MUI pages, so the login form needs no MUI (docs/architecture.md,
+ * "Web delivery").
+ */
 export function PreferencesProvider({ children }: { children: ReactNode }) {
-  const prefersDark = useMediaQuery('(prefers-color-scheme: dark)');
+  const prefersDark = usePrefersDark();
   const [storedMode, setStoredMode] = useState<ColorMode | null>(readMode);
   const [volume, setVolumeState] = useState(readVolume);
   const [language, setLanguageState] = useState<Language>(currentLanguage);
@@ -66,16 +85,11 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     () => ({ mode, toggleMode, volume, setVolume, language, setLanguage: changeLanguage }),
     [mode, toggleMode, volume, setVolume, language],
   );
-  const theme = useMemo(() => createAppTheme(mode, language), [mode, language]);
+  useEffect(() => {
+    document.documentElement.dataset.mode = mode;
+  }, [mode]);
 
-  return (
-    <PreferencesContext.Provider value={value}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        <DateLocaleProvider language={language}>{children}</DateLocaleProvider>
-      </ThemeProvider>
-    </PreferencesContext.Provider>
-  );
+  return <PreferencesContext.Provider value={value}>{children}</PreferencesContext.Provider>;
 }
 
 /** The current preferences; must be used under PreferencesProvider. */

@@ -2,13 +2,36 @@ import { can, STORAGE_KEYS } from '@zapdesk/shared';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { useCurrentUser } from '../features/auth/session-context';
-import { ComingSoonPage } from '../features/common/coming-soon-page';
-import { NotFoundPage } from '../features/common/not-found-page';
+import { loadFullLocales } from '../lib/i18n';
 import { PageLoader, PrivateRoute, PublicRoute } from './guards';
-import { AppLayout } from './layout/app-layout';
 import { PLACEHOLDER_ROUTES, type PlaceholderRoute } from './placeholder-routes';
 
-// Pages are loaded on demand so the first download stays small.
+/*
+ * Every page is a route-level chunk loaded on demand, so the first download stays small (/login
+ * fetches only the login's code; docs/architecture.md, "Web delivery"). To add a page, follow the
+ * one pattern:
+ *
+ *   const XPage = lazy(() => import('../features/x/x-page').then((m) => ({ default: m.XPage })));
+ *   <Route path="/x" element={page(<XPage />)} />
+ *
+ * Never import a page (or the layout) statically here: its code and its libraries would join the
+ * entry chunk and the login's download (the budget check, apps/web/scripts/check-budget.mjs, fails).
+ */
+const ComingSoonPage = lazy(() =>
+  import('../features/common/coming-soon-page').then((m) => ({ default: m.ComingSoonPage })),
+);
+const NotFoundPage = lazy(() =>
+  import('../features/common/not-found-page').then((m) => ({ default: m.NotFoundPage })),
+);
+/**
+ * The query client and the MUI theme: every page but the login form needs them, and the full
+ * locale strings (the login form renders with a subset, lib/i18n.ts).
+ */
+const AppProviders = lazy(() =>
+  Promise.all([import('./app-providers'), loadFullLocales()]).then(([m]) => ({ default: m.AppProviders })),
+);
+/** The signed-in shell (menu, top bar, realtime socket): not needed by the public pages. */
+const AppLayout = lazy(() => import('./layout/app-layout').then((m) => ({ default: m.AppLayout })));
 const LoginPage = lazy(() => import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })));
 const SignupPage = lazy(() =>
   import('../features/auth/signup-page').then((m) => ({ default: m.SignupPage })),
@@ -50,11 +73,42 @@ const KanbanPage = lazy(() =>
 const QuickMessagesPage = lazy(() =>
   import('../features/quick-messages/quick-messages-page').then((m) => ({ default: m.QuickMessagesPage })),
 );
+const SchedulesPage = lazy(() =>
+  import('../features/schedules/schedules-page').then((m) => ({ default: m.SchedulesPage })),
+);
+const FilesPage = lazy(() => import('../features/files/files-page').then((m) => ({ default: m.FilesPage })));
 const ChatsPage = lazy(() => import('../features/chats/chats-page').then((m) => ({ default: m.ChatsPage })));
 const AnnouncementsPage = lazy(() =>
   import('../features/announcements/announcements-page').then((m) => ({ default: m.AnnouncementsPage })),
 );
+const PromptsPage = lazy(() =>
+  import('../features/bots/prompts-page').then((m) => ({ default: m.PromptsPage })),
+);
+const QueueIntegrationPage = lazy(() =>
+  import('../features/bots/queue-integration-page').then((m) => ({ default: m.QueueIntegrationPage })),
+);
+const PlansPage = lazy(() =>
+  import('../features/billing/plans-page').then((m) => ({ default: m.PlansPage })),
+);
+const InvoicesPage = lazy(() =>
+  import('../features/billing/invoices-page').then((m) => ({ default: m.InvoicesPage })),
+);
+const SubscriptionPage = lazy(() =>
+  import('../features/billing/subscription-page').then((m) => ({ default: m.SubscriptionPage })),
+);
 const HelpsPage = lazy(() => import('../features/helps/helps-page').then((m) => ({ default: m.HelpsPage })));
+const MessagesApiPage = lazy(() =>
+  import('../features/messages-api/messages-api-page').then((m) => ({ default: m.MessagesApiPage })),
+);
+
+const ContactListsPage = lazy(() =>
+  import('../features/contact-lists/contact-lists-page').then((m) => ({ default: m.ContactListsPage })),
+);
+const ContactListItemsPage = lazy(() =>
+  import('../features/contact-lists/contact-list-items-page').then((m) => ({
+    default: m.ContactListItemsPage,
+  })),
+);
 
 const page = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -76,7 +130,17 @@ function PlaceholderPage({ route }: { route: PlaceholderRoute }) {
     route.gate === undefined ||
     cshow ||
     (route.gate === 'campaigns' ? user.company.plan?.useCampaigns === true : user.profile === 'admin');
-  return allowed ? <ComingSoonPage titleKey={route.titleKey} /> : <NotFoundPage />;
+  return page(allowed ? <ComingSoonPage titleKey={route.titleKey} /> : <NotFoundPage />);
+}
+
+/**
+ * A campaign-area page (contact lists): shown with the `cshow` flag or a plan with campaigns
+ * (document 3 route table, core side menu); otherwise not found.
+ */
+function CampaignGate({ children }: { children: ReactNode }) {
+  const user = useCurrentUser();
+  const cshow = localStorage.getItem(STORAGE_KEYS.cshow) !== null;
+  return cshow || user.company.plan?.useCampaigns === true ? page(children) : page(<NotFoundPage />);
 }
 
 /** The route table: public pages, then the private pages inside the layout. */
@@ -85,30 +149,58 @@ export function AppRoutes() {
     <Routes>
       <Route element={<PublicRoute />}>
         <Route path="/login" element={page(<LoginPage />)} />
-        <Route path="/signup" element={page(<SignupPage />)} />
-        <Route path="/forgetpsw" element={page(<ForgotPasswordPage />)} />
+        <Route element={page(<AppProviders />)}>
+          <Route path="/signup" element={page(<SignupPage />)} />
+          <Route path="/forgetpsw" element={page(<ForgotPasswordPage />)} />
+        </Route>
       </Route>
       <Route element={<PrivateRoute />}>
-        <Route element={<AppLayout />}>
-          <Route index element={<HomeRoute />} />
-          <Route path="/users" element={page(<UsersPage />)} />
-          <Route path="/contacts" element={page(<ContactsPage />)} />
-          <Route path="/todolist" element={page(<TodoListPage />)} />
-          <Route path="/connections" element={page(<ConnectionsPage />)} />
-          <Route path="/simulator" element={page(<SimulatorPage />)} />
-          <Route path="/tickets/:uuid?" element={page(<TicketsPage />)} />
-          <Route path="/settings" element={page(<SettingsPage />)} />
-          <Route path="/queues" element={page(<QueuesPage />)} />
-          <Route path="/tags" element={page(<TagsPage />)} />
-          <Route path="/quick-messages" element={page(<QuickMessagesPage />)} />
-          <Route path="/chats/:chatId?" element={page(<ChatsPage />)} />
-          <Route path="/kanban" element={page(<KanbanPage />)} />
-          <Route path="/announcements" element={page(<AnnouncementsPage />)} />
-          <Route path="/helps" element={page(<HelpsPage />)} />
-          {PLACEHOLDER_ROUTES.map((route) => (
-            <Route key={route.path} path={route.path} element={<PlaceholderPage route={route} />} />
-          ))}
-          <Route path="*" element={<NotFoundPage />} />
+        <Route element={page(<AppProviders />)}>
+          <Route element={page(<AppLayout />)}>
+            <Route index element={<HomeRoute />} />
+            <Route path="/users" element={page(<UsersPage />)} />
+            <Route path="/contacts" element={page(<ContactsPage />)} />
+            <Route path="/todolist" element={page(<TodoListPage />)} />
+            <Route path="/connections" element={page(<ConnectionsPage />)} />
+            <Route path="/simulator" element={page(<SimulatorPage />)} />
+            <Route path="/tickets/:uuid?" element={page(<TicketsPage />)} />
+            <Route path="/settings" element={page(<SettingsPage />)} />
+            <Route path="/queues" element={page(<QueuesPage />)} />
+            <Route path="/tags" element={page(<TagsPage />)} />
+            <Route
+              path="/contact-lists"
+              element={
+                <CampaignGate>
+                  <ContactListsPage />
+                </CampaignGate>
+              }
+            />
+            <Route
+              path="/contact-lists/:contactListId/contacts"
+              element={
+                <CampaignGate>
+                  <ContactListItemsPage />
+                </CampaignGate>
+              }
+            />
+            <Route path="/quick-messages" element={page(<QuickMessagesPage />)} />
+            <Route path="/schedules" element={page(<SchedulesPage />)} />
+            <Route path="/files" element={page(<FilesPage />)} />
+            <Route path="/chats/:chatId?" element={page(<ChatsPage />)} />
+            <Route path="/kanban" element={page(<KanbanPage />)} />
+            <Route path="/announcements" element={page(<AnnouncementsPage />)} />
+            <Route path="/helps" element={page(<HelpsPage />)} />
+            <Route path="/prompts" element={page(<PromptsPage />)} />
+            <Route path="/queue-integration" element={page(<QueueIntegrationPage />)} />
+            <Route path="/planos" element={page(<PlansPage />)} />
+            <Route path="/financeiro" element={page(<InvoicesPage />)} />
+            <Route path="/subscription" element={page(<SubscriptionPage />)} />
+            <Route path="/messages-api" element={page(<MessagesApiPage />)} />
+            {PLACEHOLDER_ROUTES.map((route) => (
+              <Route key={route.path} path={route.path} element={<PlaceholderPage route={route} />} />
+            ))}
+            <Route path="*" element={page(<NotFoundPage />)} />
+          </Route>
         </Route>
       </Route>
     </Routes>

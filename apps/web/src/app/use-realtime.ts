@@ -3,14 +3,19 @@
  * `company-{id}-auth` (duplicate login: toast, then clear storage and reload after 1 s),
  * `company-{id}-user` (users cache), `company-{id}-whatsapp` and `company-{id}-whatsappSession`
  * (connections cache), ticket, message and contact events, and the lists of tags, queues, quick
- * messages and contacts (create, update, delete: `features/common/live-lists`); reloads 1 s after a
+ * messages and contacts (create, update, delete: `features/common/live-lists`), `company-{id}-payment`
+ * (CONCLUIDA: billing queries, session due date, checkout); reloads 1 s after a
  * `connect_error` of ERR_SESSION_EXPIRED.
  */
+
 import { useQueryClient } from '@tanstack/react-query';
 import { RELOAD_DELAY_MS, type SessionUser, TOAST_ERROR_MS } from '@zapdesk/shared';
-import { useEffect, useRef } from 'react';
+import { useContext, useEffect, useRef } from 'react';
 import { toast } from 'react-toastify';
 import { applyAnnouncementEvent } from '../features/announcements/use-announcements';
+import { SessionContext } from '../features/auth/session-context';
+import { applyPaymentEvent } from '../features/billing/payment-events';
+import { applyIntegrationEvent, applyPromptEvent } from '../features/bots/use-bots';
 import { applyChatEvent } from '../features/chats/chats-cache';
 import {
   applyContactListEvent,
@@ -19,7 +24,13 @@ import {
   applyTagEvent,
 } from '../features/common/live-lists';
 import { applySessionEvent, applyWhatsappEvent } from '../features/connections/connections-cache';
+import {
+  applyContactListItemEvent,
+  applyContactListsEvent,
+} from '../features/contact-lists/contact-lists-live';
+import { applyFileListEvent } from '../features/files/use-file-lists';
 import { applyKanbanTagEvent, applyKanbanTicketEvent } from '../features/kanban/kanban-cache';
+import { applyScheduleEvent } from '../features/schedules/use-schedules';
 import {
   applyContactViewEvent,
   applyTicketViewEvent,
@@ -46,6 +57,10 @@ export function useRealtime(user: SessionUser): void {
   // The ticket list merge needs the user's current queues without reconnecting when they change.
   const viewer = useRef(viewerOf(user));
   viewer.current = viewerOf(user);
+  // The payment event moves the session company's due date (top bar) without reconnecting.
+  const sessionValue = useContext(SessionContext);
+  const session = useRef(sessionValue);
+  session.current = sessionValue;
 
   useEffect(() => {
     const token = getToken();
@@ -106,11 +121,15 @@ export function useRealtime(user: SessionUser): void {
     );
     // Lists live (document 2 section 4 "Lists").
     const offLists = [
+      onCompanyChannel(socket, companyId, 'payment', (payload) =>
+        applyPaymentEvent(queryClient, payload, session.current),
+      ),
       onCompanyChannel(socket, companyId, 'tag', (payload) => applyTagEvent(queryClient, payload)),
       onCompanyChannel(socket, companyId, 'queue', (payload) => applyQueueEvent(queryClient, payload)),
       onCompanyChannel(socket, companyId, 'quickmessage', (payload) =>
         applyQuickMessageEvent(queryClient, payload),
       ),
+      onCompanyChannel(socket, companyId, 'schedule', (payload) => applyScheduleEvent(queryClient, payload)),
       onCompanyChannel(socket, companyId, 'contact', (payload) =>
         applyContactListEvent(queryClient, payload),
       ),
@@ -122,6 +141,18 @@ export function useRealtime(user: SessionUser): void {
       onCompanyChannel(socket, companyId, 'tag', () => applyKanbanTagEvent(queryClient)),
       onCompanyChannel(socket, companyId, 'announcement', (payload) =>
         applyAnnouncementEvent(queryClient, payload),
+      ),
+      // Prompts and queue integrations: their pages and the queue/connection pickers reload.
+      onCompanyChannel(socket, companyId, 'prompt', () => applyPromptEvent(queryClient)),
+      onCompanyChannel(socket, companyId, 'queueIntegration', () => applyIntegrationEvent(queryClient)),
+      // File lists: the /files page reloads.
+      onCompanyChannel(socket, companyId, 'file', () => applyFileListEvent(queryClient)),
+      // Contact lists: lists, items and the import progress of the open list.
+      onCompanyChannel(socket, companyId, 'ContactList', (payload) =>
+        applyContactListsEvent(queryClient, payload),
+      ),
+      onCompanyChannel(socket, companyId, 'ContactListItem', (payload) =>
+        applyContactListItemEvent(queryClient, payload),
       ),
     ];
     socket.on('connect_error', (err: Error) => {

@@ -5,6 +5,7 @@ import type { SessionUser } from '@zapdesk/shared';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { ToastContainer } from 'react-toastify';
+import { AppThemeProvider } from '../app/app-theme';
 import { PreferencesProvider } from '../app/preferences';
 import { SessionContext, type SessionValue } from '../features/auth/session-context';
 
@@ -39,9 +40,11 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
   const result = render(
     <QueryClientProvider client={queryClient}>
       <PreferencesProvider>
-        <SessionContext.Provider value={fakeSession(options)}>
-          <MemoryRouter initialEntries={[options.route ?? '/']}>{ui}</MemoryRouter>
-        </SessionContext.Provider>
+        <AppThemeProvider>
+          <SessionContext.Provider value={fakeSession(options)}>
+            <MemoryRouter initialEntries={[options.route ?? '/']}>{ui}</MemoryRouter>
+          </SessionContext.Provider>
+        </AppThemeProvider>
         <ToastContainer />
       </PreferencesProvider>
     </QueryClientProvider>,

@@ -94,10 +94,31 @@ export const ZTicketsQuery = z.object({
     .optional(),
   showAll: boolParam,
   withUnreadMessages: boolParam,
+  /**
+   * Keyset paging (issue 10): the `nextCursor` of the previous page; the page then starts right after
+   * that ticket in the list's order and `pageNumber` is ignored.
+   */
+  cursor: z
+    .string()
+    .max(40)
+    .regex(/^\d{1,17}\.\d{1,10}$/)
+    .optional(),
 });
 export type TicketsQuery = z.input<typeof ZTicketsQuery>;
 
-export const ZTicketsPage = z.object({ tickets: z.array(ZTicket), hasMore: z.boolean(), count: z.number() });
+/**
+ * A page of GET /tickets. `count` is exact up to TICKETS_COUNT_BOUND matching tickets and that bound
+ * beyond (a search's count is a lower bound); `nextCursor` (plain lists only) asks for the next page.
+ */
+export const ZTicketsPage = z.object({
+  tickets: z.array(ZTicket),
+  hasMore: z.boolean(),
+  count: z.number(),
+  nextCursor: z.string().optional(),
+});
+
+/** GET /tickets counts matching tickets exactly up to this many (issue 10: a bounded count). */
+export const TICKETS_COUNT_BOUND = 10_000;
 
 /** POST /tickets: a ticket started by staff begins open (core section 4). */
 export const ZCreateTicketBody = z.object({

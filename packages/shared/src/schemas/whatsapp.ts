@@ -14,8 +14,11 @@ export const CONNECTION_STATES = [
 export const ZConnectionState = z.enum(CONNECTION_STATES);
 export type ConnectionState = z.infer<typeof ZConnectionState>;
 
-/** Drivers: `beta` is Baileys (WhatsApp Web multi-device), `simulator` the in-process phone network. */
-export const PROVIDERS = ['beta', 'simulator'] as const;
+/**
+ * Drivers: `beta` is Baileys (WhatsApp Web multi-device), `simulator` the in-process phone network,
+ * `cloud` Meta's official WhatsApp Business Cloud API.
+ */
+export const PROVIDERS = ['beta', 'simulator', 'cloud'] as const;
 export const ZProvider = z.enum(PROVIDERS);
 export type Provider = z.infer<typeof ZProvider>;
 
@@ -24,6 +27,8 @@ export const ZWhatsapp = z.object({
   id: z.number(),
   name: z.string(),
   status: ZConnectionState,
+  /** Why the session last stopped (a refused access token...), or null; cleared once connected. */
+  statusReason: z.string().nullable().optional(),
   qrcode: z.string(),
   retries: z.number(),
   isDefault: z.boolean(),

@@ -84,11 +84,13 @@ export const tickets = pgTable(
     uniqueIndex('tickets_live_per_contact_key')
       .on(t.companyId, t.contactId, t.whatsappId)
       .where(sql`${t.status} <> 'closed'`),
-    index('tickets_company_status_updated_idx').on(t.companyId, t.status, t.updatedAt),
+    // Lists page newest first by (updated_at, id): the id makes the order total, so a page is read
+    // from the index without a sort and keyset pages seek straight to their place.
+    index('tickets_company_status_updated_idx').on(t.companyId, t.status, t.updatedAt, t.id),
     index('tickets_company_queue_idx').on(t.companyId, t.queueId),
     index('tickets_company_user_idx').on(t.companyId, t.userId),
     index('tickets_company_contact_idx').on(t.companyId, t.contactId),
-    index('tickets_company_updated_idx').on(t.companyId, t.updatedAt),
+    index('tickets_company_updated_idx').on(t.companyId, t.updatedAt, t.id),
     // Connection timers scan the live tickets of a connection by inactivity.
     index('tickets_live_whatsapp_updated_idx')
       .on(t.whatsappId, t.status, t.updatedAt)

@@ -24,6 +24,8 @@ export const whatsapps = pgTable(
       .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     status: text().notNull().default('DISCONNECTED'),
+    /** Why the session last stopped, as the driver reported it; null once connected. */
+    statusReason: text(),
     qrcode: text().notNull().default(''),
     retries: integer().notNull().default(0),
     isDefault: boolean().notNull().default(false),

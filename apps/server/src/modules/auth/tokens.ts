@@ -33,11 +33,24 @@ export async function signAccessToken(
     .sign(secret);
 }
 
+/** Tokens already verified, per secret: the exact token text to its claims and expiry (ms). */
+const verified = new WeakMap<Uint8Array, Map<string, { claims: AccessClaims; expiresAt: number }>>();
+/** At most this many verified tokens are remembered per secret; beyond, the memory starts over. */
+const VERIFIED_MAX = 10_000;
+
 /**
- * Verifies an access token.
+ * Verifies an access token. A token whose signature was verified before is answered from memory
+ * until its `exp` (issue 10: the HMAC is the guard's largest CPU cost once the user is cached); the
+ * same text under the same secret always verifies the same way.
  * @throws AppError ERR_SESSION_EXPIRED (403: the client refreshes once) when expired or invalid.
  */
 export async function verifyAccessToken(token: string, secret: Uint8Array): Promise<AccessClaims> {
+  let known = verified.get(secret);
+  const hit = known?.get(token);
+  if (hit) {
+    if (Date.now() < hit.expiresAt) return hit.claims;
+    known!.delete(token);
+  }
   try {
     const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
     const userId = Number(payload.sub);
@@ -45,13 +58,22 @@ export async function verifyAccessToken(token: string, secret: Uint8Array): Prom
     if (!Number.isInteger(userId) || !Number.isInteger(companyId) || !isUuid(payload.sid)) {
       throw new Error('bad claims');
     }
-    return {
+    const claims: AccessClaims = {
       userId,
       companyId,
       profile: payload.profile === 'admin' ? 'admin' : 'user',
       super: payload.super === true,
       sessionId: payload.sid,
     };
+    if (typeof payload.exp === 'number') {
+      if (!known) {
+        known = new Map();
+        verified.set(secret, known);
+      }
+      if (known.size >= VERIFIED_MAX) known.clear();
+      known.set(token, { claims, expiresAt: payload.exp * 1000 });
+    }
+    return claims;
   } catch (error) {
     if (error instanceof AppError) throw error;
     const expired = error instanceof joseErrors.JWTExpired;

@@ -96,17 +96,23 @@ export async function listContacts(
       : undefined,
   );
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select({ contact: contacts, extraInfo: extraInfoJson, whatsapp: whatsappJson })
-      .from(contacts)
-      .where(where)
-      .orderBy(asc(contacts.name), asc(contacts.id))
-      .limit(PAGE_SIZE)
-      .offset(offset),
-    ctx.db.select({ value: count() }).from(contacts).where(where),
-  ]);
-  const totalCount = total?.value ?? 0;
+  // One round trip (issue 10): the count rides on the page as an uncorrelated sub-select.
+  const countSql = sql<number>`(select count(*)::int from ${contacts} where ${where})`;
+  const rows = await ctx.db
+    .select({ contact: contacts, extraInfo: extraInfoJson, whatsapp: whatsappJson, total: countSql })
+    .from(contacts)
+    .where(where)
+    .orderBy(asc(contacts.name), asc(contacts.id))
+    .limit(PAGE_SIZE)
+    .offset(offset);
+  let totalCount = rows[0]?.total;
+  if (totalCount === undefined) {
+    // Past the end (or nothing at all on the first page): no row carried the count.
+    totalCount =
+      offset === 0
+        ? 0
+        : ((await ctx.db.select({ value: count() }).from(contacts).where(where))[0]?.value ?? 0);
+  }
   return {
     contacts: rows.map((r) => toContact(r.contact, r.extraInfo, r.whatsapp)),
     count: totalCount,

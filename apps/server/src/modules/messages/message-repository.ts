@@ -77,9 +77,9 @@ export function toMessage(row: Row): Message {
 }
 
 /** Messages with their contact and quoted message, one query. */
-export function selectMessages(db: Tx, where: SQL | undefined) {
+export function selectMessages<E extends Record<string, SQL>>(db: Tx, where: SQL | undefined, extra?: E) {
   return db
-    .select(columns)
+    .select({ ...columns, ...(extra as E) })
     .from(messages)
     .leftJoin(contacts, eq(contacts.id, messages.contactId))
     .leftJoin(quoted, eq(quoted.id, messages.quotedMsgId))

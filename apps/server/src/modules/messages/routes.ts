@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { PAGE_SIZE, ZIdParam, ZMessage, ZMessagesPage, ZSendMessageBody } from '@zapdesk/shared';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type MediaStore, mediaHeaders } from '../../channels/media-store.js';
 import type { OutboundSender, UploadedFile } from '../../channels/outbound-sender.js';
@@ -45,14 +45,20 @@ export function messageRoutes(
         eq(messages.contactId, ticket.contactId),
       );
       const offset = (request.query.pageNumber - 1) * PAGE_SIZE;
-      const [rows, [total]] = await Promise.all([
-        selectMessages(ctx.db, where)
-          .orderBy(desc(messages.createdAt), desc(messages.id))
-          .limit(PAGE_SIZE)
-          .offset(offset),
-        ctx.db.select({ value: count() }).from(messages).where(where),
-      ]);
-      const totalCount = total?.value ?? 0;
+      // One round trip (issue 10): the count rides on the page as an uncorrelated sub-select.
+      const rows = await selectMessages(ctx.db, where, {
+        total: sql<number>`(select count(*)::int from ${messages} where ${where})`,
+      })
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(PAGE_SIZE)
+        .offset(offset);
+      let totalCount = rows[0]?.total;
+      if (totalCount === undefined) {
+        totalCount =
+          offset === 0
+            ? 0
+            : ((await ctx.db.select({ value: count() }).from(messages).where(where))[0]?.value ?? 0);
+      }
       return {
         messages: rows.map(toMessage).reverse(),
         hasMore: offset + rows.length < totalCount,

@@ -16,6 +16,8 @@ import type { Database } from '../../db/client.js';
 import { companies, plans, queueOptions, queues, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
+import { assertPromptOfCompany } from '../prompts/prompts-service.js';
+import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
 import { findTickets } from '../tickets/ticket-repository.js';
 
 type Executor = Pick<Database, 'select'>;
@@ -93,6 +95,16 @@ function rethrowColor(error: unknown): never {
   throw error;
 }
 
+/** A prompt or integration of another company cannot be attached. @throws ERR_NOT_FOUND. */
+async function assertBots(
+  ctx: AppContext,
+  companyId: number,
+  body: { promptId?: number | null; integrationId?: number | null },
+): Promise<void> {
+  await assertPromptOfCompany(ctx.db, companyId, body.promptId);
+  await assertIntegrationOfCompany(ctx.db, companyId, body.integrationId);
+}
+
 /**
  * POST /queue (admin): creates a queue within the plan's queue limit (`plans.queues`, checked with
  * the company row locked). Schedules default to the spec's hours.
@@ -104,6 +116,7 @@ export async function createQueue(
   input: QueueBody,
 ): Promise<QueueDetail> {
   const body = ZQueueBody.parse(input);
+  await assertBots(ctx, companyId, body);
   const id = await ctx.db
     .transaction(async (tx) => {
       const [company] = await tx
@@ -142,6 +155,7 @@ export async function updateQueue(
   input: Partial<QueueBody>,
 ): Promise<QueueDetail> {
   const body = parsePatch(ZQueueBody, input);
+  await assertBots(ctx, companyId, body);
   const { schedules, ...fields } = body;
   const updated = await ctx.db
     .update(queues)

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
+import { plainJsonSerializer } from '../../lib/json-serializer.js';
 import {
   createTicket,
   deleteTicket,
@@ -23,7 +24,12 @@ export function ticketRoutes(app: ZodApp, ctx: AppContext, sender: OutboundSende
   const tags = ['tickets'];
   app.get(
     '/tickets',
-    { config: userRoute, schema: { tags, querystring: ZTicketsQuery, response: { 200: ZTicketsPage } } },
+    {
+      config: userRoute,
+      schema: { tags, querystring: ZTicketsQuery, response: { 200: ZTicketsPage } },
+      // The service builds every ticket in ZTicket's key order: no Zod parse before the stringify.
+      serializerCompiler: plainJsonSerializer(ZTicketsPage),
+    },
     (request) => listTickets(ctx, request.auth, request.query),
   );
   app.get(

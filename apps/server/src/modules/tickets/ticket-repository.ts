@@ -70,10 +70,13 @@ export function toTicket(row: TicketRow): Ticket {
   };
 }
 
-/** The base select of tickets with contact, user, queue, connection and tags (one query). */
-export function ticketQuery(db: Tx) {
+/**
+ * The base select of tickets with contact, user, queue, connection and tags (one query), plus
+ * `extra` columns when given.
+ */
+export function ticketQuery<E extends Record<string, SQL.Aliased | SQL>>(db: Tx, extra?: E) {
   return db
-    .select(ticketColumns)
+    .select({ ...ticketColumns, ...(extra as E) })
     .from(tickets)
     .innerJoin(contacts, eq(contacts.id, tickets.contactId))
     .leftJoin(users, eq(users.id, tickets.userId))

@@ -1,6 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import {
   DASHBOARD_TIME_ZONE,
+  TICKETS_COUNT_BOUND,
   type Ticket,
   type UpdateTicketFields,
   type ZTicketsQuery,
@@ -15,8 +16,11 @@ import { contacts, messages, queues, settings, tickets, users, whatsapps } from 
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { assertPromptOfCompany } from '../prompts/prompts-service.js';
+import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
+import { listStatement, ROW_COUNT, ROW_CURSOR_KEY, toListTicket } from './ticket-list-statement.js';
 import { findTicket, ticketQuery, toTicket } from './ticket-repository.js';
-import { canOpen, loadViewer, visibleWhere } from './visibility.js';
+import { canOpen, loadViewer, type Viewer, visibleWhere } from './visibility.js';
 
 /** GET /tickets query after parsing. */
 export type TicketsQueryParsed = z.output<typeof ZTicketsQuery>;
@@ -41,45 +45,89 @@ function dayRange(column: typeof tickets.createdAt | typeof tickets.updatedAt, d
   return and(gte(column, start), lt(column, end))!;
 }
 
-/**
- * GET /tickets (core section 7): the spec's filters with visibility applied, newest update first,
- * TICKETS_PAGE_SIZE per page. A plain list is one page query (tickets joined with contact, user,
- * queue, connection and tags) plus an exact count. A search (`searchParam`, case-insensitive
- * substring of the contact's name or number or of a message body) runs two index-driven parts —
- * contacts through their trigram indexes, messages through an EXISTS per ticket walked newest first —
- * each limited to the page window, merges them and joins only the kept rows; its `count` is then a
- * lower bound (the rows up to this page), since an exact count of a common word cannot be cheap.
- */
-export async function listTickets(ctx: AppContext, auth: AuthContext, query: TicketsQueryParsed) {
-  const viewer = await loadViewer(ctx.db, auth);
-  const base = and(
-    eq(tickets.companyId, auth.companyId),
+/** A Postgres int[] literal of validated ids, sent as one parameter so the statement text stays fixed. */
+export const intArrayParam = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
+
+/** `column = any($n::int[])`: one parameter whatever the number of ids. */
+const anyOf = (column: SQL | typeof tickets.queueId, ids: number[]) =>
+  sql`${column} = any(${intArrayParam(ids)}::int[])`;
+
+/** The list filters of GET /tickets (visibility included), without paging. */
+export function ticketListWhere(
+  viewer: Viewer,
+  companyId: number,
+  query: TicketsQueryParsed,
+): SQL | undefined {
+  return and(
+    eq(tickets.companyId, companyId),
     visibleWhere(viewer, query.showAll),
     query.status ? eq(tickets.status, query.status) : undefined,
-    query.queueIds?.length
-      ? or(inArray(tickets.queueId, query.queueIds), isNull(tickets.queueId))
-      : undefined,
-    query.users?.length ? inArray(tickets.userId, query.users) : undefined,
+    query.queueIds?.length ? or(anyOf(tickets.queueId, query.queueIds), isNull(tickets.queueId)) : undefined,
+    query.users?.length ? anyOf(sql`${tickets.userId}`, query.users) : undefined,
     query.tags?.length
-      ? sql`exists (select 1 from ticket_tags tt where tt.ticket_id = ${tickets.id} and tt.tag_id in (${sql.join(query.tags, sql`, `)}))`
+      ? sql`exists (select 1 from ticket_tags tt where tt.ticket_id = ${tickets.id} and tt.tag_id = any(${intArrayParam(query.tags)}::int[]))`
       : undefined,
     query.date ? dayRange(tickets.createdAt, query.date) : undefined,
     query.updatedAt ? dayRange(tickets.updatedAt, query.updatedAt) : undefined,
     query.withUnreadMessages ? gt(tickets.unreadMessages, 0) : undefined,
   );
-  const offset = (query.pageNumber - 1) * TICKETS_PAGE_SIZE;
+}
+
+/** `(updated_at, id)` of a cursor ('<microseconds since the epoch>.<id>'). */
+function afterCursor(cursor: string): SQL {
+  const [micros, id] = cursor.split('.') as [string, string];
+  return sql`(${tickets.updatedAt}, ${tickets.id}) < (timestamptz 'epoch' + ${micros}::bigint * interval '1 microsecond', ${Number(id)}::bigint)`;
+}
+
+/**
+ * GET /tickets (core section 7): the spec's filters with visibility applied, newest update first,
+ * TICKETS_PAGE_SIZE per page. A plain list is ONE statement (issue 10), prepared by name: the page
+ * (tickets joined with contact, user, queue, connection and tags, one row more than a page to know
+ * `hasMore`) with the count of matching tickets as an uncorrelated sub-select, exact up to
+ * TICKETS_COUNT_BOUND (an index-only scan of at most that many entries). The viewer's queues come from
+ * the guard (`auth.viewer`). Pages by `pageNumber` (offset; classic clients) or by `cursor` (keyset:
+ * the next page seeks to its place in the (company, status, updated_at, id) index); every plain page
+ * carries its `nextCursor`. A search (`searchParam`, case-insensitive substring of the contact's name
+ * or number or of a message body) runs two index-driven parts — contacts through their trigram
+ * indexes, messages through an EXISTS per ticket walked newest first — each limited to the page
+ * window, merges them and joins only the kept rows; its `count` is then a lower bound (the rows up to
+ * this page), since an exact count of a common word cannot be cheap.
+ */
+export async function listTickets(ctx: AppContext, auth: AuthContext, query: TicketsQueryParsed) {
+  const viewer = await loadViewer(ctx.db, auth);
+  const offset = query.cursor ? 0 : (query.pageNumber - 1) * TICKETS_PAGE_SIZE;
   const term = query.searchParam.trim().toLowerCase();
-  if (term) return searchTickets(ctx, auth.companyId, base, `%${escapeLike(term)}%`, offset);
-  const [rows, [total]] = await Promise.all([
-    ticketQuery(ctx.db)
-      .where(base)
-      .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .limit(TICKETS_PAGE_SIZE)
-      .offset(offset),
-    ctx.db.select({ value: sql<number>`count(*)::int` }).from(tickets).where(base),
-  ]);
-  const count = total?.value ?? 0;
-  return { tickets: rows.map(toTicket), count, hasMore: offset + rows.length < count };
+  if (term) {
+    const base = ticketListWhere(viewer, auth.companyId, query);
+    const where = query.cursor ? and(base, afterCursor(query.cursor)) : base;
+    return searchTickets(ctx, auth.companyId, where, `%${escapeLike(term)}%`, offset);
+  }
+  // The prepared page runs on the pool whose sessions keep its generic plan (no planning per request);
+  // its text is built once per shape (ticket-list-statement.ts).
+  const statement = listStatement(viewer, auth.companyId, query, offset, TICKETS_PAGE_SIZE + 1);
+  const rows = await ctx.database.preparedRows(statement.name, statement.text, statement.values);
+  const hasMore = rows.length > TICKETS_PAGE_SIZE;
+  const page = rows.slice(0, TICKETS_PAGE_SIZE);
+  let count = rows[0]?.[ROW_COUNT] as number | undefined;
+  if (count === undefined) {
+    // Past the end: nothing carried the count (none at all on a first page).
+    const [total] =
+      offset === 0 && !query.cursor
+        ? [{ value: 0 }]
+        : await ctx.db
+            .select({
+              value: sql<number>`(select count(*)::int from (select 1 from ${tickets} where ${ticketListWhere(viewer, auth.companyId, query)} limit ${TICKETS_COUNT_BOUND}) counted)`,
+            })
+            .from(sql`(select 1) one`);
+    count = total?.value ?? 0;
+  }
+  const last = page.at(-1);
+  return {
+    tickets: page.map(toListTicket),
+    hasMore,
+    count,
+    ...(last ? { nextCursor: `${last[ROW_CURSOR_KEY] as string}.${last[0] as number}` } : {}),
+  };
 }
 
 async function searchTickets(
@@ -124,7 +172,7 @@ async function searchTickets(
     return row ? [toTicket(row)] : [];
   });
   const hasMore = ordered.length > offset + TICKETS_PAGE_SIZE;
-  return { tickets: page, count: offset + page.length + (hasMore ? 1 : 0), hasMore };
+  return { tickets: page, hasMore, count: offset + page.length + (hasMore ? 1 : 0) };
 }
 
 /**
@@ -281,6 +329,8 @@ export async function updateTicket(
     userId: body.userId,
     whatsappId: body.whatsappId,
   });
+  await assertPromptOfCompany(ctx.db, auth.companyId, body.promptId);
+  await assertIntegrationOfCompany(ctx.db, auth.companyId, body.integrationId);
   const status = body.status ?? before.status;
   const set: Partial<typeof tickets.$inferInsert> = { updatedAt: new Date() };
   if (body.status !== undefined) set.status = body.status;
@@ -293,6 +343,8 @@ export async function updateTicket(
   if (status === 'open' && before.status !== 'open') {
     set.acceptedAt = new Date();
     set.userId = body.userId ?? auth.userId;
+    // An agent who accepts the ticket stops its bot (issue 13).
+    if (body.useIntegration === undefined) set.useIntegration = false;
   }
   if (status === 'pending' && body.userId === undefined && before.status === 'open') set.userId = null;
   if (status === 'closed' && before.status !== 'closed') {

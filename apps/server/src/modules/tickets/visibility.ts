@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { tickets, userQueues, users } from '../../db/schema/index.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
@@ -12,8 +12,17 @@ export interface Viewer {
   queueIds: number[];
 }
 
-/** Loads the caller's queues and allTicket flag (one query). */
+/** The caller's queues and allTicket flag: as the guard read them, or else one query. */
 export async function loadViewer(db: Tx, auth: AuthContext): Promise<Viewer> {
+  if (auth.viewer) {
+    return {
+      userId: auth.userId,
+      companyId: auth.companyId,
+      admin: isAdmin(auth),
+      allTicket: auth.viewer.allTicket,
+      queueIds: auth.viewer.queueIds,
+    };
+  }
   const rows = await db
     .select({ allTicket: users.allTicket, queueId: userQueues.queueId })
     .from(users)
@@ -38,7 +47,10 @@ export function visibleWhere(viewer: Viewer, showAll: boolean): SQL | undefined 
   return or(
     eq(tickets.userId, viewer.userId),
     and(isNull(tickets.queueId), isNull(tickets.userId)),
-    viewer.queueIds.length ? inArray(tickets.queueId, viewer.queueIds) : undefined,
+    // One array parameter, so the statement's text (and its prepared plan) fits every viewer.
+    viewer.queueIds.length
+      ? sql`${tickets.queueId} = any(${`{${viewer.queueIds.map((id) => Math.trunc(id)).join(',')}}`}::int[])`
+      : undefined,
     viewer.allTicket ? eq(tickets.status, 'pending') : undefined,
   );
 }

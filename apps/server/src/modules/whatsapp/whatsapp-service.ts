@@ -7,6 +7,8 @@ import { companies, plans, queues, tickets, whatsappQueues, whatsapps } from '..
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { assertPromptOfCompany } from '../prompts/prompts-service.js';
+import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
 import { findTickets } from '../tickets/ticket-repository.js';
 import { findWhatsapp, selectWhatsapps } from './whatsapp-repository.js';
 
@@ -87,6 +89,8 @@ export async function createWhatsapp(
       await assertCompanyQueues(tx, auth.companyId, body.queueIds, 'queueIds');
       if (body.transferQueueId)
         await assertCompanyQueues(tx, auth.companyId, [body.transferQueueId], 'transferQueueId');
+      await assertPromptOfCompany(tx, auth.companyId, body.promptId);
+      await assertIntegrationOfCompany(tx, auth.companyId, body.integrationId);
       const isDefault = body.isDefault || total === 0;
       if (isDefault) await clearDefault(tx, auth.companyId, -1);
       const [row] = await tx
@@ -136,6 +140,8 @@ export async function updateWhatsapp(
       if (body.queueIds) await assertCompanyQueues(tx, auth.companyId, body.queueIds, 'queueIds');
       if (body.transferQueueId)
         await assertCompanyQueues(tx, auth.companyId, [body.transferQueueId], 'transferQueueId');
+      await assertPromptOfCompany(tx, auth.companyId, body.promptId);
+      await assertIntegrationOfCompany(tx, auth.companyId, body.integrationId);
       const queueIds =
         body.queueIds ??
         (

@@ -2,11 +2,15 @@ import AccountCircle from '@mui/icons-material/AccountCircle';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PersonIcon from '@mui/icons-material/Person';
 import { IconButton, ListItemIcon, Menu, MenuItem, Tooltip } from '@mui/material';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser, useSession } from '../../features/auth/session-context';
-import { UserModal } from '../../features/users/user-modal';
+
+/** The profile modal (its form and zod) loads when it is first opened. */
+const UserModal = lazy(() =>
+  import('../../features/users/user-modal').then((m) => ({ default: m.UserModal })),
+);
 
 /** Profile menu of the top bar: 'profile' (the user modal for oneself) and 'logout'. */
 export function UserMenu() {
@@ -64,12 +68,14 @@ export function UserMenu() {
         </MenuItem>
       </Menu>
       {profileOpen && (
-        <UserModal
-          open
-          userId={user.id}
-          onClose={() => setProfileOpen(false)}
-          onSaved={(saved) => setUser({ ...user, ...saved, company: user.company })}
-        />
+        <Suspense fallback={null}>
+          <UserModal
+            open
+            userId={user.id}
+            onClose={() => setProfileOpen(false)}
+            onSaved={(saved) => setUser({ ...user, ...saved, company: user.company })}
+          />
+        </Suspense>
       )}
     </>
   );

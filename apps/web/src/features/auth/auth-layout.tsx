@@ -1,6 +1,10 @@
 import { Box, Container, Paper, Stack, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
-import { LanguageMenu } from '../../app/layout/language-menu';
+import { lazy, type ReactNode, Suspense } from 'react';
+
+/** The language menu arrives just after the form: it is not needed to sign in. */
+const LanguageMenu = lazy(() =>
+  import('../../app/layout/language-menu').then((m) => ({ default: m.LanguageMenu })),
+);
 
 /** Frame of the public pages: product name, language menu and a centred card. */
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
@@ -14,7 +18,9 @@ export function AuthLayout({ title, children }: { title: string; children: React
             <Typography variant="h5" color="primary" fontWeight={700}>
               Zapdesk
             </Typography>
-            <LanguageMenu color="default" />
+            <Suspense fallback={<Box sx={{ width: 40, height: 40 }} />}>
+              <LanguageMenu color="default" />
+            </Suspense>
           </Stack>
           <Typography variant="h6" component="h1" sx={{ mb: 2 }}>
             {title}

@@ -1,17 +1,195 @@
-import { Alert, Link, Stack } from '@mui/material';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Link, Stack, TextField } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { ZEmail, ZNewPassword, ZResetCode } from '@zapdesk/shared';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { z } from 'zod';
+import { ApiError, api } from '../../lib/api';
+import { notifyError } from '../../lib/notify';
+import { useFieldMessage } from '../common/field-message';
 import { AuthLayout } from './auth-layout';
 
-/** /forgetpsw placeholder: password reset (document 3) comes later. */
+const ZEmailStep = z.object({ email: ZEmail });
+/** Step 2 (document 3 section 5): e-mail, code, new password and its confirmation. */
+const ZResetStep = z
+  .object({
+    email: ZEmail,
+    token: ZResetCode,
+    password: ZNewPassword,
+    confirmPassword: z.string().min(1, 'required'),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'passwordMismatch',
+  });
+type ResetStepInput = z.input<typeof ZResetStep>;
+
+/**
+ * /forgetpsw (document 3 sections 2, 4 and 5): step 1 asks for the e-mail and mails a code
+ * (POST /forgetpassword); step 2 takes the e-mail, the code and the new password twice
+ * (POST /resetpasswords, values in the body, never in the URL) and goes to /login on success.
+ * Submitting the e-mail again goes back to step 1.
+ */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [step, setStep] = useState<1 | 2>(1);
+  const [email, setEmail] = useState('');
+  const message = useFieldMessage({
+    extra: {
+      weakPassword: t('passwordReset.weakPassword'),
+      passwordMismatch: t('passwordReset.passwordMismatch'),
+    },
+  });
+
+  const first = useForm<{ email: string }>({
+    resolver: zodResolver(ZEmailStep),
+    defaultValues: { email: '' },
+  });
+  const second = useForm<ResetStepInput>({
+    resolver: zodResolver(ZResetStep) as never,
+    defaultValues: { email: '', token: '', password: '', confirmPassword: '' },
+  });
+
+  const sendCode = useMutation({
+    meta: { silent: true },
+    mutationFn: (value: string) => api.post('/forgetpassword', { email: value }, { public: true }),
+    onSuccess: (_data, value) => {
+      toast.success(t('passwordReset.emailSent'));
+      setEmail(value);
+      second.reset({ email: value, token: '', password: '', confirmPassword: '' });
+      setStep(2);
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 404) toast.error(t('passwordReset.emailNotFound'));
+      else notifyError(error);
+    },
+  });
+  const resetPassword = useMutation({
+    meta: { silent: true },
+    mutationFn: (values: ResetStepInput) =>
+      api.post(
+        '/resetpasswords',
+        { email: values.email, token: values.token, password: values.password },
+        { public: true },
+      ),
+    onSuccess: () => {
+      toast.success(t('passwordReset.passwordUpdated'));
+      navigate('/login');
+    },
+    onError: (error) => notifyError(error),
+  });
+
   return (
-    <AuthLayout title={t('forgot.title')}>
-      <Stack spacing={2}>
-        <Alert severity="info">{t('forgot.comingSoon')}</Alert>
+    <AuthLayout title={t('passwordReset.title')}>
+      {step === 1 ? (
+        <Stack
+          component="form"
+          spacing={2}
+          noValidate
+          aria-label={t('passwordReset.title')}
+          data-testid="forgot-step-email"
+          onSubmit={first.handleSubmit((values) => sendCode.mutate(values.email.trim()))}
+        >
+          <TextField
+            label={t('passwordReset.email')}
+            type="email"
+            autoComplete="email"
+            required
+            fullWidth
+            autoFocus
+            {...first.register('email')}
+            error={!!first.formState.errors.email}
+            helperText={message(first.formState.errors.email?.message)}
+            slotProps={{ htmlInput: { 'data-testid': 'forgot-email' } }}
+          />
+          <Button type="submit" variant="contained" disabled={sendCode.isPending} data-testid="forgot-send">
+            {t('passwordReset.sendEmail')}
+          </Button>
+        </Stack>
+      ) : (
+        <Stack
+          component="form"
+          spacing={2}
+          noValidate
+          aria-label={t('passwordReset.title')}
+          data-testid="forgot-step-reset"
+          onSubmit={second.handleSubmit((values) => resetPassword.mutate(values))}
+        >
+          <TextField
+            label={t('passwordReset.email')}
+            type="email"
+            autoComplete="email"
+            required
+            fullWidth
+            {...second.register('email')}
+            error={!!second.formState.errors.email}
+            helperText={message(second.formState.errors.email?.message)}
+            slotProps={{ htmlInput: { 'data-testid': 'reset-email' } }}
+          />
+          <TextField
+            label={t('passwordReset.code')}
+            required
+            fullWidth
+            autoFocus
+            autoComplete="one-time-code"
+            {...second.register('token')}
+            error={!!second.formState.errors.token}
+            helperText={message(second.formState.errors.token?.message) ?? t('passwordReset.codeHint')}
+            slotProps={{ htmlInput: { 'data-testid': 'reset-code', inputMode: 'numeric' } }}
+          />
+          <TextField
+            label={t('passwordReset.newPassword')}
+            type="password"
+            autoComplete="new-password"
+            required
+            fullWidth
+            {...second.register('password')}
+            error={!!second.formState.errors.password}
+            helperText={message(second.formState.errors.password?.message) ?? t('passwordReset.passwordHint')}
+            slotProps={{ htmlInput: { 'data-testid': 'reset-password' } }}
+          />
+          <TextField
+            label={t('passwordReset.confirmPassword')}
+            type="password"
+            autoComplete="new-password"
+            required
+            fullWidth
+            {...second.register('confirmPassword')}
+            error={!!second.formState.errors.confirmPassword}
+            helperText={message(second.formState.errors.confirmPassword?.message)}
+            slotProps={{ htmlInput: { 'data-testid': 'reset-confirm' } }}
+          />
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={resetPassword.isPending}
+            data-testid="reset-submit"
+          >
+            {t('passwordReset.resetPassword')}
+          </Button>
+          <Button
+            variant="text"
+            onClick={() => {
+              first.reset({ email });
+              setStep(1);
+            }}
+            data-testid="forgot-send-again"
+          >
+            {t('passwordReset.sendAgain')}
+          </Button>
+        </Stack>
+      )}
+      <Stack direction="row" justifyContent="space-between" sx={{ mt: 2 }}>
         <Link component={RouterLink} to="/login" variant="body2">
-          {t('forgot.back')}
+          {t('passwordReset.backToLogin')}
+        </Link>
+        <Link component={RouterLink} to="/signup" variant="body2">
+          {t('passwordReset.signup')}
         </Link>
       </Stack>
     </AuthLayout>

@@ -3,7 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { ToastContainer } from 'react-toastify';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PublicRoute } from '../../app/guards';
 import { PreferencesProvider } from '../../app/preferences';
 import { createSessionUser } from '../../test/fixtures';
@@ -41,6 +41,11 @@ async function submit(email: string, password: string) {
 }
 
 describe('LoginPage', () => {
+  // The form loads its validation code (zod) a moment after it shows; transforming it here once
+  // keeps the first submit of a test within the default wait.
+  beforeAll(async () => {
+    await import('./login-validation');
+  });
   afterEach(() => vi.unstubAllGlobals());
 
   it('stores the session, warns about the due date and goes to /tickets', async () => {
@@ -80,5 +85,23 @@ describe('LoginPage', () => {
     await submit('ana@example.com', 'wrong');
     expect(await screen.findByText('Authentication error. Please try again.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('tickets page')).toBeNull());
+  });
+
+  it('checks the fields with the login schema before calling the API', async () => {
+    const fetchMock = vi.fn(async () => json(401, { error: 'ERR_INVALID_CREDENTIALS' }));
+    vi.stubGlobal('fetch', fetchMock);
+    renderLogin();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(/Email/), 'not-an-email');
+    await user.click(screen.getByTestId('login-submit'));
+    expect(await screen.findByText('Invalid email')).toBeTruthy();
+    expect(screen.getByText('Required')).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+    // Positive control: once both fields are valid, the messages go and the API is called.
+    await user.clear(screen.getByLabelText(/Email/));
+    await submit('ana@example.com', 'secret');
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    expect(screen.queryByText('Invalid email')).toBeNull();
+    expect(screen.queryByText('Required')).toBeNull();
   });
 });

@@ -1,35 +1,65 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Link, Stack, TextField } from '@mui/material';
-import { TOAST_ERROR_MS, ZLoginBody } from '@zapdesk/shared';
-import { useForm } from 'react-hook-form';
+import { TOAST_ERROR_MS } from '@zapdesk/shared';
+import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
-import { formatDate } from '../../lib/format';
+import { loadFullLocales } from '../../lib/i18n';
 import { notifyError } from '../../lib/notify';
-import { AuthLayout } from './auth-layout';
+import type { LoginErrors } from './login-validation';
 import { useSession } from './session-context';
+
+/** zod and the login schema, fetched on demand (login-validation.ts). */
+const loadValidation = () => import('./login-validation');
+
+/** The language menu (MUI, full locale strings) arrives after the form: not needed to sign in. */
+const LoginLanguageMenu = lazy(() =>
+  Promise.all([import('./login-language-menu'), loadFullLocales()]).then(([m]) => ({
+    default: m.LoginLanguageMenu,
+  })),
+);
+
+/** How long after the form shows its deferred code is fetched, leaving the network to the form. */
+const AFTER_FORM_MS = 400;
 
 /**
  * /login (core section 2): e-mail and password; links to /forgetpsw and /signup. The public route
- * guard sends the user to /tickets once the session is set.
+ * guard sends the user to /tickets once the session is set. Plain elements styled by
+ * app/base.css in the theme's colours: the form's first render needs no MUI, TanStack Query or
+ * zod (docs/architecture.md, "Web delivery").
  */
 export function LoginPage() {
   const { t } = useTranslation();
   const { login } = useSession();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm({ resolver: zodResolver(ZLoginBody), defaultValues: { email: '', password: '' } });
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<LoginErrors>({});
+  const [isSubmitting, setSubmitting] = useState(false);
 
-  const onSubmit = handleSubmit(async (values) => {
+  // A moment after the form shows: the validation code (so that the first submit does not wait for
+  // it; a submit before then loads it itself) and the language menu (MUI and the full strings).
+  const [showMenu, setShowMenu] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      void loadValidation().catch(() => undefined);
+      setShowMenu(true);
+    }, AFTER_FORM_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  /** Validates with ZLoginBody (loaded at the first submit if not there yet), then signs in. */
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (isSubmitting) return;
+    setSubmitting(true);
     try {
-      await login(values);
+      const checked = (await loadValidation()).validateLogin({ email, password });
+      setErrors(checked.ok ? {} : checked.errors);
+      if (checked.ok) await login(checked.body);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'ERR_SUBSCRIPTION_EXPIRED') {
         const dueDate = typeof err.body?.dueDate === 'string' ? err.body.dueDate : null;
+        const { formatDate } = await loadValidation();
         toast.error(t('auth.subscriptionExpired', { date: formatDate(dueDate) }), {
           toastId: 'subscription-expired',
           autoClose: TOAST_ERROR_MS * 3,
@@ -37,51 +67,81 @@ export function LoginPage() {
         return;
       }
       notifyError(err);
+    } finally {
+      setSubmitting(false);
     }
-  });
+  };
+
+  const emailError = errors.email ? t(`validation.${errors.email}`) : undefined;
+  const passwordError = errors.password ? t(`validation.${errors.password}`) : undefined;
 
   return (
-    <AuthLayout title={t('login.title')}>
-      <Stack component="form" spacing={2} noValidate onSubmit={onSubmit} aria-label={t('login.title')}>
-        <TextField
-          label={t('login.email')}
-          type="email"
-          autoComplete="email"
-          autoFocus
-          required
-          fullWidth
-          {...register('email')}
-          error={!!errors.email}
-          helperText={errors.email?.message ? t(`validation.${errors.email.message}`) : undefined}
-        />
-        <TextField
-          label={t('login.password')}
-          type="password"
-          autoComplete="current-password"
-          required
-          fullWidth
-          {...register('password')}
-          error={!!errors.password}
-          helperText={errors.password?.message ? t(`validation.${errors.password.message}`) : undefined}
-        />
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          disabled={isSubmitting}
-          data-testid="login-submit"
+    <main className="zd-auth">
+      <div className="zd-auth-card">
+        <div className="zd-auth-head">
+          <p className="zd-brand">Zapdesk</p>
+          {showMenu && (
+            <Suspense fallback={null}>
+              <LoginLanguageMenu />
+            </Suspense>
+          )}
+        </div>
+        <h1>{t('login.title')}</h1>
+        <form
+          className="zd-form"
+          noValidate
+          onSubmit={(event) => void onSubmit(event)}
+          aria-label={t('login.title')}
         >
-          {t('login.submit')}
-        </Button>
-        <Stack direction="row" justifyContent="space-between">
-          <Link component={RouterLink} to="/forgetpsw" variant="body2">
-            {t('login.forgot')}
-          </Link>
-          <Link component={RouterLink} to="/signup" variant="body2">
-            {t('login.signup')}
-          </Link>
-        </Stack>
-      </Stack>
-    </AuthLayout>
+          <div className="zd-field" data-error={!!emailError}>
+            <label htmlFor="login-email">{t('login.email')} *</label>
+            <input
+              id="login-email"
+              type="email"
+              autoComplete="email"
+              // biome-ignore lint/a11y/noAutofocus: the form is the page's only purpose
+              autoFocus
+              required
+              aria-invalid={!!emailError}
+              aria-describedby={emailError ? 'login-email-error' : undefined}
+              name="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+            {emailError && (
+              <p className="zd-help" id="login-email-error">
+                {emailError}
+              </p>
+            )}
+          </div>
+          <div className="zd-field" data-error={!!passwordError}>
+            <label htmlFor="login-password">{t('login.password')} *</label>
+            <input
+              id="login-password"
+              type="password"
+              autoComplete="current-password"
+              required
+              aria-invalid={!!passwordError}
+              aria-describedby={passwordError ? 'login-password-error' : undefined}
+              name="password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+            {passwordError && (
+              <p className="zd-help" id="login-password-error">
+                {passwordError}
+              </p>
+            )}
+          </div>
+          <button className="zd-submit" type="submit" disabled={isSubmitting} data-testid="login-submit">
+            {t('login.submit')}
+          </button>
+          <div className="zd-links">
+            <Link to="/forgetpsw">{t('login.forgot')}</Link>
+            <Link to="/signup">{t('login.signup')}</Link>
+          </div>
+        </form>
+      </div>
+    </main>
   );
 }

@@ -2,7 +2,6 @@
  * The signed-in session (core section 4 "Session"): login, logout, restore on load through
  * GET /auth/me, and the due-date warning toast.
  */
-import { useQueryClient } from '@tanstack/react-query';
 import type { AuthResponse, LoginBody, SessionUser } from '@zapdesk/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,10 +25,24 @@ export interface SessionValue {
 
 export const SessionContext = createContext<SessionValue | null>(null);
 
+const clearedListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` whenever the session ends (logout or expiry), so that caches of the signed-in
+ * app (the TanStack Query client, loaded only after sign-in) are emptied. Returns the unsubscribe.
+ */
+export function onSessionCleared(listener: () => void): () => void {
+  clearedListeners.add(listener);
+  return () => clearedListeners.delete(listener);
+}
+
+const sessionCleared = () => {
+  for (const listener of clearedListeners) listener();
+};
+
 /** Holds the session and keeps it in step with the API client's refresh and expiry. */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [user, setUser] = useState<SessionUser | null>(null);
   const [loading, setLoading] = useState(() => getToken() !== null);
   const [justLoggedIn, setJustLoggedIn] = useState(false);
@@ -38,14 +51,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const offExpired = onSessionExpired(() => {
       setUser(null);
       setJustLoggedIn(false);
-      queryClient.clear();
+      sessionCleared();
     });
     const offRefreshed = onSessionRefreshed((answer) => setUser(answer.user));
     return () => {
       offExpired();
       offRefreshed();
     };
-  }, [queryClient]);
+  }, []);
 
   useEffect(() => {
     if (!getToken()) return;
@@ -89,8 +102,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     clearSession();
     setUser(null);
     setJustLoggedIn(false);
-    queryClient.clear();
-  }, [queryClient]);
+    sessionCleared();
+  }, []);
 
   const value = useMemo<SessionValue>(
     () => ({ user, loading, justLoggedIn, login, logout, setUser }),

@@ -10,6 +10,7 @@ import type { Language } from '@zapdesk/shared';
 import { format, isValid, parse } from 'date-fns';
 import { enUS, es, ptBR } from 'date-fns/locale';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 const DATE_LOCALES = { pt: ptBR, en: enUS, es } as const;
 const PICKER_TEXTS = {
@@ -18,8 +19,11 @@ const PICKER_TEXTS = {
   es: pickersEs.components.MuiLocalizationProvider.defaultProps.localeText,
 } as const;
 
-/** The date pickers' locale (field order, calendar and its texts) for the UI `language`. */
-export function DateLocaleProvider({ language, children }: { language: Language; children: ReactNode }) {
+/**
+ * The date pickers' locale (field order, calendar and its texts) for the UI `language`. Each
+ * DateInput provides its own, so the pickers' code loads only with the pages that show a date input.
+ */
+function DateLocaleProvider({ language, children }: { language: Language; children: ReactNode }) {
   return (
     <LocalizationProvider
       dateAdapter={AdapterDateFns}
@@ -49,20 +53,25 @@ export function DateInput({
   onChange: (value: string) => void;
   testId: string;
 }) {
+  const { i18n } = useTranslation();
+  const lang = (i18n.resolvedLanguage ?? i18n.language)?.slice(0, 2);
+  const language: Language = lang === 'en' || lang === 'es' ? lang : 'pt';
   const parsed = value ? parse(value, ISO_DAY, new Date()) : null;
   return (
-    <DatePicker
-      label={label}
-      value={parsed && isValid(parsed) ? parsed : null}
-      onChange={(date) => onChange(date && isValid(date) ? format(date, ISO_DAY) : '')}
-      slotProps={{
-        textField: {
-          size: 'small',
-          slotProps: { htmlInput: { 'data-testid': `${testId}-input` } },
-          // biome-ignore lint/suspicious/noExplicitAny: data attributes are not in the slot's props type
-          ...({ 'data-testid': testId } as any),
-        },
-      }}
-    />
+    <DateLocaleProvider language={language}>
+      <DatePicker
+        label={label}
+        value={parsed && isValid(parsed) ? parsed : null}
+        onChange={(date) => onChange(date && isValid(date) ? format(date, ISO_DAY) : '')}
+        slotProps={{
+          textField: {
+            size: 'small',
+            slotProps: { htmlInput: { 'data-testid': `${testId}-input` } },
+            // biome-ignore lint/suspicious/noExplicitAny: data attributes are not in the slot's props type
+            ...({ 'data-testid': testId } as any),
+          },
+        }}
+      />
+    </DateLocaleProvider>
   );
 }

@@ -7,10 +7,13 @@ import {
   type WhatsappBody,
   ZWhatsappBody,
 } from '@zapdesk/shared';
-import { Controller } from 'react-hook-form';
+import { type RefObject, useRef, useState } from 'react';
+import { type Control, Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
+import { type BotChoice, BotPickers } from '../bots/bot-pickers';
+import { type CloudSettingsHandle, CloudSettingsSection } from '../cloud/cloud-settings-section';
 import { useFieldMessage } from '../common/field-message';
 import { FormDialog } from '../common/form-dialog';
 import { OptionalIdSelect, QueueMultiSelect } from '../common/id-select';
@@ -127,6 +130,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
    * Marks the field a server error names (`{ error, field }`, e.g. ERR_WAPP_GREETING_REQUIRED on
    * greetingMessage), besides the toast the query client shows.
    */
+  const [bots, setBots] = useState<BotChoice | null>(null);
   const markServerError = (err: unknown) => {
     if (!(err instanceof ApiError)) return;
     const field = err.body?.field;
@@ -135,13 +139,16 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
     setError(field as keyof ConnectionFormValues, { type: 'server', message: key }, { shouldFocus: true });
   };
 
+  // The Cloud API settings (their own section) are saved once the connection exists.
+  const cloud = useRef<CloudSettingsHandle>(null);
+
   const onSubmit = handleSubmit(async (values) => {
     const token = values.token?.trim() ?? '';
     const body: WhatsappBody = {
       ...values,
       token: token === '' ? null : token,
-      promptId: existing.data?.promptId ?? null,
-      integrationId: existing.data?.integrationId ?? null,
+      promptId: bots?.promptId ?? existing.data?.promptId ?? null,
+      integrationId: bots?.integrationId ?? existing.data?.integrationId ?? null,
     };
     const saved = await save
       .mutateAsync({ id: editing ? whatsappId : undefined, body })
@@ -150,6 +157,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
         return null;
       });
     if (!saved) return;
+    if (values.provider === 'cloud' && cloud.current && !(await cloud.current.save(saved.id))) return;
     toast.success(t('connections.toasts.saved'));
     onClose();
   });
@@ -219,6 +227,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
               >
                 <MenuItem value="beta">{t('connectionModal.providers.beta')}</MenuItem>
                 <MenuItem value="simulator">{t('connectionModal.providers.simulator')}</MenuItem>
+                <MenuItem value="cloud">{t('cloud.provider')}</MenuItem>
               </TextField>
             )}
           />
@@ -240,6 +249,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
             )}
           />
         </Stack>
+        <CloudProviderSection control={control} whatsappId={editing ? whatsappId : null} cloudRef={cloud} />
         {messageField('greetingMessage')}
         {messageField('complationMessage')}
         {messageField('outOfHoursMessage')}
@@ -293,6 +303,16 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
             )}
           />
         </Stack>
+        <BotPickers
+          testIdPrefix="connection"
+          value={
+            bots ?? {
+              promptId: existing.data?.promptId ?? null,
+              integrationId: existing.data?.integrationId ?? null,
+            }
+          }
+          onChange={setBots}
+        />
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <TextField label={t('connectionModal.timeUseBotQueues')} {...number('timeUseBotQueues')} />
           <TextField label={t('connectionModal.maxUseBotQueues')} {...number('maxUseBotQueues')} />
@@ -300,4 +320,18 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
       </Stack>
     </FormDialog>
   );
+}
+
+/** The Cloud API settings, shown while the provider is 'cloud' (watched here, not in the whole form). */
+function CloudProviderSection({
+  control,
+  whatsappId,
+  cloudRef,
+}: {
+  control: Control<ConnectionFormValues>;
+  whatsappId: number | null;
+  cloudRef: RefObject<CloudSettingsHandle | null>;
+}) {
+  const provider = useWatch({ control, name: 'provider' });
+  return provider === 'cloud' ? <CloudSettingsSection whatsappId={whatsappId} ref={cloudRef} /> : null;
 }

@@ -122,9 +122,24 @@ export function ConnectionsPage() {
                   ({t('connectionModal.providers.simulator')})
                 </Typography>
               )}
+              {connection.provider === 'cloud' && (
+                <Typography component="span" variant="caption" color="text.secondary" sx={{ ml: 1 }}>
+                  ({t('cloud.providerShort')})
+                </Typography>
+              )}
             </TableCell>
             <TableCell align="center">
               <ConnectionStatus id={connection.id} status={connection.status} />
+              {connection.statusReason && connection.status !== 'CONNECTED' && (
+                <Typography
+                  variant="caption"
+                  color="error"
+                  display="block"
+                  data-testid={`connection-reason-${connection.id}`}
+                >
+                  {connection.statusReason}
+                </Typography>
+              )}
             </TableCell>
             {canSession && (
               <TableCell align="center">

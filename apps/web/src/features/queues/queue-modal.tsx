@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { type BotChoice, BotPickers } from '../bots/bot-pickers';
 import { useFieldMessage } from '../common/field-message';
 import { FormDialog } from '../common/form-dialog';
 import { MessageTextField } from '../common/message-text-field';
@@ -62,6 +63,7 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
   const withHours = scheduleType === 'queue';
   const save = useSaveQueue();
   const [tab, setTab] = useState<'data' | 'hours'>('data');
+  const [bots, setBots] = useState<BotChoice | null>(null);
   const {
     control,
     register,
@@ -79,6 +81,7 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
       greetingMessage: values.greetingMessage || null,
       outOfHoursMessage: values.outOfHoursMessage || null,
       ...(withHours ? { schedules: values.schedules } : {}),
+      ...(bots ?? {}),
     };
     const saved = await save.mutateAsync({ id: editing ? queueId : undefined, body }).catch(() => null);
     if (!saved) return;
@@ -200,6 +203,16 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
             testId="queue-out-of-hours"
           />
         )}
+        <BotPickers
+          testIdPrefix="queue"
+          value={
+            bots ?? {
+              promptId: existing.data?.promptId ?? null,
+              integrationId: existing.data?.integrationId ?? null,
+            }
+          }
+          onChange={setBots}
+        />
         {editing && existing.data ? (
           <QueueOptionsEditor queueId={existing.data.id} options={existing.data.options} />
         ) : (

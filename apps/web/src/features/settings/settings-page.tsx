@@ -1,7 +1,10 @@
 import { Alert, Box, CircularProgress, Paper, Tab, Tabs, Typography } from '@mui/material';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CompaniesTab } from '../accounts/companies-tab';
+import { PlansTab } from '../accounts/plans-tab';
 import { useCurrentUser } from '../auth/session-context';
+import { PixSettingsForm } from '../billing/pix-settings-form';
 import { NoPermission } from '../common/no-permission';
 import { HelpsTab } from '../helps/helps-tab';
 import { OptionsTab } from './options-tab';
@@ -10,8 +13,8 @@ import { useCompany, useSettings } from './use-settings';
 
 /**
  * /settings (document 2 section 2, document 3 section 2): the options tab, and the company
- * schedules tab only while the setting scheduleType is 'company'; the super user's helps tab. The
- * companies and plans tabs are not part of this page yet. Settings are changed by admins only (the server
+ * schedules tab only while the setting scheduleType is 'company'; the super user's companies, plans
+ * and helps tabs. Settings are changed by admins only (the server
  * refuses others), so other profiles see 'Acesso não permitido'.
  */
 export function SettingsPage() {
@@ -23,7 +26,9 @@ export function SettingsPage() {
 function SettingsTabs({ companyId, superUser }: { companyId: number; superUser: boolean }) {
   const { t } = useTranslation();
   const settings = useSettings();
-  const [tab, setTab] = useState<'options' | 'schedules' | 'helps'>('options');
+  const [tab, setTab] = useState<'options' | 'schedules' | 'companies' | 'plans' | 'helps' | 'billing'>(
+    'options',
+  );
   const showSchedules = settings.data?.find((s) => s.key === 'scheduleType')?.value === 'company';
   const company = useCompany(companyId, showSchedules);
   useEffect(() => {
@@ -31,8 +36,14 @@ function SettingsTabs({ companyId, superUser }: { companyId: number; superUser: 
   }, [showSchedules, tab]);
 
   let body: ReactNode;
-  if (tab === 'helps' && superUser) {
+  if (tab === 'billing' && superUser) {
+    body = <PixSettingsForm />;
+  } else if (tab === 'helps' && superUser) {
     body = <HelpsTab />;
+  } else if (tab === 'companies' && superUser) {
+    body = <CompaniesTab />;
+  } else if (tab === 'plans' && superUser) {
+    body = <PlansTab />;
   } else if (settings.isPending) {
     body = (
       <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
@@ -57,7 +68,13 @@ function SettingsTabs({ companyId, superUser }: { companyId: number; superUser: 
         {t('settings.title')}
       </Typography>
       <Paper variant="outlined" sx={{ p: 2 }}>
-        <Tabs value={tab} onChange={(_e, value) => setTab(value)} sx={{ mb: 2 }}>
+        <Tabs
+          value={tab}
+          onChange={(_e, value) => setTab(value)}
+          variant="scrollable"
+          allowScrollButtonsMobile
+          sx={{ mb: 2 }}
+        >
           <Tab value="options" label={t('settings.tabs.options')} data-testid="settings-options-tab" />
           {showSchedules && (
             <Tab
@@ -66,7 +83,16 @@ function SettingsTabs({ companyId, superUser }: { companyId: number; superUser: 
               data-testid="settings-schedules-tab"
             />
           )}
+          {superUser && (
+            <Tab value="companies" label={t('accounts.companies.tab')} data-testid="settings-companies-tab" />
+          )}
+          {superUser && (
+            <Tab value="plans" label={t('accounts.plans.tab')} data-testid="settings-plans-tab" />
+          )}
           {superUser && <Tab value="helps" label={t('helps.settingsTab')} data-testid="settings-helps-tab" />}
+          {superUser && (
+            <Tab value="billing" label={t('billing.settingsTab')} data-testid="settings-billing-tab" />
+          )}
         </Tabs>
         {body}
       </Paper>

@@ -30,7 +30,7 @@ const note = (id: number, text: string): TicketNote => ({
   updatedAt: '2026-03-01T10:00:00.000Z',
 });
 
-function renderDrawer() {
+function renderDrawer(user = me) {
   let notes = [note(1, 'Cliente prefere contato à tarde')];
   const api = mockFetch({
     'GET /api/contacts/50': contact,
@@ -46,12 +46,22 @@ function renderDrawer() {
     'DELETE /api/ticket-notes/\\d+': () => new Response(null, { status: 204 }),
   });
   const onClose = vi.fn();
-  const result = renderWithProviders(<ContactDrawer ticket={ticket} onClose={onClose} />, { user: me });
+  const result = renderWithProviders(<ContactDrawer ticket={ticket} onClose={onClose} />, { user });
   return { ...result, ...api, onClose };
 }
 
 describe('ContactDrawer', () => {
   afterEach(() => vi.unstubAllGlobals());
+
+  it("offers 'schedule a message' for the contact only when the plan has schedules", () => {
+    const { unmount } = renderDrawer(createSessionUser({ id: 5 }, { useSchedules: true }));
+    expect(screen.getByTestId('contact-schedule').getAttribute('href')).toBe(
+      `/schedules?contactId=${ticket.contact.id}`,
+    );
+    unmount();
+    renderDrawer(createSessionUser({ id: 5 }, { useSchedules: false }));
+    expect(screen.queryByTestId('contact-schedule')).toBeNull();
+  });
 
   it('shows name, tel: and mailto: links and the extra info', async () => {
     renderDrawer();

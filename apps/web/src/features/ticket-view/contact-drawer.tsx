@@ -6,6 +6,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import CloseIcon from '@mui/icons-material/Close';
 import EditIcon from '@mui/icons-material/Edit';
+import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import {
   Avatar,
   Box,
@@ -24,8 +25,10 @@ import type { Ticket } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
+import { useCurrentUser } from '../auth/session-context';
 import { TicketNotes } from './ticket-notes';
 import { useContact, useSaveContact } from './use-ticket-view';
 
@@ -108,6 +111,7 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: ()
   const { t } = useTranslation();
   const query = useContact(ticket.contact.id);
   const [editing, setEditing] = useState(false);
+  const schedules = useCurrentUser().company.plan?.useSchedules === true;
   const contact = { ...ticket.contact, ...query.data };
   const extraInfo = query.data?.extraInfo ?? [];
 
@@ -170,6 +174,18 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: ()
             onClick={() => setEditing(true)}
           >
             {t('ticketView.editContact')}
+          </Button>
+        )}
+        {schedules && (
+          <Button
+            variant="outlined"
+            size="small"
+            startIcon={<EventAvailableIcon />}
+            component={RouterLink}
+            to={`/schedules?contactId=${ticket.contact.id}`}
+            data-testid="contact-schedule"
+          >
+            {t('schedules.drawerAction')}
           </Button>
         )}
         <Divider />

@@ -6,19 +6,22 @@
  */
 import { Box, CircularProgress, Stack, useMediaQuery, useTheme } from '@mui/material';
 import type { Message } from '@zapdesk/shared';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
+import { CloudWindowBar } from '../cloud/cloud-window-bar';
 import { Composer } from './composer';
-import { ContactDrawer } from './contact-drawer';
 import { MessageList } from './message-list';
 import { onTicketDeleted } from './messages-cache';
 import { TagsEditor } from './tags-editor';
 import { TicketHeader } from './ticket-header';
 import { useTicket } from './use-ticket-view';
+
+/** The contact drawer (its forms and zod) loads when it is first opened. */
+const ContactDrawer = lazy(() => import('./contact-drawer').then((m) => ({ default: m.ContactDrawer })));
 
 export function TicketView({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
@@ -65,7 +68,11 @@ export function TicketView({ uuid }: { uuid: string }) {
     );
   }
 
-  const drawer = drawerOpen && <ContactDrawer ticket={ticket} onClose={() => setDrawerOpen(false)} />;
+  const drawer = drawerOpen && (
+    <Suspense fallback={null}>
+      <ContactDrawer ticket={ticket} onClose={() => setDrawerOpen(false)} />
+    </Suspense>
+  );
   return (
     <Stack
       direction="row"
@@ -77,6 +84,7 @@ export function TicketView({ uuid }: { uuid: string }) {
         <TicketHeader ticket={ticket} onToggleDrawer={() => setDrawerOpen((open) => !open)} />
         <TagsEditor ticket={ticket} />
         <MessageList ticket={ticket} onReply={setReplyTo} />
+        <CloudWindowBar ticket={ticket} />
         <Composer ticket={ticket} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
       </Stack>
       {drawer}

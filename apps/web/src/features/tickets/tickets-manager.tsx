@@ -18,15 +18,17 @@ import {
   TextField,
 } from '@mui/material';
 import { can, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
-import { NewTicketModal } from './new-ticket-modal';
 import { QueueFilter, useQueueFilterOptions, useSelectedQueues } from './queue-filter';
 import { TicketList } from './ticket-list';
 import type { TicketListParams } from './tickets-cache';
 import { useTagOptions, useTicketsList, useUserOptions } from './use-tickets';
+
+/** The new-ticket modal (its form and zod) loads when it is first opened. */
+const NewTicketModal = lazy(() => import('./new-ticket-modal').then((m) => ({ default: m.NewTicketModal })));
 
 export type ManagerTab = 'open' | 'closed' | 'search';
 type OpenSubTab = 'open' | 'pending';
@@ -294,7 +296,11 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
           <TicketList params={searchParams} selectedUuid={selectedUuid} />
         </>
       )}
-      {newTicket && <NewTicketModal onClose={() => setNewTicket(false)} />}
+      {newTicket && (
+        <Suspense fallback={null}>
+          <NewTicketModal onClose={() => setNewTicket(false)} />
+        </Suspense>
+      )}
     </Paper>
   );
 }

@@ -1,0 +1,196 @@
+/**
+ * The group-commit statement of the inbound pipeline (issue 10, item 3): the steady state of many
+ * messages (known contact, live ticket) stored by one multi-row statement, which is its own
+ * transaction. See InboundPipeline for the batching around it.
+ */
+import { createHash } from 'node:crypto';
+import { getTableColumns, type Table } from 'drizzle-orm';
+import { toSnakeCase } from 'drizzle-orm/casing';
+import type pg from 'pg';
+import type { DatabaseHandle, Tx } from '../db/client.js';
+import { messages, tickets } from '../db/schema/index.js';
+
+/** `alias.column as "prefixKey"` for every column of a table (the CTE keeps the table's names). */
+export function selectColumns(table: Table, alias: string, prefix: string): string {
+  return Object.entries(getTableColumns(table))
+    .map(([key, column]) => {
+      // Unnamed columns take their key in snake_case (the database's `casing: 'snake_case'`).
+      const name = column.keyAsName ? toSnakeCase(column.name) : column.name;
+      return `"${alias}"."${name}" as "${prefix}${key}"`;
+    })
+    .join(', ');
+}
+
+/** Maps the `prefixKey` columns of a raw row as Drizzle maps a select of the table. */
+export function decodeColumns<T extends Table>(
+  table: T,
+  row: Record<string, unknown>,
+  prefix: string,
+): T['$inferSelect'] {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = row[prefix + key];
+    out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return out as T['$inferSelect'];
+}
+
+/** One message of a batch: the parameters of the single-message statement, as one row. */
+export interface BatchRow {
+  companyId: number;
+  whatsappId: number;
+  number: string;
+  otherNumber: string;
+  botCheck: boolean;
+  providerId: string;
+  body: string;
+  fromMe: boolean;
+  mediaType: string;
+  mediaUrl: string | null;
+  mediaName: string | null;
+  ack: number;
+  quotedProviderId: string | null;
+  participant: string | null;
+  error: string | null;
+  /** ISO timestamp. */
+  at: string;
+  preview: string;
+  unread: number;
+  rename: boolean;
+  name: string;
+}
+
+/** The columns of the input arrays, in parameter order ($1…), with their SQL array types. */
+const BATCH_COLUMNS: [keyof BatchRow, string, string][] = [
+  ['companyId', 'company_id', 'int'],
+  ['whatsappId', 'whatsapp_id', 'int'],
+  ['number', 'number', 'text'],
+  ['otherNumber', 'other_number', 'text'],
+  ['botCheck', 'bot_check', 'boolean'],
+  ['providerId', 'wid', 'text'],
+  ['body', 'body', 'text'],
+  ['fromMe', 'from_me', 'boolean'],
+  ['mediaType', 'media_type', 'text'],
+  ['mediaUrl', 'media_url', 'text'],
+  ['mediaName', 'media_name', 'text'],
+  ['ack', 'ack', 'int'],
+  ['quotedProviderId', 'quoted_wid', 'text'],
+  ['participant', 'participant', 'text'],
+  ['error', 'error', 'text'],
+  ['at', 'at', 'timestamptz'],
+  ['preview', 'preview', 'text'],
+  ['unread', 'unread', 'int'],
+  ['rename', 'rename', 'boolean'],
+  ['name', 'name', 'text'],
+];
+
+/**
+ * The batch statement. Input: one array per column (unnest … with ordinality numbers the messages
+ * 1..n in arrival order). Per message, in that order: lock its contact (either number variant), then
+ * its live ticket (one the chatbot has nothing to say on, with bot_check), the order the transaction
+ * path locks them in; insert the messages that have one (in order; a stored provider id is skipped);
+ * update each touched ticket once (the last message's preview, the sum of the unread counts) and each
+ * renamed contact once (the last name; only when it changed: a repeated name writes nothing); answer one row per input message with the event payloads.
+ * Constant text, so each pooled connection keeps it prepared.
+ */
+const BATCH_SQL = `with i as (
+  select * from unnest(${BATCH_COLUMNS.map(([, , type], index) => `$${index + 1}::${type}[]`).join(', ')})
+    with ordinality as i(${BATCH_COLUMNS.map(([, column]) => column).join(', ')}, n)
+), k as (
+  select i.n, c.id, c.name, c.number, c.email, c.profile_pic_url, c.is_group
+  from i cross join lateral (
+    select c.id, c.name, c.number, c.email, c.profile_pic_url, c.is_group from contacts c
+    where c.company_id = i.company_id and c.number in (i.number, i.other_number)
+    order by c.number limit 1
+    for no key update
+  ) c
+), l as (
+  select k.n, t.id, k.id as contact_id from k
+  join i on i.n = k.n
+  join tickets t on t.contact_id = k.id and t.company_id = i.company_id and t.whatsapp_id = i.whatsapp_id
+    and t.status <> 'closed'
+    and not (i.bot_check and t.status = 'pending' and t.user_id is null and (t.chatbot or t.use_integration))
+  for update of t
+), m as (
+  insert into messages (company_id, ticket_id, contact_id, whatsapp_id, wid, body, from_me, media_type,
+    media_url, media_name, ack, read, quoted_msg_id, participant, error, created_at, updated_at)
+  select i.company_id, l.id, l.contact_id, i.whatsapp_id, i.wid, i.body, i.from_me, i.media_type,
+    i.media_url, i.media_name, i.ack, i.from_me,
+    (select q.id from messages q where q.whatsapp_id = i.whatsapp_id and q.wid = i.quoted_wid),
+    i.participant, i.error, i.at, i.at
+  from l join i on i.n = l.n
+  order by l.n
+  on conflict (whatsapp_id, wid) do nothing
+  returning *
+), mi as (
+  select i.n, m.* from m join i on i.whatsapp_id = m.whatsapp_id and i.wid = m.wid
+), u as (
+  update tickets t set last_message = x.preview, unread_messages = t.unread_messages + x.unread,
+    updated_at = now()
+  from (
+    select distinct on (mi.ticket_id) mi.ticket_id, i.preview,
+      (sum(i.unread) over (partition by mi.ticket_id))::int as unread
+    from mi join i on i.n = mi.n
+    order by mi.ticket_id, mi.n desc
+  ) x
+  where t.id = x.ticket_id
+  returning t.*
+), cu as (
+  update contacts c set name = x.name, updated_at = now()
+  from (
+    select distinct on (mi.contact_id) mi.contact_id, i.name from mi join i on i.n = mi.n
+    where i.rename
+    order by mi.contact_id, mi.n desc
+  ) x
+  where c.id = x.contact_id and c.name <> x.name
+  returning c.id
+)
+select i.n, l.id as l_id, k.id as k_id, k.name as k_name, k.number as k_number, k.email as k_email,
+  k.profile_pic_url as k_profile_pic_url, k.is_group as k_is_group,
+  ${selectColumns(messages, 'mi', 'm_')},
+  ${selectColumns(tickets, 'u', 't_')},
+  us.name as user_name, qu.name as queue_name, qu.color as queue_color, wa.name as whatsapp_name,
+  coalesce((
+    select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+    from ticket_tags tt join tags tg on tg.id = tt.tag_id
+    where tt.ticket_id = u.id), '[]'::json) as tags,
+  q.id as q_id, q.body as q_body, q.from_me as q_from_me, q.media_type as q_media_type,
+  q.media_url as q_media_url, qc.id as q_contact_id, qc.name as q_contact_name
+from i
+left join k on k.n = i.n
+left join l on l.n = i.n
+left join mi on mi.n = i.n
+left join u on u.id = mi.ticket_id
+left join users us on us.id = u.user_id
+left join queues qu on qu.id = u.queue_id
+left join whatsapps wa on wa.id = u.whatsapp_id
+left join messages q on q.id = mi.quoted_msg_id
+left join contacts qc on qc.id = q.contact_id
+order by i.n`;
+
+/** The server-side name of BATCH_SQL, derived from its text. */
+const BATCH_NAME = `inbound_batch_${createHash('sha1').update(BATCH_SQL).digest('hex').slice(0, 12)}`;
+
+type RawClient = { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
+
+/**
+ * Runs BATCH_SQL for `rows` (at least one) outside any transaction: a named prepared statement on
+ * `pg`, plain text on PGlite. Answers one raw row per input row, in input order: `l_id` null when the
+ * message has no live ticket to append to (nothing was written for it), `m_id` null when it was a
+ * stored provider id, else the stored message (`m_*`), its ticket after the whole batch (`t_*`), the
+ * contact (`k_*`), the quoted message (`q_*`) and the ticket's names and tags.
+ * @throws the database error of the statement; then nothing of the batch was written.
+ */
+export async function runBatchAppend(
+  db: Tx,
+  kind: DatabaseHandle['kind'],
+  rows: BatchRow[],
+): Promise<Record<string, unknown>[]> {
+  const values = BATCH_COLUMNS.map(([key]) => rows.map((row) => row[key]));
+  const client = (db as unknown as { session: { client: RawClient } }).session.client;
+  const result =
+    kind === 'postgres'
+      ? await (client as pg.Pool).query({ name: BATCH_NAME, text: BATCH_SQL, values })
+      : await client.query(BATCH_SQL, values);
+  return result.rows as Record<string, unknown>[];
+}

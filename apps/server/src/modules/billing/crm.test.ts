@@ -1,0 +1,233 @@
+/**
+ * The CRM calls of the plans page against a local fake of Perfex CRM's REST API (`authtoken`
+ * header, form bodies, customers and invoices search): the token stays on the server, prices come
+ * from the plan, customers and invoices are the caller company's only.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plans } from '../../db/schema/index.js';
+import { bearer, createTenant, type TenantFixture } from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+const TOKEN = 'perfex-secret-token';
+const customers: { userid: string; company: string }[] = [];
+const crmInvoices: { id: string; number: string; hash: string; form: URLSearchParams }[] = [];
+const seen: { method: string; url: string; token: string | undefined }[] = [];
+let fake: http.Server;
+let t: TestApp;
+let a: TenantFixture;
+let b: TenantFixture;
+let planId: number;
+
+beforeAll(async () => {
+  fake = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, token: req.headers.authtoken as string });
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (req.headers.authtoken !== TOKEN) return send(401, { status: false, message: 'Token' });
+      const form = new URLSearchParams(raw);
+      const url = decodeURIComponent(req.url ?? '');
+      if (req.method === 'GET' && url.startsWith('/api/customers/search/')) {
+        const key = url.slice('/api/customers/search/'.length);
+        const found = customers.filter((c) => c.company.includes(key));
+        return found.length ? send(200, found) : send(404, { status: false, message: 'No data were found' });
+      }
+      if (req.method === 'POST' && url === '/api/customers') {
+        customers.push({ userid: String(100 + customers.length), company: form.get('company')! });
+        return send(200, { status: true, message: 'Client add successful.' });
+      }
+      if (req.method === 'PUT' && url.startsWith('/api/customers/')) {
+        return send(200, { status: true, message: 'Client Update Successful.' });
+      }
+      if (req.method === 'POST' && url === '/api/invoices') {
+        crmInvoices.push({
+          id: String(500 + crmInvoices.length),
+          number: form.get('number')!,
+          hash: 'h4sh',
+          form,
+        });
+        return send(200, { status: true, message: 'Invoice Added Successfully' });
+      }
+      if (req.method === 'GET' && url.startsWith('/api/invoices/search/')) {
+        const key = url.slice('/api/invoices/search/'.length);
+        return send(
+          200,
+          crmInvoices.filter((i) => i.number === key).map(({ form: _f, ...rest }) => rest),
+        );
+      }
+      if (req.method === 'DELETE' && url.startsWith('/api/invoices/')) {
+        return send(200, { status: true, message: 'Invoice Deleted Successfully' });
+      }
+      send(404, { status: false, message: 'not found' });
+    });
+  });
+  await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+  const port = (fake.address() as AddressInfo).port;
+  t = await createTestApp({ CRM_URL: `http://127.0.0.1:${port}`, CRM_TOKEN: TOKEN });
+  a = await createTenant(t.app);
+  b = await createTenant(t.app);
+  const [plan] = await t.app.ctx.db.select().from(plans).where(eq(plans.name, 'Completo'));
+  planId = plan!.id;
+  // The CRM customer id is kept on the billing profile.
+  for (const tenant of [a, b]) {
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/billing/profile',
+      headers: bearer(tenant.admin),
+      payload: {
+        name: 'Empresa',
+        email: 'financeiro@empresa.test',
+        phone: '(11) 98765-4321',
+        cnpjCpf: '295.379.955-93',
+        address: 'Rua A, 1',
+        city: 'São Paulo',
+        state: 'SP',
+        zipcode: '01001-000',
+        country: 'BR',
+      },
+    });
+  }
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((resolve) => fake.close(resolve));
+});
+
+const call = (
+  tenant: TenantFixture,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: object,
+) => t.app.inject({ method, url, headers: bearer(tenant.admin), ...(payload ? { payload } : {}) });
+
+const customer = {
+  name: 'Empresa',
+  email: 'financeiro@empresa.test',
+  phone: '11987654321',
+  vat: '295.379.955-93',
+  address: 'Rua A, 1',
+  city: 'São Paulo',
+  state: 'SP',
+  zip: '01001-000',
+  country: 'BR',
+};
+
+describe('CRM calls (Perfex)', () => {
+  it('verifies, creates and updates the caller company customer with the server token', async () => {
+    const missing = await call(a, 'GET', '/api/crm-verify-customer?name=Empresa');
+    expect(missing.statusCode).toBe(404);
+    const created = await call(a, 'POST', '/api/crm-create-customer', customer);
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toEqual({ clientid: '100' });
+    expect(customers[0]!.company).toMatch(/^Company /); // the company's own name, not the body's
+    const verified = await call(a, 'GET', '/api/crm-verify-customer?name=anything');
+    expect(verified.json()).toEqual({ exists: true, id: '100' });
+    // Company B asking for A's name finds nothing of A.
+    const other = await call(
+      b,
+      'GET',
+      `/api/crm-verify-customer?name=${encodeURIComponent(customers[0]!.company)}`,
+    );
+    expect(other.statusCode).toBe(404);
+    const updated = await call(a, 'PUT', '/api/crm-update-customer', customer);
+    expect(updated.json().message).toBe('Client Update Successful.');
+    expect(seen.every((s) => s.token === TOKEN)).toBe(true);
+    expect(JSON.stringify([created.json(), verified.json(), updated.json()])).not.toContain(TOKEN);
+  });
+
+  it('creates the invoice priced by the plan, keeps a local copy and answers the payment link', async () => {
+    const incomplete = await call(a, 'POST', '/api/crm-create-invoice', { planId, billing_street: 'Rua A' });
+    expect(incomplete.statusCode).toBe(400);
+    expect(incomplete.json().field).toBe('billing_city');
+    const res = await call(a, 'POST', '/api/crm-create-invoice', {
+      planId,
+      period: 'ANUAL',
+      billing_street: 'Rua A, 1',
+      billing_city: 'São Paulo',
+      billing_state: 'SP',
+      billing_zip: '01001-000',
+      billing_country: 'BR',
+    });
+    expect(res.statusCode).toBe(200);
+    const sent = crmInvoices[0]!.form;
+    expect(sent.get('newitems[0][rate]')).toBe('1919.04');
+    expect(sent.get('recurring')).toBe('12');
+    expect(sent.get('currency')).toBe('3');
+    expect(sent.get('formatted_number')).toMatch(/^BOT-\d{10}$/);
+    expect(sent.get('allowed_payment_modes[1]')).toBe('connect_inter_pix');
+    expect(res.json().link).toMatch(/\/invoice\/500\/h4sh$/);
+    const local = await call(a, 'GET', `/api/invoices/${res.json().invoiceId}`);
+    expect(local.json()).toMatchObject({ provider: 'crm', period: 'ANUAL', value: 1919.04, status: 'open' });
+    const detail = local.json().detail as string;
+    const verify = await call(a, 'GET', `/api/crm-verify-invoice?name=${encodeURIComponent(detail)}`);
+    expect(verify.json()).toEqual({ exists: true, link: res.json().link });
+    const foreign = await call(b, 'GET', `/api/crm-verify-invoice?name=${encodeURIComponent(detail)}`);
+    expect(foreign.json()).toEqual({ exists: false, link: null });
+    const foreignDelete = await call(b, 'DELETE', '/api/crm-delete-invoice', { name: detail });
+    expect(foreignDelete.statusCode).toBe(404);
+    const deleted = await call(a, 'DELETE', '/api/crm-delete-invoice', { name: detail });
+    expect(deleted.statusCode).toBe(200);
+    expect(seen.some((s) => s.method === 'DELETE' && s.url === '/api/invoices/500')).toBe(true);
+    const after = await call(a, 'GET', `/api/invoices/${res.json().invoiceId}`);
+    expect(after.json().status).toBe('cancelled');
+  });
+
+  it('updates the plan by replacing the open CRM invoice and cancels with the CANCELADO suffix', async () => {
+    const billing = {
+      planId,
+      period: 'MENSAL',
+      billing_street: 'Rua A, 1',
+      billing_city: 'São Paulo',
+      billing_state: 'SP',
+      billing_zip: '01001-000',
+      billing_country: 'BR',
+    };
+    const first = await call(a, 'POST', '/api/crm-create-invoice', billing);
+    expect(first.statusCode).toBe(200);
+    const [basic] = await t.app.ctx.db.select().from(plans).where(eq(plans.name, 'Básico'));
+    const none = await call(b, 'PUT', '/api/crm-update-invoice', { invoiceData: { planId: basic!.id } });
+    expect(none.statusCode).toBe(404);
+    const updated = await call(a, 'PUT', '/api/crm-update-invoice', {
+      invoiceData: { status: 'open', planId: basic!.id, period: 'ANUAL' },
+      companyInfo: { billing_street: 'Rua B, 2' },
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(crmInvoices.at(-1)!.form.get('newitems[0][rate]')).toBe('959.04');
+    expect(crmInvoices.at(-1)!.form.get('billing_street')).toBe('Rua B, 2');
+    const old = await call(a, 'GET', `/api/invoices/${first.json().invoiceId}`);
+    expect(old.json().status).toBe('cancelled');
+    const list = (await call(a, 'GET', '/api/invoices/all')).json() as { status: string; detail: string }[];
+    const open = list.filter((i) => i.status === 'open');
+    expect(open).toHaveLength(1);
+    expect(open[0]!.detail).toContain('ANUAL');
+    const cancelled = await call(a, 'PUT', '/api/crm-update-invoice', {
+      invoiceData: { status: 'open', detail: `${open[0]!.detail} CANCELADO` },
+    });
+    expect(cancelled.json().message).toBe('Sua assinatura foi cancelada com sucesso.');
+    const after = (await call(a, 'GET', '/api/invoices/all')).json() as { status: string }[];
+    expect(after.filter((i) => i.status === 'open')).toHaveLength(0);
+  });
+
+  it('cancelling a CRM invoice from the invoices page also deletes it at the CRM', async () => {
+    const res = await call(a, 'POST', '/api/crm-create-invoice', {
+      planId,
+      billing_street: 'Rua A, 1',
+      billing_city: 'São Paulo',
+      billing_state: 'SP',
+      billing_zip: '01001-000',
+      billing_country: 'BR',
+    });
+    const crmId = crmInvoices.at(-1)!.id;
+    const cancelled = await call(a, 'POST', `/api/invoices/${res.json().invoiceId}/cancel`);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
+    expect(cancelled.json().detail).toMatch(/CANCELADO$/);
+    expect(seen.some((s) => s.method === 'DELETE' && s.url === `/api/invoices/${crmId}`)).toBe(true);
+  });
+});

@@ -1,0 +1,110 @@
+import {
+  FILE_LIST_MAX_OPTIONS,
+  ZFileList,
+  ZFileListBody,
+  ZFileListsPage,
+  ZIdParam,
+  ZPageQuery,
+} from '@zapdesk/shared';
+import type { MediaStore } from '../../channels/media-store.js';
+import { MEDIA_LIMITS } from '../../channels/outbound-sender.js';
+import type { AppContext, ZodApp } from '../../context.js';
+import { AppError } from '../../lib/app-error.js';
+import { userRoute } from '../../lib/guards.js';
+import {
+  attachUploads,
+  createFileList,
+  deleteFileList,
+  discardUploads,
+  getFileList,
+  listFileLists,
+  type StoredUpload,
+  storeUpload,
+  updateFileList,
+} from './files-service.js';
+
+/** Largest single file of a list upload: the largest media kind (documents, 100 MB). */
+const MAX_FILE_BYTES = Math.max(...Object.values(MEDIA_LIMITS));
+
+/**
+ * File lists (document 2 sections 6 and 8): GET /files (page `{ files, hasMore }`), GET/PUT/DELETE
+ * /files/:id, POST /files and the multipart POST /files/uploadList/:id. Open to every user of the
+ * company (core side menu: /files has no role condition).
+ */
+export function fileRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): void {
+  const tags = ['files'];
+  app.get(
+    '/files',
+    { config: userRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZFileListsPage } } },
+    (request) => listFileLists(ctx, request.auth, request.query),
+  );
+  app.get(
+    '/files/:id',
+    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZFileList } } },
+    (request) => getFileList(ctx, request.auth.companyId, request.params.id),
+  );
+  app.post(
+    '/files',
+    { config: userRoute, schema: { tags, body: ZFileListBody, response: { 201: ZFileList } } },
+    async (request, reply) => reply.status(201).send(await createFileList(ctx, request.auth, request.body)),
+  );
+  app.put(
+    '/files/:id',
+    {
+      config: userRoute,
+      schema: { tags, params: ZIdParam, body: ZFileListBody.partial(), response: { 200: ZFileList } },
+    },
+    (request) => updateFileList(ctx, media, request.auth, request.params.id, request.body),
+  );
+  app.delete(
+    '/files/:id',
+    { config: userRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      await deleteFileList(ctx, media, request.auth, request.params.id);
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/files/uploadList/:id',
+    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZFileList } } },
+    async (request) => {
+      await getFileList(ctx, request.auth.companyId, request.params.id);
+      if (!request.isMultipart())
+        throw new AppError('ERR_VALIDATION', { extra: { field: 'files', message: 'required' } });
+      const uploads: StoredUpload[] = [];
+      const ids: string[] = [];
+      const names: string[] = [];
+      try {
+        const parts = request.parts({
+          limits: { fileSize: MAX_FILE_BYTES + 1, files: FILE_LIST_MAX_OPTIONS, fields: 200 },
+        });
+        for await (const part of parts) {
+          if (part.type === 'file') {
+            const data = await part.toBuffer();
+            uploads.push(
+              await storeUpload(media, request.auth.companyId, {
+                data,
+                fileName: part.filename,
+                mimetype: part.mimetype,
+              }),
+            );
+          } else if (part.fieldname === 'id') ids.push(String(part.value));
+          else if (part.fieldname === 'name') names.push(String(part.value));
+        }
+      } catch (error) {
+        await discardUploads(media, request.auth.companyId, uploads);
+        const code = (error as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new AppError('ERR_PAYLOAD_TOO_LARGE', { extra: { field: 'files', limit: MAX_FILE_BYTES } });
+        if (code === 'FST_FILES_LIMIT')
+          throw new AppError('ERR_VALIDATION', {
+            extra: { field: 'files', message: 'tooLong', limit: FILE_LIST_MAX_OPTIONS },
+          });
+        throw error;
+      }
+      if (uploads.length === 0)
+        throw new AppError('ERR_VALIDATION', { extra: { field: 'files', message: 'required' } });
+      return attachUploads(ctx, media, request.auth, request.params.id, uploads, { ids, names });
+    },
+  );
+}

@@ -1,0 +1,374 @@
+import fs from 'node:fs';
+import {
+  parsePatch,
+  SCHEDULE_MEDIA_TYPES,
+  type Schedule,
+  type ScheduleBody,
+  type SchedulesPage,
+  ZScheduleBody,
+} from '@zapdesk/shared';
+import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { fillVariables } from '../../automation/message-variables.js';
+import type { MediaStore } from '../../channels/media-store.js';
+import { inspectUpload, type OutboundSender, type UploadedFile } from '../../channels/outbound-sender.js';
+import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
+import { contacts, schedules, tickets, whatsapps } from '../../db/schema/index.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuthContext } from '../../lib/guards.js';
+
+/** Schedules per page of GET /schedules. */
+export const SCHEDULES_PAGE_SIZE = 20;
+
+/** The job sending one schedule at its sendAt (keyed `schedule-{id}`). */
+export const SCHEDULE_SEND_JOB = 'schedule-send';
+
+/** What a schedule job carries: the schedule and the sendAt it was queued for (ISO). */
+export interface ScheduleSendJob {
+  companyId: number;
+  scheduleId: number;
+  sendAt: string;
+}
+
+const keyOf = (scheduleId: number) => `schedule-${scheduleId}`;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const columns = {
+  id: schedules.id,
+  body: schedules.body,
+  sendAt: schedules.sendAt,
+  sentAt: schedules.sentAt,
+  status: schedules.status,
+  error: schedules.error,
+  contactId: schedules.contactId,
+  userId: schedules.userId,
+  ticketId: schedules.ticketId,
+  mediaPath: schedules.mediaPath,
+  mediaName: schedules.mediaName,
+  createdAt: schedules.createdAt,
+  contactName: contacts.name,
+  contactNumber: contacts.number,
+};
+
+interface Row {
+  id: number;
+  body: string;
+  sendAt: Date;
+  sentAt: Date | null;
+  status: Schedule['status'];
+  error: string | null;
+  contactId: number;
+  userId: number | null;
+  ticketId: number | null;
+  mediaPath: string | null;
+  mediaName: string | null;
+  createdAt: Date;
+  contactName: string;
+  contactNumber: string;
+}
+
+function toSchedule(row: Row): Schedule {
+  return {
+    id: row.id,
+    body: row.body,
+    sendAt: row.sendAt.toISOString(),
+    sentAt: row.sentAt ? row.sentAt.toISOString() : null,
+    status: row.status,
+    error: row.error,
+    contactId: row.contactId,
+    contact: { id: row.contactId, name: row.contactName, number: row.contactNumber },
+    userId: row.userId,
+    ticketId: row.ticketId,
+    mediaPath: row.mediaPath,
+    mediaName: row.mediaName,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Schedules (document 2 section 5, issue 11 item 1): CRUD, media, and the job that sends each one
+ * at its sendAt. Build one per app; `register(jobs)` before the queue starts. Other modules
+ * (campaigns) may call `create`, `find` and `sendDue`-style helpers through this class.
+ */
+export class ScheduleService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly jobs: JobQueue,
+    private readonly sender: OutboundSender,
+    private readonly media: MediaStore,
+  ) {}
+
+  /** Declares the `schedule-send` job (one at a time per schedule). */
+  register(): void {
+    this.jobs.define<ScheduleSendJob>(SCHEDULE_SEND_JOB, (data) => this.runJob(data), {
+      key: (data) => keyOf(data.scheduleId),
+    });
+  }
+
+  /** Emits `company-{id}-schedule` to the company. */
+  private emit(companyId: number, payload: { schedule: Schedule; action: 'create' | 'update' }): void {
+    this.ctx.realtime.toCompany(companyId, 'schedule', payload);
+  }
+
+  /** One schedule of the company with its contact, or undefined. */
+  async find(companyId: number, id: number): Promise<Schedule | undefined> {
+    const [row] = await this.ctx.db
+      .select(columns)
+      .from(schedules)
+      .innerJoin(contacts, eq(contacts.id, schedules.contactId))
+      .where(and(eq(schedules.companyId, companyId), eq(schedules.id, id)));
+    return row ? toSchedule(row as Row) : undefined;
+  }
+
+  /** GET /schedules/:id. @throws ERR_NOT_FOUND (also another company's id). */
+  async get(auth: AuthContext, id: number): Promise<Schedule> {
+    const found = await this.find(auth.companyId, id);
+    if (!found) throw new AppError('ERR_NOT_FOUND');
+    return found;
+  }
+
+  /**
+   * GET /schedules: the company's schedules by sendAt (newest first), filtered by `searchParam` on
+   * the body and the contact's name and by `contactId`, 20 a page (`schedules`, `hasMore`).
+   */
+  async list(
+    auth: AuthContext,
+    query: { searchParam: string; pageNumber: number; contactId?: number },
+  ): Promise<SchedulesPage> {
+    const term = query.searchParam.trim();
+    const like = `%${escapeLike(term)}%`;
+    const rows = await this.ctx.db
+      .select(columns)
+      .from(schedules)
+      .innerJoin(contacts, eq(contacts.id, schedules.contactId))
+      .where(
+        and(
+          eq(schedules.companyId, auth.companyId),
+          query.contactId ? eq(schedules.contactId, query.contactId) : undefined,
+          term ? or(ilike(schedules.body, like), ilike(contacts.name, like)) : undefined,
+        ),
+      )
+      .orderBy(desc(schedules.sendAt), asc(schedules.id))
+      .limit(SCHEDULES_PAGE_SIZE + 1)
+      .offset((query.pageNumber - 1) * SCHEDULES_PAGE_SIZE);
+    return {
+      schedules: rows.slice(0, SCHEDULES_PAGE_SIZE).map((r) => toSchedule(r as Row)),
+      hasMore: rows.length > SCHEDULES_PAGE_SIZE,
+    };
+  }
+
+  private async assertContact(companyId: number, contactId: number): Promise<void> {
+    const [found] = await this.ctx.db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(and(eq(contacts.companyId, companyId), eq(contacts.id, contactId)));
+    if (!found) throw new AppError('ERR_NO_CONTACT_FOUND', { extra: { field: 'contactId' } });
+  }
+
+  /** Queues the schedule's job due at `sendAt` (at once when past), inside `tx`. */
+  private async queue(tx: Tx, companyId: number, scheduleId: number, sendAt: Date): Promise<void> {
+    const seconds = Math.max(0, Math.ceil((sendAt.getTime() - Date.now()) / 1000));
+    await this.jobs.send<ScheduleSendJob>(
+      SCHEDULE_SEND_JOB,
+      { companyId, scheduleId, sendAt: sendAt.toISOString() },
+      { tx, startAfterSeconds: seconds },
+    );
+  }
+
+  /**
+   * POST /schedules: a PENDENTE schedule of the caller for a company contact, and its job due at
+   * sendAt. @throws ERR_VALIDATION, ERR_NO_CONTACT_FOUND (no such contact in the company).
+   */
+  async create(auth: AuthContext, input: ScheduleBody): Promise<Schedule> {
+    const body = ZScheduleBody.parse(input);
+    await this.assertContact(auth.companyId, body.contactId);
+    const sendAt = new Date(body.sendAt);
+    const id = await this.ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(schedules)
+        .values({
+          companyId: auth.companyId,
+          userId: auth.userId,
+          contactId: body.contactId,
+          body: body.body,
+          sendAt,
+        })
+        .returning({ id: schedules.id });
+      await this.queue(tx, auth.companyId, row!.id, sendAt);
+      return row!.id;
+    });
+    this.jobs.wake(SCHEDULE_SEND_JOB);
+    const schedule = (await this.find(auth.companyId, id))!;
+    this.emit(auth.companyId, { action: 'create', schedule });
+    return schedule;
+  }
+
+  /**
+   * PUT /schedules/:id: edits body, contact and sendAt. The schedule becomes PENDENTE again (error
+   * and sentAt cleared: editing is how a failed or sent schedule is sent again), its queued job is
+   * cancelled and a new one queued at the new sendAt. @throws ERR_NOT_FOUND, ERR_NO_CONTACT_FOUND.
+   */
+  async update(auth: AuthContext, id: number, input: Partial<ScheduleBody>): Promise<Schedule> {
+    const patch = parsePatch(ZScheduleBody, input);
+    await this.get(auth, id);
+    if (patch.contactId !== undefined) await this.assertContact(auth.companyId, patch.contactId);
+    await this.ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(schedules)
+        .set({
+          ...(patch.body !== undefined ? { body: patch.body } : {}),
+          ...(patch.contactId !== undefined ? { contactId: patch.contactId } : {}),
+          ...(patch.sendAt !== undefined ? { sendAt: new Date(patch.sendAt) } : {}),
+          status: 'PENDENTE',
+          error: null,
+          sentAt: null,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(schedules.companyId, auth.companyId), eq(schedules.id, id)))
+        .returning({ sendAt: schedules.sendAt });
+      if (!row) throw new AppError('ERR_NOT_FOUND');
+      await this.jobs.cancelKey(SCHEDULE_SEND_JOB, keyOf(id), { tx });
+      await this.queue(tx, auth.companyId, id, row.sendAt);
+    });
+    this.jobs.wake(SCHEDULE_SEND_JOB);
+    const schedule = (await this.find(auth.companyId, id))!;
+    this.emit(auth.companyId, { action: 'update', schedule });
+    return schedule;
+  }
+
+  /** DELETE /schedules/:id: removes it, its media and its queued job. @throws ERR_NOT_FOUND. */
+  async remove(auth: AuthContext, id: number): Promise<void> {
+    const current = await this.get(auth, id);
+    await this.ctx.db.transaction(async (tx) => {
+      await tx.delete(schedules).where(and(eq(schedules.companyId, auth.companyId), eq(schedules.id, id)));
+      await this.jobs.cancelKey(SCHEDULE_SEND_JOB, keyOf(id), { tx });
+    });
+    await this.removeFile(auth.companyId, current.mediaPath);
+    this.ctx.realtime.toCompany(auth.companyId, 'schedule', { action: 'delete', scheduleId: id });
+  }
+
+  private async removeFile(companyId: number, name: string | null): Promise<void> {
+    if (!name) return;
+    const file = await this.media.locate(companyId, name);
+    if (file) await fs.promises.rm(file, { force: true });
+  }
+
+  /**
+   * POST /schedules/:id/media-upload: stores a png/jpg/jpeg (checked by content) as the schedule's
+   * media, replacing any previous one. @throws ERR_NOT_FOUND, ERR_UNSUPPORTED_MEDIA_TYPE, ERR_PAYLOAD_TOO_LARGE.
+   */
+  async uploadMedia(auth: AuthContext, id: number, file: UploadedFile): Promise<Schedule> {
+    const current = await this.get(auth, id);
+    const inspected = await inspectUpload(file);
+    if (!(SCHEDULE_MEDIA_TYPES as readonly string[]).includes(inspected.mimetype))
+      throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', { extra: { field: 'file' } });
+    const stored = await this.media.save(auth.companyId, file.data, inspected.ext);
+    await this.ctx.db
+      .update(schedules)
+      .set({ mediaPath: stored, mediaName: file.fileName.slice(0, 255), updatedAt: sql`now()` })
+      .where(and(eq(schedules.companyId, auth.companyId), eq(schedules.id, id)));
+    await this.removeFile(auth.companyId, current.mediaPath);
+    const schedule = (await this.find(auth.companyId, id))!;
+    this.emit(auth.companyId, { action: 'update', schedule });
+    return schedule;
+  }
+
+  /** DELETE /schedules/:id/media-upload: removes the media. @throws ERR_NOT_FOUND. */
+  async deleteMedia(auth: AuthContext, id: number): Promise<Schedule> {
+    const current = await this.get(auth, id);
+    await this.ctx.db
+      .update(schedules)
+      .set({ mediaPath: null, mediaName: null, updatedAt: sql`now()` })
+      .where(and(eq(schedules.companyId, auth.companyId), eq(schedules.id, id)));
+    await this.removeFile(auth.companyId, current.mediaPath);
+    const schedule = (await this.find(auth.companyId, id))!;
+    this.emit(auth.companyId, { action: 'update', schedule });
+    return schedule;
+  }
+
+  /**
+   * The contact's conversation to store the message on: its live (open or pending) ticket, else a
+   * new CLOSED ticket on the company's default connection — a scheduled message does not open a
+   * pending ticket by itself; the conversation enters the inbox when the customer answers.
+   * @throws ERR_NO_DEF_WAPP_FOUND.
+   */
+  private async ticketFor(companyId: number, contactId: number): Promise<{ id: number; createdAt: Date }> {
+    const [live] = await this.ctx.db
+      .select({ id: tickets.id, createdAt: tickets.createdAt })
+      .from(tickets)
+      .where(
+        and(
+          eq(tickets.companyId, companyId),
+          eq(tickets.contactId, contactId),
+          sql`${tickets.status} <> 'closed'`,
+        ),
+      )
+      .orderBy(desc(tickets.updatedAt))
+      .limit(1);
+    if (live) return live;
+    const [connection] = await this.ctx.db
+      .select({ id: whatsapps.id })
+      .from(whatsapps)
+      .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.isDefault, true)));
+    if (!connection) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
+    const [created] = await this.ctx.db
+      .insert(tickets)
+      .values({ companyId, contactId, whatsappId: connection.id, status: 'closed', closedAt: new Date() })
+      .returning({ id: tickets.id, createdAt: tickets.createdAt });
+    return created!;
+  }
+
+  /**
+   * The `schedule-send` handler. Sends only when the schedule still exists, is PENDENTE and its
+   * sendAt is the one the job was queued for (an edit queued another job); it claims the schedule
+   * (PENDENTE -> ENVIADA) in one statement before sending, so a job run twice, or an old job next
+   * to a new one, sends once. A failure (no default connection, the provider refused) records ERRO
+   * with the reason; the job itself succeeds (no retry sends twice).
+   */
+  async runJob(data: ScheduleSendJob): Promise<void> {
+    const [claimed] = await this.ctx.db
+      .update(schedules)
+      .set({ status: 'ENVIADA', sentAt: sql`now()`, error: null, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(schedules.companyId, data.companyId),
+          eq(schedules.id, data.scheduleId),
+          eq(schedules.status, 'PENDENTE'),
+          eq(schedules.sendAt, new Date(data.sendAt)),
+        ),
+      )
+      .returning();
+    if (!claimed) return;
+    let ticketId: number | null = null;
+    let error: string | null = null;
+    try {
+      const [contact] = await this.ctx.db
+        .select({ name: contacts.name })
+        .from(contacts)
+        .where(eq(contacts.id, claimed.contactId));
+      const ticket = await this.ticketFor(data.companyId, claimed.contactId);
+      ticketId = ticket.id;
+      const body = fillVariables(claimed.body, {
+        contactName: contact?.name ?? '',
+        ticketId: ticket.id,
+        ticketCreatedAt: ticket.createdAt,
+      });
+      const files: UploadedFile[] = [];
+      if (claimed.mediaPath) {
+        const bytes = await this.media.read(data.companyId, claimed.mediaPath);
+        files.push({ data: bytes, fileName: claimed.mediaName ?? claimed.mediaPath, mimetype: 'image/jpeg' });
+      }
+      await this.sender.sendAsCompany(data.companyId, ticket.id, { body, files });
+    } catch (caught) {
+      error =
+        caught instanceof AppError ? caught.code : caught instanceof Error ? caught.message : String(caught);
+    }
+    await this.ctx.db
+      .update(schedules)
+      .set({ ticketId, ...(error ? { status: 'ERRO' as const, error } : {}), updatedAt: sql`now()` })
+      .where(eq(schedules.id, claimed.id));
+    const schedule = await this.find(data.companyId, claimed.id);
+    if (schedule) this.emit(data.companyId, { action: 'update', schedule });
+  }
+}

@@ -1,0 +1,254 @@
+import { ZSchedule, ZSchedulesPage } from '@zapdesk/shared';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages, schedules, tickets } from '../../db/schema/index.js';
+import {
+  bearer,
+  createCompany,
+  createSimulatorConnection,
+  createTenant,
+  createUser,
+  customerNumber,
+  type TenantFixture,
+  type TestUser,
+} from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { SCHEDULE_SEND_JOB } from './schedules-service.js';
+
+let t: TestApp;
+let a: TenantFixture;
+let whatsappId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await createTenant(t.app);
+  whatsappId = await createSimulatorConnection(t.app, a.admin);
+});
+afterAll(() => t.close());
+
+const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(user), payload });
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+function multipart(data: Buffer, fileName: string, mimetype: string) {
+  const boundary = '----zapdesk-schedule';
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${mimetype}\r\n\r\n`,
+    ),
+    data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+async function contact(user: TestUser, name = 'Maria Souza') {
+  const res = await inject('POST', '/api/contacts', user, { name, number: customerNumber() });
+  return res.json() as { id: number; number: string };
+}
+
+const inOneHour = () => new Date(Date.now() + 3_600_000).toISOString();
+const past = () => new Date(Date.now() - 1000).toISOString();
+
+async function schedule(payload: object, user = a.admin) {
+  const res = await inject('POST', '/api/schedules', user, payload);
+  expect(res.statusCode, res.body).toBe(201);
+  return ZSchedule.parse(res.json());
+}
+
+const outbox = (number: string) => t.app.simulator.outbox(whatsappId, number);
+const messagesOf = (contactId: number) =>
+  t.app.ctx.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.contactId, contactId), eq(messages.fromMe, true)));
+
+describe('schedules', () => {
+  it('creates, reads, lists with search and pages', async () => {
+    const c = await contact(a.admin, 'Joana Search');
+    const created = await schedule({ body: 'Lembrete da consulta', contactId: c.id, sendAt: inOneHour() });
+    expect(created).toMatchObject({
+      status: 'PENDENTE',
+      sentAt: null,
+      contact: { id: c.id, name: 'Joana Search' },
+    });
+    const read = await inject('GET', `/api/schedules/${created.id}`, a.agent);
+    expect(read.json().body).toBe('Lembrete da consulta');
+    const byName = ZSchedulesPage.parse(
+      (await inject('GET', '/api/schedules?searchParam=joana', a.agent)).json(),
+    );
+    expect(byName.schedules.map((s) => s.id)).toEqual([created.id]);
+    const byBody = ZSchedulesPage.parse(
+      (await inject('GET', '/api/schedules?searchParam=consulta', a.agent)).json(),
+    );
+    expect(byBody.schedules.map((s) => s.id)).toContain(created.id);
+    const none = ZSchedulesPage.parse(
+      (await inject('GET', '/api/schedules?searchParam=zzzz', a.agent)).json(),
+    );
+    expect(none.schedules).toEqual([]);
+    const other = await createTenant(t.app);
+    const c2 = await contact(other.admin);
+    for (let i = 0; i < 21; i++)
+      await schedule({ body: `Mensagem ${i}`, contactId: c2.id, sendAt: inOneHour() }, other.admin);
+    const page = ZSchedulesPage.parse((await inject('GET', '/api/schedules', other.admin)).json());
+    expect(page.schedules).toHaveLength(20);
+    expect(page.hasMore).toBe(true);
+    const byContact = ZSchedulesPage.parse(
+      (await inject('GET', `/api/schedules?contactId=${c.id}`, a.admin)).json(),
+    );
+    expect(byContact.schedules.map((s) => s.id)).toEqual([created.id]);
+  });
+
+  it('validates body, contact and sendAt', async () => {
+    const c = await contact(a.admin);
+    const short = await inject('POST', '/api/schedules', a.admin, {
+      body: 'oi',
+      contactId: c.id,
+      sendAt: inOneHour(),
+    });
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    const ok = await inject('POST', '/api/schedules', a.admin, {
+      body: 'olá!!',
+      contactId: c.id,
+      sendAt: inOneHour(),
+    });
+    expect(ok.statusCode).toBe(201);
+    const noDate = await inject('POST', '/api/schedules', a.admin, { body: 'Mensagem', contactId: c.id });
+    expect(noDate.statusCode).toBe(400);
+    const badDate = await inject('POST', '/api/schedules', a.admin, {
+      body: 'Mensagem',
+      contactId: c.id,
+      sendAt: 'amanhã',
+    });
+    expect(badDate.statusCode).toBe(400);
+    const other = await createTenant(t.app);
+    const foreign = await contact(other.admin);
+    const res = await inject('POST', '/api/schedules', a.admin, {
+      body: 'Mensagem',
+      contactId: foreign.id,
+      sendAt: inOneHour(),
+    });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('is refused when the plan has no schedules', async () => {
+    const companyId = await createCompany(t.app, { plan: { useSchedules: false } });
+    const user = await createUser(t.app, companyId, { profile: 'admin' });
+    const res = await inject('GET', '/api/schedules', user);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');
+    expect((await inject('GET', '/api/schedules', a.admin)).statusCode).toBe(200);
+  });
+
+  it('sends at sendAt on the default connection, variables replaced, without opening a pending ticket', async () => {
+    const c = await contact(a.admin, 'Carlos Lima');
+    const s = await schedule({
+      body: 'Olá {{firstName}}, sua consulta é amanhã',
+      contactId: c.id,
+      sendAt: past(),
+    });
+    await t.app.jobs.drain();
+    const after = ZSchedule.parse((await inject('GET', `/api/schedules/${s.id}`, a.admin)).json());
+    expect(after.status).toBe('ENVIADA');
+    expect(after.sentAt).not.toBeNull();
+    const stored = await messagesOf(c.id);
+    expect(stored.map((m) => m.body)).toEqual(['Olá Carlos, sua consulta é amanhã']);
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, after.ticketId!));
+    expect(ticket).toMatchObject({ status: 'closed', whatsappId, contactId: c.id });
+    await expect
+      .poll(() => outbox(c.number).map((m) => m.body))
+      .toEqual(['Olá Carlos, sua consulta é amanhã']);
+  });
+
+  it('a job run twice sends once', async () => {
+    const c = await contact(a.admin);
+    const s = await schedule({ body: 'Só uma vez, por favor', contactId: c.id, sendAt: past() });
+    const [row] = await t.app.ctx.db.select().from(schedules).where(eq(schedules.id, s.id));
+    const data = { companyId: a.companyId, scheduleId: s.id, sendAt: row!.sendAt.toISOString() };
+    await Promise.all([t.app.schedules.runJob(data), t.app.schedules.runJob(data)]);
+    await t.app.schedules.runJob(data);
+    await t.app.jobs.drain();
+    expect(await messagesOf(c.id)).toHaveLength(1);
+    // Positive control: a fresh schedule's job does send.
+    const c2 = await contact(a.admin);
+    await schedule({ body: 'Outra mensagem', contactId: c2.id, sendAt: past() });
+    await t.app.jobs.drain();
+    expect(await messagesOf(c2.id)).toHaveLength(1);
+  });
+
+  it('editing reschedules (the old job never sends) and deleting cancels', async () => {
+    const c = await contact(a.admin);
+    const s = await schedule({ body: 'Primeira versão', contactId: c.id, sendAt: inOneHour() });
+    await t.app.jobs.drain();
+    expect(await messagesOf(c.id)).toHaveLength(0);
+    const moved = await inject('PUT', `/api/schedules/${s.id}`, a.admin, {
+      sendAt: past(),
+      body: 'Versão nova',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await t.app.jobs.drain();
+    expect((await messagesOf(c.id)).map((m) => m.body)).toEqual(['Versão nova']);
+    const { rows } = await t.database.executor.executeSql(
+      `select state::text as state from pgboss.job where name = $1 and singleton_key = $2 order by created_on`,
+      [SCHEDULE_SEND_JOB, `schedule-${s.id}`],
+    );
+    expect(rows.map((r) => r.state)).toEqual(['cancelled', 'completed']);
+
+    const c2 = await contact(a.admin);
+    const d = await schedule({ body: 'Vai ser apagada', contactId: c2.id, sendAt: past() });
+    expect((await inject('DELETE', `/api/schedules/${d.id}`, a.admin)).statusCode).toBe(204);
+    await t.app.jobs.drain();
+    expect(await messagesOf(c2.id)).toHaveLength(0);
+    expect((await inject('GET', `/api/schedules/${d.id}`, a.admin)).statusCode).toBe(404);
+  });
+
+  it("uses the contact's live ticket and records ERRO without a default connection", async () => {
+    const c = await contact(a.admin);
+    const [live] = await t.app.ctx.db
+      .insert(tickets)
+      .values({ companyId: a.companyId, contactId: c.id, whatsappId, status: 'open' })
+      .returning();
+    const s = await schedule({ body: 'No ticket aberto', contactId: c.id, sendAt: past() });
+    await t.app.jobs.drain();
+    expect((await inject('GET', `/api/schedules/${s.id}`, a.admin)).json().ticketId).toBe(live!.id);
+
+    const lonely = await createTenant(t.app);
+    const c2 = await contact(lonely.admin);
+    const e = await schedule({ body: 'Sem conexão', contactId: c2.id, sendAt: past() }, lonely.admin);
+    await t.app.jobs.drain();
+    const failed = (await inject('GET', `/api/schedules/${e.id}`, lonely.admin)).json();
+    expect(failed).toMatchObject({ status: 'ERRO', error: 'ERR_NO_DEF_WAPP_FOUND' });
+  });
+
+  it('accepts png/jpg media, refuses other types, sends the image and removes it', async () => {
+    const c = await contact(a.admin);
+    const s = await schedule({ body: 'Veja a imagem', contactId: c.id, sendAt: inOneHour() });
+    const pdf = await t.app.inject({
+      method: 'POST',
+      url: `/api/schedules/${s.id}/media-upload`,
+      ...multipart(PDF, 'doc.pdf', 'application/pdf'),
+      headers: { ...multipart(PDF, 'doc.pdf', 'application/pdf').headers, ...bearer(a.admin) },
+    });
+    expect(pdf.statusCode).toBe(415);
+    const png = multipart(PNG, 'foto.png', 'image/png');
+    const up = await t.app.inject({
+      method: 'POST',
+      url: `/api/schedules/${s.id}/media-upload`,
+      payload: png.payload,
+      headers: { ...png.headers, ...bearer(a.admin) },
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    expect(up.json().mediaName).toBe('foto.png');
+    await inject('PUT', `/api/schedules/${s.id}`, a.admin, { sendAt: past() });
+    await t.app.jobs.drain();
+    const sent = await messagesOf(c.id);
+    expect(sent.map((m) => [m.mediaType, m.body])).toEqual([['image', 'Veja a imagem']]);
+    const removed = await inject('DELETE', `/api/schedules/${s.id}/media-upload`, a.admin);
+    expect(removed.json().mediaPath).toBeNull();
+  });
+});

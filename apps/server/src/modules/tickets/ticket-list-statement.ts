@@ -1,0 +1,171 @@
+import crypto from 'node:crypto';
+import { TICKETS_COUNT_BOUND, type Ticket } from '@zapdesk/shared';
+import { protocolOf } from '../../automation/message-variables.js';
+import { intArrayParam, localDayRange, type TicketsQueryParsed } from './tickets-service.js';
+import type { Viewer } from './visibility.js';
+
+/**
+ * The plain ticket list's statement written as SQL text (issue 10, item 1): the same rows, order,
+ * count and cursor as the Drizzle query of `ticketQuery` + `ticketListWhere` + `afterCursor`
+ * (checked by ticket-list-equivalence.test.ts and the tickets tests), without rebuilding a query
+ * tree per request. The text depends only on the request's shape (which filters are present); the
+ * values are parameters. Rows come back as arrays in `SELECT` order and are mapped by `toListTicket`.
+ */
+export interface ListStatement {
+  /** Name of the prepared statement: one per text. */
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/** Columns of a list row, in order (`rowMode: 'array'`). */
+const SELECT = `select t.id, t.uuid, t.status, t.user_id, t.queue_id, t.whatsapp_id, t.contact_id, t.company_id,
+  t.is_group, t.chatbot, t.unread_messages, t.last_message, t.use_integration, t.prompt_id, t.integration_id,
+  t.created_at, t.updated_at,
+  c.id, c.name, c.number, c.email, c.profile_pic_url, c.is_group,
+  u.name, q.name, q.color, w.name,
+  coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+    from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = t.id), '[]'::json),
+  ((extract(epoch from t.updated_at) * 1000000)::bigint)::text,`;
+const FROM = `from tickets t
+  inner join contacts c on c.id = t.contact_id
+  left join users u on u.id = t.user_id
+  left join queues q on q.id = t.queue_id
+  left join whatsapps w on w.id = t.whatsapp_id`;
+
+/** Texts by shape, and their statement names. */
+const texts = new Map<string, string>();
+const names = new Map<string, string>();
+
+/**
+ * The statement of one page of GET /tickets without a search: `TICKETS_PAGE_SIZE + 1` rows from
+ * `offset` (or after `query.cursor`), newest update first, each carrying the bounded count.
+ * Ids and dates come validated from the route's schema.
+ */
+export function listStatement(
+  viewer: Viewer,
+  companyId: number,
+  query: TicketsQueryParsed,
+  offset: number,
+  limit: number,
+): ListStatement {
+  const values: unknown[] = [];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  // Each condition is written for an alias ('t' for the page, 'n' for the count's sub-select); both
+  // copies share the same parameters.
+  const conditions: ((a: string) => string)[] = [];
+  const company = param(companyId);
+  conditions.push((a) => `${a}.company_id = ${company}`);
+  if (!(viewer.admin && query.showAll)) {
+    const user = param(viewer.userId);
+    const queues = viewer.queueIds.length ? param(intArrayParam(viewer.queueIds)) : '';
+    conditions.push(
+      (a) =>
+        `(${a}.user_id = ${user} or (${a}.queue_id is null and ${a}.user_id is null)` +
+        (queues ? ` or ${a}.queue_id = any(${queues}::int[])` : '') +
+        (viewer.allTicket ? ` or ${a}.status = 'pending'` : '') +
+        ')',
+    );
+  }
+  if (query.status) {
+    const status = param(query.status);
+    conditions.push((a) => `${a}.status = ${status}`);
+  }
+  if (query.queueIds?.length) {
+    const ids = param(intArrayParam(query.queueIds));
+    conditions.push((a) => `(${a}.queue_id = any(${ids}::int[]) or ${a}.queue_id is null)`);
+  }
+  if (query.users?.length) {
+    const ids = param(intArrayParam(query.users));
+    conditions.push((a) => `${a}.user_id = any(${ids}::int[])`);
+  }
+  if (query.tags?.length) {
+    const ids = param(intArrayParam(query.tags));
+    conditions.push(
+      (a) =>
+        `exists (select 1 from ticket_tags tt where tt.ticket_id = ${a}.id and tt.tag_id = any(${ids}::int[]))`,
+    );
+  }
+  for (const [day, column] of [
+    [query.date, 'created_at'],
+    [query.updatedAt, 'updated_at'],
+  ] as const) {
+    if (!day) continue;
+    const { start, end } = localDayRange(day);
+    const from = param(start.toISOString());
+    const to = param(end.toISOString());
+    conditions.push((a) => `${a}.${column} >= ${from}::timestamptz and ${a}.${column} < ${to}::timestamptz`);
+  }
+  if (query.withUnreadMessages) conditions.push((a) => `${a}.unread_messages > 0`);
+  const bound = param(TICKETS_COUNT_BOUND);
+  let after = '';
+  if (query.cursor) {
+    const [micros, id] = query.cursor.split('.') as [string, string];
+    after = ` and (t.updated_at, t.id) < (timestamptz 'epoch' + ${param(micros)}::bigint * interval '1 microsecond', ${param(Number(id))}::bigint)`;
+  }
+  const limitParam = param(limit);
+  const offsetParam = offset > 0 ? param(offset) : '';
+  const shape = `${values.length}|${conditions.length}|${!(viewer.admin && query.showAll)}|${viewer.queueIds.length > 0}|${viewer.allTicket}|${!!query.status}|${!!query.queueIds?.length}|${!!query.users?.length}|${!!query.tags?.length}|${!!query.date}|${!!query.updatedAt}|${!!query.withUnreadMessages}|${!!query.cursor}|${offset > 0}`;
+  let text = texts.get(shape);
+  if (text === undefined) {
+    const where = (a: string) => conditions.map((c) => c(a)).join(' and ');
+    text =
+      `${SELECT}\n  (select count(*)::int from (select 1 from tickets n where ${where('n')} limit ${bound}) counted)\n` +
+      `${FROM}\nwhere ${where('t')}${after}\norder by t.updated_at desc, t.id desc limit ${limitParam}` +
+      (offsetParam ? ` offset ${offsetParam}` : '');
+    texts.set(shape, text);
+    names.set(shape, `ticket_page_${crypto.createHash('sha1').update(text).digest('hex').slice(0, 16)}`);
+  }
+  return { name: names.get(shape)!, text, values };
+}
+
+/** Index of the count and of the cursor key in a list row. */
+export const ROW_COUNT = 29;
+export const ROW_CURSOR_KEY = 28;
+
+/** A list row (`listStatement`'s columns) in the API shape (core section 3 Ticket), as `toTicket`. */
+export function toListTicket(r: unknown[]): Ticket {
+  const id = r[0] as number;
+  const userId = r[3] as number | null;
+  const queueId = r[4] as number | null;
+  const whatsappId = r[5] as number | null;
+  const userName = r[23] as string | null;
+  const queueName = r[24] as string | null;
+  const whatsappName = r[26] as string | null;
+  const createdAt = new Date(r[15] as string);
+  return {
+    id,
+    uuid: r[1] as string,
+    code: protocolOf(id, createdAt),
+    status: r[2] as Ticket['status'],
+    userId,
+    user: userId !== null && userName !== null ? { id: userId, name: userName } : null,
+    queueId,
+    queue:
+      queueId !== null && queueName !== null
+        ? { id: queueId, name: queueName, color: (r[25] as string | null) ?? '' }
+        : null,
+    whatsappId,
+    whatsapp: whatsappId !== null && whatsappName !== null ? { id: whatsappId, name: whatsappName } : null,
+    contactId: r[6] as number,
+    contact: {
+      id: r[17] as number,
+      name: r[18] as string,
+      number: r[19] as string,
+      email: r[20] as string,
+      profilePicUrl: r[21] as string | null,
+      isGroup: r[22] as boolean,
+    },
+    companyId: r[7] as number,
+    tags: r[27] as Ticket['tags'],
+    isGroup: r[8] as boolean,
+    chatbot: r[9] as boolean,
+    unreadMessages: r[10] as number,
+    lastMessage: r[11] as string,
+    useIntegration: r[12] as boolean,
+    promptId: r[13] as number | null,
+    integrationId: r[14] as number | null,
+    createdAt: createdAt.toISOString(),
+    updatedAt: new Date(r[16] as string).toISOString(),
+  };
+}

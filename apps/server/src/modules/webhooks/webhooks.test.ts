@@ -1,0 +1,407 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { webhookDeliveries, webhooks } from '../../db/schema/index.js';
+import { decryptSecret } from '../../lib/secrets.js';
+import {
+  bearer,
+  createCompany,
+  createSimulatorConnection,
+  createTenant,
+  createUser,
+  customerNumber,
+  injectMessage,
+  type TenantFixture,
+} from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { backoffSeconds, WEBHOOK_DELIVERY_JOB, WEBHOOK_MAX_TRIES } from './dispatcher.js';
+import { isPrivateAddress } from './public-address.js';
+
+/** A local receiver: records every request; answers the status queued for its path (default 200). */
+interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+const received: Received[] = [];
+const statuses = new Map<string, number[]>();
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const path = req.url ?? '/';
+    received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+    const queued = statuses.get(path);
+    res.statusCode = queued?.length ? queued.shift()! : 200;
+    res.end(res.statusCode === 200 ? 'ok' : 'receiver failed');
+  });
+});
+let base: string;
+
+let t: TestApp;
+let a: TenantFixture;
+let b: TenantFixture;
+let aWhatsapp: number;
+let bWhatsapp: number;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  // The receiver listens on loopback, which only WEBHOOK_ALLOW_PRIVATE_URLS lets webhooks reach.
+  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  a = await createTenant(t.app);
+  b = await createTenant(t.app);
+  aWhatsapp = await createSimulatorConnection(t.app, a.admin);
+  bWhatsapp = await createSimulatorConnection(t.app, b.admin);
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+beforeEach(async () => {
+  // Each test starts with no webhook and an empty receiver.
+  await t.app.ctx.db.delete(webhooks);
+  received.length = 0;
+  statuses.clear();
+});
+
+const createHook = async (owner: TenantFixture, payload: object) => {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/webhooks',
+    headers: bearer(owner.admin),
+    payload,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: number; secret: string; secretHint: string; events: string[] };
+};
+
+/** Lets the emitted events be queued, then runs the due jobs. */
+const flush = async () => {
+  await t.app.webhooks.settled();
+  await t.app.jobs.drain();
+};
+
+/** Makes queued retries due now (time passing). */
+const makeRetriesDue = () =>
+  t.app.ctx.db.execute(
+    sql`update pgboss.job set start_after = now() - interval '1 second'
+        where name = ${WEBHOOK_DELIVERY_JOB} and state in ('created', 'retry')`,
+  );
+
+const verify = (secret: string, r: Received) => {
+  const timestamp = String(r.headers['x-zapdesk-timestamp']);
+  const expected = `sha256=${crypto.createHmac('sha256', secret).update(`${timestamp}.${r.body}`).digest('hex')}`;
+  const given = String(r.headers['x-zapdesk-signature']);
+  return (
+    given.length === expected.length && crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected))
+  );
+};
+
+describe('webhooks API', () => {
+  it('creates with the secret shown once, stores it encrypted, masks it afterwards, rotates it', async () => {
+    const created = await createHook(a, {
+      url: `${base}/crud`,
+      events: ['message.created', 'ticket.closed'],
+      description: 'ERP',
+    });
+    expect(created.secret).toMatch(/^whsec_[\w-]{43}$/);
+    expect(created.secretHint).toBe(`••••${created.secret.slice(-4)}`);
+    const [row] = await t.app.ctx.db.select().from(webhooks).where(eq(webhooks.id, created.id));
+    expect(row!.secretSealed).not.toContain(created.secret);
+    expect(decryptSecret(row!.secretSealed, t.app.ctx.secrets.sessionKey)).toBe(created.secret);
+
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/webhooks/${created.id}`,
+      headers: bearer(a.admin),
+    });
+    expect(read.json()).not.toHaveProperty('secret');
+    expect(JSON.stringify(read.json())).not.toContain(created.secret);
+    const list = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: bearer(a.admin) });
+    expect(JSON.stringify(list.json())).not.toContain(created.secret);
+
+    // PUT keeps what it does not name.
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/webhooks/${created.id}`,
+      headers: bearer(a.admin),
+      payload: { active: false },
+    });
+    expect(put.json()).toMatchObject({
+      active: false,
+      url: `${base}/crud`,
+      description: 'ERP',
+      events: created.events,
+    });
+
+    const rotated = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/${created.id}/secret`,
+      headers: bearer(a.admin),
+    });
+    expect(rotated.json().secret).toMatch(/^whsec_/);
+    expect(rotated.json().secret).not.toBe(created.secret);
+  });
+
+  it('refuses URLs that are not http(s), URLs with credentials, unknown events and an empty event list', async () => {
+    const bad = [
+      { url: 'ftp://example.com/hook', events: ['message.created'] },
+      { url: 'file:///etc/passwd', events: ['message.created'] },
+      { url: 'javascript:alert(1)', events: ['message.created'] },
+      { url: 'gopher://127.0.0.1:6379/_', events: ['message.created'] },
+      { url: 'https://user:pass@example.com/hook', events: ['message.created'] },
+      { url: 'not a url', events: ['message.created'] },
+      { url: `https://example.com/${'x'.repeat(2100)}`, events: ['message.created'] },
+      { url: 'https://example.com/hook', events: ['message.deleted'] },
+      { url: 'https://example.com/hook', events: [] },
+    ];
+    for (const payload of bad) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks',
+        headers: bearer(a.admin),
+        payload,
+      });
+      expect(res.statusCode, payload.url).toBe(400);
+      expect(res.json().error).toBe('ERR_VALIDATION');
+    }
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/webhooks/${(await createHook(a, { url: 'https://example.com/ok', events: ['ticket.updated'] })).id}`,
+      headers: bearer(a.admin),
+      payload: { url: 'ftp://example.com/x' },
+    });
+    expect(put.statusCode).toBe(400);
+    // Positive control: http and https pass.
+    await createHook(a, { url: 'http://example.com/hook', events: ['message.created'] });
+  });
+
+  it('is for admins of a plan with the external API', async () => {
+    const agentCall = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: bearer(a.agent) });
+    expect(agentCall.statusCode).toBe(403);
+    const companyId = await createCompany(t.app, { plan: { useExternalApi: false } });
+    const admin = await createUser(t.app, companyId, { profile: 'admin' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: bearer(admin) });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');
+  });
+});
+
+describe('webhook deliveries', () => {
+  it("delivers a company's chosen events, signed over timestamp.body, with an idempotency id; never another company's", async () => {
+    const hookA = await createHook(a, {
+      url: `${base}/a`,
+      events: ['message.created', 'ticket.created', 'contact.created'],
+    });
+    const hookB = await createHook(b, {
+      url: `${base}/b`,
+      events: ['message.created', 'ticket.created', 'contact.created', 'ticket.updated', 'message.updated'],
+    });
+    const from = customerNumber();
+    const inbound = await injectMessage(t.app, a.admin, aWhatsapp, { from, body: 'Quero um orçamento' });
+    await flush();
+
+    expect(received.filter((r) => r.path === '/b')).toEqual([]);
+    const toA = received.filter((r) => r.path === '/a');
+    const events = toA.map((r) => JSON.parse(r.body).event).sort();
+    expect(events).toEqual(['contact.created', 'message.created', 'ticket.created']);
+    for (const r of toA) {
+      expect(verify(hookA.secret, r)).toBe(true);
+      // Positive control of the check itself: another secret does not verify.
+      expect(verify(hookB.secret, r)).toBe(false);
+      const body = JSON.parse(r.body);
+      expect(r.headers['x-zapdesk-delivery']).toBe(body.id);
+      expect(r.headers['x-zapdesk-event']).toBe(body.event);
+      expect(body.companyId).toBe(a.companyId);
+      expect(Math.abs(Number(r.headers['x-zapdesk-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    }
+    const message = JSON.parse(toA.find((r) => JSON.parse(r.body).event === 'message.created')!.body);
+    expect(message.data.message).toMatchObject({ id: inbound.id, body: 'Quero um orçamento' });
+    expect(message.id).toBe(`message.created:${inbound.id}`);
+
+    // The same event seen again (a redelivered emission) is stored and sent once.
+    const before = received.length;
+    await t.app.webhooks.enqueue(a.companyId, [
+      { event: 'message.created', eventId: message.id, data: message.data },
+    ]);
+    await flush();
+    expect(received.length).toBe(before);
+
+    // Company B's own events reach B (positive control of the isolation).
+    await injectMessage(t.app, b.admin, bWhatsapp, { from: customerNumber(), body: 'Olá B' });
+    await flush();
+    expect(received.filter((r) => r.path === '/b').length).toBeGreaterThan(0);
+    expect(
+      received.filter((r) => r.path === '/b').every((r) => JSON.parse(r.body).companyId === b.companyId),
+    ).toBe(true);
+
+    const log = await t.app.inject({
+      method: 'GET',
+      url: `/api/webhooks/${hookA.id}/deliveries`,
+      headers: bearer(a.admin),
+    });
+    expect(
+      log
+        .json()
+        .records.every((d: { status: string; tries: number }) => d.status === 'delivered' && d.tries === 1),
+    ).toBe(true);
+    expect(log.json().count).toBe(3);
+  });
+
+  it('sends ticket.updated and ticket.closed for later changes, and nothing to inactive webhooks', async () => {
+    const from = customerNumber();
+    const inbound = await injectMessage(t.app, a.admin, aWhatsapp, { from, body: 'Oi' });
+    await flush();
+    const hook = await createHook(a, { url: `${base}/tickets`, events: ['ticket.updated', 'ticket.closed'] });
+    await createHook(a, {
+      url: `${base}/inactive`,
+      events: ['ticket.updated', 'ticket.closed'],
+      active: false,
+    });
+    const accept = await t.app.inject({
+      method: 'PUT',
+      url: `/api/tickets/${inbound.ticketId}`,
+      headers: bearer(a.admin),
+      payload: { status: 'open', userId: a.admin.id },
+    });
+    expect(accept.statusCode).toBe(200);
+    await flush();
+    const close = await t.app.inject({
+      method: 'PUT',
+      url: `/api/tickets/${inbound.ticketId}`,
+      headers: bearer(a.admin),
+      payload: { status: 'closed' },
+    });
+    expect(close.statusCode).toBe(200);
+    await flush();
+    const events = received.filter((r) => r.path === '/tickets').map((r) => JSON.parse(r.body));
+    expect(events.map((e) => e.event)).toContain('ticket.updated');
+    expect(events.filter((e) => e.event === 'ticket.closed').length).toBe(1);
+    expect(events.find((e) => e.event === 'ticket.closed').data.ticket).toMatchObject({
+      id: inbound.ticketId,
+      status: 'closed',
+    });
+    expect(received.filter((r) => r.path === '/inactive')).toEqual([]);
+    for (const r of received.filter((r) => r.path === '/tickets')) expect(verify(hook.secret, r)).toBe(true);
+  });
+
+  it('retries a failing receiver with exponential backoff, then succeeds', async () => {
+    await createHook(a, { url: `${base}/flaky`, events: ['contact.created'] });
+    statuses.set('/flaky', [500, 503]);
+    await injectMessage(t.app, a.admin, aWhatsapp, { from: customerNumber(), body: 'Oi' });
+    await flush();
+    const [first] = await t.app.ctx.db.select().from(webhookDeliveries);
+    expect(first).toMatchObject({ status: 'pending', tries: 1, responseCode: 500 });
+    expect(first!.lastError).toContain('HTTP 500');
+    const wait1 = (first!.nextAttemptAt!.getTime() - Date.now()) / 1000;
+    expect(wait1).toBeGreaterThan(backoffSeconds(1) - 5);
+    expect(wait1).toBeLessThanOrEqual(backoffSeconds(1) + 1);
+    // Not due yet: nothing more is sent.
+    await flush();
+    expect(received.length).toBe(1);
+
+    await makeRetriesDue();
+    await flush();
+    const [second] = await t.app.ctx.db.select().from(webhookDeliveries);
+    expect(second).toMatchObject({ status: 'pending', tries: 2, responseCode: 503 });
+    const wait2 = (second!.nextAttemptAt!.getTime() - Date.now()) / 1000;
+    expect(wait2).toBeGreaterThan(backoffSeconds(2) - 5);
+    expect(backoffSeconds(2)).toBe(2 * backoffSeconds(1));
+
+    await makeRetriesDue();
+    await flush();
+    const [third] = await t.app.ctx.db.select().from(webhookDeliveries);
+    expect(third).toMatchObject({ status: 'delivered', tries: 3, responseCode: 200, lastError: null });
+    expect(received.length).toBe(3);
+    // The three tries carry the same idempotency id.
+    expect(new Set(received.map((r) => r.headers['x-zapdesk-delivery'])).size).toBe(1);
+  });
+
+  it(`gives up after ${WEBHOOK_MAX_TRIES} tries and records the last error; an unreachable URL counts as a failure`, async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await createHook(a, { url: `${base}/down`, events: ['contact.created'] });
+    await createHook(a, { url: `http://127.0.0.1:${deadPort}/gone`, events: ['contact.created'] });
+    statuses.set('/down', Array(WEBHOOK_MAX_TRIES + 2).fill(500));
+    await injectMessage(t.app, a.admin, aWhatsapp, { from: customerNumber(), body: 'Oi' });
+    await flush();
+    for (let i = 1; i < WEBHOOK_MAX_TRIES + 2; i++) {
+      await makeRetriesDue();
+      await flush();
+    }
+    const rows = await t.app.ctx.db.select().from(webhookDeliveries);
+    expect(rows.length).toBe(2);
+    for (const row of rows) {
+      expect(row).toMatchObject({ status: 'failed', tries: WEBHOOK_MAX_TRIES, nextAttemptAt: null });
+    }
+    expect(rows.find((r) => r.responseCode === 500)!.lastError).toContain('HTTP 500');
+    expect(rows.find((r) => r.responseCode === null)!.lastError).toMatch(/fetch failed|ECONNREFUSED/);
+    expect(received.filter((r) => r.path === '/down').length).toBe(WEBHOOK_MAX_TRIES);
+
+    // An admin tries a failed delivery again: its tries start over and the receiver now answers 200.
+    const down = rows.find((r) => r.responseCode === 500)!;
+    statuses.clear();
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/${down.webhookId}/deliveries/${down.id}/retry`,
+      headers: bearer(a.admin),
+    });
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.json()).toMatchObject({ status: 'pending', tries: 0 });
+    await flush();
+    const [redelivered] = await t.app.ctx.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, down.id));
+    expect(redelivered).toMatchObject({ status: 'delivered', tries: 1, responseCode: 200 });
+    // Only a failed delivery can be tried again.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/${down.webhookId}/deliveries/${down.id}/retry`,
+      headers: bearer(a.admin),
+    });
+    expect(again.statusCode).toBe(400);
+  });
+
+  it('refuses loopback, private and link-local addresses unless WEBHOOK_ALLOW_PRIVATE_URLS', async () => {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.9',
+      '192.168.1.1',
+      '169.254.169.254',
+      '::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '0.0.0.0',
+    ]) {
+      expect(isPrivateAddress(address), address).toBe(true);
+    }
+    for (const address of ['8.8.8.8', '200.147.67.142', '2606:4700:4700::1111']) {
+      expect(isPrivateAddress(address), address).toBe(false);
+    }
+    t.app.ctx.config.WEBHOOK_ALLOW_PRIVATE_URLS = false;
+    try {
+      await createHook(a, { url: `${base}/private`, events: ['contact.created'] });
+      await injectMessage(t.app, a.admin, aWhatsapp, { from: customerNumber(), body: 'Oi' });
+      await flush();
+      const [refused] = await t.app.ctx.db.select().from(webhookDeliveries);
+      expect(refused).toMatchObject({ status: 'pending', tries: 1, responseCode: null });
+      expect(refused!.lastError).toContain('non-public address (127.0.0.1)');
+      expect(received).toEqual([]);
+    } finally {
+      t.app.ctx.config.WEBHOOK_ALLOW_PRIVATE_URLS = true;
+    }
+    // Positive control: allowed, the retry reaches the receiver.
+    await makeRetriesDue();
+    await flush();
+    const [delivered] = await t.app.ctx.db.select().from(webhookDeliveries);
+    expect(delivered).toMatchObject({ status: 'delivered', tries: 2 });
+    expect(received.filter((r) => r.path === '/private').length).toBe(1);
+  });
+});

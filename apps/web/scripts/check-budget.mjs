@@ -1,0 +1,122 @@
+/**
+ * Web size budget (issue 10, docs/architecture.md "Web delivery"): sums, per route, the gzip size
+ * (level 9) of the JavaScript a cold load of that route needs before it renders (the entry chunk and
+ * its static imports, the first UI language's locale chunks (the first-render subset only for
+ * /login), the query client and MUI theme for
+ * every page but /login, the signed-in layout for private routes, then the route's page chunk and its static imports, each file counted once), read from
+ * the build's manifest (dist/.vite/manifest.json), and fails (exit 1) when a route exceeds its
+ * budget or a page named below is missing from the build. Fast: no browser, only the build's files.
+ *
+ *   npm run build && node scripts/check-budget.mjs [distDir]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+/**
+ * Budgets in KiB of gzip JavaScript: the sizes reached by issue 10's work plus a few KiB, so a
+ * regression fails CI; lower them as the app gets lighter (issue 10 aims at 100 for /login and 200
+ * for /tickets). Named routes first; every other page gets DEFAULT_BUDGET_KB.
+ */
+const ROUTES = [
+  { route: '/login', page: 'src/features/auth/login-page.tsx', budgetKb: 126 },
+  { route: '/signup', page: 'src/features/auth/signup-page.tsx', budgetKb: 290 },
+  { route: '/forgetpsw', page: 'src/features/auth/forgot-password-page.tsx', budgetKb: 276 }, // the two-step MUI form inside the app providers,
+  { route: '/tickets', page: 'src/features/tickets/tickets-page.tsx', budgetKb: 386 },
+  { route: '/ (dashboard)', page: 'src/features/dashboard/dashboard-page.tsx', budgetKb: 409 },
+  // react-big-calendar (month/week/day grid, date-fns localizer) and its CSS, loaded by this page only.
+  { route: '/schedules', page: 'src/features/schedules/schedules-page.tsx', budgetKb: 428 },
+];
+/** Any other page (a private route inside the layout). */
+const DEFAULT_BUDGET_KB = 405;
+/**
+ * Locale chunks loaded before the first render: the first-render subsets of the default UI
+ * language and of the pt fallback (locale-boot-plugin.ts), then, for every page but /login, their
+ * full chunks.
+ */
+const BOOT_LOCALES = ['virtual:boot-locale/en', 'virtual:boot-locale/pt'];
+const FIRST_LOCALES = ['src/locales/en.json', 'src/locales/pt.json'];
+/** The signed-in shell, loaded before any private page. */
+const LAYOUT = 'src/app/layout/app-layout.tsx';
+/** The query client and MUI theme, loaded before every page but the login form. */
+const PROVIDERS = 'src/app/app-providers.tsx';
+/** The one page that renders without PROVIDERS. */
+const LOGIN_PAGE = 'src/features/auth/login-page.tsx';
+/** Pages outside the layout. */
+const PUBLIC_PAGE = /^src\/features\/auth\//;
+
+const dist = path.resolve(
+  process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist'),
+);
+const manifestFile = path.join(dist, '.vite/manifest.json');
+if (!fs.existsSync(manifestFile)) {
+  console.error(`check-budget: ${manifestFile} is missing; run the web build first`);
+  process.exit(1);
+}
+const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+
+const gzipSizes = new Map();
+/** gzip -9 size of a built file (its .gz sibling when the build wrote one). */
+function gzipSize(file) {
+  if (!gzipSizes.has(file)) {
+    const full = path.join(dist, file);
+    const size = fs.existsSync(`${full}.gz`)
+      ? fs.statSync(`${full}.gz`).size
+      : zlib.gzipSync(fs.readFileSync(full), { level: 9 }).length;
+    gzipSizes.set(file, size);
+  }
+  return gzipSizes.get(file);
+}
+
+/** The files of a manifest chunk and of its static imports, added to `into`. */
+function closure(key, into) {
+  const chunk = manifest[key];
+  if (!chunk || into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const imported of chunk.imports ?? []) closure(imported, into);
+  return into;
+}
+
+const pages = Object.keys(manifest).filter((key) => manifest[key].isDynamicEntry && /-page\.tsx$/.test(key));
+const rows = [];
+let failed = false;
+for (const key of [...BOOT_LOCALES, ...FIRST_LOCALES, LAYOUT, PROVIDERS, ...ROUTES.map((r) => r.page)]) {
+  if (!manifest[key]) {
+    console.error(
+      `check-budget: ${key} is not a chunk of the build (renamed? update scripts/check-budget.mjs)`,
+    );
+    failed = true;
+  }
+}
+for (const page of pages) {
+  const named = ROUTES.find((r) => r.page === page);
+  const files = new Set();
+  closure(entryKey, files);
+  for (const locale of BOOT_LOCALES) closure(locale, files);
+  if (page !== LOGIN_PAGE) {
+    for (const locale of FIRST_LOCALES) closure(locale, files);
+    closure(PROVIDERS, files);
+  }
+  if (!PUBLIC_PAGE.test(page)) closure(LAYOUT, files);
+  closure(page, files);
+  const js = [...files].filter((file) => file.endsWith('.js'));
+  const kb = js.reduce((sum, file) => sum + gzipSize(file), 0) / 1024;
+  const budgetKb = named?.budgetKb ?? DEFAULT_BUDGET_KB;
+  rows.push({ route: named?.route ?? page.replace(/^src\/features\//, ''), files: js.length, kb, budgetKb });
+  if (kb > budgetKb) failed = true;
+}
+rows.sort((a, b) => a.kb - b.kb);
+const width = Math.max(...rows.map((r) => r.route.length));
+for (const row of rows) {
+  const status = row.kb > row.budgetKb ? 'OVER BUDGET' : 'ok';
+  console.log(
+    `${row.route.padEnd(width)}  ${String(row.files).padStart(3)} files  ${row.kb.toFixed(1).padStart(6)} KiB gzip  / ${String(row.budgetKb).padStart(3)} KiB  ${status}`,
+  );
+}
+if (failed) {
+  console.error('check-budget: a route is over its JavaScript budget (or a named page is missing)');
+  process.exit(1);
+}
+console.log(`check-budget: ${rows.length} routes within budget`);

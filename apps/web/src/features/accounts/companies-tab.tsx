@@ -1,0 +1,350 @@
+import EventRepeatIcon from '@mui/icons-material/EventRepeat';
+import {
+  Button,
+  FormControlLabel,
+  Grid,
+  MenuItem,
+  Stack,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import {
+  type CompanyRow,
+  type DueDateColour,
+  dueDateColour,
+  RECURRENCES,
+  type Recurrence,
+  ZCompanyBody,
+} from '@zapdesk/shared';
+import { useState } from 'react';
+import { Controller } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { z } from 'zod';
+import { formatDate } from '../../lib/format';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
+import { useFieldMessage } from '../common/field-message';
+import { FormDialog } from '../common/form-dialog';
+import { ActionIconButton, RowActions } from '../common/row-actions';
+import { useRecordForm } from '../common/use-record-form';
+import { useCompanies, useDeleteCompany, useExtendCompany, usePlans, useSaveCompany } from './use-accounts';
+
+/** Row backgrounds by days to due date (document 3 section 9), dark text on them in both themes. */
+export const DUE_DATE_BACKGROUND: Record<DueDateColour, string | undefined> = {
+  none: undefined,
+  yellow: '#fffead',
+  orange: '#f7cc8f',
+  red: '#fa8c8c',
+};
+
+interface CompanyForm {
+  name: string;
+  email: string;
+  phone: string;
+  planId: number | '';
+  status: boolean;
+  campaignsEnabled: boolean;
+  /** 'yyyy-MM-dd' of the date input, '' for none. */
+  dueDate: string;
+  recurrence: Recurrence | null;
+  password?: string;
+}
+
+/** The form's rules: the shared body's, with the date input's 'yyyy-MM-dd' (or '') kept as typed. */
+const ZCompanyForm = ZCompanyBody.omit({ dueDate: true }).extend({ dueDate: z.string().max(10) });
+
+/** The date input's day as an instant at local noon (the same day in every nearby time zone). */
+export const dayToIso = (day: string) => (day ? new Date(`${day}T12:00:00`).toISOString() : null);
+
+const toForm = (record: CompanyRow | null): CompanyForm => ({
+  name: record?.name ?? '',
+  email: record?.email ?? '',
+  phone: record?.phone ?? '',
+  planId: record?.planId ?? '',
+  status: record?.status ?? true,
+  campaignsEnabled: record?.campaignsEnabled ?? false,
+  dueDate: record?.dueDate ? record.dueDate.slice(0, 10) : '',
+  recurrence: record?.recurrence ?? 'MENSAL',
+});
+
+/** Add/edit company dialog; on add, an e-mail and a password also create the company's admin. */
+function CompanyModal({ record, onClose }: { record: CompanyRow | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const save = useSaveCompany();
+  const plans = usePlans();
+  const message = useFieldMessage();
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useRecordForm<CompanyForm>(ZCompanyForm, toForm(record));
+  const onSubmit = handleSubmit(async ({ dueDate, ...values }) => {
+    // An edit sends the due date only when it was changed, so the exact instant is kept otherwise.
+    const unchanged = record && dueDate === toForm(record).dueDate;
+    const body = {
+      ...values,
+      planId: Number(values.planId),
+      ...(unchanged ? {} : { dueDate: dayToIso(dueDate) }),
+    };
+    const saved = await save.mutateAsync({ id: record?.id, body }).catch(() => null);
+    if (!saved) return;
+    toast.success(t('accounts.companies.saved'));
+    onClose();
+  });
+  const switchField = (name: 'status' | 'campaignsEnabled') => (
+    <Controller
+      name={name}
+      control={control}
+      render={({ field }) => (
+        <FormControlLabel
+          control={
+            <Switch
+              checked={!!field.value}
+              onChange={(e) => field.onChange(e.target.checked)}
+              slotProps={{ input: { 'data-testid': `company-${name}` } as object }}
+            />
+          }
+          label={t(`accounts.companies.${name}`)}
+        />
+      )}
+    />
+  );
+  return (
+    <FormDialog
+      onClose={onClose}
+      title={record ? t('accounts.companies.edit') : t('accounts.companies.add')}
+      titleId="company-modal-title"
+      maxWidth="sm"
+      onSubmit={onSubmit}
+      formTestId="company-modal"
+      editing={!!record}
+      submitTestId="company-save"
+      pending={isSubmitting}
+    >
+      <Grid container spacing={2}>
+        <Grid size={12}>
+          <TextField
+            label={t('accounts.companies.name')}
+            autoFocus
+            fullWidth
+            {...register('name')}
+            error={!!errors.name}
+            helperText={message(errors.name?.message)}
+            slotProps={{ htmlInput: { 'data-testid': 'company-name' } }}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField
+            label={t('accounts.companies.email')}
+            type="email"
+            fullWidth
+            {...register('email')}
+            error={!!errors.email}
+            helperText={message(errors.email?.message)}
+            slotProps={{ htmlInput: { 'data-testid': 'company-email' } }}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField
+            label={t('accounts.companies.phone')}
+            fullWidth
+            {...register('phone')}
+            error={!!errors.phone}
+            helperText={message(errors.phone?.message)}
+            slotProps={{ htmlInput: { 'data-testid': 'company-phone' } }}
+          />
+        </Grid>
+        {!record && (
+          <Grid size={12}>
+            <TextField
+              label={t('accounts.companies.password')}
+              type="password"
+              autoComplete="new-password"
+              fullWidth
+              {...register('password', { setValueAs: (v: string) => v || undefined })}
+              error={!!errors.password}
+              helperText={message(errors.password?.message) ?? t('accounts.companies.passwordHint')}
+              slotProps={{ htmlInput: { 'data-testid': 'company-password' } }}
+            />
+          </Grid>
+        )}
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <Controller
+            name="planId"
+            control={control}
+            render={({ field }) => (
+              <TextField
+                select
+                label={t('accounts.companies.plan')}
+                fullWidth
+                value={field.value ?? ''}
+                onChange={(e) => field.onChange(Number(e.target.value))}
+                error={!!errors.planId}
+                helperText={message(errors.planId?.message)}
+                slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'company-plan' } as object } }}
+              >
+                {(plans.data ?? []).map((plan) => (
+                  <MenuItem key={plan.id} value={plan.id}>
+                    {plan.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <Controller
+            name="recurrence"
+            control={control}
+            render={({ field }) => (
+              <TextField
+                select
+                label={t('accounts.companies.recurrence')}
+                fullWidth
+                value={field.value ?? ''}
+                onChange={(e) => field.onChange(e.target.value || null)}
+                slotProps={{
+                  select: { SelectDisplayProps: { 'data-testid': 'company-recurrence' } as object },
+                }}
+              >
+                {RECURRENCES.map((value) => (
+                  <MenuItem key={value} value={value}>
+                    {t(`accounts.recurrence.${value}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField
+            label={t('accounts.companies.dueDate')}
+            type="date"
+            fullWidth
+            {...register('dueDate')}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'company-due-date' } }}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <Stack>
+            {switchField('status')}
+            {switchField('campaignsEnabled')}
+          </Stack>
+        </Grid>
+      </Grid>
+    </FormDialog>
+  );
+}
+
+/**
+ * The super user's companies tab of /settings (document 3 sections 2, 4 and 9): every company with
+ * its plan, status, due date and recurrence; rows coloured by days to due date; add, edit, delete
+ * and Expire (due date + the recurrence's months).
+ */
+export function CompaniesTab() {
+  const { t } = useTranslation();
+  const companies = useCompanies();
+  const remove = useDeleteCompany();
+  const extend = useExtendCompany();
+  const [modal, setModal] = useState<{ record: CompanyRow | null } | null>(null);
+  const [toDelete, setToDelete] = useState<CompanyRow | null>(null);
+  const now = Date.now();
+  return (
+    <Stack spacing={2} data-testid="companies-tab">
+      <Stack direction="row" justifyContent="flex-end">
+        <Button
+          variant="contained"
+          onClick={() => setModal({ record: null })}
+          data-testid="add-company-button"
+        >
+          {t('accounts.companies.add')}
+        </Button>
+      </Stack>
+      <Table size="small" sx={{ overflowX: 'auto', display: 'block' }}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('accounts.companies.name')}</TableCell>
+            <TableCell>{t('accounts.companies.email')}</TableCell>
+            <TableCell>{t('accounts.companies.plan')}</TableCell>
+            <TableCell align="center">{t('accounts.companies.users')}</TableCell>
+            <TableCell align="center">{t('accounts.companies.status')}</TableCell>
+            <TableCell>{t('accounts.companies.createdAt')}</TableCell>
+            <TableCell>{t('accounts.companies.dueDate')}</TableCell>
+            <TableCell>{t('accounts.companies.recurrence')}</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {(companies.data ?? []).map((company) => {
+            const colour = dueDateColour(company.dueDate, now);
+            const background = DUE_DATE_BACKGROUND[colour];
+            return (
+              <TableRow
+                key={company.id}
+                data-testid={`company-row-${company.id}`}
+                data-colour={colour}
+                sx={
+                  background ? { bgcolor: background, '& td': { color: 'rgba(0, 0, 0, 0.87)' } } : undefined
+                }
+              >
+                <TableCell>{company.name}</TableCell>
+                <TableCell>{company.email}</TableCell>
+                <TableCell>{company.plan?.name ?? '-'}</TableCell>
+                <TableCell align="center">{company.userCount}</TableCell>
+                <TableCell align="center">{company.status ? t('accounts.yes') : t('accounts.no')}</TableCell>
+                <TableCell>{formatDate(company.createdAt)}</TableCell>
+                <TableCell data-testid={`company-due-${company.id}`}>{formatDate(company.dueDate)}</TableCell>
+                <TableCell>
+                  {company.recurrence ? t(`accounts.recurrence.${company.recurrence}`) : '-'}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <RowActions
+                    testIdPrefix="company"
+                    id={company.id}
+                    editLabel={t('accounts.companies.editNamed', { name: company.name })}
+                    onEdit={() => setModal({ record: company })}
+                    deleteLabel={t('accounts.companies.deleteNamed', { name: company.name })}
+                    onDelete={() => setToDelete(company)}
+                  >
+                    <ActionIconButton
+                      label={t('accounts.companies.expireNamed', { name: company.name })}
+                      testId={`company-expire-${company.id}`}
+                      icon={<EventRepeatIcon fontSize="small" />}
+                      onClick={() =>
+                        extend.mutate(company.id, {
+                          onSuccess: (row) =>
+                            toast.success(
+                              t('accounts.companies.extended', { date: formatDate(row.dueDate) }),
+                            ),
+                        })
+                      }
+                    />
+                  </RowActions>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+      {companies.isSuccess && companies.data.length === 0 && (
+        <Typography color="text.secondary">{t('accounts.companies.empty')}</Typography>
+      )}
+      {modal && <CompanyModal record={modal.record} onClose={() => setModal(null)} />}
+      <ConfirmDeleteDialog
+        target={toDelete}
+        title={t('accounts.companies.confirmDelete', { name: toDelete?.name ?? '' })}
+        message={t('accounts.companies.deleteWarning')}
+        deletedMessage={t('accounts.companies.deleted')}
+        remove={remove}
+        onClose={() => setToDelete(null)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,317 @@
+import { QueryClient } from '@tanstack/react-query';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { type Invoice, type Plan, subscriptionState } from '@zapdesk/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSessionUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { SettingsPage } from '../settings/settings-page';
+import { InvoicesPage } from './invoices-page';
+import { applyPaymentEvent } from './payment-events';
+import { PlansPage, planButton } from './plans-page';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const plan = (id: number, name: string, value: number): Plan => ({
+  id,
+  name,
+  value,
+  users: 5,
+  connections: 2,
+  queues: 3,
+  useCampaigns: true,
+  useSchedules: false,
+  useInternalChat: true,
+  useExternalApi: false,
+  useKanban: true,
+  useOpenAi: false,
+  useIntegrations: false,
+});
+const PLANS = [plan(1, 'Teste Gratis', 0), plan(2, 'Básico', 99.9), plan(3, 'Completo', 199.9)];
+
+const invoice = (overrides: Partial<Invoice>): Invoice => ({
+  id: 1,
+  companyId: 1,
+  planId: 2,
+  detail: 'Básico #2 MENSAL',
+  value: 99.9,
+  dueDate: '2030-01-01T00:00:00.000Z',
+  status: 'open',
+  period: 'MENSAL',
+  provider: 'manual',
+  pixCode: null,
+  paymentLink: null,
+  paidAt: null,
+  createdAt: '2029-01-01T00:00:00.000Z',
+  updatedAt: '2029-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+describe('subscription state and plan buttons (document 3 section 4)', () => {
+  it('is subscribed only with a paid and an open invoice on the company plan', () => {
+    const paid = invoice({
+      id: 2,
+      status: 'paid',
+      detail: 'Básico #2 ANUAL',
+      updatedAt: '2029-02-01T00:00:00Z',
+    });
+    expect(subscriptionState([paid, invoice({})], 2)).toEqual({
+      subscribed: true,
+      period: 'ANUAL',
+      inconsistent: false,
+    });
+    expect(subscriptionState([paid], 2).subscribed).toBe(false);
+    expect(subscriptionState([invoice({})], 2).subscribed).toBe(false);
+    expect(subscriptionState([paid, invoice({})], 3)).toEqual({
+      subscribed: false,
+      period: null,
+      inconsistent: true,
+    });
+  });
+
+  it('labels the buttons as the spec says', () => {
+    const basic = PLANS[1]!;
+    const full = PLANS[2]!;
+    const state = { subscribed: true, period: 'MENSAL' as const };
+    expect(planButton(basic, 'MENSAL', { subscribed: false, period: null }, 2)).toEqual({
+      key: 'subscribe',
+      disabled: false,
+    });
+    expect(planButton(basic, 'MENSAL', state, 2)).toEqual({ key: 'currentPlan', disabled: true });
+    expect(planButton(basic, 'ANUAL', state, 2)).toEqual({ key: 'toAnnual', disabled: false });
+    expect(planButton(full, 'MENSAL', state, 2)).toEqual({ key: 'changePlan', disabled: false });
+  });
+});
+
+describe('plans page', () => {
+  let invoices: Invoice[];
+  beforeEach(() => {
+    invoices = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = String(input);
+        if (url === '/api/plans/list') return json(200, PLANS);
+        if (url.startsWith('/api/invoices/all')) return json(200, invoices);
+        if (url === '/api/billing/profile') return json(200, null);
+        return json(404, { error: 'ERR_NOT_FOUND' });
+      }),
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("hides 'Teste Gratis', prices in BRL with a comma and applies the annual discount", async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }) });
+    const card = await screen.findByTestId('plan-card-Básico');
+    expect(screen.queryByTestId('plan-card-Teste Gratis')).toBeNull();
+    expect(card.textContent).toContain('99,90');
+    expect(screen.queryByTestId('save-chip')).toBeNull();
+    await user.click(screen.getByTestId('period-annual'));
+    expect(screen.getByTestId('save-chip').textContent).toBe('Save 20%');
+    expect(screen.getByTestId('plan-card-Básico').textContent).toContain('959,04');
+    expect(screen.getByTestId('plan-button-Básico').textContent).toBe('Subscribe');
+  });
+
+  it('blocks subscribing with two open invoices', async () => {
+    invoices = [invoice({ id: 1 }), invoice({ id: 2, detail: 'Completo #3 MENSAL', planId: 3 })];
+    const user = userEvent.setup();
+    renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }) });
+    await screen.findByTestId('plan-card-Básico');
+    await waitFor(() => expect(screen.getByTestId('plan-button-Completo')).toBeTruthy());
+    await user.click(screen.getByTestId('plan-button-Completo'));
+    expect(await screen.findByText(/Pending invoices found/)).toBeTruthy();
+    expect(screen.queryByTestId('billing-generate')).toBeNull();
+  });
+
+  it('shows the billing dialog with the CPF/CNPJ check and the required fields', {
+    timeout: 20_000,
+  }, async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }) });
+    await user.click(await screen.findByTestId('plan-button-Básico'));
+    const doc = await screen.findByTestId('billing-cnpjCpf', {}, { timeout: 10_000 });
+    await user.type(doc, '11111111111');
+    expect((doc as HTMLInputElement).value).toBe('111.111.111-11');
+    expect(screen.getByText('Invalid CPF or CNPJ')).toBeTruthy();
+    await user.clear(doc);
+    await user.type(doc, '29537995593');
+    expect(screen.queryByText('Invalid CPF or CNPJ')).toBeNull();
+    await user.click(screen.getByTestId('billing-generate'));
+    expect(await screen.findByText('Please fill in all required fields.')).toBeTruthy();
+    expect(screen.getAllByText('Required').length).toBeGreaterThan(0);
+  });
+});
+
+describe('plans page, CRM path', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('verifies or creates the CRM customer, creates the invoice, opens the payment link and goes to /financeiro', {
+    timeout: 20_000,
+  }, async () => {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = String(input);
+        calls.push(`${init?.method ?? 'GET'} ${url.split('?')[0]}`);
+        if (url === '/api/plans/list') return json(200, PLANS);
+        if (url.startsWith('/api/invoices/all')) return json(200, []);
+        if (url === '/api/billing/info') return json(200, { provider: 'crm', pixReady: false });
+        if (url === '/api/billing/profile' && init?.method === 'PUT')
+          return json(200, JSON.parse(String(init.body)));
+        if (url === '/api/billing/profile')
+          return json(200, {
+            name: 'Acme',
+            email: 'a@acme.test',
+            phone: '(11) 98765-4321',
+            cnpjCpf: '295.379.955-93',
+            address: 'Rua A',
+            city: 'São Paulo',
+            state: 'SP',
+            zipcode: '01001-000',
+            country: 'BR',
+          });
+        if (url.startsWith('/api/crm-verify-customer')) return json(404, { error: 'ERR_NOT_FOUND' });
+        if (url === '/api/crm-create-customer') return json(200, { clientid: '7' });
+        if (url === '/api/crm-create-invoice')
+          return json(200, { message: 'ok', link: 'https://crm.example/invoice/1/h', invoiceId: 3 });
+        return json(404, { error: 'ERR_NOT_FOUND' });
+      }),
+    );
+    const open = vi.fn();
+    vi.stubGlobal('open', open);
+    const user = userEvent.setup();
+    renderWithProviders(<PlansPage />, {
+      user: createSessionUser({ profile: 'admin' }, { id: 2 }),
+      route: '/planos',
+    });
+    await waitFor(() => expect(calls).toContain('GET /api/billing/info'));
+    await waitFor(() => expect(calls).toContain('GET /api/billing/profile'));
+    await user.click(await screen.findByTestId('plan-button-Completo'));
+    await user.click(await screen.findByTestId('billing-generate', {}, { timeout: 10_000 }));
+    await waitFor(() =>
+      expect(open).toHaveBeenCalledWith('https://crm.example/invoice/1/h', '_blank', 'noopener'),
+    );
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        'PUT /api/billing/profile',
+        'POST /api/crm-create-customer',
+        'POST /api/crm-create-invoice',
+      ]),
+    );
+    expect(calls).not.toContain('POST /api/subscription');
+  });
+});
+
+describe('invoices page', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('derives expired, hides the free trial and shows the Pix checkout of an open invoice', {
+    timeout: 30_000,
+  }, async () => {
+    const list = [
+      invoice({ id: 1, detail: 'Teste Gratis #1 MENSAL' }),
+      invoice({ id: 2, dueDate: '2020-01-01T00:00:00.000Z' }),
+      invoice({ id: 3, status: 'paid' }),
+      invoice({ id: 4 }),
+    ];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = String(input);
+        if (url.startsWith('/api/invoices/all')) return json(200, list);
+        if (url === '/api/subscription')
+          return json(200, {
+            invoice: list[3],
+            qrcode: { qrcode: '00020126...6304ABCD' },
+            valor: { original: '99.90' },
+            paymentLink: null,
+          });
+        return json(404, { error: 'ERR_NOT_FOUND' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<InvoicesPage />, { user: createSessionUser({ profile: 'admin' }) });
+    await screen.findByTestId('invoice-2');
+    expect(screen.queryByTestId('invoice-1')).toBeNull();
+    expect(screen.getByTestId('invoice-2').textContent).toContain('Expired');
+    expect(screen.getByTestId('invoice-3').textContent).toContain('Paid');
+    expect(screen.getByTestId('invoice-4').textContent).toContain('Open');
+    expect(screen.getByTestId('invoice-4').textContent).toContain('R$');
+    await user.click(screen.getByTestId('pay-4'));
+    // The checkout dialog starts at step 1 (the invoice's plan), then review, then Pix.
+    await screen.findByTestId('checkout-step-1', {}, { timeout: 10_000 });
+    await user.click(screen.getByTestId('checkout-next'));
+    await user.click(await screen.findByTestId('checkout-submit'));
+    expect(await screen.findByTestId('pix-qr', {}, { timeout: 10_000 })).toBeTruthy();
+    expect((screen.getByTestId('pix-code') as HTMLInputElement).value).toBe('00020126...6304ABCD');
+    act(() =>
+      applyPaymentEvent(
+        new QueryClient(),
+        { action: 'CONCLUIDA', invoiceId: 4, company: { id: 1, dueDate: '2031-02-01T12:00:00.000Z' } },
+        null,
+      ),
+    );
+    expect((await screen.findByTestId('pix-paid', {}, { timeout: 10_000 })).textContent).toContain(
+      '01/02/2031',
+    );
+  });
+
+  it('moves the session due date on CONCLUIDA and ignores other actions', () => {
+    const user = createSessionUser({ profile: 'admin' });
+    const setUser = vi.fn();
+    const client = new QueryClient();
+    applyPaymentEvent(client, { action: 'OTHER' }, { user, setUser });
+    expect(setUser).not.toHaveBeenCalled();
+    applyPaymentEvent(
+      client,
+      {
+        action: 'CONCLUIDA',
+        invoiceId: 9,
+        company: { id: user.companyId, dueDate: '2031-01-01T00:00:00.000Z' },
+      },
+      { user, setUser },
+    );
+    expect(setUser).toHaveBeenCalledWith(
+      expect.objectContaining({ company: expect.objectContaining({ dueDate: '2031-01-01T00:00:00.000Z' }) }),
+    );
+  });
+});
+
+describe('settings, platform Pix tab', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the Pix receiver form to the super user only, who saves the key', {
+    timeout: 30_000,
+  }, async () => {
+    const saved: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = String(input);
+        if (url === '/api/settings') return json(200, [{ key: 'scheduleType', value: 'disabled' }]);
+        if (url === '/api/billing/pix-settings' && init?.method === 'PUT') {
+          saved.push(JSON.parse(String(init.body)));
+          return json(200, JSON.parse(String(init.body)));
+        }
+        if (url === '/api/billing/pix-settings')
+          return json(200, { pixKey: '', merchantName: '', merchantCity: '' });
+        return json(404, { error: 'ERR_NOT_FOUND' });
+      }),
+    );
+    const user = userEvent.setup();
+    const admin = renderWithProviders(<SettingsPage />, { user: createSessionUser({ profile: 'admin' }) });
+    await screen.findByTestId('settings-options-tab');
+    expect(screen.queryByTestId('settings-billing-tab')).toBeNull();
+    admin.unmount();
+    renderWithProviders(<SettingsPage />, { user: createSessionUser({ profile: 'admin', super: true }) });
+    await user.click(await screen.findByTestId('settings-billing-tab'));
+    await user.type(await screen.findByTestId('pix-pixKey'), 'financeiro@zapdesk.test');
+    await user.click(screen.getByTestId('pix-save'));
+    await waitFor(() =>
+      expect(saved).toEqual([{ pixKey: 'financeiro@zapdesk.test', merchantName: '', merchantCity: '' }]),
+    );
+  });
+});

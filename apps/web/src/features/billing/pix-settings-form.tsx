@@ -1,0 +1,43 @@
+import { Button, Stack, TextField } from '@mui/material';
+import type { PixSettings } from '@zapdesk/shared';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { notifyError } from '../../lib/notify';
+import { usePixSettings, useSavePixSettings } from './use-billing';
+
+/** Super user: the platform Pix receiver (manual provider). */
+export function PixSettingsForm() {
+  const { t } = useTranslation();
+  const settings = usePixSettings(true);
+  const save = useSavePixSettings();
+  const [form, setForm] = useState<PixSettings>({ pixKey: '', merchantName: '', merchantCity: '' });
+  useEffect(() => {
+    if (settings.data) setForm(settings.data);
+  }, [settings.data]);
+  const field = (name: keyof PixSettings, max: number) => (
+    <TextField
+      size="small"
+      label={t(`billing.pix.${name}`)}
+      value={form[name]}
+      onChange={(e) => setForm((f) => ({ ...f, [name]: e.target.value }))}
+      slotProps={{ htmlInput: { maxLength: max, 'data-testid': `pix-${name}` } }}
+    />
+  );
+  return (
+    <Stack direction="row" spacing={1} flexWrap="wrap" useFlexGap>
+      {field('pixKey', 77)}
+      {field('merchantName', 25)}
+      {field('merchantCity', 15)}
+      <Button
+        variant="outlined"
+        data-testid="pix-save"
+        onClick={() =>
+          save.mutate(form, { onSuccess: () => toast.success(t('billing.pix.saved')), onError: notifyError })
+        }
+      >
+        {t('billing.pix.save')}
+      </Button>
+    </Stack>
+  );
+}

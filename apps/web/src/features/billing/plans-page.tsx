@@ -1,0 +1,241 @@
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import {
+  Box,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from '@mui/material';
+import {
+  type BillingPeriod,
+  type BillingProfile,
+  FREE_TRIAL_PLAN_NAME,
+  PENDING_INVOICE_LIMIT,
+  type Plan,
+  planPrice,
+  type SubscribeResponse,
+  subscriptionState,
+} from '@zapdesk/shared';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { notifyError } from '../../lib/notify';
+import { useCurrentUser } from '../auth/session-context';
+import { formatBRL } from './money';
+import {
+  useBillingInfo,
+  useBillingProfile,
+  useCancelInvoice,
+  useCrmSubscribe,
+  useInvoices,
+  usePlans,
+  useSaveBillingProfile,
+  useSubscribe,
+} from './use-billing';
+
+const BillingDialog = lazy(() => import('./billing-dialog'));
+const PixDialog = lazy(() => import('./pix-dialog'));
+
+const FLAGS = ['useCampaigns', 'useSchedules', 'useInternalChat', 'useExternalApi'] as const;
+
+/** The plan button of section 4: label and whether it is disabled. */
+export function planButton(
+  plan: Plan,
+  period: BillingPeriod,
+  state: { subscribed: boolean; period: BillingPeriod | null },
+  currentPlanId: number | null,
+): { key: string; disabled: boolean } {
+  if (!state.subscribed) return { key: 'subscribe', disabled: false };
+  if (plan.id !== currentPlanId) return { key: 'changePlan', disabled: false };
+  if (state.period === period) return { key: 'currentPlan', disabled: true };
+  return { key: period === 'ANUAL' ? 'toAnnual' : 'toMonthly', disabled: false };
+}
+
+/**
+ * /planos (document 3 sections 2, 4, 8 and 9): monthly/annual toggle, one card per plan ('Teste
+ * Gratis' hidden) with limits and flags, prices in BRL (annual 12 × monthly × 0.8, 'Economize
+ * 20%'), button states derived from the invoices, the billing-data dialog, the Pix checkout and
+ * the cancellation of the current plan.
+ */
+export function PlansPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useCurrentUser();
+  const [period, setPeriod] = useState<BillingPeriod>('MENSAL');
+  const [chosen, setChosen] = useState<Plan | null>(null);
+  const [checkout, setCheckout] = useState<SubscribeResponse | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const plans = usePlans();
+  const invoices = useInvoices();
+  const profile = useBillingProfile();
+  const saveProfile = useSaveBillingProfile();
+  const subscribe = useSubscribe();
+  const crmSubscribe = useCrmSubscribe();
+  const info = useBillingInfo();
+  const cancel = useCancelInvoice();
+  const all = useMemo(() => invoices.data?.pages.flat() ?? [], [invoices.data]);
+  const currentPlanId = user.company.plan?.id ?? null;
+  const state = subscriptionState(all, currentPlanId);
+  const open = all.filter((i) => i.status === 'open');
+  const visiblePlans = (plans.data ?? []).filter((p) => p.name !== FREE_TRIAL_PLAN_NAME);
+
+  const start = (plan: Plan) => {
+    if (state.inconsistent) toast.error(t('billing.inconsistent'));
+    if (open.length >= PENDING_INVOICE_LIMIT) {
+      toast.error(`${t('billing.pendingTitle')} ${t('billing.pendingText')}`);
+      return;
+    }
+    setChosen(plan);
+  };
+
+  const confirm = async (data: BillingProfile) => {
+    if (!chosen) return;
+    try {
+      await saveProfile.mutateAsync(data);
+      if (info.data?.provider === 'crm') {
+        const created = await crmSubscribe.mutateAsync({ profile: data, planId: chosen.id, period });
+        toast.success(state.subscribed ? t('billing.planUpdated') : t('billing.invoiceCreated'));
+        setChosen(null);
+        navigate('/financeiro');
+        if (created.link) window.open(created.link, '_blank', 'noopener');
+        return;
+      }
+      const answer = await subscribe.mutateAsync({ planId: chosen.id, period });
+      toast.success(state.subscribed ? t('billing.planUpdated') : t('billing.invoiceCreated'));
+      setChosen(null);
+      setCheckout(answer);
+    } catch (err) {
+      notifyError(err);
+    }
+  };
+
+  const cancelCurrent = async () => {
+    setConfirmCancel(false);
+    toast.info(t('billing.cancelling'));
+    try {
+      for (const invoice of open) await cancel.mutateAsync(invoice.id);
+      toast.success(t('billing.cancelled'));
+      navigate('/financeiro');
+    } catch (err) {
+      notifyError(err);
+    }
+  };
+
+  const initialProfile: BillingProfile = profile.data ?? {
+    name: user.company.name,
+    email: user.email,
+    phone: '',
+    cnpjCpf: '',
+    address: '',
+    city: '',
+    state: '',
+    zipcode: '',
+    country: 'BR',
+  };
+
+  return (
+    <Stack spacing={2} data-testid="plans-page">
+      <Stack direction="row" alignItems="center" spacing={2} flexWrap="wrap">
+        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
+          {t('billing.plansTitle')}
+        </Typography>
+        <ToggleButtonGroup
+          exclusive
+          size="small"
+          value={period}
+          onChange={(_e, value: BillingPeriod | null) => value && setPeriod(value)}
+        >
+          <ToggleButton value="MENSAL" data-testid="period-monthly">
+            {t('billing.monthly')}
+          </ToggleButton>
+          <ToggleButton value="ANUAL" data-testid="period-annual">
+            {t('billing.annual')}
+          </ToggleButton>
+        </ToggleButtonGroup>
+        {period === 'ANUAL' && <Chip color="success" label={t('billing.save20')} data-testid="save-chip" />}
+        {state.subscribed && (
+          <Button color="error" variant="outlined" onClick={() => setConfirmCancel(true)}>
+            {t('billing.cancelCurrent')}
+          </Button>
+        )}
+      </Stack>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))' }}>
+        {visiblePlans.map((plan) => {
+          const button = planButton(plan, period, state, currentPlanId);
+          return (
+            <Card key={plan.id} variant="outlined" data-testid={`plan-card-${plan.name}`}>
+              <CardContent>
+                <Typography variant="h6">{plan.name}</Typography>
+                <Typography variant="h5" data-testid="plan-price">
+                  {formatBRL(planPrice(plan.value, period))}
+                  <Typography component="span" variant="body2" color="text.secondary">
+                    {period === 'ANUAL' ? t('billing.perYear') : t('billing.perMonth')}
+                  </Typography>
+                </Typography>
+                <Typography variant="body2">{t('billing.users', { count: plan.users })}</Typography>
+                <Typography variant="body2">
+                  {t('billing.connections', { count: plan.connections })}
+                </Typography>
+                <Typography variant="body2">{t('billing.queues', { count: plan.queues })}</Typography>
+                {FLAGS.map((flag) => (
+                  <Stack key={flag} direction="row" spacing={0.5} alignItems="center">
+                    {plan[flag] ? (
+                      <CheckIcon fontSize="small" color="success" />
+                    ) : (
+                      <CloseIcon fontSize="small" color="disabled" />
+                    )}
+                    <Typography variant="body2">{t(`billing.flags.${flag}`)}</Typography>
+                  </Stack>
+                ))}
+              </CardContent>
+              <CardActions>
+                <Button
+                  variant="contained"
+                  fullWidth
+                  disabled={button.disabled}
+                  onClick={() => start(plan)}
+                  data-testid={`plan-button-${plan.name}`}
+                >
+                  {t(`billing.buttons.${button.key}`)}
+                </Button>
+              </CardActions>
+            </Card>
+          );
+        })}
+      </Box>
+      <Suspense fallback={null}>
+        {chosen && (
+          <BillingDialog
+            open
+            initial={initialProfile}
+            busy={saveProfile.isPending || subscribe.isPending || crmSubscribe.isPending}
+            onClose={() => setChosen(null)}
+            onConfirm={(data) => void confirm(data)}
+          />
+        )}
+        {checkout && <PixDialog data={checkout} onClose={() => setCheckout(null)} />}
+      </Suspense>
+      <Dialog open={confirmCancel} onClose={() => setConfirmCancel(false)}>
+        <DialogTitle>{t('billing.cancelCurrent')}</DialogTitle>
+        <DialogContent>{t('billing.cancelConfirm')}</DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirmCancel(false)}>{t('billing.back')}</Button>
+          <Button color="error" variant="contained" onClick={() => void cancelCurrent()}>
+            {t('billing.cancelYes')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Stack>
+  );
+}

@@ -1,0 +1,138 @@
+/** Queries and mutations of plans, invoices, subscription and billing settings (document 3 section 7). */
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type AdminInvoice,
+  type BillingInfo,
+  type BillingProfile,
+  INVOICES_PAGE_SIZE,
+  type Invoice,
+  type PaymentResult,
+  type PixSettings,
+  type Plan,
+  type SubscribeBody,
+  type SubscribeResponse,
+} from '@zapdesk/shared';
+import { api } from '../../lib/api';
+
+export const billingKeys = {
+  all: ['billing'] as const,
+  plans: () => ['billing', 'plans'] as const,
+  info: () => ['billing', 'info'] as const,
+  profile: () => ['billing', 'profile'] as const,
+  invoices: () => ['billing', 'invoices'] as const,
+  admin: () => ['billing', 'admin-invoices'] as const,
+  pix: () => ['billing', 'pix-settings'] as const,
+};
+
+/** GET /plans/list. */
+export const usePlans = () =>
+  useQuery({
+    queryKey: billingKeys.plans(),
+    queryFn: ({ signal }) => api.get<Plan[]>('/plans/list', undefined, signal),
+  });
+
+/** GET /billing/info: provider and whether the platform Pix key is set. */
+export const useBillingInfo = () =>
+  useQuery({
+    queryKey: billingKeys.info(),
+    queryFn: ({ signal }) => api.get<BillingInfo>('/billing/info', undefined, signal),
+  });
+
+/** GET /billing/profile (null when never saved). */
+export const useBillingProfile = (enabled = true) =>
+  useQuery({
+    queryKey: billingKeys.profile(),
+    queryFn: ({ signal }) => api.get<BillingProfile | null>('/billing/profile', undefined, signal),
+    enabled,
+  });
+
+/** GET /invoices/all, 20 a page (infinite scroll). */
+export function useInvoices() {
+  return useInfiniteQuery({
+    queryKey: billingKeys.invoices(),
+    initialPageParam: 1,
+    queryFn: ({ pageParam, signal }) =>
+      api.get<Invoice[]>('/invoices/all', { pageNumber: pageParam }, signal),
+    getNextPageParam: (last, pages) => (last.length === INVOICES_PAGE_SIZE ? pages.length + 1 : undefined),
+  });
+}
+
+/** GET /invoices/admin (super user): open invoices of every company. */
+export const useAdminInvoices = (enabled: boolean) =>
+  useQuery({
+    queryKey: billingKeys.admin(),
+    queryFn: ({ signal }) => api.get<AdminInvoice[]>('/invoices/admin', { status: 'open' }, signal),
+    enabled,
+  });
+
+/** GET /billing/pix-settings (super user). */
+export const usePixSettings = (enabled: boolean) =>
+  useQuery({
+    queryKey: billingKeys.pix(),
+    queryFn: ({ signal }) => api.get<PixSettings>('/billing/pix-settings', undefined, signal),
+    enabled,
+  });
+
+function useBillingMutation<TArgs, TResult>(fn: (args: TArgs) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+  });
+}
+
+/** POST /subscription: the Pix data of a new or open invoice. */
+export const useSubscribe = () =>
+  useBillingMutation((body: SubscribeBody) => api.post<SubscribeResponse>('/subscription', body));
+
+/** PUT /billing/profile. */
+export const useSaveBillingProfile = () =>
+  useBillingMutation((body: BillingProfile) => api.put<BillingProfile>('/billing/profile', body));
+
+/** POST /invoices/:id/cancel. */
+export const useCancelInvoice = () =>
+  useBillingMutation((id: number) => api.post<Invoice>(`/invoices/${id}/cancel`));
+
+/** POST /invoices/:id/pay (super user). */
+export const useMarkPaid = () =>
+  useBillingMutation((id: number) => api.post<PaymentResult>(`/invoices/${id}/pay`));
+
+/** PUT /billing/pix-settings (super user). */
+export const useSavePixSettings = () =>
+  useBillingMutation((body: Partial<PixSettings>) => api.put<PixSettings>('/billing/pix-settings', body));
+
+/** The CRM path of the plans page (document 3 section 4 subscribe flow, steps 2 to 7). */
+export const useCrmSubscribe = () =>
+  useBillingMutation(
+    async ({ profile, planId, period }: { profile: BillingProfile; planId: number; period: string }) => {
+      const customer = {
+        name: profile.name,
+        email: profile.email,
+        phone: profile.phone,
+        vat: profile.cnpjCpf,
+        address: profile.address,
+        city: profile.city,
+        state: profile.state,
+        zip: profile.zipcode,
+        country: profile.country,
+      };
+      let found = true;
+      try {
+        await api.get<{ exists: boolean; id: string }>('/crm-verify-customer', { name: profile.name });
+      } catch (err) {
+        if ((err as { status?: number }).status !== 404) throw err;
+        found = false;
+      }
+      if (found) await api.put('/crm-update-customer', customer);
+      else await api.post<{ clientid: string }>('/crm-create-customer', customer);
+      return api.post<{ message: string; link: string | null; invoiceId: number }>('/crm-create-invoice', {
+        planId,
+        period,
+        billing_street: profile.address,
+        billing_city: profile.city,
+        billing_state: profile.state,
+        billing_zip: profile.zipcode,
+        billing_country: profile.country,
+      });
+    },
+  );

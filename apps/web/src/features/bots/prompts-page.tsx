@@ -1,0 +1,80 @@
+import { Stack, TableCell, TableRow } from '@mui/material';
+import type { Prompt } from '@zapdesk/shared';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
+import { DataTable } from '../common/data-table';
+import { ListPageHeader } from '../common/list-page-header';
+import { RowActions } from '../common/row-actions';
+import { usePlanGate } from './plan-gate';
+import { PromptModal } from './prompt-modal';
+import { useDeletePrompt, usePrompts } from './use-bots';
+
+/**
+ * /prompts (document 2 section 2 "Prompts"): table of name, queue, max tokens and actions; add/edit
+ * dialog; delete confirmation. Without the plan's useOpenAi: error toast and back to / after 1 s.
+ */
+export function PromptsPage() {
+  const allowed = usePlanGate('useOpenAi');
+  return allowed ? <PromptsList /> : null;
+}
+
+function PromptsList() {
+  const { t } = useTranslation();
+  const list = usePrompts();
+  const remove = useDeletePrompt();
+  const [modal, setModal] = useState<{ id: number | null } | null>(null);
+  const [toDelete, setToDelete] = useState<Prompt | null>(null);
+  return (
+    <Stack spacing={2}>
+      <ListPageHeader
+        title={t('bots.prompts.title')}
+        add={{
+          label: t('bots.prompts.add'),
+          testId: 'add-prompt-button',
+          onClick: () => setModal({ id: null }),
+        }}
+      />
+      <DataTable
+        testId="prompts-table"
+        head={
+          <>
+            <TableCell>{t('bots.prompts.name')}</TableCell>
+            <TableCell>{t('bots.prompts.queue')}</TableCell>
+            <TableCell align="center">{t('bots.prompts.maxTokens')}</TableCell>
+            <TableCell width={120} align="center">
+              {t('bots.actions')}
+            </TableCell>
+          </>
+        }
+      >
+        {(list.data ?? []).map((prompt) => (
+          <TableRow key={prompt.id} hover data-testid={`prompt-row-${prompt.id}`}>
+            <TableCell>{prompt.name}</TableCell>
+            <TableCell>{prompt.queue?.name ?? ''}</TableCell>
+            <TableCell align="center">{prompt.maxTokens}</TableCell>
+            <TableCell align="center">
+              <RowActions
+                testIdPrefix="prompt"
+                id={prompt.id}
+                editLabel={t('bots.prompts.edit')}
+                onEdit={() => setModal({ id: prompt.id })}
+                deleteLabel={t('bots.delete')}
+                onDelete={() => setToDelete(prompt)}
+              />
+            </TableCell>
+          </TableRow>
+        ))}
+      </DataTable>
+      {modal && <PromptModal promptId={modal.id} onClose={() => setModal(null)} />}
+      <ConfirmDeleteDialog
+        target={toDelete}
+        title={t('bots.prompts.confirmDelete', { name: toDelete?.name ?? '' })}
+        message={t('bots.confirmDeleteMessage')}
+        deletedMessage={t('bots.prompts.deleted')}
+        remove={remove}
+        onClose={() => setToDelete(null)}
+      />
+    </Stack>
+  );
+}

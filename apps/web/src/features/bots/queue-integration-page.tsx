@@ -1,0 +1,98 @@
+import { Stack, TableCell, TableRow } from '@mui/material';
+import { type QueueIntegration, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
+import { DataTable } from '../common/data-table';
+import { ListPageHeader } from '../common/list-page-header';
+import { RowActions } from '../common/row-actions';
+import { IntegrationLogo } from './integration-logo';
+import { IntegrationModal } from './integration-modal';
+import { usePlanGate } from './plan-gate';
+import { useDeleteIntegration, useIntegrationsList } from './use-bots';
+
+/**
+ * /queue-integration (document 2 section 2): searchable list of type logo, id, name and actions
+ * with infinite scroll; add/edit dialog per type; delete confirmation. Without the plan's
+ * useIntegrations: error toast and back to / after 1 s.
+ */
+export function QueueIntegrationPage() {
+  const allowed = usePlanGate('useIntegrations');
+  return allowed ? <IntegrationsList /> : null;
+}
+
+function IntegrationsList() {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useIntegrationsList(searchParam);
+  const remove = useDeleteIntegration();
+  const [modal, setModal] = useState<{ id: number | null } | null>(null);
+  const [toDelete, setToDelete] = useState<QueueIntegration | null>(null);
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.queueIntegrations) ?? [], [list.data]);
+  return (
+    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
+      <ListPageHeader
+        title={t('bots.integrations.title')}
+        search={{
+          value: search,
+          onChange: setSearch,
+          label: t('bots.search'),
+          testId: 'integrations-search',
+        }}
+        add={{
+          label: t('bots.integrations.add'),
+          testId: 'add-integration-button',
+          onClick: () => setModal({ id: null }),
+        }}
+      />
+      <DataTable
+        testId="integrations-table"
+        stickyHeader
+        sx={{ flex: 1 }}
+        onScroll={loadMoreOnScroll(list)}
+        head={
+          <>
+            <TableCell width={60} />
+            <TableCell width={80}>{t('bots.integrations.id')}</TableCell>
+            <TableCell>{t('bots.integrations.fields.name')}</TableCell>
+            <TableCell width={120} align="center">
+              {t('bots.actions')}
+            </TableCell>
+          </>
+        }
+      >
+        {rows.map((row) => (
+          <TableRow key={row.id} hover data-testid={`integration-row-${row.id}`}>
+            <TableCell>
+              <IntegrationLogo type={row.type} />
+            </TableCell>
+            <TableCell>{row.id}</TableCell>
+            <TableCell>{row.name}</TableCell>
+            <TableCell align="center">
+              <RowActions
+                testIdPrefix="integration"
+                id={row.id}
+                editLabel={t('bots.integrations.edit')}
+                onEdit={() => setModal({ id: row.id })}
+                deleteLabel={t('bots.delete')}
+                onDelete={() => setToDelete(row)}
+              />
+            </TableCell>
+          </TableRow>
+        ))}
+      </DataTable>
+      {modal && <IntegrationModal integrationId={modal.id} onClose={() => setModal(null)} />}
+      <ConfirmDeleteDialog
+        target={toDelete}
+        title={t('bots.integrations.confirmDelete', { name: toDelete?.name ?? '' })}
+        message={t('bots.confirmDeleteMessage')}
+        deletedMessage={t('bots.integrations.deleted')}
+        remove={remove}
+        onClose={() => setToDelete(null)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,225 @@
+import { ArrowBack, CheckCircle, HelpOutline, HighlightOff, UploadFile } from '@mui/icons-material';
+import {
+  Alert,
+  Button,
+  LinearProgress,
+  Stack,
+  TableCell,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ContactListEntry, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { ApiError } from '../../lib/api';
+import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
+import { DataTable } from '../common/data-table';
+import { ListPageHeader } from '../common/list-page-header';
+import { RowActions } from '../common/row-actions';
+import { ContactListItemModal } from './contact-list-modals';
+import {
+  contactListKeys,
+  uploadContactListSheet,
+  useContactList,
+  useContactListImport,
+  useContactListItems,
+  useDeleteContactListItem,
+} from './use-contact-lists';
+
+function Validity({ value }: { value: boolean | null }) {
+  const { t } = useTranslation();
+  if (value === null)
+    return (
+      <Tooltip title={t('contactListsPage.items.unchecked')}>
+        <HelpOutline color="disabled" fontSize="small" data-testid="validity-unchecked" />
+      </Tooltip>
+    );
+  return value ? (
+    <Tooltip title={t('contactListsPage.items.valid')}>
+      <CheckCircle color="success" fontSize="small" data-testid="validity-valid" />
+    </Tooltip>
+  ) : (
+    <Tooltip title={t('contactListsPage.items.invalid')}>
+      <HighlightOff color="error" fontSize="small" data-testid="validity-invalid" />
+    </Tooltip>
+  );
+}
+
+/**
+ * /contact-lists/:contactListId/contacts (document 2 section 4): the list's contacts with search, a
+ * back-to-lists button, an import button (.xlsx; progress and the per-row error bag shown live) and
+ * an add button; rows show name, number, email and whether the number has WhatsApp.
+ */
+export function ContactListItemsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const listId = Number(useParams().contactListId);
+  const contactList = useContactList(listId);
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useContactListItems(listId, searchParam);
+  const importState = useContactListImport(listId);
+  const remove = useDeleteContactListItem(listId);
+  const [modal, setModal] = useState<{ itemId: number | null } | null>(null);
+  const [toDelete, setToDelete] = useState<ContactListEntry | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const items = useMemo(() => list.data?.pages.flatMap((p) => p.contacts) ?? [], [list.data]);
+  const current = importState.data;
+  const running = current && (current.status === 'pending' || current.status === 'running');
+
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    try {
+      const started = await uploadContactListSheet(listId, file);
+      queryClient.setQueryData(contactListKeys.import(listId), started);
+      toast.info(t('contactListsPage.import.started'));
+    } catch (error) {
+      const body = error instanceof ApiError ? (error.body as { message?: string } | null) : null;
+      toast.error(
+        body?.message === 'xlsNotSupported'
+          ? t('contactListsPage.import.xlsNotSupported')
+          : body?.message === 'notXlsx'
+            ? t('contactListsPage.import.notXlsx')
+            : t('contactListsPage.import.failed'),
+      );
+    }
+  };
+
+  return (
+    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
+      <ListPageHeader
+        title={t('contactListsPage.items.title', { name: contactList.data?.name ?? '' })}
+        search={{
+          value: search,
+          onChange: setSearch,
+          label: t('contactListsPage.items.search'),
+          testId: 'contact-list-items-search',
+        }}
+        before={
+          <Button
+            startIcon={<ArrowBack />}
+            onClick={() => navigate('/contact-lists')}
+            data-testid="contact-list-back"
+          >
+            {t('contactListsPage.items.back')}
+          </Button>
+        }
+        after={
+          <Button
+            variant="outlined"
+            startIcon={<UploadFile />}
+            onClick={() => fileInput.current?.click()}
+            data-testid="contact-list-import"
+          >
+            {t('contactListsPage.items.import')}
+          </Button>
+        }
+        add={{
+          label: t('contactListsPage.items.add'),
+          testId: 'add-contact-list-item',
+          onClick: () => setModal({ itemId: null }),
+        }}
+      />
+      <input
+        ref={fileInput}
+        type="file"
+        hidden
+        accept=".xlsx,.xls,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        data-testid="contact-list-import-input"
+        onChange={(e) => {
+          void onFile(e.target.files?.[0]);
+          e.target.value = '';
+        }}
+      />
+      {current && (
+        <Stack spacing={1} data-testid="contact-list-import-state">
+          {running && (
+            <>
+              <Typography variant="body2">
+                {t('contactListsPage.import.progress', { processed: current.processed })}
+              </Typography>
+              <LinearProgress />
+            </>
+          )}
+          {current.status === 'done' && (
+            <Alert severity={current.errors.length ? 'warning' : 'success'}>
+              {t('contactListsPage.import.done', {
+                imported: current.imported,
+                duplicates: current.duplicates,
+                errors: current.errors.length,
+              })}
+              {current.errors.slice(0, 20).map((e) => (
+                <div key={`${e.row}-${e.field}`}>
+                  {t('contactListsPage.import.rowError', {
+                    row: e.row,
+                    field: t(`contactListsPage.itemModal.${e.field}`, { defaultValue: e.field }),
+                    message: t(`validation.${e.message}`, {
+                      defaultValue: t(`contactListsPage.import.${e.message}`),
+                    }),
+                  })}
+                </div>
+              ))}
+            </Alert>
+          )}
+          {current.status === 'failed' && (
+            <Alert severity="error">{t('contactListsPage.import.unreadable')}</Alert>
+          )}
+        </Stack>
+      )}
+      <DataTable
+        testId="contact-list-items-table"
+        stickyHeader
+        sx={{ flex: 1 }}
+        onScroll={loadMoreOnScroll(list)}
+        head={
+          <>
+            <TableCell width={60} />
+            <TableCell>{t('contactListsPage.itemModal.name')}</TableCell>
+            <TableCell>{t('contactListsPage.itemModal.number')}</TableCell>
+            <TableCell>{t('contactListsPage.itemModal.email')}</TableCell>
+            <TableCell width={120} align="center">
+              {t('contactListsPage.table.actions')}
+            </TableCell>
+          </>
+        }
+      >
+        {items.map((item) => (
+          <TableRow key={item.id} hover data-testid={`contact-list-item-row-${item.id}`}>
+            <TableCell>
+              <Validity value={item.isWhatsappValid} />
+            </TableCell>
+            <TableCell>{item.name}</TableCell>
+            <TableCell>{item.number}</TableCell>
+            <TableCell>{item.email}</TableCell>
+            <TableCell align="center">
+              <RowActions
+                testIdPrefix="contact-list-item"
+                id={item.id}
+                editLabel={t('contactListsPage.edit', { name: item.name })}
+                onEdit={() => setModal({ itemId: item.id })}
+                deleteLabel={t('contactListsPage.delete', { name: item.name })}
+                onDelete={() => setToDelete(item)}
+              />
+            </TableCell>
+          </TableRow>
+        ))}
+      </DataTable>
+      {modal && <ContactListItemModal listId={listId} itemId={modal.itemId} onClose={() => setModal(null)} />}
+      <ConfirmDeleteDialog
+        target={toDelete}
+        title={t('contactListsPage.confirmDelete.itemTitle', { name: toDelete?.name ?? '' })}
+        message={t('contactListsPage.confirmDelete.message')}
+        deletedMessage={t('contactListsPage.toasts.itemDeleted')}
+        remove={remove}
+        onClose={() => setToDelete(null)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,101 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSessionUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { ScheduleModal } from './schedule-modal';
+import { SchedulesPage } from './schedules-page';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const today = new Date();
+today.setHours(10, 0, 0, 0);
+
+const record = (overrides = {}) => ({
+  id: 7,
+  body: 'Lembrete da consulta',
+  sendAt: today.toISOString(),
+  sentAt: null,
+  status: 'PENDENTE',
+  error: null,
+  contactId: 5,
+  contact: { id: 5, name: 'Maria Souza', number: '5511999990000' },
+  userId: 1000,
+  ticketId: null,
+  mediaPath: null,
+  mediaName: null,
+  createdAt: today.toISOString(),
+  ...overrides,
+});
+
+describe('schedules', () => {
+  let fetchMock: ReturnType<typeof vi.fn>;
+  const admin = createSessionUser({ profile: 'admin' });
+
+  beforeEach(() => {
+    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const method = init?.method ?? 'GET';
+      if (url.startsWith('/api/schedules?')) return json(200, { schedules: [record()], hasMore: false });
+      if (url === '/api/schedules' && method === 'POST')
+        return json(201, record({ id: 8, ...JSON.parse(String(init?.body)) }));
+      if (url === '/api/schedules/7' && method === 'DELETE') return new Response(null, { status: 204 });
+      if (url === '/api/contacts/5')
+        return json(200, { id: 5, name: 'Maria Souza', number: '5511999990000', email: '', extraInfo: [] });
+      return json(404, { error: 'ERR_NOT_FOUND' });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the schedules on a 500 px calendar and deletes after confirmation', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<SchedulesPage />, { user: admin });
+    expect(await screen.findByTestId('schedule-7')).toBeTruthy();
+    expect(screen.getByTestId('schedule-7').textContent).toContain('Maria Souza');
+    expect(screen.getByTestId('schedules-calendar').style.height).toBe('500px');
+    expect(screen.getByText('Month')).toBeTruthy();
+    expect(screen.getByText('Week')).toBeTruthy();
+    expect(screen.getByText('Day')).toBeTruthy();
+    await user.click(screen.getByTestId('schedule-delete-7'));
+    await user.click(await screen.findByTestId('confirm-button'));
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(([url, init]) => url === '/api/schedules/7' && init?.method === 'DELETE'),
+      ).toBe(true),
+    );
+  });
+
+  it('?contactId= opens the modal for that contact', async () => {
+    renderWithProviders(<SchedulesPage />, { user: admin, route: '/schedules?contactId=5' });
+    expect(await screen.findByTestId('schedule-modal')).toBeTruthy();
+    await waitFor(() =>
+      expect((screen.getByTestId('schedule-contact') as HTMLInputElement).value).toContain('Maria Souza'),
+    );
+  });
+
+  it('requires 5 characters, defaults sendAt to one hour ahead and posts an ISO sendAt', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(
+      <ScheduleModal contact={{ id: 5, name: 'Maria Souza', number: '5511999990000' }} onClose={onClose} />,
+      { user: admin },
+    );
+    const sendAt = (screen.getByTestId('schedule-send-at') as HTMLInputElement).value;
+    const ahead = new Date(sendAt).getTime() - Date.now();
+    expect(ahead).toBeGreaterThan(58 * 60_000);
+    expect(ahead).toBeLessThan(61 * 60_000);
+    await user.type(screen.getByTestId('schedule-body'), 'oi');
+    await user.click(screen.getByTestId('schedule-save'));
+    expect(await screen.findByText('Message too short')).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/schedules')).toBe(false);
+    await user.type(screen.getByTestId('schedule-body'), ' Maria, tudo bem?');
+    await user.click(screen.getByTestId('schedule-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const post = fetchMock.mock.calls.find(([url]) => url === '/api/schedules');
+    const body = JSON.parse(String(post![1]!.body));
+    expect(body).toMatchObject({ body: 'oi Maria, tudo bem?', contactId: 5 });
+    expect(new Date(body.sendAt).toISOString()).toBe(body.sendAt);
+  });
+});

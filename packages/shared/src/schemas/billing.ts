@@ -1,0 +1,235 @@
+import { cnpj, cpf } from 'cpf-cnpj-validator';
+import { z } from 'zod';
+import { FREE_TRIAL_PLAN_NAME } from '../constants.js';
+import { INT4_MAX, V, ZId } from './common.js';
+
+/** Annual discount of the plans page (document 3 section 9): annual = 12 × monthly × 0.8. */
+export const ANNUAL_DISCOUNT = 0.2;
+/** Subscribing is blocked when this many open invoices exist (document 3 sections 4 and 9). */
+export const PENDING_INVOICE_LIMIT = 2;
+/** After a paid Pix the checkout goes to / after this many ms (document 3 section 9). */
+export const PAID_REDIRECT_MS = 4000;
+/** Pix QR code size in px (document 3 section 9). */
+export const PIX_QR_SIZE = 256;
+/** Invoices per page of GET /invoices/all. */
+export const INVOICES_PAGE_SIZE = 20;
+/** Suffix added to the detail of a cancelled invoice (document 3 section 4). */
+export const CANCELLED_SUFFIX = 'CANCELADO';
+
+/** Billing period of a subscription: the invoice detail carries ANUAL or MENSAL. */
+export const BILLING_PERIODS = ['MENSAL', 'ANUAL'] as const;
+export type BillingPeriod = (typeof BILLING_PERIODS)[number];
+
+/** Billing providers (issue 15 item 4): chosen by BILLING_PROVIDER on the server. */
+export const BILLING_PROVIDERS = ['manual', 'asaas', 'crm'] as const;
+export type BillingProvider = (typeof BILLING_PROVIDERS)[number];
+
+/** Price of a plan for a period in BRL, rounded to cents (annual: 12 × monthly × 0.8). */
+export function planPrice(monthly: number, period: BillingPeriod): number {
+  const raw = period === 'ANUAL' ? 12 * monthly * (1 - ANNUAL_DISCOUNT) : monthly;
+  return Math.round(raw * 100) / 100;
+}
+
+/** Only the digits of a CPF/CNPJ, phone or CEP. */
+export const onlyDigits = (value: string) => value.replace(/\D/g, '');
+
+/**
+ * CPF (11 digits) or CNPJ (14 digits) with valid check digits (document 3 section 5); all-identical
+ * digits are refused. Punctuation is ignored.
+ */
+export function isValidCpfCnpj(value: string): boolean {
+  const digits = onlyDigits(value);
+  if (/^(\d)\1*$/.test(digits)) return false;
+  if (digits.length === 11) return cpf.isValid(digits);
+  if (digits.length === 14) return cnpj.isValid(digits);
+  return false;
+}
+
+const required = (max: number) =>
+  z.string({ error: V.required }).trim().min(1, V.required).max(max, V.tooLong);
+
+/**
+ * Billing profile of the plans page dialog (document 3 sections 3 and 5): every field required
+ * ('Obrigatório'), phone up to 15 characters, CPF/CNPJ with check digits.
+ */
+export const ZBillingProfile = z.object({
+  name: required(120),
+  email: z.string().trim().email(V.invalidEmail).max(254, V.tooLong),
+  phone: required(15).refine((v) => onlyDigits(v).length >= 10, V.invalidPhone),
+  cnpjCpf: required(18).refine(isValidCpfCnpj, V.invalid),
+  address: required(200),
+  city: required(100),
+  state: required(50),
+  zipcode: required(10),
+  country: z.enum(['BR', 'usa'], { error: V.required }),
+});
+export type BillingProfile = z.infer<typeof ZBillingProfile>;
+
+/** Stored invoice state: 'expired' is derived (open and due before today). */
+export const INVOICE_STATUSES = ['open', 'paid', 'cancelled'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** Invoice (document 3 section 3) with the provider's payment data. */
+export const ZInvoice = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  planId: z.number().nullable(),
+  detail: z.string(),
+  value: z.number(),
+  dueDate: z.string(),
+  status: z.enum(INVOICE_STATUSES),
+  period: z.enum(BILLING_PERIODS),
+  provider: z.enum(BILLING_PROVIDERS),
+  /** Pix 'copia e cola' BR Code, when the provider gives one. */
+  pixCode: z.string().nullable(),
+  /** Payment page of the provider (CRM, Asaas), when it gives one. */
+  paymentLink: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Invoice = z.infer<typeof ZInvoice>;
+
+/** An invoice in the super user's list, with its company's name. */
+export const ZAdminInvoice = ZInvoice.extend({ companyName: z.string() });
+export type AdminInvoice = z.infer<typeof ZAdminInvoice>;
+
+/** GET /invoices/admin query (super user): open invoices of every company by default. */
+export const ZAdminInvoiceQuery = z.object({
+  status: z.enum(INVOICE_STATUSES).optional().default('open'),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+});
+
+/** What the invoices page shows: paid, open, or expired (open and due before today). */
+export function invoiceDisplayStatus(
+  invoice: Pick<Invoice, 'status' | 'dueDate'>,
+  now: Date = new Date(),
+): 'paid' | 'open' | 'expired' | 'cancelled' {
+  if (invoice.status !== 'open') return invoice.status;
+  const today = new Date(now);
+  today.setHours(0, 0, 0, 0);
+  return new Date(invoice.dueDate) < today ? 'expired' : 'open';
+}
+
+/** Free-trial invoices are hidden from the invoices page (document 3 section 9). */
+export const isFreeTrialInvoice = (invoice: Pick<Invoice, 'detail'>) =>
+  invoice.detail.toLowerCase().includes(FREE_TRIAL_PLAN_NAME.toLowerCase());
+
+/**
+ * Subscription state of the plans page (document 3 section 4): subscribed only with at least one
+ * paid and one open invoice and the latest paid invoice (by updatedAt) on the company's plan; the
+ * period is ANUAL when that invoice's detail says so. A plan mismatch is `inconsistent`.
+ */
+export function subscriptionState(
+  invoices: Pick<Invoice, 'status' | 'planId' | 'detail' | 'updatedAt'>[],
+  companyPlanId: number | null,
+): { subscribed: boolean; period: BillingPeriod | null; inconsistent: boolean } {
+  const paid = invoices
+    .filter((i) => i.status === 'paid')
+    .sort((x, y) => new Date(y.updatedAt).getTime() - new Date(x.updatedAt).getTime());
+  const hasOpen = invoices.some((i) => i.status === 'open');
+  const latest = paid[0];
+  if (!latest || !hasOpen) return { subscribed: false, period: null, inconsistent: false };
+  if (latest.planId !== companyPlanId) return { subscribed: false, period: null, inconsistent: true };
+  return {
+    subscribed: true,
+    period: latest.detail.includes('ANUAL') ? 'ANUAL' : 'MENSAL',
+    inconsistent: false,
+  };
+}
+
+/**
+ * Step 0 of the checkout dialog (document 3 sections 3 and 5): firstName, address2, city, zipcode
+ * and country are required; lastName and state are optional. Every string is bounded.
+ */
+export const ZCheckoutData = z.object({
+  firstName: required(100),
+  lastName: z.string().trim().max(100, V.tooLong).optional(),
+  address2: required(200),
+  city: required(100),
+  state: z.string().trim().max(50, V.tooLong).optional(),
+  zipcode: required(10),
+  country: z.enum(['BR', 'usa'], { error: V.required }),
+  useAddressForPaymentDetails: z.boolean().optional(),
+});
+export type CheckoutData = z.infer<typeof ZCheckoutData>;
+
+/**
+ * Card fields of the spec's checkout payload (document 3 section 3). Accepted so the spec's
+ * clients keep working, bounded, and then dropped: Zapdesk charges by Pix and never stores or logs
+ * card data.
+ */
+const ZIgnoredCardFields = {
+  nameOnCard: z.string().max(100).optional(),
+  cardNumber: z.string().max(30).optional(),
+  cvv: z.string().max(10).optional(),
+};
+
+/**
+ * POST /subscription (document 3 sections 3 and 7, checkout): either a plan and period (a new
+ * invoice) or an open invoice of the company to pay, plus the optional checkout data of step 0.
+ * `plan` is the spec's name for `planId`; `price`, `users` and `connections` are the client's view
+ * and are ignored: the price always comes from the plan on the server. The parsed body carries no
+ * card fields.
+ */
+export const ZSubscribeBody = z
+  .object({
+    planId: ZId.optional(),
+    plan: ZId.optional(),
+    period: z.enum(BILLING_PERIODS).optional().default('MENSAL'),
+    invoiceId: ZId.optional(),
+    price: z.number().min(0).max(10_000_000).optional(),
+    users: z.number().int().min(0).max(INT4_MAX).optional(),
+    connections: z.number().int().min(0).max(INT4_MAX).optional(),
+    ...ZCheckoutData.partial().shape,
+    ...ZIgnoredCardFields,
+  })
+  .refine((b) => b.planId !== undefined || b.plan !== undefined || b.invoiceId !== undefined, {
+    message: V.required,
+    path: ['planId'],
+  })
+  .transform(({ nameOnCard: _n, cardNumber: _c, cvv: _v, plan, planId, ...rest }) => ({
+    ...rest,
+    planId: planId ?? plan,
+  }));
+export type SubscribeBody = z.input<typeof ZSubscribeBody>;
+
+/** POST /subscription answer: the spec's Pix data (qrcode, valor.original) with the invoice. */
+export const ZSubscribeResponse = z.object({
+  invoice: ZInvoice,
+  qrcode: z.object({ qrcode: z.string().nullable() }),
+  valor: z.object({ original: z.string() }),
+  paymentLink: z.string().nullable(),
+});
+export type SubscribeResponse = z.infer<typeof ZSubscribeResponse>;
+
+/** Platform Pix receiver of the manual provider, set by the super user. */
+export const ZPixSettings = z.object({
+  pixKey: z.string().trim().max(77, V.tooLong),
+  merchantName: z.string().trim().max(25, V.tooLong),
+  merchantCity: z.string().trim().max(15, V.tooLong),
+});
+export type PixSettings = z.infer<typeof ZPixSettings>;
+
+/** Billing configuration the web needs: provider and whether a Pix key is set. */
+export const ZBillingInfo = z.object({
+  provider: z.enum(BILLING_PROVIDERS),
+  pixReady: z.boolean(),
+});
+export type BillingInfo = z.infer<typeof ZBillingInfo>;
+
+/** POST /invoices/:id/pay answer (super user confirms a manual payment). */
+export const ZPaymentResult = z.object({
+  invoice: ZInvoice,
+  /** False when this payment was already processed (replay): nothing moved. */
+  applied: z.boolean(),
+  companyDueDate: z.string().nullable(),
+});
+export type PaymentResult = z.infer<typeof ZPaymentResult>;
+
+/** `company-{id}-payment` payload: action CONCLUIDA when an invoice is paid. */
+export interface PaymentEvent {
+  action: 'CONCLUIDA';
+  invoiceId: number;
+  company: { id: number; dueDate: string | null };
+}
