@@ -1,20 +1,12 @@
-import { Autocomplete, CircularProgress, Stack, TextField } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
-import {
-  CONTACT_SEARCH_MIN_CHARS,
-  type Contact,
-  type Schedule,
-  SEARCH_DEBOUNCE_MS,
-  ZScheduleBody,
-} from '@zapdesk/shared';
+import { Stack, TextField } from '@mui/material';
+import { type Schedule, ZScheduleBody } from '@zapdesk/shared';
 import { addHours, format } from 'date-fns';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
-import { api } from '../../lib/api';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { ContactAutocomplete, type ContactRef } from '../common/contact-autocomplete';
 import { useFieldMessage } from '../common/field-message';
 import { FormDialog } from '../common/form-dialog';
 import {
@@ -24,8 +16,6 @@ import {
 } from '../common/media-attachment-field';
 import { useRecordForm } from '../common/use-record-form';
 import { useSaveSchedule } from './use-schedules';
-
-type ContactRef = { id: number; name: string; number: string };
 
 /** Values of the schedule form: sendAt as a local `yyyy-MM-ddTHH:mm` (datetime-local input). */
 export interface ScheduleFormValues {
@@ -46,17 +36,6 @@ const ZScheduleForm = z.object({
 
 const LOCAL_FORMAT = "yyyy-MM-dd'T'HH:mm";
 
-/** GET /contacts?searchParam= once the term has 3 characters. */
-function useContactSearch(term: string) {
-  return useQuery({
-    queryKey: ['contacts', 'search', term],
-    queryFn: ({ signal }) =>
-      api.get<{ contacts: Contact[] }>('/contacts', { searchParam: term, pageNumber: 1 }, signal),
-    enabled: term.length >= CONTACT_SEARCH_MIN_CHARS,
-    meta: { silent: true },
-  });
-}
-
 interface ScheduleModalProps {
   /** The schedule to edit; absent to add one. */
   record?: Schedule | null;
@@ -76,10 +55,6 @@ export function ScheduleModal({ record, contact, start, onClose }: ScheduleModal
   const save = useSaveSchedule();
   const message = useFieldMessage();
   const [media, setMedia] = useState<MediaAttachment>(NO_MEDIA_CHANGE);
-  const [term, setTerm] = useState('');
-  const debounced = useDebouncedValue(term.trim(), SEARCH_DEBOUNCE_MS);
-  const contacts = useContactSearch(debounced);
-  const short = debounced.length < CONTACT_SEARCH_MIN_CHARS;
   const {
     control,
     register,
@@ -124,47 +99,15 @@ export function ScheduleModal({ record, contact, start, onClose }: ScheduleModal
           name="contact"
           control={control}
           render={({ field }) => (
-            <Autocomplete
-              options={short ? [] : (contacts.data?.contacts ?? [])}
+            <ContactAutocomplete
               value={field.value}
-              onChange={(_e, value) =>
-                field.onChange(value ? { id: value.id, name: value.name, number: value.number } : null)
-              }
-              inputValue={term}
-              onInputChange={(_e, value) => setTerm(value)}
-              filterOptions={(x) => x}
-              getOptionLabel={(o) => `${o.name}${o.number ? ` - ${o.number}` : ''}`}
-              isOptionEqualToValue={(a, b) => a.id === b.id}
-              loading={!short && contacts.isFetching}
-              noOptionsText={short ? t('schedules.modal.typeMore') : t('schedules.modal.noContacts')}
-              renderOption={(props, option) => {
-                const { key, ...rest } = props as typeof props & { key: string };
-                return (
-                  <li key={key} {...rest} data-testid={`schedule-contact-option-${option.id}`}>
-                    {option.name} {option.number ? `(${option.number})` : ''}
-                  </li>
-                );
-              }}
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  label={t('schedules.modal.contact')}
-                  error={!!errors.contact}
-                  helperText={message(errors.contact?.message)}
-                  slotProps={{
-                    htmlInput: { ...params.inputProps, 'data-testid': 'schedule-contact' },
-                    input: {
-                      ...params.InputProps,
-                      endAdornment: (
-                        <>
-                          {!short && contacts.isFetching && <CircularProgress size={18} />}
-                          {params.InputProps.endAdornment}
-                        </>
-                      ),
-                    },
-                  }}
-                />
-              )}
+              onChange={field.onChange}
+              label={t('schedules.modal.contact')}
+              typeMoreText={t('schedules.modal.typeMore')}
+              noOptionsText={t('schedules.modal.noContacts')}
+              error={!!errors.contact}
+              helperText={message(errors.contact?.message)}
+              testId="schedule-contact"
             />
           )}
         />

@@ -1,13 +1,6 @@
-import { Alert, Autocomplete, CircularProgress, MenuItem, Stack, TextField } from '@mui/material';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  CONTACT_SEARCH_MIN_CHARS,
-  type Contact,
-  can,
-  type QueueRef,
-  SEARCH_DEBOUNCE_MS,
-  type Ticket,
-} from '@zapdesk/shared';
+import { Alert, CircularProgress, MenuItem, Stack, TextField } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { can, type QueueRef, type Ticket } from '@zapdesk/shared';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -16,8 +9,8 @@ import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { ApiError, api } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
+import { ContactAutocomplete, type ContactRef } from '../common/contact-autocomplete';
 import { useFieldMessage } from '../common/field-message';
 import { FormDialog } from '../common/form-dialog';
 import { useRecordForm } from '../common/use-record-form';
@@ -26,10 +19,8 @@ import { useQueueList } from '../queues/use-queues';
 import { upsertTicketInLists } from './tickets-cache';
 import { viewerOf } from './use-tickets';
 
-type ContactOption = Pick<Contact, 'id' | 'name' | 'number'>;
-
 export interface NewTicketValues {
-  contact: ContactOption | null;
+  contact: ContactRef | null;
   queueId: number | '';
   whatsappId: number | '';
 }
@@ -47,18 +38,6 @@ export function newTicketSchema(admin: boolean) {
       if (!admin && values.queueId === '')
         ctx.addIssue({ code: 'custom', path: ['queueId'], message: 'selectQueue' });
     });
-}
-
-/** GET /contacts?searchParam= once the term has 3 characters. */
-function useContactSearch(term: string) {
-  const enabled = term.length >= CONTACT_SEARCH_MIN_CHARS;
-  return useQuery({
-    queryKey: ['contacts', 'search', term],
-    queryFn: ({ signal }) =>
-      api.get<{ contacts: Contact[] }>('/contacts', { searchParam: term, pageNumber: 1 }, signal),
-    enabled,
-    meta: { silent: true },
-  });
 }
 
 /** GET /queue for admins; a failure shows 'searchQueueError'. */
@@ -83,9 +62,6 @@ export function NewTicketModal({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const admin = can(me.profile, 'tickets-manager:showall');
-  const [term, setTerm] = useState('');
-  const debounced = useDebouncedValue(term.trim(), SEARCH_DEBOUNCE_MS);
-  const contacts = useContactSearch(debounced);
   const allQueues = useAllQueues(admin);
   const connections = useConnections({ silent: true });
   const [conflict, setConflict] = useState<{ user: string; queue: string } | null>(null);
@@ -141,7 +117,6 @@ export function NewTicketModal({ onClose }: { onClose: () => void }) {
   });
 
   const message = useFieldMessage({ extra: { selectQueue: t('tickets.newTicket.selectQueue') } });
-  const short = debounced.length < CONTACT_SEARCH_MIN_CHARS;
 
   return (
     <FormDialog
@@ -166,48 +141,16 @@ export function NewTicketModal({ onClose }: { onClose: () => void }) {
           name="contact"
           control={control}
           render={({ field }) => (
-            <Autocomplete
-              options={short ? [] : (contacts.data?.contacts ?? [])}
+            <ContactAutocomplete
               value={field.value}
-              onChange={(_e, value) =>
-                field.onChange(value ? { id: value.id, name: value.name, number: value.number } : null)
-              }
-              inputValue={term}
-              onInputChange={(_e, value) => setTerm(value)}
-              filterOptions={(x) => x}
-              getOptionLabel={(o) => `${o.name}${o.number ? ` - ${o.number}` : ''}`}
-              isOptionEqualToValue={(a, b) => a.id === b.id}
-              loading={!short && contacts.isFetching}
-              noOptionsText={short ? t('tickets.newTicket.typeMore') : t('tickets.newTicket.noContacts')}
-              renderOption={(props, option) => {
-                const { key, ...rest } = props as typeof props & { key: string };
-                return (
-                  <li key={key} {...rest} data-testid={`new-ticket-contact-option-${option.id}`}>
-                    {option.name} {option.number ? `(${option.number})` : ''}
-                  </li>
-                );
-              }}
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  autoFocus
-                  label={t('tickets.newTicket.contact')}
-                  error={!!errors.contact}
-                  helperText={message(errors.contact?.message)}
-                  slotProps={{
-                    htmlInput: { ...params.inputProps, 'data-testid': 'new-ticket-contact' },
-                    input: {
-                      ...params.InputProps,
-                      endAdornment: (
-                        <>
-                          {!short && contacts.isFetching && <CircularProgress size={18} />}
-                          {params.InputProps.endAdornment}
-                        </>
-                      ),
-                    },
-                  }}
-                />
-              )}
+              onChange={field.onChange}
+              autoFocus
+              label={t('tickets.newTicket.contact')}
+              typeMoreText={t('tickets.newTicket.typeMore')}
+              noOptionsText={t('tickets.newTicket.noContacts')}
+              error={!!errors.contact}
+              helperText={message(errors.contact?.message)}
+              testId="new-ticket-contact"
             />
           )}
         />
