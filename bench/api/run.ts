@@ -39,6 +39,7 @@ import {
 import { backendJiffies } from '../support/cpu.js';
 import { f0, f1, f2, type Load, loadText, startLoad } from '../support/load.js';
 import { installQueryRecorder, recorder } from '../support/query-recorder.js';
+import { writeSection } from '../support/report.js';
 import { type Stats, stats } from '../support/stats.js';
 import { createTeardown } from '../support/teardown.js';
 
@@ -857,26 +858,6 @@ function section(options: Options, env: Facts, load: Load, results: ScenarioResu
   ].join('\n');
 }
 
-/** Replaces the section under HEADING (up to the next '## ' heading) or appends it. */
-function writeSection(text: string): void {
-  const current = fs.readFileSync(DOC, 'utf8');
-  const lines = current.split('\n');
-  const start = lines.findIndex((line) => line.trim() === HEADING);
-  let next: string;
-  if (start < 0) {
-    next = `${current.trimEnd()}\n\n${text}`;
-  } else {
-    const rel = lines.slice(start + 1).findIndex((line) => /^##\s/.test(line));
-    const end = rel < 0 ? lines.length : start + 1 + rel;
-    next = [
-      ...lines.slice(0, start),
-      text.trimEnd(),
-      ...(end < lines.length ? ['', ...lines.slice(end)] : []),
-    ].join('\n');
-  }
-  fs.writeFileSync(DOC, `${next.trimEnd()}\n`);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Main
 
@@ -1038,7 +1019,7 @@ async function main(): Promise<void> {
   console.log(`data: ${env.volumes}`);
   console.log(`load: ${loadText(load).replace('(server and load generator)', '(the server alone)')}`);
   if (options.write) {
-    writeSection(text);
+    writeSection(DOC, HEADING, text);
     console.log(`wrote the '${HEADING.slice(3)}' section of ${path.relative(process.cwd(), DOC)}`);
   }
   clearTimeout(deadline);

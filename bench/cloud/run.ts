@@ -15,47 +15,24 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { count, eq } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.js';
 import { FakeGraphApi, sign, webhook } from '../../apps/server/src/channels/cloud/fake-graph-api.js';
 import { loadConfig } from '../../apps/server/src/config.js';
-import { type DatabaseHandle, openDatabase } from '../../apps/server/src/db/client.js';
 import { messages } from '../../apps/server/src/db/schema/index.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { bearer, createCompany, createUser } from '../../apps/server/src/test/factories.js';
+import { openBenchDatabase } from '../support/database.js';
 import { f0, f1 } from '../support/load.js';
 import { stats } from '../support/stats.js';
 
 type Backend = 'pglite' | 'postgres';
 const SECRET = 'bench-app-secret';
 
-async function open(backend: Backend): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
-  if (backend === 'pglite')
-    return { database: await openDatabase({ dataDir: 'memory://' }), drop: async () => {} };
-  const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `zapdesk_bench_cloud_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    database: await openDatabase({ url: url.toString() }),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 async function run(backend: Backend, n: number) {
   const fake = new FakeGraphApi();
   const origin = await fake.start();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-cloud-'));
-  const { database, drop } = await open(backend);
+  const { database, drop } = await openBenchDatabase(backend, 'cloud');
   try {
     await database.migrate();
     await seedPlans(database.db);

@@ -39,6 +39,7 @@ import {
 } from '../../apps/server/src/test/factories.js';
 import { backendJiffies, machineJiffies } from '../support/cpu.js';
 import { f0, f1, f2, pct } from '../support/load.js';
+import { writeSection } from '../support/report.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DOC = path.join(ROOT, 'docs/benchmarks.md');
@@ -797,25 +798,6 @@ const INTRO = [
   '',
 ].join('\n');
 
-/** Replaces (or appends) the section in docs/benchmarks.md, creating the file with an intro. */
-function writeSection(section: string): void {
-  const current = fs.existsSync(DOC) ? fs.readFileSync(DOC, 'utf8') : INTRO;
-  const lines = current.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `## ${SECTION}`);
-  let next: string;
-  if (start < 0) {
-    next = `${current.replace(/\n*$/, '\n\n')}${section}`;
-  } else {
-    let end = lines.findIndex((l, i) => i > start && /^##\s/.test(l));
-    if (end < 0) end = lines.length;
-    const before = lines.slice(0, start).join('\n');
-    const after = lines.slice(end).join('\n');
-    next = `${before}${before ? '\n' : ''}${section}${after ? `\n${after}` : ''}`;
-  }
-  fs.mkdirSync(path.dirname(DOC), { recursive: true });
-  fs.writeFileSync(DOC, `${next.replace(/\n*$/, '')}\n`);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Main
 
@@ -895,7 +877,7 @@ async function main(): Promise<void> {
         .join(' '),
   );
   if (params.write) {
-    writeSection(section);
+    writeSection(DOC, `## ${SECTION}`, section, INTRO);
     console.log(`wrote the '${SECTION}' section of ${path.relative(process.cwd(), DOC)}`);
   }
   clearTimeout(hardTimeout);

@@ -18,12 +18,13 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
-import { type DatabaseHandle, openDatabase } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
 import { bearer, createCompany, createQueue, createUser } from '../../apps/server/src/test/factories.js';
 import { backendJiffies } from '../support/cpu.js';
+import { openBenchDatabase } from '../support/database.js';
 import { f0, f1, f2 } from '../support/load.js';
+import { writeSection } from '../support/report.js';
 
 const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/benchmarks.md');
 const SECTION = 'Job queue drain (bench/jobs)';
@@ -40,36 +41,10 @@ interface Result {
   claims: number;
 }
 
-/** A fresh database: in-memory PGlite, or a new database on the server (dropped by `drop`). */
-async function open(
-  backend: Result['backend'],
-): Promise<{ database: DatabaseHandle; url?: string; drop: () => Promise<void> }> {
-  if (backend === 'pglite')
-    return { database: await openDatabase({ dataDir: 'memory://' }), drop: async () => {} };
-  const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `zapdesk_bench_jobs_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    database: await openDatabase({ url: url.toString() }),
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 /** Queues `jobs` chatbot jobs with the workers off, then measures one node draining them. */
 async function run(backend: Result['backend'], jobs: number): Promise<Result> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-jobs-'));
-  const { database, url, drop } = await open(backend);
+  const { database, url, drop } = await openBenchDatabase(backend, 'jobs');
   const ref = url ? new pg.Pool({ connectionString: url, max: 1 }) : undefined;
   try {
     await database.migrate();
@@ -185,23 +160,6 @@ function section(results: Result[], jobs: number): string {
   ].join('\n');
 }
 
-/** Replaces (or appends) this benchmark's section in docs/benchmarks.md. */
-function writeSection(text: string): void {
-  const current = fs.readFileSync(DOC, 'utf8');
-  const lines = current.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `## ${SECTION}`);
-  let next: string;
-  if (start < 0) next = `${current.replace(/\n*$/, '\n\n')}${text}`;
-  else {
-    let end = lines.findIndex((l, i) => i > start && /^##\s/.test(l));
-    if (end < 0) end = lines.length;
-    next = [...lines.slice(0, start), ...text.replace(/\n*$/, '').split('\n'), '', ...lines.slice(end)].join(
-      '\n',
-    );
-  }
-  fs.writeFileSync(DOC, `${next.replace(/\n*$/, '')}\n`);
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -228,7 +186,7 @@ async function main(): Promise<void> {
   }
   const text = section(results, jobs);
   if (values['no-write']) console.log(text);
-  else writeSection(text);
+  else writeSection(DOC, `## ${SECTION}`, text);
 }
 
 main().then(

@@ -18,15 +18,15 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { count, eq } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
-import { type DatabaseHandle, openDatabase } from '../../apps/server/src/db/client.js';
 import { webhookDeliveries } from '../../apps/server/src/db/schema/index.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
+import { openBenchDatabase } from '../support/database.js';
 import { f0, f1, f2 } from '../support/load.js';
+import { writeSection } from '../support/report.js';
 
 const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/benchmarks.md');
 const SECTION = 'Outgoing webhooks (bench/webhooks)';
@@ -44,33 +44,9 @@ interface Result {
   nodeCpuMsPerDelivery: number;
 }
 
-async function open(
-  backend: Result['backend'],
-): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
-  if (backend === 'pglite')
-    return { database: await openDatabase({ dataDir: 'memory://' }), drop: async () => {} };
-  const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `zapdesk_bench_hooks_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    database: await openDatabase({ url: url.toString() }),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 async function run(backend: Result['backend'], messages: number): Promise<Result> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-hooks-'));
-  const { database, drop } = await open(backend);
+  const { database, drop } = await openBenchDatabase(backend, 'hooks');
   let received = 0;
   const receiver = http.createServer((req, res) => {
     req.resume();
@@ -207,22 +183,6 @@ function section(results: Result[], messages: number): string {
   ].join('\n');
 }
 
-function writeSection(text: string): void {
-  const current = fs.readFileSync(DOC, 'utf8');
-  const lines = current.split('\n');
-  const start = lines.findIndex((l) => l.trim() === `## ${SECTION}`);
-  let next: string;
-  if (start < 0) next = `${current.replace(/\n*$/, '\n\n')}${text}`;
-  else {
-    let end = lines.findIndex((l, i) => i > start && /^##\s/.test(l));
-    if (end < 0) end = lines.length;
-    next = [...lines.slice(0, start), ...text.replace(/\n*$/, '').split('\n'), '', ...lines.slice(end)].join(
-      '\n',
-    );
-  }
-  fs.writeFileSync(DOC, `${next.replace(/\n*$/, '')}\n`);
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -246,7 +206,7 @@ async function main(): Promise<void> {
   }
   const text = section(results, messages);
   if (values['no-write']) console.log(text);
-  else writeSection(text);
+  else writeSection(DOC, `## ${SECTION}`, text);
 }
 
 main().then(

@@ -1,0 +1,22 @@
+/** Writing a benchmark's figures into docs/benchmarks.md. */
+import fs from 'node:fs';
+
+/**
+ * `doc` with the section headed `heading` (a whole `## …` line) replaced by `text`, up to the next
+ * `## ` heading; appended at the end when the heading is absent.
+ */
+export function replaceSection(doc: string, heading: string, text: string): string {
+  const lines = doc.split('\n');
+  const start = lines.findIndex((l) => l.trim() === heading);
+  if (start < 0) return `${doc.replace(/\n*$/, '\n\n')}${text.replace(/\n*$/, '')}\n`;
+  let end = lines.findIndex((l, i) => i > start && /^##\s/.test(l));
+  if (end < 0) end = lines.length;
+  const next = [...lines.slice(0, start), ...text.replace(/\n*$/, '').split('\n'), '', ...lines.slice(end)];
+  return `${next.join('\n').replace(/\n*$/, '')}\n`;
+}
+
+/** Rewrites the section headed `heading` of the file `docPath` (created with `intro` if missing). */
+export function writeSection(docPath: string, heading: string, text: string, intro = '# Benchmarks\n'): void {
+  const current = fs.existsSync(docPath) ? fs.readFileSync(docPath, 'utf8') : intro;
+  fs.writeFileSync(docPath, replaceSection(current, heading, text));
+}
