@@ -1,0 +1,236 @@
+/**
+ * Contact list import (bench/imports): an .xlsx of N rows (default 50,000; 2% broken numbers and 2%
+ * repeated numbers) uploaded to POST /contact-lists/:id/upload, then the import job drained. Reports
+ * the upload's answer time, rows per second, Node and Postgres CPU ms per row and the process's
+ * peak resident memory above its start, checks the counts (imported, duplicates, errors) against
+ * what the sheet holds, and rewrites its section of docs/benchmarks.md unless `--no-write`.
+ *
+ *   npx tsx --conditions=source bench/imports/run.ts [--rows 50000] [--backends postgres,pglite] [--no-write]
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ZContactListImport } from '@zapdesk/shared';
+import ExcelJS from 'exceljs';
+import pg from 'pg';
+import { buildApp } from '../../apps/server/src/app.js';
+import { loadConfig } from '../../apps/server/src/config.js';
+import { seedPlans } from '../../apps/server/src/db/seed.js';
+import { bearer, createCompany, createUser } from '../../apps/server/src/test/factories.js';
+import { type BenchBackend, openBenchDatabase } from '../support/database.js';
+import { f0, f1, f2, type Load, pct, startLoad } from '../support/load.js';
+import { writeSection } from '../support/report.js';
+
+const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/benchmarks.md');
+const HEADING = '## Contact list import (bench/imports)';
+
+interface Result {
+  backend: BenchBackend;
+  rows: number;
+  sheetBytes: number;
+  uploadMs: number;
+  importMs: number;
+  nodeCpuMs: number;
+  load?: Load;
+  peakRssMb: number;
+  imported: number;
+  duplicates: number;
+  errors: number;
+}
+
+/** The sheet: header, then `rows` rows; every 50th number broken, every 50th (offset 25) repeated. */
+async function sheet(
+  rows: number,
+): Promise<{ data: Buffer; valid: number; repeated: number; broken: number }> {
+  const workbook = new ExcelJS.Workbook();
+  const ws = workbook.addWorksheet('Contatos');
+  ws.addRow(['Nome', 'Numero', 'Email']);
+  let broken = 0;
+  let repeated = 0;
+  for (let i = 0; i < rows; i++) {
+    let number = String(5511900000000 + i);
+    if (i % 50 === 0) {
+      number = 'abc';
+      broken++;
+    } else if (i % 50 === 25 && i > 25) {
+      number = String(5511900000000 + i - 1);
+      repeated++;
+    }
+    ws.addRow([`Cliente ${i}`, number, i % 3 === 0 ? `cliente${i}@exemplo.com.br` : '']);
+  }
+  return {
+    data: Buffer.from(await workbook.xlsx.writeBuffer()),
+    valid: rows - broken - repeated,
+    repeated,
+    broken,
+  };
+}
+
+function multipart(data: Buffer) {
+  const boundary = `----zapdesk-bench-${crypto.randomBytes(6).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="contatos.xlsx"\r\n` +
+      'Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n',
+  );
+  return {
+    payload: Buffer.concat([head, data, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+async function run(backend: BenchBackend, rows: number): Promise<Result> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-imports-'));
+  const { database, url, drop } = await openBenchDatabase(backend, 'imports');
+  const ref = url ? new pg.Pool({ connectionString: url, max: 1 }) : undefined;
+  try {
+    await database.migrate();
+    await seedPlans(database.db);
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'silent',
+      WEB_DIST: path.join(dataDir, 'no-web'),
+    });
+    const app = await buildApp({
+      config,
+      database,
+      secrets: { jwtSecret: new TextEncoder().encode(config.JWT_SECRET), sessionKey: crypto.randomBytes(32) },
+      logger: false,
+    });
+    await app.ready();
+    const companyId = await createCompany(app, { plan: { useCampaigns: true } });
+    const admin = await createUser(app, companyId, { profile: 'admin' });
+    const list = await app.inject({
+      method: 'POST',
+      url: '/api/contact-lists',
+      headers: bearer(admin),
+      payload: { name: 'Importados' },
+    });
+    const listId = list.json().id as number;
+    const built = await sheet(rows);
+    const body = multipart(built.data);
+    global.gc?.();
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 50);
+    const stopLoad = ref ? await startLoad(ref) : undefined;
+    const cpu0 = process.cpuUsage();
+    const started = performance.now();
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/contact-lists/${listId}/upload`,
+      headers: { ...bearer(admin), ...body.headers },
+      payload: body.payload,
+    });
+    const uploadMs = performance.now() - started;
+    if (res.statusCode !== 202) throw new Error(`upload ${res.statusCode} ${res.body}`);
+    await app.jobs.drain();
+    const importMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpu0);
+    const load = stopLoad ? await stopLoad() : undefined;
+    clearInterval(sampler);
+    const done = ZContactListImport.parse(
+      (
+        await app.inject({
+          method: 'GET',
+          url: `/api/contact-lists/${listId}/import`,
+          headers: bearer(admin),
+        })
+      ).json(),
+    );
+    if (done.status !== 'done') throw new Error(`import ${done.status}`);
+    if (done.imported !== built.valid || done.duplicates !== built.repeated)
+      throw new Error(
+        `imported ${done.imported}/${built.valid}, duplicates ${done.duplicates}/${built.repeated}, errors ${done.errors.length}/${built.broken}`,
+      );
+    await app.close();
+    return {
+      backend,
+      rows,
+      sheetBytes: built.data.length,
+      uploadMs,
+      importMs,
+      nodeCpuMs: (cpu.user + cpu.system) / 1000,
+      load,
+      peakRssMb: (peak - rss0) / 1024 / 1024,
+      imported: done.imported,
+      duplicates: done.duplicates,
+      errors: done.errors.length,
+    };
+  } finally {
+    await ref?.end();
+    await database.close().catch(() => undefined);
+    await drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function section(results: Result[]): string {
+  const cpus = os.cpus();
+  const rows = results.map((r) => {
+    const seconds = r.importMs / 1000;
+    const pgCpu =
+      r.load === undefined
+        ? '-'
+        : f2((r.load.postgres * seconds * 1000 * os.availableParallelism()) / r.rows);
+    return `| ${r.backend} | ${f0(r.rows)} | ${f0(r.sheetBytes / 1024)} | ${f0(r.uploadMs)} | ${f1(seconds)} | ${f0(r.rows / seconds)} | ${f2(r.nodeCpuMs / r.rows)} | ${pgCpu} | ${f0(r.peakRssMb)} | ${f0(r.imported)} / ${f0(r.duplicates)} / ${f0(r.errors)} | ${r.load ? `${pct(r.load.machine)} / ${pct(r.load.other)}` : '-'} |`;
+  });
+  return [
+    HEADING,
+    '',
+    'An .xlsx with a header row and N contact rows (2% broken numbers, 2% numbers repeated from the row before, a third with an e-mail) uploaded to `POST /api/contact-lists/:id/upload` through `app.inject`, then the import job drained (`app.jobs.drain()`): the sheet is read as a stream by exceljs and stored in chunks, progress emitted per chunk. *upload ms* is the time to the 202 answer (the file is stored and the job queued; nothing is parsed in the request); *import s* runs from the upload to the end of the job. *Node CPU* is this process (server and load generator); *Postgres CPU* the backends of the benchmark database. *peak RSS* is the largest resident size sampled every 50 ms above the size before the upload. The counts are checked against the sheet. *machine busy* is the share of all cores busy during the import, *other load* the part of it used by neither this process nor the benchmark database (other work on the machine).',
+    '',
+    'Run it (a fresh database is created on the server and dropped at the end; this section is rewritten unless `--no-write`):',
+    '',
+    '```sh',
+    'npx tsx --conditions=source bench/imports/run.ts [--rows 50000] [--backends postgres,pglite] [--no-write]',
+    '```',
+    '',
+    `Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; \`nproc\` ${os.availableParallelism()} (${cpus[0]?.model.trim() ?? 'unknown'}), Node ${process.version}.`,
+    '',
+    '| database | rows | sheet KiB | upload ms | import s | rows/s | Node CPU ms / row | Postgres CPU ms / row | peak RSS MiB | imported / duplicates / errors | machine busy / other load |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      rows: { type: 'string', default: '50000' },
+      backends: { type: 'string', default: 'postgres,pglite' },
+      'no-write': { type: 'boolean', default: false },
+    },
+  });
+  const rows = Number(values.rows);
+  if (!Number.isInteger(rows) || rows < 100 || rows > 100_000) throw new Error('--rows: 100..100000');
+  const results: Result[] = [];
+  for (const backend of values.backends.split(',').map((b) => b.trim())) {
+    if (backend !== 'pglite' && backend !== 'postgres') throw new Error(`unknown backend ${backend}`);
+    const r = await run(backend, rows);
+    console.log(
+      `${backend}: ${rows} rows, upload ${f0(r.uploadMs)} ms, import ${f1(r.importMs / 1000)} s = ${f0(rows / (r.importMs / 1000))} rows/s, Node CPU ${f2(r.nodeCpuMs / rows)} ms/row, peak RSS +${f0(r.peakRssMb)} MiB`,
+    );
+    results.push(r);
+  }
+  const text = section(results);
+  if (values['no-write']) console.log(text);
+  else writeSection(DOC, HEADING, text);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
