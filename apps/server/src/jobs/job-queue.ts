@@ -127,6 +127,8 @@ class Worker {
     private readonly run: (job: Claimed) => Promise<void>,
     private readonly counters: JobQueueCounters,
     private readonly log: FastifyBaseLogger,
+    /** Called with each timed poll of this kind's loop (counted per kind by the queue). */
+    private readonly onTimedPoll: () => void = () => {},
   ) {
     this.done = this.#loop();
   }
@@ -201,6 +203,7 @@ class Worker {
         sleep(this.pollMs, undefined, { signal: controller.signal }).then(
           () => {
             this.counters.timedPolls++;
+            this.onTimedPoll();
             resolve();
           },
           () => undefined,
@@ -226,6 +229,8 @@ export class JobQueue {
   readonly #definitions = new Map<string, Definition>();
   readonly #workers = new Map<string, Worker>();
   readonly #counters: JobQueueCounters = { claims: 0, ran: 0, timedPolls: 0 };
+  /** Timed polls per kind of job (`timedPollsOf`). */
+  readonly #timedPolls = new Map<string, number>();
   #started: Promise<void> | null = null;
   #working: Promise<void> | null = null;
   #stopped = false;
@@ -340,6 +345,7 @@ export class JobQueue {
         (job) => this.#run(name, definition, job).catch(() => undefined),
         this.#counters,
         this.options.log,
+        () => this.#timedPolls.set(name, (this.#timedPolls.get(name) ?? 0) + 1),
       );
       this.#workers.set(name, worker);
       if (definition.cron) await this.#boss.schedule(name, definition.cron);
@@ -422,6 +428,14 @@ export class JobQueue {
   /** Counters of this process's workers and `drain()` since start. */
   get counters(): Readonly<JobQueueCounters> {
     return { ...this.#counters };
+  }
+
+  /**
+   * Times the worker loop of `kind` woke up because its polling interval ran out (the share of
+   * `counters.timedPolls` of that kind; idle kinds poll every interval whatever the others do).
+   */
+  timedPollsOf(kind: string): number {
+    return this.#timedPolls.get(kind) ?? 0;
   }
 
   /** How many kinds of job are defined (each has its own worker loop, which claims once at start). */
