@@ -342,7 +342,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nodeId: config.nodeId,
     claimMs: config.SENDING_CLAIM_MS,
   });
-  const campaignEngine = new CampaignEngine(ctx, jobs, sender, media);
+  const campaignEngine = new CampaignEngine(ctx, jobs, sender, media, sessions, pipeline);
   campaignEngine.register();
   const campaignService = new CampaignService(ctx, media, campaignEngine);
   campaignEngine.notify = (companyId, campaignId) => campaignService.emit(companyId, campaignId);

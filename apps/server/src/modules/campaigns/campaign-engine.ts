@@ -1,15 +1,12 @@
-import {
-  CAMPAIGN_MESSAGE_KEYS,
-  type CampaignStatus,
-  DASHBOARD_TIME_ZONE,
-  type MediaType,
-} from '@zapdesk/shared';
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import mime from 'mime-types';
+import { CAMPAIGN_MESSAGE_KEYS, type CampaignStatus, DASHBOARD_TIME_ZONE } from '@zapdesk/shared';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { fillVariables } from '../../automation/message-variables.js';
-import type { IngestResult } from '../../channels/inbound-pipeline.js';
+import { CloudDriver } from '../../channels/cloud/cloud-driver.js';
+import type { InboundPipeline, IngestResult } from '../../channels/inbound-pipeline.js';
 import type { MediaStore } from '../../channels/media-store.js';
 import type { OutboundSender, OutboundTicket } from '../../channels/outbound-sender.js';
+import { ChannelSendError } from '../../channels/send-error.js';
+import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import {
@@ -19,13 +16,19 @@ import {
   campaignShippings,
   campaigns,
   contacts,
-  tickets,
   whatsapps,
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
-import { getFileListFiles } from '../files/files-service.js';
 import { localDay, nextSendAt, type PaceSettings, waitAfterSend } from './pace.js';
+import {
+  cloudWindowOpen,
+  contactFor,
+  normalizeKeyword,
+  type ShippingRow,
+  shippingRows,
+  ticketFor,
+} from './shipping-content.js';
 
 /** The job starting a campaign at its scheduledAt (keyed by the campaign). */
 export const CAMPAIGN_START_JOB = 'campaign-start';
@@ -45,23 +48,18 @@ const startKey = (campaignId: number) => `campaign-${campaignId}`;
 const rowsOf = (result: unknown) =>
   ((result as { rows?: unknown[] }).rows ?? (result as unknown[])) as Record<string, unknown>[];
 
-/** An opt-out keyword or answer compared without case, accents or surrounding spaces. */
-export function normalizeKeyword(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').trim().toUpperCase();
-}
-
-/** The message kind of a stored file by its MIME type. */
-function kindOf(mimetype: string): MediaType {
-  if (mimetype.startsWith('image/')) return 'image';
-  if (mimetype.startsWith('video/')) return 'video';
-  if (mimetype.startsWith('audio/')) return 'audio';
-  return 'document';
-}
-
 type Step =
   | { kind: 'idle' }
   | { kind: 'empty' }
   | { kind: 'skipped'; companyId: number; campaignId: number }
+  | {
+      kind: 'template';
+      companyId: number;
+      campaignId: number;
+      shippingId: number;
+      number: string;
+      template: { name: string; language: string };
+    }
   | {
       kind: 'sent';
       companyId: number;
@@ -92,7 +90,11 @@ export class CampaignEngine {
     private readonly jobs: JobQueue,
     private readonly sender: OutboundSender,
     private readonly media: MediaStore,
+    private readonly sessions: SessionManager,
+    private readonly pipeline: InboundPipeline,
   ) {}
+  /** When each campaign's progress was last announced (ms), to announce at most once a second. */
+  private readonly announced = new Map<number, number>();
 
   /** Declares the start and pace jobs (before the queue starts). */
   register(): void {
@@ -305,24 +307,65 @@ export class CampaignEngine {
       const step = await this.ctx.db.transaction((tx) => this.step(tx, whatsappId));
       if (step.kind === 'idle') return;
       if (step.kind === 'empty') return this.finishConnection(whatsappId);
+      let failure: string | undefined;
       if (step.kind === 'sent') {
         this.jobs.wake(CAMPAIGN_PACE_JOB);
         const sent = await this.sender.deliverStored(step.companyId, step.ticket, step.messageIds);
         const failed = sent.find((m) => m.ack === -1);
-        if (failed)
-          await this.ctx.db
-            .update(campaignShippings)
-            .set({ status: 'failed', error: failed.error ?? 'ERR_SENDING_WAPP_MSG', updatedAt: sql`now()` })
-            .where(eq(campaignShippings.id, step.shippingId));
+        if (failed) failure = failed.error ?? 'ERR_SENDING_WAPP_MSG';
+      } else if (step.kind === 'template') {
+        this.jobs.wake(CAMPAIGN_PACE_JOB);
+        failure = await this.sendTemplate(whatsappId, step.companyId, step.number, step.template);
       }
+      if (failure)
+        await this.ctx.db
+          .update(campaignShippings)
+          .set({ status: 'failed', error: failure, updatedAt: sql`now()` })
+          .where(eq(campaignShippings.id, (step as { shippingId: number }).shippingId));
       await this.finishIfDone(step.companyId, step.campaignId);
-      if (step.kind === 'sent') return;
+      if (step.kind !== 'skipped') return;
     }
   }
 
-  /** Makes an EM_ANDAMENTO campaign with no pending shipping FINALIZADA (and notifies). */
+  /**
+   * Sends an approved Cloud API template (no parameters) to a number outside the 24-hour window and
+   * stores it in the chat. @returns the failure's catalogue code, or undefined when sent.
+   */
+  private async sendTemplate(
+    whatsappId: number,
+    companyId: number,
+    number: string,
+    template: { name: string; language: string },
+  ): Promise<string | undefined> {
+    const driver = this.sessions.ready(whatsappId);
+    if (!(driver instanceof CloudDriver)) return 'ERR_WAPP_NOT_INITIALIZED';
+    try {
+      const sent = await driver.sendTemplate(number, { name: template.name, language: template.language });
+      await this.pipeline.ingest(
+        { id: whatsappId, companyId },
+        {
+          providerId: sent.providerId,
+          chatId: number,
+          isGroup: false,
+          fromMe: true,
+          senderNumber: number,
+          body: `[template] ${template.name}`,
+          mediaType: 'chat',
+          timestamp: sent.timestamp,
+        },
+      );
+      return undefined;
+    } catch (error) {
+      return error instanceof ChannelSendError ? error.code : 'ERR_SENDING_WAPP_MSG';
+    }
+  }
+
+  /**
+   * Makes an EM_ANDAMENTO campaign with no pending shipping FINALIZADA and announces it; otherwise
+   * announces its progress at most once a second.
+   */
   private async finishIfDone(companyId: number, campaignId: number): Promise<void> {
-    await this.ctx.db
+    const finished = await this.ctx.db
       .update(campaigns)
       .set({ status: 'FINALIZADA', completedAt: sql`now()`, updatedAt: sql`now()` })
       .where(
@@ -331,7 +374,12 @@ export class CampaignEngine {
           eq(campaigns.status, 'EM_ANDAMENTO'),
           sql`not exists (select 1 from campaign_shippings s where s.campaign_id = ${campaignId} and s.status = 'pending')`,
         ),
-      );
+      )
+      .returning({ id: campaigns.id });
+    const now = Date.now();
+    if (!finished.length && now - (this.announced.get(campaignId) ?? 0) < 1000) return;
+    this.announced.set(campaignId, now);
+    if (finished.length) this.announced.delete(campaignId);
     await this.notify(companyId, campaignId);
   }
 
@@ -348,6 +396,37 @@ export class CampaignEngine {
     for (const row of done) await this.notify(row.company_id as number, row.id as number);
   }
 
+  /**
+   * After a send at `now`: counts it (run, local day) and sets the connection's nextAt after the
+   * wait of pace.ts, queueing the pace job due then, inside `tx`.
+   */
+  private async advancePace(
+    tx: Tx,
+    pace: typeof campaignPace.$inferSelect,
+    settings: PaceSettings,
+    now: Date,
+  ): Promise<void> {
+    const sentInRun = pace.sentInRun + 1;
+    const wait = waitAfterSend(sentInRun, settings, this.random);
+    const day = localDay(now, DASHBOARD_TIME_ZONE);
+    await tx
+      .update(campaignPace)
+      .set({
+        nextAt: new Date(now.getTime() + wait.seconds * 1000),
+        lastSentAt: now,
+        sentInRun: wait.longer ? 0 : sentInRun,
+        day,
+        sentToday: day === pace.day ? pace.sentToday + 1 : 1,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(campaignPace.whatsappId, pace.whatsappId));
+    await this.jobs.send<PaceJob>(
+      CAMPAIGN_PACE_JOB,
+      { whatsappId: pace.whatsappId },
+      { tx, startAfterSeconds: Math.ceil(wait.seconds) },
+    );
+  }
+
   /** One pace step inside `tx` (see runPace). */
   private async step(tx: Tx, whatsappId: number): Promise<Step> {
     const [pace] = await tx
@@ -360,7 +439,7 @@ export class CampaignEngine {
     // A run is queued for nextAt already (each send queues the next in its transaction).
     if (pace.nextAt && pace.nextAt.getTime() > now.getTime() + 250) return { kind: 'idle' };
     const [connection] = await tx
-      .select({ status: whatsapps.status })
+      .select({ status: whatsapps.status, provider: whatsapps.provider })
       .from(whatsapps)
       .where(eq(whatsapps.id, whatsappId));
     if (connection?.status !== 'CONNECTED') return { kind: 'idle' };
@@ -401,8 +480,38 @@ export class CampaignEngine {
         .where(eq(campaignShippings.id, shippingId));
       return { kind: 'skipped', companyId, campaignId: campaign.id };
     }
-    const contact = await this.contactFor(tx, companyId, shipping.number, shipping.name);
-    const ticket = await this.ticketFor(tx, companyId, contact.id, whatsappId);
+    const contact = await contactFor(tx, companyId, shipping.number, shipping.name);
+    const fail = async (code: string): Promise<Step> => {
+      await tx
+        .update(campaignShippings)
+        .set({ status: 'failed', error: code, contactId: contact.id, updatedAt: sql`now()` })
+        .where(eq(campaignShippings.id, shippingId));
+      return { kind: 'skipped', companyId, campaignId: campaign.id };
+    };
+    if (connection.provider === 'cloud' && !(await cloudWindowOpen(tx, companyId, contact.id, whatsappId))) {
+      // Outside the 24-hour window only an approved template may go out (issue 16).
+      if (!campaign.templateName || !campaign.templateLanguage) return fail('ERR_WAPP_OUTSIDE_WINDOW');
+      await tx
+        .update(campaignShippings)
+        .set({
+          status: 'delivered',
+          deliveredAt: now,
+          contactId: contact.id,
+          message: `[template] ${campaign.templateName}`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(campaignShippings.id, shippingId));
+      await this.advancePace(tx, pace, settings, now);
+      return {
+        kind: 'template',
+        companyId,
+        campaignId: campaign.id,
+        shippingId,
+        number: shipping.number,
+        template: { name: campaign.templateName, language: campaign.templateLanguage },
+      };
+    }
+    const ticket = await ticketFor(tx, companyId, contact.id, whatsappId);
     const variants = CAMPAIGN_MESSAGE_KEYS.map((key) => campaign[key]).filter((m) => m.trim());
     const variant = variants.length ? shipping.id % variants.length : 0;
     let body = fillVariables(variants[variant] ?? '', {
@@ -411,19 +520,11 @@ export class CampaignEngine {
       ticketCreatedAt: ticket.createdAt,
     });
     for (const v of settings.variables) body = body.split(`{{${v.key}}}`).join(v.value);
-    let rows: { body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[];
+    let rows: ShippingRow[];
     try {
-      rows = await this.contentOf(companyId, campaign, body);
+      rows = await shippingRows(this.ctx, this.media, campaign, body);
     } catch (error) {
-      await tx
-        .update(campaignShippings)
-        .set({
-          status: 'failed',
-          error: error instanceof AppError ? error.code : 'ERR_SENDING_WAPP_MSG',
-          updatedAt: sql`now()`,
-        })
-        .where(eq(campaignShippings.id, shippingId));
-      return { kind: 'skipped', companyId, campaignId: campaign.id };
+      return fail(error instanceof AppError ? error.code : 'ERR_SENDING_WAPP_MSG');
     }
     const messageIds = await this.sender.storeWithin(tx, companyId, ticket, rows);
     await tx
@@ -438,108 +539,8 @@ export class CampaignEngine {
         updatedAt: sql`now()`,
       })
       .where(eq(campaignShippings.id, shippingId));
-    const sentInRun = pace.sentInRun + 1;
-    const wait = waitAfterSend(sentInRun, settings, this.random);
-    const day = localDay(now, DASHBOARD_TIME_ZONE);
-    const nextAt = new Date(now.getTime() + wait.seconds * 1000);
-    await tx
-      .update(campaignPace)
-      .set({
-        nextAt,
-        lastSentAt: now,
-        sentInRun: wait.longer ? 0 : sentInRun,
-        day,
-        sentToday: day === pace.day ? pace.sentToday + 1 : 1,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(campaignPace.whatsappId, whatsappId));
-    await this.jobs.send<PaceJob>(
-      CAMPAIGN_PACE_JOB,
-      { whatsappId },
-      { tx, startAfterSeconds: Math.ceil(wait.seconds) },
-    );
+    await this.advancePace(tx, pace, settings, now);
     return { kind: 'sent', companyId, campaignId: campaign.id, shippingId, ticket, messageIds };
-  }
-
-  /**
-   * The messages of one shipping: the text (as the caption of the campaign's media when it has one),
-   * then each file of its file list. The files are the stored ones (not copied per recipient).
-   * @throws ERR_NOT_FOUND (file list gone).
-   */
-  private async contentOf(
-    companyId: number,
-    campaign: typeof campaigns.$inferSelect,
-    body: string,
-  ): Promise<{ body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[]> {
-    const rows: { body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[] =
-      [];
-    if (campaign.mediaPath) {
-      const mimetype = mime.lookup(campaign.mediaPath) || 'application/octet-stream';
-      rows.push({
-        body,
-        mediaType: kindOf(mimetype),
-        mediaUrl: campaign.mediaPath,
-        mediaName: campaign.mediaName ?? campaign.mediaPath,
-      });
-    } else if (body.trim()) {
-      rows.push({ body, mediaType: 'chat', mediaUrl: null, mediaName: null });
-    }
-    if (campaign.fileListId) {
-      const files = await getFileListFiles(this.ctx, this.media, companyId, campaign.fileListId);
-      for (const file of files)
-        rows.push({
-          body: '',
-          mediaType: kindOf(file.mediaType),
-          mediaUrl: file.storedName,
-          mediaName: file.name,
-        });
-    }
-    return rows;
-  }
-
-  /** The company's contact with this number, created (named after the list item) when missing. */
-  private async contactFor(tx: Tx, companyId: number, number: string, name: string) {
-    const find = async () =>
-      (
-        await tx
-          .select({ id: contacts.id, name: contacts.name })
-          .from(contacts)
-          .where(and(eq(contacts.companyId, companyId), eq(contacts.number, number)))
-      )[0];
-    const found = await find();
-    if (found) return found;
-    const [created] = await tx
-      .insert(contacts)
-      .values({ companyId, number, name: name || number })
-      .onConflictDoNothing()
-      .returning({ id: contacts.id, name: contacts.name });
-    return created ?? (await find())!;
-  }
-
-  /**
-   * The conversation a campaign message is stored on: the contact's live ticket on the connection,
-   * else its latest ticket there, else a new CLOSED ticket — a campaign never opens a pending ticket;
-   * the conversation enters the inbox when the customer answers.
-   */
-  private async ticketFor(tx: Tx, companyId: number, contactId: number, whatsappId: number) {
-    const of = and(
-      eq(tickets.companyId, companyId),
-      eq(tickets.contactId, contactId),
-      eq(tickets.whatsappId, whatsappId),
-    );
-    const [live] = await tx
-      .select()
-      .from(tickets)
-      .where(and(of, ne(tickets.status, 'closed')))
-      .limit(1);
-    if (live) return live;
-    const [latest] = await tx.select().from(tickets).where(of).orderBy(desc(tickets.id)).limit(1);
-    if (latest) return latest;
-    const [created] = await tx
-      .insert(tickets)
-      .values({ companyId, contactId, whatsappId, status: 'closed', closedAt: new Date() })
-      .returning();
-    return created!;
   }
 
   /**
