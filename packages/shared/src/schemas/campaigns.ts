@@ -59,7 +59,7 @@ export const CAMPAIGN_SETTINGS_DEFAULTS = {
   optOutKeyword: 'SAIR',
 } as const;
 
-/** A custom variable of the campaign settings, used in messages as `{key}`. */
+/** A custom variable of the campaign settings, used in campaign messages as `{{key}}`. */
 export const ZCampaignVariable = z.object({
   key: z
     .string({ error: V.required })
