@@ -44,6 +44,9 @@ interface PaceJob {
   whatsappId: number;
 }
 
+/** Most shippings one pace run sends back to back (wait 0) before it queues the next run. */
+const PACE_RUN_STEPS = 100;
+
 const startKey = (campaignId: number) => `campaign-${campaignId}`;
 const rowsOf = (result: unknown) =>
   ((result as { rows?: unknown[] }).rows ?? (result as unknown[])) as Record<string, unknown>[];
@@ -59,6 +62,8 @@ type Step =
       shippingId: number;
       number: string;
       template: { name: string; language: string };
+      /** The wait after it is 0: the run goes on with the next shipping instead of queueing itself. */
+      again: boolean;
     }
   | {
       kind: 'sent';
@@ -67,6 +72,7 @@ type Step =
       shippingId: number;
       ticket: OutboundTicket;
       messageIds: number[];
+      again: boolean;
     };
 
 /**
@@ -279,6 +285,29 @@ export class CampaignEngine {
     this.wake();
   }
 
+  /**
+   * After the company's settings changed: each of its connections' next send is moved to
+   * `messageInterval` seconds after its last send (the new interval, without jitter or longer
+   * pause), and its queued pace run (which keeps its key's order) is replaced by one due then.
+   */
+  async repace(companyId: number, messageInterval: number): Promise<void> {
+    await this.ctx.db.transaction(async (tx) => {
+      const paces = await tx
+        .update(campaignPace)
+        .set({
+          nextAt: sql`${campaignPace.lastSentAt} + make_interval(secs => ${messageInterval})`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(campaignPace.companyId, companyId))
+        .returning({ whatsappId: campaignPace.whatsappId });
+      for (const { whatsappId } of paces) {
+        await this.jobs.cancelKey(CAMPAIGN_PACE_JOB, `pace-${whatsappId}`, { tx });
+        await this.queuePace(tx, companyId, whatsappId);
+      }
+    });
+    this.wake();
+  }
+
   /** The company's pace settings, variables and opt-out keyword (defaults when never saved). */
   private async settingsOf(executor: Tx, companyId: number) {
     const [row] = await executor
@@ -303,7 +332,7 @@ export class CampaignEngine {
    * not CONNECTED pauses (nothing is claimed or marked; `resume` queues it again on connect).
    */
   async runPace(whatsappId: number): Promise<void> {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < PACE_RUN_STEPS; i++) {
       const step = await this.ctx.db.transaction((tx) => this.step(tx, whatsappId));
       if (step.kind === 'idle') return;
       if (step.kind === 'empty') return this.finishConnection(whatsappId);
@@ -323,8 +352,11 @@ export class CampaignEngine {
           .set({ status: 'failed', error: failure, updatedAt: sql`now()` })
           .where(eq(campaignShippings.id, (step as { shippingId: number }).shippingId));
       await this.finishIfDone(step.companyId, step.campaignId);
-      if (step.kind !== 'skipped') return;
+      if (step.kind !== 'skipped' && !step.again) return;
     }
+    // Back to back (interval 0, opt-outs): the run ends here and the next one goes on. A crash
+    // before this line leaves this job active; the queue hands it back at start.
+    await this.jobs.send<PaceJob>(CAMPAIGN_PACE_JOB, { whatsappId });
   }
 
   /**
@@ -398,14 +430,15 @@ export class CampaignEngine {
 
   /**
    * After a send at `now`: counts it (run, local day) and sets the connection's nextAt after the
-   * wait of pace.ts, queueing the pace job due then, inside `tx`.
+   * wait of pace.ts, queueing the pace job due then, inside `tx` (none for a wait of 0: the running
+   * job goes on). @returns the wait, seconds.
    */
   private async advancePace(
     tx: Tx,
     pace: typeof campaignPace.$inferSelect,
     settings: PaceSettings,
     now: Date,
-  ): Promise<void> {
+  ): Promise<number> {
     const sentInRun = pace.sentInRun + 1;
     const wait = waitAfterSend(sentInRun, settings, this.random);
     const day = localDay(now, DASHBOARD_TIME_ZONE);
@@ -420,11 +453,13 @@ export class CampaignEngine {
         updatedAt: sql`now()`,
       })
       .where(eq(campaignPace.whatsappId, pace.whatsappId));
-    await this.jobs.send<PaceJob>(
-      CAMPAIGN_PACE_JOB,
-      { whatsappId: pace.whatsappId },
-      { tx, startAfterSeconds: Math.ceil(wait.seconds) },
-    );
+    if (wait.seconds > 0)
+      await this.jobs.send<PaceJob>(
+        CAMPAIGN_PACE_JOB,
+        { whatsappId: pace.whatsappId },
+        { tx, startAfterSeconds: Math.ceil(wait.seconds) },
+      );
+    return wait.seconds;
   }
 
   /** One pace step inside `tx` (see runPace). */
@@ -501,8 +536,9 @@ export class CampaignEngine {
           updatedAt: sql`now()`,
         })
         .where(eq(campaignShippings.id, shippingId));
-      await this.advancePace(tx, pace, settings, now);
+      const waited = await this.advancePace(tx, pace, settings, now);
       return {
+        again: waited === 0,
         kind: 'template',
         companyId,
         campaignId: campaign.id,
@@ -539,8 +575,16 @@ export class CampaignEngine {
         updatedAt: sql`now()`,
       })
       .where(eq(campaignShippings.id, shippingId));
-    await this.advancePace(tx, pace, settings, now);
-    return { kind: 'sent', companyId, campaignId: campaign.id, shippingId, ticket, messageIds };
+    const waited = await this.advancePace(tx, pace, settings, now);
+    return {
+      kind: 'sent',
+      companyId,
+      campaignId: campaign.id,
+      shippingId,
+      ticket,
+      messageIds,
+      again: waited === 0,
+    };
   }
 
   /**

@@ -493,7 +493,8 @@ export class CampaignService {
 
   /**
    * POST /campaign-settings `{ settings }`: saves the fields given and keeps the others; variables
-   * with duplicate keys are refused (ERR_VALIDATION, field settings.variables).
+   * with duplicate keys are refused (ERR_VALIDATION, field settings.variables). The company's
+   * connections take the new pace from their last send (`CampaignEngine.repace`).
    */
   async saveSettings(
     auth: AuthContext,
@@ -504,6 +505,8 @@ export class CampaignService {
       .insert(campaignSettings)
       .values({ companyId: auth.companyId, ...merged })
       .onConflictDoUpdate({ target: campaignSettings.companyId, set: { ...merged, updatedAt: sql`now()` } });
-    return { settings: await this.settings(auth.companyId) };
+    const settings = await this.settings(auth.companyId);
+    await this.engine.repace(auth.companyId, settings.messageInterval);
+    return { settings };
   }
 }

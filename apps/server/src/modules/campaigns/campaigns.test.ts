@@ -16,6 +16,7 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { CAMPAIGN_PACE_JOB } from './campaign-engine.js';
 
 let t: TestApp;
 let a: TenantFixture;
@@ -76,6 +77,16 @@ async function detail(id: number, user = a.admin) {
   return ZCampaignDetail.parse((await inject('GET', `/api/campaigns/${id}`, user)).json());
 }
 
+const rowsOf = (result: unknown) =>
+  ((result as { rows?: unknown[] }).rows ?? (result as unknown[])) as Record<string, unknown>[];
+/**
+ * The fake clock reaches the connection's nextAt: the pace row is due and the pace run queued for
+ * later (which would keep its key's order) is withdrawn.
+ */
+async function paceDue() {
+  await t.app.ctx.db.execute(sql`update campaign_pace set next_at = null where whatsapp_id = ${whatsappId}`);
+  await t.app.jobs.cancelKey(CAMPAIGN_PACE_JOB, `pace-${whatsappId}`);
+}
 const outbox = (number: string) => t.app.simulator.outbox(whatsappId, number);
 const inOneDay = () => new Date(Date.now() + 86_400_000).toISOString();
 const inThirtyMinutes = () => new Date(Date.now() + 30 * 60_000).toISOString();
@@ -224,18 +235,38 @@ describe('campaigns', () => {
     expect(outbox(number).map((m) => m.body)).toContain('Promo da tag');
   });
 
-  it('cancel stops sending and restart resumes without resending', async () => {
+  it('honours messageInterval on the connection; cancel stops sending and restart resumes without resending', async () => {
     const list = await contactList(4);
+    await inject('POST', '/api/campaign-settings', a.admin, { settings: { messageInterval: 20 } });
+    // The new interval counts from the connection's last send (earlier tests): 20 s later.
+    await paceDue();
     const c = await campaign({ name: 'Pausável', message1: 'Olá', contactListId: list.id });
     const started = await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
     expect(started.json().status).toBe('EM_ANDAMENTO');
-    // Two sends, then cancel.
+    // One send, then the next waits 20 s: running the queue (or the pace) again sends nothing.
+    await t.app.jobs.drain();
     await t.app.campaigns.runPace(whatsappId);
+    expect((await detail(c.id)).totals).toMatchObject({ delivered: 1, pending: 3 });
+    const [pace] = rowsOf(
+      await t.app.ctx.db.execute(
+        sql`select next_at, last_sent_at from campaign_pace where whatsapp_id = ${whatsappId}`,
+      ),
+    );
+    expect(
+      new Date(pace!.next_at as string).getTime() - new Date(pace!.last_sent_at as string).getTime(),
+    ).toBe(20_000);
+    // 20 s later (the clock moved: nextAt reached), the second send.
+    await paceDue();
     await t.app.campaigns.runPace(whatsappId);
+    expect((await detail(c.id)).totals).toMatchObject({ delivered: 2, pending: 2 });
     const cancelled = await inject('POST', `/api/campaigns/${c.id}/cancel`, a.admin);
     expect(cancelled.json().status).toBe('CANCELADA');
+    await paceDue();
+    await t.app.campaigns.runPace(whatsappId);
     await t.app.jobs.drain();
     expect((await detail(c.id)).totals).toMatchObject({ delivered: 2, pending: 2 });
+    await inject('POST', '/api/campaign-settings', a.admin, { settings: { messageInterval: 0 } });
+    await paceDue();
     const restarted = await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
     expect(restarted.json().status).toBe('EM_ANDAMENTO');
     await t.app.jobs.drain();
@@ -275,7 +306,9 @@ describe('campaigns', () => {
     const list = await contactList(5);
     const c = await campaign({ name: 'Resistente', message1: 'Uma só vez', contactListId: list.id });
     await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
-    await t.app.campaigns.runPace(whatsappId);
+    await t.app.ctx.db.execute(
+      sql`update campaign_pace set next_at = null where whatsapp_id = ${whatsappId}`,
+    );
     // The process dies right after the commit that marked a shipping and stored its message, before
     // handing it to the session: the step's transaction commits, nothing is delivered.
     const engine = t.app.campaigns as unknown as { step: (tx: unknown, id: number) => Promise<unknown> };
