@@ -558,7 +558,9 @@ export class CampaignEngine {
     for (const v of settings.variables) body = body.split(`{{${v.key}}}`).join(v.value);
     let rows: ShippingRow[];
     try {
-      rows = await shippingRows(this.ctx, this.media, campaign, body);
+      // Inside the transaction (PGlite has one connection: a query beside it would wait forever).
+      const inTx = { ...this.ctx, db: tx as unknown as AppContext['db'] };
+      rows = await shippingRows(inTx, this.media, campaign, body);
     } catch (error) {
       return fail(error instanceof AppError ? error.code : 'ERR_SENDING_WAPP_MSG');
     }

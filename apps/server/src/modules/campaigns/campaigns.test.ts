@@ -87,6 +87,11 @@ async function paceDue() {
   await t.app.ctx.db.execute(sql`update campaign_pace set next_at = null where whatsapp_id = ${whatsappId}`);
   await t.app.jobs.cancelKey(CAMPAIGN_PACE_JOB, `pace-${whatsappId}`);
 }
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 const outbox = (number: string) => t.app.simulator.outbox(whatsappId, number);
 const inOneDay = () => new Date(Date.now() + 86_400_000).toISOString();
 const inThirtyMinutes = () => new Date(Date.now() + 30 * 60_000).toISOString();
@@ -233,6 +238,86 @@ describe('campaigns', () => {
     await t.app.jobs.drain();
     expect((await detail(c.id)).totals).toMatchObject({ recipients: 1, delivered: 1 });
     expect(outbox(number).map((m) => m.body)).toContain('Promo da tag');
+  });
+
+  it('attaches the campaign media and the file list files to every recipient', async () => {
+    const list = await contactList(2);
+    const files = await inject('POST', '/api/files', a.admin, {
+      name: 'Tabela de preços',
+      message: 'Segue a tabela',
+      options: [{ name: 'Preços' }],
+    });
+    const fileList = files.json() as { id: number; options: { id: number }[] };
+    const boundary = '----zapdesk-campaign';
+    const field = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const uploadBody = Buffer.concat([
+      Buffer.from(field('fileId', String(fileList.id)) + field('typeArch', 'fileList')),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="precos.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
+      PDF,
+      Buffer.from(
+        `\r\n${field('mediaType', 'application/pdf')}${field('name', 'Preços')}${field('id', String(fileList.options[0]!.id))}--${boundary}--\r\n`,
+      ),
+    ]);
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/files/uploadList/${fileList.id}`,
+      headers: { ...bearer(a.admin), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: uploadBody,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBeLessThan(300);
+    const c = await campaign({
+      name: 'Com anexos',
+      message1: 'Veja a foto',
+      contactListId: list.id,
+      fileListId: fileList.id,
+    });
+    const media = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="foto da loja.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      PNG,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const withMedia = await t.app.inject({
+      method: 'POST',
+      url: `/api/campaigns/${c.id}/media-upload`,
+      headers: { ...bearer(a.admin), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: media,
+    });
+    expect(withMedia.statusCode, withMedia.body).toBe(200);
+    expect(withMedia.json().mediaName).toBe('foto_da_loja.png');
+    await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    await t.app.jobs.drain();
+    expect((await detail(c.id)).totals).toMatchObject({ delivered: 2, failed: 0 });
+    for (const n of list.numbers) {
+      const got = outbox(n);
+      expect(got.map((m) => m.body)).toEqual(['[image] foto_da_loja.png Veja a foto', '[document] Preços']);
+    }
+  });
+
+  it('keeps settings fields not named, refuses duplicate variable keys, and only admins save', async () => {
+    const before = (await inject('GET', '/api/campaign-settings', a.agent)).json().settings;
+    const dup = await inject('POST', '/api/campaign-settings', a.admin, {
+      settings: {
+        variables: [
+          { key: 'x', value: '1' },
+          { key: 'x', value: '2' },
+        ],
+      },
+    });
+    expect(dup.statusCode).toBe(400);
+    expect(
+      (await inject('POST', '/api/campaign-settings', a.agent, { settings: { dailyCap: 5 } })).statusCode,
+    ).toBe(403);
+    const saved = await inject('POST', '/api/campaign-settings', a.admin, {
+      settings: { optOutKeyword: 'PARAR' },
+    });
+    expect(saved.json().settings).toEqual({ ...before, optOutKeyword: 'PARAR' });
+    await inject('POST', '/api/campaign-settings', a.admin, { settings: { optOutKeyword: 'SAIR' } });
+    await paceDue();
   });
 
   it('honours messageInterval on the connection; cancel stops sending and restart resumes without resending', async () => {
