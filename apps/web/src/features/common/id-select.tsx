@@ -64,18 +64,30 @@ interface OptionalIdSelectProps {
   options: IdOption[] | undefined;
   value: number | null;
   onChange: (id: number | null) => void;
+  disabled?: boolean;
+  /** data-testid of the select's hidden input. */
+  testId?: string;
 }
 
 /** A select of one record by id, or 'none' (null) first (default connection, transfer queue). */
-export function OptionalIdSelect({ label, options, value, onChange }: OptionalIdSelectProps) {
+export function OptionalIdSelect({
+  label,
+  options,
+  value,
+  onChange,
+  disabled,
+  testId,
+}: OptionalIdSelectProps) {
   const { t } = useTranslation();
   return (
     <TextField
       select
       label={label}
       fullWidth
+      disabled={disabled}
       value={value ?? ''}
       onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}
+      slotProps={testId ? { htmlInput: { 'data-testid': testId } } : undefined}
     >
       <MenuItem value="">{t('common.none')}</MenuItem>
       {(options ?? []).map((option) => (

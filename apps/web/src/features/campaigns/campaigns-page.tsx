@@ -1,0 +1,149 @@
+import { Assessment, PlayArrow, StopCircleOutlined } from '@mui/icons-material';
+import { Stack, TableCell, TableRow } from '@mui/material';
+import { SEARCH_DEBOUNCE_MS, TOAST_ERROR_MS } from '@zapdesk/shared';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { formatDateTime } from '../../lib/format';
+import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import { errorMessage } from '../../lib/notify';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
+import { DataTable } from '../common/data-table';
+import { ListPageHeader } from '../common/list-page-header';
+import { ActionIconButton, RowActions } from '../common/row-actions';
+import { CampaignModal } from './campaign-modal';
+import { CampaignStatusChip } from './campaign-status';
+import type { Campaign } from './campaign-types';
+import { useCampaignCommand, useCampaigns, useDeleteCampaign } from './use-campaigns';
+
+/**
+ * /campaigns (document 2 sections 2 and 4): table of name, status, contact list or tag, connection,
+ * scheduledAt, completedAt and confirmation, with search, add/edit dialog, delete confirmation, the
+ * report link, cancel (EM_ANDAMENTO) and restart (CANCELADA); their failures show in error toasts.
+ */
+export function CampaignsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useCampaigns(searchParam);
+  const remove = useDeleteCampaign();
+  const command = useCampaignCommand();
+  const [modal, setModal] = useState<{ id: number | null } | null>(null);
+  const [toDelete, setToDelete] = useState<Campaign | null>(null);
+  const campaigns = useMemo(() => list.data?.pages.flatMap((p) => p.records) ?? [], [list.data]);
+
+  const run = (id: number, which: 'cancel' | 'restart') =>
+    command.mutate(
+      { id, command: which },
+      {
+        onSuccess: () => toast.success(t(`campaigns.toasts.${which}ed`)),
+        onError: (err) =>
+          toast.error(errorMessage(err) ?? t('campaigns.toasts.commandFailed'), {
+            autoClose: TOAST_ERROR_MS,
+          }),
+      },
+    );
+
+  return (
+    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
+      <ListPageHeader
+        title={t('campaigns.title')}
+        search={{
+          value: search,
+          onChange: setSearch,
+          label: t('campaigns.search'),
+          testId: 'campaigns-search',
+        }}
+        add={{ label: t('campaigns.add'), testId: 'add-campaign', onClick: () => setModal({ id: null }) }}
+      />
+      <DataTable
+        testId="campaigns-table"
+        stickyHeader
+        sx={{ flex: 1 }}
+        onScroll={loadMoreOnScroll(list)}
+        head={
+          <>
+            <TableCell>{t('campaigns.table.name')}</TableCell>
+            <TableCell align="center">{t('campaigns.table.status')}</TableCell>
+            <TableCell>{t('campaigns.table.recipients')}</TableCell>
+            <TableCell>{t('campaigns.table.connection')}</TableCell>
+            <TableCell align="center">{t('campaigns.table.scheduledAt')}</TableCell>
+            <TableCell align="center">{t('campaigns.table.completedAt')}</TableCell>
+            <TableCell align="center">{t('campaigns.table.confirmation')}</TableCell>
+            <TableCell align="center" width={200}>
+              {t('campaigns.table.actions')}
+            </TableCell>
+          </>
+        }
+      >
+        {campaigns.map((row) => (
+          <TableRow key={row.id} hover data-testid={`campaign-row-${row.id}`}>
+            <TableCell>{row.name}</TableCell>
+            <TableCell align="center">
+              <CampaignStatusChip status={row.status} testId={`campaign-status-${row.id}`} />
+            </TableCell>
+            <TableCell>
+              {row.contactList?.name ??
+                (row.tag ? t('campaigns.table.tagNamed', { name: row.tag.name }) : t('campaigns.table.none'))}
+            </TableCell>
+            <TableCell>{row.whatsapp?.name ?? t('campaigns.table.none')}</TableCell>
+            <TableCell align="center">
+              {formatDateTime(row.scheduledAt) || t('campaigns.table.none')}
+            </TableCell>
+            <TableCell align="center">
+              {formatDateTime(row.completedAt) || t('campaigns.table.none')}
+            </TableCell>
+            <TableCell align="center">
+              {row.confirmation ? t('campaigns.table.enabled') : t('campaigns.table.disabled')}
+            </TableCell>
+            <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
+              <RowActions
+                testIdPrefix="campaign"
+                id={row.id}
+                editLabel={t('campaigns.edit', { name: row.name })}
+                onEdit={() => setModal({ id: row.id })}
+                deleteLabel={t('campaigns.delete', { name: row.name })}
+                onDelete={() => setToDelete(row)}
+              >
+                {row.status === 'EM_ANDAMENTO' && (
+                  <ActionIconButton
+                    label={t('campaigns.cancel', { name: row.name })}
+                    testId={`campaign-cancel-${row.id}`}
+                    icon={<StopCircleOutlined fontSize="small" />}
+                    onClick={() => run(row.id, 'cancel')}
+                  />
+                )}
+                {row.status === 'CANCELADA' && (
+                  <ActionIconButton
+                    label={t('campaigns.restart', { name: row.name })}
+                    testId={`campaign-restart-${row.id}`}
+                    icon={<PlayArrow fontSize="small" />}
+                    onClick={() => run(row.id, 'restart')}
+                  />
+                )}
+                <ActionIconButton
+                  label={t('campaigns.report', { name: row.name })}
+                  testId={`campaign-report-${row.id}`}
+                  icon={<Assessment fontSize="small" />}
+                  onClick={() => navigate(`/campaign/${row.id}/report`)}
+                />
+              </RowActions>
+            </TableCell>
+          </TableRow>
+        ))}
+      </DataTable>
+      {modal && <CampaignModal campaignId={modal.id} onClose={() => setModal(null)} />}
+      <ConfirmDeleteDialog
+        target={toDelete}
+        title={t('campaigns.confirmDelete.title', { name: toDelete?.name ?? '' })}
+        message={t('campaigns.confirmDelete.message')}
+        deletedMessage={t('campaigns.toasts.deleted')}
+        remove={remove}
+        onClose={() => setToDelete(null)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,377 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createSessionUser } from '../../test/fixtures';
+import { renderWithProviders } from '../../test/render';
+import { isCampaignEditable } from './campaign-editability';
+import { CampaignModal } from './campaign-modal';
+import { CampaignReportPage } from './campaign-report-page';
+import type { Campaign } from './campaign-types';
+import { CampaignsConfigPage } from './campaigns-config-page';
+import { applyCampaignEvent } from './campaigns-live';
+import { CampaignsPage } from './campaigns-page';
+import { campaignMediaFile } from './use-campaigns';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const HOUR = 60 * 60 * 1000;
+
+const campaign = (overrides: Partial<Campaign> = {}): Campaign => ({
+  id: 1,
+  name: 'Black Friday',
+  message1: 'Olá {{firstName}}, ofertas!',
+  message2: '',
+  message3: '',
+  message4: '',
+  message5: '',
+  confirmation: false,
+  confirmationMessage1: '',
+  confirmationMessage2: '',
+  confirmationMessage3: '',
+  confirmationMessage4: '',
+  confirmationMessage5: '',
+  status: 'INATIVA',
+  scheduledAt: null,
+  completedAt: null,
+  whatsappId: 3,
+  contactListId: 4,
+  tagId: null,
+  fileListId: null,
+  mediaPath: null,
+  mediaName: null,
+  contactList: { id: 4, name: 'Clientes VIP' },
+  tag: null,
+  whatsapp: { id: 3, name: 'Vendas' },
+  ...overrides,
+});
+
+const connections = [
+  { id: 3, name: 'Vendas', status: 'CONNECTED', provider: 'beta', isDefault: true },
+  { id: 9, name: 'Oficial', status: 'CONNECTED', provider: 'cloud', isDefault: false },
+];
+
+const totals = { recipients: 10, delivered: 4, pending: 5, failed: 1, confirmed: 2 };
+
+describe('campaigns', () => {
+  let fetchMock: ReturnType<typeof vi.fn>;
+  let records: Campaign[];
+  let commandAnswer: Response;
+  let reportCampaign: Campaign;
+  const admin = createSessionUser({ profile: 'admin' }, { useCampaigns: true });
+  const calls = (url: string, method = 'GET') =>
+    fetchMock.mock.calls.filter(([u, init]) => u === url && (init?.method ?? 'GET') === method);
+
+  beforeEach(() => {
+    records = [
+      campaign(),
+      campaign({
+        id: 2,
+        name: 'Natal',
+        status: 'EM_ANDAMENTO',
+        confirmation: true,
+        contactListId: null,
+        contactList: null,
+        tagId: 6,
+        tag: { id: 6, name: 'leads' },
+        scheduledAt: '2026-12-01T12:00:00.000Z',
+      }),
+      campaign({ id: 5, name: 'Páscoa', status: 'CANCELADA' }),
+    ];
+    commandAnswer = json(200, {});
+    reportCampaign = campaign({ id: 2, name: 'Natal', status: 'EM_ANDAMENTO' });
+    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const method = init?.method ?? 'GET';
+      if (url.startsWith('/api/campaigns?')) return json(200, { records, hasMore: false });
+      if (url === '/api/campaigns' && method === 'POST')
+        return json(201, campaign({ id: 7, ...JSON.parse(String(init?.body)) }));
+      const one = /^\/api\/campaigns\/(\d+)$/.exec(url);
+      if (one && method === 'GET') {
+        const found = records.find((r) => r.id === Number(one[1]));
+        return found ? json(200, found) : json(404, { error: 'ERR_NOT_FOUND' });
+      }
+      if (one && method === 'DELETE') return new Response(null, { status: 204 });
+      if (/^\/api\/campaigns\/\d+\/(cancel|restart)$/.test(url)) return commandAnswer.clone();
+      if (url === '/api/campaigns/2/report') return json(200, { campaign: reportCampaign, totals });
+      if (url.startsWith('/api/campaigns/2/shippings?'))
+        return json(200, {
+          records: [
+            {
+              id: 11,
+              number: '5511999990001',
+              name: 'Ana',
+              status: 'delivered',
+              deliveredAt: '2026-11-20T10:00:00.000Z',
+              confirmedAt: null,
+              error: null,
+            },
+          ],
+          hasMore: false,
+        });
+      if (url.startsWith('/api/whatsapp?')) return json(200, connections);
+      if (url === '/api/contact-lists/list')
+        return json(200, [{ id: 4, name: 'Clientes VIP', contactsCount: 3 }]);
+      if (url === '/api/tags/list') return json(200, [{ id: 6, name: 'leads', color: '#000', kanban: 0 }]);
+      if (url.startsWith('/api/files?'))
+        return json(200, { files: [{ id: 8, name: 'Tabela' }], hasMore: false });
+      if (url === '/api/campaign-settings' && method === 'GET')
+        return json(200, {
+          messageInterval: 20,
+          longerIntervalAfter: 20,
+          greaterInterval: 60,
+          variables: [{ key: 'loja', value: 'Centro' }],
+          sendWindowStart: '08:00',
+          sendWindowEnd: '20:00',
+          dailyCap: null,
+          jitterSeconds: 0,
+          optOutKeyword: 'SAIR',
+        });
+      if (url === '/api/campaign-settings' && method === 'POST')
+        return json(200, JSON.parse(String(init?.body)).settings);
+      return json(404, { error: 'ERR_NOT_FOUND' });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('lists campaigns with status labels, recipients, connection and confirmation; deletes after confirmation', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<CampaignsPage />, { user: admin });
+    const row = await screen.findByTestId('campaign-row-2');
+    expect(within(row).getByText('In progress')).toBeTruthy();
+    expect(within(row).getByText('Tag: leads')).toBeTruthy();
+    expect(within(row).getByText('Vendas')).toBeTruthy();
+    expect(within(row).getByText('Enabled')).toBeTruthy();
+    const first = screen.getByTestId('campaign-row-1');
+    expect(within(first).getByText('Inactive')).toBeTruthy();
+    expect(within(first).getByText('Clientes VIP')).toBeTruthy();
+    expect(within(first).getByText('Disabled')).toBeTruthy();
+    expect(screen.getByTestId('campaign-row-5').textContent).toContain('Cancelled');
+    // cancel only while running, restart only when cancelled
+    expect(screen.queryByTestId('campaign-cancel-1')).toBeNull();
+    expect(screen.getByTestId('campaign-cancel-2')).toBeTruthy();
+    expect(screen.getByTestId('campaign-restart-5')).toBeTruthy();
+    await user.click(screen.getByTestId('campaign-delete-1'));
+    await user.click(await screen.findByTestId('confirm-button'));
+    await waitFor(() => expect(calls('/api/campaigns/1', 'DELETE')).toHaveLength(1));
+    expect(await screen.findByText('Campaign deleted')).toBeTruthy();
+  });
+
+  it('shows a failed cancel as an error toast with its message, and a restart as a success toast', async () => {
+    const user = userEvent.setup();
+    commandAnswer = json(403, { error: 'ERR_PLAN_FEATURE_DISABLED' });
+    renderWithProviders(<CampaignsPage />, { user: admin });
+    await user.click(await screen.findByTestId('campaign-cancel-2'));
+    await waitFor(() => expect(calls('/api/campaigns/2/cancel', 'POST')).toHaveLength(1));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent?.length).toBeGreaterThan(0);
+    expect(alert.textContent).not.toContain('ERR_');
+    commandAnswer = json(200, {});
+    await user.click(screen.getByTestId('campaign-restart-5'));
+    expect(await screen.findByText('Campaign restarted')).toBeTruthy();
+    expect(calls('/api/campaigns/5/restart', 'POST')).toHaveLength(1);
+  });
+
+  it('validates the dialog (name 2–50, first message, connection) and posts the list, never the tag', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<CampaignModal campaignId={null} onClose={onClose} />, { user: admin });
+    expect(screen.getByText('New campaign')).toBeTruthy();
+    await user.click(screen.getByTestId('campaign-save'));
+    const form = screen.getByTestId('campaign-modal');
+    expect((await within(form).findAllByText('Required')).length).toBeGreaterThanOrEqual(2);
+    await user.type(screen.getByTestId('campaign-name'), 'A');
+    await user.click(screen.getByTestId('campaign-save'));
+    expect(await within(form).findByText('Too Short!')).toBeTruthy();
+    expect(calls('/api/campaigns', 'POST')).toHaveLength(0);
+
+    await user.type(screen.getByTestId('campaign-name'), 'niversário');
+    await user.type(screen.getByTestId('campaign-message1'), 'Parabéns!');
+    await user.click(screen.getByTestId('campaign-variant-tab-2'));
+    await user.type(screen.getByTestId('campaign-message2'), 'Feliz aniversário!');
+    await user.click(screen.getByRole('combobox', { name: 'Connection' }));
+    await user.click(await screen.findByRole('option', { name: 'Vendas' }));
+    await user.click(screen.getByRole('combobox', { name: 'Contact list' }));
+    await user.click(await screen.findByRole('option', { name: 'Clientes VIP' }));
+    // confirmation on: its first message becomes required
+    await user.click(screen.getByTestId('campaign-confirmation'));
+    await user.click(screen.getByTestId('campaign-save'));
+    expect(await within(form).findByText('Required')).toBeTruthy();
+    await user.type(screen.getByTestId('campaign-confirmation-message1'), 'Responda SIM');
+    await user.click(screen.getByTestId('campaign-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const body = JSON.parse(String(calls('/api/campaigns', 'POST')[0]![1]!.body));
+    expect(body).toMatchObject({
+      name: 'Aniversário',
+      message1: 'Parabéns!',
+      message2: 'Feliz aniversário!',
+      confirmation: true,
+      confirmationMessage1: 'Responda SIM',
+      whatsappId: 3,
+      contactListId: 4,
+      tagId: null,
+      scheduledAt: null,
+    });
+    expect(body).not.toHaveProperty('templateName');
+  });
+
+  it('asks for a template name and language when the connection is a Cloud API one', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<CampaignModal campaignId={null} onClose={() => {}} />, { user: admin });
+    expect(screen.queryByTestId('campaign-template')).toBeNull();
+    await user.click(screen.getByRole('combobox', { name: 'Connection' }));
+    await user.click(await screen.findByRole('option', { name: 'Oficial' }));
+    expect(await screen.findByTestId('campaign-template-name')).toBeTruthy();
+    expect(screen.getByTestId('campaign-template-language')).toBeTruthy();
+  });
+
+  it('opens a running campaign read-only, saying so in the title', async () => {
+    renderWithProviders(<CampaignModal campaignId={2} onClose={() => {}} />, { user: admin });
+    expect(await screen.findByText('Campaign - read only')).toBeTruthy();
+    await waitFor(() =>
+      expect((screen.getByTestId('campaign-name') as HTMLInputElement).value).toBe('Natal'),
+    );
+    expect((screen.getByTestId('campaign-name') as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByTestId('campaign-save') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId('campaign-read-only')).toBeTruthy();
+  });
+
+  it('edits an inactive campaign with the edit title', async () => {
+    renderWithProviders(<CampaignModal campaignId={1} onClose={() => {}} />, { user: admin });
+    expect(await screen.findByText('Edit campaign')).toBeTruthy();
+    await waitFor(() =>
+      expect((screen.getByTestId('campaign-name') as HTMLInputElement).value).toBe('Black Friday'),
+    );
+    expect((screen.getByTestId('campaign-save') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('editability follows section 4: inactive, cancelled, or scheduled more than an hour ahead', () => {
+    const now = Date.parse('2026-11-24T12:00:00.000Z');
+    const at = (ms: number) => new Date(now + ms).toISOString();
+    expect(isCampaignEditable({ status: 'INATIVA', scheduledAt: null }, now)).toBe(true);
+    expect(isCampaignEditable({ status: 'CANCELADA', scheduledAt: null }, now)).toBe(true);
+    expect(isCampaignEditable({ status: 'PROGRAMADA', scheduledAt: at(HOUR + 60_000) }, now)).toBe(true);
+    expect(isCampaignEditable({ status: 'PROGRAMADA', scheduledAt: at(HOUR) }, now)).toBe(false);
+    expect(isCampaignEditable({ status: 'PROGRAMADA', scheduledAt: at(30 * 60_000) }, now)).toBe(false);
+    expect(isCampaignEditable({ status: 'EM_ANDAMENTO', scheduledAt: null }, now)).toBe(false);
+    expect(isCampaignEditable({ status: 'FINALIZADA', scheduledAt: null }, now)).toBe(false);
+  });
+
+  it('replaces spaces in media file names by underscores', () => {
+    const file = campaignMediaFile(new File(['x'], 'tabela de preços.pdf', { type: 'application/pdf' }));
+    expect(file.name).toBe('tabela_de_preços.pdf');
+    expect(file.type).toBe('application/pdf');
+  });
+
+  it('config: interval selects with the spec defaults, no duplicate variable keys, saves every field', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<CampaignsConfigPage />, { user: admin });
+    expect(await screen.findByTestId('campaigns-config-form')).toBeTruthy();
+    await waitFor(() =>
+      expect((screen.getByTestId('campaigns-config-messageInterval') as HTMLInputElement).value).toBe('20'),
+    );
+    expect((screen.getByTestId('campaigns-config-longerIntervalAfter') as HTMLInputElement).value).toBe('20');
+    expect((screen.getByTestId('campaigns-config-greaterInterval') as HTMLInputElement).value).toBe('60');
+    await user.click(screen.getByRole('combobox', { name: 'Interval between messages' }));
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual([
+      'No interval',
+      '5 seconds',
+      '10 seconds',
+      '15 seconds',
+      '20 seconds',
+    ]);
+    await user.click(options[1]!);
+    expect(screen.getByTestId('campaigns-config-variable-loja')).toBeTruthy();
+    await user.type(screen.getByTestId('campaigns-config-variable-key'), 'loja');
+    await user.type(screen.getByTestId('campaigns-config-variable-value'), 'Outra');
+    await user.click(screen.getByTestId('campaigns-config-variable-add'));
+    expect(await screen.findByText('This key already exists')).toBeTruthy();
+    expect(within(screen.getByTestId('campaigns-config-variables')).getAllByRole('listitem')).toHaveLength(1);
+    await user.clear(screen.getByTestId('campaigns-config-variable-key'));
+    await user.type(screen.getByTestId('campaigns-config-variable-key'), 'cupom');
+    await user.click(screen.getByTestId('campaigns-config-variable-add'));
+    expect(screen.getByTestId('campaigns-config-variable-cupom')).toBeTruthy();
+    await user.type(screen.getByTestId('campaigns-config-dailyCap'), '500');
+    await user.click(screen.getByTestId('campaigns-config-save'));
+    await waitFor(() => expect(calls('/api/campaign-settings', 'POST')).toHaveLength(1));
+    const body = JSON.parse(String(calls('/api/campaign-settings', 'POST')[0]![1]!.body));
+    expect(body.settings).toEqual({
+      messageInterval: 5,
+      longerIntervalAfter: 20,
+      greaterInterval: 60,
+      variables: [
+        { key: 'loja', value: 'Centro' },
+        { key: 'cupom', value: 'Outra' },
+      ],
+      sendWindowStart: '08:00',
+      sendWindowEnd: '20:00',
+      dailyCap: 500,
+      jitterSeconds: 0,
+      optOutKeyword: 'SAIR',
+    });
+    expect(await screen.findByText('Settings saved')).toBeTruthy();
+  });
+
+  it('report: totals, a progress bar moved by realtime progress, the recipients, and a reload 5 s after FINALIZADA', async () => {
+    const { queryClient } = renderWithProviders(<ReportRoute />, {
+      user: admin,
+      route: '/campaign/2/report',
+    });
+    expect(await screen.findByText('Report of Natal')).toBeTruthy();
+    expect(screen.getByTestId('campaign-report-recipients').textContent).toBe('10');
+    expect(screen.getByTestId('campaign-report-delivered').textContent).toBe('4');
+    expect(screen.getByTestId('campaign-report-pending').textContent).toBe('5');
+    expect(screen.getByTestId('campaign-report-failed').textContent).toBe('1');
+    expect(screen.getByTestId('campaign-report-confirmed').textContent).toBe('2');
+    expect(screen.getByTestId('campaign-report-percent').textContent).toBe('50%');
+    expect(await screen.findByTestId('campaign-shipping-11')).toBeTruthy();
+    expect(screen.getByTestId('campaign-shipping-11').textContent).toContain('Delivered');
+
+    act(() =>
+      applyCampaignEvent(queryClient, {
+        action: 'progress',
+        campaignId: 2,
+        totals: { recipients: 10, delivered: 8, pending: 1, failed: 1, confirmed: 3 },
+      }),
+    );
+    await waitFor(() => expect(screen.getByTestId('campaign-report-percent').textContent).toBe('90%'));
+    expect(screen.getByTestId('campaign-report-progress').getAttribute('aria-valuenow')).toBe('90');
+
+    const reportCalls = () => calls('/api/campaigns/2/report').length;
+    const before = reportCalls();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    reportCampaign = campaign({ id: 2, name: 'Natal', status: 'FINALIZADA' });
+    act(() =>
+      applyCampaignEvent(queryClient, {
+        action: 'progress',
+        campaignId: 2,
+        status: 'FINALIZADA',
+        totals: { recipients: 10, delivered: 9, pending: 0, failed: 1, confirmed: 3 },
+      }),
+    );
+    await waitFor(() => expect(screen.getByTestId('campaign-report-status').textContent).toBe('Finished'));
+    await act(async () => {
+      vi.advanceTimersByTime(4900);
+    });
+    expect(reportCalls()).toBe(before);
+    await act(async () => {
+      vi.advanceTimersByTime(200);
+    });
+    await waitFor(() => expect(reportCalls()).toBe(before + 1));
+  });
+});
+
+/** The report page under its route, so the :campaignId param resolves. */
+function ReportRoute() {
+  return (
+    <Routes>
+      <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
+    </Routes>
+  );
+}
