@@ -1,7 +1,7 @@
 import { Assessment, PlayArrow, StopCircleOutlined } from '@mui/icons-material';
 import { Stack, TableCell, TableRow } from '@mui/material';
 import { SEARCH_DEBOUNCE_MS, TOAST_ERROR_MS } from '@zapdesk/shared';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -13,10 +13,12 @@ import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { ActionIconButton, RowActions } from '../common/row-actions';
-import { CampaignModal } from './campaign-modal';
 import { CampaignStatusChip } from './campaign-status';
 import type { Campaign } from './campaign-types';
 import { useCampaignCommand, useCampaigns, useDeleteCampaign } from './use-campaigns';
+
+/** The dialog and its date-time picker load when it first opens (the page's budget). */
+const CampaignModal = lazy(() => import('./campaign-modal').then((m) => ({ default: m.CampaignModal })));
 
 /**
  * /campaigns (document 2 sections 2 and 4): table of name, status, contact list or tag, connection,
@@ -135,7 +137,11 @@ export function CampaignsPage() {
           </TableRow>
         ))}
       </DataTable>
-      {modal && <CampaignModal campaignId={modal.id} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <CampaignModal campaignId={modal.id} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('campaigns.confirmDelete.title', { name: toDelete?.name ?? '' })}
