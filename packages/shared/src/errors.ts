@@ -87,6 +87,18 @@ export const ERROR_STATUS = {
   ERR_INVALID_RESET_CODE: 400,
   /** The plan is the plan of some companies: move them to another plan first. */
   ERR_PLAN_IN_USE: 409,
+  /** Campaign: not editable in its status (INATIVA, CANCELADA, or PROGRAMADA more than 1 h ahead). */
+  ERR_CAMPAIGN_NOT_EDITABLE: 409,
+  /** Campaign: only EM_ANDAMENTO or PROGRAMADA campaigns can be cancelled. */
+  ERR_CAMPAIGN_NOT_CANCELLABLE: 409,
+  /** Campaign: only CANCELADA (or INATIVA) campaigns can be restarted. */
+  ERR_CAMPAIGN_NOT_RESTARTABLE: 409,
+  /** Campaign: its contact list or tag has no valid recipient, so it cannot start. */
+  ERR_CAMPAIGN_NO_RECIPIENTS: 400,
+  /** Campaign: every message variant is empty. */
+  ERR_CAMPAIGN_NO_MESSAGE: 400,
+  /** Campaign: neither a contact list nor a tag was chosen. */
+  ERR_CAMPAIGN_NO_LIST: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

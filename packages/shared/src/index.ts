@@ -8,6 +8,7 @@ export * from './schemas/admin.js';
 export * from './schemas/auth.js';
 export * from './schemas/billing.js';
 export * from './schemas/bots.js';
+export * from './schemas/campaigns.js';
 export * from './schemas/chats.js';
 export * from './schemas/classic.js';
 export * from './schemas/cloud.js';

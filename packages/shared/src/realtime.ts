@@ -2,7 +2,9 @@
  * Socket channel names and payloads (core document sections 4 and 7). The server emits on
  * `company-{id}-<name>`; the client listens on the same names.
  */
+
 import type { Prompt, QueueIntegration } from './schemas/bots.js';
+import type { CampaignEvent } from './schemas/campaigns.js';
 import type { Chat, ChatMessage } from './schemas/chats.js';
 import type { ContactListEntry, ContactListImport, ContactListWithCount } from './schemas/contact-lists.js';
 import type { FileListRecord } from './schemas/files.js';
@@ -32,6 +34,7 @@ export const CHANNELS = [
   'file',
   'ContactList',
   'ContactListItem',
+  'campaign',
 ] as const;
 export type ChannelName = (typeof CHANNELS)[number];
 
@@ -89,6 +92,8 @@ export interface ChannelPayloads {
     | { action: 'create' | 'update'; record: ContactListEntry }
     | { action: 'delete'; id: number }
     | { action: 'reload'; contactListId: number };
+  /** Campaigns (issue 11 item 4): list changes and the report's live progress. */
+  campaign: CampaignEvent;
   ticket: { action: string; [k: string]: unknown };
   appMessage: { action: string; [k: string]: unknown };
   contact: { action: string; [k: string]: unknown };
