@@ -17,7 +17,7 @@ import { applyAnnouncementEvent } from '../features/announcements/use-announceme
 import { SessionContext } from '../features/auth/session-context';
 import { applyPaymentEvent } from '../features/billing/payment-events';
 import { applyIntegrationEvent, applyPromptEvent } from '../features/bots/use-bots';
-import { applyCampaignEvent, onCampaignChannel } from '../features/campaigns/campaigns-live';
+import { applyCampaignEvent } from '../features/campaigns/campaigns-live';
 import { applyChatEvent } from '../features/chats/chats-cache';
 import {
   applyContactListEvent,
@@ -157,7 +157,7 @@ export function useRealtime(user: SessionUser): void {
         applyContactListItemEvent(queryClient, payload),
       ),
       // Campaigns: the list, and the open report's totals and progress.
-      onCampaignChannel(socket, companyId, (payload) => applyCampaignEvent(queryClient, payload)),
+      onCompanyChannel(socket, companyId, 'campaign', (payload) => applyCampaignEvent(queryClient, payload)),
     ];
     socket.on('connect_error', (err: Error) => {
       if (err.message === 'ERR_SESSION_EXPIRED') reloadLater();

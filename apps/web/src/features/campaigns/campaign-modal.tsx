@@ -10,7 +10,14 @@ import {
   ToggleButton,
   ToggleButtonGroup,
 } from '@mui/material';
-import { boundedString, V } from '@zapdesk/shared';
+import {
+  boundedString,
+  CAMPAIGN_MESSAGE_KEYS,
+  CAMPAIGN_MESSAGE_MAX,
+  type CampaignBody,
+  type CampaignDetail,
+  V,
+} from '@zapdesk/shared';
 import { useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -27,8 +34,6 @@ import {
 import { MessageTextField } from '../common/message-text-field';
 import { useRecordForm } from '../common/use-record-form';
 import { useConnections } from '../connections/use-connections';
-import { isCampaignEditable } from './campaign-editability';
-import { type Campaign, type CampaignBody, MESSAGE_VARIANTS } from './campaign-types';
 import { DateTimeInput } from './date-time-input';
 import {
   useCampaign,
@@ -38,9 +43,9 @@ import {
   useTagOptions,
 } from './use-campaigns';
 
-/** Longest message variant accepted by the form (characters). */
-const MESSAGE_MAX = 4096;
-const ZMessage = z.string().max(MESSAGE_MAX, V.tooLong);
+/** The five message variants (document 2 section 9), numbered from 1. */
+const MESSAGE_VARIANTS = CAMPAIGN_MESSAGE_KEYS.map((_key, i) => (i + 1) as 1 | 2 | 3 | 4 | 5);
+const ZMessage = z.string().max(CAMPAIGN_MESSAGE_MAX, V.tooLong);
 
 type Variant = (typeof MESSAGE_VARIANTS)[number];
 type MessageKey = `message${Variant}`;
@@ -61,8 +66,9 @@ export type CampaignFormValues = {
 } & Record<MessageKey | ConfirmationKey, string>;
 
 /**
- * The form's rules (document 2 section 5): name 2 to 50 characters; the first message and the
- * connection required; the first confirmation message required when confirmation is on.
+ * The form's rules (document 2 section 5): name 2 to 50 characters; the first message required; a
+ * contact list or a tag (ERR_CAMPAIGN_NO_LIST otherwise); the first confirmation message required
+ * when confirmation is on. No connection means the company's default one.
  */
 const ZCampaignForm = z
   .object({
@@ -88,12 +94,17 @@ const ZCampaignForm = z
     fileListId: z.number().nullable(),
     scheduledAt: z.date().nullable(),
     templateName: z.string().trim().max(512, V.tooLong),
-    templateLanguage: z.string().trim().max(16, V.tooLong),
+    templateLanguage: z.string().trim().max(20, V.tooLong),
   })
   .refine((v) => !v.confirmation || v.confirmationMessage1.trim() !== '', {
     path: ['confirmationMessage1'],
     message: V.required,
-  });
+  })
+  .refine((v) => v.contactListId !== null || v.recipients !== 'list', {
+    path: ['contactListId'],
+    message: V.required,
+  })
+  .refine((v) => v.tagId !== null || v.recipients !== 'tag', { path: ['tagId'], message: V.required });
 
 const EMPTY: CampaignFormValues = {
   name: '',
@@ -119,7 +130,7 @@ const EMPTY: CampaignFormValues = {
 };
 
 /** A stored campaign as the form edits it. */
-function toForm(c: Campaign): CampaignFormValues {
+function toForm(c: CampaignDetail): CampaignFormValues {
   return {
     name: c.name,
     message1: c.message1 ?? '',
@@ -195,12 +206,12 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
     getValues,
     setValue,
     formState: { errors, isSubmitting },
-  } = useRecordForm<CampaignFormValues, Campaign>(ZCampaignForm, EMPTY, existing.data, toForm);
+  } = useRecordForm<CampaignFormValues, CampaignDetail>(ZCampaignForm, EMPTY, existing.data, toForm);
   const [confirmation, recipients, whatsappId] = useWatch({
     control,
     name: ['confirmation', 'recipients', 'whatsappId'],
   });
-  const readOnly = editing && !!existing.data && !isCampaignEditable(existing.data);
+  const readOnly = editing && !!existing.data && !existing.data.editable;
   const provider = connections.data?.find((c) => c.id === whatsappId)?.provider;
   const cloud = provider === 'cloud';
 
@@ -269,10 +280,13 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
                 disabled={readOnly}
                 value={field.value ?? ''}
                 onChange={(e) => field.onChange(e.target.value === '' ? null : Number(e.target.value))}
-                error={!!errors.whatsappId}
-                helperText={message(errors.whatsappId?.message)}
-                slotProps={{ htmlInput: { 'data-testid': 'campaign-connection' } }}
+                slotProps={{
+                  htmlInput: { 'data-testid': 'campaign-connection' },
+                  select: { displayEmpty: true },
+                  inputLabel: { shrink: true },
+                }}
               >
+                <MenuItem value="">{t('campaigns.modal.defaultConnection')}</MenuItem>
                 {(connections.data ?? []).map((c) => (
                   <MenuItem key={c.id} value={c.id}>
                     {c.name}
@@ -328,6 +342,7 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
                   value={field.value}
                   onChange={field.onChange}
                   disabled={readOnly}
+                  error={message(errors.contactListId?.message)}
                   testId="campaign-contact-list"
                 />
               )}
@@ -343,6 +358,7 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
                   value={field.value}
                   onChange={field.onChange}
                   disabled={readOnly}
+                  error={message(errors.tagId?.message)}
                   testId="campaign-tag"
                 />
               )}

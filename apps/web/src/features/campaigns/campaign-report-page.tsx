@@ -11,6 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
+import type { CampaignTotals } from '@zapdesk/shared';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
@@ -19,18 +20,18 @@ import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { DataTable } from '../common/data-table';
 import { NotFoundPage } from '../common/not-found-page';
 import { CampaignStatusChip } from './campaign-status';
-import type { CampaignTotals } from './campaign-types';
-import { campaignKeys, useCampaignReport, useCampaignShippings } from './use-campaigns';
+import { campaignKeys, useCampaign, useCampaignShippings } from './use-campaigns';
 
 /** The report reloads this long after its campaign reaches FINALIZADA (document 2 section 4). */
 export const REPORT_RELOAD_DELAY_MS = 5000;
 
-const TOTALS = ['recipients', 'delivered', 'pending', 'failed', 'confirmed'] as const;
+const TOTALS = ['recipients', 'delivered', 'pending', 'failed', 'skipped', 'confirmed'] as const;
 
-/** Percentage (0–100) of the recipients already delivered or failed. */
+/** Percentage (0–100) of the recipients done: delivered, failed or skipped (opted out). */
 export function campaignProgress(totals: CampaignTotals): number {
   if (totals.recipients <= 0) return 0;
-  return Math.min(100, Math.round(((totals.delivered + totals.failed) / totals.recipients) * 100));
+  const done = totals.delivered + totals.failed + totals.skipped;
+  return Math.min(100, Math.round((done / totals.recipients) * 100));
 }
 
 /** /campaign/:campaignId/report: a numeric id, or the not-found page. */
@@ -42,18 +43,19 @@ export function CampaignReportPage() {
 }
 
 /**
- * A campaign's report (issue 11 item 4): totals (recipients, delivered, pending, failed,
- * confirmed), a progress bar kept live by `company-{id}-campaign`, and the recipients page by page.
- * When the campaign becomes FINALIZADA it reloads after 5 s.
+ * A campaign's report (issue 11 item 4): totals (recipients, delivered, pending, failed, skipped,
+ * confirmed) from GET /campaigns/:id, a progress bar kept live by `company-{id}-campaign`, and the
+ * recipients (GET /campaigns/:id/shippings) page by page. When the campaign becomes FINALIZADA it
+ * reloads after 5 s (document 2 section 4).
  */
 function CampaignReport({ id }: { id: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const report = useCampaignReport(id);
+  const report = useCampaign(id);
   const shippings = useCampaignShippings(id);
   const rows = useMemo(() => shippings.data?.pages.flatMap((p) => p.records) ?? [], [shippings.data]);
-  const status = report.data?.campaign.status;
+  const status = report.data?.status;
   const previous = useRef(status);
 
   useEffect(() => {
@@ -61,7 +63,7 @@ function CampaignReport({ id }: { id: number }) {
     previous.current = status;
     if (status !== 'FINALIZADA' || was === undefined || was === 'FINALIZADA') return;
     const timer = setTimeout(() => {
-      void queryClient.invalidateQueries({ queryKey: campaignKeys.report(id) });
+      void queryClient.invalidateQueries({ queryKey: campaignKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: campaignKeys.shippings(id) });
     }, REPORT_RELOAD_DELAY_MS);
     return () => clearTimeout(timer);
@@ -74,7 +76,8 @@ function CampaignReport({ id }: { id: number }) {
       </Box>
     );
   if (!report.data) return <NotFoundPage />;
-  const { campaign, totals } = report.data;
+  const campaign = report.data;
+  const { totals } = campaign;
   const progress = campaignProgress(totals);
 
   return (
@@ -137,7 +140,7 @@ function CampaignReport({ id }: { id: number }) {
       >
         {rows.map((row) => (
           <TableRow key={row.id} data-testid={`campaign-shipping-${row.id}`}>
-            <TableCell>{row.name ?? ''}</TableCell>
+            <TableCell>{row.name}</TableCell>
             <TableCell>{row.number}</TableCell>
             <TableCell align="center" title={row.error ?? undefined}>
               {t(`campaigns.report.shippingStatus.${row.status}`, { defaultValue: row.status })}

@@ -1,6 +1,6 @@
 import { Chip } from '@mui/material';
+import type { CampaignStatus } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
-import type { CampaignStatus } from './campaign-types';
 
 const COLORS: Record<CampaignStatus, 'default' | 'info' | 'warning' | 'error' | 'success'> = {
   INATIVA: 'default',

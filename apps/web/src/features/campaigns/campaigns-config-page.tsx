@@ -13,7 +13,14 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { V } from '@zapdesk/shared';
+import {
+  CAMPAIGN_LONGER_INTERVAL_OPTIONS,
+  CAMPAIGN_MESSAGE_INTERVAL_OPTIONS,
+  CAMPAIGN_SETTINGS_DEFAULTS,
+  type CampaignSettings,
+  V,
+  ZCampaignVariable,
+} from '@zapdesk/shared';
 import { useEffect, useState } from 'react';
 import { Controller, useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -21,29 +28,18 @@ import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { useFieldMessage } from '../common/field-message';
 import { useRecordForm } from '../common/use-record-form';
-import { type CampaignSettings, LONGER_INTERVAL_OPTIONS, MESSAGE_INTERVAL_OPTIONS } from './campaign-types';
 import { useCampaignSettings, useSaveCampaignSettings } from './use-campaigns';
 
-/** Defaults of the spec (document 2 section 9) and of our pacing fields (docs/campaigns-web.md). */
-export const DEFAULT_CAMPAIGN_SETTINGS: CampaignSettings = {
-  messageInterval: 20,
-  longerIntervalAfter: 20,
-  greaterInterval: 60,
-  variables: [],
-  sendWindowStart: null,
-  sendWindowEnd: null,
-  dailyCap: null,
-  jitterSeconds: 0,
-  optOutKeyword: null,
-};
-
-/** Upper bounds of the extra fields (the server holds the same). */
-const DAILY_CAP_MAX = 100_000;
-const JITTER_MAX_SECONDS = 300;
+/** Upper bounds of the extra fields (ZCampaignSettings holds the same). */
+const DAILY_CAP_MAX = 1_000_000;
+const JITTER_MAX_SECONDS = 600;
 const VARIABLE_KEY_MAX = 50;
 const VARIABLE_VALUE_MAX = 1000;
 
-const ZTime = z.union([z.literal(''), z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, V.invalid)]);
+const ZTime = z
+  .string()
+  .min(1, V.required)
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, V.invalid);
 const ZWholeNumber = (max: number) =>
   z
     .string()
@@ -51,22 +47,17 @@ const ZWholeNumber = (max: number) =>
     .refine((s) => s === '' || /^\d+$/.test(s), V.invalid)
     .refine((s) => s === '' || Number(s) <= max, V.tooLong);
 
-const ZConfigForm = z
-  .object({
-    messageInterval: z.number(),
-    longerIntervalAfter: z.number(),
-    greaterInterval: z.number(),
-    variables: z.array(z.object({ key: z.string(), value: z.string() })),
-    sendWindowStart: ZTime,
-    sendWindowEnd: ZTime,
-    dailyCap: ZWholeNumber(DAILY_CAP_MAX),
-    jitterSeconds: ZWholeNumber(JITTER_MAX_SECONDS),
-    optOutKeyword: z.string().trim().max(30, V.tooLong),
-  })
-  .refine((v) => (v.sendWindowStart === '') === (v.sendWindowEnd === ''), {
-    path: ['sendWindowEnd'],
-    message: V.required,
-  });
+const ZConfigForm = z.object({
+  messageInterval: z.number(),
+  longerIntervalAfter: z.number(),
+  greaterInterval: z.number(),
+  variables: z.array(z.object({ key: z.string(), value: z.string() })),
+  sendWindowStart: ZTime,
+  sendWindowEnd: ZTime,
+  dailyCap: ZWholeNumber(DAILY_CAP_MAX),
+  jitterSeconds: ZWholeNumber(JITTER_MAX_SECONDS),
+  optOutKeyword: z.string().trim().max(30, V.tooLong),
+});
 
 type ConfigFormValues = z.input<typeof ZConfigForm>;
 
@@ -75,12 +66,12 @@ function toForm(s: CampaignSettings): ConfigFormValues {
     messageInterval: s.messageInterval,
     longerIntervalAfter: s.longerIntervalAfter,
     greaterInterval: s.greaterInterval,
-    variables: s.variables ?? [],
-    sendWindowStart: s.sendWindowStart ?? '',
-    sendWindowEnd: s.sendWindowEnd ?? '',
-    dailyCap: s.dailyCap === null || s.dailyCap === undefined ? '' : String(s.dailyCap),
-    jitterSeconds: String(s.jitterSeconds ?? 0),
-    optOutKeyword: s.optOutKeyword ?? '',
+    variables: [...s.variables],
+    sendWindowStart: s.sendWindowStart,
+    sendWindowEnd: s.sendWindowEnd,
+    dailyCap: String(s.dailyCap),
+    jitterSeconds: String(s.jitterSeconds),
+    optOutKeyword: s.optOutKeyword,
   };
 }
 
@@ -90,24 +81,25 @@ function toSettings(v: ConfigFormValues): CampaignSettings {
     longerIntervalAfter: v.longerIntervalAfter,
     greaterInterval: v.greaterInterval,
     variables: v.variables,
-    sendWindowStart: v.sendWindowStart || null,
-    sendWindowEnd: v.sendWindowEnd || null,
-    dailyCap: v.dailyCap.trim() === '' ? null : Number(v.dailyCap),
+    sendWindowStart: v.sendWindowStart,
+    sendWindowEnd: v.sendWindowEnd,
+    dailyCap: v.dailyCap.trim() === '' ? 0 : Number(v.dailyCap),
     jitterSeconds: v.jitterSeconds.trim() === '' ? 0 : Number(v.jitterSeconds),
-    optOutKeyword: v.optOutKeyword.trim() || null,
+    optOutKeyword: v.optOutKeyword.trim(),
   };
 }
 
 const INTERVAL_FIELDS = [
-  { name: 'messageInterval', options: MESSAGE_INTERVAL_OPTIONS, unit: 'seconds' },
-  { name: 'longerIntervalAfter', options: LONGER_INTERVAL_OPTIONS, unit: 'messages' },
-  { name: 'greaterInterval', options: LONGER_INTERVAL_OPTIONS, unit: 'seconds' },
+  { name: 'messageInterval', options: CAMPAIGN_MESSAGE_INTERVAL_OPTIONS, unit: 'seconds' },
+  { name: 'longerIntervalAfter', options: CAMPAIGN_LONGER_INTERVAL_OPTIONS, unit: 'messages' },
+  { name: 'greaterInterval', options: CAMPAIGN_LONGER_INTERVAL_OPTIONS, unit: 'seconds' },
 ] as const;
 
 /**
  * /campaigns-config (document 2 sections 3, 5 and 9): the three interval selects with the spec's
  * options and defaults, the custom variables (a key already in the list is not added), and our
- * pacing fields: send window, daily cap per connection, jitter and the opt-out keyword.
+ * pacing fields (issue 11 item 4): send window (equal times: all day), daily cap per connection
+ * (0: none), random jitter added to each wait and the opt-out keyword (empty: off).
  */
 export function CampaignsConfigPage() {
   const { t } = useTranslation();
@@ -120,20 +112,20 @@ export function CampaignsConfigPage() {
     handleSubmit,
     reset,
     formState: { errors, isSubmitting },
-  } = useRecordForm<ConfigFormValues>(ZConfigForm, toForm(DEFAULT_CAMPAIGN_SETTINGS));
+  } = useRecordForm<ConfigFormValues>(ZConfigForm, toForm(CAMPAIGN_SETTINGS_DEFAULTS));
   useEffect(() => {
-    if (settings.data) reset(toForm({ ...DEFAULT_CAMPAIGN_SETTINGS, ...settings.data }));
+    if (settings.data) reset(toForm({ ...CAMPAIGN_SETTINGS_DEFAULTS, ...settings.data }));
   }, [settings.data, reset]);
   const variables = useFieldArray({ control, name: 'variables' });
   const [key, setKey] = useState('');
   const [value, setValue] = useState('');
   const [keyError, setKeyError] = useState<string | null>(null);
 
+  /** Adds the typed variable unless its key is invalid or already in the list (section 5). */
   const addVariable = () => {
     const k = key.trim();
-    if (!k) return setKeyError(t('validation.required'));
-    if (k.length > VARIABLE_KEY_MAX || value.length > VARIABLE_VALUE_MAX)
-      return setKeyError(t('validation.tooLong'));
+    const parsed = ZCampaignVariable.safeParse({ key: k, value });
+    if (!parsed.success) return setKeyError(message(parsed.error.issues[0]?.message) ?? null);
     if (variables.fields.some((v) => v.key === k)) return setKeyError(t('campaigns.config.duplicateKey'));
     variables.append({ key: k, value });
     setKey('');
@@ -208,7 +200,7 @@ export function CampaignsConfigPage() {
               label={t(`campaigns.config.${name}`)}
               {...register(name)}
               error={!!errors[name]}
-              helperText={message(errors[name]?.message)}
+              helperText={message(errors[name]?.message) ?? t('campaigns.config.sendWindowHint')}
               slotProps={{
                 inputLabel: { shrink: true },
                 htmlInput: { 'data-testid': `campaigns-config-${name}` },
@@ -223,7 +215,7 @@ export function CampaignsConfigPage() {
             error={!!errors.dailyCap}
             helperText={message(errors.dailyCap?.message) ?? t('campaigns.config.dailyCapHint')}
             slotProps={{
-              htmlInput: { min: 1, max: DAILY_CAP_MAX, 'data-testid': 'campaigns-config-dailyCap' },
+              htmlInput: { min: 0, max: DAILY_CAP_MAX, 'data-testid': 'campaigns-config-dailyCap' },
             }}
           />
           <TextField
@@ -243,7 +235,7 @@ export function CampaignsConfigPage() {
             placeholder="SAIR"
             {...register('optOutKeyword')}
             error={!!errors.optOutKeyword}
-            helperText={message(errors.optOutKeyword?.message)}
+            helperText={message(errors.optOutKeyword?.message) ?? t('campaigns.config.optOutHint')}
             slotProps={{ htmlInput: { 'data-testid': 'campaigns-config-optOutKeyword' } }}
           />
         </Stack>
@@ -251,6 +243,9 @@ export function CampaignsConfigPage() {
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Typography variant="subtitle1" gutterBottom>
           {t('campaigns.config.variables')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {t('campaigns.config.variablesHint')}
         </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
           <TextField
@@ -291,7 +286,7 @@ export function CampaignsConfigPage() {
                 </IconButton>
               }
             >
-              <ListItemText primary={`{{${v.key}}}`} secondary={v.value} />
+              <ListItemText primary={`{${v.key}}`} secondary={v.value} />
             </ListItem>
           ))}
         </List>

@@ -1,6 +1,6 @@
 import { Assessment, PlayArrow, StopCircleOutlined } from '@mui/icons-material';
 import { Stack, TableCell, TableRow } from '@mui/material';
-import { SEARCH_DEBOUNCE_MS, TOAST_ERROR_MS } from '@zapdesk/shared';
+import { type Campaign, SEARCH_DEBOUNCE_MS, TOAST_ERROR_MS } from '@zapdesk/shared';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -14,8 +14,7 @@ import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { ActionIconButton, RowActions } from '../common/row-actions';
 import { CampaignStatusChip } from './campaign-status';
-import type { Campaign } from './campaign-types';
-import { useCampaignCommand, useCampaigns, useDeleteCampaign } from './use-campaigns';
+import { useCampaignCommand, useCampaigns, useDeleteCampaign, useTagOptions } from './use-campaigns';
 
 /** The dialog and its date-time picker load when it first opens (the page's budget). */
 const CampaignModal = lazy(() => import('./campaign-modal').then((m) => ({ default: m.CampaignModal })));
@@ -23,7 +22,8 @@ const CampaignModal = lazy(() => import('./campaign-modal').then((m) => ({ defau
 /**
  * /campaigns (document 2 sections 2 and 4): table of name, status, contact list or tag, connection,
  * scheduledAt, completedAt and confirmation, with search, add/edit dialog, delete confirmation, the
- * report link, cancel (EM_ANDAMENTO) and restart (CANCELADA); their failures show in error toasts.
+ * report link, cancel (EM_ANDAMENTO, PROGRAMADA), restart (CANCELADA) and start (INATIVA, through
+ * restart); their failures show the error's message in an error toast (section 8).
  */
 export function CampaignsPage() {
   const { t } = useTranslation();
@@ -36,12 +36,23 @@ export function CampaignsPage() {
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
   const [toDelete, setToDelete] = useState<Campaign | null>(null);
   const campaigns = useMemo(() => list.data?.pages.flatMap((p) => p.records) ?? [], [list.data]);
+  const tags = useTagOptions();
+  const tagName = (id: number) => tags.data?.find((tag) => tag.id === id)?.name ?? `#${id}`;
 
-  const run = (id: number, which: 'cancel' | 'restart') =>
+  const run = (row: Campaign, which: 'cancel' | 'restart') =>
     command.mutate(
-      { id, command: which },
+      { id: row.id, command: which },
       {
-        onSuccess: () => toast.success(t(`campaigns.toasts.${which}ed`)),
+        onSuccess: () =>
+          toast.success(
+            t(
+              which === 'cancel'
+                ? 'campaigns.toasts.canceled'
+                : row.status === 'INATIVA'
+                  ? 'campaigns.toasts.started'
+                  : 'campaigns.toasts.restarted',
+            ),
+          ),
         onError: (err) =>
           toast.error(errorMessage(err) ?? t('campaigns.toasts.commandFailed'), {
             autoClose: TOAST_ERROR_MS,
@@ -89,9 +100,11 @@ export function CampaignsPage() {
             </TableCell>
             <TableCell>
               {row.contactList?.name ??
-                (row.tag ? t('campaigns.table.tagNamed', { name: row.tag.name }) : t('campaigns.table.none'))}
+                (row.tagId !== null
+                  ? t('campaigns.table.tagNamed', { name: tagName(row.tagId) })
+                  : t('campaigns.table.none'))}
             </TableCell>
-            <TableCell>{row.whatsapp?.name ?? t('campaigns.table.none')}</TableCell>
+            <TableCell>{row.whatsapp?.name ?? t('campaigns.table.defaultConnection')}</TableCell>
             <TableCell align="center">
               {formatDateTime(row.scheduledAt) || t('campaigns.table.none')}
             </TableCell>
@@ -110,20 +123,22 @@ export function CampaignsPage() {
                 deleteLabel={t('campaigns.delete', { name: row.name })}
                 onDelete={() => setToDelete(row)}
               >
-                {row.status === 'EM_ANDAMENTO' && (
+                {(row.status === 'EM_ANDAMENTO' || row.status === 'PROGRAMADA') && (
                   <ActionIconButton
                     label={t('campaigns.cancel', { name: row.name })}
                     testId={`campaign-cancel-${row.id}`}
                     icon={<StopCircleOutlined fontSize="small" />}
-                    onClick={() => run(row.id, 'cancel')}
+                    onClick={() => run(row, 'cancel')}
                   />
                 )}
-                {row.status === 'CANCELADA' && (
+                {(row.status === 'CANCELADA' || row.status === 'INATIVA') && (
                   <ActionIconButton
-                    label={t('campaigns.restart', { name: row.name })}
+                    label={t(row.status === 'INATIVA' ? 'campaigns.start' : 'campaigns.restart', {
+                      name: row.name,
+                    })}
                     testId={`campaign-restart-${row.id}`}
                     icon={<PlayArrow fontSize="small" />}
-                    onClick={() => run(row.id, 'restart')}
+                    onClick={() => run(row, 'restart')}
                   />
                 )}
                 <ActionIconButton

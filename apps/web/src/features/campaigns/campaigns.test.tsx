@@ -1,13 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { Campaign } from '@zapdesk/shared';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { isCampaignEditable } from './campaign-editability';
 import { CampaignModal } from './campaign-modal';
 import { CampaignReportPage } from './campaign-report-page';
-import type { Campaign } from './campaign-types';
 import { CampaignsConfigPage } from './campaigns-config-page';
 import { applyCampaignEvent } from './campaigns-live';
 import { CampaignsPage } from './campaigns-page';
@@ -15,8 +14,6 @@ import { campaignMediaFile } from './use-campaigns';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-
-const HOUR = 60 * 60 * 1000;
 
 const campaign = (overrides: Partial<Campaign> = {}): Campaign => ({
   id: 1,
@@ -39,11 +36,16 @@ const campaign = (overrides: Partial<Campaign> = {}): Campaign => ({
   contactListId: 4,
   tagId: null,
   fileListId: null,
+  companyId: 1,
   mediaPath: null,
   mediaName: null,
+  templateName: null,
+  templateLanguage: null,
   contactList: { id: 4, name: 'Clientes VIP' },
-  tag: null,
   whatsapp: { id: 3, name: 'Vendas' },
+  editable: true,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:00:00.000Z',
   ...overrides,
 });
 
@@ -52,7 +54,7 @@ const connections = [
   { id: 9, name: 'Oficial', status: 'CONNECTED', provider: 'cloud', isDefault: false },
 ];
 
-const totals = { recipients: 10, delivered: 4, pending: 5, failed: 1, confirmed: 2 };
+const totals = { recipients: 10, delivered: 3, pending: 5, failed: 1, skipped: 1, confirmed: 2 };
 
 describe('campaigns', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
@@ -74,13 +76,13 @@ describe('campaigns', () => {
         contactListId: null,
         contactList: null,
         tagId: 6,
-        tag: { id: 6, name: 'leads' },
+        editable: false,
         scheduledAt: '2026-12-01T12:00:00.000Z',
       }),
       campaign({ id: 5, name: 'Páscoa', status: 'CANCELADA' }),
     ];
     commandAnswer = json(200, {});
-    reportCampaign = campaign({ id: 2, name: 'Natal', status: 'EM_ANDAMENTO' });
+    reportCampaign = campaign({ id: 2, name: 'Natal', status: 'EM_ANDAMENTO', editable: false });
     fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
       const method = init?.method ?? 'GET';
@@ -89,21 +91,26 @@ describe('campaigns', () => {
         return json(201, campaign({ id: 7, ...JSON.parse(String(init?.body)) }));
       const one = /^\/api\/campaigns\/(\d+)$/.exec(url);
       if (one && method === 'GET') {
+        if (one[1] === '2') return json(200, { ...reportCampaign, totals });
         const found = records.find((r) => r.id === Number(one[1]));
-        return found ? json(200, found) : json(404, { error: 'ERR_NOT_FOUND' });
+        return found ? json(200, { ...found, totals }) : json(404, { error: 'ERR_NOT_FOUND' });
       }
       if (one && method === 'DELETE') return new Response(null, { status: 204 });
       if (/^\/api\/campaigns\/\d+\/(cancel|restart)$/.test(url)) return commandAnswer.clone();
-      if (url === '/api/campaigns/2/report') return json(200, { campaign: reportCampaign, totals });
       if (url.startsWith('/api/campaigns/2/shippings?'))
         return json(200, {
           records: [
             {
               id: 11,
+              campaignId: 2,
               number: '5511999990001',
               name: 'Ana',
+              contactId: 40,
               status: 'delivered',
+              variant: 1,
+              message: 'Olá Ana',
               deliveredAt: '2026-11-20T10:00:00.000Z',
+              confirmationRequestedAt: null,
               confirmedAt: null,
               error: null,
             },
@@ -118,18 +125,20 @@ describe('campaigns', () => {
         return json(200, { files: [{ id: 8, name: 'Tabela' }], hasMore: false });
       if (url === '/api/campaign-settings' && method === 'GET')
         return json(200, {
-          messageInterval: 20,
-          longerIntervalAfter: 20,
-          greaterInterval: 60,
-          variables: [{ key: 'loja', value: 'Centro' }],
-          sendWindowStart: '08:00',
-          sendWindowEnd: '20:00',
-          dailyCap: null,
-          jitterSeconds: 0,
-          optOutKeyword: 'SAIR',
+          settings: {
+            messageInterval: 20,
+            longerIntervalAfter: 20,
+            greaterInterval: 60,
+            variables: [{ key: 'loja', value: 'Centro' }],
+            sendWindowStart: '08:00',
+            sendWindowEnd: '20:00',
+            dailyCap: 1000,
+            jitterSeconds: 5,
+            optOutKeyword: 'SAIR',
+          },
         });
       if (url === '/api/campaign-settings' && method === 'POST')
-        return json(200, JSON.parse(String(init?.body)).settings);
+        return json(200, JSON.parse(String(init?.body)));
       return json(404, { error: 'ERR_NOT_FOUND' });
     });
     vi.stubGlobal('fetch', fetchMock);
@@ -152,10 +161,16 @@ describe('campaigns', () => {
     expect(within(first).getByText('Clientes VIP')).toBeTruthy();
     expect(within(first).getByText('Disabled')).toBeTruthy();
     expect(screen.getByTestId('campaign-row-5').textContent).toContain('Cancelled');
-    // cancel only while running, restart only when cancelled
+    // cancel while running or scheduled; restart when cancelled; start (restart) when inactive
     expect(screen.queryByTestId('campaign-cancel-1')).toBeNull();
+    expect(screen.getByTestId('campaign-restart-1').getAttribute('aria-label')).toBe(
+      'Start campaign Black Friday',
+    );
     expect(screen.getByTestId('campaign-cancel-2')).toBeTruthy();
-    expect(screen.getByTestId('campaign-restart-5')).toBeTruthy();
+    expect(screen.queryByTestId('campaign-restart-2')).toBeNull();
+    expect(screen.getByTestId('campaign-restart-5').getAttribute('aria-label')).toBe(
+      'Restart campaign Páscoa',
+    );
     await user.click(screen.getByTestId('campaign-delete-1'));
     await user.click(await screen.findByTestId('confirm-button'));
     await waitFor(() => expect(calls('/api/campaigns/1', 'DELETE')).toHaveLength(1));
@@ -164,33 +179,38 @@ describe('campaigns', () => {
 
   it('shows a failed cancel as an error toast with its message, and a restart as a success toast', async () => {
     const user = userEvent.setup();
-    commandAnswer = json(403, { error: 'ERR_PLAN_FEATURE_DISABLED' });
+    commandAnswer = json(409, { error: 'ERR_CAMPAIGN_NOT_CANCELLABLE' });
     renderWithProviders(<CampaignsPage />, { user: admin });
     await user.click(await screen.findByTestId('campaign-cancel-2'));
     await waitFor(() => expect(calls('/api/campaigns/2/cancel', 'POST')).toHaveLength(1));
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent?.length).toBeGreaterThan(0);
-    expect(alert.textContent).not.toContain('ERR_');
+    expect(await screen.findByText('Only scheduled or running campaigns can be cancelled.')).toBeTruthy();
     commandAnswer = json(200, {});
     await user.click(screen.getByTestId('campaign-restart-5'));
     expect(await screen.findByText('Campaign restarted')).toBeTruthy();
     expect(calls('/api/campaigns/5/restart', 'POST')).toHaveLength(1);
   });
 
-  it('validates the dialog (name 2–50, first message, connection) and posts the list, never the tag', async () => {
+  it('validates the dialog: name 2–50, first message and a contact list required', async () => {
     const user = userEvent.setup();
     const onClose = vi.fn();
     renderWithProviders(<CampaignModal campaignId={null} onClose={onClose} />, { user: admin });
     expect(screen.getByText('New campaign')).toBeTruthy();
     await user.click(screen.getByTestId('campaign-save'));
     const form = screen.getByTestId('campaign-modal');
-    expect((await within(form).findAllByText('Required')).length).toBeGreaterThanOrEqual(2);
+    // name, first message and contact list
+    expect(await within(form).findAllByText('Required')).toHaveLength(3);
     await user.type(screen.getByTestId('campaign-name'), 'A');
     await user.click(screen.getByTestId('campaign-save'));
     expect(await within(form).findByText('Too Short!')).toBeTruthy();
     expect(calls('/api/campaigns', 'POST')).toHaveLength(0);
+  });
 
-    await user.type(screen.getByTestId('campaign-name'), 'niversário');
+  it('posts the variants, the confirmation messages and the list, never the tag', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<CampaignModal campaignId={null} onClose={onClose} />, { user: admin });
+    const form = screen.getByTestId('campaign-modal');
+    await user.type(screen.getByTestId('campaign-name'), 'Aniversário');
     await user.type(screen.getByTestId('campaign-message1'), 'Parabéns!');
     await user.click(screen.getByTestId('campaign-variant-tab-2'));
     await user.type(screen.getByTestId('campaign-message2'), 'Feliz aniversário!');
@@ -199,6 +219,10 @@ describe('campaigns', () => {
     await user.click(screen.getByRole('combobox', { name: 'Contact list' }));
     await user.click(await screen.findByRole('option', { name: 'Clientes VIP' }));
     // confirmation on: its first message becomes required
+    await user.click(screen.getByTestId('campaign-recipients-tag'));
+    await user.click(screen.getByRole('combobox', { name: 'Tag' }));
+    await user.click(await screen.findByRole('option', { name: 'leads' }));
+    await user.click(screen.getByTestId('campaign-recipients-list'));
     await user.click(screen.getByTestId('campaign-confirmation'));
     await user.click(screen.getByTestId('campaign-save'));
     expect(await within(form).findByText('Required')).toBeTruthy();
@@ -250,16 +274,15 @@ describe('campaigns', () => {
     expect((screen.getByTestId('campaign-save') as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('editability follows section 4: inactive, cancelled, or scheduled more than an hour ahead', () => {
-    const now = Date.parse('2026-11-24T12:00:00.000Z');
-    const at = (ms: number) => new Date(now + ms).toISOString();
-    expect(isCampaignEditable({ status: 'INATIVA', scheduledAt: null }, now)).toBe(true);
-    expect(isCampaignEditable({ status: 'CANCELADA', scheduledAt: null }, now)).toBe(true);
-    expect(isCampaignEditable({ status: 'PROGRAMADA', scheduledAt: at(HOUR + 60_000) }, now)).toBe(true);
-    expect(isCampaignEditable({ status: 'PROGRAMADA', scheduledAt: at(HOUR) }, now)).toBe(false);
-    expect(isCampaignEditable({ status: 'PROGRAMADA', scheduledAt: at(30 * 60_000) }, now)).toBe(false);
-    expect(isCampaignEditable({ status: 'EM_ANDAMENTO', scheduledAt: null }, now)).toBe(false);
-    expect(isCampaignEditable({ status: 'FINALIZADA', scheduledAt: null }, now)).toBe(false);
+  it('opens a campaign scheduled within the hour read-only (the server says it is not editable)', async () => {
+    records[0] = campaign({
+      status: 'PROGRAMADA',
+      scheduledAt: new Date(Date.now() + 30 * 60_000).toISOString(),
+      editable: false,
+    });
+    renderWithProviders(<CampaignModal campaignId={1} onClose={() => {}} />, { user: admin });
+    expect(await screen.findByText('Campaign - read only')).toBeTruthy();
+    expect((screen.getByTestId('campaign-save') as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('replaces spaces in media file names by underscores', () => {
@@ -297,7 +320,12 @@ describe('campaigns', () => {
     await user.type(screen.getByTestId('campaigns-config-variable-key'), 'cupom');
     await user.click(screen.getByTestId('campaigns-config-variable-add'));
     expect(screen.getByTestId('campaigns-config-variable-cupom')).toBeTruthy();
+    await user.clear(screen.getByTestId('campaigns-config-dailyCap'));
     await user.type(screen.getByTestId('campaigns-config-dailyCap'), '500');
+    await user.type(screen.getByTestId('campaigns-config-variable-key'), 'bad key');
+    await user.click(screen.getByTestId('campaigns-config-variable-add'));
+    expect(await screen.findByText('Invalid value')).toBeTruthy();
+    await user.clear(screen.getByTestId('campaigns-config-variable-key'));
     await user.click(screen.getByTestId('campaigns-config-save'));
     await waitFor(() => expect(calls('/api/campaign-settings', 'POST')).toHaveLength(1));
     const body = JSON.parse(String(calls('/api/campaign-settings', 'POST')[0]![1]!.body));
@@ -312,7 +340,7 @@ describe('campaigns', () => {
       sendWindowStart: '08:00',
       sendWindowEnd: '20:00',
       dailyCap: 500,
-      jitterSeconds: 0,
+      jitterSeconds: 5,
       optOutKeyword: 'SAIR',
     });
     expect(await screen.findByText('Settings saved')).toBeTruthy();
@@ -325,9 +353,10 @@ describe('campaigns', () => {
     });
     expect(await screen.findByText('Report of Natal')).toBeTruthy();
     expect(screen.getByTestId('campaign-report-recipients').textContent).toBe('10');
-    expect(screen.getByTestId('campaign-report-delivered').textContent).toBe('4');
+    expect(screen.getByTestId('campaign-report-delivered').textContent).toBe('3');
     expect(screen.getByTestId('campaign-report-pending').textContent).toBe('5');
     expect(screen.getByTestId('campaign-report-failed').textContent).toBe('1');
+    expect(screen.getByTestId('campaign-report-skipped').textContent).toBe('1');
     expect(screen.getByTestId('campaign-report-confirmed').textContent).toBe('2');
     expect(screen.getByTestId('campaign-report-percent').textContent).toBe('50%');
     expect(await screen.findByTestId('campaign-shipping-11')).toBeTruthy();
@@ -336,23 +365,24 @@ describe('campaigns', () => {
     act(() =>
       applyCampaignEvent(queryClient, {
         action: 'progress',
-        campaignId: 2,
-        totals: { recipients: 10, delivered: 8, pending: 1, failed: 1, confirmed: 3 },
+        id: 2,
+        status: 'EM_ANDAMENTO',
+        totals: { recipients: 10, delivered: 7, pending: 1, failed: 1, skipped: 1, confirmed: 3 },
       }),
     );
     await waitFor(() => expect(screen.getByTestId('campaign-report-percent').textContent).toBe('90%'));
     expect(screen.getByTestId('campaign-report-progress').getAttribute('aria-valuenow')).toBe('90');
 
-    const reportCalls = () => calls('/api/campaigns/2/report').length;
+    const reportCalls = () => calls('/api/campaigns/2').length;
     const before = reportCalls();
     vi.useFakeTimers({ shouldAdvanceTime: true });
     reportCampaign = campaign({ id: 2, name: 'Natal', status: 'FINALIZADA' });
     act(() =>
       applyCampaignEvent(queryClient, {
         action: 'progress',
-        campaignId: 2,
+        id: 2,
         status: 'FINALIZADA',
-        totals: { recipients: 10, delivered: 9, pending: 0, failed: 1, confirmed: 3 },
+        totals: { recipients: 10, delivered: 8, pending: 0, failed: 1, skipped: 1, confirmed: 3 },
       }),
     );
     await waitFor(() => expect(screen.getByTestId('campaign-report-status').textContent).toBe('Finished'));

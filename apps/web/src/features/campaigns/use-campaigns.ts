@@ -1,15 +1,16 @@
 /** Queries and mutations of the campaign pages (document 2 section 7 "Campaigns", issue 11 item 4). */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FileListsPage, Tag } from '@zapdesk/shared';
-import { api } from '../../lib/api';
 import type {
   Campaign,
   CampaignBody,
-  CampaignReport,
+  CampaignDetail,
   CampaignSettings,
   CampaignShippingsPage,
   CampaignsPage,
-} from './campaign-types';
+  FileListsPage,
+  Tag,
+} from '@zapdesk/shared';
+import { api } from '../../lib/api';
 import { campaignKeys } from './campaigns-live';
 
 export { applyCampaignEvent, campaignKeys } from './campaigns-live';
@@ -25,11 +26,11 @@ export function useCampaigns(search: string) {
   });
 }
 
-/** GET /campaigns/:id when `id` is set. */
+/** GET /campaigns/:id (the campaign with its report totals) when `id` is set. */
 export function useCampaign(id: number | null | undefined) {
   return useQuery({
     queryKey: campaignKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api.get<Campaign>(`/campaigns/${id}`, undefined, signal),
+    queryFn: ({ signal }) => api.get<CampaignDetail>(`/campaigns/${id}`, undefined, signal),
     enabled: typeof id === 'number',
   });
 }
@@ -85,7 +86,8 @@ export function useDeleteCampaign() {
 }
 
 /**
- * POST /campaigns/:id/cancel or /restart (document 2 section 4). Silent: the page shows the
+ * POST /campaigns/:id/cancel or /restart (document 2 section 4; restarting an INATIVA campaign
+ * starts it). Silent: the page shows the
  * failure's message in an error toast itself (section 8).
  */
 export function useCampaignCommand() {
@@ -98,33 +100,26 @@ export function useCampaignCommand() {
   });
 }
 
-/** GET /campaign-settings. */
+/** GET /campaign-settings: the company's settings (`{ settings }`, defaults where never saved). */
 export function useCampaignSettings() {
   return useQuery({
     queryKey: campaignKeys.settings,
-    queryFn: ({ signal }) => api.get<CampaignSettings>('/campaign-settings', undefined, signal),
+    queryFn: async ({ signal }) =>
+      (await api.get<{ settings: CampaignSettings }>('/campaign-settings', undefined, signal)).settings,
   });
 }
 
-/** POST /campaign-settings with `{ settings }`. */
+/** POST /campaign-settings with `{ settings }`; the answer's settings replace the cached ones. */
 export function useSaveCampaignSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (settings: CampaignSettings) =>
-      api.post<CampaignSettings>('/campaign-settings', { settings }),
+    mutationFn: async (settings: CampaignSettings) =>
+      (await api.post<{ settings: CampaignSettings }>('/campaign-settings', { settings })).settings,
     onSuccess: (saved) => queryClient.setQueryData(campaignKeys.settings, saved),
   });
 }
 
-/** GET /campaigns/:id/report: the campaign and its totals. */
-export function useCampaignReport(id: number) {
-  return useQuery({
-    queryKey: campaignKeys.report(id),
-    queryFn: ({ signal }) => api.get<CampaignReport>(`/campaigns/${id}/report`, undefined, signal),
-  });
-}
-
-/** GET /campaigns/:id/shippings?pageNumber= as an infinite list (the report's recipients). */
+/** GET /campaigns/:id/shippings?pageNumber= as an infinite list (the report's recipients, 20 a page). */
 export function useCampaignShippings(id: number) {
   return useInfiniteQuery({
     queryKey: campaignKeys.shippings(id),
@@ -135,7 +130,7 @@ export function useCampaignShippings(id: number) {
   });
 }
 
-/** The pickers of the campaign dialog: contact lists, tags and file lists (first 200). */
+/** The contact lists of the dialog's picker (GET /contact-lists/list). */
 export function useContactListOptions() {
   return useQuery({
     queryKey: ['contact-lists', 'options'],
@@ -144,6 +139,7 @@ export function useContactListOptions() {
   });
 }
 
+/** The company's tags (GET /tags/list): the dialog's picker and the table's tag names. */
 export function useTagOptions() {
   return useQuery({
     queryKey: ['tags', 'options'],
@@ -154,6 +150,7 @@ export function useTagOptions() {
 /** How many pages of 20 file lists the picker loads at most. */
 const FILE_LIST_PAGES = 10;
 
+/** The file lists of the dialog's picker (GET /files, page after page, at most 200). */
 export function useFileListOptions() {
   return useQuery({
     queryKey: ['file-lists', 'options'],

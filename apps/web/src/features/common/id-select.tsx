@@ -65,6 +65,8 @@ interface OptionalIdSelectProps {
   value: number | null;
   onChange: (id: number | null) => void;
   disabled?: boolean;
+  /** The translated error, shown as helper text. */
+  error?: string;
   /** data-testid of the select's hidden input. */
   testId?: string;
 }
@@ -76,6 +78,7 @@ export function OptionalIdSelect({
   value,
   onChange,
   disabled,
+  error,
   testId,
 }: OptionalIdSelectProps) {
   const { t } = useTranslation();
@@ -85,6 +88,8 @@ export function OptionalIdSelect({
       label={label}
       fullWidth
       disabled={disabled}
+      error={!!error}
+      helperText={error}
       value={value ?? ''}
       onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}
       slotProps={testId ? { htmlInput: { 'data-testid': testId } } : undefined}
