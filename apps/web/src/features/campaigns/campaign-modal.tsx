@@ -12,6 +12,7 @@ import {
 } from '@mui/material';
 import {
   boundedString,
+  CAMPAIGN_MEDIA_MAX_BYTES,
   CAMPAIGN_MESSAGE_KEYS,
   CAMPAIGN_MESSAGE_MAX,
   type CampaignBody,
@@ -465,6 +466,11 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
             storedName={existing.data?.mediaName}
             value={media}
             onChange={setMedia}
+            accepts={(file) => {
+              if (file.size <= CAMPAIGN_MEDIA_MAX_BYTES) return true;
+              toast.error(t('errors.ERR_PAYLOAD_TOO_LARGE'));
+              return false;
+            }}
             testId="campaign"
           />
         )}

@@ -96,6 +96,9 @@ describe('campaigns', () => {
         return found ? json(200, { ...found, totals }) : json(404, { error: 'ERR_NOT_FOUND' });
       }
       if (one && method === 'DELETE') return new Response(null, { status: 204 });
+      if (one && method === 'PUT') return json(200, campaign({ id: Number(one[1]) }));
+      if (/^\/api\/campaigns\/\d+\/media-upload$/.test(url))
+        return json(200, campaign({ mediaPath: 'x', mediaName: 'tabela_de_preços.pdf' }));
       if (/^\/api\/campaigns\/\d+\/(cancel|restart)$/.test(url)) return commandAnswer.clone();
       if (url.startsWith('/api/campaigns/2/shippings?'))
         return json(200, {
@@ -283,6 +286,29 @@ describe('campaigns', () => {
     renderWithProviders(<CampaignModal campaignId={1} onClose={() => {}} />, { user: admin });
     expect(await screen.findByText('Campaign - read only')).toBeTruthy();
     expect((screen.getByTestId('campaign-save') as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('saves an edited campaign, then uploads its media with spaces in the name made underscores', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<CampaignModal campaignId={1} onClose={onClose} />, { user: admin });
+    await waitFor(() =>
+      expect((screen.getByTestId('campaign-name') as HTMLInputElement).value).toBe('Black Friday'),
+    );
+    await user.upload(
+      screen.getByTestId('campaign-file'),
+      new File(['%PDF'], 'tabela de preços.pdf', { type: 'application/pdf' }),
+    );
+    expect(screen.getByTestId('campaign-media').textContent).toBe('tabela de preços.pdf');
+    await user.click(screen.getByTestId('campaign-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(JSON.parse(String(calls('/api/campaigns/1', 'PUT')[0]![1]!.body))).toMatchObject({
+      name: 'Black Friday',
+      contactListId: 4,
+      whatsappId: 3,
+    });
+    const upload = calls('/api/campaigns/1/media-upload', 'POST')[0]![1]!.body as FormData;
+    expect((upload.get('file') as File).name).toBe('tabela_de_preços.pdf');
   });
 
   it('replaces spaces in media file names by underscores', () => {
