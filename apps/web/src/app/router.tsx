@@ -144,7 +144,7 @@ function PlaceholderPage({ route }: { route: PlaceholderRoute }) {
  * A campaign-area page (campaigns, their report and settings, contact lists): shown with the `cshow` flag or a plan with campaigns
  * (document 3 route table, core side menu); otherwise not found.
  */
-function CampaignGate({ children }: { children: ReactNode }) {
+export function CampaignGate({ children }: { children: ReactNode }) {
   const user = useCurrentUser();
   const cshow = localStorage.getItem(STORAGE_KEYS.cshow) !== null;
   return cshow || user.company.plan?.useCampaigns === true ? page(children) : page(<NotFoundPage />);

@@ -4,19 +4,27 @@ import {
   Button,
   CircularProgress,
   LinearProgress,
+  MenuItem,
   Paper,
   Stack,
   TableCell,
   TableRow,
+  TextField,
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import type { CampaignTotals } from '@zapdesk/shared';
-import { useEffect, useMemo, useRef } from 'react';
+import {
+  CAMPAIGN_SHIPPING_STATUSES,
+  type CampaignShippingStatus,
+  type CampaignTotals,
+  SEARCH_DEBOUNCE_MS,
+} from '@zapdesk/shared';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { DataTable } from '../common/data-table';
 import { NotFoundPage } from '../common/not-found-page';
 import { CampaignStatusChip } from './campaign-status';
@@ -53,7 +61,10 @@ function CampaignReport({ id }: { id: number }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const report = useCampaign(id);
-  const shippings = useCampaignShippings(id);
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [shippingStatus, setShippingStatus] = useState<CampaignShippingStatus | ''>('');
+  const shippings = useCampaignShippings(id, searchParam, shippingStatus);
   const rows = useMemo(() => shippings.data?.pages.flatMap((p) => p.records) ?? [], [shippings.data]);
   const status = report.data?.status;
   const previous = useRef(status);
@@ -123,6 +134,40 @@ function CampaignReport({ id }: { id: number }) {
             ` ${t('campaigns.report.completedAt', { date: formatDateTime(campaign.completedAt) })}`}
         </Typography>
       </Box>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField
+          size="small"
+          placeholder={t('campaigns.report.search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          slotProps={{
+            htmlInput: {
+              'aria-label': t('campaigns.report.search'),
+              'data-testid': 'campaign-report-search',
+            },
+          }}
+        />
+        <TextField
+          select
+          size="small"
+          sx={{ minWidth: 200 }}
+          label={t('campaigns.report.table.status')}
+          value={shippingStatus}
+          onChange={(e) => setShippingStatus(e.target.value as CampaignShippingStatus | '')}
+          slotProps={{
+            htmlInput: { 'data-testid': 'campaign-report-status-filter' },
+            select: { displayEmpty: true },
+            inputLabel: { shrink: true },
+          }}
+        >
+          <MenuItem value="">{t('campaigns.report.allStatuses')}</MenuItem>
+          {CAMPAIGN_SHIPPING_STATUSES.map((s) => (
+            <MenuItem key={s} value={s}>
+              {t(`campaigns.report.shippingStatus.${s}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Stack>
       <DataTable
         testId="campaign-report-table"
         stickyHeader

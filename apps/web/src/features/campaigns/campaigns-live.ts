@@ -7,6 +7,8 @@ export const campaignKeys = {
   list: (search: string) => ['campaigns', 'list', search] as const,
   detail: (id: number) => ['campaigns', 'detail', id] as const,
   shippings: (id: number) => ['campaign-shippings', id] as const,
+  shippingsPage: (id: number, search: string, status: string) =>
+    ['campaign-shippings', id, search, status] as const,
   settings: ['campaign-settings'] as const,
 };
 

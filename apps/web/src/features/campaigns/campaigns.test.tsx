@@ -421,6 +421,32 @@ describe('campaigns', () => {
     });
     await waitFor(() => expect(reportCalls()).toBe(before + 1));
   });
+
+  it('report: filters the recipients by status and searches them by name or number', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<ReportRoute />, { user: admin, route: '/campaign/2/report' });
+    expect(await screen.findByTestId('campaign-shipping-11')).toBeTruthy();
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Failed' }));
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([url]) =>
+            String(url).startsWith('/api/campaigns/2/shippings?') && String(url).includes('status=failed'),
+        ),
+      ).toBe(true),
+    );
+    await user.type(screen.getByTestId('campaign-report-search'), '5511');
+    await waitFor(
+      () =>
+        expect(
+          fetchMock.mock.calls.some(
+            ([url]) => String(url).includes('searchParam=5511') && String(url).includes('status=failed'),
+          ),
+        ).toBe(true),
+      { timeout: 3000 },
+    );
+  });
 });
 
 /** The report page under its route, so the :campaignId param resolves. */

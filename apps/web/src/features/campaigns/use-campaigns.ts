@@ -5,6 +5,7 @@ import type {
   CampaignBody,
   CampaignDetail,
   CampaignSettings,
+  CampaignShippingStatus,
   CampaignShippingsPage,
   CampaignsPage,
   FileListsPage,
@@ -119,12 +120,19 @@ export function useSaveCampaignSettings() {
   });
 }
 
-/** GET /campaigns/:id/shippings?pageNumber= as an infinite list (the report's recipients, 20 a page). */
-export function useCampaignShippings(id: number) {
+/**
+ * GET /campaigns/:id/shippings?searchParam=&status=&pageNumber= as an infinite list (the report's
+ * recipients, searched by name or number; `status` '' for all).
+ */
+export function useCampaignShippings(id: number, search: string, status: CampaignShippingStatus | '') {
   return useInfiniteQuery({
-    queryKey: campaignKeys.shippings(id),
+    queryKey: campaignKeys.shippingsPage(id, search, status),
     queryFn: ({ pageParam, signal }) =>
-      api.get<CampaignShippingsPage>(`/campaigns/${id}/shippings`, { pageNumber: pageParam }, signal),
+      api.get<CampaignShippingsPage>(
+        `/campaigns/${id}/shippings`,
+        { searchParam: search, pageNumber: pageParam, status: status || undefined },
+        signal,
+      ),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
