@@ -1,3 +1,4 @@
+import { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Campaign } from '@zapdesk/shared';
@@ -8,7 +9,7 @@ import { renderWithProviders } from '../../test/render';
 import { CampaignModal } from './campaign-modal';
 import { CampaignReportPage } from './campaign-report-page';
 import { CampaignsConfigPage } from './campaigns-config-page';
-import { applyCampaignEvent } from './campaigns-live';
+import { applyCampaignEvent, campaignKeys } from './campaigns-live';
 import { CampaignsPage } from './campaigns-page';
 import { campaignMediaFile } from './use-campaigns';
 
@@ -446,6 +447,32 @@ describe('campaigns', () => {
         ).toBe(true),
       { timeout: 3000 },
     );
+  });
+
+  it('update events replace the listed row and the report, and reload recipients at most every 5 s or on a new status', () => {
+    const queryClient = new QueryClient();
+    const running = campaign({ id: 30, status: 'EM_ANDAMENTO', editable: false });
+    queryClient.setQueryData(campaignKeys.list(''), {
+      pages: [{ records: [running], count: 1, hasMore: false }],
+      pageParams: [1],
+    });
+    queryClient.setQueryData(campaignKeys.detail(30), { ...running, totals });
+    queryClient.setQueryData(campaignKeys.shippingsPage(30, '', ''), { pages: [], pageParams: [] });
+    const stale = () => queryClient.getQueryState(campaignKeys.shippingsPage(30, '', ''))!.isInvalidated;
+    const moved = { ...totals, delivered: 5, pending: 3 };
+    applyCampaignEvent(queryClient, { action: 'update', record: running, totals: moved }, 100_000);
+    expect(queryClient.getQueryData<{ totals: typeof totals }>(campaignKeys.detail(30))!.totals).toEqual(
+      moved,
+    );
+    expect(stale()).toBe(true);
+    queryClient.setQueryData(campaignKeys.shippingsPage(30, '', ''), { pages: [], pageParams: [] });
+    applyCampaignEvent(queryClient, { action: 'update', record: running, totals: moved }, 102_000);
+    expect(stale()).toBe(false);
+    const done = { ...running, status: 'FINALIZADA' as const };
+    applyCampaignEvent(queryClient, { action: 'update', record: done, totals: moved }, 103_000);
+    expect(stale()).toBe(true);
+    const list = queryClient.getQueryData<{ pages: { records: Campaign[] }[] }>(campaignKeys.list(''));
+    expect(list!.pages[0]!.records[0]!.status).toBe('FINALIZADA');
   });
 });
 
