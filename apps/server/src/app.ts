@@ -45,6 +45,9 @@ import { isSessionAlive } from './modules/auth/sessions.js';
 import { registerSubscriptionExpiry } from './modules/auth/subscription-expiry.js';
 import { verifyAccessToken } from './modules/auth/tokens.js';
 import { billingRoutes } from './modules/billing/routes.js';
+import { CampaignEngine } from './modules/campaigns/campaign-engine.js';
+import { CampaignService } from './modules/campaigns/campaigns-service.js';
+import { campaignRoutes } from './modules/campaigns/routes.js';
 import { chatRoutes } from './modules/chats/routes.js';
 import { cloudRoutes } from './modules/cloud/routes.js';
 import { companyAdminRoutes } from './modules/companies/admin-routes.js';
@@ -119,6 +122,8 @@ declare module 'fastify' {
     jobs: JobQueue;
     /** Scheduled messages (issue 11 item 1); campaigns and tests call it. */
     schedules: ScheduleService;
+    /** The campaign engine (issue 11 item 4): tests and benchmarks drive it. */
+    campaigns: CampaignEngine;
     /** Contact lists (issue 11): campaigns call `validRecipients` on it. */
     contactLists: ContactListService;
     /** The answering engine of AI prompts and queue integrations. */
@@ -337,7 +342,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nodeId: config.nodeId,
     claimMs: config.SENDING_CLAIM_MS,
   });
-  sessions.onPendingDelivery(async (ids) => void (await sender.deliverPending(ids)));
+  const campaignEngine = new CampaignEngine(ctx, jobs, sender, media);
+  campaignEngine.register();
+  const campaignService = new CampaignService(ctx, media, campaignEngine);
+  campaignEngine.notify = (companyId, campaignId) => campaignService.emit(companyId, campaignId);
+  pipeline.observers.push((connection, result) =>
+    campaignEngine.optOutFromInbound(connection.companyId, result),
+  );
+  sessions.onPendingDelivery(async (ids) => {
+    await sender.deliverPending(ids);
+    // Campaign sends paused while the connection was away resume at its pace.
+    await campaignEngine.resume(ids);
+  });
   sender.useRetries(jobs, { baseSeconds: config.SEND_RETRY_BASE_SECONDS, limit: config.SEND_RETRY_LIMIT });
   cloud = new CloudChannel(ctx, pipeline, jobs, sessions);
   cloud.register();
@@ -354,6 +370,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const contactListService = new ContactListService(ctx, jobs, sessions);
   contactListService.register();
   app.decorate('contactLists', contactListService);
+  app.decorate('campaigns', campaignEngine);
   app.decorate('webhooks', webhookDispatcher);
   app.decorate('sessions', sessions);
   app.decorate('pipeline', pipeline);
@@ -422,6 +439,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       webhookRoutes(zapi, ctx, jobs);
       cloudRoutes(zapi, cloud);
       contactListRoutes(zapi, contactListService);
+      campaignRoutes(zapi, campaignService);
     },
     { prefix },
   );

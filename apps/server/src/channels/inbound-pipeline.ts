@@ -239,6 +239,11 @@ export class InboundPipeline {
    * statements or transactions that failed and were retried message by message.
    */
   readonly stats = { batches: 0, messages: 0, largest: 0, retriedAlone: 0 };
+  /**
+   * Called after a message was stored (not for duplicates or ignored ones), in order; a failure is
+   * logged, never thrown to the driver. Campaign opt-outs listen here.
+   */
+  readonly observers: ((connection: ConnectionRef, result: IngestResult) => Promise<void>)[] = [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -273,7 +278,7 @@ export class InboundPipeline {
       if (seen) return undefined;
     }
     const media = await this.storeMedia(connection.companyId, message);
-    return new Promise((resolve, reject) => {
+    const result = await new Promise<IngestResult | undefined>((resolve, reject) => {
       const key = chatKey(connection, message);
       let hash = 0;
       for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
@@ -282,6 +287,14 @@ export class InboundPipeline {
       if (lane.pending.length >= this.batching.maxBatch && lane.timer) clearTimeout(lane.timer);
       this.schedule(lane, lane.pending.length >= this.batching.maxBatch);
     });
+    if (result) {
+      for (const observe of this.observers) {
+        await observe(connection, result).catch((error) =>
+          this.ctx.log.error({ err: error }, 'inbound observer failed'),
+        );
+      }
+    }
+    return result;
   }
 
   /** Starts the lane's next batch: at once with `now`, else after the window (unless one runs). */

@@ -10,6 +10,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import mime from 'mime-types';
 import type { AppContext } from '../context.js';
+import type { Tx } from '../db/client.js';
 import { contacts, messages, tickets, users } from '../db/schema/index.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { AppError } from '../lib/app-error.js';
@@ -92,6 +93,17 @@ export type SendCheck = (
   companyId: number,
   ticket: { companyId: number; contactId: number; whatsappId: number | null },
 ) => Promise<void>;
+
+/** The ticket fields storing an outbound message needs. */
+export interface OutboundTicket {
+  id: number;
+  companyId: number;
+  contactId: number;
+  whatsappId: number | null;
+  queueId: number | null;
+  userId: number | null;
+  status: string;
+}
 
 /** The claim a node takes on an outbound message before handing it to its session. */
 export interface SendingClaimOptions {
@@ -275,21 +287,62 @@ export class OutboundSender {
   /** Stores outbound messages at ack 0 with the ticket's preview, then emits them. @returns their ids. */
   private async store(
     companyId: number,
-    ticket: {
-      id: number;
-      companyId: number;
-      contactId: number;
-      whatsappId: number | null;
-      queueId: number | null;
-      userId: number | null;
-      status: string;
-    },
+    ticket: OutboundTicket,
+    userId: number | null,
+    rows: { body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[],
+    quotedMsgId: number | null,
+  ): Promise<number[]> {
+    const ids = await this.ctx.db.transaction((tx) =>
+      this.insertOutbound(tx, companyId, ticket, userId, rows, quotedMsgId),
+    );
+    await this.emitStored(companyId, ticket, ids);
+    return ids;
+  }
+
+  /**
+   * Stores outbound messages at ack 0 inside the caller's transaction `tx` (no event, no driver
+   * call): what commits with `tx` is sent exactly once by `deliverStored` after the commit, or by
+   * `deliverPending` when the session (re)connects. Campaigns mark a shipping in the same `tx`.
+   * @returns the message ids.
+   */
+  async storeWithin(
+    tx: Tx,
+    companyId: number,
+    ticket: OutboundTicket,
+    rows: { body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[],
+  ): Promise<number[]> {
+    return this.insertOutbound(tx, companyId, ticket, null, rows, null);
+  }
+
+  /**
+   * After the commit of `storeWithin`: emits the stored messages and hands each to its session.
+   * A delivery failure leaves the message at ack -1 (not thrown). @returns the messages.
+   */
+  async deliverStored(companyId: number, ticket: OutboundTicket, ids: number[]): Promise<Message[]> {
+    await this.emitStored(companyId, ticket, ids);
+    const results: Message[] = [];
+    for (const id of ids) results.push(await this.deliver(companyId, id));
+    return results;
+  }
+
+  private async emitStored(companyId: number, ticket: OutboundTicket, ids: number[]): Promise<void> {
+    const created = await findMessages(this.ctx.db, companyId, ids);
+    const fresh = await findTicket(this.ctx.db, companyId, ticket.id);
+    for (const message of created)
+      this.ctx.realtime.toTicket(ticket, 'appMessage', { action: 'create', message, ticket: fresh });
+    if (fresh) this.ctx.realtime.toTicket(fresh, 'ticket', { action: 'update', ticket: fresh });
+  }
+
+  private async insertOutbound(
+    tx: Tx,
+    companyId: number,
+    ticket: OutboundTicket,
     userId: number | null,
     rows: { body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[],
     quotedMsgId: number | null,
   ): Promise<number[]> {
     const ticketId = ticket.id;
-    const ids = await this.ctx.db.transaction(async (tx) => {
+    {
       const inserted = await tx
         .insert(messages)
         .values(
@@ -320,13 +373,7 @@ export class OutboundSender {
         })
         .where(eq(tickets.id, ticketId));
       return inserted.map((r) => r.id);
-    });
-    const created = await findMessages(this.ctx.db, companyId, ids);
-    const fresh = await findTicket(this.ctx.db, companyId, ticketId);
-    for (const message of created)
-      this.ctx.realtime.toTicket(ticket, 'appMessage', { action: 'create', message, ticket: fresh });
-    if (fresh) this.ctx.realtime.toTicket(fresh, 'ticket', { action: 'update', ticket: fresh });
-    return ids;
+    }
   }
 
   /**

@@ -154,6 +154,24 @@ const CASES: Record<string, Case> = {
     change: { body: 'Lembrete alterado' },
     read: (id) => call('GET', `/api/schedules/${id}`),
   },
+  'PUT /api/campaigns/:id': {
+    create: async () => {
+      const list = await call('POST', '/api/contact-lists', { name: 'Lista da campanha' });
+      return (
+        await call('POST', '/api/campaigns', {
+          name: 'Campanha completa',
+          message1: 'Primeira variante',
+          message2: 'Segunda variante',
+          contactListId: list.id,
+          scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
+          templateName: 'promo',
+          templateLanguage: 'pt_BR',
+        })
+      ).id;
+    },
+    change: { name: 'Campanha renomeada' },
+    read: (id) => call('GET', `/api/campaigns/${id}`),
+  },
   'PUT /api/files/:id': {
     create: async () =>
       (

@@ -691,6 +691,53 @@ const MATRIX: Case[] = [
       expected,
     }),
   ),
+  ...(
+    [
+      ['GET /api/campaigns/:id', 200],
+      ['PUT /api/campaigns/:id', 200],
+      ['DELETE /api/campaigns/:id', 204],
+      ['GET /api/campaigns/:id/shippings', 200],
+      ['POST /api/campaigns/:id/cancel', 200],
+      ['POST /api/campaigns/:id/restart', 200],
+      ['DELETE /api/campaigns/:id/media-upload', 200],
+      // The positive control sends JSON (the matrix replaces headers): A gets 400 after the id check.
+      ['POST /api/campaigns/:id/media-upload', 400],
+    ] as const
+  ).map(
+    ([route, expected]): Case => ({
+      route,
+      call: async (o) => {
+        const list = await t.app.inject({
+          method: 'POST',
+          url: '/api/contact-lists',
+          headers: bearer(o.admin),
+          payload: { name: `Lista campanha ${route.length}` },
+        });
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/contact-list-items',
+          headers: bearer(o.admin),
+          payload: { contactListId: list.json().id, name: 'Cliente', number: customerNumber() },
+        });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/campaigns',
+          headers: bearer(o.admin),
+          payload: {
+            name: 'Campanha',
+            message1: 'Olá',
+            contactListId: list.json().id,
+            whatsappId: conn.whatsappId,
+            // Cancel needs a scheduled campaign; restart starts an inactive one.
+            scheduledAt: route.endsWith('/cancel') ? new Date(Date.now() + 86_400_000).toISOString() : null,
+          },
+        });
+        const [method, path] = route.split(' ') as [Method, string];
+        return { method, url: path.replace(':id', String(res.json().id)), payload: { name: 'Campanha 2' } };
+      },
+      expected,
+    }),
+  ),
   {
     route: 'POST /api/webhooks/:id/deliveries/:deliveryId/retry',
     call: async (o) => {
@@ -803,6 +850,19 @@ describe('cross-company access', () => {
       ['/api/settings', []],
       ['/api/webhooks', [conn.webhookId]],
     ];
+    const campaignOfA = await t.app.inject({
+      method: 'GET',
+      url: '/api/campaigns',
+      headers: bearer(a.admin),
+    });
+    const campaignsOfB = await t.app.inject({
+      method: 'GET',
+      url: '/api/campaigns',
+      headers: bearer(b.admin),
+    });
+    const idsOfA = (campaignOfA.json().records as { id: number }[]).map((c) => c.id);
+    expect(idsOfA.length).toBeGreaterThan(0);
+    expect((campaignsOfB.json().records as { id: number }[]).some((c) => idsOfA.includes(c.id))).toBe(false);
     for (const [url, foreign] of lists) {
       const res = await t.app.inject({ method: 'GET', url, headers: bearer(b.admin) });
       expect(res.statusCode, url).toBe(200);

@@ -1,5 +1,6 @@
 export * from './billing.js';
 export * from './bots.js';
+export * from './campaigns.js';
 export * from './cloud.js';
 export * from './companies.js';
 export * from './company-extra.js';

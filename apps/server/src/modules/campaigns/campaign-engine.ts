@@ -1,0 +1,579 @@
+import {
+  CAMPAIGN_MESSAGE_KEYS,
+  type CampaignStatus,
+  DASHBOARD_TIME_ZONE,
+  type MediaType,
+} from '@zapdesk/shared';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import mime from 'mime-types';
+import { fillVariables } from '../../automation/message-variables.js';
+import type { IngestResult } from '../../channels/inbound-pipeline.js';
+import type { MediaStore } from '../../channels/media-store.js';
+import type { OutboundSender, OutboundTicket } from '../../channels/outbound-sender.js';
+import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
+import {
+  campaignOptOuts,
+  campaignPace,
+  campaignSettings,
+  campaignShippings,
+  campaigns,
+  contacts,
+  tickets,
+  whatsapps,
+} from '../../db/schema/index.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { AppError } from '../../lib/app-error.js';
+import { getFileListFiles } from '../files/files-service.js';
+import { localDay, nextSendAt, type PaceSettings, waitAfterSend } from './pace.js';
+
+/** The job starting a campaign at its scheduledAt (keyed by the campaign). */
+export const CAMPAIGN_START_JOB = 'campaign-start';
+/** The job sending a connection's next due shipping (keyed by the connection: one pace per connection). */
+export const CAMPAIGN_PACE_JOB = 'campaign-pace';
+
+interface StartJob {
+  companyId: number;
+  campaignId: number;
+  scheduledAt: string;
+}
+interface PaceJob {
+  whatsappId: number;
+}
+
+const startKey = (campaignId: number) => `campaign-${campaignId}`;
+const rowsOf = (result: unknown) =>
+  ((result as { rows?: unknown[] }).rows ?? (result as unknown[])) as Record<string, unknown>[];
+
+/** An opt-out keyword or answer compared without case, accents or surrounding spaces. */
+export function normalizeKeyword(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').trim().toUpperCase();
+}
+
+/** The message kind of a stored file by its MIME type. */
+function kindOf(mimetype: string): MediaType {
+  if (mimetype.startsWith('image/')) return 'image';
+  if (mimetype.startsWith('video/')) return 'video';
+  if (mimetype.startsWith('audio/')) return 'audio';
+  return 'document';
+}
+
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'empty' }
+  | { kind: 'skipped'; companyId: number; campaignId: number }
+  | {
+      kind: 'sent';
+      companyId: number;
+      campaignId: number;
+      shippingId: number;
+      ticket: OutboundTicket;
+      messageIds: number[];
+    };
+
+/**
+ * The campaign engine (issue 11 item 4; docs/architecture.md "Campaign engine"). Starting a campaign
+ * inserts one shipping per distinct recipient in one INSERT … SELECT; each connection has one pace
+ * (`campaign_pace`) shared by its campaigns and one `campaign-pace` job chain: each run claims the
+ * connection's next pending shipping of an EM_ANDAMENTO campaign (FOR UPDATE SKIP LOCKED), stores
+ * its outbound messages (ack 0) and marks it delivered in ONE transaction, then hands the messages
+ * to the session. A crash after the commit leaves the messages at ack 0, which the outbound sender
+ * sends when the session connects; a crash before it leaves the shipping pending: each recipient
+ * exactly once. No pending ticket is opened.
+ */
+export class CampaignEngine {
+  /** Called after a campaign's state or totals changed (the service emits the realtime event). */
+  notify: (companyId: number, campaignId: number) => Promise<void> = async () => {};
+  /** Random source of the jitter (tests fix it). */
+  random: () => number = Math.random;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly jobs: JobQueue,
+    private readonly sender: OutboundSender,
+    private readonly media: MediaStore,
+  ) {}
+
+  /** Declares the start and pace jobs (before the queue starts). */
+  register(): void {
+    this.jobs.define<StartJob>(CAMPAIGN_START_JOB, (data) => this.runStart(data), {
+      key: (data) => startKey(data.campaignId),
+    });
+    this.jobs.define<PaceJob>(CAMPAIGN_PACE_JOB, (data) => this.runPace(data.whatsappId), {
+      key: (data) => `pace-${data.whatsappId}`,
+    });
+  }
+
+  /** Wakes the local workers after a commit that queued jobs. */
+  wake(): void {
+    this.jobs.wake(CAMPAIGN_START_JOB);
+    this.jobs.wake(CAMPAIGN_PACE_JOB);
+  }
+
+  /** Queues the campaign's start at `at` (at once when past), inside `tx`. */
+  async queueStart(tx: Tx, companyId: number, campaignId: number, at: Date): Promise<void> {
+    const seconds = Math.max(0, Math.ceil((at.getTime() - Date.now()) / 1000));
+    await this.jobs.send<StartJob>(
+      CAMPAIGN_START_JOB,
+      { companyId, campaignId, scheduledAt: at.toISOString() },
+      { tx, startAfterSeconds: seconds },
+    );
+  }
+
+  /** Cancels the campaign's queued start, inside `tx`. */
+  async cancelStart(tx: Tx, campaignId: number): Promise<void> {
+    await this.jobs.cancelKey(CAMPAIGN_START_JOB, startKey(campaignId), { tx });
+  }
+
+  /** The `campaign-start` handler: starts a PROGRAMADA campaign whose scheduledAt is still the job's. */
+  private async runStart(data: StartJob): Promise<void> {
+    await this.start(data.companyId, data.campaignId, {
+      from: ['PROGRAMADA'],
+      strict: false,
+      scheduledAt: new Date(data.scheduledAt),
+    });
+  }
+
+  /**
+   * Starts (or resumes) a campaign whose status is one of `from`: inserts the shippings of its
+   * recipients not yet inserted (contact list items not known invalid, or the contacts of tickets
+   * carrying the tag; numbers that opted out come in as skipped), moves its pending shippings to its
+   * connection (the default one when none), makes it EM_ANDAMENTO (FINALIZADA when nothing is
+   * pending) and queues the connection's pace. With `strict` (an API call) a refusal throws;
+   * otherwise (the scheduled job) a campaign that cannot start becomes CANCELADA.
+   * @throws ERR_CAMPAIGN_NOT_RESTARTABLE, ERR_NO_DEF_WAPP_FOUND, ERR_CAMPAIGN_NO_RECIPIENTS.
+   */
+  async start(
+    companyId: number,
+    campaignId: number,
+    options: { from: CampaignStatus[]; strict: boolean; scheduledAt?: Date },
+  ): Promise<void> {
+    const started = await this.ctx.db.transaction(async (tx) => {
+      const [c] = await tx
+        .select()
+        .from(campaigns)
+        .where(and(eq(campaigns.companyId, companyId), eq(campaigns.id, campaignId)))
+        .for('update');
+      if (!c || !options.from.includes(c.status)) {
+        if (options.strict) throw new AppError('ERR_CAMPAIGN_NOT_RESTARTABLE');
+        return false;
+      }
+      if (options.scheduledAt && c.scheduledAt?.getTime() !== options.scheduledAt.getTime()) return false;
+      const refuse = async (code: 'ERR_NO_DEF_WAPP_FOUND' | 'ERR_CAMPAIGN_NO_RECIPIENTS') => {
+        if (options.strict) throw new AppError(code);
+        await tx
+          .update(campaigns)
+          .set({ status: 'CANCELADA', updatedAt: sql`now()` })
+          .where(eq(campaigns.id, campaignId));
+        return true;
+      };
+      let whatsappId = c.whatsappId;
+      if (!whatsappId) {
+        const [byDefault] = await tx
+          .select({ id: whatsapps.id })
+          .from(whatsapps)
+          .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.isDefault, true)));
+        if (!byDefault) return refuse('ERR_NO_DEF_WAPP_FOUND');
+        whatsappId = byDefault.id;
+      }
+      await this.populate(tx, c, whatsappId);
+      await tx
+        .update(campaignShippings)
+        .set({ whatsappId })
+        .where(and(eq(campaignShippings.campaignId, campaignId), eq(campaignShippings.status, 'pending')));
+      const [counts] = await tx
+        .select({
+          all: sql<number>`count(*)::int`,
+          pending: sql<number>`count(*) filter (where ${campaignShippings.status} = 'pending')::int`,
+        })
+        .from(campaignShippings)
+        .where(eq(campaignShippings.campaignId, campaignId));
+      if (!counts?.all) return refuse('ERR_CAMPAIGN_NO_RECIPIENTS');
+      if (!counts.pending) {
+        await tx
+          .update(campaigns)
+          .set({ status: 'FINALIZADA', completedAt: sql`now()`, updatedAt: sql`now()` })
+          .where(eq(campaigns.id, campaignId));
+        return true;
+      }
+      await tx
+        .update(campaigns)
+        .set({ status: 'EM_ANDAMENTO', completedAt: null, updatedAt: sql`now()` })
+        .where(eq(campaigns.id, campaignId));
+      await this.queuePace(tx, companyId, whatsappId);
+      return true;
+    });
+    if (!started) return;
+    this.wake();
+    await this.notify(companyId, campaignId);
+  }
+
+  /** Inserts the campaign's missing shippings in one INSERT … SELECT (unique per campaign and number). */
+  private async populate(tx: Tx, c: typeof campaigns.$inferSelect, whatsappId: number): Promise<void> {
+    const optedOut = (number: ReturnType<typeof sql.raw>) =>
+      sql`exists (select 1 from campaign_opt_outs o where o.company_id = ${c.companyId} and o.number = ${number})`;
+    if (c.contactListId) {
+      await tx.execute(sql`
+        insert into campaign_shippings (company_id, campaign_id, whatsapp_id, number, name, status, error)
+        select distinct on (i.number) i.company_id, ${c.id}, ${whatsappId}, i.number, i.name,
+          case when ${optedOut(sql.raw('i.number'))} then 'skipped' else 'pending' end,
+          case when ${optedOut(sql.raw('i.number'))} then 'opt-out' end
+        from contact_list_items i
+        where i.company_id = ${c.companyId} and i.contact_list_id = ${c.contactListId}
+          and i.is_whatsapp_valid is not false
+        order by i.number, i.id
+        on conflict (campaign_id, number) do nothing`);
+    } else if (c.tagId) {
+      await tx.execute(sql`
+        insert into campaign_shippings (company_id, campaign_id, whatsapp_id, number, name, contact_id, status, error)
+        select distinct on (ct.number) ct.company_id, ${c.id}, ${whatsappId}, ct.number, ct.name, ct.id,
+          case when ${optedOut(sql.raw('ct.number'))} then 'skipped' else 'pending' end,
+          case when ${optedOut(sql.raw('ct.number'))} then 'opt-out' end
+        from ticket_tags tt
+        join tickets t on t.id = tt.ticket_id
+        join contacts ct on ct.id = t.contact_id
+        where tt.company_id = ${c.companyId} and tt.tag_id = ${c.tagId} and not ct.is_group
+        order by ct.number, ct.id
+        on conflict (campaign_id, number) do nothing`);
+    }
+  }
+
+  /** Makes sure the connection has a pace row and a pace job due at its nextAt, inside `tx`. */
+  private async queuePace(tx: Tx, companyId: number, whatsappId: number): Promise<void> {
+    await tx.insert(campaignPace).values({ whatsappId, companyId }).onConflictDoNothing();
+    const [pace] = await tx
+      .select({ nextAt: campaignPace.nextAt })
+      .from(campaignPace)
+      .where(eq(campaignPace.whatsappId, whatsappId));
+    const seconds = pace?.nextAt ? Math.max(0, (pace.nextAt.getTime() - Date.now()) / 1000) : 0;
+    await this.jobs.send<PaceJob>(
+      CAMPAIGN_PACE_JOB,
+      { whatsappId },
+      { tx, startAfterSeconds: Math.ceil(seconds) },
+    );
+  }
+
+  /**
+   * Connections that (re)connected: their paused campaign sends resume at their pace (called by
+   * the session manager's connect hook, with the outbound sender's pending delivery).
+   */
+  async resume(connectionIds: number[]): Promise<void> {
+    if (!connectionIds.length) return;
+    const rows = await this.ctx.db
+      .selectDistinct({ whatsappId: campaignShippings.whatsappId, companyId: campaignShippings.companyId })
+      .from(campaignShippings)
+      .innerJoin(campaigns, eq(campaigns.id, campaignShippings.campaignId))
+      .where(
+        and(
+          inArray(campaignShippings.whatsappId, connectionIds),
+          eq(campaignShippings.status, 'pending'),
+          eq(campaigns.status, 'EM_ANDAMENTO'),
+        ),
+      );
+    if (!rows.length) return;
+    await this.ctx.db.transaction(async (tx) => {
+      for (const row of rows) if (row.whatsappId) await this.queuePace(tx, row.companyId, row.whatsappId);
+    });
+    this.wake();
+  }
+
+  /** The company's pace settings, variables and opt-out keyword (defaults when never saved). */
+  private async settingsOf(executor: Tx, companyId: number) {
+    const [row] = await executor
+      .select()
+      .from(campaignSettings)
+      .where(eq(campaignSettings.companyId, companyId));
+    return {
+      messageInterval: row?.messageInterval ?? 20,
+      longerIntervalAfter: row?.longerIntervalAfter ?? 20,
+      greaterInterval: row?.greaterInterval ?? 60,
+      jitterSeconds: row?.jitterSeconds ?? 5,
+      sendWindowStart: row?.sendWindowStart ?? '08:00',
+      sendWindowEnd: row?.sendWindowEnd ?? '20:00',
+      dailyCap: row?.dailyCap ?? 1000,
+      variables: row?.variables ?? [],
+    } satisfies PaceSettings & { variables: { key: string; value: string }[] };
+  }
+
+  /**
+   * The `campaign-pace` handler: sends the connection's next due shipping and queues the next run
+   * after the wait (pace.ts). Opted-out numbers are skipped without waiting. A connection that is
+   * not CONNECTED pauses (nothing is claimed or marked; `resume` queues it again on connect).
+   */
+  async runPace(whatsappId: number): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      const step = await this.ctx.db.transaction((tx) => this.step(tx, whatsappId));
+      if (step.kind === 'idle') return;
+      if (step.kind === 'empty') return this.finishConnection(whatsappId);
+      if (step.kind === 'sent') {
+        this.jobs.wake(CAMPAIGN_PACE_JOB);
+        const sent = await this.sender.deliverStored(step.companyId, step.ticket, step.messageIds);
+        const failed = sent.find((m) => m.ack === -1);
+        if (failed)
+          await this.ctx.db
+            .update(campaignShippings)
+            .set({ status: 'failed', error: failed.error ?? 'ERR_SENDING_WAPP_MSG', updatedAt: sql`now()` })
+            .where(eq(campaignShippings.id, step.shippingId));
+      }
+      await this.finishIfDone(step.companyId, step.campaignId);
+      if (step.kind === 'sent') return;
+    }
+  }
+
+  /** Makes an EM_ANDAMENTO campaign with no pending shipping FINALIZADA (and notifies). */
+  private async finishIfDone(companyId: number, campaignId: number): Promise<void> {
+    await this.ctx.db
+      .update(campaigns)
+      .set({ status: 'FINALIZADA', completedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(campaigns.id, campaignId),
+          eq(campaigns.status, 'EM_ANDAMENTO'),
+          sql`not exists (select 1 from campaign_shippings s where s.campaign_id = ${campaignId} and s.status = 'pending')`,
+        ),
+      );
+    await this.notify(companyId, campaignId);
+  }
+
+  /** Makes the connection's EM_ANDAMENTO campaigns with nothing pending FINALIZADA (opt-outs, deletions). */
+  private async finishConnection(whatsappId: number): Promise<void> {
+    const done = rowsOf(
+      await this.ctx.db.execute(sql`
+        update campaigns c set status = 'FINALIZADA', completed_at = now(), updated_at = now()
+        where c.status = 'EM_ANDAMENTO'
+          and exists (select 1 from campaign_shippings s where s.campaign_id = c.id and s.whatsapp_id = ${whatsappId})
+          and not exists (select 1 from campaign_shippings s where s.campaign_id = c.id and s.status = 'pending')
+        returning c.id, c.company_id`),
+    );
+    for (const row of done) await this.notify(row.company_id as number, row.id as number);
+  }
+
+  /** One pace step inside `tx` (see runPace). */
+  private async step(tx: Tx, whatsappId: number): Promise<Step> {
+    const [pace] = await tx
+      .select()
+      .from(campaignPace)
+      .where(eq(campaignPace.whatsappId, whatsappId))
+      .for('update');
+    if (!pace) return { kind: 'idle' };
+    const now = new Date();
+    // A run is queued for nextAt already (each send queues the next in its transaction).
+    if (pace.nextAt && pace.nextAt.getTime() > now.getTime() + 250) return { kind: 'idle' };
+    const [connection] = await tx
+      .select({ status: whatsapps.status })
+      .from(whatsapps)
+      .where(eq(whatsapps.id, whatsappId));
+    if (connection?.status !== 'CONNECTED') return { kind: 'idle' };
+    const settings = await this.settingsOf(tx, pace.companyId);
+    const allowedAt = nextSendAt(now, settings, pace, DASHBOARD_TIME_ZONE);
+    if (allowedAt.getTime() > now.getTime()) {
+      await tx.update(campaignPace).set({ nextAt: allowedAt }).where(eq(campaignPace.whatsappId, whatsappId));
+      await this.jobs.send<PaceJob>(
+        CAMPAIGN_PACE_JOB,
+        { whatsappId },
+        { tx, startAfterSeconds: Math.ceil((allowedAt.getTime() - now.getTime()) / 1000) },
+      );
+      return { kind: 'idle' };
+    }
+    const claimed = rowsOf(
+      await tx.execute(sql`
+        select s.id from campaign_shippings s join campaigns c on c.id = s.campaign_id
+        where s.whatsapp_id = ${whatsappId} and s.status = 'pending' and c.status = 'EM_ANDAMENTO'
+        order by s.id limit 1 for update of s skip locked`),
+    );
+    const shippingId = claimed[0]?.id as number | undefined;
+    if (!shippingId) return { kind: 'empty' };
+    const [row] = await tx
+      .select({ shipping: campaignShippings, campaign: campaigns })
+      .from(campaignShippings)
+      .innerJoin(campaigns, eq(campaigns.id, campaignShippings.campaignId))
+      .where(eq(campaignShippings.id, shippingId));
+    const { shipping, campaign } = row!;
+    const companyId = shipping.companyId;
+    const [opted] = await tx
+      .select({ number: campaignOptOuts.number })
+      .from(campaignOptOuts)
+      .where(and(eq(campaignOptOuts.companyId, companyId), eq(campaignOptOuts.number, shipping.number)));
+    if (opted) {
+      await tx
+        .update(campaignShippings)
+        .set({ status: 'skipped', error: 'opt-out', updatedAt: sql`now()` })
+        .where(eq(campaignShippings.id, shippingId));
+      return { kind: 'skipped', companyId, campaignId: campaign.id };
+    }
+    const contact = await this.contactFor(tx, companyId, shipping.number, shipping.name);
+    const ticket = await this.ticketFor(tx, companyId, contact.id, whatsappId);
+    const variants = CAMPAIGN_MESSAGE_KEYS.map((key) => campaign[key]).filter((m) => m.trim());
+    const variant = variants.length ? shipping.id % variants.length : 0;
+    let body = fillVariables(variants[variant] ?? '', {
+      contactName: contact.name,
+      ticketId: ticket.id,
+      ticketCreatedAt: ticket.createdAt,
+    });
+    for (const v of settings.variables) body = body.split(`{{${v.key}}}`).join(v.value);
+    let rows: { body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[];
+    try {
+      rows = await this.contentOf(companyId, campaign, body);
+    } catch (error) {
+      await tx
+        .update(campaignShippings)
+        .set({
+          status: 'failed',
+          error: error instanceof AppError ? error.code : 'ERR_SENDING_WAPP_MSG',
+          updatedAt: sql`now()`,
+        })
+        .where(eq(campaignShippings.id, shippingId));
+      return { kind: 'skipped', companyId, campaignId: campaign.id };
+    }
+    const messageIds = await this.sender.storeWithin(tx, companyId, ticket, rows);
+    await tx
+      .update(campaignShippings)
+      .set({
+        status: 'delivered',
+        deliveredAt: now,
+        contactId: contact.id,
+        variant: variant + 1,
+        message: body,
+        messageId: messageIds[0] ?? null,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(campaignShippings.id, shippingId));
+    const sentInRun = pace.sentInRun + 1;
+    const wait = waitAfterSend(sentInRun, settings, this.random);
+    const day = localDay(now, DASHBOARD_TIME_ZONE);
+    const nextAt = new Date(now.getTime() + wait.seconds * 1000);
+    await tx
+      .update(campaignPace)
+      .set({
+        nextAt,
+        lastSentAt: now,
+        sentInRun: wait.longer ? 0 : sentInRun,
+        day,
+        sentToday: day === pace.day ? pace.sentToday + 1 : 1,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(campaignPace.whatsappId, whatsappId));
+    await this.jobs.send<PaceJob>(
+      CAMPAIGN_PACE_JOB,
+      { whatsappId },
+      { tx, startAfterSeconds: Math.ceil(wait.seconds) },
+    );
+    return { kind: 'sent', companyId, campaignId: campaign.id, shippingId, ticket, messageIds };
+  }
+
+  /**
+   * The messages of one shipping: the text (as the caption of the campaign's media when it has one),
+   * then each file of its file list. The files are the stored ones (not copied per recipient).
+   * @throws ERR_NOT_FOUND (file list gone).
+   */
+  private async contentOf(
+    companyId: number,
+    campaign: typeof campaigns.$inferSelect,
+    body: string,
+  ): Promise<{ body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[]> {
+    const rows: { body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[] =
+      [];
+    if (campaign.mediaPath) {
+      const mimetype = mime.lookup(campaign.mediaPath) || 'application/octet-stream';
+      rows.push({
+        body,
+        mediaType: kindOf(mimetype),
+        mediaUrl: campaign.mediaPath,
+        mediaName: campaign.mediaName ?? campaign.mediaPath,
+      });
+    } else if (body.trim()) {
+      rows.push({ body, mediaType: 'chat', mediaUrl: null, mediaName: null });
+    }
+    if (campaign.fileListId) {
+      const files = await getFileListFiles(this.ctx, this.media, companyId, campaign.fileListId);
+      for (const file of files)
+        rows.push({
+          body: '',
+          mediaType: kindOf(file.mediaType),
+          mediaUrl: file.storedName,
+          mediaName: file.name,
+        });
+    }
+    return rows;
+  }
+
+  /** The company's contact with this number, created (named after the list item) when missing. */
+  private async contactFor(tx: Tx, companyId: number, number: string, name: string) {
+    const find = async () =>
+      (
+        await tx
+          .select({ id: contacts.id, name: contacts.name })
+          .from(contacts)
+          .where(and(eq(contacts.companyId, companyId), eq(contacts.number, number)))
+      )[0];
+    const found = await find();
+    if (found) return found;
+    const [created] = await tx
+      .insert(contacts)
+      .values({ companyId, number, name: name || number })
+      .onConflictDoNothing()
+      .returning({ id: contacts.id, name: contacts.name });
+    return created ?? (await find())!;
+  }
+
+  /**
+   * The conversation a campaign message is stored on: the contact's live ticket on the connection,
+   * else its latest ticket there, else a new CLOSED ticket — a campaign never opens a pending ticket;
+   * the conversation enters the inbox when the customer answers.
+   */
+  private async ticketFor(tx: Tx, companyId: number, contactId: number, whatsappId: number) {
+    const of = and(
+      eq(tickets.companyId, companyId),
+      eq(tickets.contactId, contactId),
+      eq(tickets.whatsappId, whatsappId),
+    );
+    const [live] = await tx
+      .select()
+      .from(tickets)
+      .where(and(of, ne(tickets.status, 'closed')))
+      .limit(1);
+    if (live) return live;
+    const [latest] = await tx.select().from(tickets).where(of).orderBy(desc(tickets.id)).limit(1);
+    if (latest) return latest;
+    const [created] = await tx
+      .insert(tickets)
+      .values({ companyId, contactId, whatsappId, status: 'closed', closedAt: new Date() })
+      .returning();
+    return created!;
+  }
+
+  /**
+   * Inbound hook: a customer message equal to the company's opt-out keyword (case and accents
+   * ignored) records the number as opted out; its pending shippings become skipped, and every later
+   * campaign skips it.
+   */
+  async optOutFromInbound(companyId: number, result: IngestResult): Promise<void> {
+    const { message } = result;
+    if (message.fromMe || !message.body || message.body.length > 40) return;
+    const [settings] = await this.ctx.db
+      .select({ keyword: campaignSettings.optOutKeyword })
+      .from(campaignSettings)
+      .where(eq(campaignSettings.companyId, companyId));
+    const keyword = normalizeKeyword(settings ? settings.keyword : 'SAIR');
+    if (!keyword || normalizeKeyword(message.body) !== keyword) return;
+    const [contact] = await this.ctx.db
+      .select({ number: contacts.number })
+      .from(contacts)
+      .where(and(eq(contacts.companyId, companyId), eq(contacts.id, result.ticket.contactId)));
+    if (!contact) return;
+    await this.ctx.db
+      .insert(campaignOptOuts)
+      .values({ companyId, number: contact.number })
+      .onConflictDoNothing();
+    await this.ctx.db
+      .update(campaignShippings)
+      .set({ status: 'skipped', error: 'opt-out', updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(campaignShippings.companyId, companyId),
+          eq(campaignShippings.number, contact.number),
+          eq(campaignShippings.status, 'pending'),
+        ),
+      );
+  }
+}

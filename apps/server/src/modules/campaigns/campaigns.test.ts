@@ -1,0 +1,317 @@
+import { ZCampaign, ZCampaignDetail, ZCampaignShippingsPage, ZCampaignsPage } from '@zapdesk/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { campaignShippings, messages, tickets } from '../../db/schema/index.js';
+import {
+  bearer,
+  createCompany,
+  createSimulatorConnection,
+  createTenant,
+  createUser,
+  customerNumber,
+  injectMessage,
+  type TenantFixture,
+  type TestUser,
+} from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+let t: TestApp;
+let a: TenantFixture;
+let whatsappId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  a = await createTenant(t.app);
+  whatsappId = await createSimulatorConnection(t.app, a.admin);
+  // Tests send at any hour, back to back: all-day window, no interval, no jitter.
+  const saved = await inject('POST', '/api/campaign-settings', a.admin, {
+    settings: {
+      messageInterval: 0,
+      longerIntervalAfter: 0,
+      jitterSeconds: 0,
+      sendWindowStart: '00:00',
+      sendWindowEnd: '00:00',
+    },
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+});
+afterAll(() => t.close());
+
+function inject(
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  user: TestUser,
+  payload?: object,
+  app: FastifyInstance = t.app,
+) {
+  return app.inject({ method, url, headers: bearer(user), payload });
+}
+
+/** A contact list with `count` items of fresh numbers; answers its id and the numbers. */
+async function contactList(count: number, user = a.admin) {
+  const list = await inject('POST', '/api/contact-lists', user, { name: `Lista ${customerNumber()}` });
+  expect(list.statusCode, list.body).toBe(201);
+  const numbers: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const number = customerNumber();
+    const item = await inject('POST', '/api/contact-list-items', user, {
+      contactListId: list.json().id,
+      name: `Cliente ${i}`,
+      number,
+    });
+    expect(item.statusCode, item.body).toBe(201);
+    numbers.push(item.json().number);
+  }
+  return { id: list.json().id as number, numbers };
+}
+
+async function campaign(payload: object, user = a.admin) {
+  const res = await inject('POST', '/api/campaigns', user, { whatsappId, ...payload });
+  expect(res.statusCode, res.body).toBe(201);
+  return ZCampaign.parse(res.json());
+}
+
+async function detail(id: number, user = a.admin) {
+  return ZCampaignDetail.parse((await inject('GET', `/api/campaigns/${id}`, user)).json());
+}
+
+const outbox = (number: string) => t.app.simulator.outbox(whatsappId, number);
+const inOneDay = () => new Date(Date.now() + 86_400_000).toISOString();
+const inThirtyMinutes = () => new Date(Date.now() + 30 * 60_000).toISOString();
+
+describe('campaigns', () => {
+  it('creates, lists with search and count, reads and validates', async () => {
+    const list = await contactList(1);
+    const created = await campaign({ name: 'Black Friday', message1: 'Oferta!', contactListId: list.id });
+    expect(created).toMatchObject({ status: 'INATIVA', editable: true, contactList: { id: list.id } });
+    const page = ZCampaignsPage.parse(
+      (await inject('GET', '/api/campaigns?searchParam=black', a.agent)).json(),
+    );
+    expect(page.records.map((c) => c.id)).toEqual([created.id]);
+    expect(page.count).toBe(1);
+    expect((await detail(created.id)).totals.recipients).toBe(0);
+    const short = await inject('POST', '/api/campaigns', a.admin, {
+      name: 'x',
+      message1: 'oi',
+      contactListId: list.id,
+    });
+    expect(short.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'name' });
+    const noMessage = await inject('POST', '/api/campaigns', a.admin, {
+      name: 'Sem texto',
+      contactListId: list.id,
+    });
+    expect(noMessage.json()).toMatchObject({ error: 'ERR_CAMPAIGN_NO_MESSAGE' });
+    const noList = await inject('POST', '/api/campaigns', a.admin, { name: 'Sem lista', message1: 'Olá' });
+    expect(noList.json()).toMatchObject({ error: 'ERR_CAMPAIGN_NO_LIST' });
+    const other = await createTenant(t.app);
+    const foreignList = await contactList(1, other.admin);
+    const foreign = await inject('POST', '/api/campaigns', a.admin, {
+      name: 'Lista alheia',
+      message1: 'Olá',
+      contactListId: foreignList.id,
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect((await inject('GET', `/api/campaigns/${created.id}`, other.admin)).statusCode).toBe(404);
+  });
+
+  it('is refused when the plan has no campaigns', async () => {
+    const companyId = await createCompany(t.app, { plan: { useCampaigns: false } });
+    const user = await createUser(t.app, companyId, { profile: 'admin' });
+    const res = await inject('GET', '/api/campaigns', user);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');
+    expect((await inject('GET', '/api/campaign-settings', user)).statusCode).toBe(403);
+    expect((await inject('GET', '/api/campaigns', a.admin)).statusCode).toBe(200);
+  });
+
+  it('keeps the editability rules of section 4', async () => {
+    const list = await contactList(1);
+    const far = await campaign({
+      name: 'Longe',
+      message1: 'Oi',
+      contactListId: list.id,
+      scheduledAt: inOneDay(),
+    });
+    expect(far).toMatchObject({ status: 'PROGRAMADA', editable: true });
+    const edited = await inject('PUT', `/api/campaigns/${far.id}`, a.admin, { name: 'Longe editada' });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ name: 'Longe editada', message1: 'Oi', status: 'PROGRAMADA' });
+    const near = await campaign({
+      name: 'Perto',
+      message1: 'Oi',
+      contactListId: list.id,
+      scheduledAt: inThirtyMinutes(),
+    });
+    expect(near.editable).toBe(false);
+    const refused = await inject('PUT', `/api/campaigns/${near.id}`, a.admin, { name: 'Perto editada' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toBe('ERR_CAMPAIGN_NOT_EDITABLE');
+    // Cancelled: still saved, and restartable.
+    const cancelled = await inject('POST', `/api/campaigns/${near.id}/cancel`, a.admin);
+    expect(cancelled.json()).toMatchObject({ status: 'CANCELADA', editable: true });
+    const saved = await inject('PUT', `/api/campaigns/${near.id}`, a.admin, { name: 'Perto salva' });
+    expect(saved.json()).toMatchObject({ status: 'CANCELADA', name: 'Perto salva' });
+    const twice = await inject('POST', `/api/campaigns/${near.id}/cancel`, a.admin);
+    expect(twice.json().error).toBe('ERR_CAMPAIGN_NOT_CANCELLABLE');
+    const restartScheduled = await inject('POST', `/api/campaigns/${far.id}/restart`, a.admin);
+    expect(restartScheduled.json().error).toBe('ERR_CAMPAIGN_NOT_RESTARTABLE');
+    await t.app.jobs.drain();
+    expect((await detail(far.id)).status).toBe('PROGRAMADA');
+  });
+
+  it('an empty list cannot start', async () => {
+    const list = await contactList(0);
+    const c = await campaign({ name: 'Vazia', message1: 'Oi', contactListId: list.id });
+    const res = await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('ERR_CAMPAIGN_NO_RECIPIENTS');
+    expect((await detail(c.id)).status).toBe('INATIVA');
+  });
+
+  it('sends each recipient once, rotating variants with variables, without opening a pending ticket', async () => {
+    const list = await contactList(3);
+    await inject('POST', '/api/campaign-settings', a.admin, {
+      settings: { variables: [{ key: 'loja', value: 'Loja Centro' }] },
+    });
+    const c = await campaign({
+      name: 'Variantes',
+      message1: 'A {{firstName}} na {{loja}}',
+      message2: 'B {{firstName}}',
+      message3: 'C {{name}}',
+      contactListId: list.id,
+      scheduledAt: new Date(Date.now() - 1000).toISOString(),
+    });
+    expect(c.status).toBe('PROGRAMADA');
+    await t.app.jobs.drain();
+    const done = await detail(c.id);
+    expect(done.status).toBe('FINALIZADA');
+    expect(done.completedAt).not.toBeNull();
+    expect(done.totals).toMatchObject({ recipients: 3, delivered: 3, pending: 0, failed: 0 });
+    const bodies = list.numbers.map((n) => outbox(n).map((m) => m.body));
+    for (const sent of bodies) expect(sent).toHaveLength(1);
+    expect(
+      bodies
+        .flat()
+        .map((b) => b![0])
+        .sort(),
+    ).toEqual(['A', 'B', 'C']);
+    expect(bodies.flat()).toContain('A Cliente na Loja Centro');
+    const rows = await t.app.ctx.db.select().from(tickets).where(eq(tickets.companyId, a.companyId));
+    expect(rows.filter((r) => r.status !== 'closed')).toEqual([]);
+    const report = ZCampaignShippingsPage.parse(
+      (await inject('GET', `/api/campaigns/${c.id}/shippings?status=delivered`, a.admin)).json(),
+    );
+    expect(report.count).toBe(3);
+    expect(report.records.every((r) => r.deliveredAt)).toBe(true);
+    // Running the pace again sends nothing more.
+    await t.app.campaigns.runPace(whatsappId);
+    await t.app.jobs.drain();
+    for (const n of list.numbers) expect(outbox(n)).toHaveLength(1);
+  });
+
+  it('sends to the contacts carrying a tag', async () => {
+    const number = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from: number, body: 'oi' });
+    const tag = await inject('POST', '/api/tags', a.admin, { name: `Tag ${customerNumber()}` });
+    expect(tag.statusCode, tag.body).toBe(201);
+    const linked = await inject('POST', '/api/tags/sync', a.admin, { ticketId, tags: [tag.json()] });
+    expect(linked.statusCode, linked.body).toBeLessThan(300);
+    const c = await campaign({ name: 'Por tag', message1: 'Promo da tag', tagListId: tag.json().id });
+    await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    await t.app.jobs.drain();
+    expect((await detail(c.id)).totals).toMatchObject({ recipients: 1, delivered: 1 });
+    expect(outbox(number).map((m) => m.body)).toContain('Promo da tag');
+  });
+
+  it('cancel stops sending and restart resumes without resending', async () => {
+    const list = await contactList(4);
+    const c = await campaign({ name: 'Pausável', message1: 'Olá', contactListId: list.id });
+    const started = await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    expect(started.json().status).toBe('EM_ANDAMENTO');
+    // Two sends, then cancel.
+    await t.app.campaigns.runPace(whatsappId);
+    await t.app.campaigns.runPace(whatsappId);
+    const cancelled = await inject('POST', `/api/campaigns/${c.id}/cancel`, a.admin);
+    expect(cancelled.json().status).toBe('CANCELADA');
+    await t.app.jobs.drain();
+    expect((await detail(c.id)).totals).toMatchObject({ delivered: 2, pending: 2 });
+    const restarted = await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    expect(restarted.json().status).toBe('EM_ANDAMENTO');
+    await t.app.jobs.drain();
+    const done = await detail(c.id);
+    expect(done.status).toBe('FINALIZADA');
+    expect(done.totals).toMatchObject({ recipients: 4, delivered: 4, pending: 0 });
+    for (const n of list.numbers) expect(outbox(n)).toHaveLength(1);
+  });
+
+  it('the opt-out keyword marks the number and later campaigns skip it', async () => {
+    const list = await contactList(2);
+    const [quitter, stayer] = list.numbers as [string, string];
+    await injectMessage(t.app, a.admin, whatsappId, { from: quitter, body: ' sair ' });
+    const c = await campaign({ name: 'Depois do SAIR', message1: 'Novidades', contactListId: list.id });
+    await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    await t.app.jobs.drain();
+    expect((await detail(c.id)).totals).toMatchObject({ recipients: 2, delivered: 1, skipped: 1 });
+    expect(outbox(quitter).filter((m) => m.body === 'Novidades')).toHaveLength(0);
+    expect(outbox(stayer).filter((m) => m.body === 'Novidades')).toHaveLength(1);
+  });
+
+  it('a disconnected connection pauses its shippings and resumes when it connects', async () => {
+    const list = await contactList(2);
+    const c = await campaign({ name: 'Pausa', message1: 'Volto já', contactListId: list.id });
+    await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    await t.app.ctx.db.execute(sql`update whatsapps set status = 'DISCONNECTED' where id = ${whatsappId}`);
+    await t.app.jobs.drain();
+    expect((await detail(c.id)).totals).toMatchObject({ delivered: 0, pending: 2 });
+    await t.app.ctx.db.execute(sql`update whatsapps set status = 'CONNECTED' where id = ${whatsappId}`);
+    await t.app.campaigns.resume([whatsappId]);
+    await t.app.jobs.drain();
+    expect((await detail(c.id)).totals).toMatchObject({ delivered: 2, pending: 0 });
+    for (const n of list.numbers) expect(outbox(n)).toHaveLength(1);
+  });
+
+  it('sends every recipient exactly once across a crash and a new process', async () => {
+    const list = await contactList(5);
+    const c = await campaign({ name: 'Resistente', message1: 'Uma só vez', contactListId: list.id });
+    await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    await t.app.campaigns.runPace(whatsappId);
+    // The process dies right after the commit that marked a shipping and stored its message, before
+    // handing it to the session: the step's transaction commits, nothing is delivered.
+    const engine = t.app.campaigns as unknown as { step: (tx: unknown, id: number) => Promise<unknown> };
+    await t.app.ctx.db.transaction((tx) => engine.step(tx, whatsappId));
+    const { config, database } = t;
+    await t.app.close();
+    const next = await buildApp({
+      config,
+      database,
+      secrets: t.app.ctx.secrets,
+      logger: false,
+      simulator: t.app.simulator,
+    });
+    await next.ready();
+    await next.sessions.startAll();
+    await next.jobs.drain();
+    await expect
+      .poll(
+        async () =>
+          (
+            await next.inject({ method: 'GET', url: `/api/campaigns/${c.id}`, headers: bearer(a.admin) })
+          ).json().status,
+      )
+      .toBe('FINALIZADA');
+    for (const n of list.numbers) await expect.poll(() => outbox(n).length).toBe(1);
+    const unsent = await next.ctx.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.companyId, a.companyId), eq(messages.ack, 0), eq(messages.fromMe, true)));
+    expect(unsent.filter((m) => m.body === 'Uma só vez')).toEqual([]);
+    const shippings = await next.ctx.db
+      .select()
+      .from(campaignShippings)
+      .where(eq(campaignShippings.campaignId, c.id));
+    expect(shippings.map((s) => s.status)).toEqual(Array(5).fill('delivered'));
+    // The rest of this file's tests are done; the test app's close() closes the database.
+    t.app = next;
+  });
+});
