@@ -85,10 +85,7 @@ const ZCampaignForm = z
     confirmationMessage3: ZMessage,
     confirmationMessage4: ZMessage,
     confirmationMessage5: ZMessage,
-    whatsappId: z
-      .number()
-      .nullable()
-      .refine((id) => id !== null, V.required),
+    whatsappId: z.number().nullable(),
     recipients: z.enum(['list', 'tag']),
     contactListId: z.number().nullable(),
     tagId: z.number().nullable(),

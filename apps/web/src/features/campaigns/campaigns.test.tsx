@@ -207,6 +207,18 @@ describe('campaigns', () => {
     await user.click(screen.getByTestId('campaign-save'));
     expect(await within(form).findByText('Too Short!')).toBeTruthy();
     expect(calls('/api/campaigns', 'POST')).toHaveLength(0);
+    // no connection chosen: the company's default one (null)
+    await user.type(screen.getByTestId('campaign-name'), 'B');
+    await user.type(screen.getByTestId('campaign-message1'), 'Oi');
+    await user.click(screen.getByRole('combobox', { name: 'Contact list' }));
+    await user.click(await screen.findByRole('option', { name: 'Clientes VIP' }));
+    await user.click(screen.getByTestId('campaign-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(JSON.parse(String(calls('/api/campaigns', 'POST')[0]![1]!.body))).toMatchObject({
+      name: 'AB',
+      whatsappId: null,
+      contactListId: 4,
+    });
   });
 
   it('posts the variants, the confirmation messages and the list, never the tag', async () => {
