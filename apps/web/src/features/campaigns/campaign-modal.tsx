@@ -205,10 +205,13 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
     setValue,
     formState: { errors, isSubmitting },
   } = useRecordForm<CampaignFormValues, CampaignDetail>(ZCampaignForm, EMPTY, existing.data, toForm);
-  const [confirmation, recipients, whatsappId] = useWatch({
+  const [confirmation, recipients, whatsappId, name, templateName, templateLanguage] = useWatch({
     control,
-    name: ['confirmation', 'recipients', 'whatsappId'],
+    name: ['confirmation', 'recipients', 'whatsappId', 'name', 'templateName', 'templateLanguage'],
   });
+  const texts = { name, templateName, templateLanguage };
+  /** A registered text field shown with its current value, so its label stays up after a reset. */
+  const textField = (field: keyof typeof texts) => ({ ...register(field), value: texts[field] });
   const readOnly = editing && !!existing.data && !existing.data.editable;
   const provider = connections.data?.find((c) => c.id === whatsappId)?.provider;
   const cloud = provider === 'cloud';
@@ -261,7 +264,7 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
           autoFocus={!readOnly}
           fullWidth
           disabled={readOnly}
-          {...register('name')}
+          {...textField('name')}
           error={!!errors.name}
           helperText={message(errors.name?.message)}
           slotProps={{ htmlInput: { 'data-testid': 'campaign-name' } }}
@@ -383,7 +386,7 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
               label={t('campaigns.modal.templateName')}
               fullWidth
               disabled={readOnly}
-              {...register('templateName')}
+              {...textField('templateName')}
               error={!!errors.templateName}
               helperText={message(errors.templateName?.message) ?? t('campaigns.modal.templateHint')}
               slotProps={{ htmlInput: { 'data-testid': 'campaign-template-name' } }}
@@ -393,7 +396,7 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
               sx={{ minWidth: 160 }}
               disabled={readOnly}
               placeholder="pt_BR"
-              {...register('templateLanguage')}
+              {...textField('templateLanguage')}
               error={!!errors.templateLanguage}
               helperText={message(errors.templateLanguage?.message)}
               slotProps={{ htmlInput: { 'data-testid': 'campaign-template-language' } }}
