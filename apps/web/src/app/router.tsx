@@ -110,6 +110,16 @@ const ContactListItemsPage = lazy(() =>
   })),
 );
 
+const CampaignsPage = lazy(() =>
+  import('../features/campaigns/campaigns-page').then((m) => ({ default: m.CampaignsPage })),
+);
+const CampaignReportPage = lazy(() =>
+  import('../features/campaigns/campaign-report-page').then((m) => ({ default: m.CampaignReportPage })),
+);
+const CampaignsConfigPage = lazy(() =>
+  import('../features/campaigns/campaigns-config-page').then((m) => ({ default: m.CampaignsConfigPage })),
+);
+
 const page = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
 /** `/`: the dashboard for admins (core section 2); other profiles start at /tickets. */
@@ -120,24 +130,21 @@ function HomeRoute() {
 }
 
 /**
- * A placeholder page; campaign routes need the `cshow` flag or a plan with campaigns, flow routes
- * need `cshow` or an admin (document 3 route table, core side menu).
+ * A placeholder page; flow routes need the `cshow` flag or an admin (document 3 route table, core
+ * side menu).
  */
 function PlaceholderPage({ route }: { route: PlaceholderRoute }) {
   const user = useCurrentUser();
   const cshow = localStorage.getItem(STORAGE_KEYS.cshow) !== null;
-  const allowed =
-    route.gate === undefined ||
-    cshow ||
-    (route.gate === 'campaigns' ? user.company.plan?.useCampaigns === true : user.profile === 'admin');
+  const allowed = route.gate === undefined || cshow || user.profile === 'admin';
   return page(allowed ? <ComingSoonPage titleKey={route.titleKey} /> : <NotFoundPage />);
 }
 
 /**
- * A campaign-area page (contact lists): shown with the `cshow` flag or a plan with campaigns
+ * A campaign-area page (campaigns, their report and settings, contact lists): shown with the `cshow` flag or a plan with campaigns
  * (document 3 route table, core side menu); otherwise not found.
  */
-function CampaignGate({ children }: { children: ReactNode }) {
+export function CampaignGate({ children }: { children: ReactNode }) {
   const user = useCurrentUser();
   const cshow = localStorage.getItem(STORAGE_KEYS.cshow) !== null;
   return cshow || user.company.plan?.useCampaigns === true ? page(children) : page(<NotFoundPage />);
@@ -167,6 +174,30 @@ export function AppRoutes() {
             <Route path="/settings" element={page(<SettingsPage />)} />
             <Route path="/queues" element={page(<QueuesPage />)} />
             <Route path="/tags" element={page(<TagsPage />)} />
+            <Route
+              path="/campaigns"
+              element={
+                <CampaignGate>
+                  <CampaignsPage />
+                </CampaignGate>
+              }
+            />
+            <Route
+              path="/campaign/:campaignId/report"
+              element={
+                <CampaignGate>
+                  <CampaignReportPage />
+                </CampaignGate>
+              }
+            />
+            <Route
+              path="/campaigns-config"
+              element={
+                <CampaignGate>
+                  <CampaignsConfigPage />
+                </CampaignGate>
+              }
+            />
             <Route
               path="/contact-lists"
               element={

@@ -3,7 +3,8 @@
  * `company-{id}-auth` (duplicate login: toast, then clear storage and reload after 1 s),
  * `company-{id}-user` (users cache), `company-{id}-whatsapp` and `company-{id}-whatsappSession`
  * (connections cache), ticket, message and contact events, and the lists of tags, queues, quick
- * messages and contacts (create, update, delete: `features/common/live-lists`), `company-{id}-payment`
+ * messages and contacts (create, update, delete: `features/common/live-lists`), campaigns
+ * (`company-{id}-campaign`: list, report totals and progress), `company-{id}-payment`
  * (CONCLUIDA: billing queries, session due date, checkout); reloads 1 s after a
  * `connect_error` of ERR_SESSION_EXPIRED.
  */
@@ -16,6 +17,7 @@ import { applyAnnouncementEvent } from '../features/announcements/use-announceme
 import { SessionContext } from '../features/auth/session-context';
 import { applyPaymentEvent } from '../features/billing/payment-events';
 import { applyIntegrationEvent, applyPromptEvent } from '../features/bots/use-bots';
+import { applyCampaignEvent } from '../features/campaigns/campaigns-live';
 import { applyChatEvent } from '../features/chats/chats-cache';
 import {
   applyContactListEvent,
@@ -154,6 +156,8 @@ export function useRealtime(user: SessionUser): void {
       onCompanyChannel(socket, companyId, 'ContactListItem', (payload) =>
         applyContactListItemEvent(queryClient, payload),
       ),
+      // Campaigns: the list, and the open report's totals and progress.
+      onCompanyChannel(socket, companyId, 'campaign', (payload) => applyCampaignEvent(queryClient, payload)),
     ];
     socket.on('connect_error', (err: Error) => {
       if (err.message === 'ERR_SESSION_EXPIRED') reloadLater();

@@ -64,18 +64,35 @@ interface OptionalIdSelectProps {
   options: IdOption[] | undefined;
   value: number | null;
   onChange: (id: number | null) => void;
+  disabled?: boolean;
+  /** The translated error, shown as helper text. */
+  error?: string;
+  /** data-testid of the select's hidden input. */
+  testId?: string;
 }
 
 /** A select of one record by id, or 'none' (null) first (default connection, transfer queue). */
-export function OptionalIdSelect({ label, options, value, onChange }: OptionalIdSelectProps) {
+export function OptionalIdSelect({
+  label,
+  options,
+  value,
+  onChange,
+  disabled,
+  error,
+  testId,
+}: OptionalIdSelectProps) {
   const { t } = useTranslation();
   return (
     <TextField
       select
       label={label}
       fullWidth
+      disabled={disabled}
+      error={!!error}
+      helperText={error}
       value={value ?? ''}
       onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}
+      slotProps={testId ? { htmlInput: { 'data-testid': testId } } : undefined}
     >
       <MenuItem value="">{t('common.none')}</MenuItem>
       {(options ?? []).map((option) => (

@@ -22,6 +22,8 @@ export interface MessageTextFieldProps<T extends FieldValues> {
   /** The input's data-testid. */
   testId: string;
   minRows?: number;
+  /** Read-only: the field is disabled and the variable chips are hidden. */
+  disabled?: boolean;
 }
 
 /**
@@ -38,6 +40,7 @@ export function MessageTextField<T extends FieldValues>({
   error,
   testId,
   minRows = 3,
+  disabled = false,
 }: MessageTextFieldProps<T>) {
   const inputRef = useRef<HTMLTextAreaElement | null>(null);
   return (
@@ -59,13 +62,16 @@ export function MessageTextField<T extends FieldValues>({
               field.ref(el);
               inputRef.current = el;
             }}
+            disabled={disabled}
             error={!!error}
             helperText={error}
             slotProps={{ htmlInput: { 'data-testid': testId } }}
           />
         )}
       />
-      <MessageVariables name={name} getValues={getValues} setValue={setValue} inputRef={inputRef} />
+      {!disabled && (
+        <MessageVariables name={name} getValues={getValues} setValue={setValue} inputRef={inputRef} />
+      )}
     </Box>
   );
 }

@@ -1,0 +1,170 @@
+import { Assessment, PlayArrow, StopCircleOutlined } from '@mui/icons-material';
+import { Stack, TableCell, TableRow } from '@mui/material';
+import { type Campaign, SEARCH_DEBOUNCE_MS, TOAST_ERROR_MS } from '@zapdesk/shared';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { formatDateTime } from '../../lib/format';
+import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import { errorMessage } from '../../lib/notify';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
+import { DataTable } from '../common/data-table';
+import { ListPageHeader } from '../common/list-page-header';
+import { ActionIconButton, RowActions } from '../common/row-actions';
+import { CampaignStatusChip } from './campaign-status';
+import { useCampaignCommand, useCampaigns, useDeleteCampaign, useTagOptions } from './use-campaigns';
+
+/** The dialog and its date-time picker load when it first opens (the page's budget). */
+const CampaignModal = lazy(() => import('./campaign-modal').then((m) => ({ default: m.CampaignModal })));
+
+/**
+ * /campaigns (document 2 sections 2 and 4): table of name, status, contact list or tag, connection,
+ * scheduledAt, completedAt and confirmation, with search, add/edit dialog, delete confirmation, the
+ * report link, cancel (EM_ANDAMENTO, PROGRAMADA), restart (CANCELADA) and start (INATIVA, through
+ * restart); their failures show the error's message in an error toast (section 8).
+ */
+export function CampaignsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useCampaigns(searchParam);
+  const remove = useDeleteCampaign();
+  const command = useCampaignCommand();
+  const [modal, setModal] = useState<{ id: number | null } | null>(null);
+  const [toDelete, setToDelete] = useState<Campaign | null>(null);
+  const campaigns = useMemo(() => list.data?.pages.flatMap((p) => p.records) ?? [], [list.data]);
+  const tags = useTagOptions();
+  const tagName = (id: number) => tags.data?.find((tag) => tag.id === id)?.name ?? `#${id}`;
+
+  const run = (row: Campaign, which: 'cancel' | 'restart') =>
+    command.mutate(
+      { id: row.id, command: which },
+      {
+        onSuccess: () =>
+          toast.success(
+            t(
+              which === 'cancel'
+                ? 'campaigns.toasts.canceled'
+                : row.status === 'INATIVA'
+                  ? 'campaigns.toasts.started'
+                  : 'campaigns.toasts.restarted',
+            ),
+          ),
+        onError: (err) =>
+          toast.error(errorMessage(err) ?? t('campaigns.toasts.commandFailed'), {
+            autoClose: TOAST_ERROR_MS,
+          }),
+      },
+    );
+
+  return (
+    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
+      <ListPageHeader
+        title={t('campaigns.title')}
+        search={{
+          value: search,
+          onChange: setSearch,
+          label: t('campaigns.search'),
+          testId: 'campaigns-search',
+        }}
+        add={{ label: t('campaigns.add'), testId: 'add-campaign', onClick: () => setModal({ id: null }) }}
+      />
+      <DataTable
+        testId="campaigns-table"
+        stickyHeader
+        sx={{ flex: 1 }}
+        onScroll={loadMoreOnScroll(list)}
+        head={
+          <>
+            <TableCell>{t('campaigns.table.name')}</TableCell>
+            <TableCell align="center">{t('campaigns.table.status')}</TableCell>
+            <TableCell>{t('campaigns.table.recipients')}</TableCell>
+            <TableCell>{t('campaigns.table.connection')}</TableCell>
+            <TableCell align="center">{t('campaigns.table.scheduledAt')}</TableCell>
+            <TableCell align="center">{t('campaigns.table.completedAt')}</TableCell>
+            <TableCell align="center">{t('campaigns.table.confirmation')}</TableCell>
+            <TableCell align="center" width={200}>
+              {t('campaigns.table.actions')}
+            </TableCell>
+          </>
+        }
+      >
+        {campaigns.map((row) => (
+          <TableRow key={row.id} hover data-testid={`campaign-row-${row.id}`}>
+            <TableCell>{row.name}</TableCell>
+            <TableCell align="center">
+              <CampaignStatusChip status={row.status} testId={`campaign-status-${row.id}`} />
+            </TableCell>
+            <TableCell>
+              {row.contactList?.name ??
+                (row.tagId !== null
+                  ? t('campaigns.table.tagNamed', { name: tagName(row.tagId) })
+                  : t('campaigns.table.none'))}
+            </TableCell>
+            <TableCell>{row.whatsapp?.name ?? t('campaigns.table.defaultConnection')}</TableCell>
+            <TableCell align="center">
+              {formatDateTime(row.scheduledAt) || t('campaigns.table.none')}
+            </TableCell>
+            <TableCell align="center">
+              {formatDateTime(row.completedAt) || t('campaigns.table.none')}
+            </TableCell>
+            <TableCell align="center">
+              {row.confirmation ? t('campaigns.table.enabled') : t('campaigns.table.disabled')}
+            </TableCell>
+            <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
+              <RowActions
+                testIdPrefix="campaign"
+                id={row.id}
+                editLabel={t('campaigns.edit', { name: row.name })}
+                onEdit={() => setModal({ id: row.id })}
+                deleteLabel={t('campaigns.delete', { name: row.name })}
+                onDelete={() => setToDelete(row)}
+              >
+                {(row.status === 'EM_ANDAMENTO' || row.status === 'PROGRAMADA') && (
+                  <ActionIconButton
+                    label={t('campaigns.cancel', { name: row.name })}
+                    testId={`campaign-cancel-${row.id}`}
+                    icon={<StopCircleOutlined fontSize="small" />}
+                    onClick={() => run(row, 'cancel')}
+                  />
+                )}
+                {(row.status === 'CANCELADA' || row.status === 'INATIVA') && (
+                  <ActionIconButton
+                    label={t(row.status === 'INATIVA' ? 'campaigns.start' : 'campaigns.restart', {
+                      name: row.name,
+                    })}
+                    testId={`campaign-restart-${row.id}`}
+                    icon={<PlayArrow fontSize="small" />}
+                    onClick={() => run(row, 'restart')}
+                  />
+                )}
+                <ActionIconButton
+                  label={t('campaigns.report', { name: row.name })}
+                  testId={`campaign-report-${row.id}`}
+                  icon={<Assessment fontSize="small" />}
+                  onClick={() => navigate(`/campaign/${row.id}/report`)}
+                />
+              </RowActions>
+            </TableCell>
+          </TableRow>
+        ))}
+      </DataTable>
+      {modal && (
+        <Suspense fallback={null}>
+          <CampaignModal campaignId={modal.id} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
+      <ConfirmDeleteDialog
+        target={toDelete}
+        title={t('campaigns.confirmDelete.title', { name: toDelete?.name ?? '' })}
+        message={t('campaigns.confirmDelete.message')}
+        deletedMessage={t('campaigns.toasts.deleted')}
+        remove={remove}
+        onClose={() => setToDelete(null)}
+      />
+    </Stack>
+  );
+}
