@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
 import { flowRuns, messages, tickets } from '../../db/schema/index.js';
 import {
   bearer,
@@ -206,6 +207,43 @@ describe('flow engine', () => {
     expect(await runOf(said.ticketId)).toMatchObject({ step: run.step, status: 'waitingUntil' });
     await flush();
     expect(replies(s, from)).toEqual(['Olá Maria!', 'Vamos lá.', 'Escolha:\n\n*1* - Vendas\n*2* - Sair']);
+  });
+
+  it('resumes after a crash on the same node without sending a step twice', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    const { rows } = (await t.database.executor.executeSql(
+      `select id, data from pgboss.job where name = $1 and state = 'created' and (data->>'ticketId')::int = $2`,
+      [FLOW_STEP_JOB, said.ticketId],
+    )) as { rows: { id: string; data: FlowStepJob }[] };
+    expect(rows).toHaveLength(1);
+    // The process ran the interval's step (its message is stored and sent, the next step queued)
+    // and was killed before it could mark the job done: the job stays active, claimed by this node.
+    await t.app.flows.step(rows[0]!.data);
+    await t.database.executor.executeSql(
+      `update pgboss.job set state = 'active', started_on = now(), start_after = now(),
+         data = data || jsonb_build_object('_claimedBy', $2::text)
+       where id = $1`,
+      [rows[0]!.id, t.config.nodeId],
+    );
+    const node = await buildApp({
+      config: t.config,
+      database: t.database,
+      secrets: t.app.ctx.secrets,
+      logger: false,
+      simulator: t.app.simulator,
+    });
+    await node.ready();
+    try {
+      await node.sessions.start(s.companyId, s.whatsappId, { force: false });
+      // The restarted node runs the left job again (a no-op: its step is past) and the next step.
+      expect(await node.jobs.drain()).toBeGreaterThanOrEqual(2);
+    } finally {
+      await node.close();
+    }
+    expect(replies(s, from)).toEqual(['Olá Maria!', 'Vamos lá.', 'Escolha:\n\n*1* - Vendas\n*2* - Sair']);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'waitingInput', nodeId: 'menu' });
   });
 
   it('ends the run when an agent takes the ticket', async () => {
