@@ -11,15 +11,21 @@ import {
   injectMessage,
   type TenantFixture,
 } from '../../test/factories.js';
+import { FakeBotServices } from '../../test/fake-bot-services.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { FLOW_STEP_JOB, type FlowStepJob } from './flow-engine.js';
 import { fillFlowVariables, saysPhrase } from './flow-text.js';
 
 let t: TestApp;
+let fake: FakeBotServices;
 beforeAll(async () => {
-  t = await createTestApp();
+  fake = await new FakeBotServices().start();
+  t = await createTestApp({ OPENAI_BASE_URL: `${fake.url}/v1`, BOT_TIMEOUT_MS: '2000' });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
 
 interface Setup extends TenantFixture {
   whatsappId: number;
@@ -291,6 +297,38 @@ describe('flow engine', () => {
       headers: bearer(s.admin),
     });
     expect(JSON.stringify(notes.json())).toContain('typebot');
+  });
+
+  it('lets an OpenAI node answer until it hands over, then continues the flow', async () => {
+    fake.modelReply = (history) => {
+      const last = history.at(-1)?.content ?? '';
+      return last.includes('humano') ? 'Já chamo. #ATENDENTE#' : `IA: ${last}`;
+    };
+    const s = await setup((sales) => ({
+      nodes: [
+        START,
+        node('hello', 'message', { label: 'Oi, sou o assistente.' }),
+        node('ai', 'openai', {
+          typebotIntegration: {
+            name: 'IA',
+            prompt: 'Responda com educação.',
+            apiKey: 'sk-flow-test-key-123456',
+            queueId: sales,
+          },
+        }),
+        node('after', 'message', { label: 'Voltamos ao fluxo.' }),
+      ],
+      connections: [edge('1', 'hello'), edge('hello', 'ai'), edge('ai', 'after')],
+    }));
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    await flush();
+    expect(replies(s, from)).toEqual(['Oi, sou o assistente.']);
+    expect((await say(s, from, 'qual o preço?')).replies()).toEqual(['IA: qual o preço?']);
+    expect((await say(s, from, 'quero um humano')).replies()).toEqual(['Já chamo.', 'Voltamos ao fluxo.']);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
+    const calls = fake.requests('/v1/chat/completions');
+    expect(JSON.stringify(calls.at(-1)?.body)).toContain('qual o preço?');
   });
 
   it('starts the flow named like a flowbuilder integration', async () => {

@@ -6,23 +6,28 @@ import {
   type MediaType,
   type TypedFlowNode,
 } from '@zapdesk/shared';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { previewOf } from '../../channels/inbound-pipeline.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import {
+  companies,
   contacts,
   flowCampaigns,
   flowRuns,
   flows,
   messages,
+  plans,
   queueIntegrations,
   ticketNotes,
   tickets,
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
+import { decryptSecret } from '../../lib/secrets.js';
 import { findTicket } from '../../modules/tickets/ticket-repository.js';
+import { BotServiceError } from '../bots/bot-error.js';
+import { askModel, type ChatTurn } from '../bots/openai-runner.js';
 import type { QueueBotJob } from '../jobs.js';
 import { fillVariables } from '../message-variables.js';
 import { menuOf } from '../queue-bot.js';
@@ -147,12 +152,16 @@ export class FlowEngine {
       .select({ flowId: flowCampaigns.flowId, phrase: flowCampaigns.phrase })
       .from(flowCampaigns)
       .innerJoin(flows, eq(flows.id, flowCampaigns.flowId))
+      .innerJoin(companies, eq(companies.id, flowCampaigns.companyId))
+      .innerJoin(plans, eq(plans.id, companies.planId))
       .where(
         and(
           eq(flowCampaigns.whatsappId, ticket.whatsappId),
           eq(flowCampaigns.companyId, ticket.companyId),
           eq(flowCampaigns.status, true),
           eq(flows.active, true),
+          // Flow campaigns are a campaign feature of the plan (useCampaigns).
+          eq(plans.useCampaigns, true),
         ),
       );
     const hit = campaigns.find((campaign) => saysPhrase(body, campaign.phrase));
@@ -191,6 +200,12 @@ export class FlowEngine {
 
   /** A menu or question node receives the customer's answer (menu: option number or text). */
   private async takeInput(ticket: TicketRow, seen: RunRow, body: string): Promise<void> {
+    const seenGraph = await this.graph(this.ctx.db, seen);
+    const seenNode = seenGraph?.nodes.find((n) => n.id === seen.nodeId) as TypedFlowNode | undefined;
+    if (seenNode?.type === 'openai') {
+      await this.aiTurn(ticket, seen, seenGraph!, seenNode);
+      return;
+    }
     const ids = await this.ctx.db.transaction(async (tx) => {
       const run = await this.lock(tx, seen.id);
       if (!run || run.step !== seen.step || run.status !== 'waitingInput') return [];
@@ -219,6 +234,100 @@ export class FlowEngine {
       return this.apply(tx, ticket, run, outcome);
     });
     await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
+  }
+
+  /**
+   * An OpenAI node's turn: the model answers the conversation (the ticket's last `maxMessages`
+   * texts) outside any transaction; the answer is stored with the run's step, which stays on the
+   * node until the model hands over (`#ATENDENTE#`): the flow then continues from the node's
+   * output, or ends in the node's queue. A failing or unreadable assistant ends the run with a note.
+   */
+  private async aiTurn(
+    ticket: TicketRow,
+    seen: RunRow,
+    graph: FlowGraph,
+    node: Extract<TypedFlowNode, { type: 'openai' }>,
+  ): Promise<void> {
+    const settings = node.data.typebotIntegration;
+    let outcome: Outcome;
+    try {
+      if (!(await this.planAllowsAi(ticket.companyId)))
+        throw new BotServiceError('openai', 'plan without useOpenAi');
+      let apiKey: string;
+      try {
+        apiKey = decryptSecret(settings.apiKey, this.ctx.secrets.sessionKey);
+      } catch {
+        throw new BotServiceError('openai', 'API key unreadable');
+      }
+      const answer = await askModel(
+        {
+          prompt: settings.prompt,
+          model: settings.model ?? 'gpt-4o-mini',
+          maxTokens: settings.maxTokens,
+          temperature: Math.min(settings.temperature, 1),
+          apiKey,
+          baseURL: this.ctx.config.OPENAI_BASE_URL,
+          timeoutMs: this.ctx.config.BOT_TIMEOUT_MS,
+        },
+        await this.history(ticket, settings.maxMessages),
+      );
+      const said = answer.text.trim() ? [this.text(answer.text, ticket, seen)] : [];
+      if (answer.handover) {
+        const next = this.after(graph, node, 'a');
+        const queue = next.nodeId === null && settings.queueId !== null ? { queueId: settings.queueId } : {};
+        outcome = { ...next, send: said, ...queue };
+      } else {
+        outcome = { nodeId: node.id, contentIndex: 0, status: 'waitingInput', send: said };
+      }
+    } catch (error) {
+      if (!(error instanceof BotServiceError)) throw error;
+      outcome = {
+        nodeId: null,
+        contentIndex: 0,
+        status: 'ended',
+        send: [],
+        note: `O assistente do fluxo falhou (${error.service}: ${error.reason}). O ticket aguarda um atendente.`,
+      };
+    }
+    const before = await findTicket(this.ctx.db, ticket.companyId, ticket.id);
+    const ids = await this.ctx.db.transaction(async (tx) => {
+      const run = await this.lock(tx, seen.id);
+      // The run moved on meanwhile (an agent took the ticket, a new run started): the answer is dropped.
+      if (!run || run.step !== seen.step || run.status !== 'waitingInput') return [];
+      return this.apply(tx, ticket, run, outcome);
+    });
+    await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
+    if (outcome.queueId !== undefined && before) {
+      const after = await findTicket(this.ctx.db, before.companyId, before.id);
+      if (after) this.ctx.realtime.ticketMoved(before, after, { action: 'update', ticket: after });
+    }
+  }
+
+  private async planAllowsAi(companyId: number): Promise<boolean> {
+    const [row] = await this.ctx.db
+      .select({ useOpenAi: plans.useOpenAi })
+      .from(companies)
+      .innerJoin(plans, eq(plans.id, companies.planId))
+      .where(eq(companies.id, companyId));
+    return row?.useOpenAi === true;
+  }
+
+  /** The ticket's last `limit` texts, oldest first, as chat turns. */
+  private async history(ticket: TicketRow, limit: number): Promise<ChatTurn[]> {
+    const rows = await this.ctx.db
+      .select({ body: messages.body, fromMe: messages.fromMe })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.companyId, ticket.companyId),
+          eq(messages.ticketId, ticket.id),
+          sql`${messages.body} <> ''`,
+          sql`${messages.reactionToId} is null`,
+        ),
+      )
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(limit);
+    return rows.reverse().map((row) => ({ role: row.fromMe ? 'assistant' : 'user', content: row.body }));
   }
 
   /** Runs one step of a run (the `flow-step` job). Safe to run twice: it checks the step number. */
@@ -299,8 +408,11 @@ export class FlowEngine {
       }
       case 'ticket':
         return { nodeId: null, contentIndex: 0, status: 'ended', send: [], queueId: node.data.data.id };
+      case 'openai':
+        // The assistant answers the customer's next messages (see `aiTurn`).
+        return { nodeId: node.id, contentIndex: 0, status: 'waitingInput', send: [] };
       default:
-        // Typebot and OpenAI nodes are not run by the engine yet: a human takes over.
+        // Typebot nodes are not run by the engine yet: a human takes over.
         return {
           nodeId: null,
           contentIndex: 0,
