@@ -28,6 +28,7 @@ import { decryptSecret } from '../../lib/secrets.js';
 import { findTicket } from '../../modules/tickets/ticket-repository.js';
 import { BotServiceError } from '../bots/bot-error.js';
 import { askModel, type ChatTurn } from '../bots/openai-runner.js';
+import { matchChoice, type TypebotTurn, typebotContinue, typebotStart } from '../bots/typebot-runner.js';
 import type { QueueBotJob } from '../jobs.js';
 import { fillVariables } from '../message-variables.js';
 import { menuOf } from '../queue-bot.js';
@@ -62,6 +63,8 @@ interface Outcome {
   variables?: Record<string, string>;
   queueId?: number;
   note?: string;
+  /** The outside bot's state on the node the run stays on (cleared when not given). */
+  botState?: RunRow['botState'];
 }
 
 const MEDIA: Record<'img' | 'audio' | 'video', MediaType> = { img: 'image', audio: 'audio', video: 'video' };
@@ -206,6 +209,10 @@ export class FlowEngine {
       await this.aiTurn(ticket, seen, seenGraph!, seenNode);
       return;
     }
+    if (seenNode?.type === 'typebot') {
+      await this.typebotTurn(ticket, seen, seenGraph!, seenNode, body);
+      return;
+    }
     const ids = await this.ctx.db.transaction(async (tx) => {
       const run = await this.lock(tx, seen.id);
       if (!run || run.step !== seen.step || run.status !== 'waitingInput') return [];
@@ -289,11 +296,19 @@ export class FlowEngine {
         note: `O assistente do fluxo falhou (${error.service}: ${error.reason}). O ticket aguarda um atendente.`,
       };
     }
+    await this.commitTurn(ticket, seen, outcome);
+  }
+
+  /**
+   * Stores an outcome computed outside the transaction (an outside service's answer) if the run is
+   * still where it was (`seen`'s step and status), then delivers its messages.
+   */
+  private async commitTurn(ticket: TicketRow, seen: RunRow, outcome: Outcome): Promise<void> {
     const before = await findTicket(this.ctx.db, ticket.companyId, ticket.id);
     const ids = await this.ctx.db.transaction(async (tx) => {
       const run = await this.lock(tx, seen.id);
       // The run moved on meanwhile (an agent took the ticket, a new run started): the answer is dropped.
-      if (!run || run.step !== seen.step || run.status !== 'waitingInput') return [];
+      if (!run || run.step !== seen.step || run.status !== seen.status) return [];
       return this.apply(tx, ticket, run, outcome);
     });
     await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
@@ -301,6 +316,74 @@ export class FlowEngine {
       const after = await findTicket(this.ctx.db, before.companyId, before.id);
       if (after) this.ctx.realtime.ticketMoved(before, after, { action: 'update', ticket: after });
     }
+  }
+
+  /**
+   * A Typebot node's turn: starts the bot's chat (when the run reaches the node; the run's variables
+   * are prefilled) or sends it the customer's answer (a choice by number or text), outside any
+   * transaction. The bubbles are sent, a choice input as a numbered menu; the run stays on the node
+   * while the bot waits and continues from the node's output when the bot's flow ends or the
+   * customer says the finish keyword. A failing bot ends the run with a note.
+   */
+  private async typebotTurn(
+    ticket: TicketRow,
+    seen: RunRow,
+    graph: FlowGraph,
+    node: Extract<TypedFlowNode, { type: 'typebot' }>,
+    body?: string,
+  ): Promise<void> {
+    const settings = node.data.typebotIntegration;
+    const target = {
+      url: settings.urlN8N,
+      slug: settings.typebotSlug,
+      timeoutMs: this.ctx.config.BOT_TIMEOUT_MS,
+    };
+    let outcome: Outcome;
+    try {
+      if (
+        body !== undefined &&
+        settings.typebotKeywordFinish &&
+        normalizeText(body) === normalizeText(settings.typebotKeywordFinish)
+      ) {
+        outcome = { ...this.after(graph, node, 'a'), send: [] };
+      } else {
+        let turn: TypebotTurn;
+        if (body === undefined) turn = await typebotStart(target, { variables: seen.variables });
+        else {
+          if (!seen.botState) throw new BotServiceError('typebot', 'no session');
+          const text = matchChoice(seen.botState.choices, body) ?? body;
+          turn = await typebotContinue(target, seen.botState.sessionId, text);
+        }
+        const send = turn.bubbles.map((bubble) => this.text(bubble, ticket, seen));
+        if (turn.choices.length)
+          send.push(
+            this.text(
+              menuOf(turn.choices.map((title, i) => ({ number: String(i + 1), title }))),
+              ticket,
+              seen,
+            ),
+          );
+        outcome = turn.waiting
+          ? {
+              nodeId: node.id,
+              contentIndex: 0,
+              status: 'waitingInput',
+              send,
+              botState: { sessionId: turn.sessionId, choices: turn.choices },
+            }
+          : { ...this.after(graph, node, 'a'), send };
+      }
+    } catch (error) {
+      if (!(error instanceof BotServiceError)) throw error;
+      outcome = {
+        nodeId: null,
+        contentIndex: 0,
+        status: 'ended',
+        send: [],
+        note: `O Typebot do fluxo falhou (${error.service}: ${error.reason}). O ticket aguarda um atendente.`,
+      };
+    }
+    await this.commitTurn(ticket, seen, outcome);
   }
 
   private async planAllowsAi(companyId: number): Promise<boolean> {
@@ -333,6 +416,23 @@ export class FlowEngine {
   /** Runs one step of a run (the `flow-step` job). Safe to run twice: it checks the step number. */
   async step(job: FlowStepJob): Promise<void> {
     const ticket = await this.ticket(job.companyId, job.ticketId);
+    // A Typebot node starts its chat outside the transaction (an outside call); nothing was sent
+    // before it commits, so a crash here only starts a new chat.
+    const [seen] = await this.ctx.db.select().from(flowRuns).where(eq(flowRuns.id, job.runId));
+    if (
+      seen?.step === job.step &&
+      seen.companyId === job.companyId &&
+      (seen.status === 'running' || seen.status === 'waitingUntil') &&
+      ticket?.status === 'pending' &&
+      ticket.userId === null
+    ) {
+      const graph = await this.graph(this.ctx.db, seen);
+      const node = graph?.nodes.find((n) => n.id === seen.nodeId) as TypedFlowNode | undefined;
+      if (node?.type === 'typebot') {
+        await this.typebotTurn(ticket, seen, graph!, node);
+        return;
+      }
+    }
     const before = ticket ? await findTicket(this.ctx.db, ticket.companyId, ticket.id) : undefined;
     let moved = false;
     const ids = await this.ctx.db.transaction(async (tx) => {
@@ -412,7 +512,7 @@ export class FlowEngine {
         // The assistant answers the customer's next messages (see `aiTurn`).
         return { nodeId: node.id, contentIndex: 0, status: 'waitingInput', send: [] };
       default:
-        // Typebot nodes are not run by the engine yet: a human takes over.
+        // Typebot nodes run outside the transaction (see `step`); reaching one here hands over.
         return {
           nodeId: null,
           contentIndex: 0,
@@ -461,6 +561,7 @@ export class FlowEngine {
         status: ended ? 'ended' : outcome.status,
         waitingUntil,
         variables: outcome.variables ?? run.variables,
+        botState: outcome.botState ?? null,
         step: run.step + 1,
         endedAt: ended ? now : null,
         updatedAt: now,
