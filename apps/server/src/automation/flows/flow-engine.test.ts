@@ -252,6 +252,25 @@ describe('flow engine', () => {
     expect(await runOf(said.ticketId)).toMatchObject({ status: 'waitingInput', nodeId: 'menu' });
   });
 
+  it('gives the ticket to the agents when its flow is deleted mid-run', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    const [held] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, said.ticketId));
+    expect(held?.useIntegration).toBe(true);
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/flowbuilder/${s.flowId}`,
+      headers: bearer(s.admin),
+    });
+    expect(res.statusCode).toBe(204);
+    await flush();
+    expect(replies(s, from)).toEqual(['Olá Maria!']);
+    expect(await runOf(said.ticketId)).toBeUndefined();
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, said.ticketId));
+    expect(ticket).toMatchObject({ status: 'pending', useIntegration: false });
+  });
+
   it('ends the run when an agent takes the ticket', async () => {
     const s = await setup();
     const from = customerNumber();
