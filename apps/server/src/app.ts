@@ -19,6 +19,7 @@ import Negotiator from 'negotiator';
 import type { z } from 'zod';
 import { BotEngine } from './automation/bots/bot-engine.js';
 import { ConnectionTimers } from './automation/connection-timers.js';
+import { FlowEngine } from './automation/flows/flow-engine.js';
 import { QueueBot } from './automation/queue-bot.js';
 import { CloudChannel } from './channels/cloud/cloud-channel.js';
 import { InboundPipeline } from './channels/inbound-pipeline.js';
@@ -58,6 +59,7 @@ import { contactListRoutes } from './modules/contact-lists/routes.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
+import { flowRoutes } from './modules/flows/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { kanbanRoutes } from './modules/kanban/routes.js';
 import { setMediaPrefix } from './modules/messages/message-repository.js';
@@ -128,6 +130,8 @@ declare module 'fastify' {
     contactLists: ContactListService;
     /** The answering engine of AI prompts and queue integrations. */
     bots: BotEngine;
+    /** The flow engine (issue 14): flow runs advanced by jobs; tests call it. */
+    flows: FlowEngine;
     /** The connection timers (run every minute by the job queue; tests call `run(now)`). */
     timers: ConnectionTimers;
     /** Outgoing webhooks (tests await `settled()` before draining the job queue). */
@@ -359,6 +363,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   cloud.register();
   sender.sendChecks.push(cloud.sendCheck);
   const bots = new BotEngine(ctx, sender, jobs);
+  const flowEngine = new FlowEngine(ctx, sender, jobs);
+  flowEngine.register();
+  bots.setFlowResponder(({ companyId, ticketId, job, body }) =>
+    flowEngine.answer(companyId, ticketId, job, body),
+  );
+  bots.setFlowStarter(({ companyId, ticketId, integrationId }) =>
+    flowEngine.startForIntegration(companyId, ticketId, integrationId),
+  );
   new QueueBot(ctx, sender, bots).register(jobs);
   const timers = new ConnectionTimers(ctx, sender);
   timers.register(jobs);
@@ -379,6 +391,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('schedules', scheduleService);
   app.decorate('timers', timers);
   app.decorate('bots', bots);
+  app.decorate('flows', flowEngine);
   // The job queue's schema is installed before any request can queue a job inside a transaction.
   app.addHook('onReady', async () => jobs.start());
   // Before any session starts: send claims left by this node id's previous process are given back.
@@ -440,6 +453,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       cloudRoutes(zapi, cloud);
       contactListRoutes(zapi, contactListService);
       campaignRoutes(zapi, campaignService);
+      flowRoutes(zapi, ctx, media);
     },
     { prefix },
   );

@@ -99,6 +99,11 @@ export const ERROR_STATUS = {
   ERR_CAMPAIGN_NO_MESSAGE: 400,
   /** Campaign: neither a contact list nor a tag was chosen. */
   ERR_CAMPAIGN_NO_LIST: 400,
+  /**
+   * Flow builder (issue 14): the saved graph breaks a rule; `node` names the node (or `connection`
+   * the edge), `reason` is one of FLOW_GRAPH_PROBLEMS and `field` the invalid data field.
+   */
+  ERR_FLOW_INVALID: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

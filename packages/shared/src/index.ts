@@ -1,6 +1,7 @@
 export * from './channel.js';
 export * from './constants.js';
 export * from './errors.js';
+export * from './flow-graph.js';
 export * from './permissions.js';
 export * from './realtime.js';
 export * from './schemas/accounts.js';
@@ -18,6 +19,7 @@ export * from './schemas/contact-lists.js';
 export * from './schemas/contacts.js';
 export * from './schemas/dashboard.js';
 export * from './schemas/files.js';
+export * from './schemas/flows.js';
 export * from './schemas/messages.js';
 export * from './schemas/notices.js';
 export * from './schemas/outside.js';

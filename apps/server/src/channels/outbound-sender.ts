@@ -315,21 +315,27 @@ export class OutboundSender {
   }
 
   /**
-   * After the commit of `storeWithin`: emits the stored messages and hands each to its session.
-   * A delivery failure leaves the message at ack -1 (not thrown). @returns the messages.
+   * After the commit of `storeWithin` (or of another module's own transaction that stored messages
+   * at ack 0 with its state: a flow step, a campaign shipping): emits the stored messages and hands
+   * each to its session, so a step or shipping run twice sends nothing twice. `ticket` is the ticket
+   * or its id (read again for the events). A delivery failure leaves the message at ack -1,
+   * retryable, and is not thrown. @returns the messages.
    */
-  async deliverStored(companyId: number, ticket: OutboundTicket, ids: number[]): Promise<Message[]> {
+  async deliverStored(companyId: number, ticket: OutboundTicket | number, ids: number[]): Promise<Message[]> {
+    if (ids.length === 0) return [];
     await this.emitStored(companyId, ticket, ids);
     const results: Message[] = [];
     for (const id of ids) results.push(await this.deliver(companyId, id));
     return results;
   }
 
-  private async emitStored(companyId: number, ticket: OutboundTicket, ids: number[]): Promise<void> {
+  private async emitStored(companyId: number, ticket: OutboundTicket | number, ids: number[]): Promise<void> {
     const created = await findMessages(this.ctx.db, companyId, ids);
-    const fresh = await findTicket(this.ctx.db, companyId, ticket.id);
-    for (const message of created)
-      this.ctx.realtime.toTicket(ticket, 'appMessage', { action: 'create', message, ticket: fresh });
+    const fresh = await findTicket(this.ctx.db, companyId, typeof ticket === 'number' ? ticket : ticket.id);
+    const target = typeof ticket === 'number' ? fresh : ticket;
+    if (target)
+      for (const message of created)
+        this.ctx.realtime.toTicket(target, 'appMessage', { action: 'create', message, ticket: fresh });
     if (fresh) this.ctx.realtime.toTicket(fresh, 'ticket', { action: 'update', ticket: fresh });
   }
 

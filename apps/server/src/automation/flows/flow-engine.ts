@@ -1,0 +1,403 @@
+import type { FlowGraph, TypedFlowNode } from '@zapdesk/shared';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { previewOf } from '../../channels/inbound-pipeline.js';
+import type { OutboundSender } from '../../channels/outbound-sender.js';
+import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
+import {
+  companies,
+  contacts,
+  flowCampaigns,
+  flowRuns,
+  flows,
+  messages,
+  plans,
+  queueIntegrations,
+  ticketNotes,
+  tickets,
+} from '../../db/schema/index.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { findTicket } from '../../modules/tickets/ticket-repository.js';
+import type { QueueBotJob } from '../jobs.js';
+import { openAiOutcome, typebotOutcome } from './flow-bot-nodes.js';
+import {
+  execute,
+  menuText,
+  nextAfter,
+  type Outcome,
+  type RunRow,
+  type TicketRow,
+  textRow,
+} from './flow-steps.js';
+import { normalizeText, saysPhrase } from './flow-text.js';
+
+/** The job executing one step of a flow run (key `flow:{ticketId}`: one ticket's steps in order). */
+export const FLOW_STEP_JOB = 'flow-step';
+
+/** What a step job carries: the run and the step number it was queued for. */
+export interface FlowStepJob {
+  companyId: number;
+  ticketId: number;
+  runId: number;
+  step: number;
+}
+
+/**
+ * The flow engine (issue 14 item 3; docs/architecture.md "Flows"). A flow run (one row per ticket
+ * in flow_runs) is advanced by `flow-step` jobs, one step at a time: each step locks the run, checks
+ * the job is for the run's current step, executes one node (or one element of a content node),
+ * stores the messages it sends and the run's new position in the same transaction, and queues the
+ * next step there too; the messages are delivered after commit (undelivered ones are picked up by
+ * the sender's pending delivery after a restart). So a step run twice, or resumed after a crash,
+ * sends nothing twice. Interval nodes are delayed jobs; menu and question nodes wait for the
+ * customer's answer (`answer`). A ticket taken by an agent ends its run at the next step.
+ */
+export class FlowEngine {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly sender: OutboundSender,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  /** Declares the `flow-step` job. */
+  register(): void {
+    this.jobs.define<FlowStepJob>(FLOW_STEP_JOB, (job) => this.step(job), {
+      key: (job) => `flow:${job.ticketId}`,
+    });
+  }
+
+  /**
+   * Starts flow `flowId` on a ticket from its start node, replacing any earlier run of the ticket.
+   * @returns false when the flow is not the company's, is inactive or has no saved graph.
+   */
+  async start(companyId: number, ticketId: number, flowId: number): Promise<boolean> {
+    const [flow] = await this.ctx.db
+      .select({ graph: flows.graph, active: flows.active })
+      .from(flows)
+      .where(and(eq(flows.companyId, companyId), eq(flows.id, flowId)));
+    if (!flow?.active || !flow.graph?.nodes.some((node) => node.id === '1')) return false;
+    await this.ctx.db.transaction(async (tx) => {
+      const fresh = { flowId, nodeId: '1', contentIndex: 0, status: 'running' as const, variables: {} };
+      const [run] = await tx
+        .insert(flowRuns)
+        .values({ companyId, ticketId, ...fresh })
+        .onConflictDoUpdate({
+          target: flowRuns.ticketId,
+          set: {
+            ...fresh,
+            waitingUntil: null,
+            endedAt: null,
+            step: sql`${flowRuns.step} + 1`,
+            updatedAt: new Date(),
+          },
+        })
+        .returning();
+      // The run holds the ticket like a bot: the customer's next messages come to the flow.
+      await tx
+        .update(tickets)
+        .set({ useIntegration: true, chatbot: false })
+        .where(
+          and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId), eq(tickets.status, 'pending')),
+        );
+      await this.queue(tx, run!, 0);
+    });
+    return true;
+  }
+
+  /**
+   * The flow's turn on a customer message of a pending ticket without a user (called by the bot
+   * engine before any other bot). A run waiting for input takes the answer; a run in progress keeps
+   * the ticket (the message waits for its turn); a message that creates a ticket ends an older run;
+   * without a run, an active flow campaign of the ticket's connection whose phrase the message says
+   * starts its flow. @returns whether the flow handled the message.
+   */
+  async answer(companyId: number, ticketId: number, job: QueueBotJob, body: string): Promise<boolean> {
+    const ticket = await this.ticket(companyId, ticketId);
+    if (!ticket) return false;
+    const [run] = await this.ctx.db
+      .select()
+      .from(flowRuns)
+      .where(and(eq(flowRuns.ticketId, ticket.id), ne(flowRuns.status, 'ended')));
+    if (run && job.ticketCreated) await this.end(run.id);
+    else if (run) {
+      if (run.status === 'waitingInput') await this.takeInput(ticket, run, body);
+      return true;
+    }
+    if (ticket.useIntegration || !ticket.whatsappId) return false;
+    const campaigns = await this.ctx.db
+      .select({ flowId: flowCampaigns.flowId, phrase: flowCampaigns.phrase })
+      .from(flowCampaigns)
+      .innerJoin(flows, eq(flows.id, flowCampaigns.flowId))
+      .innerJoin(companies, eq(companies.id, flowCampaigns.companyId))
+      .innerJoin(plans, eq(plans.id, companies.planId))
+      .where(
+        and(
+          eq(flowCampaigns.whatsappId, ticket.whatsappId),
+          eq(flowCampaigns.companyId, ticket.companyId),
+          eq(flowCampaigns.status, true),
+          eq(flows.active, true),
+          // Flow campaigns are a campaign feature of the plan (useCampaigns).
+          eq(plans.useCampaigns, true),
+        ),
+      );
+    const hit = campaigns.find((campaign) => saysPhrase(body, campaign.phrase));
+    return hit ? this.start(ticket.companyId, ticket.id, hit.flowId) : false;
+  }
+
+  /**
+   * Starts the flow of a flowbuilder queue integration (document 2 "Queue integration"): the
+   * company's active flow named like the integration (its projectName, equal to its name; case and
+   * accents ignored). @returns whether a flow started.
+   */
+  async startForIntegration(companyId: number, ticketId: number, integrationId: number): Promise<boolean> {
+    const [integration] = await this.ctx.db
+      .select({ projectName: queueIntegrations.projectName, name: queueIntegrations.name })
+      .from(queueIntegrations)
+      .where(and(eq(queueIntegrations.companyId, companyId), eq(queueIntegrations.id, integrationId)));
+    if (!integration) return false;
+    const wanted = normalizeText(integration.projectName || integration.name);
+    const candidates = await this.ctx.db
+      .select({ id: flows.id, name: flows.name })
+      .from(flows)
+      .where(and(eq(flows.companyId, companyId), eq(flows.active, true)))
+      .orderBy(flows.id)
+      .limit(500);
+    const flow = candidates.find((candidate) => normalizeText(candidate.name) === wanted);
+    return flow ? this.start(companyId, ticketId, flow.id) : false;
+  }
+
+  /** Ends a run (no further step runs). */
+  private async end(runId: number): Promise<void> {
+    await this.ctx.db
+      .update(flowRuns)
+      .set({ status: 'ended', endedAt: new Date(), step: sql`${flowRuns.step} + 1`, updatedAt: new Date() })
+      .where(eq(flowRuns.id, runId));
+  }
+
+  /** A menu or question node receives the customer's answer (menu: option number or text). */
+  private async takeInput(ticket: TicketRow, seen: RunRow, body: string): Promise<void> {
+    const seenGraph = await this.graph(this.ctx.db, seen);
+    const seenNode = seenGraph?.nodes.find((n) => n.id === seen.nodeId) as TypedFlowNode | undefined;
+    if (seenNode?.type === 'openai') {
+      await this.commitTurn(ticket, seen, await openAiOutcome(this.ctx, ticket, seen, seenGraph!, seenNode));
+      return;
+    }
+    if (seenNode?.type === 'typebot') {
+      await this.commitTurn(
+        ticket,
+        seen,
+        await typebotOutcome(this.ctx, ticket, seen, seenGraph!, seenNode, body),
+      );
+      return;
+    }
+    const ids = await this.ctx.db.transaction(async (tx) => {
+      const run = await this.lock(tx, seen.id);
+      if (!run || run.step !== seen.step || run.status !== 'waitingInput') return [];
+      const graph = await this.graph(tx, run);
+      const node = graph?.nodes.find((n) => n.id === run.nodeId) as TypedFlowNode | undefined;
+      let outcome: Outcome;
+      if (node?.type === 'menu') {
+        const answer = normalizeText(body);
+        const option = node.data.arrayOption.find(
+          (o) => String(o.number) === answer || normalizeText(o.value) === answer,
+        );
+        outcome = option
+          ? { ...nextAfter(graph!, node, `a${option.number}`), send: [] }
+          : {
+              nodeId: node.id,
+              contentIndex: 0,
+              status: 'waitingInput',
+              send: [textRow(menuText(node), ticket, run)],
+            };
+      } else if (node?.type === 'question') {
+        const variables = { ...run.variables, [node.data.typebotIntegration.answerKey]: body.trim() };
+        outcome = { ...nextAfter(graph!, node, 'a'), send: [], variables };
+      } else {
+        outcome = { nodeId: null, contentIndex: 0, status: 'ended', send: [] };
+      }
+      return this.apply(tx, ticket, run, outcome);
+    });
+    await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
+  }
+
+  /**
+   * Stores an outcome computed outside the transaction (an outside service's answer) if the run is
+   * still where it was (`seen`'s step and status), then delivers its messages.
+   */
+  private async commitTurn(ticket: TicketRow, seen: RunRow, outcome: Outcome): Promise<void> {
+    const before = await findTicket(this.ctx.db, ticket.companyId, ticket.id);
+    const ids = await this.ctx.db.transaction(async (tx) => {
+      const run = await this.lock(tx, seen.id);
+      // The run moved on meanwhile (an agent took the ticket, a new run started): the answer is dropped.
+      if (!run || run.step !== seen.step || run.status !== seen.status) return [];
+      return this.apply(tx, ticket, run, outcome);
+    });
+    await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
+    if (outcome.queueId !== undefined && before) {
+      const after = await findTicket(this.ctx.db, before.companyId, before.id);
+      if (after) this.ctx.realtime.ticketMoved(before, after, { action: 'update', ticket: after });
+    }
+  }
+
+  /** Runs one step of a run (the `flow-step` job). Safe to run twice: it checks the step number. */
+  async step(job: FlowStepJob): Promise<void> {
+    const ticket = await this.ticket(job.companyId, job.ticketId);
+    // A Typebot node starts its chat outside the transaction (an outside call); nothing was sent
+    // before it commits, so a crash here only starts a new chat.
+    const [seen] = await this.ctx.db.select().from(flowRuns).where(eq(flowRuns.id, job.runId));
+    if (
+      seen?.step === job.step &&
+      seen.companyId === job.companyId &&
+      (seen.status === 'running' || seen.status === 'waitingUntil') &&
+      ticket?.status === 'pending' &&
+      ticket.userId === null
+    ) {
+      const graph = await this.graph(this.ctx.db, seen);
+      const node = graph?.nodes.find((n) => n.id === seen.nodeId) as TypedFlowNode | undefined;
+      if (node?.type === 'typebot') {
+        await this.commitTurn(ticket, seen, await typebotOutcome(this.ctx, ticket, seen, graph!, node));
+        return;
+      }
+    }
+    const before = ticket ? await findTicket(this.ctx.db, ticket.companyId, ticket.id) : undefined;
+    let moved = false;
+    const ids = await this.ctx.db.transaction(async (tx) => {
+      const run = await this.lock(tx, job.runId);
+      if (!run || run.companyId !== job.companyId || run.step !== job.step) return [];
+      if (run.status === 'ended' || run.status === 'waitingInput') return [];
+      // An agent took the ticket (or it closed): the flow stops here.
+      if (ticket?.status !== 'pending' || ticket.userId !== null) {
+        return this.apply(tx, ticket, run, { nodeId: null, contentIndex: 0, status: 'ended', send: [] });
+      }
+      const graph = await this.graph(tx, run);
+      const node = graph?.nodes.find((n) => n.id === run.nodeId) as TypedFlowNode | undefined;
+      const outcome: Outcome = node
+        ? execute(graph!, node, run, ticket)
+        : { nodeId: null, contentIndex: 0, status: 'ended', send: [] };
+      moved = outcome.queueId !== undefined;
+      return this.apply(tx, ticket, run, outcome);
+    });
+    if (ticket) await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
+    if (moved && before) {
+      const after = await findTicket(this.ctx.db, before.companyId, before.id);
+      if (after) this.ctx.realtime.ticketMoved(before, after, { action: 'update', ticket: after });
+    }
+  }
+
+  /**
+   * Stores the outcome in `tx`: the run's new position and state (step + 1), the messages to send
+   * (ack 0), a queue move with the bot off, a note; queues the next step (after `waitSec` when
+   * waiting). An outcome with no next node ends the run. @returns the message ids.
+   */
+  private async apply(
+    tx: Tx,
+    ticket: TicketRow | undefined,
+    run: RunRow,
+    outcome: Outcome,
+  ): Promise<number[]> {
+    // Nothing follows (also after a last interval: there is nothing to wait for).
+    const ended = outcome.status === 'ended' || outcome.nodeId === null;
+    const now = new Date();
+    const waitingUntil = outcome.waitSec && !ended ? new Date(now.getTime() + outcome.waitSec * 1000) : null;
+    const [updated] = await tx
+      .update(flowRuns)
+      .set({
+        nodeId: outcome.nodeId ?? run.nodeId,
+        contentIndex: outcome.contentIndex,
+        status: ended ? 'ended' : outcome.status,
+        waitingUntil,
+        variables: outcome.variables ?? run.variables,
+        botState: outcome.botState ?? null,
+        step: run.step + 1,
+        endedAt: ended ? now : null,
+        updatedAt: now,
+      })
+      .where(eq(flowRuns.id, run.id))
+      .returning();
+    if (!ticket) return [];
+    let ids: number[] = [];
+    if (outcome.send.length) {
+      const rows = await tx
+        .insert(messages)
+        .values(
+          outcome.send.map((row) => ({
+            ...row,
+            companyId: ticket.companyId,
+            ticketId: ticket.id,
+            contactId: ticket.contactId,
+            whatsappId: ticket.whatsappId,
+            fromMe: true,
+            read: true,
+            ack: 0,
+          })),
+        )
+        .returning({ id: messages.id });
+      ids = rows.map((row) => row.id);
+      const last = outcome.send.at(-1)!;
+      await tx
+        .update(tickets)
+        .set({
+          lastMessage: previewOf({
+            body: last.body,
+            mediaType: last.mediaType,
+            fileName: last.mediaName ?? undefined,
+          }),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(tickets.id, ticket.id));
+    }
+    // A run that ends hands the ticket to the agents (a flowbuilder integration lets it go).
+    if (ended) {
+      await tx
+        .update(tickets)
+        .set({
+          ...(outcome.queueId !== undefined ? { queueId: outcome.queueId } : {}),
+          useIntegration: false,
+          chatbot: false,
+        })
+        .where(and(eq(tickets.id, ticket.id), eq(tickets.status, 'pending'), sql`${tickets.userId} is null`));
+    }
+    if (outcome.note) {
+      await tx.insert(ticketNotes).values({
+        companyId: ticket.companyId,
+        ticketId: ticket.id,
+        contactId: ticket.contactId,
+        note: outcome.note,
+      });
+    }
+    if (updated!.status === 'running' || updated!.status === 'waitingUntil') {
+      await this.queue(tx, updated!, outcome.waitSec ?? 0);
+    }
+    return ids;
+  }
+
+  private async queue(tx: Tx, run: RunRow, afterSeconds: number): Promise<void> {
+    await this.jobs.send<FlowStepJob>(
+      FLOW_STEP_JOB,
+      { companyId: run.companyId, ticketId: run.ticketId, runId: run.id, step: run.step },
+      { tx, startAfterSeconds: afterSeconds },
+    );
+  }
+
+  private async lock(tx: Tx, runId: number): Promise<RunRow | undefined> {
+    const [run] = await tx.select().from(flowRuns).where(eq(flowRuns.id, runId)).for('update');
+    return run;
+  }
+
+  private async graph(tx: Tx, run: RunRow): Promise<FlowGraph | null> {
+    const [flow] = await tx
+      .select({ graph: flows.graph })
+      .from(flows)
+      .where(and(eq(flows.companyId, run.companyId), eq(flows.id, run.flowId)));
+    return flow?.graph ?? null;
+  }
+
+  private async ticket(companyId: number, id: number): Promise<TicketRow | undefined> {
+    const [row] = await this.ctx.db
+      .select({ ticket: tickets, contactName: contacts.name })
+      .from(tickets)
+      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.id, id)));
+    return row ? { ...row.ticket, contactName: row.contactName } : undefined;
+  }
+}
