@@ -12,7 +12,4 @@ export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
   { path: '/campaigns', titleKey: 'menu.campaignsList', gate: 'campaigns' },
   { path: '/campaign/:campaignId/report', titleKey: 'menu.campaignReport', gate: 'campaigns' },
   { path: '/campaigns-config', titleKey: 'menu.campaignsConfig', gate: 'campaigns' },
-  { path: '/phrase-lists', titleKey: 'menu.phraseLists', gate: 'flows' },
-  { path: '/flowbuilders', titleKey: 'menu.flowbuilders', gate: 'flows' },
-  { path: '/flowbuilder/:id?', titleKey: 'menu.flowbuilder', gate: 'flows' },
 ];
