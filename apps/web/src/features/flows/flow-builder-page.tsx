@@ -209,8 +209,8 @@ function FlowEditor({ flowId }: { flowId: number }) {
           ariaLabel={t('flows.editor.addNode')}
           icon={<SpeedDialIcon />}
           open={dialOpen}
-          onOpen={() => setDialOpen(true)}
-          onClose={() => setDialOpen(false)}
+          onOpen={(_event, reason) => reason === 'toggle' && setDialOpen(true)}
+          onClose={(_event, reason) => reason !== 'mouseLeave' && setDialOpen(false)}
           direction="down"
           sx={{ position: 'absolute', top: 16, left: 16 }}
           FabProps={{ size: 'medium', ...({ 'data-testid': 'flow-speed-dial' } as object) }}

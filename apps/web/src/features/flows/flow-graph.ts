@@ -42,9 +42,9 @@ export function isDeleteKey(key: string): boolean {
   return (DELETE_KEYS as readonly string[]).includes(key);
 }
 
-/** The width of a node: measured by React Flow, else given, else DEFAULT_NODE_WIDTH. */
+/** The width of a node: measured by React Flow, else given, else (unmeasured or 0) DEFAULT_NODE_WIDTH. */
 export function nodeWidth(node: { measured?: { width?: number }; width?: number | null }): number {
-  return node.measured?.width ?? node.width ?? DEFAULT_NODE_WIDTH;
+  return node.measured?.width || node.width || DEFAULT_NODE_WIDTH;
 }
 
 /**
