@@ -17,6 +17,7 @@ export * from './schemas/contact-lists.js';
 export * from './schemas/contacts.js';
 export * from './schemas/dashboard.js';
 export * from './schemas/files.js';
+export * from './schemas/flows.js';
 export * from './schemas/messages.js';
 export * from './schemas/notices.js';
 export * from './schemas/outside.js';

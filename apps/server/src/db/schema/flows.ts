@@ -1,0 +1,102 @@
+import type { FlowGraph } from '@zapdesk/shared';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { companies } from './companies.js';
+import { tickets } from './tickets.js';
+import { timestamps } from './timestamps.js';
+import { whatsapps } from './whatsapps.js';
+
+/**
+ * Flows of the flow builder (document 3 section 3 "Flow"; issue 14). `graph` holds the nodes and
+ * connections exactly as saved (validated by POST /flowbuilder/flow), null until the first save.
+ * OpenAI nodes keep their API key encrypted (lib/secrets.ts) inside the graph.
+ */
+export const flows = pgTable(
+  'flows',
+  {
+    id: serial().primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    active: boolean().notNull().default(true),
+    graph: jsonb().$type<FlowGraph>(),
+    ...timestamps,
+  },
+  (t) => [index('flows_company_name_idx').on(t.companyId, t.name)],
+);
+
+/**
+ * Flow campaigns (document 3 section 3 "Flow campaign"): a trigger `phrase` on connection
+ * `whatsappId` that starts flow `flowId` when `status` is on.
+ */
+export const flowCampaigns = pgTable(
+  'flow_campaigns',
+  {
+    id: serial().primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    flowId: integer()
+      .notNull()
+      .references(() => flows.id, { onDelete: 'cascade' }),
+    whatsappId: integer()
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    phrase: text().notNull(),
+    status: boolean().notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [
+    index('flow_campaigns_company_name_idx').on(t.companyId, t.name),
+    index('flow_campaigns_whatsapp_status_idx').on(t.whatsappId, t.status),
+    index('flow_campaigns_flow_idx').on(t.flowId),
+  ],
+);
+
+/**
+ * A flow run: where one ticket is in a flow (issue 14 item 3). One row per ticket. `nodeId` is
+ * the node to execute next, `contentIndex` the next element of a content node; `status` says
+ * whether the run executes (`running`), waits for the customer (`waitingInput`), waits for the
+ * clock (`waitingUntil`, until `waitingUntil`) or has ended. `step` counts executed steps: a job
+ * carries the step it was queued for, so a job run twice does nothing the second time.
+ */
+export const flowRuns = pgTable(
+  'flow_runs',
+  {
+    id: serial().primaryKey(),
+    companyId: integer()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    flowId: integer()
+      .notNull()
+      .references(() => flows.id, { onDelete: 'cascade' }),
+    nodeId: text().notNull(),
+    contentIndex: integer().notNull().default(0),
+    status: text({ enum: ['running', 'waitingInput', 'waitingUntil', 'ended'] })
+      .notNull()
+      .default('running'),
+    waitingUntil: timestamp({ withTimezone: true }),
+    variables: jsonb().$type<Record<string, string>>().notNull().default({}),
+    step: integer().notNull().default(0),
+    endedAt: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('flow_runs_ticket_key').on(t.ticketId),
+    index('flow_runs_company_flow_idx').on(t.companyId, t.flowId),
+  ],
+);

@@ -1,0 +1,429 @@
+import { z } from 'zod';
+import { boundedString, V, ZCoercedId, ZId } from './common.js';
+
+/**
+ * Flow builder and flow campaigns (document 3 sections 2–9; issue 14). A flow is a graph of nodes
+ * joined by connections (React Flow edges). The graph is stored as the editor draws it and is
+ * validated on save (`POST /flowbuilder/flow`) by the server (see `flowGraphProblem` on the server).
+ */
+
+/** Flow limits (document 3 section 9). Sizes in bytes, times in seconds. */
+export const FLOW_LIMITS = {
+  /** Length of a generated node id; the start node's id is '1'. */
+  nodeIdLength: 30,
+  startNodeId: '1',
+  startLabel: 'Inicio do fluxo',
+  /** Horizontal gap after the last node for a new node, and the offset of a duplicate. */
+  newNodeSpacing: 40,
+  duplicateOffset: 240,
+  intervalMinSec: 1,
+  intervalMaxSec: 120,
+  randomizerStep: 10,
+  imageMaxBytes: 2 * 1024 * 1024,
+  audioMaxBytes: 5 * 1024 * 1024,
+  videoMaxBytes: 20 * 1024 * 1024,
+  imageQuality: 0.7,
+  /** Most nodes and connections a graph may hold. */
+  maxNodes: 500,
+  maxConnections: 2000,
+  /** Most options of a menu node and elements of a content node. */
+  maxMenuOptions: 50,
+  maxContentElements: 100,
+  nameMin: 2,
+  nameMax: 50,
+} as const;
+
+/** Upload kinds (document 3 section 5 "Uploads"): extensions and MIME types each endpoint accepts. */
+export const FLOW_UPLOAD_TYPES = {
+  img: { extensions: ['png', 'jpg', 'jpeg'], mimeTypes: ['image/png', 'image/jpeg'] },
+  audio: {
+    extensions: ['ogg', 'mp3', 'opus', 'mp4'],
+    mimeTypes: ['audio/ogg', 'audio/mpeg', 'audio/mp3', 'audio/opus', 'video/mp4'],
+  },
+} as const;
+
+/** Node types of the spec's table (document 3 section 3 "Flow node"). `start` is the 'Inicio' node. */
+export const FLOW_NODE_TYPES = [
+  'start',
+  'message',
+  'interval',
+  'condition',
+  'menu',
+  'img',
+  'audio',
+  'video',
+  'randomizer',
+  'singleBlock',
+  'ticket',
+  'typebot',
+  'openai',
+  'question',
+] as const;
+export type FlowNodeType = (typeof FLOW_NODE_TYPES)[number];
+
+/** Node types that wait for the customer or the clock; a cycle must pass through one of them. */
+export const FLOW_WAITING_NODE_TYPES: readonly FlowNodeType[] = ['menu', 'question', 'interval'];
+
+/** Comparisons of a condition node: the variable `key` against `value` (texts compared without case). */
+export const FLOW_CONDITION_OPERATORS = [
+  'equals',
+  'notEquals',
+  'contains',
+  'greaterThan',
+  'lessThan',
+] as const;
+
+/** A variable name of a question node (`{{name}}` placeholders): letters, digits and '_'. */
+export const ZFlowVariableName = z
+  .string({ error: V.required })
+  .trim()
+  .min(1, V.required)
+  .max(50, V.tooLong)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, V.invalid);
+
+/** A stored upload name answered by POST /flowbuilder/img|audio|content (or a URL). */
+const ZMediaName = z.string({ error: V.required }).trim().min(1, V.required).max(500, V.tooLong);
+
+/** Text of a message (WhatsApp's 4096-character limit). */
+const ZMessageText = z.string({ error: V.required }).trim().min(1, V.required).max(4096, V.tooLong);
+
+const ZIntervalSec = z.coerce
+  .number({ error: V.required })
+  .int(V.invalid)
+  .min(FLOW_LIMITS.intervalMinSec, V.required)
+  .max(FLOW_LIMITS.intervalMaxSec, V.tooLong);
+
+export const ZFlowStartData = z.object({ label: z.string().max(100).default(FLOW_LIMITS.startLabel) });
+export const ZFlowMessageData = z.object({ label: ZMessageText });
+/** Interval node: waits `sec` seconds (1..120, 'Adicione o valor de intervalo'). */
+export const ZFlowIntervalData = z.object({ label: z.string().max(100).optional(), sec: ZIntervalSec });
+export const ZFlowConditionData = z.object({
+  key: ZFlowVariableName,
+  condition: z.enum(FLOW_CONDITION_OPERATORS),
+  value: z.string().max(1000, V.tooLong),
+});
+/** A menu option: the number the customer answers and its text. Handle id `a{number}`. */
+export const ZFlowMenuOption = z.object({
+  number: z.number().int().min(1).max(999),
+  value: z.string({ error: V.required }).trim().min(1, V.required).max(200, V.tooLong),
+});
+export const ZFlowMenuData = z.object({
+  message: ZMessageText,
+  arrayOption: z.array(ZFlowMenuOption).min(1, V.required).max(FLOW_LIMITS.maxMenuOptions, V.tooLong),
+});
+export const ZFlowImgData = z.object({ url: ZMediaName });
+/** Audio node: `record` says it was recorded on the spot (sent as a voice note), default true. */
+export const ZFlowAudioData = z.object({ url: ZMediaName, record: z.boolean().default(true) });
+export const ZFlowVideoData = z.object({ url: ZMediaName });
+/** Randomizer: `percent` (0..100, steps of 10) goes to handle 'a', the rest to handle 'b'. */
+export const ZFlowRandomizerData = z.object({
+  percent: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .refine((value) => value % FLOW_LIMITS.randomizerStep === 0, V.invalid),
+});
+
+/** Kinds of a content node's elements; an element's `number` is the kind plus a counter ('img2'). */
+export const FLOW_CONTENT_KINDS = ['message', 'interval', 'img', 'audio', 'video'] as const;
+export type FlowContentKind = (typeof FLOW_CONTENT_KINDS)[number];
+
+/**
+ * One element of a content node: `number` names it ('message1', 'interval2'), `value` is the text,
+ * the seconds of an interval (1..120) or the stored media name; `original` the uploaded file's
+ * name; `record` whether an audio is a voice note.
+ */
+export const ZFlowContentElement = z.object({
+  number: z
+    .string()
+    .max(30)
+    .regex(/^(message|interval|img|audio|video)\d{1,6}$/, V.invalid),
+  type: z.enum(FLOW_CONTENT_KINDS).optional(),
+  value: z.string().max(4096, V.tooLong),
+  original: z.string().max(500).optional(),
+  record: z.boolean().optional(),
+});
+export type FlowContentElement = z.infer<typeof ZFlowContentElement>;
+
+/** The kind of a content element, from its `number` ('audio3' → 'audio'). */
+export function flowContentKind(element: Pick<FlowContentElement, 'number'>): FlowContentKind {
+  return element.number.replace(/\d+$/, '') as FlowContentKind;
+}
+
+/**
+ * Content node ('Conteudo', type singleBlock): `seq` orders the element numbers; every element is
+ * non-empty ('Campos de mensagem vazio!', 'Delete os cards vazios(Imagem, Audio e Video)') and an
+ * interval is 1..120 seconds.
+ */
+export const ZFlowSingleBlockData = z
+  .object({
+    seq: z.array(z.string().max(30)).max(FLOW_LIMITS.maxContentElements),
+    elements: z.array(ZFlowContentElement).min(1, V.required).max(FLOW_LIMITS.maxContentElements),
+  })
+  .superRefine((data, issue) => {
+    const numbers = new Set(data.elements.map((element) => element.number));
+    if (numbers.size !== data.elements.length)
+      issue.addIssue({ code: 'custom', message: V.invalid, path: ['elements'] });
+    data.seq.forEach((number, index) => {
+      if (!numbers.has(number)) issue.addIssue({ code: 'custom', message: V.invalid, path: ['seq', index] });
+    });
+    data.elements.forEach((element, index) => {
+      const kind = flowContentKind(element);
+      if (kind === 'interval') {
+        const sec = Number(element.value);
+        if (!Number.isInteger(sec) || sec < FLOW_LIMITS.intervalMinSec || sec > FLOW_LIMITS.intervalMaxSec)
+          issue.addIssue({ code: 'custom', message: V.invalid, path: ['elements', index, 'value'] });
+      } else if (element.value.trim() === '') {
+        issue.addIssue({ code: 'custom', message: V.required, path: ['elements', index, 'value'] });
+      }
+    });
+  });
+export type FlowSingleBlockData = z.infer<typeof ZFlowSingleBlockData>;
+
+/** Ticket node ('Adicione uma fila'): `data` holds the chosen queue (its id, and name/color as shown). */
+export const ZFlowTicketData = z.object({
+  data: z.object({
+    id: ZId,
+    name: z.string().max(200).optional(),
+    color: z.string().max(30).optional(),
+  }),
+});
+
+/** Typebot node: the integration's fields inline (document 3 section 3 "Typebot integration"). */
+export const ZFlowTypebotIntegration = z.object({
+  name: boundedString(1, 100),
+  projectName: z.string().max(200).optional(),
+  urlN8N: z
+    .string({ error: V.required })
+    .trim()
+    .min(1, V.required)
+    .max(2000, V.tooLong)
+    .regex(/^https?:\/\/\S+$/i, V.invalid),
+  typebotSlug: boundedString(1, 200),
+  typebotExpires: z.number().int().min(0).max(10_080).default(1),
+  typebotDelayMessage: z.number().int().min(0).max(60_000).default(1000),
+  typebotKeywordFinish: z.string().max(100).default(''),
+  typebotKeywordRestart: z.string().max(100).default(''),
+  typebotUnknownMessage: z.string().max(4000).default(''),
+  typebotRestartMessage: z.string().max(4000).default(''),
+});
+export const ZFlowTypebotData = z.object({ typebotIntegration: ZFlowTypebotIntegration });
+
+/** OpenAI voices (document 3 section 3): 'texto' answers in text, the others are pt-BR neural voices. */
+export const FLOW_OPENAI_VOICES = [
+  'texto',
+  'pt-BR-FranciscaNeural',
+  'pt-BR-AntonioNeural',
+  'pt-BR-BrendaNeural',
+  'pt-BR-DonatoNeural',
+  'pt-BR-ElzaNeural',
+  'pt-BR-FabioNeural',
+  'pt-BR-GiovannaNeural',
+  'pt-BR-HumbertoNeural',
+  'pt-BR-JulioNeural',
+  'pt-BR-LeilaNeural',
+  'pt-BR-LeticiaNeural',
+  'pt-BR-ManuelaNeural',
+  'pt-BR-NicolauNeural',
+  'pt-BR-ValerioNeural',
+  'pt-BR-YaraNeural',
+] as const;
+
+/**
+ * OpenAI node: the prompt's fields inline, defaults of section 9. The API key is stored encrypted
+ * and answered masked; saving the masked value again keeps the stored key.
+ */
+export const ZFlowOpenAiIntegration = z.object({
+  name: boundedString(1, 100),
+  prompt: boundedString(1, 20_000),
+  voice: z.enum(FLOW_OPENAI_VOICES).default('texto'),
+  voiceKey: z.string().max(500).default(''),
+  voiceRegion: z.string().max(100).default(''),
+  maxTokens: z.number().int().min(1).max(32_000).default(100),
+  temperature: z.number().min(0).max(2).default(1),
+  apiKey: boundedString(1, 500),
+  queueId: ZId.nullable().default(null),
+  maxMessages: z.number().int().min(1).max(100).default(10),
+  model: z.string().max(100).optional(),
+});
+export const ZFlowOpenAiData = z.object({ typebotIntegration: ZFlowOpenAiIntegration });
+
+/** Question node ('Adicionar Perguta ao fluxo'): asks `message`, keeps the answer as `{{answerKey}}`. */
+export const ZFlowQuestionIntegration = z.object({ message: ZMessageText, answerKey: ZFlowVariableName });
+export const ZFlowQuestionData = z.object({ typebotIntegration: ZFlowQuestionIntegration });
+
+/** The data schema of each node type. */
+export const FLOW_NODE_DATA = {
+  start: ZFlowStartData,
+  message: ZFlowMessageData,
+  interval: ZFlowIntervalData,
+  condition: ZFlowConditionData,
+  menu: ZFlowMenuData,
+  img: ZFlowImgData,
+  audio: ZFlowAudioData,
+  video: ZFlowVideoData,
+  randomizer: ZFlowRandomizerData,
+  singleBlock: ZFlowSingleBlockData,
+  ticket: ZFlowTicketData,
+  typebot: ZFlowTypebotData,
+  openai: ZFlowOpenAiData,
+  question: ZFlowQuestionData,
+} as const satisfies Record<FlowNodeType, z.ZodType>;
+
+/** Node ids: '1' for the start node, otherwise 1..64 letters, digits, '_' or '-' (30 when generated). */
+export const ZFlowNodeId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, V.invalid);
+
+const ZCoordinate = z.number().finite().min(-1_000_000).max(1_000_000);
+
+/** A node of the stored graph: id, position, type and its data (checked against FLOW_NODE_DATA on save). */
+export const ZFlowNode = z.object({
+  id: ZFlowNodeId,
+  type: z.enum(FLOW_NODE_TYPES),
+  position: z.object({ x: ZCoordinate, y: ZCoordinate }),
+  data: z.record(z.string().max(100), z.unknown()),
+  width: z.number().finite().min(0).max(100_000).nullish(),
+  height: z.number().finite().min(0).max(100_000).nullish(),
+});
+export type FlowNode = z.infer<typeof ZFlowNode>;
+
+/** A node with its data typed by its type. */
+export type TypedFlowNode = {
+  [K in FlowNodeType]: Omit<FlowNode, 'type' | 'data'> & {
+    type: K;
+    data: z.infer<(typeof FLOW_NODE_DATA)[K]>;
+  };
+}[FlowNodeType];
+
+/**
+ * A connection (React Flow edge): from `source` at its `sourceHandle` to `target`. Handles are
+ * named by `flowSourceHandles`; a null sourceHandle means 'a' on a node with one output.
+ */
+export const ZFlowConnection = z.object({
+  id: z.string().min(1).max(200),
+  source: ZFlowNodeId,
+  sourceHandle: z.string().max(20).nullish(),
+  target: ZFlowNodeId,
+  targetHandle: z.string().max(20).nullish(),
+  type: z.string().max(50).optional(),
+  animated: z.boolean().optional(),
+  style: z.record(z.string().max(50), z.union([z.string().max(200), z.number().finite()])).optional(),
+});
+export type FlowConnection = z.infer<typeof ZFlowConnection>;
+
+/** The stored graph: nodes and connections. */
+export const ZFlowGraph = z.object({
+  nodes: z.array(ZFlowNode).max(FLOW_LIMITS.maxNodes),
+  connections: z.array(ZFlowConnection).max(FLOW_LIMITS.maxConnections),
+});
+export type FlowGraph = z.infer<typeof ZFlowGraph>;
+
+/**
+ * The output handles of a node: 'a' for nodes with one output; `a{number}` per menu option;
+ * 'a' (percent) and 'b' (the rest) for a randomizer; 'a' (true) and 'b' (false) for a condition;
+ * none for a ticket node (the flow ends in the queue).
+ */
+export function flowSourceHandles(node: { type: FlowNodeType; data: Record<string, unknown> }): string[] {
+  switch (node.type) {
+    case 'menu': {
+      const options = Array.isArray(node.data.arrayOption) ? node.data.arrayOption : [];
+      return options.map((option) => `a${(option as { number?: unknown }).number}`);
+    }
+    case 'randomizer':
+    case 'condition':
+      return ['a', 'b'];
+    case 'ticket':
+      return [];
+    default:
+      return ['a'];
+  }
+}
+
+/** The flow name rules (document 3 section 5): 2..50 characters, required. */
+export const ZFlowName = boundedString(FLOW_LIMITS.nameMin, FLOW_LIMITS.nameMax);
+
+/** A flow as the list answers it. `broken` flags a graph referencing a deleted queue. */
+export const ZFlow = z.object({
+  id: z.number(),
+  name: z.string(),
+  active: z.boolean(),
+  broken: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Flow = z.infer<typeof ZFlow>;
+
+/** GET /flowbuilder: a page of 20 flows by name and whether more follow. */
+export const ZFlowsPage = z.object({ flows: z.array(ZFlow), hasMore: z.boolean() });
+export type FlowsPage = z.infer<typeof ZFlowsPage>;
+
+/** POST /flowbuilder body. */
+export const ZFlowCreateBody = z.object({ name: ZFlowName });
+export type FlowCreateBody = z.input<typeof ZFlowCreateBody>;
+
+/** PUT /flowbuilder body: the flow's id and its new name and/or active state. */
+export const ZFlowUpdateBody = z.object({ flowId: ZId, name: ZFlowName, active: z.boolean() });
+export type FlowUpdateBody = z.input<typeof ZFlowUpdateBody>;
+
+/** POST /flowbuilder/duplicate body. */
+export const ZFlowDuplicateBody = z.object({ flowId: ZId });
+
+/** POST /flowbuilder/flow body: the graph to save for flow `idFlow`. */
+export const ZFlowSaveBody = ZFlowGraph.extend({ idFlow: ZId });
+export type FlowSaveBody = z.input<typeof ZFlowSaveBody>;
+
+/** GET /flowbuilder/flow/:id answer: `flow.flow` is the graph, null when nothing was saved. */
+export const ZFlowWithGraph = z.object({
+  flow: ZFlow.extend({ flow: ZFlowGraph.nullable() }),
+});
+export type FlowWithGraph = z.infer<typeof ZFlowWithGraph>;
+
+/** POST /flowbuilder/img|audio|content answer: the stored names (one per uploaded file). */
+export const ZFlowUploadAnswer = z.array(z.string());
+
+/** A flow campaign (document 3 section 3): a trigger phrase on a connection that starts a flow. */
+export const ZFlowCampaign = z.object({
+  id: z.number(),
+  name: z.string(),
+  flowId: z.number(),
+  whatsappId: z.number(),
+  phrase: z.string(),
+  status: z.boolean(),
+  flow: z.object({ id: z.number(), name: z.string() }).nullable(),
+  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type FlowCampaign = z.infer<typeof ZFlowCampaign>;
+
+/** GET /flowcampaign: the company's flow campaigns by name (`flow`), paged by 20. */
+export const ZFlowCampaignsPage = z.object({ flow: z.array(ZFlowCampaign), hasMore: z.boolean() });
+export type FlowCampaignsPage = z.infer<typeof ZFlowCampaignsPage>;
+
+/**
+ * POST /flowcampaign body (document 3 section 5): name, flow and phrase non-empty, a connection
+ * chosen. The phrase matches case- and accent-insensitively.
+ */
+export const ZFlowCampaignBody = z.object({
+  name: boundedString(1, 100),
+  flowId: ZId,
+  whatsappId: ZId,
+  phrase: boundedString(1, 200),
+  status: z.boolean().default(true),
+});
+export type FlowCampaignBody = z.input<typeof ZFlowCampaignBody>;
+
+/** PUT /flowcampaign body: `id` and any subset of the fields. */
+export const ZFlowCampaignUpdateBody = ZFlowCampaignBody.partial().extend({ id: ZId });
+export type FlowCampaignUpdateBody = z.input<typeof ZFlowCampaignUpdateBody>;
+
+/** GET /flowcampaign query. */
+export const ZFlowCampaignsQuery = z.object({
+  searchParam: z.string().max(200).optional().default(''),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  flowId: ZCoercedId.optional(),
+});
