@@ -44,7 +44,7 @@ import {
   toEditor,
 } from './flow-graph';
 import { FlowNodeActionsContext, NODE_LOOKS, NODE_TYPES } from './flow-nodes';
-import { CREATABLE_NODE_TYPES, FLOW_LIMITS, type FlowNodeType, START_NODE_ID } from './flow-types';
+import { CREATABLE_NODE_TYPES, FLOW_EDITOR_DELAYS, type FlowNodeType, START_NODE_ID } from './flow-types';
 import { useFlowGraph, useSaveFlowGraph } from './use-flows';
 
 type DialogState = { type: FlowNodeType; nodeId?: string } | null;
@@ -72,7 +72,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const { t } = useTranslation();
   const [ready, setReady] = useState(false);
   useEffect(() => {
-    const timer = setTimeout(() => setReady(true), FLOW_LIMITS.loadDelayMs);
+    const timer = setTimeout(() => setReady(true), FLOW_EDITOR_DELAYS.loadMs);
     return () => clearTimeout(timer);
   }, []);
   const graph = useFlowGraph(flowId, ready);

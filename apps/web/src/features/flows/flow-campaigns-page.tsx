@@ -3,16 +3,15 @@ import { can } from '@zapdesk/shared';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
-import { useConnections } from '../connections/use-connections';
 import { FlowCampaignDialog } from './flow-campaign-dialog';
 import type { FlowCampaign } from './flow-types';
 import { useDeleteFlowCampaign, useFlowCampaigns, useSaveFlowCampaign } from './use-flow-campaigns';
-import { useFlowOptions } from './use-flows';
 
 /**
  * /phrase-lists, flow campaigns (document 3 sections 2, 4 and 6): name, flow, connection, phrase
@@ -24,18 +23,11 @@ export function FlowCampaignsPage() {
   const me = useCurrentUser();
   const canDelete = can(me.profile, 'contacts-page:deleteContact');
   const list = useFlowCampaigns();
-  const flows = useFlowOptions();
-  const connections = useConnections();
   const save = useSaveFlowCampaign();
   const remove = useDeleteFlowCampaign();
   const [dialog, setDialog] = useState<{ id: number | null } | null>(null);
   const [toDelete, setToDelete] = useState<FlowCampaign | null>(null);
-  const flowNames = useMemo(() => new Map((flows.data ?? []).map((f) => [f.id, f.name])), [flows.data]);
-  const connectionNames = useMemo(
-    () => new Map((connections.data ?? []).map((c) => [c.id, c.name])),
-    [connections.data],
-  );
-  const campaigns = list.data ?? [];
+  const campaigns = useMemo(() => list.data?.pages.flatMap((p) => p.flow) ?? [], [list.data]);
 
   const toggle = (campaign: FlowCampaign, status: boolean) =>
     save.mutate(
@@ -53,7 +45,7 @@ export function FlowCampaignsPage() {
     );
 
   return (
-    <Stack spacing={2}>
+    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
       <ListPageHeader
         title={t('flows.campaigns.title')}
         add={{
@@ -64,6 +56,9 @@ export function FlowCampaignsPage() {
       />
       <DataTable
         testId="flow-campaigns-table"
+        stickyHeader
+        sx={{ flex: 1 }}
+        onScroll={loadMoreOnScroll(list)}
         head={
           <>
             <TableCell>{t('flows.campaigns.name')}</TableCell>
@@ -82,8 +77,8 @@ export function FlowCampaignsPage() {
         {campaigns.map((campaign) => (
           <TableRow key={campaign.id} hover data-testid={`flow-campaign-row-${campaign.id}`}>
             <TableCell>{campaign.name}</TableCell>
-            <TableCell>{flowNames.get(campaign.flowId) ?? '—'}</TableCell>
-            <TableCell>{connectionNames.get(campaign.whatsappId) ?? '—'}</TableCell>
+            <TableCell>{campaign.flow?.name ?? '—'}</TableCell>
+            <TableCell>{campaign.whatsapp?.name ?? '—'}</TableCell>
             <TableCell>{campaign.phrase}</TableCell>
             <TableCell align="center">
               <Switch

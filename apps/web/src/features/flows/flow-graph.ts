@@ -12,7 +12,7 @@ import {
   type FlowConnection,
   type FlowNode,
   type FlowNodeType,
-  type MenuOption,
+  flowSourceHandles,
   START_NODE_ID,
   START_NODE_LABEL,
 } from './flow-types';
@@ -54,7 +54,7 @@ export function nodeWidth(node: { measured?: { width?: number }; width?: number 
 export function nextNodePosition(nodes: readonly EditorNode[]): { x: number; y: number } {
   const last = nodes[nodes.length - 1];
   if (!last) return { ...FIRST_NODE_POSITION };
-  return { x: last.position.x + nodeWidth(last) + FLOW_LIMITS.newNodeGap, y: last.position.y };
+  return { x: last.position.x + nodeWidth(last) + FLOW_LIMITS.newNodeSpacing, y: last.position.y };
 }
 
 /** Where a duplicate goes: 240 right of the rightmost node, at the original's y. */
@@ -143,13 +143,12 @@ export function highlightNodes(nodes: readonly EditorNode[], id: string | null):
   });
 }
 
-/** The source handles of a node: one per menu option (`a1`, `a2`...), `a`/`b` for randomizer and condition, none for ticket, else `a`. */
+/**
+ * The source handles of a node, as the server names them (`flowSourceHandles`): one per menu option
+ * (`a1`, `a2`...), `a`/`b` for randomizer and condition, none for ticket, else `a`.
+ */
 export function sourceHandlesOf(type: FlowNodeType, data: Record<string, unknown>): string[] {
-  if (type === 'menu')
-    return ((data.arrayOption as MenuOption[] | undefined) ?? []).map((o) => `a${o.number}`);
-  if (type === 'randomizer' || type === 'condition') return ['a', 'b'];
-  if (type === 'ticket') return [];
-  return ['a'];
+  return flowSourceHandles({ type, data });
 }
 
 /** The stored graph as React Flow nodes and edges (the start node cannot be deleted). */

@@ -3,14 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { FormDialog } from '../common/form-dialog';
 import { useRecordForm } from '../common/use-record-form';
-import { type FlowSummary, ZFlowNameForm } from './flow-types';
+import { type Flow, ZFlowNameForm } from './flow-types';
 import { useSaveFlowName } from './use-flows';
 
 interface NameValues {
   name: string;
 }
 
-const toForm = (flow: FlowSummary): NameValues => ({ name: flow.name });
+const toForm = (flow: Flow): NameValues => ({ name: flow.name });
 
 /**
  * Add flow / edit name dialog (document 3 sections 2 and 5): the name is required ('Digite um
@@ -22,9 +22,9 @@ export function FlowNameDialog({
   onClose,
   onCreated,
 }: {
-  flow: FlowSummary | null;
+  flow: Flow | null;
   onClose: () => void;
-  onCreated?: (flow: FlowSummary) => void;
+  onCreated?: (flow: Flow) => void;
 }) {
   const { t } = useTranslation();
   const editing = flow !== null;
@@ -33,7 +33,7 @@ export function FlowNameDialog({
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useRecordForm<NameValues, FlowSummary>(ZFlowNameForm, { name: '' }, flow ?? undefined, toForm);
+  } = useRecordForm<NameValues, Flow>(ZFlowNameForm, { name: '' }, flow ?? undefined, toForm);
   const onSubmit = handleSubmit(async ({ name }) => {
     const saved = await save.mutateAsync({ flowId: flow?.id, name }).catch(() => null);
     if (!saved) return;

@@ -3,54 +3,31 @@
  * sends them. The request/response contract lives in packages/shared (schemas/flows.ts); these are the
  * editor's own types and the form schemas of its dialogs.
  */
+
+import { FLOW_LIMITS, type FlowNodeType, ZFlowVariableName } from '@zapdesk/shared';
 import { z } from 'zod';
 
-/** Flow constants (document 3 section 9). */
-export const FLOW_LIMITS = {
-  /** Length of a generated node id. */
-  nodeIdLength: 30,
-  /** Gap in px between the last node and a new one. */
-  newNodeGap: 40,
-  /** Offset in px of a duplicate to the right of the rightmost node. */
-  duplicateOffset: 240,
-  /** Longest interval node, in seconds. */
-  intervalMaxSec: 120,
-  /** Randomizer percent step. */
-  randomizerStep: 10,
-  /** Upload limits in bytes. */
-  imageMaxBytes: 2 * 1024 * 1024,
-  audioMaxBytes: 5 * 1024 * 1024,
-  videoMaxBytes: 20 * 1024 * 1024,
-  /** Browser image compression quality (0..1). */
-  imageQuality: 0.7,
-  /** Delay before the saved flow is requested, in ms. */
-  loadDelayMs: 500,
-  /** Delay before a node dialog submits, in ms. */
-  dialogSubmitDelayMs: 400,
-} as const;
+export {
+  FLOW_LIMITS,
+  FLOW_NODE_TYPES,
+  FLOW_OPENAI_VOICES,
+  type Flow,
+  type FlowCampaign,
+  type FlowCampaignsPage,
+  type FlowConnection,
+  type FlowNode,
+  type FlowNodeType,
+  type FlowsPage,
+  type FlowWithGraph,
+  flowSourceHandles,
+} from '@zapdesk/shared';
+
+/** The editor's delays (document 3 sections 4 and 9), in ms: graph load after opening, dialog submit. */
+export const FLOW_EDITOR_DELAYS = { loadMs: 500, dialogSubmitMs: 400 } as const;
 
 /** Id and label of the start node (document 3 section 3). */
-export const START_NODE_ID = '1';
-export const START_NODE_LABEL = 'Inicio do fluxo';
-
-/** Every node type of the stored graph (document 3 section 3, node types table). */
-export const FLOW_NODE_TYPES = [
-  'start',
-  'message',
-  'interval',
-  'condition',
-  'menu',
-  'img',
-  'audio',
-  'video',
-  'randomizer',
-  'singleBlock',
-  'ticket',
-  'typebot',
-  'openai',
-  'question',
-] as const;
-export type FlowNodeType = (typeof FLOW_NODE_TYPES)[number];
+export const START_NODE_ID = FLOW_LIMITS.startNodeId;
+export const START_NODE_LABEL = FLOW_LIMITS.startLabel;
 
 /** The node types of the speed-dial, in the spec's order (Inicio ... Pergunta). */
 export const CREATABLE_NODE_TYPES = [
@@ -66,55 +43,6 @@ export const CREATABLE_NODE_TYPES = [
 ] as const satisfies readonly FlowNodeType[];
 export type CreatableNodeType = (typeof CREATABLE_NODE_TYPES)[number];
 
-/** A node of the stored graph: id, position, free-form data per type, type. */
-export interface FlowNode {
-  id: string;
-  position: { x: number; y: number };
-  data: Record<string, unknown>;
-  type: FlowNodeType;
-  /** Size React Flow measured, kept when the server echoes it (used for placement). */
-  width?: number | null;
-  height?: number | null;
-}
-
-/** A connection of the stored graph (an edge from a source handle to a target node). */
-export interface FlowConnection {
-  id: string;
-  source: string;
-  target: string;
-  sourceHandle?: string | null;
-  targetHandle?: string | null;
-}
-
-/** A flow of the list (GET /flowbuilder). */
-export interface FlowSummary {
-  id: number;
-  name: string;
-  active: boolean;
-  /** Set by the server when the flow references a deleted queue or integration (issue 14 item 4). */
-  brokenReferences?: boolean | string[];
-}
-
-export interface FlowsPage {
-  flows: FlowSummary[];
-  hasMore: boolean;
-}
-
-/** GET /flowbuilder/flow/:id: `flow.flow` holds the graph, null when nothing was saved. */
-export interface FlowGraphAnswer {
-  flow: FlowSummary & { flow: { nodes: FlowNode[]; connections: FlowConnection[] } | null };
-}
-
-/** A flow campaign (document 3 section 3). */
-export interface FlowCampaign {
-  id: number;
-  name: string;
-  flowId: number;
-  whatsappId: number;
-  phrase: string;
-  status: boolean;
-}
-
 /** A typebot node's integration (document 3 section 3 "Typebot integration"). */
 export interface TypebotData {
   name: string;
@@ -128,26 +56,6 @@ export interface TypebotData {
   typebotUnknownMessage: string;
   typebotRestartMessage: string;
 }
-
-/** Voices of the OpenAI node: text, then pt-BR neural voices (document 3 section 3). */
-export const OPENAI_VOICES = [
-  'texto',
-  'pt-BR-FranciscaNeural',
-  'pt-BR-AntonioNeural',
-  'pt-BR-BrendaNeural',
-  'pt-BR-DonatoNeural',
-  'pt-BR-ElzaNeural',
-  'pt-BR-FabioNeural',
-  'pt-BR-GiovannaNeural',
-  'pt-BR-HumbertoNeural',
-  'pt-BR-JulioNeural',
-  'pt-BR-LeilaNeural',
-  'pt-BR-LeticiaNeural',
-  'pt-BR-ManuelaNeural',
-  'pt-BR-NicolauNeural',
-  'pt-BR-ValerioNeural',
-  'pt-BR-YaraNeural',
-] as const;
 
 /** An OpenAI node's integration with its defaults (document 3 sections 3 and 9). */
 export interface OpenAiData {
@@ -207,6 +115,7 @@ export const FLOW_MESSAGES = {
   emptyCards: 'emptyCards',
   queue: 'queue',
   required: 'required',
+  invalid: 'invalid',
 } as const;
 
 const required = (max: number) =>
@@ -218,16 +127,16 @@ export const ZFlowNameForm = z.object({
     .string()
     .trim()
     .min(1, FLOW_MESSAGES.nameRequired)
-    .min(2, FLOW_MESSAGES.tooShort)
-    .max(50, FLOW_MESSAGES.tooLong),
+    .min(FLOW_LIMITS.nameMin, FLOW_MESSAGES.tooShort)
+    .max(FLOW_LIMITS.nameMax, FLOW_MESSAGES.tooLong),
 });
 
 /** Flow campaign: name, flow, phrase non-empty and a connection chosen (document 3 section 5). */
 export const ZFlowCampaignForm = z.object({
-  name: required(255),
+  name: required(100),
   flowId: z.number({ error: FLOW_MESSAGES.required }).int().positive(FLOW_MESSAGES.required),
   whatsappId: z.number({ error: FLOW_MESSAGES.required }).int().positive(FLOW_MESSAGES.required),
-  phrase: required(255),
+  phrase: required(200),
   status: z.boolean(),
 });
 export type FlowCampaignForm = z.infer<typeof ZFlowCampaignForm>;
@@ -244,7 +153,7 @@ export const ZIntervalForm = z.object({
 /** Typebot node: name, urlN8N and typebotSlug required. */
 export const ZTypebotForm = z.object({
   name: required(100),
-  urlN8N: required(2000),
+  urlN8N: required(2000).regex(/^https?:\/\/\S+$/i, FLOW_MESSAGES.invalid),
   typebotSlug: required(255),
   typebotExpires: z.number().int().min(0).max(10_080),
   typebotDelayMessage: z.number().int().min(0).max(60_000),
@@ -270,6 +179,6 @@ export const ZOpenAiForm = z.object({
 
 /** Question node: message and answerKey required (the answer variable, a word). */
 export const ZQuestionForm = z.object({
-  message: required(4000),
-  answerKey: required(100),
+  message: required(4096),
+  answerKey: ZFlowVariableName,
 });

@@ -28,13 +28,12 @@ import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { FlowNameDialog } from './flow-name-dialog';
-import type { FlowSummary } from './flow-types';
+import type { Flow } from './flow-types';
 import { useDeleteFlow, useDuplicateFlow, useFlows } from './use-flows';
 
-/** True when the server flagged the flow as referencing a deleted queue or integration. */
-export function hasBrokenReferences(flow: FlowSummary): boolean {
-  const refs = flow.brokenReferences;
-  return Array.isArray(refs) ? refs.length > 0 : refs === true;
+/** True when the server flagged the flow as referencing a deleted queue or integration (issue 14 item 4). */
+export function hasBrokenReferences(flow: Flow): boolean {
+  return flow.broken === true;
 }
 
 /**
@@ -51,16 +50,16 @@ export function FlowsPage() {
   const list = useFlows(searchParam);
   const remove = useDeleteFlow();
   const duplicate = useDuplicateFlow();
-  const [nameDialog, setNameDialog] = useState<{ flow: FlowSummary | null } | null>(null);
-  const [toDelete, setToDelete] = useState<FlowSummary | null>(null);
-  const [menu, setMenu] = useState<{ anchor: HTMLElement; flow: FlowSummary } | null>(null);
+  const [nameDialog, setNameDialog] = useState<{ flow: Flow | null } | null>(null);
+  const [toDelete, setToDelete] = useState<Flow | null>(null);
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; flow: Flow } | null>(null);
   const flows = useMemo(() => list.data?.pages.flatMap((p) => p.flows) ?? [], [list.data]);
 
-  const openMenu = (event: MouseEvent<HTMLElement>, flow: FlowSummary) => {
+  const openMenu = (event: MouseEvent<HTMLElement>, flow: Flow) => {
     event.stopPropagation();
     setMenu({ anchor: event.currentTarget, flow });
   };
-  const act = (action: (flow: FlowSummary) => void) => () => {
+  const act = (action: (flow: Flow) => void) => () => {
     if (!menu) return;
     const { flow } = menu;
     setMenu(null);

@@ -13,6 +13,8 @@ const json = (status: number, body: unknown) =>
 const admin = createSessionUser({ profile: 'admin' });
 const agent = createSessionUser({ profile: 'user' });
 const connection = createWhatsapp({ id: 3, name: 'Loja' });
+const stamp = '2026-11-01T00:00:00.000Z';
+const flow = { createdAt: stamp, updatedAt: stamp };
 
 function Where() {
   return <div data-testid="where">{useLocation().pathname}</div>;
@@ -32,8 +34,8 @@ describe('flows pages', () => {
       if (url.startsWith('/api/flowbuilder?'))
         return json(200, {
           flows: [
-            { id: 7, name: 'Boas-vindas', active: true },
-            { id: 8, name: 'Antigo', active: false, brokenReferences: ['queue:4'] },
+            { ...flow, id: 7, name: 'Boas-vindas', active: true, broken: false },
+            { ...flow, id: 8, name: 'Antigo', active: false, broken: true },
           ],
           hasMore: false,
         });
@@ -44,10 +46,24 @@ describe('flows pages', () => {
       if (url === '/api/flowbuilder/duplicate')
         return json(201, { id: 10, name: 'Boas-vindas (cópia)', active: true });
       if (url === '/api/flowbuilder/7' && method === 'DELETE') return new Response(null, { status: 204 });
-      if (url === '/api/flowcampaign')
+      if (url === '/api/flowcampaign' || url.startsWith('/api/flowcampaign?'))
         if (method === 'GET')
           return json(200, {
-            flow: [{ id: 4, name: 'Promo', flowId: 7, whatsappId: 3, phrase: 'oi', status: true }],
+            flow: [
+              {
+                id: 4,
+                name: 'Promo',
+                flowId: 7,
+                whatsappId: 3,
+                phrase: 'oi',
+                status: true,
+                flow: { id: 7, name: 'Boas-vindas' },
+                whatsapp: { id: 3, name: 'Loja' },
+                createdAt: stamp,
+                updatedAt: stamp,
+              },
+            ],
+            hasMore: false,
           });
         else return json(method === 'POST' ? 201 : 200, { id: 4, ...JSON.parse(String(init?.body)) });
       if (url.startsWith('/api/whatsapp')) return json(200, [connection]);

@@ -1,25 +1,17 @@
 /** Queries and mutations of the flow campaigns page (document 3 section 7 "Flow campaigns"). */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
-import type { FlowCampaign } from './flow-types';
+import type { FlowCampaign, FlowCampaignsPage } from './flow-types';
 import { flowKeys } from './use-flows';
 
-/** The campaigns of a GET /flowcampaign answer: a list, or the list under `flow` (the spec's "flow list"). */
-export function campaignsOf(answer: unknown): FlowCampaign[] {
-  if (Array.isArray(answer)) return answer as FlowCampaign[];
-  if (answer && typeof answer === 'object') {
-    for (const value of Object.values(answer as Record<string, unknown>))
-      if (Array.isArray(value)) return value as FlowCampaign[];
-  }
-  return [];
-}
-
-/** GET /flowcampaign: the company's flow campaigns. */
+/** GET /flowcampaign?pageNumber= as an infinite list (`{ flow, hasMore }`, 20 a page). */
 export function useFlowCampaigns() {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: flowKeys.campaigns,
-    queryFn: ({ signal }) => api.get<unknown>('/flowcampaign', undefined, signal),
-    select: campaignsOf,
+    queryFn: ({ pageParam, signal }) =>
+      api.get<FlowCampaignsPage>('/flowcampaign', { pageNumber: pageParam }, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
 }
 

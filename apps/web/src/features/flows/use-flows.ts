@@ -1,7 +1,7 @@
 /** Queries and mutations of the flows list and the flow builder (document 3 section 7 "Flow builder"). */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
-import type { FlowConnection, FlowGraphAnswer, FlowNode, FlowSummary, FlowsPage } from './flow-types';
+import type { Flow, FlowConnection, FlowNode, FlowsPage, FlowWithGraph } from './flow-types';
 
 export const flowKeys = {
   all: ['flows'] as const,
@@ -27,7 +27,7 @@ export function useFlowOptions() {
   return useQuery({
     queryKey: [...flowKeys.all, 'options'],
     queryFn: async ({ signal }) => {
-      const all: FlowSummary[] = [];
+      const all: Flow[] = [];
       for (let pageNumber = 1; pageNumber <= 25; pageNumber++) {
         const page = await api.get<FlowsPage>('/flowbuilder', { searchParam: '', pageNumber }, signal);
         all.push(...page.flows);
@@ -44,8 +44,8 @@ export function useSaveFlowName() {
   return useMutation({
     mutationFn: ({ flowId, name }: { flowId?: number | null; name: string }) =>
       typeof flowId === 'number'
-        ? api.put<FlowSummary>('/flowbuilder', { name, flowId })
-        : api.post<FlowSummary>('/flowbuilder', { name }),
+        ? api.put<Flow>('/flowbuilder', { name, flowId })
+        : api.post<Flow>('/flowbuilder', { name }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: flowKeys.all }),
   });
 }
@@ -54,7 +54,7 @@ export function useSaveFlowName() {
 export function useDuplicateFlow() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (flowId: number) => api.post<FlowSummary>('/flowbuilder/duplicate', { flowId }),
+    mutationFn: (flowId: number) => api.post<Flow>('/flowbuilder/duplicate', { flowId }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: flowKeys.all }),
   });
 }
@@ -75,7 +75,7 @@ export function useDeleteFlow() {
 export function useFlowGraph(id: number, enabled: boolean) {
   return useQuery({
     queryKey: flowKeys.graph(id),
-    queryFn: ({ signal }) => api.get<FlowGraphAnswer>(`/flowbuilder/flow/${id}`, undefined, signal),
+    queryFn: ({ signal }) => api.get<FlowWithGraph>(`/flowbuilder/flow/${id}`, undefined, signal),
     enabled,
     staleTime: Number.POSITIVE_INFINITY,
     refetchOnWindowFocus: false,

@@ -9,8 +9,8 @@ import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useQueueList } from '../../queues/use-queues';
 import {
+  FLOW_OPENAI_VOICES,
   OPENAI_DEFAULTS,
-  OPENAI_VOICES,
   type OpenAiData,
   type TypebotData,
   ZOpenAiForm,
@@ -190,7 +190,7 @@ export function OpenAiDialog({ data, onSave, onClose }: NodeDialogProps<{ typebo
             name="voice"
             render={({ field: f }) => (
               <TextField select {...field('voice')} value={f.value} onChange={f.onChange}>
-                {OPENAI_VOICES.map((voice) => (
+                {FLOW_OPENAI_VOICES.map((voice) => (
                   <MenuItem key={voice} value={voice}>
                     {voice === 'texto'
                       ? t('flows.dialogs.openai.text')

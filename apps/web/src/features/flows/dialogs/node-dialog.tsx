@@ -1,7 +1,7 @@
 import type { FormEventHandler, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../common/form-dialog';
-import { FLOW_LIMITS } from '../flow-types';
+import { FLOW_EDITOR_DELAYS } from '../flow-types';
 
 /** Props every node dialog takes: create or edit mode, the node's data when editing, save and close. */
 export interface NodeDialogProps<T> {
@@ -14,7 +14,7 @@ export interface NodeDialogProps<T> {
 
 /** Waits the dialogs' submit delay (about 400 ms, document 3 sections 4 and 9). */
 export function submitDelay(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, FLOW_LIMITS.dialogSubmitDelayMs));
+  return new Promise((resolve) => setTimeout(resolve, FLOW_EDITOR_DELAYS.dialogSubmitMs));
 }
 
 /**
