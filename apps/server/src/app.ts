@@ -55,6 +55,7 @@ import { contactListRoutes } from './modules/contact-lists/routes.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
+import { flowRoutes } from './modules/flows/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { kanbanRoutes } from './modules/kanban/routes.js';
 import { setMediaPrefix } from './modules/messages/message-repository.js';
@@ -422,6 +423,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       webhookRoutes(zapi, ctx, jobs);
       cloudRoutes(zapi, cloud);
       contactListRoutes(zapi, contactListService);
+      flowRoutes(zapi, ctx, media);
     },
     { prefix },
   );

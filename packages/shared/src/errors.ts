@@ -87,6 +87,11 @@ export const ERROR_STATUS = {
   ERR_INVALID_RESET_CODE: 400,
   /** The plan is the plan of some companies: move them to another plan first. */
   ERR_PLAN_IN_USE: 409,
+  /**
+   * Flow builder (issue 14): the saved graph breaks a rule; `node` names the node (or `connection`
+   * the edge), `reason` is one of FLOW_GRAPH_PROBLEMS and `field` the invalid data field.
+   */
+  ERR_FLOW_INVALID: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

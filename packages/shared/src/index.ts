@@ -1,6 +1,7 @@
 export * from './channel.js';
 export * from './constants.js';
 export * from './errors.js';
+export * from './flow-graph.js';
 export * from './permissions.js';
 export * from './realtime.js';
 export * from './schemas/accounts.js';

@@ -42,6 +42,8 @@ interface Case {
   read(id: number | string): Promise<Record<string, unknown>>;
   /** The PUT is made by the platform super user (super-only routes). */
   super?: boolean;
+  /** The body field carrying the record's id, for PUTs without a path id (the spec's PUT /flowbuilder). */
+  idField?: string;
 }
 
 /** `call` as a platform super user (announcements and helps are written by the super user only). */
@@ -61,6 +63,34 @@ async function asSuper(method: 'GET' | 'POST' | 'PUT', url: string, payload?: ob
 const VOLATILE = new Set(['updatedAt', 'lastMessage', 'online']);
 
 const CASES: Record<string, Case> = {
+  'PUT /api/flowbuilder': {
+    create: async () => {
+      const flow = await call('POST', '/api/flowbuilder', { name: 'Fluxo completo' });
+      await call('PUT', '/api/flowbuilder', { flowId: flow.id, active: false });
+      return flow.id;
+    },
+    idField: 'flowId',
+    change: { name: 'Fluxo renomeado' },
+    read: async (id) => (await call('GET', `/api/flowbuilder/flow/${id}`)).flow,
+  },
+  'PUT /api/flowcampaign': {
+    create: async () => {
+      const flow = await call('POST', '/api/flowbuilder', { name: 'Fluxo da frase' });
+      const whatsappId = await createSimulatorConnection(t.app, a.admin);
+      return (
+        await call('POST', '/api/flowcampaign', {
+          name: 'Frase completa',
+          flowId: flow.id,
+          whatsappId,
+          phrase: 'oi',
+          status: false,
+        })
+      ).id;
+    },
+    idField: 'id',
+    change: { phrase: 'olá' },
+    read: (id) => call('GET', `/api/flowcampaign/${id}`),
+  },
   'PUT /api/prompt/:id': {
     create: async () =>
       (
@@ -418,7 +448,7 @@ describe('PUT keeps the fields its body does not name', () => {
       const id = await c.create();
       const before = await c.read(id);
       const url = route.replace('PUT ', '').replace(/:[a-zA-Z]+/, String(id));
-      await (c.super ? asSuper : call)('PUT', url, c.change);
+      await (c.super ? asSuper : call)('PUT', url, c.idField ? { ...c.change, [c.idField]: id } : c.change);
       const after = await c.read(id);
       for (const [key, value] of Object.entries(c.change)) expect(after[key], key).toEqual(value);
       for (const key of Object.keys(before)) {

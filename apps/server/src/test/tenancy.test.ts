@@ -716,6 +716,56 @@ const MATRIX: Case[] = [
     },
     expected: 200,
   },
+  // Flow builder and flow campaigns (issue 14): path ids and the ids the spec sends in the body.
+  ...(
+    [
+      ['GET /api/flowbuilder/flow/:id', 200],
+      ['DELETE /api/flowbuilder/:id', 204],
+      ['PUT /api/flowbuilder', 200],
+      ['POST /api/flowbuilder/duplicate', 201],
+      ['POST /api/flowbuilder/flow', 200],
+      ['GET /api/flowcampaign/:id', 200],
+      ['PUT /api/flowcampaign', 200],
+      ['DELETE /api/flowcampaign/:id', 204],
+    ] as const
+  ).map(
+    ([route, expected]): Case => ({
+      route,
+      call: async (o) => {
+        const flow = await t.app.inject({
+          method: 'POST',
+          url: '/api/flowbuilder',
+          headers: bearer(o.admin),
+          payload: { name: 'Fluxo de A' },
+        });
+        const flowId = flow.json().id as number;
+        const [method, path] = route.split(' ') as [Method, string];
+        if (path.startsWith('/api/flowcampaign')) {
+          const whatsappId = await createSimulatorConnection(t.app, o.admin);
+          const campaign = await t.app.inject({
+            method: 'POST',
+            url: '/api/flowcampaign',
+            headers: bearer(o.admin),
+            payload: { name: 'Frase de A', flowId, whatsappId, phrase: 'oi' },
+          });
+          const id = campaign.json().id as number;
+          return { method, url: path.replace(':id', String(id)), payload: { id, phrase: 'olá' } };
+        }
+        const start = {
+          id: '1',
+          type: 'start',
+          position: { x: 0, y: 0 },
+          data: { label: 'Inicio do fluxo' },
+        };
+        return {
+          method,
+          url: path.replace(':id', String(flowId)),
+          payload: { flowId, idFlow: flowId, name: 'Fluxo de A2', nodes: [start], connections: [] },
+        };
+      },
+      expected,
+    }),
+  ),
 ];
 
 /** Routes with a path parameter that is not a tenant row id; their isolation is tested below. */
