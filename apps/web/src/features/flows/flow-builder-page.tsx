@@ -12,7 +12,6 @@ import {
   Typography,
 } from '@mui/material';
 import {
-  addEdge,
   applyEdgeChanges,
   applyNodeChanges,
   Background,
@@ -23,14 +22,19 @@ import {
   ReactFlow,
   ReactFlowProvider,
 } from '@xyflow/react';
+import { checkFlowGraph, type FlowGraphProblem } from '@zapdesk/shared';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
+import { ApiError } from '../../lib/api';
+import { notifyError } from '../../lib/notify';
 import { NodeDialogSwitch, TYPES_WITH_DIALOG } from './dialogs/node-dialog-switch';
 import {
+  connectEdge,
   createNode,
   DELETE_KEYS,
+  describeProblem,
   duplicateNode,
   type EditorEdge,
   type EditorNode,
@@ -44,6 +48,7 @@ import {
   toEditor,
 } from './flow-graph';
 import { FlowNodeActionsContext, NODE_LOOKS, NODE_TYPES } from './flow-nodes';
+import { FlowPlanGate } from './flow-plan-gate';
 import { CREATABLE_NODE_TYPES, FLOW_EDITOR_DELAYS, type FlowNodeType, START_NODE_ID } from './flow-types';
 import { useFlowGraph, useSaveFlowGraph } from './use-flows';
 
@@ -62,9 +67,11 @@ export function FlowBuilderPage() {
   const flowId = Number(id);
   if (!Number.isInteger(flowId) || flowId <= 0) return <Navigate to="/flowbuilders" replace />;
   return (
-    <ReactFlowProvider>
-      <FlowEditor key={flowId} flowId={flowId} />
-    </ReactFlowProvider>
+    <FlowPlanGate>
+      <ReactFlowProvider>
+        <FlowEditor key={flowId} flowId={flowId} />
+      </ReactFlowProvider>
+    </FlowPlanGate>
   );
 }
 
@@ -100,8 +107,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
     [],
   );
   const onConnect = useCallback(
-    (connection: Connection) =>
-      setEdges((list) => addEdge({ ...connection, id: `e-${crypto.randomUUID()}` }, list)),
+    (connection: Connection) => setEdges((list) => connectEdge(list, connection)),
     [],
   );
   const actions = useMemo(
@@ -137,10 +143,32 @@ function FlowEditor({ flowId }: { flowId: number }) {
     );
   };
 
+  /** Shows why the graph cannot be saved, naming the node and highlighting it. */
+  const showProblem = (problem: FlowGraphProblem) => {
+    const { nodeId, nodeType, reason } = describeProblem(problem, nodes);
+    const where = nodeType ? t('flows.problems.where', { node: t(`flows.nodeTypes.${nodeType}`) }) : '';
+    toast.error(`${t(`flows.problems.${reason}`, { defaultValue: t('errors.ERR_FLOW_INVALID') })}${where}`);
+    if (nodeId) setNodes((list) => highlightNodes(list, nodeId));
+  };
+
+  /** Checks the graph with the server's rules (`checkFlowGraph`), then POST /flowbuilder/flow. */
   const onSave = () => {
+    const graph = fromEditor(nodes, edges);
+    const checked = checkFlowGraph(graph);
+    if (!checked.ok) {
+      showProblem(checked.problem);
+      return;
+    }
     save.mutate(
-      { idFlow: flowId, ...fromEditor(nodes, edges) },
-      { onSuccess: () => toast.success(t('flows.toasts.saved')) },
+      { idFlow: flowId, ...graph },
+      {
+        onSuccess: () => toast.success(t('flows.toasts.saved')),
+        onError: (err) => {
+          if (err instanceof ApiError && err.code === 'ERR_FLOW_INVALID' && err.body)
+            showProblem(err.body as unknown as FlowGraphProblem);
+          else notifyError(err);
+        },
+      },
     );
   };
 

@@ -7,6 +7,16 @@ import { renderWithProviders } from '../../test/render';
 import { FlowBuilderPage } from './flow-builder-page';
 import type { FlowNode } from './flow-types';
 
+const compression = vi.hoisted(() => ({
+  calls: [] as { name: string; options: Record<string, unknown> }[],
+}));
+vi.mock('browser-image-compression', () => ({
+  default: async (file: File, options: Record<string, unknown>) => {
+    compression.calls.push({ name: file.name, options });
+    return new File([new Uint8Array(4)], file.name, { type: file.type });
+  },
+}));
+
 // React Flow measures nodes with ResizeObserver and reads zoom with DOMMatrixReadOnly: jsdom has neither.
 // Set once here (not stubbed: the fetch stubs are undone after each test).
 beforeAll(() => {
@@ -27,7 +37,7 @@ beforeAll(() => {
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-const admin = createSessionUser({ profile: 'admin' });
+const admin = createSessionUser({ profile: 'admin' }, { useCampaigns: true });
 const MENU_ID = 'M'.repeat(30);
 const QUESTION_ID = 'Q'.repeat(30);
 
@@ -60,6 +70,7 @@ describe('flow builder screen', () => {
       if (url === '/api/flowbuilder/flow/7')
         return json(200, { flow: { id: 7, name: 'Atendimento', active: true, flow: graph } });
       if (url === '/api/flowbuilder/flow' && init?.method === 'POST') return json(200, { ok: true });
+      if (url === '/api/flowbuilder/img' && init?.method === 'POST') return json(200, ['1732-foto.png']);
       if (url === '/api/queue') return json(200, [{ id: 2, name: 'Suporte', color: '#0000ff' }]);
       return json(404, { error: 'ERR_NOT_FOUND' });
     });
@@ -251,5 +262,65 @@ describe('flow builder screen', () => {
     await waitFor(() => expect(screen.queryByTestId('flow-ticket-dialog')).toBeNull());
     const body = await savedBody(user);
     expect(body.nodes[3]).toMatchObject({ type: 'ticket', data: { data: { id: 2, name: 'Suporte' } } });
+  });
+
+  it('uploads an image compressed at quality 0.7 in the medias field and keeps its stored name', async () => {
+    compression.calls.length = 0;
+    const user = userEvent.setup();
+    renderEditor();
+    await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });
+    await addNode(user, 'singleBlock');
+    await user.click(await screen.findByTestId('content-add-img'));
+    await user.upload(
+      screen.getByTestId('content-file-img1'),
+      new File([new Uint8Array(64)], 'foto.png', { type: 'image/png' }),
+    );
+    expect(await screen.findByText('foto.png')).toBeTruthy();
+    expect(compression.calls).toEqual([
+      { name: 'foto.png', options: expect.objectContaining({ initialQuality: 0.7 }) },
+    ]);
+    const upload = fetchMock.mock.calls.find(([u]) => u === '/api/flowbuilder/img');
+    const form = upload?.[1]?.body as FormData | undefined;
+    expect(form?.get('medias')).toBeInstanceOf(File);
+    await user.click(screen.getByTestId('flow-content-save'));
+    await waitFor(() => expect(screen.queryByTestId('flow-content-dialog')).toBeNull());
+    const body = await savedBody(user);
+    expect(body.nodes[3]?.data).toEqual({
+      seq: ['img1'],
+      elements: [{ type: 'img', number: 'img1', value: '1732-foto.png', original: 'foto.png' }],
+    });
+  });
+
+  it('refuses to save a graph that breaks a rule, naming and highlighting the node', async () => {
+    graph = {
+      nodes: [
+        storedNodes[0],
+        {
+          ...storedNodes[2],
+          data: { typebotIntegration: { message: 'Qual seu nome?', answerKey: 'meu nome' } },
+        },
+      ],
+      connections: [],
+    };
+    const user = userEvent.setup();
+    const { container } = renderEditor();
+    await screen.findByTestId(`flow-node-${QUESTION_ID}`, {}, { timeout: 3000 });
+    await user.click(screen.getByTestId('flow-save'));
+    expect(await screen.findByText('A block has invalid or empty fields (Question block)')).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalledWith('/api/flowbuilder/flow', expect.anything());
+    expect(
+      container.querySelector(`.flow-node-highlighted [data-testid="flow-node-${QUESTION_ID}"]`),
+    ).toBeTruthy();
+  });
+
+  it("explains the server's refusal of a graph", async () => {
+    const user = userEvent.setup();
+    renderEditor();
+    await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });
+    fetchMock.mockImplementationOnce(async () =>
+      json(400, { error: 'ERR_FLOW_INVALID', reason: 'queueNotFound', node: MENU_ID }),
+    );
+    await user.click(screen.getByTestId('flow-save'));
+    expect(await screen.findByText('A block uses a queue that no longer exists (Menu block)')).toBeTruthy();
   });
 });

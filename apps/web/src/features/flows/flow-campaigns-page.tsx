@@ -10,6 +10,7 @@ import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
 import { FlowCampaignDialog } from './flow-campaign-dialog';
+import { FlowPlanGate } from './flow-plan-gate';
 import type { FlowCampaign } from './flow-types';
 import { useDeleteFlowCampaign, useFlowCampaigns, useSaveFlowCampaign } from './use-flow-campaigns';
 
@@ -19,6 +20,14 @@ import { useDeleteFlowCampaign, useFlowCampaigns, useSaveFlowCampaign } from './
  * profiles allowed contacts-page:deleteContact.
  */
 export function FlowCampaignsPage() {
+  return (
+    <FlowPlanGate>
+      <FlowCampaignsList />
+    </FlowPlanGate>
+  );
+}
+
+function FlowCampaignsList() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const canDelete = can(me.profile, 'contacts-page:deleteContact');

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  connectEdge,
   contentData,
   contentElements,
   contentProblem,
   DEFAULT_NODE_WIDTH,
+  describeProblem,
   duplicateNode,
   type EditorEdge,
   type EditorNode,
@@ -192,5 +194,29 @@ describe('flow graph logic', () => {
     expect(readVariables()).toEqual(['a', 'b']);
     localStorage.setItem('variables', 'not json');
     expect(readVariables()).toEqual([]);
+  });
+
+  it('keeps one edge per output handle and ignores self-loops', () => {
+    const edges: EditorEdge[] = [
+      { id: 'e1', source: 'm', sourceHandle: 'a1', target: 'x' },
+      { id: 'e2', source: 'm', sourceHandle: 'a2', target: 'y' },
+    ];
+    const next = connectEdge(edges, { source: 'm', sourceHandle: 'a1', target: 'z' });
+    expect(next.map((e) => [e.sourceHandle, e.target])).toEqual([
+      ['a2', 'y'],
+      ['a1', 'z'],
+    ]);
+    expect(connectEdge(edges, { source: 'm', sourceHandle: 'a3', target: 'm' })).toEqual(edges);
+  });
+
+  it('names the node of a graph problem', () => {
+    const nodes = [node('1', 0, 0, { type: 'start' }), node('q', 1, 1, { type: 'question' })];
+    expect(describeProblem({ reason: 'invalidData', node: 'q', field: 'x' }, nodes)).toEqual({
+      nodeId: 'q',
+      nodeType: 'question',
+      reason: 'invalidData',
+      field: 'x',
+    });
+    expect(describeProblem({ reason: 'duplicateConnection', connection: 'e' }, nodes).nodeId).toBeNull();
   });
 });

@@ -4,7 +4,9 @@
  * validation, upload limits and the question variables list. No React, no React Flow import (its
  * types only), so it is unit-tested alone.
  */
+
 import type { Edge, Node } from '@xyflow/react';
+import type { FlowGraphProblem } from '@zapdesk/shared';
 import {
   type ContentElement,
   FLOW_LIMITS,
@@ -119,6 +121,29 @@ export function removeSelected(
     nodes: nodes.filter((n) => !removed.has(n.id)),
     edges: edges.filter((e) => !e.selected && !removed.has(e.source) && !removed.has(e.target)),
   };
+}
+
+/**
+ * Adds the edge a user drew; an output handle leads to one node, so an edge already leaving the
+ * same handle is replaced (the server refuses two, `handleInUse`). Self-loops are ignored.
+ */
+export function connectEdge(
+  edges: readonly EditorEdge[],
+  connection: { source: string; target: string; sourceHandle?: string | null; targetHandle?: string | null },
+): EditorEdge[] {
+  if (connection.source === connection.target) return [...edges];
+  const handle = connection.sourceHandle ?? null;
+  const kept = edges.filter((e) => !(e.source === connection.source && (e.sourceHandle ?? null) === handle));
+  return [
+    ...kept,
+    {
+      id: `e-${randomNodeId(16)}`,
+      source: connection.source,
+      target: connection.target,
+      ...(connection.sourceHandle ? { sourceHandle: connection.sourceHandle } : {}),
+      ...(connection.targetHandle ? { targetHandle: connection.targetHandle } : {}),
+    },
+  ];
 }
 
 /** Replaces node `id`'s data (an edit dialog's save). */
@@ -270,6 +295,20 @@ export function uploadProblem(
   if (!(rule.extensions as readonly string[]).includes(extension)) return { type: true };
   if (file.size > rule.maxBytes) return { tooLarge: rule.maxBytes / (1024 * 1024) };
   return null;
+}
+
+/** The node (by id) and the locale key of a graph problem, for the editor's message and highlight. */
+export function describeProblem(
+  problem: FlowGraphProblem,
+  nodes: readonly EditorNode[],
+): { nodeId: string | null; nodeType: FlowNodeType | null; reason: string; field: string | undefined } {
+  const node = problem.node ? nodes.find((n) => n.id === problem.node) : undefined;
+  return {
+    nodeId: node?.id ?? null,
+    nodeType: (node?.type as FlowNodeType | undefined) ?? null,
+    reason: problem.reason,
+    field: problem.field,
+  };
 }
 
 /** Local storage key of the question variables (document 3 section 3). */

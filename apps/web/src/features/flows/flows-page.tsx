@@ -28,6 +28,7 @@ import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { FlowNameDialog } from './flow-name-dialog';
+import { FlowPlanGate } from './flow-plan-gate';
 import type { Flow } from './flow-types';
 import { useDeleteFlow, useDuplicateFlow, useFlows } from './use-flows';
 
@@ -43,6 +44,14 @@ export function hasBrokenReferences(flow: Flow): boolean {
  * dialog. Flows the server flags as referencing a deleted queue or integration show a warning.
  */
 export function FlowsPage() {
+  return (
+    <FlowPlanGate>
+      <FlowsList />
+    </FlowPlanGate>
+  );
+}
+
+function FlowsList() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [search, setSearch] = useState('');

@@ -10,8 +10,8 @@ import { FlowsPage } from './flows-page';
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
-const admin = createSessionUser({ profile: 'admin' });
-const agent = createSessionUser({ profile: 'user' });
+const admin = createSessionUser({ profile: 'admin' }, { useCampaigns: true });
+const agent = createSessionUser({ profile: 'user' }, { useCampaigns: true });
 const connection = createWhatsapp({ id: 3, name: 'Loja' });
 const stamp = '2026-11-01T00:00:00.000Z';
 const flow = { createdAt: stamp, updatedAt: stamp };
@@ -215,5 +215,13 @@ describe('flows pages', () => {
       }),
     );
     expect(await screen.findByText('Phrase created!')).toBeTruthy();
+  });
+
+  it('explains a plan without campaigns instead of calling the API', async () => {
+    renderWithProviders(<FlowsPage />, {
+      user: createSessionUser({ profile: 'admin' }, { useCampaigns: false }),
+    });
+    expect(await screen.findByTestId('flows-no-plan')).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

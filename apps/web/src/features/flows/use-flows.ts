@@ -88,6 +88,8 @@ export function useSaveFlowGraph() {
   return useMutation({
     mutationFn: (body: { idFlow: number; nodes: FlowNode[]; connections: FlowConnection[] }) =>
       api.post<unknown>('/flowbuilder/flow', body),
+    // The editor explains a refused graph itself (ERR_FLOW_INVALID names the node).
+    meta: { silent: true },
     onSuccess: (_data, body) => void queryClient.invalidateQueries({ queryKey: flowKeys.graph(body.idFlow) }),
   });
 }

@@ -17,6 +17,7 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { ApiError } from '../../../lib/api';
 import {
   contentData,
   contentElements,
@@ -101,8 +102,13 @@ export function ContentDialog({ data, onSave, onClose }: NodeDialogProps<Record<
         original: file.name,
         ...(kind === 'audio' ? { record: false } : {}),
       });
-    } catch {
-      toast.error(t('flows.toasts.uploadFailed'));
+    } catch (err) {
+      const limit = err instanceof ApiError ? Number(err.body?.limit) : Number.NaN;
+      if (err instanceof ApiError && err.code === 'ERR_PAYLOAD_TOO_LARGE' && limit > 0)
+        toast.error(t('flows.validation.fileTooLarge', { max: Math.round(limit / (1024 * 1024)) }));
+      else if (err instanceof ApiError && err.code === 'ERR_UNSUPPORTED_MEDIA_TYPE')
+        toast.error(t('flows.validation.fileType', { types: UPLOAD_RULES[kind].extensions.join(', ') }));
+      else toast.error(t('flows.toasts.uploadFailed'));
     } finally {
       setUploading((n) => n - 1);
     }
