@@ -222,6 +222,7 @@ describe('flow builder screen', () => {
   });
 
   it('refuses a content node with an empty text or an empty media card', async () => {
+    localStorage.setItem('variables', JSON.stringify(['nome']));
     const user = userEvent.setup();
     renderEditor();
     await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });
@@ -229,7 +230,9 @@ describe('flow builder screen', () => {
     await user.click(await screen.findByTestId('content-add-message'));
     await user.click(screen.getByTestId('flow-content-save'));
     expect((await screen.findByTestId('content-problem')).textContent).toBe('Empty message fields!');
-    await user.type(screen.getByTestId('content-input-message1'), 'Olá!');
+    await user.type(screen.getByTestId('content-input-message1'), 'Olá, ');
+    // The question variables are offered as {{name}} placeholders.
+    await user.click(within(screen.getByRole('dialog')).getByText('{{nome}}'));
     await user.click(screen.getByTestId('content-add-img'));
     await user.click(screen.getByTestId('flow-content-save'));
     expect((await screen.findByTestId('content-problem')).textContent).toBe(
@@ -245,7 +248,10 @@ describe('flow builder screen', () => {
     const body = await savedBody(user);
     expect(body.nodes[3]).toMatchObject({
       type: 'singleBlock',
-      data: { seq: ['message1'], elements: [{ type: 'message', number: 'message1', value: 'Olá!' }] },
+      data: {
+        seq: ['message1'],
+        elements: [{ type: 'message', number: 'message1', value: 'Olá, {{nome}}' }],
+      },
     });
   });
 

@@ -7,6 +7,7 @@ import {
   Box,
   Button,
   ButtonGroup,
+  Chip,
   CircularProgress,
   IconButton,
   Paper,
@@ -23,6 +24,7 @@ import {
   contentElements,
   contentProblem,
   nextElementNumber,
+  readVariables,
   UPLOAD_RULES,
   uploadProblem,
 } from '../flow-graph';
@@ -62,6 +64,8 @@ export function ContentDialog({ data, onSave, onClose }: NodeDialogProps<Record<
   const [uploading, setUploading] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  // The question nodes' answer variables, offered as {{name}} placeholders (document 3 section 3).
+  const [variables] = useState(readVariables);
 
   const add = (type: ContentElement['type']) =>
     setElements((list) => [
@@ -183,6 +187,18 @@ export function ContentDialog({ data, onSave, onClose }: NodeDialogProps<Record<
                   htmlInput: { maxLength: 4000, 'data-testid': `content-input-${element.number}` },
                 }}
               />
+            )}
+            {element.type === 'message' && variables.length > 0 && (
+              <Stack direction="row" spacing={0.5} sx={{ mt: 1, flexWrap: 'wrap' }} useFlexGap>
+                {variables.map((name) => (
+                  <Chip
+                    key={name}
+                    size="small"
+                    label={`{{${name}}}`}
+                    onClick={() => update(element.number, { value: `${element.value}{{${name}}}` })}
+                  />
+                ))}
+              </Stack>
             )}
             {element.type === 'interval' && (
               <TextField
