@@ -226,6 +226,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
               zoomOnDoubleClick={false}
               deleteKeyCode={[...DELETE_KEYS]}
               fitView
+              fitViewOptions={{ maxZoom: 1 }}
               minZoom={0.2}
             >
               <Background />

@@ -53,6 +53,21 @@ export const NODE_LOOKS: Record<FlowNodeType, { icon: ReactNode; color: string }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
+/** Node types whose output handles sit on their rows (menu options, randomizer branches). */
+const HANDLES_ON_ROWS: readonly FlowNodeType[] = ['menu', 'randomizer'];
+
+/** A right-aligned row of a card with its output handle at the card's right edge. */
+function RowWithHandle({ handle, children }: { handle: string; children: ReactNode }) {
+  return (
+    <div style={{ position: 'relative', textAlign: 'right', padding: '2px 0' }}>
+      {children}
+      <Handle id={handle} type="source" position={Position.Right} style={{ ...HANDLE_STYLE, right: -8 }} />
+    </div>
+  );
+}
+
+const HANDLE_STYLE = { width: 10, height: 10 } as const;
+
 /** The short summary a card shows for its data. */
 function NodeBody({ type, data }: { type: FlowNodeType; data: Record<string, unknown> }) {
   const { t } = useTranslation();
@@ -69,9 +84,9 @@ function NodeBody({ type, data }: { type: FlowNodeType; data: Record<string, unk
         <>
           <div>{text(data.message)}</div>
           {((data.arrayOption as MenuOption[] | undefined) ?? []).map((o) => (
-            <div key={o.number} style={{ textAlign: 'right' }}>
+            <RowWithHandle key={o.number} handle={`a${o.number}`}>
               [{o.number}] {o.value}
-            </div>
+            </RowWithHandle>
           ))}
         </>
       );
@@ -79,8 +94,8 @@ function NodeBody({ type, data }: { type: FlowNodeType; data: Record<string, unk
       const percent = Number(data.percent ?? 0);
       return (
         <>
-          <div style={{ textAlign: 'right' }}>{percent}%</div>
-          <div style={{ textAlign: 'right' }}>{100 - percent}%</div>
+          <RowWithHandle handle="a">{percent}%</RowWithHandle>
+          <RowWithHandle handle="b">{100 - percent}%</RowWithHandle>
         </>
       );
     }
@@ -126,7 +141,7 @@ export function FlowNodeCard({ id, type, data }: NodeProps<EditorNode>) {
       sx={{ width: 220, borderRadius: 1.5, overflow: 'visible' }}
       data-testid={`flow-node-${id}`}
     >
-      {!isStart && <Handle type="target" position={Position.Left} style={{ width: 10, height: 10 }} />}
+      {!isStart && <Handle type="target" position={Position.Left} style={HANDLE_STYLE} />}
       <Stack
         direction="row"
         alignItems="center"
@@ -171,19 +186,16 @@ export function FlowNodeCard({ id, type, data }: NodeProps<EditorNode>) {
       <Box sx={{ p: 1, fontSize: 12, wordBreak: 'break-word', minHeight: 24 }}>
         <NodeBody type={type} data={data} />
       </Box>
-      {handles.map((handle, index) => (
-        <Handle
-          key={handle}
-          id={handle}
-          type="source"
-          position={Position.Right}
-          style={{
-            width: 10,
-            height: 10,
-            top: handles.length === 1 ? '50%' : `${((index + 1) * 100) / (handles.length + 1)}%`,
-          }}
-        />
-      ))}
+      {!HANDLES_ON_ROWS.includes(type) &&
+        handles.map((handle, index) => (
+          <Handle
+            key={handle}
+            id={handle}
+            type="source"
+            position={Position.Right}
+            style={{ ...HANDLE_STYLE, top: `${((index + 1) * 100) / (handles.length + 1)}%` }}
+          />
+        ))}
     </Paper>
   );
 }
