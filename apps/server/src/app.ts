@@ -19,6 +19,7 @@ import Negotiator from 'negotiator';
 import type { z } from 'zod';
 import { BotEngine } from './automation/bots/bot-engine.js';
 import { ConnectionTimers } from './automation/connection-timers.js';
+import { FlowEngine } from './automation/flows/flow-engine.js';
 import { QueueBot } from './automation/queue-bot.js';
 import { CloudChannel } from './channels/cloud/cloud-channel.js';
 import { InboundPipeline } from './channels/inbound-pipeline.js';
@@ -124,6 +125,8 @@ declare module 'fastify' {
     contactLists: ContactListService;
     /** The answering engine of AI prompts and queue integrations. */
     bots: BotEngine;
+    /** The flow engine (issue 14): flow runs advanced by jobs; tests call it. */
+    flows: FlowEngine;
     /** The connection timers (run every minute by the job queue; tests call `run(now)`). */
     timers: ConnectionTimers;
     /** Outgoing webhooks (tests await `settled()` before draining the job queue). */
@@ -344,6 +347,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   cloud.register();
   sender.sendChecks.push(cloud.sendCheck);
   const bots = new BotEngine(ctx, sender, jobs);
+  const flowEngine = new FlowEngine(ctx, sender, jobs);
+  flowEngine.register();
+  bots.setFlowResponder(({ companyId, ticketId, job, body }) =>
+    flowEngine.answer(companyId, ticketId, job, body),
+  );
+  bots.setFlowStarter(({ companyId, ticketId, integrationId }) =>
+    flowEngine.startForIntegration(companyId, ticketId, integrationId),
+  );
   new QueueBot(ctx, sender, bots).register(jobs);
   const timers = new ConnectionTimers(ctx, sender);
   timers.register(jobs);
@@ -363,6 +374,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('schedules', scheduleService);
   app.decorate('timers', timers);
   app.decorate('bots', bots);
+  app.decorate('flows', flowEngine);
   // The job queue's schema is installed before any request can queue a job inside a transaction.
   app.addHook('onReady', async () => jobs.start());
   // Before any session starts: send claims left by this node id's previous process are given back.

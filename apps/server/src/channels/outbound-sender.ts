@@ -272,6 +272,23 @@ export class OutboundSender {
     return this.deliver(companyId, id!);
   }
 
+  /**
+   * Emits and delivers messages another module stored at ack 0 inside its own transaction (the flow
+   * engine stores a step's messages with the step itself, so a step run twice sends nothing twice).
+   * A delivery failure leaves the message at ack -1, retryable, and is not thrown.
+   */
+  async deliverStored(companyId: number, ticketId: number, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const created = await findMessages(this.ctx.db, companyId, ids);
+    const fresh = await findTicket(this.ctx.db, companyId, ticketId);
+    if (fresh) {
+      for (const message of created)
+        this.ctx.realtime.toTicket(fresh, 'appMessage', { action: 'create', message, ticket: fresh });
+      this.ctx.realtime.toTicket(fresh, 'ticket', { action: 'update', ticket: fresh });
+    }
+    for (const id of ids) await this.deliver(companyId, id);
+  }
+
   /** Stores outbound messages at ack 0 with the ticket's preview, then emits them. @returns their ids. */
   private async store(
     companyId: number,

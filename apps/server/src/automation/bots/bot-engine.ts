@@ -55,6 +55,17 @@ export type FlowStarter = (input: {
 }) => Promise<boolean>;
 
 /**
+ * The flow builder's turn on a customer message (issue 14): asked first, before any prompt or
+ * integration. @returns whether a flow run handled the message.
+ */
+export type FlowResponder = (input: {
+  companyId: number;
+  ticketId: number;
+  job: QueueBotJob;
+  body: string;
+}) => Promise<boolean>;
+
+/**
  * The answering engine of AI prompts and queue integrations (issue 13; document 2 "Prompts" and
  * "Queue integrations"; docs/architecture.md "Bots"). The queue chatbot's job calls `answer` for
  * each customer message on a pending ticket without a user, in order per ticket, outside the
@@ -67,6 +78,7 @@ export type FlowStarter = (input: {
  */
 export class BotEngine {
   #flowStarter: FlowStarter | undefined;
+  #flowResponder: FlowResponder | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -77,6 +89,11 @@ export class BotEngine {
   /** The flow builder's hook for the flowbuilder integration type (see FlowStarter). */
   setFlowStarter(starter: FlowStarter): void {
     this.#flowStarter = starter;
+  }
+
+  /** The flow engine's turn, asked before any bot (see FlowResponder). */
+  setFlowResponder(responder: FlowResponder): void {
+    this.#flowResponder = responder;
   }
 
   /**
@@ -94,6 +111,12 @@ export class BotEngine {
     const ticket = await this.ticket(job.companyId, ticketId);
     if (!ticket) return false;
     if (ticket.status !== 'pending' || ticket.userId !== null || !ticket.whatsappId) return false;
+    if (
+      this.#flowResponder &&
+      (await this.#flowResponder({ companyId: job.companyId, ticketId, job, body }))
+    ) {
+      return true;
+    }
     const bot = await this.whoAnswers(ticket, job);
     if (!bot) return false;
     // The company's plan must still have the feature (useOpenAi, useIntegrations).

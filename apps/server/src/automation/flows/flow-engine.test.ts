@@ -1,0 +1,357 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { flowRuns, messages, tickets } from '../../db/schema/index.js';
+import {
+  bearer,
+  createQueue,
+  createSimulatorConnection,
+  createTenant,
+  customerNumber,
+  injectMessage,
+  type TenantFixture,
+} from '../../test/factories.js';
+import { FakeBotServices } from '../../test/fake-bot-services.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { FLOW_STEP_JOB, type FlowStepJob } from './flow-engine.js';
+import { fillFlowVariables, saysPhrase } from './flow-text.js';
+
+let t: TestApp;
+let fake: FakeBotServices;
+beforeAll(async () => {
+  fake = await new FakeBotServices().start();
+  t = await createTestApp({ OPENAI_BASE_URL: `${fake.url}/v1`, BOT_TIMEOUT_MS: '2000' });
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+interface Setup extends TenantFixture {
+  whatsappId: number;
+  sales: number;
+  flowId: number;
+}
+
+const START = { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio do fluxo' } };
+const node = (id: string, type: string, data: object) => ({ id, type, position: { x: 100, y: 100 }, data });
+const edge = (source: string, target: string, sourceHandle = 'a') => ({
+  id: `e-${source}-${sourceHandle}-${target}`,
+  source,
+  sourceHandle,
+  target,
+  targetHandle: null,
+});
+
+/**
+ * A tenant with a simulator connection, a queue 'Vendas' and a flow bound to the phrase 'oi':
+ * greeting content (text, 2 s interval, text), a menu (1 Vendas → question → thanks → ticket node
+ * to Vendas; 2 → goodbye).
+ */
+async function setup(graph?: (sales: number) => object, phrase = 'oi'): Promise<Setup> {
+  const tenant = await createTenant(t.app);
+  const sales = await createQueue(t.app, tenant.companyId, 'Vendas');
+  const whatsappId = await createSimulatorConnection(t.app, tenant.admin);
+  const api = async (method: 'POST' | 'PUT', url: string, payload: object) => {
+    const res = await t.app.inject({ method, url, headers: bearer(tenant.admin), payload });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    return res.json();
+  };
+  const flow = await api('POST', '/api/flowbuilder', { name: 'Atendimento' });
+  const defaultGraph = {
+    nodes: [
+      START,
+      node('content', 'singleBlock', {
+        seq: ['message1', 'interval1', 'message2'],
+        elements: [
+          { number: 'message1', value: 'Olá {{firstName}}!' },
+          { number: 'interval1', value: '2' },
+          { number: 'message2', value: 'Vamos lá.' },
+        ],
+      }),
+      node('menu', 'menu', {
+        message: 'Escolha:',
+        arrayOption: [
+          { number: 1, value: 'Vendas' },
+          { number: 2, value: 'Sair' },
+        ],
+      }),
+      node('ask', 'question', { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } }),
+      node('thanks', 'message', { label: 'Obrigado, {{nome}}.' }),
+      node('queue', 'ticket', { data: { id: sales, name: 'Vendas' } }),
+      node('bye', 'message', { label: 'Até logo' }),
+    ],
+    connections: [
+      edge('1', 'content'),
+      edge('content', 'menu'),
+      edge('menu', 'ask', 'a1'),
+      edge('menu', 'bye', 'a2'),
+      edge('ask', 'thanks'),
+      edge('thanks', 'queue'),
+    ],
+  };
+  await api('POST', '/api/flowbuilder/flow', { idFlow: flow.id, ...(graph ? graph(sales) : defaultGraph) });
+  await api('POST', '/api/flowcampaign', { name: 'Oi', flowId: flow.id, whatsappId, phrase });
+  return { ...tenant, whatsappId, sales, flowId: flow.id };
+}
+
+/** Makes delayed flow steps due and runs everything queued until nothing is left. */
+async function flush(): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    await t.app.jobs.drain();
+    const { rows } = await t.database.executor.executeSql(
+      `update pgboss.job set start_after = now() - interval '1 second'
+       where name = '${FLOW_STEP_JOB}' and state = 'created' and start_after > now() returning id`,
+    );
+    if (!rows.length) return;
+  }
+}
+
+/** The customer writes; due jobs run (not the delayed ones); answers what the business sent back. */
+async function say(s: Setup, from: string, body: string) {
+  const sent = t.app.simulator.outbox(s.whatsappId, from).length;
+  const message = await injectMessage(t.app, s.admin, s.whatsappId, { from, body, name: 'Maria Souza' });
+  await t.app.jobs.drain();
+  return { ticketId: message.ticketId, replies: () => replies(s, from, sent) };
+}
+
+function replies(s: Setup, from: string, since = 0) {
+  return t.app.simulator
+    .outbox(s.whatsappId, from)
+    .slice(since)
+    .map((item) => item.body);
+}
+
+async function runOf(ticketId: number) {
+  const [run] = await t.app.ctx.db.select().from(flowRuns).where(eq(flowRuns.ticketId, ticketId));
+  return run;
+}
+
+describe('flow text', () => {
+  it('matches phrases without case or accents, as the whole message or whole words in it', () => {
+    expect(saysPhrase('Oi', 'oi')).toBe(true);
+    expect(saysPhrase('  ÓI, tudo bem?', 'oi')).toBe(true);
+    expect(saysPhrase('quero uma promoção', 'Promocao')).toBe(true);
+    expect(saysPhrase('boi', 'oi')).toBe(false);
+    expect(saysPhrase('olá', 'oi')).toBe(false);
+  });
+  it('fills the run variables and keeps unknown placeholders', () => {
+    expect(fillFlowVariables('Oi {{nome}}, {{ outro }}', { nome: 'Ana' })).toBe('Oi Ana, {{ outro }}');
+  });
+});
+
+describe('flow engine', () => {
+  it('runs a flow started by its phrase: content in order, interval as a job, menu, question, queue', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const first = await say(s, from, 'ÓI, boa tarde');
+    // The first text is sent; the interval waits as a delayed job.
+    expect(first.replies()).toEqual(['Olá Maria!']);
+    expect(await runOf(first.ticketId)).toMatchObject({ status: 'waitingUntil', nodeId: 'content' });
+    await flush();
+    expect(replies(s, from)).toEqual(['Olá Maria!', 'Vamos lá.', 'Escolha:\n\n*1* - Vendas\n*2* - Sair']);
+    expect(await runOf(first.ticketId)).toMatchObject({ status: 'waitingInput', nodeId: 'menu' });
+
+    // An invalid answer repeats the menu.
+    expect((await say(s, from, '7')).replies()).toEqual(['Escolha:\n\n*1* - Vendas\n*2* - Sair']);
+    // The option's text is an answer too.
+    expect((await say(s, from, 'vendas')).replies()).toEqual(['Seu nome?']);
+    const last = await say(s, from, 'Ana');
+    expect(last.replies()).toEqual(['Obrigado, Ana.']);
+    expect(await runOf(first.ticketId)).toMatchObject({ status: 'ended', variables: { nome: 'Ana' } });
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, first.ticketId));
+    expect(ticket).toMatchObject({
+      queueId: s.sales,
+      status: 'pending',
+      userId: null,
+      useIntegration: false,
+    });
+  });
+
+  it('does not start without the phrase, or when the campaign is off', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'boa tarde');
+    expect(await runOf(said.ticketId)).toBeUndefined();
+    const other = await setup(undefined, 'promoção');
+    const [campaign] = (
+      await t.app.inject({ method: 'GET', url: '/api/flowcampaign', headers: bearer(other.admin) })
+    ).json().flow as { id: number }[];
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/flowcampaign',
+      headers: bearer(other.admin),
+      payload: { id: campaign!.id, status: false },
+    });
+    const off = await say(other, customerNumber(), 'promocao');
+    expect(await runOf(off.ticketId)).toBeUndefined();
+  });
+
+  it('sends nothing twice when a step job runs again', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    const run = (await runOf(said.ticketId))!;
+    const count = async () =>
+      (
+        await t.app.ctx.db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(eq(messages.ticketId, said.ticketId))
+      ).length;
+    const before = await count();
+    // Every step this run has taken, replayed (as after a crash between the step and its job's completion).
+    for (let step = 0; step < run.step; step++) {
+      await t.app.flows.step({
+        companyId: s.companyId,
+        ticketId: said.ticketId,
+        runId: run.id,
+        step,
+      } as FlowStepJob);
+    }
+    expect(await count()).toBe(before);
+    expect(await runOf(said.ticketId)).toMatchObject({ step: run.step, status: 'waitingUntil' });
+    await flush();
+    expect(replies(s, from)).toEqual(['Olá Maria!', 'Vamos lá.', 'Escolha:\n\n*1* - Vendas\n*2* - Sair']);
+  });
+
+  it('resumes after a crash on the same node without sending a step twice', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    const { rows } = (await t.database.executor.executeSql(
+      `select id, data from pgboss.job where name = $1 and state = 'created' and (data->>'ticketId')::int = $2`,
+      [FLOW_STEP_JOB, said.ticketId],
+    )) as { rows: { id: string; data: FlowStepJob }[] };
+    expect(rows).toHaveLength(1);
+    // The process ran the interval's step (its message is stored and sent, the next step queued)
+    // and was killed before it could mark the job done: the job stays active, claimed by this node.
+    await t.app.flows.step(rows[0]!.data);
+    await t.database.executor.executeSql(
+      `update pgboss.job set state = 'active', started_on = now(), start_after = now(),
+         data = data || jsonb_build_object('_claimedBy', $2::text)
+       where id = $1`,
+      [rows[0]!.id, t.config.nodeId],
+    );
+    const node = await buildApp({
+      config: t.config,
+      database: t.database,
+      secrets: t.app.ctx.secrets,
+      logger: false,
+      simulator: t.app.simulator,
+    });
+    await node.ready();
+    try {
+      await node.sessions.start(s.companyId, s.whatsappId, { force: false });
+      // The restarted node runs the left job again (a no-op: its step is past) and the next step.
+      expect(await node.jobs.drain()).toBeGreaterThanOrEqual(2);
+    } finally {
+      await node.close();
+    }
+    expect(replies(s, from)).toEqual(['Olá Maria!', 'Vamos lá.', 'Escolha:\n\n*1* - Vendas\n*2* - Sair']);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'waitingInput', nodeId: 'menu' });
+  });
+
+  it('ends the run when an agent takes the ticket', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    const accept = await t.app.inject({
+      method: 'PUT',
+      url: `/api/tickets/${said.ticketId}`,
+      headers: bearer(s.admin),
+      payload: { status: 'open', userId: s.admin.id },
+    });
+    expect(accept.statusCode).toBe(200);
+    await flush();
+    expect(replies(s, from)).toEqual(['Olá Maria!']);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
+  });
+
+  it('follows the randomizer odds and hands unsupported nodes to a human with a note', async () => {
+    const s = await setup(() => ({
+      nodes: [
+        START,
+        node('coin', 'randomizer', { percent: 0 }),
+        node('never', 'message', { label: 'nunca' }),
+        node('always', 'message', { label: 'sempre' }),
+        node('bot', 'typebot', {
+          typebotIntegration: { name: 'Bot', urlN8N: 'https://typebot.example.test', typebotSlug: 'x' },
+        }),
+      ],
+      connections: [
+        edge('1', 'coin'),
+        edge('coin', 'never', 'a'),
+        edge('coin', 'always', 'b'),
+        edge('always', 'bot'),
+      ],
+    }));
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    await flush();
+    expect(replies(s, from)).toEqual(['sempre']);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
+    const notes = await t.app.inject({
+      method: 'GET',
+      url: `/api/ticket-notes/list?ticketId=${said.ticketId}`,
+      headers: bearer(s.admin),
+    });
+    expect(JSON.stringify(notes.json())).toContain('typebot');
+  });
+
+  it('lets an OpenAI node answer until it hands over, then continues the flow', async () => {
+    fake.modelReply = (history) => {
+      const last = history.at(-1)?.content ?? '';
+      return last.includes('humano') ? 'Já chamo. #ATENDENTE#' : `IA: ${last}`;
+    };
+    const s = await setup((sales) => ({
+      nodes: [
+        START,
+        node('hello', 'message', { label: 'Oi, sou o assistente.' }),
+        node('ai', 'openai', {
+          typebotIntegration: {
+            name: 'IA',
+            prompt: 'Responda com educação.',
+            apiKey: 'sk-flow-test-key-123456',
+            queueId: sales,
+          },
+        }),
+        node('after', 'message', { label: 'Voltamos ao fluxo.' }),
+      ],
+      connections: [edge('1', 'hello'), edge('hello', 'ai'), edge('ai', 'after')],
+    }));
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    await flush();
+    expect(replies(s, from)).toEqual(['Oi, sou o assistente.']);
+    expect((await say(s, from, 'qual o preço?')).replies()).toEqual(['IA: qual o preço?']);
+    expect((await say(s, from, 'quero um humano')).replies()).toEqual(['Já chamo.', 'Voltamos ao fluxo.']);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
+    const calls = fake.requests('/v1/chat/completions');
+    expect(JSON.stringify(calls.at(-1)?.body)).toContain('qual o preço?');
+  });
+
+  it('starts the flow named like a flowbuilder integration', async () => {
+    const s = await setup(() => ({
+      nodes: [START, node('hi', 'message', { label: 'Fluxo pela integração' })],
+      connections: [edge('1', 'hi')],
+    }));
+    const integration = await t.app.inject({
+      method: 'POST',
+      url: '/api/queueIntegration',
+      headers: bearer(s.admin),
+      payload: { type: 'flowbuilder', name: 'atendimento' },
+    });
+    expect(integration.statusCode, integration.body).toBeLessThan(300);
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/whatsapp/${s.whatsappId}`,
+      headers: bearer(s.admin),
+      payload: { integrationId: integration.json().id },
+    });
+    const from = customerNumber();
+    await say(s, from, 'bom dia');
+    await flush();
+    expect(replies(s, from)).toEqual(['Fluxo pela integração']);
+  });
+});
