@@ -5,13 +5,13 @@ import Edit from '@mui/icons-material/Edit';
 import MoreVert from '@mui/icons-material/MoreVert';
 import WarningAmber from '@mui/icons-material/WarningAmber';
 import {
-  Chip,
   IconButton,
   ListItemIcon,
   ListItemText,
   Menu,
   MenuItem,
   Stack,
+  Switch,
   TableCell,
   TableRow,
   Tooltip,
@@ -30,7 +30,7 @@ import { ListPageHeader } from '../common/list-page-header';
 import { FlowNameDialog } from './flow-name-dialog';
 import { FlowPlanGate } from './flow-plan-gate';
 import type { Flow } from './flow-types';
-import { useDeleteFlow, useDuplicateFlow, useFlows } from './use-flows';
+import { useDeleteFlow, useDuplicateFlow, useFlows, useSetFlowActive } from './use-flows';
 
 /** True when the server flagged the flow as referencing a deleted queue or integration (issue 14 item 4). */
 export function hasBrokenReferences(flow: Flow): boolean {
@@ -39,7 +39,7 @@ export function hasBrokenReferences(flow: Flow): boolean {
 
 /**
  * /flowbuilders, 'Fluxos de conversa' (document 3 section 2): searchable (500 ms) list of flows with
- * name and status, paged by infinite scroll; a row opens its editor; the row menu edits the name,
+ * name and status (a switch), paged by infinite scroll; a row opens its editor; the row menu edits the name,
  * opens the editor, duplicates or deletes (after confirmation); the add button opens the name
  * dialog. Flows the server flags as referencing a deleted queue or integration show a warning.
  */
@@ -59,6 +59,7 @@ function FlowsList() {
   const list = useFlows(searchParam);
   const remove = useDeleteFlow();
   const duplicate = useDuplicateFlow();
+  const setActive = useSetFlowActive();
   const [nameDialog, setNameDialog] = useState<{ flow: Flow | null } | null>(null);
   const [toDelete, setToDelete] = useState<Flow | null>(null);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; flow: Flow } | null>(null);
@@ -124,11 +125,33 @@ function FlowsList() {
               </Stack>
             </TableCell>
             <TableCell align="center">
-              <Chip
-                size="small"
-                color={flow.active ? 'success' : 'default'}
-                label={flow.active ? t('flows.active') : t('flows.inactive')}
-              />
+              <Stack
+                direction="row"
+                alignItems="center"
+                justifyContent="center"
+                onClick={(e) => e.stopPropagation()}
+              >
+                <Switch
+                  size="small"
+                  checked={flow.active}
+                  onChange={(e) =>
+                    setActive.mutate(
+                      { flowId: flow.id, active: e.target.checked },
+                      { onSuccess: () => toast.success(t('flows.toasts.updated')) },
+                    )
+                  }
+                  slotProps={{
+                    input: {
+                      'aria-label': t('flows.table.status'),
+                      // @ts-expect-error data attributes pass through to the input
+                      'data-testid': `flow-active-${flow.id}`,
+                    },
+                  }}
+                />
+                <Typography variant="caption">
+                  {flow.active ? t('flows.active') : t('flows.inactive')}
+                </Typography>
+              </Stack>
             </TableCell>
             <TableCell align="center">
               <IconButton

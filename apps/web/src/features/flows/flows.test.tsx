@@ -90,6 +90,12 @@ describe('flows pages', () => {
     expect(within(screen.getByTestId('flow-row-8')).getByText('Inactive')).toBeTruthy();
     expect(screen.getByTestId('flow-broken-8')).toBeTruthy();
     expect(screen.queryByTestId('flow-broken-7')).toBeNull();
+    // The status switch turns the flow off without opening it.
+    await user.click(screen.getByTestId('flow-active-7'));
+    await waitFor(() =>
+      expect(bodyOf(fetchMock, '/api/flowbuilder', 'PUT')).toEqual({ flowId: 7, active: false }),
+    );
+    expect(screen.queryByTestId('where')).toBeNull();
     await user.click(screen.getByText('Boas-vindas'));
     expect((await screen.findByTestId('where')).textContent).toBe('/flowbuilder/7');
   });

@@ -50,6 +50,16 @@ export function useSaveFlowName() {
   });
 }
 
+/** PUT /flowbuilder { flowId, active }: turns a flow on or off. */
+export function useSetFlowActive() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ flowId, active }: { flowId: number; active: boolean }) =>
+      api.put<Flow>('/flowbuilder', { flowId, active }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: flowKeys.all }),
+  });
+}
+
 /** POST /flowbuilder/duplicate { flowId }. */
 export function useDuplicateFlow() {
   const queryClient = useQueryClient();
