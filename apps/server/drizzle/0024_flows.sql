@@ -20,6 +20,7 @@ CREATE TABLE "flow_runs" (
 	"status" text DEFAULT 'running' NOT NULL,
 	"waiting_until" timestamp with time zone,
 	"variables" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"bot_state" jsonb,
 	"step" integer DEFAULT 0 NOT NULL,
 	"ended_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

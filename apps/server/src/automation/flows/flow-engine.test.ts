@@ -252,6 +252,25 @@ describe('flow engine', () => {
     expect(await runOf(said.ticketId)).toMatchObject({ status: 'waitingInput', nodeId: 'menu' });
   });
 
+  it('gives the ticket to the agents when its flow is deleted mid-run', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    const [held] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, said.ticketId));
+    expect(held?.useIntegration).toBe(true);
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/flowbuilder/${s.flowId}`,
+      headers: bearer(s.admin),
+    });
+    expect(res.statusCode).toBe(204);
+    await flush();
+    expect(replies(s, from)).toEqual(['Olá Maria!']);
+    expect(await runOf(said.ticketId)).toBeUndefined();
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, said.ticketId));
+    expect(ticket).toMatchObject({ status: 'pending', useIntegration: false });
+  });
+
   it('ends the run when an agent takes the ticket', async () => {
     const s = await setup();
     const from = customerNumber();
@@ -268,7 +287,7 @@ describe('flow engine', () => {
     expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
   });
 
-  it('follows the randomizer odds and hands unsupported nodes to a human with a note', async () => {
+  it('follows the randomizer odds and hands a failing bot node to a human with a note', async () => {
     const s = await setup(() => ({
       nodes: [
         START,
@@ -276,7 +295,8 @@ describe('flow engine', () => {
         node('never', 'message', { label: 'nunca' }),
         node('always', 'message', { label: 'sempre' }),
         node('bot', 'typebot', {
-          typebotIntegration: { name: 'Bot', urlN8N: 'https://typebot.example.test', typebotSlug: 'x' },
+          // Nothing listens there: the bot fails and a human takes over.
+          typebotIntegration: { name: 'Bot', urlN8N: 'http://127.0.0.1:9', typebotSlug: 'x' },
         }),
       ],
       connections: [
@@ -329,6 +349,36 @@ describe('flow engine', () => {
     expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
     const calls = fake.requests('/v1/chat/completions');
     expect(JSON.stringify(calls.at(-1)?.body)).toContain('qual o preço?');
+  });
+
+  it('lets a Typebot node converse until its flow ends, then continues the flow', async () => {
+    const s = await setup(() => ({
+      nodes: [
+        START,
+        node('bot', 'typebot', {
+          typebotIntegration: {
+            name: 'Bot',
+            urlN8N: fake.url,
+            typebotSlug: 'loja',
+            typebotKeywordFinish: 'sair',
+          },
+        }),
+        node('end', 'message', { label: 'Fim do bot.' }),
+      ],
+      connections: [edge('1', 'bot'), edge('bot', 'end')],
+    }));
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    await flush();
+    expect(replies(s, from)).toEqual([
+      'Olá! Eu sou o bot.',
+      'Escolha um assunto:',
+      '*1* - Vendas\n*2* - Suporte',
+    ]);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'waitingInput', nodeId: 'bot' });
+    expect((await say(s, from, '1')).replies()).toEqual(['Ótimo, vendas! Qual produto?']);
+    expect((await say(s, from, 'Notebook')).replies()).toEqual(['Obrigado!', 'Fim do bot.']);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended', botState: null });
   });
 
   it('starts the flow named like a flowbuilder integration', async () => {

@@ -1,12 +1,5 @@
-import {
-  connectionHandle,
-  type FlowGraph,
-  flowContentKind,
-  flowSourceHandles,
-  type MediaType,
-  type TypedFlowNode,
-} from '@zapdesk/shared';
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { FlowGraph, TypedFlowNode } from '@zapdesk/shared';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { previewOf } from '../../channels/inbound-pipeline.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext } from '../../context.js';
@@ -24,14 +17,19 @@ import {
   tickets,
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
-import { decryptSecret } from '../../lib/secrets.js';
 import { findTicket } from '../../modules/tickets/ticket-repository.js';
-import { BotServiceError } from '../bots/bot-error.js';
-import { askModel, type ChatTurn } from '../bots/openai-runner.js';
 import type { QueueBotJob } from '../jobs.js';
-import { fillVariables } from '../message-variables.js';
-import { menuOf } from '../queue-bot.js';
-import { fillFlowVariables, normalizeText, saysPhrase } from './flow-text.js';
+import { openAiOutcome, typebotOutcome } from './flow-bot-nodes.js';
+import {
+  execute,
+  menuText,
+  nextAfter,
+  type Outcome,
+  type RunRow,
+  type TicketRow,
+  textRow,
+} from './flow-steps.js';
+import { normalizeText, saysPhrase } from './flow-text.js';
 
 /** The job executing one step of a flow run (key `flow:{ticketId}`: one ticket's steps in order). */
 export const FLOW_STEP_JOB = 'flow-step';
@@ -43,28 +41,6 @@ export interface FlowStepJob {
   runId: number;
   step: number;
 }
-
-type RunRow = typeof flowRuns.$inferSelect;
-type TicketRow = typeof tickets.$inferSelect & { contactName: string };
-interface OutRow {
-  body: string;
-  mediaType: MediaType;
-  mediaUrl: string | null;
-  mediaName: string | null;
-}
-/** Where a run goes after a step: its next position and state, what to send, and side effects. */
-interface Outcome {
-  nodeId: string | null;
-  contentIndex: number;
-  status: RunRow['status'];
-  waitSec?: number;
-  send: OutRow[];
-  variables?: Record<string, string>;
-  queueId?: number;
-  note?: string;
-}
-
-const MEDIA: Record<'img' | 'audio' | 'video', MediaType> = { img: 'image', audio: 'audio', video: 'video' };
 
 /**
  * The flow engine (issue 14 item 3; docs/architecture.md "Flows"). A flow run (one row per ticket
@@ -203,7 +179,15 @@ export class FlowEngine {
     const seenGraph = await this.graph(this.ctx.db, seen);
     const seenNode = seenGraph?.nodes.find((n) => n.id === seen.nodeId) as TypedFlowNode | undefined;
     if (seenNode?.type === 'openai') {
-      await this.aiTurn(ticket, seen, seenGraph!, seenNode);
+      await this.commitTurn(ticket, seen, await openAiOutcome(this.ctx, ticket, seen, seenGraph!, seenNode));
+      return;
+    }
+    if (seenNode?.type === 'typebot') {
+      await this.commitTurn(
+        ticket,
+        seen,
+        await typebotOutcome(this.ctx, ticket, seen, seenGraph!, seenNode, body),
+      );
       return;
     }
     const ids = await this.ctx.db.transaction(async (tx) => {
@@ -218,16 +202,16 @@ export class FlowEngine {
           (o) => String(o.number) === answer || normalizeText(o.value) === answer,
         );
         outcome = option
-          ? { ...this.after(graph!, node, `a${option.number}`), send: [] }
+          ? { ...nextAfter(graph!, node, `a${option.number}`), send: [] }
           : {
               nodeId: node.id,
               contentIndex: 0,
               status: 'waitingInput',
-              send: [this.text(this.menuText(node), ticket, run)],
+              send: [textRow(menuText(node), ticket, run)],
             };
       } else if (node?.type === 'question') {
         const variables = { ...run.variables, [node.data.typebotIntegration.answerKey]: body.trim() };
-        outcome = { ...this.after(graph!, node, 'a'), send: [], variables };
+        outcome = { ...nextAfter(graph!, node, 'a'), send: [], variables };
       } else {
         outcome = { nodeId: null, contentIndex: 0, status: 'ended', send: [] };
       }
@@ -237,63 +221,15 @@ export class FlowEngine {
   }
 
   /**
-   * An OpenAI node's turn: the model answers the conversation (the ticket's last `maxMessages`
-   * texts) outside any transaction; the answer is stored with the run's step, which stays on the
-   * node until the model hands over (`#ATENDENTE#`): the flow then continues from the node's
-   * output, or ends in the node's queue. A failing or unreadable assistant ends the run with a note.
+   * Stores an outcome computed outside the transaction (an outside service's answer) if the run is
+   * still where it was (`seen`'s step and status), then delivers its messages.
    */
-  private async aiTurn(
-    ticket: TicketRow,
-    seen: RunRow,
-    graph: FlowGraph,
-    node: Extract<TypedFlowNode, { type: 'openai' }>,
-  ): Promise<void> {
-    const settings = node.data.typebotIntegration;
-    let outcome: Outcome;
-    try {
-      if (!(await this.planAllowsAi(ticket.companyId)))
-        throw new BotServiceError('openai', 'plan without useOpenAi');
-      let apiKey: string;
-      try {
-        apiKey = decryptSecret(settings.apiKey, this.ctx.secrets.sessionKey);
-      } catch {
-        throw new BotServiceError('openai', 'API key unreadable');
-      }
-      const answer = await askModel(
-        {
-          prompt: settings.prompt,
-          model: settings.model ?? 'gpt-4o-mini',
-          maxTokens: settings.maxTokens,
-          temperature: Math.min(settings.temperature, 1),
-          apiKey,
-          baseURL: this.ctx.config.OPENAI_BASE_URL,
-          timeoutMs: this.ctx.config.BOT_TIMEOUT_MS,
-        },
-        await this.history(ticket, settings.maxMessages),
-      );
-      const said = answer.text.trim() ? [this.text(answer.text, ticket, seen)] : [];
-      if (answer.handover) {
-        const next = this.after(graph, node, 'a');
-        const queue = next.nodeId === null && settings.queueId !== null ? { queueId: settings.queueId } : {};
-        outcome = { ...next, send: said, ...queue };
-      } else {
-        outcome = { nodeId: node.id, contentIndex: 0, status: 'waitingInput', send: said };
-      }
-    } catch (error) {
-      if (!(error instanceof BotServiceError)) throw error;
-      outcome = {
-        nodeId: null,
-        contentIndex: 0,
-        status: 'ended',
-        send: [],
-        note: `O assistente do fluxo falhou (${error.service}: ${error.reason}). O ticket aguarda um atendente.`,
-      };
-    }
+  private async commitTurn(ticket: TicketRow, seen: RunRow, outcome: Outcome): Promise<void> {
     const before = await findTicket(this.ctx.db, ticket.companyId, ticket.id);
     const ids = await this.ctx.db.transaction(async (tx) => {
       const run = await this.lock(tx, seen.id);
       // The run moved on meanwhile (an agent took the ticket, a new run started): the answer is dropped.
-      if (!run || run.step !== seen.step || run.status !== 'waitingInput') return [];
+      if (!run || run.step !== seen.step || run.status !== seen.status) return [];
       return this.apply(tx, ticket, run, outcome);
     });
     await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
@@ -303,36 +239,26 @@ export class FlowEngine {
     }
   }
 
-  private async planAllowsAi(companyId: number): Promise<boolean> {
-    const [row] = await this.ctx.db
-      .select({ useOpenAi: plans.useOpenAi })
-      .from(companies)
-      .innerJoin(plans, eq(plans.id, companies.planId))
-      .where(eq(companies.id, companyId));
-    return row?.useOpenAi === true;
-  }
-
-  /** The ticket's last `limit` texts, oldest first, as chat turns. */
-  private async history(ticket: TicketRow, limit: number): Promise<ChatTurn[]> {
-    const rows = await this.ctx.db
-      .select({ body: messages.body, fromMe: messages.fromMe })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.companyId, ticket.companyId),
-          eq(messages.ticketId, ticket.id),
-          sql`${messages.body} <> ''`,
-          sql`${messages.reactionToId} is null`,
-        ),
-      )
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(limit);
-    return rows.reverse().map((row) => ({ role: row.fromMe ? 'assistant' : 'user', content: row.body }));
-  }
-
   /** Runs one step of a run (the `flow-step` job). Safe to run twice: it checks the step number. */
   async step(job: FlowStepJob): Promise<void> {
     const ticket = await this.ticket(job.companyId, job.ticketId);
+    // A Typebot node starts its chat outside the transaction (an outside call); nothing was sent
+    // before it commits, so a crash here only starts a new chat.
+    const [seen] = await this.ctx.db.select().from(flowRuns).where(eq(flowRuns.id, job.runId));
+    if (
+      seen?.step === job.step &&
+      seen.companyId === job.companyId &&
+      (seen.status === 'running' || seen.status === 'waitingUntil') &&
+      ticket?.status === 'pending' &&
+      ticket.userId === null
+    ) {
+      const graph = await this.graph(this.ctx.db, seen);
+      const node = graph?.nodes.find((n) => n.id === seen.nodeId) as TypedFlowNode | undefined;
+      if (node?.type === 'typebot') {
+        await this.commitTurn(ticket, seen, await typebotOutcome(this.ctx, ticket, seen, graph!, node));
+        return;
+      }
+    }
     const before = ticket ? await findTicket(this.ctx.db, ticket.companyId, ticket.id) : undefined;
     let moved = false;
     const ids = await this.ctx.db.transaction(async (tx) => {
@@ -346,7 +272,7 @@ export class FlowEngine {
       const graph = await this.graph(tx, run);
       const node = graph?.nodes.find((n) => n.id === run.nodeId) as TypedFlowNode | undefined;
       const outcome: Outcome = node
-        ? this.execute(graph!, node, run, ticket)
+        ? execute(graph!, node, run, ticket)
         : { nodeId: null, contentIndex: 0, status: 'ended', send: [] };
       moved = outcome.queueId !== undefined;
       return this.apply(tx, ticket, run, outcome);
@@ -356,86 +282,6 @@ export class FlowEngine {
       const after = await findTicket(this.ctx.db, before.companyId, before.id);
       if (after) this.ctx.realtime.ticketMoved(before, after, { action: 'update', ticket: after });
     }
-  }
-
-  /** What executing `node` at the run's position does (one node, or one element of a content node). */
-  private execute(graph: FlowGraph, node: TypedFlowNode, run: RunRow, ticket: TicketRow): Outcome {
-    const next = (handle: string) => this.after(graph, node, handle);
-    switch (node.type) {
-      case 'start':
-        return { ...next('a'), send: [] };
-      case 'message':
-        return { ...next('a'), send: [this.text(node.data.label, ticket, run)] };
-      case 'img':
-      case 'audio':
-      case 'video':
-        return { ...next('a'), send: [this.media(node.type, node.data.url)] };
-      case 'interval':
-        return { ...next('a'), status: 'waitingUntil', waitSec: node.data.sec, send: [] };
-      case 'randomizer':
-        return { ...next(Math.random() * 100 < node.data.percent ? 'a' : 'b'), send: [] };
-      case 'condition': {
-        const value = run.variables[node.data.key] ?? '';
-        return { ...next(compare(value, node.data.condition, node.data.value) ? 'a' : 'b'), send: [] };
-      }
-      case 'menu':
-        return {
-          nodeId: node.id,
-          contentIndex: 0,
-          status: 'waitingInput',
-          send: [this.text(this.menuText(node), ticket, run)],
-        };
-      case 'question':
-        return {
-          nodeId: node.id,
-          contentIndex: 0,
-          status: 'waitingInput',
-          send: [this.text(node.data.typebotIntegration.message, ticket, run)],
-        };
-      case 'singleBlock': {
-        const byNumber = new Map(node.data.elements.map((element) => [element.number, element]));
-        const order = node.data.seq.length
-          ? node.data.seq
-          : node.data.elements.map((element) => element.number);
-        const element = byNumber.get(order[run.contentIndex] ?? '');
-        if (!element) return { ...next('a'), send: [] };
-        const stay = { nodeId: node.id, contentIndex: run.contentIndex + 1, status: 'running' as const };
-        const kind = flowContentKind(element);
-        if (kind === 'interval')
-          return { ...stay, status: 'waitingUntil', waitSec: Number(element.value), send: [] };
-        if (kind === 'message') return { ...stay, send: [this.text(element.value, ticket, run)] };
-        return { ...stay, send: [this.media(kind, element.value, element.original)] };
-      }
-      case 'ticket':
-        return { nodeId: null, contentIndex: 0, status: 'ended', send: [], queueId: node.data.data.id };
-      case 'openai':
-        // The assistant answers the customer's next messages (see `aiTurn`).
-        return { nodeId: node.id, contentIndex: 0, status: 'waitingInput', send: [] };
-      default:
-        // Typebot nodes are not run by the engine yet: a human takes over.
-        return {
-          nodeId: null,
-          contentIndex: 0,
-          status: 'ended',
-          send: [],
-          note: `O fluxo chegou a um bloco que ainda não é executado automaticamente (${node.type}). O ticket aguarda um atendente.`,
-        };
-    }
-  }
-
-  /** The node after `node`'s `handle` (the run ends when nothing follows). */
-  private after(
-    graph: FlowGraph,
-    node: TypedFlowNode,
-    handle: string,
-  ): Pick<Outcome, 'nodeId' | 'contentIndex' | 'status'> {
-    const handles = flowSourceHandles(node as never);
-    const edge = graph.connections.find(
-      (c) => c.source === node.id && connectionHandle(c, handles) === handle,
-    );
-    return edge
-      ? { nodeId: edge.target, contentIndex: 0, status: 'running' }
-      : { nodeId: null, contentIndex: 0, status: 'ended' };
   }
 
   /**
@@ -461,6 +307,7 @@ export class FlowEngine {
         status: ended ? 'ended' : outcome.status,
         waitingUntil,
         variables: outcome.variables ?? run.variables,
+        botState: outcome.botState ?? null,
         step: run.step + 1,
         endedAt: ended ? now : null,
         updatedAt: now,
@@ -552,43 +399,5 @@ export class FlowEngine {
       .innerJoin(contacts, eq(contacts.id, tickets.contactId))
       .where(and(eq(tickets.companyId, companyId), eq(tickets.id, id)));
     return row ? { ...row.ticket, contactName: row.contactName } : undefined;
-  }
-
-  private menuText(node: Extract<TypedFlowNode, { type: 'menu' }>): string {
-    const options = menuOf(node.data.arrayOption.map((o) => ({ number: String(o.number), title: o.value })));
-    return `${node.data.message}\n\n${options}`;
-  }
-
-  /** A text with the run's `{{variables}}` and the message variables ({{firstName}}, {{ms}}, …) filled in. */
-  private text(body: string, ticket: TicketRow, run: RunRow): OutRow {
-    const filled = fillVariables(fillFlowVariables(body, run.variables), {
-      contactName: ticket.contactName,
-      ticketId: ticket.id,
-      ticketCreatedAt: ticket.createdAt,
-    });
-    return { body: filled, mediaType: 'chat', mediaUrl: null, mediaName: null };
-  }
-
-  private media(kind: 'img' | 'audio' | 'video', name: string, original?: string): OutRow {
-    return { body: '', mediaType: MEDIA[kind], mediaUrl: name, mediaName: original ?? name };
-  }
-}
-
-/** A condition node's comparison (texts without case or accents; numbers as numbers). */
-function compare(value: string, operator: string, expected: string): boolean {
-  const [a, b] = [normalizeText(value), normalizeText(expected)];
-  switch (operator) {
-    case 'equals':
-      return a === b;
-    case 'notEquals':
-      return a !== b;
-    case 'contains':
-      return a.includes(b);
-    case 'greaterThan':
-      return Number(value) > Number(expected);
-    case 'lessThan':
-      return Number(value) < Number(expected);
-    default:
-      return false;
   }
 }

@@ -91,6 +91,8 @@ export const flowRuns = pgTable(
       .default('running'),
     waitingUntil: timestamp({ withTimezone: true }),
     variables: jsonb().$type<Record<string, string>>().notNull().default({}),
+    /** An outside bot's state on the current node (a Typebot node's session id and choices). */
+    botState: jsonb().$type<{ sessionId: string; choices: string[] }>(),
     step: integer().notNull().default(0),
     endedAt: timestamp({ withTimezone: true }),
     ...timestamps,

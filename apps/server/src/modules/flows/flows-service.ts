@@ -10,9 +10,9 @@ import {
   type TypedFlowNode,
   ZFlowUpdateBody,
 } from '@zapdesk/shared';
-import { and, asc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { flows, queues } from '../../db/schema/index.js';
+import { flowRuns, flows, queues, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { decryptSecret, encryptSecret, maskSecret } from '../../lib/secrets.js';
 
@@ -131,13 +131,28 @@ export async function updateFlow(ctx: AppContext, companyId: number, input: unkn
   return getFlow(ctx, companyId, flowId);
 }
 
-/** DELETE /flowbuilder/:id: the flow, its campaigns and its runs. @throws ERR_NOT_FOUND. */
+/**
+ * DELETE /flowbuilder/:id: the flow, its campaigns and its runs; the tickets its live runs held go
+ * to the agents (bot off). @throws ERR_NOT_FOUND.
+ */
 export async function deleteFlow(ctx: AppContext, companyId: number, id: number): Promise<void> {
-  const [row] = await ctx.db
-    .delete(flows)
-    .where(and(eq(flows.companyId, companyId), eq(flows.id, id)))
-    .returning({ id: flows.id });
-  if (!row) throw new AppError('ERR_NOT_FOUND');
+  await ctx.db.transaction(async (tx) => {
+    const live = tx
+      .select({ ticketId: flowRuns.ticketId })
+      .from(flowRuns)
+      .where(and(eq(flowRuns.companyId, companyId), eq(flowRuns.flowId, id), ne(flowRuns.status, 'ended')));
+    await tx
+      .update(tickets)
+      .set({ useIntegration: false })
+      .where(
+        and(eq(tickets.companyId, companyId), inArray(tickets.id, live), sql`${tickets.userId} is null`),
+      );
+    const [row] = await tx
+      .delete(flows)
+      .where(and(eq(flows.companyId, companyId), eq(flows.id, id)))
+      .returning({ id: flows.id });
+    if (!row) throw new AppError('ERR_NOT_FOUND');
+  });
 }
 
 /**

@@ -1,0 +1,159 @@
+import {
+  connectionHandle,
+  type FlowGraph,
+  flowContentKind,
+  flowSourceHandles,
+  type MediaType,
+  type TypedFlowNode,
+} from '@zapdesk/shared';
+import type { flowRuns, tickets } from '../../db/schema/index.js';
+import { fillVariables } from '../message-variables.js';
+import { menuOf } from '../queue-bot.js';
+import { fillFlowVariables, normalizeText } from './flow-text.js';
+
+/**
+ * What executing a flow node does (issue 14; the engine in flow-engine.ts stores it): pure
+ * functions of the graph, the run and the ticket.
+ */
+
+export type RunRow = typeof flowRuns.$inferSelect;
+export type TicketRow = typeof tickets.$inferSelect & { contactName: string };
+export interface OutRow {
+  body: string;
+  mediaType: MediaType;
+  mediaUrl: string | null;
+  mediaName: string | null;
+}
+/** Where a run goes after a step: its next position and state, what to send, and side effects. */
+export interface Outcome {
+  nodeId: string | null;
+  contentIndex: number;
+  status: RunRow['status'];
+  waitSec?: number;
+  send: OutRow[];
+  variables?: Record<string, string>;
+  queueId?: number;
+  note?: string;
+  /** The outside bot's state on the node the run stays on (cleared when not given). */
+  botState?: RunRow['botState'];
+}
+
+const MEDIA: Record<'img' | 'audio' | 'video', MediaType> = { img: 'image', audio: 'audio', video: 'video' };
+
+/** What executing `node` at the run's position does (one node, or one element of a content node). */
+export function execute(graph: FlowGraph, node: TypedFlowNode, run: RunRow, ticket: TicketRow): Outcome {
+  const next = (handle: string) => nextAfter(graph, node, handle);
+  switch (node.type) {
+    case 'start':
+      return { ...next('a'), send: [] };
+    case 'message':
+      return { ...next('a'), send: [textRow(node.data.label, ticket, run)] };
+    case 'img':
+    case 'audio':
+    case 'video':
+      return { ...next('a'), send: [mediaRow(node.type, node.data.url)] };
+    case 'interval':
+      return { ...next('a'), status: 'waitingUntil', waitSec: node.data.sec, send: [] };
+    case 'randomizer':
+      return { ...next(Math.random() * 100 < node.data.percent ? 'a' : 'b'), send: [] };
+    case 'condition': {
+      const value = run.variables[node.data.key] ?? '';
+      return { ...next(compare(value, node.data.condition, node.data.value) ? 'a' : 'b'), send: [] };
+    }
+    case 'menu':
+      return {
+        nodeId: node.id,
+        contentIndex: 0,
+        status: 'waitingInput',
+        send: [textRow(menuText(node), ticket, run)],
+      };
+    case 'question':
+      return {
+        nodeId: node.id,
+        contentIndex: 0,
+        status: 'waitingInput',
+        send: [textRow(node.data.typebotIntegration.message, ticket, run)],
+      };
+    case 'singleBlock': {
+      const byNumber = new Map(node.data.elements.map((element) => [element.number, element]));
+      const order = node.data.seq.length
+        ? node.data.seq
+        : node.data.elements.map((element) => element.number);
+      const element = byNumber.get(order[run.contentIndex] ?? '');
+      if (!element) return { ...next('a'), send: [] };
+      const stay = { nodeId: node.id, contentIndex: run.contentIndex + 1, status: 'running' as const };
+      const kind = flowContentKind(element);
+      if (kind === 'interval')
+        return { ...stay, status: 'waitingUntil', waitSec: Number(element.value), send: [] };
+      if (kind === 'message') return { ...stay, send: [textRow(element.value, ticket, run)] };
+      return { ...stay, send: [mediaRow(kind, element.value, element.original)] };
+    }
+    case 'ticket':
+      return { nodeId: null, contentIndex: 0, status: 'ended', send: [], queueId: node.data.data.id };
+    case 'openai':
+      // The assistant answers the customer's next messages (see `aiTurn`).
+      return { nodeId: node.id, contentIndex: 0, status: 'waitingInput', send: [] };
+    default:
+      // Typebot nodes run outside the transaction (see `step`); reaching one here hands over.
+      return {
+        nodeId: null,
+        contentIndex: 0,
+        status: 'ended',
+        send: [],
+        note: `O fluxo chegou a um bloco que ainda não é executado automaticamente (${node.type}). O ticket aguarda um atendente.`,
+      };
+  }
+}
+
+/** The node after `node`'s `handle` (the run ends when nothing follows). */
+export function nextAfter(
+  graph: FlowGraph,
+  node: TypedFlowNode,
+  handle: string,
+): Pick<Outcome, 'nodeId' | 'contentIndex' | 'status'> {
+  const handles = flowSourceHandles(node as never);
+  const edge = graph.connections.find((c) => c.source === node.id && connectionHandle(c, handles) === handle);
+  return edge
+    ? { nodeId: edge.target, contentIndex: 0, status: 'running' }
+    : { nodeId: null, contentIndex: 0, status: 'ended' };
+}
+
+/** A menu node's message followed by its numbered options ('*1* - Vendas'). */
+export function menuText(node: Extract<TypedFlowNode, { type: 'menu' }>): string {
+  const options = menuOf(node.data.arrayOption.map((o) => ({ number: String(o.number), title: o.value })));
+  return `${node.data.message}\n\n${options}`;
+}
+
+/** A text with the run's `{{variables}}` and the message variables ({{firstName}}, {{ms}}, …) filled in. */
+export function textRow(body: string, ticket: TicketRow, run: RunRow): OutRow {
+  const filled = fillVariables(fillFlowVariables(body, run.variables), {
+    contactName: ticket.contactName,
+    ticketId: ticket.id,
+    ticketCreatedAt: ticket.createdAt,
+  });
+  return { body: filled, mediaType: 'chat', mediaUrl: null, mediaName: null };
+}
+
+/** A media message of a stored upload (`name`), shown with its original file name. */
+export function mediaRow(kind: 'img' | 'audio' | 'video', name: string, original?: string): OutRow {
+  return { body: '', mediaType: MEDIA[kind], mediaUrl: name, mediaName: original ?? name };
+}
+
+/** A condition node's comparison (texts without case or accents; numbers as numbers). */
+function compare(value: string, operator: string, expected: string): boolean {
+  const [a, b] = [normalizeText(value), normalizeText(expected)];
+  switch (operator) {
+    case 'equals':
+      return a === b;
+    case 'notEquals':
+      return a !== b;
+    case 'contains':
+      return a.includes(b);
+    case 'greaterThan':
+      return Number(value) > Number(expected);
+    case 'lessThan':
+      return Number(value) < Number(expected);
+    default:
+      return false;
+  }
+}
