@@ -8,8 +8,4 @@ export interface PlaceholderRoute {
   gate?: 'flows';
 }
 
-export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [
-  { path: '/phrase-lists', titleKey: 'menu.phraseLists', gate: 'flows' },
-  { path: '/flowbuilders', titleKey: 'menu.flowbuilders', gate: 'flows' },
-  { path: '/flowbuilder/:id?', titleKey: 'menu.flowbuilder', gate: 'flows' },
-];
+export const PLACEHOLDER_ROUTES: PlaceholderRoute[] = [];

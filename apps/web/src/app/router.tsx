@@ -119,6 +119,14 @@ const CampaignReportPage = lazy(() =>
 const CampaignsConfigPage = lazy(() =>
   import('../features/campaigns/campaigns-config-page').then((m) => ({ default: m.CampaignsConfigPage })),
 );
+const FlowsPage = lazy(() => import('../features/flows/flows-page').then((m) => ({ default: m.FlowsPage })));
+const FlowCampaignsPage = lazy(() =>
+  import('../features/flows/flow-campaigns-page').then((m) => ({ default: m.FlowCampaignsPage })),
+);
+/** The flow editor: @xyflow/react is loaded by this route only. */
+const FlowBuilderPage = lazy(() =>
+  import('../features/flows/flow-builder-page').then((m) => ({ default: m.FlowBuilderPage })),
+);
 
 const page = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -148,6 +156,16 @@ export function CampaignGate({ children }: { children: ReactNode }) {
   const user = useCurrentUser();
   const cshow = localStorage.getItem(STORAGE_KEYS.cshow) !== null;
   return cshow || user.company.plan?.useCampaigns === true ? page(children) : page(<NotFoundPage />);
+}
+
+/**
+ * A flow-area page (flows, flow builder, flow campaigns): shown with the `cshow` flag or to an admin
+ * (document 3 route table, core side menu); otherwise not found.
+ */
+function FlowGate({ children }: { children: ReactNode }) {
+  const user = useCurrentUser();
+  const cshow = localStorage.getItem(STORAGE_KEYS.cshow) !== null;
+  return cshow || user.profile === 'admin' ? page(children) : page(<NotFoundPage />);
 }
 
 /** The route table: public pages, then the private pages inside the layout. */
@@ -212,6 +230,30 @@ export function AppRoutes() {
                 <CampaignGate>
                   <ContactListItemsPage />
                 </CampaignGate>
+              }
+            />
+            <Route
+              path="/flowbuilders"
+              element={
+                <FlowGate>
+                  <FlowsPage />
+                </FlowGate>
+              }
+            />
+            <Route
+              path="/flowbuilder/:id?"
+              element={
+                <FlowGate>
+                  <FlowBuilderPage />
+                </FlowGate>
+              }
+            />
+            <Route
+              path="/phrase-lists"
+              element={
+                <FlowGate>
+                  <FlowCampaignsPage />
+                </FlowGate>
               }
             />
             <Route path="/quick-messages" element={page(<QuickMessagesPage />)} />

@@ -1,0 +1,270 @@
+import '@xyflow/react/dist/style.css';
+import SaveIcon from '@mui/icons-material/Save';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  SpeedDial,
+  SpeedDialAction,
+  SpeedDialIcon,
+  Stack,
+  Typography,
+} from '@mui/material';
+import {
+  applyEdgeChanges,
+  applyNodeChanges,
+  Background,
+  type Connection,
+  Controls,
+  type EdgeChange,
+  type NodeChange,
+  ReactFlow,
+  ReactFlowProvider,
+} from '@xyflow/react';
+import { checkFlowGraph, type FlowGraphProblem } from '@zapdesk/shared';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { ApiError } from '../../lib/api';
+import { notifyError } from '../../lib/notify';
+import { NodeDialogSwitch, TYPES_WITH_DIALOG } from './dialogs/node-dialog-switch';
+import {
+  connectEdge,
+  createNode,
+  DELETE_KEYS,
+  describeProblem,
+  duplicateNode,
+  type EditorEdge,
+  type EditorNode,
+  fromEditor,
+  HIGHLIGHT_CLASS,
+  highlightNodes,
+  nextNodePosition,
+  removeNode,
+  replaceNodeData,
+  startNode,
+  toEditor,
+} from './flow-graph';
+import { FlowNodeActionsContext, NODE_LOOKS, NODE_TYPES } from './flow-nodes';
+import { FlowPlanGate } from './flow-plan-gate';
+import { CREATABLE_NODE_TYPES, FLOW_EDITOR_DELAYS, type FlowNodeType, START_NODE_ID } from './flow-types';
+import { useFlowGraph, useSaveFlowGraph } from './use-flows';
+
+type DialogState = { type: FlowNodeType; nodeId?: string } | null;
+
+/**
+ * /flowbuilder/{id} (document 3 sections 2 and 4): the flow's graph on a React Flow canvas. A
+ * speed-dial adds nodes (Inicio, Conteudo, Menu, Randomizador, Intervalo, Ticket, TypeBot, OpenAI,
+ * Pergunta) through their create dialogs, placed after the last node; a double click opens a node's
+ * edit dialog; each node duplicates (240 px right of the rightmost node) or deletes itself; Delete and
+ * Backspace remove the selection; a clicked node is highlighted in blue. The graph loads 500 ms after
+ * the screen opens and is saved as a whole with 'Salvar'.
+ */
+export function FlowBuilderPage() {
+  const { id } = useParams();
+  const flowId = Number(id);
+  if (!Number.isInteger(flowId) || flowId <= 0) return <Navigate to="/flowbuilders" replace />;
+  return (
+    <FlowPlanGate>
+      <ReactFlowProvider>
+        <FlowEditor key={flowId} flowId={flowId} />
+      </ReactFlowProvider>
+    </FlowPlanGate>
+  );
+}
+
+function FlowEditor({ flowId }: { flowId: number }) {
+  const { t } = useTranslation();
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setReady(true), FLOW_EDITOR_DELAYS.loadMs);
+    return () => clearTimeout(timer);
+  }, []);
+  const graph = useFlowGraph(flowId, ready);
+  const save = useSaveFlowGraph();
+  const [nodes, setNodes] = useState<EditorNode[]>([]);
+  const [edges, setEdges] = useState<EditorEdge[]>([]);
+  const [loaded, setLoaded] = useState(false);
+  const [dialog, setDialog] = useState<DialogState>(null);
+  const [dialOpen, setDialOpen] = useState(false);
+
+  useEffect(() => {
+    if (loaded || !graph.data) return;
+    const editor = toEditor(graph.data.flow.flow);
+    setNodes(editor.nodes);
+    setEdges(editor.edges);
+    setLoaded(true);
+  }, [graph.data, loaded]);
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<EditorNode>[]) => setNodes((list) => applyNodeChanges(changes, list)),
+    [],
+  );
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<EditorEdge>[]) => setEdges((list) => applyEdgeChanges(changes, list)),
+    [],
+  );
+  const onConnect = useCallback(
+    (connection: Connection) => setEdges((list) => connectEdge(list, connection)),
+    [],
+  );
+  const actions = useMemo(
+    () => ({
+      duplicate: (nodeId: string) => setNodes((list) => duplicateNode(list, nodeId)),
+      remove: (nodeId: string) => {
+        setNodes((list) => {
+          const next = removeNode(list, [], nodeId);
+          return next.nodes;
+        });
+        setEdges((list) => list.filter((e) => e.source !== nodeId && e.target !== nodeId));
+      },
+    }),
+    [],
+  );
+
+  const addFromDial = (type: FlowNodeType) => {
+    setDialOpen(false);
+    if (type === 'start') {
+      if (nodes.some((n) => n.id === START_NODE_ID)) toast.info(t('flows.editor.startExists'));
+      else setNodes((list) => [...list, startNode(nextNodePosition(list))]);
+      return;
+    }
+    setDialog({ type });
+  };
+
+  const onDialogSave = (data: Record<string, unknown>) => {
+    if (!dialog) return;
+    const { type, nodeId } = dialog;
+    setDialog(null);
+    setNodes((list) =>
+      nodeId ? replaceNodeData(list, nodeId, data) : [...list, createNode(list, type, data)],
+    );
+  };
+
+  /** Shows why the graph cannot be saved, naming the node and highlighting it. */
+  const showProblem = (problem: FlowGraphProblem) => {
+    const { nodeId, nodeType, reason } = describeProblem(problem, nodes);
+    const where = nodeType ? t('flows.problems.where', { node: t(`flows.nodeTypes.${nodeType}`) }) : '';
+    toast.error(`${t(`flows.problems.${reason}`, { defaultValue: t('errors.ERR_FLOW_INVALID') })}${where}`);
+    if (nodeId) setNodes((list) => highlightNodes(list, nodeId));
+  };
+
+  /** Checks the graph with the server's rules (`checkFlowGraph`), then POST /flowbuilder/flow. */
+  const onSave = () => {
+    const graph = fromEditor(nodes, edges);
+    const checked = checkFlowGraph(graph);
+    if (!checked.ok) {
+      showProblem(checked.problem);
+      return;
+    }
+    save.mutate(
+      { idFlow: flowId, ...graph },
+      {
+        onSuccess: () => toast.success(t('flows.toasts.saved')),
+        onError: (err) => {
+          if (err instanceof ApiError && err.code === 'ERR_FLOW_INVALID' && err.body)
+            showProblem(err.body as unknown as FlowGraphProblem);
+          else notifyError(err);
+        },
+      },
+    );
+  };
+
+  const editing = dialog?.nodeId ? nodes.find((n) => n.id === dialog.nodeId) : undefined;
+
+  return (
+    <Stack spacing={1} sx={{ height: 'calc(100vh - 112px)' }}>
+      <Stack direction="row" alignItems="center" spacing={2}>
+        <Typography variant="h5" component="h1" sx={{ flex: 1 }} noWrap>
+          {graph.data?.flow.name ?? t('flows.editor.title')}
+        </Typography>
+        <Alert severity="info" sx={{ py: 0 }} data-testid="flow-save-hint">
+          {t('flows.editor.saveHint')}
+        </Alert>
+        <Button
+          variant="contained"
+          startIcon={<SaveIcon />}
+          onClick={onSave}
+          disabled={!loaded || save.isPending}
+          data-testid="flow-save"
+        >
+          {t('flows.editor.save')}
+        </Button>
+      </Stack>
+      <Box
+        sx={{
+          flex: 1,
+          position: 'relative',
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 1,
+          [`& .${HIGHLIGHT_CLASS} > *`]: { outline: '3px solid #1976d2', outlineOffset: 2 },
+        }}
+        data-testid="flow-canvas"
+      >
+        {!loaded ? (
+          <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }} data-testid="flow-loading">
+            <CircularProgress />
+          </Box>
+        ) : (
+          <FlowNodeActionsContext.Provider value={actions}>
+            <ReactFlow<EditorNode, EditorEdge>
+              nodes={nodes}
+              edges={edges}
+              nodeTypes={NODE_TYPES}
+              onNodesChange={onNodesChange}
+              onEdgesChange={onEdgesChange}
+              onConnect={onConnect}
+              onNodeClick={(_e, node) => setNodes((list) => highlightNodes(list, node.id))}
+              onEdgeClick={() => setNodes((list) => highlightNodes(list, null))}
+              onNodeDoubleClick={(_e, node) => {
+                if (node.type && TYPES_WITH_DIALOG.includes(node.type))
+                  setDialog({ type: node.type, nodeId: node.id });
+              }}
+              zoomOnDoubleClick={false}
+              deleteKeyCode={[...DELETE_KEYS]}
+              fitView
+              fitViewOptions={{ maxZoom: 1 }}
+              minZoom={0.2}
+            >
+              <Background />
+              <Controls />
+            </ReactFlow>
+          </FlowNodeActionsContext.Provider>
+        )}
+        <SpeedDial
+          ariaLabel={t('flows.editor.addNode')}
+          icon={<SpeedDialIcon />}
+          open={dialOpen}
+          onOpen={(_event, reason) => reason === 'toggle' && setDialOpen(true)}
+          onClose={(_event, reason) => reason !== 'mouseLeave' && setDialOpen(false)}
+          direction="down"
+          sx={{ position: 'absolute', top: 16, left: 16 }}
+          FabProps={{ size: 'medium', ...({ 'data-testid': 'flow-speed-dial' } as object) }}
+        >
+          {CREATABLE_NODE_TYPES.map((type) => (
+            <SpeedDialAction
+              key={type}
+              icon={NODE_LOOKS[type].icon}
+              slotProps={{
+                tooltip: { title: t(`flows.speedDial.${type}`), open: true },
+                fab: { ...({ 'data-testid': `flow-add-${type}` } as object) },
+              }}
+              onClick={() => addFromDial(type)}
+            />
+          ))}
+        </SpeedDial>
+      </Box>
+      {dialog && (
+        <NodeDialogSwitch
+          type={dialog.type}
+          data={editing?.data}
+          onSave={onDialogSave}
+          onClose={() => setDialog(null)}
+        />
+      )}
+    </Stack>
+  );
+}

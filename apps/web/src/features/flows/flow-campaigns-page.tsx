@@ -1,0 +1,138 @@
+import { Stack, Switch, TableCell, TableRow, Typography } from '@mui/material';
+import { can } from '@zapdesk/shared';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import { useCurrentUser } from '../auth/session-context';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
+import { DataTable } from '../common/data-table';
+import { ListPageHeader } from '../common/list-page-header';
+import { RowActions } from '../common/row-actions';
+import { FlowCampaignDialog } from './flow-campaign-dialog';
+import { FlowPlanGate } from './flow-plan-gate';
+import type { FlowCampaign } from './flow-types';
+import { useDeleteFlowCampaign, useFlowCampaigns, useSaveFlowCampaign } from './use-flow-campaigns';
+
+/**
+ * /phrase-lists, flow campaigns (document 3 sections 2, 4 and 6): name, flow, connection, phrase
+ * and a status switch (Ativo / Desativado) per row, add/edit dialog; the delete action only for
+ * profiles allowed contacts-page:deleteContact.
+ */
+export function FlowCampaignsPage() {
+  return (
+    <FlowPlanGate>
+      <FlowCampaignsList />
+    </FlowPlanGate>
+  );
+}
+
+function FlowCampaignsList() {
+  const { t } = useTranslation();
+  const me = useCurrentUser();
+  const canDelete = can(me.profile, 'contacts-page:deleteContact');
+  const list = useFlowCampaigns();
+  const save = useSaveFlowCampaign();
+  const remove = useDeleteFlowCampaign();
+  const [dialog, setDialog] = useState<{ id: number | null } | null>(null);
+  const [toDelete, setToDelete] = useState<FlowCampaign | null>(null);
+  const campaigns = useMemo(() => list.data?.pages.flatMap((p) => p.flow) ?? [], [list.data]);
+
+  const toggle = (campaign: FlowCampaign, status: boolean) =>
+    save.mutate(
+      {
+        id: campaign.id,
+        body: {
+          name: campaign.name,
+          flowId: campaign.flowId,
+          whatsappId: campaign.whatsappId,
+          phrase: campaign.phrase,
+          status,
+        },
+      },
+      { onSuccess: () => toast.success(t('flows.campaigns.toasts.updated')) },
+    );
+
+  return (
+    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
+      <ListPageHeader
+        title={t('flows.campaigns.title')}
+        add={{
+          label: t('flows.campaigns.add'),
+          testId: 'add-flow-campaign',
+          onClick: () => setDialog({ id: null }),
+        }}
+      />
+      <DataTable
+        testId="flow-campaigns-table"
+        stickyHeader
+        sx={{ flex: 1 }}
+        onScroll={loadMoreOnScroll(list)}
+        head={
+          <>
+            <TableCell>{t('flows.campaigns.name')}</TableCell>
+            <TableCell>{t('flows.campaigns.flow')}</TableCell>
+            <TableCell>{t('flows.campaigns.connection')}</TableCell>
+            <TableCell>{t('flows.campaigns.phrase')}</TableCell>
+            <TableCell width={160} align="center">
+              {t('flows.campaigns.status')}
+            </TableCell>
+            <TableCell width={120} align="center">
+              {t('flows.table.actions')}
+            </TableCell>
+          </>
+        }
+      >
+        {campaigns.map((campaign) => (
+          <TableRow key={campaign.id} hover data-testid={`flow-campaign-row-${campaign.id}`}>
+            <TableCell>{campaign.name}</TableCell>
+            <TableCell>{campaign.flow?.name ?? '—'}</TableCell>
+            <TableCell>{campaign.whatsapp?.name ?? '—'}</TableCell>
+            <TableCell>{campaign.phrase}</TableCell>
+            <TableCell align="center">
+              <Switch
+                size="small"
+                checked={campaign.status}
+                onChange={(e) => toggle(campaign, e.target.checked)}
+                slotProps={{
+                  input: {
+                    'aria-label': t('flows.campaigns.status'),
+                    // @ts-expect-error data attributes pass through to the input
+                    'data-testid': `flow-campaign-status-${campaign.id}`,
+                  },
+                }}
+              />
+              <Typography variant="caption" component="span">
+                {campaign.status ? t('flows.campaigns.active') : t('flows.campaigns.inactive')}
+              </Typography>
+            </TableCell>
+            <TableCell align="center">
+              <RowActions
+                testIdPrefix="flow-campaign"
+                id={campaign.id}
+                editLabel={t('flows.campaigns.edit', { name: campaign.name })}
+                onEdit={() => setDialog({ id: campaign.id })}
+                deleteLabel={t('flows.campaigns.delete', { name: campaign.name })}
+                onDelete={canDelete ? () => setToDelete(campaign) : undefined}
+              />
+            </TableCell>
+          </TableRow>
+        ))}
+      </DataTable>
+      {list.isSuccess && campaigns.length === 0 && (
+        <Typography color="text.secondary" data-testid="flow-campaigns-empty">
+          {t('flows.campaigns.empty')}
+        </Typography>
+      )}
+      {dialog && <FlowCampaignDialog campaignId={dialog.id} onClose={() => setDialog(null)} />}
+      <ConfirmDeleteDialog
+        target={toDelete}
+        title={t('flows.campaigns.confirmDelete.title', { name: toDelete?.name ?? '' })}
+        message={t('flows.campaigns.confirmDelete.message')}
+        deletedMessage={t('flows.campaigns.toasts.deleted')}
+        remove={remove}
+        onClose={() => setToDelete(null)}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,184 @@
+/**
+ * Shapes of the flow builder screens (document 3 sections 3, 5 and 9), as the web client reads and
+ * sends them. The request/response contract lives in packages/shared (schemas/flows.ts); these are the
+ * editor's own types and the form schemas of its dialogs.
+ */
+
+import { FLOW_LIMITS, type FlowNodeType, ZFlowVariableName } from '@zapdesk/shared';
+import { z } from 'zod';
+
+export {
+  FLOW_LIMITS,
+  FLOW_NODE_TYPES,
+  FLOW_OPENAI_VOICES,
+  type Flow,
+  type FlowCampaign,
+  type FlowCampaignsPage,
+  type FlowConnection,
+  type FlowNode,
+  type FlowNodeType,
+  type FlowsPage,
+  type FlowWithGraph,
+  flowSourceHandles,
+} from '@zapdesk/shared';
+
+/** The editor's delays (document 3 sections 4 and 9), in ms: graph load after opening, dialog submit. */
+export const FLOW_EDITOR_DELAYS = { loadMs: 500, dialogSubmitMs: 400 } as const;
+
+/** Id and label of the start node (document 3 section 3). */
+export const START_NODE_ID = FLOW_LIMITS.startNodeId;
+export const START_NODE_LABEL = FLOW_LIMITS.startLabel;
+
+/** The node types of the speed-dial, in the spec's order (Inicio ... Pergunta). */
+export const CREATABLE_NODE_TYPES = [
+  'start',
+  'singleBlock',
+  'menu',
+  'randomizer',
+  'interval',
+  'ticket',
+  'typebot',
+  'openai',
+  'question',
+] as const satisfies readonly FlowNodeType[];
+export type CreatableNodeType = (typeof CREATABLE_NODE_TYPES)[number];
+
+/** A typebot node's integration (document 3 section 3 "Typebot integration"). */
+export interface TypebotData {
+  name: string;
+  projectName: string;
+  urlN8N: string;
+  typebotSlug: string;
+  typebotExpires: number;
+  typebotDelayMessage: number;
+  typebotKeywordFinish: string;
+  typebotKeywordRestart: string;
+  typebotUnknownMessage: string;
+  typebotRestartMessage: string;
+}
+
+/** An OpenAI node's integration with its defaults (document 3 sections 3 and 9). */
+export interface OpenAiData {
+  name: string;
+  prompt: string;
+  voice: string;
+  voiceKey: string;
+  voiceRegion: string;
+  maxTokens: number;
+  temperature: number;
+  apiKey: string;
+  queueId: number | null;
+  maxMessages: number;
+}
+
+export const OPENAI_DEFAULTS = {
+  voice: 'texto',
+  maxTokens: 100,
+  temperature: 1,
+  maxMessages: 10,
+  queueId: null,
+} as const;
+
+/** A question node's integration: the message and the variable that keeps the answer. */
+export interface QuestionData {
+  message: string;
+  answerKey: string;
+}
+
+/** A menu option: its number (1, 2, ...) and text. */
+export interface MenuOption {
+  number: number;
+  value: string;
+}
+
+/** One element of a content (singleBlock) node. */
+export interface ContentElement {
+  type: 'message' | 'interval' | 'img' | 'audio' | 'video';
+  /** The element's id in `seq`: message1, interval2, img1... */
+  number: string;
+  /** The text, the seconds, or the stored file name. */
+  value: string;
+  /** The uploaded file's original name. */
+  original?: string;
+  /** Audio recorded on the spot (default true as the spec says). */
+  record?: boolean;
+}
+
+/** The messages of the spec's validation, as keys of the `flows.validation` locale section. */
+export const FLOW_MESSAGES = {
+  nameRequired: 'nameRequired',
+  tooShort: 'tooShort',
+  tooLong: 'tooLong',
+  interval: 'interval',
+  intervalMax: 'intervalMax',
+  emptyMessage: 'emptyMessage',
+  emptyCards: 'emptyCards',
+  queue: 'queue',
+  required: 'required',
+  invalid: 'invalid',
+} as const;
+
+const required = (max: number) =>
+  z.string().trim().min(1, FLOW_MESSAGES.required).max(max, FLOW_MESSAGES.tooLong);
+
+/** Flow name: required ('Digite um nome!'), 2 to 50 characters (document 3 section 5). */
+export const ZFlowNameForm = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, FLOW_MESSAGES.nameRequired)
+    .min(FLOW_LIMITS.nameMin, FLOW_MESSAGES.tooShort)
+    .max(FLOW_LIMITS.nameMax, FLOW_MESSAGES.tooLong),
+});
+
+/** Flow campaign: name, flow, phrase non-empty and a connection chosen (document 3 section 5). */
+export const ZFlowCampaignForm = z.object({
+  name: required(100),
+  flowId: z.number({ error: FLOW_MESSAGES.required }).int().positive(FLOW_MESSAGES.required),
+  whatsappId: z.number({ error: FLOW_MESSAGES.required }).int().positive(FLOW_MESSAGES.required),
+  phrase: required(200),
+  status: z.boolean(),
+});
+export type FlowCampaignForm = z.infer<typeof ZFlowCampaignForm>;
+
+/** Interval node: greater than 0, at most 120 seconds. */
+export const ZIntervalForm = z.object({
+  sec: z
+    .number({ error: FLOW_MESSAGES.interval })
+    .int(FLOW_MESSAGES.interval)
+    .min(1, FLOW_MESSAGES.interval)
+    .max(FLOW_LIMITS.intervalMaxSec, FLOW_MESSAGES.intervalMax),
+});
+
+/** Typebot node: name, urlN8N and typebotSlug required. */
+export const ZTypebotForm = z.object({
+  name: required(100),
+  urlN8N: required(2000).regex(/^https?:\/\/\S+$/i, FLOW_MESSAGES.invalid),
+  typebotSlug: required(255),
+  typebotExpires: z.number().int().min(0).max(10_080),
+  typebotDelayMessage: z.number().int().min(0).max(60_000),
+  typebotKeywordFinish: z.string().max(255, FLOW_MESSAGES.tooLong),
+  typebotKeywordRestart: z.string().max(255, FLOW_MESSAGES.tooLong),
+  typebotUnknownMessage: z.string().max(1000, FLOW_MESSAGES.tooLong),
+  typebotRestartMessage: z.string().max(1000, FLOW_MESSAGES.tooLong),
+});
+
+/** OpenAI node: name, apiKey and prompt required. */
+export const ZOpenAiForm = z.object({
+  name: required(100),
+  prompt: required(20_000),
+  voice: z.string().max(100),
+  voiceKey: z.string().max(500, FLOW_MESSAGES.tooLong),
+  voiceRegion: z.string().max(100, FLOW_MESSAGES.tooLong),
+  maxTokens: z.number().int().min(1).max(32_000),
+  temperature: z.number().min(0).max(2),
+  apiKey: required(500),
+  queueId: z.number().int().positive().nullable(),
+  maxMessages: z.number().int().min(1).max(100),
+});
+
+/** Question node: message and answerKey required (the answer variable, a word). */
+export const ZQuestionForm = z.object({
+  message: required(4096),
+  answerKey: ZFlowVariableName,
+});

@@ -1,0 +1,222 @@
+import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
+import ContentCopy from '@mui/icons-material/ContentCopy';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import Edit from '@mui/icons-material/Edit';
+import MoreVert from '@mui/icons-material/MoreVert';
+import WarningAmber from '@mui/icons-material/WarningAmber';
+import {
+  IconButton,
+  ListItemIcon,
+  ListItemText,
+  Menu,
+  MenuItem,
+  Stack,
+  Switch,
+  TableCell,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
+import { type MouseEvent, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
+import { DataTable } from '../common/data-table';
+import { ListPageHeader } from '../common/list-page-header';
+import { FlowNameDialog } from './flow-name-dialog';
+import { FlowPlanGate } from './flow-plan-gate';
+import type { Flow } from './flow-types';
+import { useDeleteFlow, useDuplicateFlow, useFlows, useSetFlowActive } from './use-flows';
+
+/** True when the server flagged the flow as referencing a deleted queue or integration (issue 14 item 4). */
+export function hasBrokenReferences(flow: Flow): boolean {
+  return flow.broken === true;
+}
+
+/**
+ * /flowbuilders, 'Fluxos de conversa' (document 3 section 2): searchable (500 ms) list of flows with
+ * name and status (a switch), paged by infinite scroll; a row opens its editor; the row menu edits the name,
+ * opens the editor, duplicates or deletes (after confirmation); the add button opens the name
+ * dialog. Flows the server flags as referencing a deleted queue or integration show a warning.
+ */
+export function FlowsPage() {
+  return (
+    <FlowPlanGate>
+      <FlowsList />
+    </FlowPlanGate>
+  );
+}
+
+function FlowsList() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useFlows(searchParam);
+  const remove = useDeleteFlow();
+  const duplicate = useDuplicateFlow();
+  const setActive = useSetFlowActive();
+  const [nameDialog, setNameDialog] = useState<{ flow: Flow | null } | null>(null);
+  const [toDelete, setToDelete] = useState<Flow | null>(null);
+  const [menu, setMenu] = useState<{ anchor: HTMLElement; flow: Flow } | null>(null);
+  const flows = useMemo(() => list.data?.pages.flatMap((p) => p.flows) ?? [], [list.data]);
+
+  const openMenu = (event: MouseEvent<HTMLElement>, flow: Flow) => {
+    event.stopPropagation();
+    setMenu({ anchor: event.currentTarget, flow });
+  };
+  const act = (action: (flow: Flow) => void) => () => {
+    if (!menu) return;
+    const { flow } = menu;
+    setMenu(null);
+    action(flow);
+  };
+
+  return (
+    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
+      <ListPageHeader
+        title={t('flows.title')}
+        search={{ value: search, onChange: setSearch, label: t('flows.search'), testId: 'flows-search' }}
+        add={{ label: t('flows.add'), testId: 'add-flow', onClick: () => setNameDialog({ flow: null }) }}
+      />
+      <DataTable
+        testId="flows-table"
+        stickyHeader
+        sx={{ flex: 1 }}
+        onScroll={loadMoreOnScroll(list)}
+        head={
+          <>
+            <TableCell>{t('flows.table.name')}</TableCell>
+            <TableCell width={140} align="center">
+              {t('flows.table.status')}
+            </TableCell>
+            <TableCell width={90} align="center">
+              {t('flows.table.actions')}
+            </TableCell>
+          </>
+        }
+      >
+        {flows.map((flow) => (
+          <TableRow
+            key={flow.id}
+            hover
+            data-testid={`flow-row-${flow.id}`}
+            sx={{ cursor: 'pointer' }}
+            onClick={() => navigate(`/flowbuilder/${flow.id}`)}
+          >
+            <TableCell>
+              <Stack direction="row" spacing={1} alignItems="center">
+                <AccountTreeOutlined fontSize="small" color="action" />
+                <span>{flow.name}</span>
+                {hasBrokenReferences(flow) && (
+                  <Tooltip title={t('flows.brokenReferences')}>
+                    <WarningAmber
+                      fontSize="small"
+                      color="warning"
+                      aria-label={t('flows.brokenReferences')}
+                      data-testid={`flow-broken-${flow.id}`}
+                    />
+                  </Tooltip>
+                )}
+              </Stack>
+            </TableCell>
+            <TableCell align="center">
+              <Stack
+                direction="row"
+                alignItems="center"
+                justifyContent="center"
+                onClick={(e) => e.stopPropagation()}
+              >
+                <Switch
+                  size="small"
+                  checked={flow.active}
+                  onChange={(e) =>
+                    setActive.mutate(
+                      { flowId: flow.id, active: e.target.checked },
+                      { onSuccess: () => toast.success(t('flows.toasts.updated')) },
+                    )
+                  }
+                  slotProps={{
+                    input: {
+                      'aria-label': t('flows.table.status'),
+                      // @ts-expect-error data attributes pass through to the input
+                      'data-testid': `flow-active-${flow.id}`,
+                    },
+                  }}
+                />
+                <Typography variant="caption">
+                  {flow.active ? t('flows.active') : t('flows.inactive')}
+                </Typography>
+              </Stack>
+            </TableCell>
+            <TableCell align="center">
+              <IconButton
+                size="small"
+                aria-label={t('flows.rowMenu', { name: flow.name })}
+                data-testid={`flow-menu-${flow.id}`}
+                onClick={(e) => openMenu(e, flow)}
+              >
+                <MoreVert fontSize="small" />
+              </IconButton>
+            </TableCell>
+          </TableRow>
+        ))}
+      </DataTable>
+      {list.isSuccess && flows.length === 0 && (
+        <Typography color="text.secondary" data-testid="flows-empty">
+          {t('flows.empty')}
+        </Typography>
+      )}
+      <Menu anchorEl={menu?.anchor ?? null} open={menu !== null} onClose={() => setMenu(null)}>
+        <MenuItem data-testid="flow-action-rename" onClick={act((flow) => setNameDialog({ flow }))}>
+          <ListItemIcon>
+            <Edit fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('flows.actions.rename')}</ListItemText>
+        </MenuItem>
+        <MenuItem data-testid="flow-action-edit" onClick={act((flow) => navigate(`/flowbuilder/${flow.id}`))}>
+          <ListItemIcon>
+            <AccountTreeOutlined fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('flows.actions.editFlow')}</ListItemText>
+        </MenuItem>
+        <MenuItem
+          data-testid="flow-action-duplicate"
+          onClick={act((flow) =>
+            duplicate.mutate(flow.id, { onSuccess: () => toast.success(t('flows.toasts.duplicated')) }),
+          )}
+        >
+          <ListItemIcon>
+            <ContentCopy fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('flows.actions.duplicate')}</ListItemText>
+        </MenuItem>
+        <MenuItem data-testid="flow-action-delete" onClick={act((flow) => setToDelete(flow))}>
+          <ListItemIcon>
+            <DeleteOutline fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('flows.actions.delete')}</ListItemText>
+        </MenuItem>
+      </Menu>
+      {nameDialog && (
+        <FlowNameDialog
+          flow={nameDialog.flow}
+          onClose={() => setNameDialog(null)}
+          onCreated={(flow) => navigate(`/flowbuilder/${flow.id}`)}
+        />
+      )}
+      <ConfirmDeleteDialog
+        target={toDelete}
+        title={t('flows.confirmDelete.title', { name: toDelete?.name ?? '' })}
+        message={t('flows.confirmDelete.message')}
+        deletedMessage={t('flows.toasts.deleted')}
+        remove={remove}
+        onClose={() => setToDelete(null)}
+      />
+    </Stack>
+  );
+}
