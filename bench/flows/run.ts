@@ -371,6 +371,8 @@ function section(t: Throughput, c: Crash | undefined): string {
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     `| ${f0(t.customers)} | ${f0(t.steps)} | ${f1(t.wallMs / 1000)} | **${f0(stepsPerSecond)}** | ${f0(quantile(t.delays, 0.5))} | **${f0(quantile(t.delays, 0.99))}** | ${f2(t.nodeCpuMs / t.steps)} | ${f2(t.postgresCpuMs / t.steps)} | ${t.lost} | ${t.twice} |`,
     '',
+    `Reading the delay: one process runs at most 8 \`flow-step\` jobs at a time (the job queue's default concurrency; each step is a few sequential database round trips) and here it also plays the customers, so when many customers' intervals end together the step after each interval waits its turn behind the backlog of steps and answers. The p99 delay therefore measures queueing in a saturated process, not the timer, and grows with N; several server processes share the steps (per-ticket order is kept by the job key).`,
+    '',
     c
       ? `**Crash test.** The same flow and customers run in a child process (tsx running buildApp on the same database and node id), SIGKILLed once ${f0(c.stepsAtKill)} of the ${f0(c.steps)} steps were taken, then a new child starts on the same database (its queue hands back the jobs the killed one left active) and drives the customers from what the database holds. Then every customer's stored outbound messages are compared with the four the flow sends: runs ended ${f0(c.ended)} of ${f0(c.customers)}, steps lost **${c.lost}**, steps sent twice **${c.twice}**.`
       : 'Crash test: not run (`--no-crash`).',
