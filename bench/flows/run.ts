@@ -1,0 +1,419 @@
+/**
+ * Flow engine throughput and crash safety (bench/flows, issue 14): N simulated customers (default
+ * 1,000) each say the flow campaign's phrase 'oi' on a simulator connection and go through a flow
+ * with a greeting, a 2-second interval node, a menu, a question, a second 2-second interval node and
+ * a thanks message, on a Postgres server. Measures flow steps per second, the p99 delay of an
+ * interval's next step beyond its set time, and CPU ms per step (this process and the Postgres
+ * backends). Then the crash test: the same in a child process, SIGKILLed mid-run and started again on
+ * the same database; the outbound messages stored per ticket are compared with what the flow should
+ * have sent (steps lost, steps sent twice; both must be 0). Rewrites its section of
+ * docs/benchmarks.md unless `--no-write`.
+ *
+ *   npx tsx --conditions=source bench/flows/run.ts [--customers 1000] [--no-crash] [--no-write]
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../apps/server/src/app.js';
+import { type Config, loadConfig } from '../../apps/server/src/config.js';
+import type { DatabaseHandle } from '../../apps/server/src/db/client.js';
+import { openDatabase } from '../../apps/server/src/db/client.js';
+import { seedPlans } from '../../apps/server/src/db/seed.js';
+import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
+import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
+import { backendJiffies, machineJiffies } from '../support/cpu.js';
+import { openBenchDatabase } from '../support/database.js';
+import { f0, f1, f2 } from '../support/load.js';
+import { writeSection } from '../support/report.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const DOC = path.resolve(HERE, '../../docs/benchmarks.md');
+const SECTION = 'Flows (bench/flows)';
+const JIFFY_MS = 10;
+const INTERVAL_SEC = 2;
+const GREETING = 'Olá! Bem-vindo.';
+const MENU = 'Escolha:\n\n*1* - Sim\n*2* - Não';
+const QUESTION = 'Seu nome?';
+const thanks = (i: number) => `Obrigado, Cliente ${i}.`;
+/** The messages the flow sends each customer, in order. */
+const expected = (i: number) => [GREETING, MENU, QUESTION, thanks(i)];
+const number = (i: number) => `5511${String(i).padStart(9, '0')}`;
+
+/** What a child process needs to drive the customers on the same database. */
+interface Setup {
+  url: string;
+  env: Record<string, string>;
+  owner: TestUser;
+  whatsappId: number;
+  customers: number;
+}
+
+const node = (id: string, type: string, data: object) => ({ id, type, position: { x: 0, y: 0 }, data });
+const edge = (source: string, target: string, sourceHandle = 'a') => ({
+  id: `e-${source}-${sourceHandle}-${target}`,
+  source,
+  sourceHandle,
+  target,
+  targetHandle: null,
+});
+
+function configOf(env: Record<string, string>): Config {
+  return loadConfig(env);
+}
+
+async function openApp(database: DatabaseHandle, env: Record<string, string>): Promise<FastifyInstance> {
+  const config = configOf(env);
+  const app = await buildApp({ config, database, secrets: loadSecrets(config), logger: false });
+  await app.ready();
+  return app;
+}
+
+/** Creates the company, the connection, the flow and its campaign on a fresh database (through the API). */
+async function prepare(url: string, database: DatabaseHandle, customers: number): Promise<Setup> {
+  await database.migrate();
+  await seedPlans(database.db);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-flows-'));
+  const env = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    NODE_ID: `bench-flows-${crypto.randomBytes(3).toString('hex')}`,
+    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
+    SESSION_KEY: crypto.randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+  };
+  const app = await openApp(database, env);
+  try {
+    const companyId = await createCompany(app);
+    const owner = await createUser(app, companyId, { profile: 'admin' });
+    const call = async (method: 'POST' | 'GET', p: string, payload?: object) => {
+      const res = await app.inject({ method, url: `/api${p}`, headers: bearer(owner), payload });
+      if (res.statusCode >= 300) throw new Error(`${method} ${p}: ${res.statusCode} ${res.body}`);
+      return res.json();
+    };
+    const connection = await call('POST', '/whatsapp', { name: 'Fluxos', provider: 'simulator' });
+    const flow = await call('POST', '/flowbuilder', { name: 'Boas-vindas' });
+    await call('POST', '/flowbuilder/flow', {
+      idFlow: flow.id,
+      nodes: [
+        node('1', 'start', { label: 'Inicio do fluxo' }),
+        node('hello', 'message', { label: GREETING }),
+        node('wait1', 'interval', { sec: INTERVAL_SEC }),
+        node('menu', 'menu', {
+          message: 'Escolha:',
+          arrayOption: [
+            { number: 1, value: 'Sim' },
+            { number: 2, value: 'Não' },
+          ],
+        }),
+        node('ask', 'question', { typebotIntegration: { message: QUESTION, answerKey: 'nome' } }),
+        node('wait2', 'interval', { sec: INTERVAL_SEC }),
+        node('thanks', 'message', { label: 'Obrigado, {{nome}}.' }),
+        node('bye', 'message', { label: 'Até logo' }),
+      ],
+      connections: [
+        edge('1', 'hello'),
+        edge('hello', 'wait1'),
+        edge('wait1', 'menu'),
+        edge('menu', 'ask', 'a1'),
+        edge('menu', 'bye', 'a2'),
+        edge('ask', 'wait2'),
+        edge('wait2', 'thanks'),
+      ],
+    });
+    await call('POST', '/flowcampaign', {
+      name: 'Oi',
+      flowId: flow.id,
+      whatsappId: connection.id,
+      phrase: 'oi',
+    });
+    return { url, env, owner, whatsappId: connection.id, customers };
+  } finally {
+    await app.close();
+  }
+}
+
+/**
+ * Plays the customers against `app` until every run has ended: says 'oi' for each customer without
+ * a ticket yet, then answers every run waiting for input whose last message is the business's
+ * (menu: '1'; question: 'Cliente <i>'). Works from the database alone, so a restarted process picks
+ * up where a killed one stopped.
+ */
+async function drive(app: FastifyInstance, ref: pg.Pool, s: Setup): Promise<void> {
+  const say = async (i: number, body: string) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/simulator/${s.whatsappId}/messages`,
+      headers: bearer(s.owner),
+      payload: { from: number(i), body, name: `Cliente ${i}` },
+    });
+    if (res.statusCode !== 201) throw new Error(`inject: ${res.statusCode} ${res.body}`);
+  };
+  const inParallel = async (items: (() => Promise<void>)[], width = 16) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: width }, async () => {
+        while (next < items.length) await items[next++]!();
+      }),
+    );
+  };
+  await app.sessions.start(s.owner.companyId, s.whatsappId, { force: false });
+  const { rows: known } = await ref.query<{ number: string }>('select number from contacts');
+  const started = new Set(known.map((r) => r.number));
+  const fresh: (() => Promise<void>)[] = [];
+  for (let i = 1; i <= s.customers; i++) if (!started.has(number(i))) fresh.push(() => say(i, 'oi'));
+  await inParallel(fresh);
+  for (;;) {
+    const { rows } = await ref.query<{ node_id: string; number: string }>(
+      `select r.node_id, c.number from flow_runs r
+         join tickets t on t.id = r.ticket_id join contacts c on c.id = t.contact_id
+        where r.status = 'waitingInput'
+          and (select m.from_me from messages m where m.ticket_id = r.ticket_id order by m.id desc limit 1)`,
+    );
+    const answers = rows.map((r) => {
+      const i = Number(r.number.slice(4));
+      return () => say(i, r.node_id === 'menu' ? '1' : `Cliente ${i}`);
+    });
+    await inParallel(answers);
+    const { rows: left } = await ref.query<{ n: number }>(
+      `select ($1::int - count(*) filter (where status = 'ended'))::int as n from flow_runs`,
+      [s.customers],
+    );
+    if ((left[0]?.n ?? 1) <= 0) return;
+    if (!answers.length) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+interface Counts {
+  steps: number;
+  lost: number;
+  twice: number;
+  ended: number;
+}
+
+/** Steps taken, and messages the flow should have sent but did not (lost) or sent more than once. */
+async function count(ref: pg.Pool, customers: number): Promise<Counts> {
+  const { rows: runs } = await ref.query<{ steps: number; ended: number }>(
+    `select coalesce(sum(step), 0)::int as steps, count(*) filter (where status = 'ended')::int as ended from flow_runs`,
+  );
+  const { rows } = await ref.query<{ number: string; body: string; n: number }>(
+    `select c.number, m.body, count(*)::int as n from messages m
+       join tickets t on t.id = m.ticket_id join contacts c on c.id = t.contact_id
+      where m.from_me group by c.number, m.body`,
+  );
+  const sent = new Map<string, number>();
+  for (const r of rows) sent.set(`${r.number}|${r.body}`, r.n);
+  let lost = 0;
+  let twice = 0;
+  for (let i = 1; i <= customers; i++) {
+    for (const body of expected(i)) {
+      const n = sent.get(`${number(i)}|${body}`) ?? 0;
+      if (n === 0) lost++;
+      if (n > 1) twice += n - 1;
+    }
+  }
+  return { steps: runs[0]?.steps ?? 0, lost, twice, ended: runs[0]?.ended ?? 0 };
+}
+
+/** Delays (ms) of the steps queued after an interval, beyond the time they were due. */
+async function intervalDelays(ref: pg.Pool): Promise<number[]> {
+  const { rows } = await ref.query<{ ms: number }>(
+    `select extract(epoch from (started_on - start_after)) * 1000 as ms from pgboss.job
+      where name = 'flow-step' and started_on is not null
+        and start_after >= created_on + make_interval(secs => $1)`,
+    [INTERVAL_SEC - 0.05],
+  );
+  return rows.map((r) => Number(r.ms)).sort((a, b) => a - b);
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : Number.NaN;
+
+interface Throughput extends Counts {
+  customers: number;
+  wallMs: number;
+  nodeCpuMs: number;
+  postgresCpuMs: number;
+  delays: number[];
+  load: number;
+}
+
+async function throughput(customers: number): Promise<Throughput> {
+  const bench = await openBenchDatabase('postgres', 'flows');
+  const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
+  try {
+    const s = await prepare(bench.url!, bench.database, customers);
+    const app = await openApp(bench.database, s.env);
+    try {
+      await app.jobs.work();
+      const machine0 = machineJiffies();
+      const backends0 = await backendJiffies(ref);
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      await drive(app, ref, s);
+      const wallMs = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      const backends1 = await backendJiffies(ref);
+      const machine1 = machineJiffies();
+      let jiffies = 0;
+      for (const [pid, used] of backends1) jiffies += used - (backends0.get(pid) ?? 0);
+      const counts = await count(ref, customers);
+      return {
+        customers,
+        wallMs,
+        nodeCpuMs: (cpu.user + cpu.system) / 1000,
+        postgresCpuMs: jiffies * JIFFY_MS,
+        delays: await intervalDelays(ref),
+        load:
+          machine0 && machine1
+            ? (machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)
+            : 0,
+        ...counts,
+      };
+    } finally {
+      await app.close();
+      fs.rmSync(s.env.DATA_DIR!, { recursive: true, force: true });
+    }
+  } finally {
+    await ref.end();
+    await bench.database.close();
+    await bench.drop();
+  }
+}
+
+interface Crash extends Counts {
+  customers: number;
+  stepsAtKill: number;
+}
+
+function child(s: Setup): ChildProcess {
+  return spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child'], {
+    env: { ...process.env, BENCH_FLOWS_SETUP: JSON.stringify(s) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+async function crash(customers: number): Promise<Crash> {
+  const bench = await openBenchDatabase('postgres', 'flows_crash');
+  const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
+  try {
+    const s = await prepare(bench.url!, bench.database, customers);
+    await bench.database.close();
+    try {
+      const first = child(s);
+      const firstExit = new Promise((resolve) => first.once('exit', resolve));
+      // Kill it once about half the steps (9 per customer) are taken.
+      let stepsAtKill = 0;
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const { rows } = await ref.query<{ steps: number }>(
+          'select coalesce(sum(step), 0)::int as steps from flow_runs',
+        );
+        stepsAtKill = rows[0]?.steps ?? 0;
+        if (stepsAtKill >= customers * 4.5 || first.exitCode !== null) break;
+      }
+      if (first.exitCode !== null) throw new Error('the child finished before it could be killed');
+      first.kill('SIGKILL');
+      await firstExit;
+      const second = child(s);
+      const code = await new Promise((resolve) => second.once('exit', resolve));
+      if (code !== 0) throw new Error(`the restarted child exited with ${String(code)}`);
+      return { customers, stepsAtKill, ...(await count(ref, customers)) };
+    } finally {
+      fs.rmSync(s.env.DATA_DIR!, { recursive: true, force: true });
+    }
+  } finally {
+    await ref.end();
+    await bench.drop();
+  }
+}
+
+/** The child: opens the same database and node, restarts the connection and drives to the end. */
+async function runChild(): Promise<void> {
+  const s = JSON.parse(process.env.BENCH_FLOWS_SETUP ?? '') as Setup;
+  const database = await openDatabase({ url: s.url });
+  const ref = new pg.Pool({ connectionString: s.url, max: 1 });
+  const app = await openApp(database, s.env);
+  try {
+    await app.jobs.work();
+    await drive(app, ref, s);
+    await app.jobs.idle();
+  } finally {
+    await app.close();
+    await ref.end();
+    await database.close();
+  }
+}
+
+function section(t: Throughput, c: Crash | undefined): string {
+  const cpus = os.cpus();
+  const stepsPerSecond = t.steps / (t.wallMs / 1000);
+  return [
+    `## ${SECTION}`,
+    '',
+    `${f0(t.customers)} simulated customers each say the flow campaign's phrase 'oi' on one simulator connection (through the simulator driver's inbound route) and go through a flow saved through the API: a greeting, a ${INTERVAL_SEC}-second interval node, a menu (answered '1'), a question (answered with a name), a second ${INTERVAL_SEC}-second interval node and a thanks message with the answer; on the Postgres server, in one process (server and customers). *Steps* are the engine's \`flow-step\` jobs (\`flow_runs.step\` summed: 7 per customer); *steps/s* is over the whole run, so it includes the two intervals and the customers' answering. *Interval delay* is how late the step queued by an interval started beyond its due time (pg-boss \`started_on - start_after\`). *CPU ms / step* is this process plus the Postgres backends of the benchmark database.`,
+    '',
+    '```sh',
+    'npx tsx --conditions=source bench/flows/run.ts [--customers 1000] [--no-crash] [--no-write]',
+    '```',
+    '',
+    `Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; \`nproc\` ${os.availableParallelism()} (${cpus[0]?.model.trim() ?? 'unknown'}), Node ${process.version}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the run).`,
+    '',
+    '| customers | steps | wall s | steps/s | interval delay p50 ms | p99 ms | Node CPU ms / step | Postgres CPU ms / step | lost | twice |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${f0(t.customers)} | ${f0(t.steps)} | ${f1(t.wallMs / 1000)} | **${f0(stepsPerSecond)}** | ${f0(quantile(t.delays, 0.5))} | **${f0(quantile(t.delays, 0.99))}** | ${f2(t.nodeCpuMs / t.steps)} | ${f2(t.postgresCpuMs / t.steps)} | ${t.lost} | ${t.twice} |`,
+    '',
+    `Reading the delay: one process runs at most 8 \`flow-step\` jobs at a time (the job queue's default concurrency; each step is a few sequential database round trips) and here it also plays the customers, so when many customers' intervals end together the step after each interval waits its turn behind the backlog of steps and answers. The p99 delay therefore measures queueing in a saturated process, not the timer, and grows with N; several server processes share the steps (per-ticket order is kept by the job key).`,
+    '',
+    c
+      ? `**Crash test.** The same flow and customers run in a child process (tsx running buildApp on the same database and node id), SIGKILLed once ${f0(c.stepsAtKill)} of the ${f0(c.steps)} steps were taken, then a new child starts on the same database (its queue hands back the jobs the killed one left active) and drives the customers from what the database holds. Then every customer's stored outbound messages are compared with the four the flow sends: runs ended ${f0(c.ended)} of ${f0(c.customers)}, steps lost **${c.lost}**, steps sent twice **${c.twice}**.`
+      : 'Crash test: not run (`--no-crash`).',
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      customers: { type: 'string', default: '1000' },
+      child: { type: 'boolean', default: false },
+      'no-crash': { type: 'boolean', default: false },
+      'no-write': { type: 'boolean', default: false },
+    },
+  });
+  if (values.child) return runChild();
+  const customers = Number(values.customers);
+  if (!Number.isInteger(customers) || customers < 1 || customers > 100_000)
+    throw new Error('--customers: 1..100000');
+  const t = await throughput(customers);
+  console.log(
+    `${customers} customers: ${t.steps} steps in ${f1(t.wallMs / 1000)} s = ${f0(t.steps / (t.wallMs / 1000))}/s, ` +
+      `interval delay p99 ${f0(quantile(t.delays, 0.99))} ms (${t.delays.length}), ` +
+      `CPU ${f2(t.nodeCpuMs / t.steps)} + ${f2(t.postgresCpuMs / t.steps)} ms/step, lost ${t.lost}, twice ${t.twice}`,
+  );
+  let c: Crash | undefined;
+  if (!values['no-crash']) {
+    c = await crash(customers);
+    console.log(`crash at ${c.stepsAtKill} steps: ended ${c.ended}, lost ${c.lost}, twice ${c.twice}`);
+  }
+  const text = section(t, c);
+  if (values['no-write']) console.log(text);
+  else writeSection(DOC, `## ${SECTION}`, text);
+  if (t.lost || t.twice || c?.lost || c?.twice) process.exitCode = 1;
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
