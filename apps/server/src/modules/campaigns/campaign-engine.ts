@@ -656,6 +656,23 @@ export class CampaignEngine {
   async confirmFromInbound(companyId: number, whatsappId: number, result: IngestResult): Promise<void> {
     const { message } = result;
     if (message.fromMe) return;
+    const since = new Date(Date.now() - CONFIRMATION_WINDOW_MS);
+    // Every inbound message passes here: one indexed look without a transaction settles most.
+    const [awaiting] = await this.ctx.db
+      .select({ id: campaignShippings.id })
+      .from(campaignShippings)
+      .innerJoin(contacts, eq(contacts.number, campaignShippings.number))
+      .where(
+        and(
+          eq(contacts.companyId, companyId),
+          eq(contacts.id, result.ticket.contactId),
+          eq(campaignShippings.whatsappId, whatsappId),
+          isNull(campaignShippings.confirmedAt),
+          gt(campaignShippings.confirmationRequestedAt, since),
+        ),
+      )
+      .limit(1);
+    if (!awaiting) return;
     if (message.body && (await this.isOptOut(companyId, message.body))) return;
     const done = await this.ctx.db.transaction(async (tx) => {
       const [contact] = await tx
@@ -663,7 +680,6 @@ export class CampaignEngine {
         .from(contacts)
         .where(and(eq(contacts.companyId, companyId), eq(contacts.id, result.ticket.contactId)));
       if (!contact) return undefined;
-      const since = new Date(Date.now() - CONFIRMATION_WINDOW_MS);
       const [row] = await tx
         .select({ shipping: campaignShippings, campaign: campaigns })
         .from(campaignShippings)
