@@ -353,6 +353,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   pipeline.observers.push((connection, result) =>
     campaignEngine.optOutFromInbound(connection.companyId, result),
   );
+  pipeline.observers.push((connection, result) =>
+    campaignEngine.confirmFromInbound(connection.companyId, connection.id, result),
+  );
   sessions.onPendingDelivery(async (ids) => {
     await sender.deliverPending(ids);
     // Campaign sends paused while the connection was away resume at its pace.

@@ -21,7 +21,7 @@ export const CAMPAIGN_EDIT_LEAD_MS = 60 * 60 * 1000;
 /** Message variants of a campaign (document 2 section 9: up to 5). */
 export const CAMPAIGN_MESSAGE_KEYS = ['message1', 'message2', 'message3', 'message4', 'message5'] as const;
 
-/** Confirmation message variants, one per message variant (sent first when `confirmation` is on). */
+/** Confirmation message variants (with `confirmation` on, one is sent when the customer answers). */
 export const CAMPAIGN_CONFIRMATION_KEYS = [
   'confirmationMessage1',
   'confirmationMessage2',

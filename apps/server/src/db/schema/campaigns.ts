@@ -102,6 +102,10 @@ export const campaignShippings = pgTable(
     index('campaign_shippings_claim_idx').on(t.whatsappId, t.id).where(sql`${t.status} = 'pending'`),
     index('campaign_shippings_campaign_status_idx').on(t.campaignId, t.status),
     index('campaign_shippings_company_idx').on(t.companyId, t.campaignId),
+    // The answer that confirms a shipping is looked up by connection and number (confirmFromInbound).
+    index('campaign_shippings_awaiting_confirmation_idx')
+      .on(t.whatsappId, t.number, t.confirmationRequestedAt)
+      .where(sql`${t.confirmationRequestedAt} is not null and ${t.confirmedAt} is null`),
   ],
 );
 

@@ -1,5 +1,10 @@
-import { CAMPAIGN_MESSAGE_KEYS, type CampaignStatus, DASHBOARD_TIME_ZONE } from '@zapdesk/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import {
+  CAMPAIGN_CONFIRMATION_KEYS,
+  CAMPAIGN_MESSAGE_KEYS,
+  type CampaignStatus,
+  DASHBOARD_TIME_ZONE,
+} from '@zapdesk/shared';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { fillVariables } from '../../automation/message-variables.js';
 import { CloudDriver } from '../../channels/cloud/cloud-driver.js';
 import type { InboundPipeline, IngestResult } from '../../channels/inbound-pipeline.js';
@@ -16,6 +21,7 @@ import {
   campaignShippings,
   campaigns,
   contacts,
+  tickets,
   whatsapps,
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
@@ -46,6 +52,12 @@ interface PaceJob {
 
 /** Most shippings one pace run sends back to back (wait 0) before it queues the next run. */
 const PACE_RUN_STEPS = 100;
+
+/**
+ * How long after a campaign message reached a number its next customer message on that connection
+ * still counts as the answer that confirms it, ms (3 days; docs/architecture.md "Campaign engine").
+ */
+export const CONFIRMATION_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 
 const startKey = (campaignId: number) => `campaign-${campaignId}`;
 const rowsOf = (result: unknown) =>
@@ -533,6 +545,7 @@ export class CampaignEngine {
           deliveredAt: now,
           contactId: contact.id,
           message: `[template] ${campaign.templateName}`,
+          confirmationRequestedAt: campaign.confirmation ? now : null,
           updatedAt: sql`now()`,
         })
         .where(eq(campaignShippings.id, shippingId));
@@ -574,6 +587,7 @@ export class CampaignEngine {
         variant: variant + 1,
         message: body,
         messageId: messageIds[0] ?? null,
+        confirmationRequestedAt: campaign.confirmation ? now : null,
         updatedAt: sql`now()`,
       })
       .where(eq(campaignShippings.id, shippingId));
@@ -597,12 +611,7 @@ export class CampaignEngine {
   async optOutFromInbound(companyId: number, result: IngestResult): Promise<void> {
     const { message } = result;
     if (message.fromMe || !message.body || message.body.length > 40) return;
-    const [settings] = await this.ctx.db
-      .select({ keyword: campaignSettings.optOutKeyword })
-      .from(campaignSettings)
-      .where(eq(campaignSettings.companyId, companyId));
-    const keyword = normalizeKeyword(settings ? settings.keyword : 'SAIR');
-    if (!keyword || normalizeKeyword(message.body) !== keyword) return;
+    if (!(await this.isOptOut(companyId, message.body))) return;
     const [contact] = await this.ctx.db
       .select({ number: contacts.number })
       .from(contacts)
@@ -622,5 +631,99 @@ export class CampaignEngine {
           eq(campaignShippings.status, 'pending'),
         ),
       );
+  }
+
+  /** Whether `body` is the company's opt-out keyword (case, accents and spaces ignored; default SAIR). */
+  private async isOptOut(companyId: number, body: string): Promise<boolean> {
+    if (body.length > 40) return false;
+    const [settings] = await this.ctx.db
+      .select({ keyword: campaignSettings.optOutKeyword })
+      .from(campaignSettings)
+      .where(eq(campaignSettings.companyId, companyId));
+    const keyword = normalizeKeyword(settings ? settings.keyword : 'SAIR');
+    return !!keyword && normalizeKeyword(body) === keyword;
+  }
+
+  /**
+   * Inbound hook (document 2, campaign `confirmation`): a customer message on connection
+   * `whatsappId` answering a campaign message with confirmation on — the number's latest shipping
+   * there awaiting confirmation, delivered within CONFIRMATION_WINDOW_MS — marks it confirmed and
+   * stores its confirmation message variant (rotating by shipping like the main variants, variables
+   * replaced) in the same transaction; the message is delivered after the commit. The row lock and
+   * the `confirmed_at is null` guard make a second run (the same message observed twice, or two
+   * answers at once) send nothing. The opt-out keyword never confirms.
+   */
+  async confirmFromInbound(companyId: number, whatsappId: number, result: IngestResult): Promise<void> {
+    const { message } = result;
+    if (message.fromMe) return;
+    const since = new Date(Date.now() - CONFIRMATION_WINDOW_MS);
+    // Every inbound message passes here: one indexed look without a transaction settles most.
+    const [awaiting] = await this.ctx.db
+      .select({ id: campaignShippings.id })
+      .from(campaignShippings)
+      .innerJoin(contacts, eq(contacts.number, campaignShippings.number))
+      .where(
+        and(
+          eq(contacts.companyId, companyId),
+          eq(contacts.id, result.ticket.contactId),
+          eq(campaignShippings.whatsappId, whatsappId),
+          isNull(campaignShippings.confirmedAt),
+          gt(campaignShippings.confirmationRequestedAt, since),
+        ),
+      )
+      .limit(1);
+    if (!awaiting) return;
+    if (message.body && (await this.isOptOut(companyId, message.body))) return;
+    const done = await this.ctx.db.transaction(async (tx) => {
+      const [contact] = await tx
+        .select({ id: contacts.id, name: contacts.name, number: contacts.number })
+        .from(contacts)
+        .where(and(eq(contacts.companyId, companyId), eq(contacts.id, result.ticket.contactId)));
+      if (!contact) return undefined;
+      const [row] = await tx
+        .select({ shipping: campaignShippings, campaign: campaigns })
+        .from(campaignShippings)
+        .innerJoin(campaigns, eq(campaigns.id, campaignShippings.campaignId))
+        .where(
+          and(
+            eq(campaignShippings.whatsappId, whatsappId),
+            eq(campaignShippings.number, contact.number),
+            eq(campaignShippings.companyId, companyId),
+            isNull(campaignShippings.confirmedAt),
+            gt(campaignShippings.confirmationRequestedAt, since),
+          ),
+        )
+        .orderBy(desc(campaignShippings.confirmationRequestedAt))
+        .limit(1)
+        .for('update', { of: campaignShippings });
+      if (!row) return undefined;
+      const { shipping, campaign } = row;
+      const marked = await tx
+        .update(campaignShippings)
+        .set({ confirmedAt: sql`now()`, updatedAt: sql`now()` })
+        .where(and(eq(campaignShippings.id, shipping.id), isNull(campaignShippings.confirmedAt)))
+        .returning({ id: campaignShippings.id });
+      if (!marked.length) return undefined;
+      const [ticket] = await tx
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.companyId, companyId), eq(tickets.id, result.ticket.id)));
+      const variants = CAMPAIGN_CONFIRMATION_KEYS.map((key) => campaign[key]).filter((m) => m.trim());
+      if (!ticket || !variants.length) return { campaignId: campaign.id, ticket: undefined, ids: [] };
+      const settings = await this.settingsOf(tx, companyId);
+      let body = fillVariables(variants[shipping.id % variants.length]!, {
+        contactName: contact.name,
+        ticketId: ticket.id,
+        ticketCreatedAt: ticket.createdAt,
+      });
+      for (const v of settings.variables) body = body.split(`{{${v.key}}}`).join(v.value);
+      const ids = await this.sender.storeWithin(tx, companyId, ticket, [
+        { body, mediaType: 'chat', mediaUrl: null, mediaName: null },
+      ]);
+      return { campaignId: campaign.id, ticket, ids };
+    });
+    if (!done) return;
+    if (done.ticket) await this.sender.deliverStored(companyId, done.ticket, done.ids);
+    await this.notify(companyId, done.campaignId);
   }
 }

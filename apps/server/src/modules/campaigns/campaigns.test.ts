@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
+import type { IngestResult } from '../../channels/inbound-pipeline.js';
 import { campaignShippings, messages, tickets } from '../../db/schema/index.js';
 import {
   bearer,
@@ -359,6 +360,73 @@ describe('campaigns', () => {
     expect(done.status).toBe('FINALIZADA');
     expect(done.totals).toMatchObject({ recipients: 4, delivered: 4, pending: 0 });
     for (const n of list.numbers) expect(outbox(n)).toHaveLength(1);
+  });
+
+  it('with confirmation on, an answer confirms once and gets the rotated confirmation message', async () => {
+    const list = await contactList(3);
+    const [first, second, quitter] = list.numbers as [string, string, string];
+    const c = await campaign({
+      name: 'Confirma',
+      message1: 'Vem amanhã, {{firstName}}?',
+      contactListId: list.id,
+      confirmation: true,
+      confirmationMessage1: 'Obrigado, {{firstName}}!',
+      confirmationMessage2: 'Confirmado, {{name}}',
+    });
+    await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    await t.app.jobs.drain();
+    expect((await detail(c.id)).totals).toMatchObject({ delivered: 3, confirmed: 0 });
+    const awaiting = await t.app.ctx.db
+      .select()
+      .from(campaignShippings)
+      .where(eq(campaignShippings.campaignId, c.id));
+    expect(awaiting.every((s) => s.confirmationRequestedAt && !s.confirmedAt)).toBe(true);
+
+    const answer = await injectMessage(t.app, a.admin, whatsappId, { from: first, body: 'Sim, vou' });
+    await expect.poll(() => outbox(first).length).toBe(2);
+    // The same answer observed again, twice at once, sends nothing more.
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, answer.ticketId));
+    const result = { message: { fromMe: false, body: 'Sim, vou' }, ticket } as unknown as IngestResult;
+    await Promise.all([
+      t.app.campaigns.confirmFromInbound(a.companyId, whatsappId, result),
+      t.app.campaigns.confirmFromInbound(a.companyId, whatsappId, result),
+    ]);
+    await injectMessage(t.app, a.admin, whatsappId, { from: first, body: 'de novo' });
+    await injectMessage(t.app, a.admin, whatsappId, { from: second, body: 'ok' });
+    await expect.poll(() => outbox(second).length).toBe(2);
+    // The opt-out keyword is no confirmation.
+    await injectMessage(t.app, a.admin, whatsappId, { from: quitter, body: 'SAIR' });
+    await t.app.jobs.drain();
+    expect(outbox(first)).toHaveLength(2);
+    expect(outbox(quitter)).toHaveLength(1);
+    const confirmations = [first, second].map((n) => outbox(n)[1]!.body).sort();
+    // Consecutive shippings take consecutive variants; {{name}} is the list item's full name.
+    expect(confirmations).toEqual([expect.stringMatching(/^Confirmado, Cliente \d$/), 'Obrigado, Cliente!']);
+    const done = await detail(c.id);
+    expect(done.totals).toMatchObject({ delivered: 3, confirmed: 2 });
+    const report = ZCampaignShippingsPage.parse(
+      (await inject('GET', `/api/campaigns/${c.id}/shippings`, a.admin)).json(),
+    );
+    const byNumber = new Map(report.records.map((r) => [r.number, r]));
+    expect(byNumber.get(first)?.confirmedAt).not.toBeNull();
+    expect(byNumber.get(quitter)?.confirmedAt).toBeNull();
+  });
+
+  it('without confirmation an answer confirms nothing and sends nothing', async () => {
+    const list = await contactList(1);
+    const [number] = list.numbers as [string];
+    const c = await campaign({
+      name: 'Sem confirmação',
+      message1: 'Aviso',
+      contactListId: list.id,
+      confirmationMessage1: 'Não deveria sair',
+    });
+    await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    await t.app.jobs.drain();
+    await injectMessage(t.app, a.admin, whatsappId, { from: number, body: 'ok' });
+    await t.app.jobs.drain();
+    expect(outbox(number).map((m) => m.body)).toEqual(['Aviso']);
+    expect((await detail(c.id)).totals).toMatchObject({ delivered: 1, confirmed: 0 });
   });
 
   it('the opt-out keyword marks the number and later campaigns skip it', async () => {

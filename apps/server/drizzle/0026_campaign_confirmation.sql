@@ -1,0 +1,1 @@
+CREATE INDEX "campaign_shippings_awaiting_confirmation_idx" ON "campaign_shippings" USING btree ("whatsapp_id","number","confirmation_requested_at") WHERE "campaign_shippings"."confirmation_requested_at" is not null and "campaign_shippings"."confirmed_at" is null;
