@@ -229,6 +229,11 @@ const MATRIX: Case[] = [
     expected: 200,
   },
   {
+    route: 'GET /api/tickets/:id/flow-run',
+    call: async () => ({ method: 'GET', url: `/api/tickets/${conn.ticketId}/flow-run` }),
+    expected: 200,
+  },
+  {
     route: 'GET /api/tickets/u/:uuid',
     call: async () => ({ method: 'GET', url: `/api/tickets/u/${conn.ticketUuid}` }),
     expected: 200,

@@ -427,3 +427,19 @@ export const ZFlowCampaignsQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
   flowId: ZCoercedId.optional(),
 });
+
+/**
+ * GET /tickets/:id/flow-run (issue 14 item 4): the flow a ticket's conversation is in and the node it
+ * executes next or waits on; the answer is null when the ticket has no live run.
+ */
+export const ZTicketFlowRun = z
+  .object({
+    flowId: ZId,
+    flowName: z.string(),
+    nodeId: z.string(),
+    /** The node's type, null when the node is no longer in the saved graph. */
+    nodeType: z.enum(FLOW_NODE_TYPES).nullable(),
+    status: z.enum(['running', 'waitingInput', 'waitingUntil']),
+  })
+  .nullable();
+export type TicketFlowRun = z.infer<typeof ZTicketFlowRun>;

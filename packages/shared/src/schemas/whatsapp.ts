@@ -47,6 +47,8 @@ export const ZWhatsapp = z.object({
   transferQueueId: z.number().nullable(),
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
+  /** The welcome flow started for a new ticket when no phrase matched (issue 14), or null. */
+  flowIdWelcome: z.number().nullable().optional(),
   queues: z.array(ZQueueRef),
   companyId: z.number(),
   createdAt: z.string(),
@@ -75,6 +77,7 @@ export const ZWhatsappBody = z.object({
   transferQueueId: ZId.nullable().optional(),
   promptId: ZId.nullable().optional(),
   integrationId: ZId.nullable().optional(),
+  flowIdWelcome: ZId.nullable().optional(),
   queueIds: z.array(ZId).max(500).optional().default([]),
 });
 export type WhatsappBody = z.input<typeof ZWhatsappBody>;

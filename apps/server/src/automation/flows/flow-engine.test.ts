@@ -404,4 +404,53 @@ describe('flow engine', () => {
     await flush();
     expect(replies(s, from)).toEqual(['Fluxo pela integração']);
   });
+
+  it("starts the connection's welcome flow for a new ticket no phrase matched, once", async () => {
+    const s = await setup(
+      () => ({
+        nodes: [
+          START,
+          node('hi', 'message', { label: 'Bem-vindo!' }),
+          node('ask', 'question', { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } }),
+        ],
+        connections: [edge('1', 'hi'), edge('hi', 'ask')],
+      }),
+      'promoção',
+    );
+    const other = await createTenant(t.app);
+    const otherFlow = await t.app.inject({
+      method: 'POST',
+      url: '/api/flowbuilder',
+      headers: bearer(other.admin),
+      payload: { name: 'Outro' },
+    });
+    const put = (flowIdWelcome: number | null) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/whatsapp/${s.whatsappId}`,
+        headers: bearer(s.admin),
+        payload: { flowIdWelcome },
+      });
+    // Another company's flow is refused.
+    expect((await put(otherFlow.json().id)).statusCode).toBe(404);
+    const set = await put(s.flowId);
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().flowIdWelcome).toBe(s.flowId);
+
+    const from = customerNumber();
+    const first = await say(s, from, 'bom dia');
+    await flush();
+    expect(replies(s, from)).toEqual(['Bem-vindo!', 'Seu nome?']);
+    expect((await say(s, from, 'Ana')).replies()).toEqual([]);
+    expect(await runOf(first.ticketId)).toMatchObject({ status: 'ended', variables: { nome: 'Ana' } });
+    // Later messages of the same ticket do not start it again.
+    await say(s, from, 'olá de novo');
+    await flush();
+    expect(replies(s, from)).toEqual(['Bem-vindo!', 'Seu nome?']);
+
+    // Without a welcome flow a new ticket starts nothing.
+    expect((await put(null)).json().flowIdWelcome).toBeNull();
+    const quiet = await say(s, customerNumber(), 'bom dia');
+    expect(await runOf(quiet.ticketId)).toBeUndefined();
+  });
 });

@@ -15,6 +15,7 @@ import {
   queueIntegrations,
   ticketNotes,
   tickets,
+  whatsapps,
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { findTicket } from '../../modules/tickets/ticket-repository.js';
@@ -141,7 +142,31 @@ export class FlowEngine {
         ),
       );
     const hit = campaigns.find((campaign) => saysPhrase(body, campaign.phrase));
-    return hit ? this.start(ticket.companyId, ticket.id, hit.flowId) : false;
+    if (hit) return this.start(ticket.companyId, ticket.id, hit.flowId);
+    return job.ticketCreated ? this.startWelcome(ticket.companyId, ticket.id, ticket.whatsappId) : false;
+  }
+
+  /**
+   * Starts the connection's welcome flow (`whatsapps.flowIdWelcome`, issue 14 item 3) for a new
+   * ticket no phrase matched, when that flow is the company's and active and the plan has
+   * useCampaigns. @returns whether a flow started.
+   */
+  private async startWelcome(companyId: number, ticketId: number, whatsappId: number): Promise<boolean> {
+    const [welcome] = await this.ctx.db
+      .select({ flowId: flows.id })
+      .from(whatsapps)
+      .innerJoin(flows, and(eq(flows.id, whatsapps.flowIdWelcome), eq(flows.companyId, companyId)))
+      .innerJoin(companies, eq(companies.id, companyId))
+      .innerJoin(plans, eq(plans.id, companies.planId))
+      .where(
+        and(
+          eq(whatsapps.companyId, companyId),
+          eq(whatsapps.id, whatsappId),
+          eq(flows.active, true),
+          eq(plans.useCampaigns, true),
+        ),
+      );
+    return welcome ? this.start(companyId, ticketId, welcome.flowId) : false;
   }
 
   /**

@@ -46,6 +46,12 @@ export const whatsapps = pgTable(
     transferQueueId: integer().references(() => queues.id, { onDelete: 'set null' }),
     promptId: integer(),
     integrationId: integer(),
+    /**
+     * The welcome flow (issue 14 item 3): started for a new ticket of this connection when no flow
+     * campaign's phrase matched. A plain id like promptId (flows reference connections already);
+     * a deleted or inactive flow simply does not start.
+     */
+    flowIdWelcome: integer(),
     ...timestamps,
   },
   (t) => [

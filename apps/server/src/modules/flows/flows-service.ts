@@ -12,6 +12,7 @@ import {
 } from '@zapdesk/shared';
 import { and, asc, eq, ilike, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
 import { flowRuns, flows, queues, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { decryptSecret, encryptSecret, maskSecret } from '../../lib/secrets.js';
@@ -292,4 +293,21 @@ async function assertQueues(ctx: AppContext, companyId: number, nodes: TypedFlow
   for (const [id, node] of wanted) {
     if (!have.has(id)) throw new AppError('ERR_FLOW_INVALID', { extra: { reason: 'queueNotFound', node } });
   }
+}
+
+/**
+ * Checks that `flowId` (when given) is a flow of the company: a connection's welcome flow
+ * (`flowIdWelcome`, issue 14 item 3). @throws ERR_NOT_FOUND with `field: 'flowIdWelcome'`.
+ */
+export async function assertFlowOfCompany(
+  db: Tx,
+  companyId: number,
+  flowId: number | null | undefined,
+): Promise<void> {
+  if (flowId === null || flowId === undefined) return;
+  const [row] = await db
+    .select({ id: flows.id })
+    .from(flows)
+    .where(and(eq(flows.companyId, companyId), eq(flows.id, flowId)));
+  if (!row) throw new AppError('ERR_NOT_FOUND', { extra: { field: 'flowIdWelcome' } });
 }

@@ -14,9 +14,11 @@ import {
   ZFlowWithGraph,
   ZIdParam,
   ZPageQuery,
+  ZTicketFlowRun,
 } from '@zapdesk/shared';
 import type { MediaStore } from '../../channels/media-store.js';
 import type { AppContext, ZodApp } from '../../context.js';
+import { userRoute } from '../../lib/guards.js';
 import {
   createFlowCampaign,
   deleteFlowCampaign,
@@ -34,6 +36,7 @@ import {
   saveFlowGraph,
   updateFlow,
 } from './flows-service.js';
+import { getTicketFlowRun } from './ticket-flow-run.js';
 
 /**
  * The flow builder and flow campaigns are campaign features: any signed-in user of a company whose
@@ -46,6 +49,12 @@ const flowAdminRoute = { auth: 'user', role: 'admin', plan: 'useCampaigns' } as 
 /** Flow builder and flow campaigns API (document 3 section 7 "Flow builder", "Flow campaigns"). */
 export function flowRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): void {
   const tags = ['flows'];
+  // Any user who may open the ticket, whatever the plan: the ticket view asks it for every ticket.
+  app.get(
+    '/tickets/:id/flow-run',
+    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZTicketFlowRun } } },
+    (request) => getTicketFlowRun(ctx, request.auth, request.params.id),
+  );
   app.get(
     '/flowbuilder',
     { config: flowRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZFlowsPage } } },

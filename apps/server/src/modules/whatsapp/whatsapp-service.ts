@@ -7,6 +7,7 @@ import { companies, plans, queues, tickets, whatsappQueues, whatsapps } from '..
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { assertFlowOfCompany } from '../flows/flows-service.js';
 import { assertPromptOfCompany } from '../prompts/prompts-service.js';
 import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
 import { findTickets } from '../tickets/ticket-repository.js';
@@ -91,6 +92,7 @@ export async function createWhatsapp(
         await assertCompanyQueues(tx, auth.companyId, [body.transferQueueId], 'transferQueueId');
       await assertPromptOfCompany(tx, auth.companyId, body.promptId);
       await assertIntegrationOfCompany(tx, auth.companyId, body.integrationId);
+      await assertFlowOfCompany(tx, auth.companyId, body.flowIdWelcome);
       const isDefault = body.isDefault || total === 0;
       if (isDefault) await clearDefault(tx, auth.companyId, -1);
       const [row] = await tx
@@ -142,6 +144,7 @@ export async function updateWhatsapp(
         await assertCompanyQueues(tx, auth.companyId, [body.transferQueueId], 'transferQueueId');
       await assertPromptOfCompany(tx, auth.companyId, body.promptId);
       await assertIntegrationOfCompany(tx, auth.companyId, body.integrationId);
+      await assertFlowOfCompany(tx, auth.companyId, body.flowIdWelcome);
       const queueIds =
         body.queueIds ??
         (

@@ -122,6 +122,39 @@ describe('ConnectionModal', () => {
     });
   });
 
+  it('sets the welcome flow when the plan has flows', async () => {
+    const base = fetchMock.getMockImplementation() as (
+      input: RequestInfo | URL,
+      init?: RequestInit,
+    ) => Promise<Response>;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input).startsWith('/api/flowbuilder')
+        ? json(200, {
+            flows: [{ id: 9, name: 'Boas-vindas', active: true, broken: false, companyId: 1 }],
+            hasMore: false,
+          })
+        : base(input, init),
+    );
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<ConnectionModal whatsappId={30} onClose={onClose} />, { user: admin });
+    await screen.findByDisplayValue('Sales phone');
+    await user.click(await screen.findByRole('combobox', { name: 'Welcome flow' }));
+    await user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Boas-vindas' }));
+    await user.click(screen.getByTestId('connection-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(JSON.parse(String(writes()[0]?.[1]?.body))).toMatchObject({ flowIdWelcome: 9 });
+  });
+
+  it('hides the welcome flow when the plan has no flows', async () => {
+    renderWithProviders(<ConnectionModal whatsappId={30} onClose={() => {}} />, { user: admin });
+    await screen.findByDisplayValue('Sales phone');
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([input]) => String(input).startsWith('/api/flowbuilder'))).toBe(true),
+    );
+    expect(screen.queryByRole('combobox', { name: 'Welcome flow' })).toBeNull();
+  });
+
   it('shows the message variables under every message field and inserts them into the message', async () => {
     const user = userEvent.setup();
     const onClose = vi.fn();

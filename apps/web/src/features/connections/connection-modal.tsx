@@ -19,6 +19,7 @@ import { FormDialog } from '../common/form-dialog';
 import { OptionalIdSelect, QueueMultiSelect } from '../common/id-select';
 import { MessageTextField } from '../common/message-text-field';
 import { useRecordForm } from '../common/use-record-form';
+import { useFlowOptions } from '../flows/use-flows';
 import { useQueueList } from '../queues/use-queues';
 import { useConnection, useSaveConnection } from './use-connections';
 
@@ -39,6 +40,7 @@ export interface ConnectionFormValues {
   transferQueueId: number | null;
   timeUseBotQueues: number;
   maxUseBotQueues: number;
+  flowIdWelcome: number | null;
 }
 
 const EMPTY: ConnectionFormValues = {
@@ -57,6 +59,7 @@ const EMPTY: ConnectionFormValues = {
   transferQueueId: null,
   timeUseBotQueues: 0,
   maxUseBotQueues: 3,
+  flowIdWelcome: null,
 };
 
 const toForm = (w: Whatsapp): ConnectionFormValues => ({
@@ -75,6 +78,7 @@ const toForm = (w: Whatsapp): ConnectionFormValues => ({
   transferQueueId: w.transferQueueId ?? null,
   timeUseBotQueues: w.timeUseBotQueues ?? 0,
   maxUseBotQueues: w.maxUseBotQueues ?? 3,
+  flowIdWelcome: w.flowIdWelcome ?? null,
 });
 
 /**
@@ -107,13 +111,15 @@ interface ConnectionModalProps {
  * minutes with its message, transfer after minutes to a queue, bot queue limits). The message fields
  * offer the message variables (`{{firstName}}`...). POST /whatsapp or PUT /whatsapp/:id, then a success
  * toast; a server error naming a field (ERR_WAPP_GREETING_REQUIRED...) also marks that field. Prompt
- * and integration are kept as they are.
+ * and integration are kept as they are. The welcome flow (issue 14) is offered when the plan has flows.
  */
 export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
   const { t } = useTranslation();
   const editing = typeof whatsappId === 'number';
   const existing = useConnection(editing ? whatsappId : null);
   const queues = useQueueList();
+  // The welcome flow picker shows when the plan has flows (GET /flowbuilder answers).
+  const flowOptions = useFlowOptions({ silent: true });
   const save = useSaveConnection();
 
   const {
@@ -313,6 +319,22 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
           }
           onChange={setBots}
         />
+        {flowOptions.isSuccess && (
+          <Controller
+            name="flowIdWelcome"
+            control={control}
+            render={({ field }) => (
+              <OptionalIdSelect
+                label={t('connectionModal.flowIdWelcome')}
+                options={flowOptions.data}
+                value={field.value}
+                onChange={field.onChange}
+                error={message(errors.flowIdWelcome?.message)}
+                testId="connection-flowIdWelcome"
+              />
+            )}
+          />
+        )}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <TextField label={t('connectionModal.timeUseBotQueues')} {...number('timeUseBotQueues')} />
           <TextField label={t('connectionModal.maxUseBotQueues')} {...number('maxUseBotQueues')} />

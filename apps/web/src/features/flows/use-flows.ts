@@ -22,9 +22,14 @@ export function useFlows(search: string) {
   });
 }
 
-/** Every flow (first pages of GET /flowbuilder, at most 500), for the flow campaign's flow picker. */
-export function useFlowOptions() {
+/**
+ * Every flow (first pages of GET /flowbuilder, at most 500), for the flow campaign's flow picker and
+ * the connection's welcome flow. `silent`: a refusal (a plan without flows) shows no toast.
+ */
+export function useFlowOptions({ silent = false }: { silent?: boolean } = {}) {
   return useQuery({
+    meta: { silent },
+    retry: silent ? false : undefined,
     queryKey: [...flowKeys.all, 'options'],
     queryFn: async ({ signal }) => {
       const all: Flow[] = [];

@@ -35,6 +35,7 @@ export const ticketViewKeys = {
   quickMessages: () => ['ticket-view', 'quick-messages'] as const,
   queues: () => ['ticket-view', 'queues'] as const,
   users: () => ['ticket-view', 'users'] as const,
+  flowRun: (ticketId: number) => ['ticket-view', 'flow-run', ticketId] as const,
 };
 
 /** The cached pages as one chronological list (older pages first), without duplicate ids. */

@@ -1,7 +1,8 @@
 /**
  * The open ticket's header (core sections 2 and 4): contact avatar, name and number (a click opens the
- * contact drawer), assigned user and queue, and the actions of its status: pending -> Accept;
- * open -> Return, Resolve, Transfer; closed -> Reopen; Delete for admins.
+ * contact drawer), assigned user and queue, the flow the conversation is in (FlowRunChip), and the
+ * actions of its status: pending -> Accept; open -> Return, Resolve, Transfer; closed -> Reopen;
+ * Delete for admins.
  */
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import {
@@ -22,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmationDialog } from '../common/confirmation-dialog';
+import { FlowRunChip } from './flow-run-chip';
 import { TransferDialog } from './transfer-dialog';
 import { useDeleteTicket, useUpdateTicket } from './use-ticket-view';
 
@@ -96,6 +98,7 @@ export function TicketHeader({ ticket, onToggleDrawer }: TicketHeaderProps) {
           </Stack>
         </Box>
       </ButtonBase>
+      <FlowRunChip ticket={ticket} />
       <Chip
         size="small"
         data-testid="ticket-queue"

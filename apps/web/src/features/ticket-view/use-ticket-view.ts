@@ -7,6 +7,7 @@ import type {
   QuickMessage,
   Tag,
   Ticket,
+  TicketFlowRun,
   TicketNote,
   UpdateTicketBody,
 } from '@zapdesk/shared';
@@ -229,5 +230,20 @@ export function useDeleteNote(ticketId: number, contactId: number) {
         old?.filter((n) => n.id !== id),
       );
     },
+  });
+}
+
+/**
+ * GET /tickets/:id/flow-run (issue 14 item 4): the flow run the conversation is in, or null. Asked
+ * again whenever the newest message changes (`newestMessageId`): each flow step sends or awaits a
+ * message, so the run moves only with the conversation. Silent: the chip is only a hint.
+ */
+export function useTicketFlowRun(ticketId: number, newestMessageId: number | undefined) {
+  return useQuery({
+    queryKey: [...ticketViewKeys.flowRun(ticketId), newestMessageId ?? 0],
+    queryFn: ({ signal }) => api.get<TicketFlowRun>(`/tickets/${ticketId}/flow-run`, undefined, signal),
+    retry: false,
+    placeholderData: (previous) => previous,
+    meta: { silent: true },
   });
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "whatsapps" ADD COLUMN "flow_id_welcome" integer;

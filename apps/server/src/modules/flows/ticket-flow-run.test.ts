@@ -1,0 +1,91 @@
+import type { FlowGraph } from '@zapdesk/shared';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flowRuns, flows } from '../../db/schema/index.js';
+import {
+  bearer,
+  createSimulatorConnection,
+  createTenantPair,
+  customerNumber,
+  injectMessage,
+  type TenantFixture,
+} from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+let t: TestApp;
+let a: TenantFixture;
+let b: TenantFixture;
+let ticketId: number;
+let flowId: number;
+
+const graph: FlowGraph = {
+  nodes: [
+    { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio do fluxo' } },
+    {
+      id: 'menu',
+      type: 'menu',
+      position: { x: 200, y: 0 },
+      data: { message: 'Escolha:', arrayOption: [{ number: 1, value: 'Vendas' }] },
+    },
+  ],
+  connections: [{ id: 'e1', source: '1', sourceHandle: 'a', target: 'menu', targetHandle: null }],
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ a, b } = await createTenantPair(t.app));
+  const whatsappId = await createSimulatorConnection(t.app, a.admin);
+  ({ ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from: customerNumber(), body: 'olá' }));
+  const [flow] = await t.app.ctx.db
+    .insert(flows)
+    .values({ companyId: a.companyId, name: 'Boas-vindas', graph })
+    .returning({ id: flows.id });
+  flowId = flow!.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const flowRunOf = (user: TenantFixture['admin'], id: number | string = ticketId) =>
+  t.app.inject({ method: 'GET', url: `/api/tickets/${id}/flow-run`, headers: bearer(user) });
+
+describe('GET /tickets/:id/flow-run', () => {
+  it('answers null while the ticket has no run', async () => {
+    const res = await flowRunOf(a.admin);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toBeNull();
+  });
+
+  it('names the flow, the node and its type while a run is live', async () => {
+    await t.app.ctx.db
+      .insert(flowRuns)
+      .values({ companyId: a.companyId, ticketId, flowId, nodeId: 'menu', status: 'waitingInput' });
+    const res = await flowRunOf(a.admin);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      flowId,
+      flowName: 'Boas-vindas',
+      nodeId: 'menu',
+      nodeType: 'menu',
+      status: 'waitingInput',
+    });
+  });
+
+  it('gives a null node type for a node no longer in the graph', async () => {
+    await t.app.ctx.db.update(flowRuns).set({ nodeId: 'gone' }).where(eq(flowRuns.ticketId, ticketId));
+    expect((await flowRunOf(a.admin)).json()).toMatchObject({ nodeId: 'gone', nodeType: null });
+  });
+
+  it("answers 404 for another company's ticket and for a bad id", async () => {
+    expect((await flowRunOf(b.admin)).statusCode).toBe(404);
+    expect((await flowRunOf(a.admin, 'abc')).statusCode).toBe(404);
+    expect((await flowRunOf(a.admin, 2_147_483_648)).statusCode).toBe(404);
+  });
+
+  it('answers null once the run has ended', async () => {
+    await t.app.ctx.db.update(flowRuns).set({ status: 'ended' }).where(eq(flowRuns.ticketId, ticketId));
+    const res = await flowRunOf(a.admin);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toBeNull();
+  });
+});
