@@ -23,6 +23,18 @@ const company = `Loja ${stamp}`;
 const admin = { email: `dono-${stamp}@example.test`, password: 'Senha-forte-1' };
 
 /** The dd/MM/yyyy date in the top bar greeting ('Active until ...'). */
+/**
+ * Waits for the Pix QR code after 'generate'; an error toast instead fails at once with its text
+ * (a refused billing form or a failed call), not after the whole timeout.
+ */
+async function waitForPixQr(page: Page): Promise<void> {
+  const qr = page.getByTestId('pix-qr').locator('svg');
+  const error = page.locator('.Toastify__toast--error').first();
+  await qr.or(error).first().waitFor({ timeout: 45_000 });
+  if (await error.isVisible()) assert.fail(`no Pix QR code: ${await error.textContent()}`);
+  await qr.waitFor();
+}
+
 const greetingDate = async (page: Page) => {
   const text = (await page.getByTestId('greeting').textContent()) ?? '';
   return /(\d{2}\/\d{2}\/\d{4})/.exec(text)?.[1] ?? '';
@@ -95,10 +107,11 @@ describe('billing', () => {
     await adminPage.getByTestId('billing-city').fill('São Paulo');
     await adminPage.getByTestId('billing-state').fill('SP');
     await adminPage.getByTestId('billing-zipcode').pressSequentially('01001000');
+    assert.equal(await adminPage.getByTestId('billing-zipcode').inputValue(), '01001-000');
     await adminPage.getByTestId('billing-generate').click();
 
     // The Pix checkout: QR code and 'copia e cola' of the invoice value.
-    await adminPage.getByTestId('pix-qr').locator('svg').waitFor();
+    await waitForPixQr(adminPage);
     const code = await adminPage.getByTestId('pix-code').inputValue();
     assert.match(code, /^000201/);
     assert.match(code, /financeiro@zapdesk\.test/);
@@ -137,7 +150,7 @@ describe('billing', () => {
     await adminPage.goto(`${server.url}/planos`);
     await adminPage.getByTestId('plan-button-Completo').click();
     await adminPage.getByTestId('billing-generate').click();
-    await adminPage.getByTestId('pix-qr').waitFor();
+    await waitForPixQr(adminPage);
     await adminPage.getByRole('button', { name: 'Close' }).click();
 
     await adminPage.goto(`${server.url}/financeiro`);
