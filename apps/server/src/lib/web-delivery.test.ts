@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contacts } from '../db/schema/index.js';
+import { bearer, createTenant } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { COMPRESS_THRESHOLD_BYTES, IMMUTABLE_CACHE } from './web-delivery.js';
+import { COMPRESS_SYNC_MAX_BYTES, COMPRESS_THRESHOLD_BYTES, IMMUTABLE_CACHE } from './web-delivery.js';
 
 /** The Accept header of a browser's page load. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -159,6 +161,32 @@ describe('API answers', () => {
     });
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.json()).toHaveProperty('openapi');
+  });
+
+  it('compresses a page-sized answer in one call: Content-Length set, same JSON back', async () => {
+    // Contacts with long names: a page of 20 weighs some 20 KiB, like a page of tickets.
+    const tenant = await createTenant(t.app);
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      companyId: tenant.companyId,
+      name: `Cliente ${i} ${'nome comprido '.repeat(70)}`,
+      number: `55119${String(10_000_000 + i)}`,
+    }));
+    await t.app.ctx.db.insert(contacts).values(rows);
+    const url = '/api/contacts?pageNumber=1';
+    const plain = await t.app.inject({ method: 'GET', url, headers: bearer(tenant.admin) });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.rawPayload.length).toBeGreaterThan(8 * 1024);
+    expect(plain.rawPayload.length).toBeLessThanOrEqual(COMPRESS_SYNC_MAX_BYTES);
+
+    const br = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...bearer(tenant.admin), 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    // A zlib stream drops Content-Length (chunked); the one-call path knows the size.
+    expect(Number(br.headers['content-length'])).toBe(br.rawPayload.length);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
   });
 
   it('still reads a plain JSON request body (no request decompression in the way)', async () => {

@@ -11,6 +11,13 @@ import Negotiator from 'negotiator';
 
 /** API answers (and other dynamic text) smaller than this many bytes go out uncompressed. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
+/**
+ * Answers in memory (strings, buffers) up to this many bytes are compressed in one synchronous
+ * zlib call; larger ones and streams go through a zlib stream. A page of tickets (20–60 KiB) costs
+ * about 0.1 ms of brotli at quality 4 in one call, while a stream per answer costs several times
+ * that in setup and scheduling on a 2-core machine (docs/benchmarks.md, "the plain list's CPU").
+ */
+export const COMPRESS_SYNC_MAX_BYTES = 64 * 1024;
 
 /** Cache-Control of the build's content-hashed files (apps/web/dist/assets): a new build renames them. */
 export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
@@ -33,7 +40,7 @@ const TEXT_EXTENSIONS = new Set([
 /**
  * Registers @fastify/compress for every route: brotli (preferred, at the plugin's recommended
  * quality 4) or gzip per Accept-Encoding, for compressible content types at or above
- * COMPRESS_THRESHOLD_BYTES. Answers that already carry a Content-Encoding (the precompressed
+ * COMPRESS_THRESHOLD_BYTES; in-memory answers up to COMPRESS_SYNC_MAX_BYTES in one call. Answers that already carry a Content-Encoding (the precompressed
  * static files) pass untouched. Request bodies are not decompressed (clients send plain JSON).
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
@@ -41,6 +48,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     global: true,
     encodings: ['br', 'gzip'],
     threshold: COMPRESS_THRESHOLD_BYTES,
+    syncThreshold: COMPRESS_SYNC_MAX_BYTES,
     globalDecompression: false,
     // Text only: media (audio, images, octet-stream downloads) is already compressed or binary.
     customTypes: COMPRESSIBLE_TYPES,
