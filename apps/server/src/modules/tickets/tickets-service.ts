@@ -91,7 +91,7 @@ function afterCursor(cursor: string): SQL {
  * or number or of a message body) runs two index-driven parts — contacts through their trigram
  * indexes, messages through an EXISTS per ticket walked newest first — each limited to the page
  * window, merges them and joins only the kept rows; its `count` is then a lower bound (the rows up to
- * this page), since an exact count of a common word cannot be cheap.
+ * this page), since an exact count of a common word cannot be cheap. One round trip in all.
  */
 export async function listTickets(ctx: AppContext, auth: AuthContext, query: TicketsQueryParsed) {
   const viewer = await loadViewer(ctx.db, auth);
@@ -130,6 +130,11 @@ export async function listTickets(ctx: AppContext, auth: AuthContext, query: Tic
   };
 }
 
+/**
+ * One round trip: the contact part and the message part (each an index-driven scan limited to the
+ * page window) united, ordered, cut to the page plus one row, then joined with contact, user, queue,
+ * connection and tags.
+ */
 async function searchTickets(
   ctx: AppContext,
   companyId: number,
@@ -139,39 +144,31 @@ async function searchTickets(
 ) {
   const window = offset + TICKETS_PAGE_SIZE + 1;
   const order = [desc(tickets.updatedAt), desc(tickets.id)] as const;
-  const [byContact, byMessage] = await Promise.all([
-    ctx.db
-      .select({ id: tickets.id, updatedAt: tickets.updatedAt })
-      .from(tickets)
-      .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-      .where(and(base, or(ilike(contacts.name, like), ilike(contacts.number, like))))
-      .orderBy(...order)
-      .limit(window),
-    ctx.db
-      .select({ id: tickets.id, updatedAt: tickets.updatedAt })
-      .from(tickets)
-      .where(
-        and(
-          base,
-          sql`exists (select 1 from messages m where m.ticket_id = ${tickets.id} and m.company_id = ${companyId} and m.body ilike ${like})`,
-        ),
-      )
-      .orderBy(...order)
-      .limit(window),
-  ]);
-  const merged = new Map<number, Date>();
-  for (const row of [...byContact, ...byMessage]) merged.set(row.id, row.updatedAt);
-  const ordered = [...merged]
-    .sort((x, y) => y[1].getTime() - x[1].getTime() || y[0] - x[0])
-    .map(([id]) => id);
-  const ids = ordered.slice(offset, offset + TICKETS_PAGE_SIZE);
-  const rows = ids.length ? await ticketQuery(ctx.db).where(inArray(tickets.id, ids)) : [];
-  const byId = new Map(rows.map((row) => [row.ticket.id, row]));
-  const page = ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [toTicket(row)] : [];
-  });
-  const hasMore = ordered.length > offset + TICKETS_PAGE_SIZE;
+  const byContact = ctx.db
+    .select({ id: tickets.id, updatedAt: tickets.updatedAt })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(and(base, or(ilike(contacts.name, like), ilike(contacts.number, like))))
+    .orderBy(...order)
+    .limit(window);
+  const byMessage = ctx.db
+    .select({ id: tickets.id, updatedAt: tickets.updatedAt })
+    .from(tickets)
+    .where(
+      and(
+        base,
+        sql`exists (select 1 from messages m where m.ticket_id = ${tickets.id} and m.company_id = ${companyId} and m.body ilike ${like})`,
+      ),
+    )
+    .orderBy(...order)
+    .limit(window);
+  const pageIds = sql`(select found.id from ((${byContact}) union (${byMessage})) found
+    order by found.updated_at desc, found.id desc offset ${offset} limit ${TICKETS_PAGE_SIZE + 1})`;
+  const rows = await ticketQuery(ctx.db)
+    .where(inArray(tickets.id, pageIds))
+    .orderBy(...order);
+  const hasMore = rows.length > TICKETS_PAGE_SIZE;
+  const page = rows.slice(0, TICKETS_PAGE_SIZE).map(toTicket);
   return { tickets: page, hasMore, count: offset + page.length + (hasMore ? 1 : 0) };
 }
 
