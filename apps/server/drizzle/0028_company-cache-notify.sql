@@ -3,7 +3,8 @@
 -- writes it (any node, any service, plain SQL). Payload '<topic>:<companyId>' or '<topic>:*'; the
 -- topic is the trigger's argument. Topics: campaign_settings (the opt-out keyword),
 -- campaign_confirmation (a shipping starts awaiting a confirmation), webhooks (a company's active
--- webhooks and its plan's external API flag).
+-- webhooks and its plan's external API flag), settings (a company's settings: whether group
+-- messages are ignored).
 CREATE OR REPLACE FUNCTION zapdesk_company_cache_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_LEVEL = 'STATEMENT' THEN
@@ -34,3 +35,6 @@ CREATE TRIGGER companies_cache_changed AFTER UPDATE OF plan_id ON companies
 --> statement-breakpoint
 CREATE TRIGGER plans_cache_changed AFTER UPDATE OR DELETE ON plans
   FOR EACH STATEMENT EXECUTE FUNCTION zapdesk_company_cache_changed('webhooks');
+--> statement-breakpoint
+CREATE TRIGGER settings_cache_changed AFTER INSERT OR UPDATE OR DELETE ON settings
+  FOR EACH ROW EXECUTE FUNCTION zapdesk_company_cache_changed('settings');

@@ -12,6 +12,7 @@ import {
   createSimulatorConnection,
   createTenant,
   customerNumber,
+  inboundMessage,
   injectMessage,
   type TenantFixture,
   type TestUser,
@@ -157,5 +158,24 @@ describe('inbound hook caches', () => {
     await injectMessage(t.app, a.admin, whatsappId, { from: customerNumber(), body: 'desligado' });
     await t.app.webhooks.settled();
     expect(await deliveries(hookId)).toBe(1);
+  });
+
+  it('a change of CheckMsgIsGroup counts from the next group message', async () => {
+    const ref = { id: whatsappId, companyId: a.companyId };
+    const group = (body: string) => inboundMessage('120363000000000777', body, { isGroup: true });
+    const setGroups = async (value: 'enabled' | 'disabled') => {
+      const res = await inject('PUT', '/api/settings/CheckMsgIsGroup', a.admin, { value });
+      expect(res.statusCode, res.body).toBe(200);
+      await cachesInUse();
+    };
+    await setGroups('disabled');
+    expect(await t.app.pipeline.ingest(ref, group('um'))).toBeTruthy();
+    const hits = cache('settings').stats.hits;
+    expect(await t.app.pipeline.ingest(ref, group('dois'))).toBeTruthy();
+    expect(cache('settings').stats.hits).toBe(hits + 1);
+    await setGroups('enabled');
+    expect(await t.app.pipeline.ingest(ref, group('três'))).toBeUndefined();
+    await setGroups('disabled');
+    expect(await t.app.pipeline.ingest(ref, group('quatro'))).toBeTruthy();
   });
 });

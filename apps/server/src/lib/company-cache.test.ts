@@ -2,10 +2,10 @@
  * The per-node company caches (issue 10, item 3): what they store and drop, and the NOTIFY the
  * triggers of migration 0028 send for every change the caches depend on.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../db/client.js';
-import { campaignSettings, companies, plans, webhooks } from '../db/schema/index.js';
+import { campaignSettings, companies, plans, settings, webhooks } from '../db/schema/index.js';
 import { createTenantPair, type TenantFixture } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { COMPANY_CACHE_CHANNEL, CompanyCaches } from './company-cache.js';
@@ -160,7 +160,7 @@ describe('cache triggers (migration 0028)', () => {
     return payloads.filter((p) => p !== 'marker:0');
   }
 
-  it('notifies changes of campaign settings, webhooks and a company plan to that company', async () => {
+  it('notifies changes of campaign settings, webhooks, settings and a company plan to that company', async () => {
     const { db } = t.app.ctx;
     expect(
       await notified(() =>
@@ -191,6 +191,14 @@ describe('cache triggers (migration 0028)', () => {
         db.update(webhooks).set({ active: false }).where(eq(webhooks.companyId, b.companyId)),
       ),
     ).toEqual([`webhooks:${b.companyId}`]);
+    expect(
+      await notified(() =>
+        db
+          .update(settings)
+          .set({ value: 'enabled' })
+          .where(and(eq(settings.companyId, b.companyId), eq(settings.key, 'CheckMsgIsGroup'))),
+      ),
+    ).toEqual([`settings:${b.companyId}`]);
     const [company] = await db.select().from(companies).where(eq(companies.id, a.companyId));
     const [plan] = await db
       .insert(plans)
