@@ -878,13 +878,12 @@ export class InboundPipeline {
     if (lastClosed?.awaitingRating && !message.fromMe && isRatingAnswer(message.body)) {
       return { ticketId: lastClosed.id, created: false, botMayAnswer: true, closed: true };
     }
-    // A connection with exactly one queue routes its new tickets there (document 2, queues).
-    const connectionQueues = await tx
-      .select({ queueId: whatsappQueues.queueId })
-      .from(whatsappQueues)
-      .where(and(eq(whatsappQueues.companyId, companyId), eq(whatsappQueues.whatsappId, whatsappId)))
-      .limit(2);
-    const queueId = connectionQueues.length === 1 ? connectionQueues[0]!.queueId : null;
+    // A connection with exactly one queue routes its new tickets there (document 2, queues): read by
+    // the statement that reopens or creates the ticket, not by one of its own.
+    const queueId = sql<number | null>`(select case when count(*) = 1 then min(q.queue_id) end from (
+      select ${whatsappQueues.queueId} as queue_id from ${whatsappQueues}
+      where ${whatsappQueues.companyId} = ${companyId} and ${whatsappQueues.whatsappId} = ${whatsappId}
+      limit 2) q)`;
     if (lastClosed) {
       const [reopened] = await tx
         .update(tickets)
