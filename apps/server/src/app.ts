@@ -33,6 +33,7 @@ import type { AppContext, ZodApp } from './context.js';
 import type { DatabaseHandle } from './db/client.js';
 import { JobQueue } from './jobs/job-queue.js';
 import { AppError } from './lib/app-error.js';
+import { CompanyCaches } from './lib/company-cache.js';
 import { errorHandler } from './lib/error-handler.js';
 import type { RouteGuard } from './lib/guards.js';
 import { inputGuard, keepUnnamedFields } from './lib/input-guard.js';
@@ -236,6 +237,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const authCache = new AuthCache();
   await authCache.start(database);
   app.addHook('onClose', async () => authCache.stop());
+  // Per-company values the inbound hooks read for every message, dropped the same way.
+  const caches = new CompanyCaches();
+  await caches.start(database);
+  app.addHook('onClose', async () => caches.stop());
   const ctx: AppContext = {
     config,
     database,
@@ -245,6 +250,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     log: app.log,
     redis,
     authCache,
+    caches,
   };
   app.decorate('ctx', ctx);
   app.decorate('routeTable', [] as RouteEntry[]);

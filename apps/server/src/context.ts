@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RedisClientType } from 'redis';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
+import type { CompanyCaches } from './lib/company-cache.js';
 import type { Secrets } from './lib/secrets.js';
 import type { AuthCache } from './modules/auth/auth-cache.js';
 import type { Realtime } from './realtime/realtime.js';
@@ -20,6 +21,8 @@ export interface AppContext {
   redis?: RedisClientType;
   /** The auth guard's per-node cache (see AuthCache); absent in contexts built without buildApp. */
   authCache?: AuthCache;
+  /** Per-node caches of per-company values (see CompanyCaches); absent in contexts built without buildApp. */
+  caches?: CompanyCaches;
 }
 
 /** Fastify instance with the zod type provider, as route modules receive it. */

@@ -9,6 +9,7 @@ import type { AppContext } from '../context.js';
 import type { DatabaseHandle, Tx } from '../db/client.js';
 import { contacts, messages, settings, tickets, whatsappQueues } from '../db/schema/index.js';
 import type { JobQueue } from '../jobs/job-queue.js';
+import type { CompanyCache } from '../lib/company-cache.js';
 import { pgErrorCode } from '../lib/db-errors.js';
 import { withoutNulBytes } from '../lib/input-guard.js';
 import { toContact } from '../modules/contacts/contacts-service.js';
@@ -150,6 +151,9 @@ async function runAppend(
 
 type RawClient = { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
 
+/** Statements of this node that may change a company's settings (the settings cache bypasses then). */
+const SETTINGS_WRITE = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?settings"?[\s(;]|^\s*truncate\b/i;
+
 const RETRYABLE = new Set(['23505', '40001', '40P01']);
 
 /** The ticket list's preview of a message body. */
@@ -234,6 +238,8 @@ export class InboundPipeline {
   private readonly ackChains = new Map<number, Promise<void>>();
   private readonly batching: BatchOptions;
   private readonly lanes: Lane[];
+  /** Whether each company ignores group messages (per-node cache, when the app keeps caches). */
+  private readonly groupsIgnored?: CompanyCache<boolean>;
   /**
    * Counters (tests, benchmarks): batches run, messages they held, the largest one, and the batch
    * statements or transactions that failed and were retried message by message.
@@ -252,6 +258,11 @@ export class InboundPipeline {
     private readonly jobs?: JobQueue,
     batching: Partial<BatchOptions> = {},
   ) {
+    this.groupsIgnored = ctx.caches?.define({
+      topic: 'settings',
+      localWrite: SETTINGS_WRITE,
+      load: (companyId) => this.readIgnoresGroups(companyId),
+    });
     this.batching = { ...DEFAULT_BATCHING, ...batching };
     this.lanes = Array.from({ length: Math.max(1, this.batching.lanes) }, () => ({
       pending: [],
@@ -675,7 +686,12 @@ export class InboundPipeline {
     return { message: full, ticket };
   }
 
+  /** Whether the company ignores group messages (CheckMsgIsGroup), from the cache when there is one. */
   private async ignoresGroups(companyId: number): Promise<boolean> {
+    return this.groupsIgnored ? this.groupsIgnored.get(companyId) : this.readIgnoresGroups(companyId);
+  }
+
+  private async readIgnoresGroups(companyId: number): Promise<boolean> {
     const [row] = await this.ctx.db
       .select({ value: settings.value })
       .from(settings)
@@ -862,13 +878,12 @@ export class InboundPipeline {
     if (lastClosed?.awaitingRating && !message.fromMe && isRatingAnswer(message.body)) {
       return { ticketId: lastClosed.id, created: false, botMayAnswer: true, closed: true };
     }
-    // A connection with exactly one queue routes its new tickets there (document 2, queues).
-    const connectionQueues = await tx
-      .select({ queueId: whatsappQueues.queueId })
-      .from(whatsappQueues)
-      .where(and(eq(whatsappQueues.companyId, companyId), eq(whatsappQueues.whatsappId, whatsappId)))
-      .limit(2);
-    const queueId = connectionQueues.length === 1 ? connectionQueues[0]!.queueId : null;
+    // A connection with exactly one queue routes its new tickets there (document 2, queues): read by
+    // the statement that reopens or creates the ticket, not by one of its own.
+    const queueId = sql<number | null>`(select case when count(*) = 1 then min(q.queue_id) end from (
+      select ${whatsappQueues.queueId} as queue_id from ${whatsappQueues}
+      where ${whatsappQueues.companyId} = ${companyId} and ${whatsappQueues.whatsappId} = ${whatsappId}
+      limit 2) q)`;
     if (lastClosed) {
       const [reopened] = await tx
         .update(tickets)

@@ -4,7 +4,7 @@ import {
   type CampaignStatus,
   DASHBOARD_TIME_ZONE,
 } from '@zapdesk/shared';
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { fillVariables } from '../../automation/message-variables.js';
 import { CloudDriver } from '../../channels/cloud/cloud-driver.js';
 import type { InboundPipeline, IngestResult } from '../../channels/inbound-pipeline.js';
@@ -26,6 +26,7 @@ import {
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
+import type { CompanyCache } from '../../lib/company-cache.js';
 import { localDay, nextSendAt, type PaceSettings, waitAfterSend } from './pace.js';
 import {
   cloudWindowOpen,
@@ -58,6 +59,13 @@ const PACE_RUN_STEPS = 100;
  * still counts as the answer that confirms it, ms (3 days; docs/architecture.md "Campaign engine").
  */
 export const CONFIRMATION_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
+
+/** Statements of this node that may change an opt-out keyword (the settings cache bypasses then). */
+const CAMPAIGN_SETTINGS_WRITE =
+  /^\s*(?:insert\s+into|update|delete\s+from)\s+"?campaign_settings"?[\s(;]|^\s*truncate\b/i;
+/** Statements of this node that may start a shipping's wait for a confirmation. */
+const CONFIRMATION_REQUEST_WRITE =
+  /^\s*(?:insert\s+into|update)\s+"?campaign_shippings"?[\s(][\s\S]*confirmation_requested_at|^\s*truncate\b/i;
 
 const startKey = (campaignId: number) => `campaign-${campaignId}`;
 const rowsOf = (result: unknown) =>
@@ -110,7 +118,22 @@ export class CampaignEngine {
     private readonly media: MediaStore,
     private readonly sessions: SessionManager,
     private readonly pipeline: InboundPipeline,
-  ) {}
+  ) {
+    this.optOutKeywords = ctx.caches?.define({
+      topic: 'campaign_settings',
+      localWrite: CAMPAIGN_SETTINGS_WRITE,
+      load: (companyId) => this.readOptOutKeyword(companyId),
+    });
+    this.awaitingConfirmation = ctx.caches?.define({
+      topic: 'campaign_confirmation',
+      localWrite: CONFIRMATION_REQUEST_WRITE,
+      load: (companyId) => this.readAwaitingUntil(companyId),
+    });
+  }
+  /** The companies' normalized opt-out keywords ('' = none), when the app keeps caches. */
+  private readonly optOutKeywords?: CompanyCache<string>;
+  /** Until when (ms) a company may have a shipping awaiting confirmation (0 = none), when cached. */
+  private readonly awaitingConfirmation?: CompanyCache<number>;
   /** When each campaign's progress was last announced (ms), to announce at most once a second. */
   private readonly announced = new Map<number, number>();
 
@@ -633,15 +656,51 @@ export class CampaignEngine {
       );
   }
 
-  /** Whether `body` is the company's opt-out keyword (case, accents and spaces ignored; default SAIR). */
+  /**
+   * Whether `body` is the company's opt-out keyword (case, accents and spaces ignored; default SAIR).
+   * Every short inbound message asks: the keyword comes from the per-node cache the settings' saves
+   * invalidate (migration 0028), when the app keeps one.
+   */
   private async isOptOut(companyId: number, body: string): Promise<boolean> {
     if (body.length > 40) return false;
+    const keyword = this.optOutKeywords
+      ? await this.optOutKeywords.get(companyId)
+      : await this.readOptOutKeyword(companyId);
+    return !!keyword && normalizeKeyword(body) === keyword;
+  }
+
+  /** The company's opt-out keyword, normalized ('' when switched off; SAIR without settings). */
+  private async readOptOutKeyword(companyId: number): Promise<string> {
     const [settings] = await this.ctx.db
       .select({ keyword: campaignSettings.optOutKeyword })
       .from(campaignSettings)
       .where(eq(campaignSettings.companyId, companyId));
-    const keyword = normalizeKeyword(settings ? settings.keyword : 'SAIR');
-    return !!keyword && normalizeKeyword(body) === keyword;
+    return normalizeKeyword(settings ? settings.keyword : 'SAIR');
+  }
+
+  /**
+   * Until when (ms since the epoch) the company has a shipping awaiting confirmation: its latest
+   * unconfirmed confirmation request on any of its connections plus CONFIRMATION_WINDOW_MS, or 0.
+   * Reads the awaiting-confirmation index of each connection.
+   */
+  private async readAwaitingUntil(companyId: number): Promise<number> {
+    const since = new Date(Date.now() - CONFIRMATION_WINDOW_MS);
+    const [row] = await this.ctx.db
+      .select({
+        latest: sql<number>`coalesce(extract(epoch from max(${campaignShippings.confirmationRequestedAt})) * 1000, 0)::float8`,
+      })
+      .from(whatsapps)
+      .innerJoin(campaignShippings, eq(campaignShippings.whatsappId, whatsapps.id))
+      .where(
+        and(
+          eq(whatsapps.companyId, companyId),
+          isNotNull(campaignShippings.confirmationRequestedAt),
+          isNull(campaignShippings.confirmedAt),
+          gt(campaignShippings.confirmationRequestedAt, since),
+        ),
+      );
+    const latest = Number(row?.latest ?? 0);
+    return latest > 0 ? latest + CONFIRMATION_WINDOW_MS : 0;
   }
 
   /**
@@ -656,8 +715,10 @@ export class CampaignEngine {
   async confirmFromInbound(companyId: number, whatsappId: number, result: IngestResult): Promise<void> {
     const { message } = result;
     if (message.fromMe) return;
+    // Every inbound message passes here: a company with no shipping awaiting confirmation is told
+    // by the per-node cache (no query), else one indexed look without a transaction settles most.
+    if (this.awaitingConfirmation && Date.now() >= (await this.awaitingConfirmation.get(companyId))) return;
     const since = new Date(Date.now() - CONFIRMATION_WINDOW_MS);
-    // Every inbound message passes here: one indexed look without a transaction settles most.
     const [awaiting] = await this.ctx.db
       .select({ id: campaignShippings.id })
       .from(campaignShippings)

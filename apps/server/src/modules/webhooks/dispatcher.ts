@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { companies, plans, webhookDeliveries, webhooks } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
+import type { CompanyCache } from '../../lib/company-cache.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import { privateUrlReason } from './public-address.js';
 
@@ -60,6 +61,20 @@ async function readStart(response: Response, max: number): Promise<string> {
   }
   return Buffer.concat(chunks).toString('utf8').slice(0, max);
 }
+
+/** What the dispatcher needs of an active webhook to store its deliveries. */
+interface ActiveHook {
+  id: number;
+  events: string[];
+  createdAt: Date;
+}
+
+/**
+ * Statements of this node that may change which webhooks a company has active: writes to webhooks,
+ * companies (their plan) and plans (the external API flag).
+ */
+const WEBHOOKS_WRITE =
+  /^\s*(?:insert\s+into|update|delete\s+from)\s+"?(?:webhooks|companies|plans)"?[\s(;]|^\s*truncate\b/i;
 
 /** A URL refused before any request (a non-public address). */
 class RefusedUrl extends Error {}
@@ -142,13 +157,37 @@ export function webhookCandidates(channel: ChannelName, payload: unknown): Candi
  */
 export class WebhookDispatcher {
   readonly #inFlight = new Set<Promise<unknown>>();
+  /** The companies' active webhooks (per-node cache, when the app keeps caches). */
+  readonly #hooks?: CompanyCache<ActiveHook[]>;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly jobs: JobQueue,
     /** fetch, replaceable in tests. */
     private readonly fetcher: typeof fetch = fetch,
-  ) {}
+  ) {
+    this.#hooks = ctx.caches?.define({
+      topic: 'webhooks',
+      localWrite: WEBHOOKS_WRITE,
+      load: (companyId) => this.activeHooks(companyId),
+    });
+  }
+
+  /**
+   * The company's active webhooks, none when its plan lacks the external API. Every ticket, message
+   * and contact event asks: read from the per-node cache that changes of webhooks, of a company's
+   * plan or of plans invalidate (migration 0028), when the app keeps one.
+   */
+  private async activeHooks(companyId: number): Promise<ActiveHook[]> {
+    return this.ctx.db
+      .select({ id: webhooks.id, events: webhooks.events, createdAt: webhooks.createdAt })
+      .from(webhooks)
+      .innerJoin(companies, eq(companies.id, webhooks.companyId))
+      .innerJoin(plans, eq(plans.id, companies.planId))
+      .where(
+        and(eq(webhooks.companyId, companyId), eq(webhooks.active, true), eq(plans.useExternalApi, true)),
+      );
+  }
 
   /** Defines the delivery job and subscribes to the realtime emissions. */
   register(): void {
@@ -177,14 +216,7 @@ export class WebhookDispatcher {
    * queues their jobs, in one transaction. An event id already stored for a webhook is skipped.
    */
   async enqueue(companyId: number, candidates: Candidate[]): Promise<number> {
-    const hooks = await this.ctx.db
-      .select({ id: webhooks.id, events: webhooks.events, createdAt: webhooks.createdAt })
-      .from(webhooks)
-      .innerJoin(companies, eq(companies.id, webhooks.companyId))
-      .innerJoin(plans, eq(plans.id, companies.planId))
-      .where(
-        and(eq(webhooks.companyId, companyId), eq(webhooks.active, true), eq(plans.useExternalApi, true)),
-      );
+    const hooks = this.#hooks ? await this.#hooks.get(companyId) : await this.activeHooks(companyId);
     if (hooks.length === 0) return 0;
     const occurredAt = new Date().toISOString();
     const queued = await this.ctx.db.transaction(async (tx) => {
