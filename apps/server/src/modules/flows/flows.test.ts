@@ -168,6 +168,15 @@ describe('flows', () => {
     expect((await inject('DELETE', `/api/flowbuilder/${flow.id}`, a.admin)).statusCode).toBe(404);
   });
 
+  it("clears a connection's welcome flow when the flow is deleted", async () => {
+    const flow = await newFlow('Boas-vindas apagadas');
+    const set = await inject('PUT', `/api/whatsapp/${whatsappId}`, a.admin, { flowIdWelcome: flow.id });
+    expect(set.json().flowIdWelcome).toBe(flow.id);
+    expect((await inject('DELETE', `/api/flowbuilder/${flow.id}`, a.admin)).statusCode).toBe(204);
+    const after = await inject('GET', `/api/whatsapp/${whatsappId}`, a.admin);
+    expect(after.json().flowIdWelcome).toBeNull();
+  });
+
   it('refuses names outside 2..50 characters', async () => {
     for (const name of ['a', 'x'.repeat(51), '  ']) {
       const res = await inject('POST', '/api/flowbuilder', a.admin, { name });
