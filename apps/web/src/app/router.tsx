@@ -4,7 +4,6 @@ import { Navigate, Route, Routes } from 'react-router';
 import { useCurrentUser } from '../features/auth/session-context';
 import { loadFullLocales } from '../lib/i18n';
 import { PageLoader, PrivateRoute, PublicRoute } from './guards';
-import { PLACEHOLDER_ROUTES, type PlaceholderRoute } from './placeholder-routes';
 
 /*
  * Every page is a route-level chunk loaded on demand, so the first download stays small (/login
@@ -17,9 +16,6 @@ import { PLACEHOLDER_ROUTES, type PlaceholderRoute } from './placeholder-routes'
  * Never import a page (or the layout) statically here: its code and its libraries would join the
  * entry chunk and the login's download (the budget check, apps/web/scripts/check-budget.mjs, fails).
  */
-const ComingSoonPage = lazy(() =>
-  import('../features/common/coming-soon-page').then((m) => ({ default: m.ComingSoonPage })),
-);
 const NotFoundPage = lazy(() =>
   import('../features/common/not-found-page').then((m) => ({ default: m.NotFoundPage })),
 );
@@ -135,17 +131,6 @@ function HomeRoute() {
   const user = useCurrentUser();
   if (!can(user.profile, 'dashboard:view')) return <Navigate to="/tickets" replace />;
   return page(<DashboardPage />);
-}
-
-/**
- * A placeholder page; flow routes need the `cshow` flag or an admin (document 3 route table, core
- * side menu).
- */
-function PlaceholderPage({ route }: { route: PlaceholderRoute }) {
-  const user = useCurrentUser();
-  const cshow = localStorage.getItem(STORAGE_KEYS.cshow) !== null;
-  const allowed = route.gate === undefined || cshow || user.profile === 'admin';
-  return page(allowed ? <ComingSoonPage titleKey={route.titleKey} /> : <NotFoundPage />);
 }
 
 /**
@@ -269,9 +254,6 @@ export function AppRoutes() {
             <Route path="/financeiro" element={page(<InvoicesPage />)} />
             <Route path="/subscription" element={page(<SubscriptionPage />)} />
             <Route path="/messages-api" element={page(<MessagesApiPage />)} />
-            {PLACEHOLDER_ROUTES.map((route) => (
-              <Route key={route.path} path={route.path} element={<PlaceholderPage route={route} />} />
-            ))}
             <Route path="*" element={page(<NotFoundPage />)} />
           </Route>
         </Route>

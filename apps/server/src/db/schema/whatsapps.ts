@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   index,
   integer,
@@ -11,6 +12,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { companies } from './companies.js';
+import { flows } from './flows.js';
 import { queues } from './queues.js';
 import { timestamps } from './timestamps.js';
 
@@ -48,16 +50,16 @@ export const whatsapps = pgTable(
     integrationId: integer(),
     /**
      * The welcome flow (issue 14 item 3): started for a new ticket of this connection when no flow
-     * campaign's phrase matched. A plain id like promptId (flows reference connections already);
-     * a deleted or inactive flow simply does not start.
+     * campaign's phrase matched. Deleting the flow clears it; an inactive flow simply does not start.
      */
-    flowIdWelcome: integer(),
+    flowIdWelcome: integer().references((): AnyPgColumn => flows.id, { onDelete: 'set null' }),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('whatsapps_company_name_key').on(t.companyId, t.name),
     uniqueIndex('whatsapps_company_default_key').on(t.companyId).where(sql`${t.isDefault}`),
     index('whatsapps_status_idx').on(t.status),
+    index('whatsapps_flow_id_welcome_idx').on(t.flowIdWelcome),
   ],
 );
 

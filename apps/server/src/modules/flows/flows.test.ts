@@ -7,6 +7,7 @@ import {
   createQueue,
   createSimulatorConnection,
   createTenant,
+  createUser,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
@@ -156,7 +157,7 @@ describe('flows', () => {
       false,
     ]);
 
-    const renamed = await inject('PUT', '/api/flowbuilder', a.agent, { flowId: flow.id, name: 'Recepção' });
+    const renamed = await inject('PUT', '/api/flowbuilder', a.admin, { flowId: flow.id, name: 'Recepção' });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(renamed.json()).toMatchObject({ id: flow.id, name: 'Recepção', active: true });
     const off = await inject('PUT', '/api/flowbuilder', a.admin, { flowId: flow.id, active: false });
@@ -165,6 +166,15 @@ describe('flows', () => {
     expect((await inject('DELETE', `/api/flowbuilder/${flow.id}`, a.admin)).statusCode).toBe(204);
     expect((await inject('GET', `/api/flowbuilder/flow/${flow.id}`, a.admin)).statusCode).toBe(404);
     expect((await inject('DELETE', `/api/flowbuilder/${flow.id}`, a.admin)).statusCode).toBe(404);
+  });
+
+  it("clears a connection's welcome flow when the flow is deleted", async () => {
+    const flow = await newFlow('Boas-vindas apagadas');
+    const set = await inject('PUT', `/api/whatsapp/${whatsappId}`, a.admin, { flowIdWelcome: flow.id });
+    expect(set.json().flowIdWelcome).toBe(flow.id);
+    expect((await inject('DELETE', `/api/flowbuilder/${flow.id}`, a.admin)).statusCode).toBe(204);
+    const after = await inject('GET', `/api/whatsapp/${whatsappId}`, a.admin);
+    expect(after.json().flowIdWelcome).toBeNull();
   });
 
   it('refuses names outside 2..50 characters', async () => {
@@ -488,7 +498,7 @@ describe('flow uploads', () => {
 describe('flow campaigns', () => {
   it('creates, lists, reads, edits, switches and deletes', async () => {
     const flow = await newFlow('Fluxo da campanha');
-    const res = await inject('POST', '/api/flowcampaign', a.agent, {
+    const res = await inject('POST', '/api/flowcampaign', a.admin, {
       name: 'Promo',
       flowId: flow.id,
       whatsappId,
@@ -508,12 +518,10 @@ describe('flow campaigns', () => {
     expect(list.hasMore).toBe(false);
     expect((await inject('GET', `/api/flowcampaign/${campaign.id}`, a.agent)).json()).toEqual(campaign);
 
-    const off = await inject('PUT', '/api/flowcampaign', a.agent, { id: campaign.id, status: false });
+    const off = await inject('PUT', '/api/flowcampaign', a.admin, { id: campaign.id, status: false });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json()).toMatchObject({ name: 'Promo', phrase: 'Oi', status: false });
 
-    // Deleting needs contacts-page:deleteContact (admins).
-    expect((await inject('DELETE', `/api/flowcampaign/${campaign.id}`, a.agent)).statusCode).toBe(403);
     expect((await inject('DELETE', `/api/flowcampaign/${campaign.id}`, a.admin)).statusCode).toBe(204);
     expect((await inject('GET', `/api/flowcampaign/${campaign.id}`, a.admin)).statusCode).toBe(404);
   });
@@ -555,5 +563,64 @@ describe('flow campaigns', () => {
       (await inject('PUT', '/api/flowcampaign', a.admin, { id: theirCampaign.id, name: 'x' })).statusCode,
     ).toBe(404);
     expect((await inject('DELETE', `/api/flowcampaign/${theirCampaign.id}`, a.admin)).statusCode).toBe(404);
+  });
+});
+
+describe('who may change flows (document 1: the Flows submenu is admin)', () => {
+  it('lets an agent read flows and flow campaigns but refuses every write with 403', async () => {
+    const flow = await newFlow('Fluxo só do admin');
+    expect((await save(flow.id, { nodes: [START], connections: [] })).statusCode).toBe(200);
+    const created = await inject('POST', '/api/flowcampaign', a.admin, {
+      name: 'Frase do admin',
+      flowId: flow.id,
+      whatsappId,
+      phrase: 'quero',
+    });
+    const campaign = ZFlowCampaign.parse(created.json());
+
+    // Reads: the connection modal lists the flows for any user.
+    expect((await inject('GET', '/api/flowbuilder', a.agent)).statusCode).toBe(200);
+    expect((await inject('GET', `/api/flowbuilder/flow/${flow.id}`, a.agent)).statusCode).toBe(200);
+    expect((await inject('GET', '/api/flowcampaign', a.agent)).statusCode).toBe(200);
+    expect((await inject('GET', `/api/flowcampaign/${campaign.id}`, a.agent)).statusCode).toBe(200);
+
+    const writes: [method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object][] = [
+      ['POST', '/api/flowbuilder', { name: 'Fluxo do agente' }],
+      ['PUT', '/api/flowbuilder', { flowId: flow.id, name: 'Renomeado' }],
+      ['PUT', '/api/flowbuilder', { flowId: flow.id, active: false }],
+      ['POST', '/api/flowbuilder/duplicate', { flowId: flow.id }],
+      ['POST', '/api/flowbuilder/flow', { idFlow: flow.id, nodes: [START], connections: [] }],
+      ['DELETE', `/api/flowbuilder/${flow.id}`],
+      ['POST', '/api/flowbuilder/img', {}],
+      ['POST', '/api/flowbuilder/audio', {}],
+      ['POST', '/api/flowbuilder/content', {}],
+      ['POST', '/api/flowcampaign', { name: 'Do agente', flowId: flow.id, whatsappId, phrase: 'oi' }],
+      ['PUT', '/api/flowcampaign', { id: campaign.id, status: false }],
+      ['DELETE', `/api/flowcampaign/${campaign.id}`],
+    ];
+    for (const [method, url, payload] of writes) {
+      const res = await inject(method, url, a.agent, payload);
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json(), `${method} ${url}`).toEqual({ error: 'ERR_NO_PERMISSION' });
+    }
+
+    // Nothing changed.
+    const after = ZFlowWithGraph.parse(
+      (await inject('GET', `/api/flowbuilder/flow/${flow.id}`, a.admin)).json(),
+    );
+    expect(after.flow).toMatchObject({ name: 'Fluxo só do admin', active: true });
+    const agentFlows = ZFlowsPage.parse(
+      (await inject('GET', '/api/flowbuilder?searchParam=agente', a.admin)).json(),
+    );
+    expect(agentFlows.flows).toEqual([]);
+    expect((await inject('GET', `/api/flowcampaign/${campaign.id}`, a.admin)).json()).toMatchObject({
+      status: true,
+    });
+  });
+
+  it('lets a super user without the admin profile write', async () => {
+    const root = await createUser(t.app, a.companyId, { profile: 'user', super: true });
+    const res = await inject('POST', '/api/flowbuilder', root, { name: 'Fluxo do super' });
+    expect(res.statusCode, res.body).toBe(201);
   });
 });

@@ -39,12 +39,14 @@ import {
 import { getTicketFlowRun } from './ticket-flow-run.js';
 
 /**
- * The flow builder and flow campaigns are campaign features: any signed-in user of a company whose
- * plan has useCampaigns (document 3 section 6 gates the screens by the cshow flag, not by role);
- * deleting a flow campaign needs contacts-page:deleteContact, which only admins hold.
+ * The flow builder and flow campaigns are campaign features of the Flows submenu, an admin menu
+ * (document 1 section "Menu": "Flows submenu (/phrase-lists, /flowbuilders): admin"). Reads stay
+ * open to any signed-in user of a company whose plan has useCampaigns, since other screens list the
+ * flows (the connection modal's welcome flow); every write needs an admin or super user and answers
+ * 403 ERR_NO_PERMISSION to an agent.
  */
-const flowRoute = { auth: 'user', plan: 'useCampaigns' } as const;
-const flowAdminRoute = { auth: 'user', role: 'admin', plan: 'useCampaigns' } as const;
+const flowReadRoute = { auth: 'user', plan: 'useCampaigns' } as const;
+const flowWriteRoute = { auth: 'user', role: 'admin', plan: 'useCampaigns' } as const;
 
 /** Flow builder and flow campaigns API (document 3 section 7 "Flow builder", "Flow campaigns"). */
 export function flowRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): void {
@@ -57,26 +59,26 @@ export function flowRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): voi
   );
   app.get(
     '/flowbuilder',
-    { config: flowRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZFlowsPage } } },
+    { config: flowReadRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZFlowsPage } } },
     (request) => listFlows(ctx, request.auth.companyId, request.query),
   );
   app.post(
     '/flowbuilder',
-    { config: flowRoute, schema: { tags, body: ZFlowCreateBody, response: { 201: ZFlow } } },
+    { config: flowWriteRoute, schema: { tags, body: ZFlowCreateBody, response: { 201: ZFlow } } },
     async (request, reply) =>
       reply.status(201).send(await createFlow(ctx, request.auth.companyId, request.body)),
   );
   app.put(
     '/flowbuilder',
     {
-      config: flowRoute,
+      config: flowWriteRoute,
       schema: { tags, body: ZFlowUpdateBody.partial().required({ flowId: true }), response: { 200: ZFlow } },
     },
     (request) => updateFlow(ctx, request.auth.companyId, request.body),
   );
   app.delete(
     '/flowbuilder/:id',
-    { config: flowRoute, schema: { tags, params: ZIdParam } },
+    { config: flowWriteRoute, schema: { tags, params: ZIdParam } },
     async (request, reply) => {
       await deleteFlow(ctx, request.auth.companyId, request.params.id);
       return reply.status(204).send();
@@ -84,24 +86,24 @@ export function flowRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): voi
   );
   app.post(
     '/flowbuilder/duplicate',
-    { config: flowRoute, schema: { tags, body: ZFlowDuplicateBody, response: { 201: ZFlow } } },
+    { config: flowWriteRoute, schema: { tags, body: ZFlowDuplicateBody, response: { 201: ZFlow } } },
     async (request, reply) =>
       reply.status(201).send(await duplicateFlow(ctx, request.auth.companyId, request.body.flowId)),
   );
   app.get(
     '/flowbuilder/flow/:id',
-    { config: flowRoute, schema: { tags, params: ZIdParam, response: { 200: ZFlowWithGraph } } },
+    { config: flowReadRoute, schema: { tags, params: ZIdParam, response: { 200: ZFlowWithGraph } } },
     (request) => getFlowGraph(ctx, request.auth.companyId, request.params.id),
   );
   app.post(
     '/flowbuilder/flow',
-    { config: flowRoute, schema: { tags, body: ZFlowSaveBody, response: { 200: ZFlowWithGraph } } },
+    { config: flowWriteRoute, schema: { tags, body: ZFlowSaveBody, response: { 200: ZFlowWithGraph } } },
     (request) => saveFlowGraph(ctx, request.auth.companyId, request.body),
   );
   for (const kind of ['img', 'audio', 'content'] as const satisfies FlowUploadKind[]) {
     app.post(
       `/flowbuilder/${kind}`,
-      { config: flowRoute, schema: { tags, response: { 200: ZFlowUploadAnswer } } },
+      { config: flowWriteRoute, schema: { tags, response: { 200: ZFlowUploadAnswer } } },
       (request) => storeFlowUploads(request, media, request.auth.companyId, kind),
     );
   }
@@ -109,25 +111,28 @@ export function flowRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): voi
   app.get(
     '/flowcampaign',
     {
-      config: flowRoute,
+      config: flowReadRoute,
       schema: { tags, querystring: ZFlowCampaignsQuery, response: { 200: ZFlowCampaignsPage } },
     },
     (request) => listFlowCampaigns(ctx, request.auth.companyId, request.query),
   );
   app.get(
     '/flowcampaign/:id',
-    { config: flowRoute, schema: { tags, params: ZIdParam, response: { 200: ZFlowCampaign } } },
+    { config: flowReadRoute, schema: { tags, params: ZIdParam, response: { 200: ZFlowCampaign } } },
     (request) => getFlowCampaign(ctx, request.auth.companyId, request.params.id),
   );
   app.post(
     '/flowcampaign',
-    { config: flowRoute, schema: { tags, body: ZFlowCampaignBody, response: { 201: ZFlowCampaign } } },
+    { config: flowWriteRoute, schema: { tags, body: ZFlowCampaignBody, response: { 201: ZFlowCampaign } } },
     async (request, reply) =>
       reply.status(201).send(await createFlowCampaign(ctx, request.auth.companyId, request.body)),
   );
   app.put(
     '/flowcampaign',
-    { config: flowRoute, schema: { tags, body: ZFlowCampaignUpdateBody, response: { 200: ZFlowCampaign } } },
+    {
+      config: flowWriteRoute,
+      schema: { tags, body: ZFlowCampaignUpdateBody, response: { 200: ZFlowCampaign } },
+    },
     (request) => {
       const { id, ...fields } = request.body;
       return updateFlowCampaign(ctx, request.auth.companyId, id, fields);
@@ -135,7 +140,7 @@ export function flowRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): voi
   );
   app.delete(
     '/flowcampaign/:id',
-    { config: flowAdminRoute, schema: { tags, params: ZIdParam } },
+    { config: flowWriteRoute, schema: { tags, params: ZIdParam } },
     async (request, reply) => {
       await deleteFlowCampaign(ctx, request.auth.companyId, request.params.id);
       return reply.status(204).send();

@@ -146,6 +146,33 @@ describe('ConnectionModal', () => {
     expect(JSON.parse(String(writes()[0]?.[1]?.body))).toMatchObject({ flowIdWelcome: 9 });
   });
 
+  it('shows no welcome flow when the saved one is not among the flows, and saves none', async () => {
+    const base = fetchMock.getMockImplementation() as (
+      input: RequestInfo | URL,
+      init?: RequestInit,
+    ) => Promise<Response>;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url.startsWith('/api/flowbuilder'))
+        return json(200, {
+          flows: [{ id: 9, name: 'Boas-vindas', active: true, broken: false, companyId: 1 }],
+          hasMore: false,
+        });
+      if (url.startsWith('/api/whatsapp/30') && (init?.method ?? 'GET') === 'GET')
+        return json(200, { ...existing, flowIdWelcome: 77 });
+      return base(input, init);
+    });
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<ConnectionModal whatsappId={30} onClose={onClose} />, { user: admin });
+    await screen.findByDisplayValue('Sales phone');
+    const picker = await screen.findByTestId('connection-flowIdWelcome');
+    expect((picker as HTMLInputElement).value).toBe('');
+    await user.click(screen.getByTestId('connection-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(JSON.parse(String(writes()[0]?.[1]?.body))).toMatchObject({ flowIdWelcome: null });
+  });
+
   it('hides the welcome flow when the plan has no flows', async () => {
     renderWithProviders(<ConnectionModal whatsappId={30} onClose={() => {}} />, { user: admin });
     await screen.findByDisplayValue('Sales phone');

@@ -145,6 +145,13 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
     setError(field as keyof ConnectionFormValues, { type: 'server', message: key }, { shouldFocus: true });
   };
 
+  /**
+   * The welcome flow as the picker offers it: none when the saved id is not among the company's
+   * flows (a flow deleted meanwhile), so what is saved is what the picker shows.
+   */
+  const offeredFlow = (id: number | null) =>
+    id !== null && flowOptions.data?.some((flow) => flow.id === id) ? id : null;
+
   // The Cloud API settings (their own section) are saved once the connection exists.
   const cloud = useRef<CloudSettingsHandle>(null);
 
@@ -155,6 +162,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
       token: token === '' ? null : token,
       promptId: bots?.promptId ?? existing.data?.promptId ?? null,
       integrationId: bots?.integrationId ?? existing.data?.integrationId ?? null,
+      flowIdWelcome: flowOptions.isSuccess ? offeredFlow(values.flowIdWelcome) : values.flowIdWelcome,
     };
     const saved = await save
       .mutateAsync({ id: editing ? whatsappId : undefined, body })
@@ -327,7 +335,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
               <OptionalIdSelect
                 label={t('connectionModal.flowIdWelcome')}
                 options={flowOptions.data}
-                value={field.value}
+                value={offeredFlow(field.value)}
                 onChange={field.onChange}
                 error={message(errors.flowIdWelcome?.message)}
                 testId="connection-flowIdWelcome"

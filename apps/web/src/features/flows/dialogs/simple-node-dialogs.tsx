@@ -3,7 +3,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import { Button, IconButton, MenuItem, Stack, TextField, Typography } from '@mui/material';
-import { Controller, type Resolver, useFieldArray, useForm } from 'react-hook-form';
+import {
+  Controller,
+  type Resolver,
+  type UseFormRegisterReturn,
+  useFieldArray,
+  useForm,
+} from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useQueueList } from '../../queues/use-queues';
@@ -101,6 +107,40 @@ export function RandomizerDialog({ data, onSave, onClose }: NodeDialogProps<{ pe
   );
 }
 
+/**
+ * The message a menu or question node sends: multiline (three rows at least), focused when the
+ * dialog opens, its validation key (`FLOW_MESSAGES`) translated below it.
+ */
+function NodeMessageField({
+  label,
+  registration,
+  error,
+  testId,
+}: {
+  label: string;
+  /** `form.register('message')` of the dialog's form. */
+  registration: UseFormRegisterReturn;
+  /** The field's validation key, if any. */
+  error?: string;
+  /** data-testid of the text area. */
+  testId: string;
+}) {
+  const message = useFlowMessage();
+  return (
+    <TextField
+      label={label}
+      autoFocus
+      fullWidth
+      multiline
+      minRows={3}
+      {...registration}
+      error={!!error}
+      helperText={message(error)}
+      slotProps={{ htmlInput: { 'data-testid': testId } }}
+    />
+  );
+}
+
 const ZMenuForm = z.object({
   message: z.string().trim().min(1, FLOW_MESSAGES.required).max(4000, FLOW_MESSAGES.tooLong),
   arrayOption: z
@@ -143,16 +183,11 @@ export function MenuDialog({
       pending={isSubmitting}
     >
       <Stack spacing={2}>
-        <TextField
+        <NodeMessageField
           label={t('flows.dialogs.menu.message')}
-          autoFocus
-          fullWidth
-          multiline
-          minRows={3}
-          {...form.register('message')}
-          error={!!errors.message}
-          helperText={message(errors.message?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'flow-menu-message' } }}
+          registration={form.register('message')}
+          error={errors.message?.message}
+          testId="flow-menu-message"
         />
         {options.fields.map((field, index) => (
           <Stack key={field.id} direction="row" spacing={1} alignItems="flex-start">
@@ -276,16 +311,11 @@ export function QuestionDialog({ data, onSave, onClose }: NodeDialogProps<Questi
       pending={isSubmitting}
     >
       <Stack spacing={2}>
-        <TextField
+        <NodeMessageField
           label={t('flows.dialogs.question.message')}
-          autoFocus
-          fullWidth
-          multiline
-          minRows={3}
-          {...form.register('message')}
-          error={!!errors.message}
-          helperText={message(errors.message?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'flow-question-message' } }}
+          registration={form.register('message')}
+          error={errors.message?.message}
+          testId="flow-question-message"
         />
         <TextField
           label={t('flows.dialogs.question.answerKey')}

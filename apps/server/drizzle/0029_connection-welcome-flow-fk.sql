@@ -1,0 +1,4 @@
+-- Clear welcome flows that name a deleted flow (or another company's) before the foreign key.
+UPDATE "whatsapps" SET "flow_id_welcome" = NULL WHERE "flow_id_welcome" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "flows" WHERE "flows"."id" = "whatsapps"."flow_id_welcome" AND "flows"."company_id" = "whatsapps"."company_id");--> statement-breakpoint
+ALTER TABLE "whatsapps" ADD CONSTRAINT "whatsapps_flow_id_welcome_flows_id_fk" FOREIGN KEY ("flow_id_welcome") REFERENCES "public"."flows"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "whatsapps_flow_id_welcome_idx" ON "whatsapps" USING btree ("flow_id_welcome");
