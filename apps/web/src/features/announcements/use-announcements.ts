@@ -3,6 +3,7 @@ import { type QueryClient, useInfiniteQuery, useMutation, useQueryClient } from 
 import type { Announcement, AnnouncementBody, AnnouncementsPage, ChannelPayloads } from '@zapdesk/shared';
 import { api } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
+import { type MediaSaveInput, saveWithMedia } from '../../lib/save-with-media';
 
 export const announcementsKeys = {
   all: ['announcements'] as const,
@@ -30,30 +31,8 @@ export function useAnnouncementsList(search: string) {
 export function useSaveAnnouncement() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({
-      id,
-      body,
-      file,
-      removeMedia,
-    }: {
-      id?: number | null;
-      body: AnnouncementBody;
-      file?: File | null;
-      removeMedia?: boolean;
-    }) => {
-      let saved =
-        typeof id === 'number'
-          ? await api.put<Announcement>(`/announcements/${id}`, body)
-          : await api.post<Announcement>('/announcements', body);
-      if (file) {
-        const form = new FormData();
-        form.append('file', file);
-        saved = await api.post<Announcement>(`/announcements/${saved.id}/media-upload`, form);
-      } else if (removeMedia && saved.mediaPath) {
-        saved = await api.delete<Announcement>(`/announcements/${saved.id}/media-upload`);
-      }
-      return saved;
-    },
+    mutationFn: (input: MediaSaveInput<AnnouncementBody>) =>
+      saveWithMedia<Announcement, AnnouncementBody>('/announcements', input),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: announcementsKeys.all }),
   });
 }

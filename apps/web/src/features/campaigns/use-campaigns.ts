@@ -12,6 +12,7 @@ import type {
   Tag,
 } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { type MediaSaveInput, saveWithMedia } from '../../lib/save-with-media';
 import { campaignKeys } from './campaigns-live';
 
 export { applyCampaignEvent, campaignKeys } from './campaigns-live';
@@ -49,30 +50,11 @@ export function campaignMediaFile(file: File): File {
 export function useSaveCampaign() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({
-      id,
-      body,
-      file,
-      removeMedia,
-    }: {
-      id?: number | null;
-      body: CampaignBody;
-      file?: File | null;
-      removeMedia?: boolean;
-    }) => {
-      let saved =
-        typeof id === 'number'
-          ? await api.put<Campaign>(`/campaigns/${id}`, body)
-          : await api.post<Campaign>('/campaigns', body);
-      if (file) {
-        const form = new FormData();
-        form.append('file', campaignMediaFile(file));
-        saved = await api.post<Campaign>(`/campaigns/${saved.id}/media-upload`, form);
-      } else if (removeMedia && saved.mediaPath) {
-        saved = await api.delete<Campaign>(`/campaigns/${saved.id}/media-upload`);
-      }
-      return saved;
-    },
+    mutationFn: ({ file, ...input }: MediaSaveInput<CampaignBody>) =>
+      saveWithMedia<Campaign, CampaignBody>('/campaigns', {
+        ...input,
+        file: file && campaignMediaFile(file),
+      }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: campaignKeys.all }),
   });
 }

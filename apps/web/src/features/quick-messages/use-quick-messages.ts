@@ -2,6 +2,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { QuickMessage, QuickMessageBody, QuickMessagesPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { type MediaSaveInput, saveWithMedia } from '../../lib/save-with-media';
 
 export const quickMessagesKeys = {
   all: ['quick-messages'] as const,
@@ -30,31 +31,8 @@ export function useQuickMessagesList(search: string, userId: number) {
 export function useSaveQuickMessage() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({
-      id,
-      body,
-      file,
-      removeMedia,
-    }: {
-      id?: number | null;
-      body: QuickMessageBody;
-      file?: File | null;
-      removeMedia?: boolean;
-    }) => {
-      let saved =
-        typeof id === 'number'
-          ? await api.put<QuickMessage>(`/quick-messages/${id}`, body)
-          : await api.post<QuickMessage>('/quick-messages', body);
-      if (file) {
-        const form = new FormData();
-        form.append('typeArch', 'quickMessage');
-        form.append('file', file);
-        saved = await api.post<QuickMessage>(`/quick-messages/${saved.id}/media-upload`, form);
-      } else if (removeMedia && saved.mediaPath) {
-        saved = await api.delete<QuickMessage>(`/quick-messages/${saved.id}/media-upload`);
-      }
-      return saved;
-    },
+    mutationFn: (input: MediaSaveInput<QuickMessageBody>) =>
+      saveWithMedia<QuickMessage, QuickMessageBody>('/quick-messages', input, { typeArch: 'quickMessage' }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: quickMessagesKeys.all }),
   });
 }

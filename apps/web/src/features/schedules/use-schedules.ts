@@ -2,6 +2,7 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChannelPayloads, Schedule, ScheduleBody, SchedulesPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { type MediaSaveInput, saveWithMedia } from '../../lib/save-with-media';
 
 export const schedulesKeys = {
   all: ['schedules'] as const,
@@ -31,30 +32,8 @@ export function useSchedules(search: string) {
 export function useSaveSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({
-      id,
-      body,
-      file,
-      removeMedia,
-    }: {
-      id?: number | null;
-      body: ScheduleBody;
-      file?: File | null;
-      removeMedia?: boolean;
-    }) => {
-      let saved =
-        typeof id === 'number'
-          ? await api.put<Schedule>(`/schedules/${id}`, body)
-          : await api.post<Schedule>('/schedules', body);
-      if (file) {
-        const form = new FormData();
-        form.append('file', file);
-        saved = await api.post<Schedule>(`/schedules/${saved.id}/media-upload`, form);
-      } else if (removeMedia && saved.mediaPath) {
-        saved = await api.delete<Schedule>(`/schedules/${saved.id}/media-upload`);
-      }
-      return saved;
-    },
+    mutationFn: (input: MediaSaveInput<ScheduleBody>) =>
+      saveWithMedia<Schedule, ScheduleBody>('/schedules', input),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: schedulesKeys.all }),
   });
 }
