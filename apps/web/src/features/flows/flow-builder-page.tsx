@@ -200,7 +200,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
   return (
     <Stack
       spacing={1}
-      sx={{ height: 'calc(100vh - 112px)', mr: testOpen ? `${FLOW_TEST_PANEL_WIDTH}px` : 0 }}
+      sx={{ height: 'calc(100vh - 112px)', mr: { xs: 0, sm: testOpen ? `${FLOW_TEST_PANEL_WIDTH}px` : 0 } }}
     >
       <Stack direction="row" alignItems="center" spacing={2}>
         <Typography variant="h5" component="h1" sx={{ flex: 1 }} noWrap>

@@ -13,10 +13,11 @@ import {
   Paper,
   Stack,
   TextField,
+  Toolbar,
   Typography,
 } from '@mui/material';
 import { FLOW_TEST_DEFAULT_NUMBER, type FlowTestRun, type Message, ZFlowTestBody } from '@zapdesk/shared';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { formatTime } from '../../lib/format';
@@ -83,7 +84,13 @@ export function FlowTestPanel({ open, onClose, flowId, prepare, onRunNode }: Flo
     [history.data, run],
   );
   const newestId = conversation.at(-1)?.id ?? 0;
-  const node = useTestRunNode(run?.ticketId ?? null, run?.at ?? 0, newestId);
+  // The newest message stays in sight.
+  const scroller = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (newestId && scroller.current) scroller.current.scrollTop = scroller.current.scrollHeight;
+  }, [newestId]);
+  // Followed while the panel is open (a closed panel outlines nothing).
+  const node = useTestRunNode(open && run ? run.ticketId : null, run?.at ?? 0, newestId);
   const live = run && node.data ? node.data : null;
   const runNodeId = open && live ? live.nodeId : null;
 
@@ -138,9 +145,11 @@ export function FlowTestPanel({ open, onClose, flowId, prepare, onRunNode }: Flo
       anchor="right"
       variant="persistent"
       open={open}
-      slotProps={{ paper: { sx: { width: FLOW_TEST_PANEL_WIDTH, p: 2, gap: 1.5 } } }}
+      slotProps={{ paper: { sx: { width: { xs: '100%', sm: FLOW_TEST_PANEL_WIDTH }, p: 2, gap: 1.5 } } }}
       data-testid="flow-test-panel"
     >
+      {/* Below the app's top bar, like the side menu. */}
+      <Toolbar sx={{ flexShrink: 0 }} />
       <Stack direction="row" alignItems="center">
         <Typography variant="h6" component="h2" sx={{ flex: 1 }}>
           {t('flows.test.title')}
@@ -195,6 +204,7 @@ export function FlowTestPanel({ open, onClose, flowId, prepare, onRunNode }: Flo
       </Typography>
       <Divider />
       <Box
+        ref={scroller}
         sx={{ flex: 1, overflowY: 'auto', display: 'flex', flexDirection: 'column', gap: 1 }}
         data-testid="flow-test-conversation"
       >
