@@ -24,7 +24,7 @@ import {
   ReactFlowProvider,
 } from '@xyflow/react';
 import { checkFlowGraph, type FlowGraphProblem } from '@zapdesk/shared';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -53,11 +53,19 @@ import {
 } from './flow-graph';
 import { FlowNodeActionsContext, NODE_LOOKS, NODE_TYPES } from './flow-nodes';
 import { FlowPlanGate } from './flow-plan-gate';
-import { FLOW_TEST_PANEL_WIDTH, FlowTestPanel } from './flow-test-panel';
-import { CREATABLE_NODE_TYPES, FLOW_EDITOR_DELAYS, type FlowNodeType, START_NODE_ID } from './flow-types';
+import {
+  CREATABLE_NODE_TYPES,
+  FLOW_EDITOR_DELAYS,
+  FLOW_TEST_PANEL_WIDTH,
+  type FlowNodeType,
+  START_NODE_ID,
+} from './flow-types';
 import { useFlowGraph, useSaveFlowGraph } from './use-flows';
 
 type DialogState = { type: FlowNodeType; nodeId?: string } | null;
+
+/** The test panel loads when first opened (it is not part of the editor's own weight). */
+const FlowTestPanel = lazy(() => import('./flow-test-panel').then((m) => ({ default: m.FlowTestPanel })));
 
 /**
  * /flowbuilder/{id} (document 3 sections 2 and 4): the flow's graph on a React Flow canvas. A
@@ -97,6 +105,8 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const [dialOpen, setDialOpen] = useState(false);
   const admin = useCurrentUser().profile === 'admin';
   const [testOpen, setTestOpen] = useState(false);
+  // Once opened the panel stays mounted, so closing it keeps the run and its conversation.
+  const [testUsed, setTestUsed] = useState(false);
   const [runNodeId, setRunNodeId] = useState<string | null>(null);
   /** The graph as last loaded or saved (JSON), to tell unsaved changes before a test run. */
   const savedGraph = useRef('');
@@ -222,7 +232,10 @@ function FlowEditor({ flowId }: { flowId: number }) {
           <Button
             variant="outlined"
             startIcon={<BugReportIcon />}
-            onClick={() => setTestOpen((o) => !o)}
+            onClick={() => {
+              setTestUsed(true);
+              setTestOpen((o) => !o);
+            }}
             disabled={!loaded}
             data-testid="flow-test-open"
           >
@@ -296,14 +309,16 @@ function FlowEditor({ flowId }: { flowId: number }) {
           ))}
         </SpeedDial>
       </Box>
-      {admin && (
-        <FlowTestPanel
-          open={testOpen}
-          onClose={() => setTestOpen(false)}
-          flowId={flowId}
-          prepare={prepareTest}
-          onRunNode={setRunNodeId}
-        />
+      {admin && testUsed && (
+        <Suspense fallback={null}>
+          <FlowTestPanel
+            open={testOpen}
+            onClose={() => setTestOpen(false)}
+            flowId={flowId}
+            prepare={prepareTest}
+            onRunNode={setRunNodeId}
+          />
+        </Suspense>
       )}
       {dialog && (
         <NodeDialogSwitch

@@ -25,10 +25,8 @@ import { useConnections } from '../connections/use-connections';
 import { useSendAsCustomer } from '../simulator/use-simulator';
 import { flattenMessages } from '../ticket-view/messages-cache';
 import { useMessages } from '../ticket-view/use-ticket-view';
+import { FLOW_TEST_PANEL_WIDTH } from './flow-types';
 import { useStartFlowTest, useTestRunNode } from './use-flow-test';
-
-/** Width of the test panel, in px. */
-export const FLOW_TEST_PANEL_WIDTH = 380;
 
 export interface FlowTestPanelProps {
   open: boolean;
