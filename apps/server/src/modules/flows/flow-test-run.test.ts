@@ -132,6 +132,15 @@ describe('POST /flowbuilder/:id/test', () => {
     expect(ticket).toMatchObject({ status: 'pending', userId: null });
   });
 
+  it('a start replaces a run whose steps have not run yet: the flow speaks once', async () => {
+    const number = customerNumber();
+    const first = (await startTest(a.admin, { whatsappId, number })).json();
+    const second = (await startTest(a.admin, { whatsappId, number })).json();
+    expect(second.ticketId).toBe(first.ticketId);
+    await flush();
+    expect(outbox(number)).toEqual(['Olá! Este é um teste.', expect.stringContaining('Escolha:')]);
+  });
+
   it('uses the ticket of a phone that already wrote, and runs an inactive flow', async () => {
     const number = customerNumber();
     const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from: number, body: 'olá' });

@@ -1,11 +1,11 @@
 import type { FlowTestRun } from '@zapdesk/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FlowEngine } from '../../automation/flows/flow-engine.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { SimulatorDriver } from '../../channels/simulator/simulator-driver.js';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
-import { contacts, flows, messages, tickets } from '../../db/schema/index.js';
+import { contacts, flowRuns, flows, messages, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { numberVariants } from '../contacts/phone-number.js';
 import { findTicket } from '../tickets/ticket-repository.js';
@@ -114,6 +114,11 @@ async function testTicket(
       inserted?.id ?? (await tx.select({ id: tickets.id }).from(tickets).where(live).for('update'))[0]?.id;
     if (ticketId === undefined) throw new AppError('ERR_CREATING_TICKET');
   }
+  // Any run of the ticket ends now, with the ticket's change: its queued steps are stale from here.
+  await tx
+    .update(flowRuns)
+    .set({ status: 'ended', endedAt: new Date(), step: sql`${flowRuns.step} + 1`, updatedAt: new Date() })
+    .where(and(eq(flowRuns.ticketId, ticketId), ne(flowRuns.status, 'ended')));
   // The flow holds the ticket as it would a new conversation: no agent, no queue menu.
   await tx
     .update(tickets)
