@@ -3,6 +3,9 @@
  * → ticket node (queue 'Vendas') in the editor, saves it, and the flow reloads exactly as drawn;
  * binds it to the phrase 'oi' on the simulator connection; a customer who writes 'oi' gets the
  * menu, picks 2, answers the question with a name, and the ticket lands in the queue 'Vendas'.
+ * Then, in the editor, option 1 is joined to the question and the 'Test flow' panel runs the flow on
+ * a simulator phone (saving the change first): the menu shows in the panel with the menu node
+ * outlined, and answering '1' brings the question and moves the outline to the question node.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -22,6 +25,8 @@ let page: Page;
 let token: string;
 let whatsappId: number;
 let flowId: number;
+let menuId: string;
+let questionId: string;
 
 const api = async (path: string, init: RequestInit = {}) =>
   fetch(`${server.url}/api${path}`, {
@@ -33,18 +38,33 @@ const api = async (path: string, init: RequestInit = {}) =>
     },
   });
 
-/** Drags an edge from a node's source handle (`handle` when it has several) to another node. */
+/**
+ * Drags an edge from a node's source handle (`handle` when it has several) to another node, again
+ * (up to 3 times) when no edge was added: on a busy machine the canvas may still be settling after
+ * a fit-view, so the first drag can miss the handle.
+ */
 async function connect(source: string, target: string, handle?: string): Promise<void> {
   const from = page.locator(
     `.react-flow__handle.source[data-nodeid="${source}"]${handle ? `[data-handleid="${handle}"]` : ''}`,
   );
   const to = page.locator(`.react-flow__handle.target[data-nodeid="${target}"]`);
-  const a = (await from.boundingBox())!;
-  const b = (await to.boundingBox())!;
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
-  await page.mouse.up();
+  const edges = page.locator('.react-flow__edge');
+  const before = await edges.count();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const a = (await from.boundingBox())!;
+    const b = (await to.boundingBox())!;
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+    await page.mouse.up();
+    const added = await edges
+      .nth(before)
+      .waitFor({ timeout: 5_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (added) return;
+  }
+  assert.fail(`no edge from ${source}${handle ? `:${handle}` : ''} to ${target}`);
 }
 
 /** Adds a node of `type` from the speed-dial; `fill` completes its dialog. @returns its id. */
@@ -128,6 +148,8 @@ describe('flow builder', () => {
       await page.getByTestId('flow-ticket-queue').click();
       await page.getByRole('option', { name: 'Vendas' }).click();
     });
+    menuId = menu;
+    questionId = question;
     await page.locator('.react-flow__controls-fitview').click();
     await connect('1', menu);
     await connect(menu, question, 'a2');
@@ -181,5 +203,40 @@ describe('flow builder', () => {
       if (queueId !== sales) await new Promise((resolve) => setTimeout(resolve, 500));
     }
     assert.equal(queueId, sales);
+  });
+
+  it("tests the flow from the editor's panel: the menu, then '1' moves to the question", async () => {
+    await page.goto(`${server.url}/flowbuilder/${flowId}`);
+    await page.locator(`.react-flow__node[data-id="${menuId}"]`).waitFor({ timeout: 15_000 });
+    await page.locator('.react-flow__controls-fitview').click();
+    // An unsaved change: option 1 leads to the question too. 'Start' saves it before the run.
+    await connect(menuId, questionId, 'a1');
+    await page.locator('.react-flow__edge').nth(3).waitFor();
+
+    await page.getByTestId('flow-test-open').click();
+    // The demo's simulator connection is the first (only) one offered.
+    await page.getByTestId('flow-test-panel').getByRole('combobox').getByText('Simulador').waitFor();
+    await page.getByTestId('flow-test-number').fill('5511987652999');
+    await page.getByTestId('flow-test-start').click();
+    await waitForToast(page, 'Flow saved');
+    const conversation = page.getByTestId('flow-test-conversation');
+    await conversation.getByText(MENU).waitFor({ timeout: 15_000 });
+    const running = page.locator('.react-flow__node.flow-node-running');
+    await page.locator(`.react-flow__node.flow-node-running[data-id="${menuId}"]`).waitFor();
+    assert.equal(await running.count(), 1);
+
+    await page.getByTestId('flow-test-answer').fill('1');
+    await page.getByTestId('flow-test-send').click();
+    await conversation.getByText(QUESTION).waitFor({ timeout: 15_000 });
+    await page.locator(`.react-flow__node.flow-node-running[data-id="${questionId}"]`).waitFor();
+    assert.equal(await running.count(), 1);
+    const bubbles = await conversation
+      .getByTestId('flow-test-message')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-from')));
+    assert.deepEqual(bubbles, ['flow', 'customer', 'flow']);
+    const saved = (await (await api(`/flowbuilder/flow/${flowId}`)).json()) as {
+      flow: { flow: { connections: { source: string; sourceHandle?: string | null }[] } };
+    };
+    assert.ok(saved.flow.flow.connections.some((c) => c.source === menuId && c.sourceHandle === 'a1'));
   });
 });

@@ -462,7 +462,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       cloudRoutes(zapi, cloud);
       contactListRoutes(zapi, contactListService);
       campaignRoutes(zapi, campaignService);
-      flowRoutes(zapi, ctx, media);
+      flowRoutes(zapi, ctx, media, { engine: flowEngine, sessions });
     },
     { prefix },
   );

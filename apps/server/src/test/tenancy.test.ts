@@ -776,6 +776,7 @@ const MATRIX: Case[] = [
       ['PUT /api/flowbuilder', 200],
       ['POST /api/flowbuilder/duplicate', 201],
       ['POST /api/flowbuilder/flow', 200],
+      ['POST /api/flowbuilder/:id/test', 201],
       ['GET /api/flowcampaign/:id', 200],
       ['PUT /api/flowcampaign', 200],
       ['DELETE /api/flowcampaign/:id', 204],
@@ -809,6 +810,21 @@ const MATRIX: Case[] = [
           position: { x: 0, y: 0 },
           data: { label: 'Inicio do fluxo' },
         };
+        if (path.endsWith('/test')) {
+          // A test run: A's saved flow on A's simulator phone.
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/flowbuilder/flow',
+            headers: bearer(o.admin),
+            payload: { idFlow: flowId, nodes: [start], connections: [] },
+          });
+          const whatsappId = await createSimulatorConnection(t.app, o.admin);
+          return {
+            method,
+            url: path.replace(':id', String(flowId)),
+            payload: { whatsappId, number: customerNumber() },
+          };
+        }
         return {
           method,
           url: path.replace(':id', String(flowId)),

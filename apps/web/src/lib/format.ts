@@ -29,3 +29,10 @@ export function formatShortDateTime(value: string | Date | null | undefined): st
   const date = toDate(value);
   return isValid(date) ? format(date, 'dd/MM/yy HH:mm', { locale: ptBR }) : '';
 }
+
+/** `HH:mm` (a message's time in a conversation), or '' for a missing or invalid date. */
+export function formatTime(value: string | Date | null | undefined): string {
+  if (!value) return '';
+  const date = toDate(value);
+  return isValid(date) ? format(date, 'HH:mm', { locale: ptBR }) : '';
+}

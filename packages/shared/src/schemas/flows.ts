@@ -443,3 +443,31 @@ export const ZTicketFlowRun = z
   })
   .nullable();
 export type TicketFlowRun = z.infer<typeof ZTicketFlowRun>;
+
+/** The phone a flow test run talks to unless the user types another (digits, with country code). */
+export const FLOW_TEST_DEFAULT_NUMBER = '5511900000000';
+
+/**
+ * POST /flowbuilder/:id/test body (issue 14 item 4, "test this flow"): the company's simulator
+ * connection and the simulated phone (8 to 20 digits; other characters are dropped) the run talks to.
+ */
+export const ZFlowTestBody = z.object({
+  whatsappId: ZId,
+  number: z
+    .string()
+    .max(40)
+    .transform((v) => v.replace(/\D/g, ''))
+    .pipe(z.string().min(8, 'tooShort').max(20, 'tooLong')),
+});
+export type FlowTestBody = z.input<typeof ZFlowTestBody>;
+
+/**
+ * POST /flowbuilder/:id/test answer: the test phone's ticket the run started on, its contact, and
+ * the ticket's newest message id before the run (messages after it belong to this run; 0 if none).
+ */
+export const ZFlowTestRun = z.object({
+  ticketId: ZId,
+  contactId: ZId,
+  sinceMessageId: z.number().int().nonnegative(),
+});
+export type FlowTestRun = z.infer<typeof ZFlowTestRun>;

@@ -68,15 +68,24 @@ export class FlowEngine {
   }
 
   /**
-   * Starts flow `flowId` on a ticket from its start node, replacing any earlier run of the ticket.
-   * @returns false when the flow is not the company's, is inactive or has no saved graph.
+   * Starts flow `flowId` on a ticket from its start node, replacing any earlier run of the ticket
+   * (its queued steps become stale: the run's step number moves on). `test` (the editor's test run,
+   * POST /flowbuilder/:id/test) starts an inactive flow too.
+   * @returns false when the flow is not the company's, is inactive (unless `test`) or has no saved
+   * graph with a start node.
    */
-  async start(companyId: number, ticketId: number, flowId: number): Promise<boolean> {
+  async start(
+    companyId: number,
+    ticketId: number,
+    flowId: number,
+    options: { test?: boolean } = {},
+  ): Promise<boolean> {
     const [flow] = await this.ctx.db
       .select({ graph: flows.graph, active: flows.active })
       .from(flows)
       .where(and(eq(flows.companyId, companyId), eq(flows.id, flowId)));
-    if (!flow?.active || !flow.graph?.nodes.some((node) => node.id === '1')) return false;
+    if (!flow || (!flow.active && !options.test)) return false;
+    if (!flow.graph?.nodes.some((node) => node.id === '1')) return false;
     await this.ctx.db.transaction(async (tx) => {
       const fresh = { flowId, nodeId: '1', contentIndex: 0, status: 'running' as const, variables: {} };
       const [run] = await tx

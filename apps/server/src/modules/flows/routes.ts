@@ -9,6 +9,8 @@ import {
   ZFlowDuplicateBody,
   ZFlowSaveBody,
   ZFlowsPage,
+  ZFlowTestBody,
+  ZFlowTestRun,
   ZFlowUpdateBody,
   ZFlowUploadAnswer,
   ZFlowWithGraph,
@@ -16,7 +18,9 @@ import {
   ZPageQuery,
   ZTicketFlowRun,
 } from '@zapdesk/shared';
+import type { FlowEngine } from '../../automation/flows/flow-engine.js';
 import type { MediaStore } from '../../channels/media-store.js';
+import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { userRoute } from '../../lib/guards.js';
 import {
@@ -26,6 +30,7 @@ import {
   listFlowCampaigns,
   updateFlowCampaign,
 } from './flow-campaigns-service.js';
+import { startFlowTestRun } from './flow-test-run.js';
 import { type FlowUploadKind, storeFlowUploads } from './flow-uploads.js';
 import {
   createFlow,
@@ -48,8 +53,17 @@ import { getTicketFlowRun } from './ticket-flow-run.js';
 const flowReadRoute = { auth: 'user', plan: 'useCampaigns' } as const;
 const flowWriteRoute = { auth: 'user', role: 'admin', plan: 'useCampaigns' } as const;
 
-/** Flow builder and flow campaigns API (document 3 section 7 "Flow builder", "Flow campaigns"). */
-export function flowRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): void {
+/**
+ * Flow builder and flow campaigns API (document 3 section 7 "Flow builder", "Flow campaigns"), and
+ * the editor's test run (issue 14 item 4) on a simulator connection, which needs the flow engine and
+ * the connections' sessions.
+ */
+export function flowRoutes(
+  app: ZodApp,
+  ctx: AppContext,
+  media: MediaStore,
+  run: { engine: FlowEngine; sessions: SessionManager },
+): void {
   const tags = ['flows'];
   // Any user who may open the ticket, whatever the plan: the ticket view asks it for every ticket.
   app.get(
@@ -99,6 +113,27 @@ export function flowRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): voi
     '/flowbuilder/flow',
     { config: flowWriteRoute, schema: { tags, body: ZFlowSaveBody, response: { 200: ZFlowWithGraph } } },
     (request) => saveFlowGraph(ctx, request.auth.companyId, request.body),
+  );
+  // A test run talks to a simulator phone (its driver routes are for admins only too).
+  app.post(
+    '/flowbuilder/:id/test',
+    {
+      config: flowWriteRoute,
+      schema: { tags, params: ZIdParam, body: ZFlowTestBody, response: { 201: ZFlowTestRun } },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(
+          await startFlowTestRun(
+            ctx,
+            run.engine,
+            run.sessions,
+            request.auth.companyId,
+            request.params.id,
+            request.body,
+          ),
+        ),
   );
   for (const kind of ['img', 'audio', 'content'] as const satisfies FlowUploadKind[]) {
     app.post(

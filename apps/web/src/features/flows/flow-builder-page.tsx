@@ -1,4 +1,5 @@
 import '@xyflow/react/dist/style.css';
+import BugReportIcon from '@mui/icons-material/BugReport';
 import SaveIcon from '@mui/icons-material/Save';
 import {
   Alert,
@@ -23,12 +24,13 @@ import {
   ReactFlowProvider,
 } from '@xyflow/react';
 import { checkFlowGraph, type FlowGraphProblem } from '@zapdesk/shared';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
+import { useCurrentUser } from '../auth/session-context';
 import { NodeDialogSwitch, TYPES_WITH_DIALOG } from './dialogs/node-dialog-switch';
 import {
   connectEdge,
@@ -41,7 +43,9 @@ import {
   fromEditor,
   HIGHLIGHT_CLASS,
   highlightNodes,
+  markRunNode,
   nextNodePosition,
+  RUN_CLASS,
   removeNode,
   replaceNodeData,
   startNode,
@@ -49,10 +53,19 @@ import {
 } from './flow-graph';
 import { FlowNodeActionsContext, NODE_LOOKS, NODE_TYPES } from './flow-nodes';
 import { FlowPlanGate } from './flow-plan-gate';
-import { CREATABLE_NODE_TYPES, FLOW_EDITOR_DELAYS, type FlowNodeType, START_NODE_ID } from './flow-types';
+import {
+  CREATABLE_NODE_TYPES,
+  FLOW_EDITOR_DELAYS,
+  FLOW_TEST_PANEL_WIDTH,
+  type FlowNodeType,
+  START_NODE_ID,
+} from './flow-types';
 import { useFlowGraph, useSaveFlowGraph } from './use-flows';
 
 type DialogState = { type: FlowNodeType; nodeId?: string } | null;
+
+/** The test panel loads when first opened (it is not part of the editor's own weight). */
+const FlowTestPanel = lazy(() => import('./flow-test-panel').then((m) => ({ default: m.FlowTestPanel })));
 
 /**
  * /flowbuilder/{id} (document 3 sections 2 and 4): the flow's graph on a React Flow canvas. A
@@ -60,7 +73,8 @@ type DialogState = { type: FlowNodeType; nodeId?: string } | null;
  * Pergunta) through their create dialogs, placed after the last node; a double click opens a node's
  * edit dialog; each node duplicates (240 px right of the rightmost node) or deletes itself; Delete and
  * Backspace remove the selection; a clicked node is highlighted in blue. The graph loads 500 ms after
- * the screen opens and is saved as a whole with 'Salvar'.
+ * the screen opens and is saved as a whole with 'Salvar'. Admins get 'Testar fluxo' (issue 14 item 4):
+ * a side panel runs the saved flow on a simulator phone, and the run's node gets a green outline.
  */
 export function FlowBuilderPage() {
   const { id } = useParams();
@@ -89,12 +103,20 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const [loaded, setLoaded] = useState(false);
   const [dialog, setDialog] = useState<DialogState>(null);
   const [dialOpen, setDialOpen] = useState(false);
+  const admin = useCurrentUser().profile === 'admin';
+  const [testOpen, setTestOpen] = useState(false);
+  // Once opened the panel stays mounted, so closing it keeps the run and its conversation.
+  const [testUsed, setTestUsed] = useState(false);
+  const [runNodeId, setRunNodeId] = useState<string | null>(null);
+  /** The graph as last loaded or saved (JSON), to tell unsaved changes before a test run. */
+  const savedGraph = useRef('');
 
   useEffect(() => {
     if (loaded || !graph.data) return;
     const editor = toEditor(graph.data.flow.flow);
     setNodes(editor.nodes);
     setEdges(editor.edges);
+    savedGraph.current = JSON.stringify(fromEditor(editor.nodes, editor.edges));
     setLoaded(true);
   }, [graph.data, loaded]);
 
@@ -151,31 +173,45 @@ function FlowEditor({ flowId }: { flowId: number }) {
     if (nodeId) setNodes((list) => highlightNodes(list, nodeId));
   };
 
-  /** Checks the graph with the server's rules (`checkFlowGraph`), then POST /flowbuilder/flow. */
-  const onSave = () => {
+  /**
+   * Checks the graph with the server's rules (`checkFlowGraph`), then POST /flowbuilder/flow.
+   * Resolves whether it was saved (a refusal is shown).
+   */
+  const saveGraph = async (): Promise<boolean> => {
     const graph = fromEditor(nodes, edges);
     const checked = checkFlowGraph(graph);
     if (!checked.ok) {
       showProblem(checked.problem);
-      return;
+      return false;
     }
-    save.mutate(
-      { idFlow: flowId, ...graph },
-      {
-        onSuccess: () => toast.success(t('flows.toasts.saved')),
-        onError: (err) => {
-          if (err instanceof ApiError && err.code === 'ERR_FLOW_INVALID' && err.body)
-            showProblem(err.body as unknown as FlowGraphProblem);
-          else notifyError(err);
-        },
-      },
-    );
+    try {
+      await save.mutateAsync({ idFlow: flowId, ...graph });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'ERR_FLOW_INVALID' && err.body)
+        showProblem(err.body as unknown as FlowGraphProblem);
+      else notifyError(err);
+      return false;
+    }
+    savedGraph.current = JSON.stringify(graph);
+    toast.success(t('flows.toasts.saved'));
+    return true;
   };
+
+  const onSave = () => void saveGraph();
+
+  /** Before a test run: the run uses the saved graph, so unsaved changes are saved first. */
+  const prepareTest = () =>
+    JSON.stringify(fromEditor(nodes, edges)) === savedGraph.current ? Promise.resolve(true) : saveGraph();
+
+  const shownNodes = useMemo(() => markRunNode(nodes, runNodeId), [nodes, runNodeId]);
 
   const editing = dialog?.nodeId ? nodes.find((n) => n.id === dialog.nodeId) : undefined;
 
   return (
-    <Stack spacing={1} sx={{ height: 'calc(100vh - 112px)' }}>
+    <Stack
+      spacing={1}
+      sx={{ height: 'calc(100vh - 112px)', mr: { xs: 0, sm: testOpen ? `${FLOW_TEST_PANEL_WIDTH}px` : 0 } }}
+    >
       <Stack direction="row" alignItems="center" spacing={2}>
         <Typography variant="h5" component="h1" sx={{ flex: 1 }} noWrap>
           {graph.data?.flow.name ?? t('flows.editor.title')}
@@ -192,6 +228,20 @@ function FlowEditor({ flowId }: { flowId: number }) {
         >
           {t('flows.editor.save')}
         </Button>
+        {admin && (
+          <Button
+            variant="outlined"
+            startIcon={<BugReportIcon />}
+            onClick={() => {
+              setTestUsed(true);
+              setTestOpen((o) => !o);
+            }}
+            disabled={!loaded}
+            data-testid="flow-test-open"
+          >
+            {t('flows.test.button')}
+          </Button>
+        )}
       </Stack>
       <Box
         sx={{
@@ -201,6 +251,8 @@ function FlowEditor({ flowId }: { flowId: number }) {
           borderColor: 'divider',
           borderRadius: 1,
           [`& .${HIGHLIGHT_CLASS} > *`]: { outline: '3px solid #1976d2', outlineOffset: 2 },
+          // The test run's node: dashed green, around the selection outline when both apply.
+          [`& .${RUN_CLASS}`]: { outline: '3px dashed #2e7d32', outlineOffset: 6, borderRadius: 1 },
         }}
         data-testid="flow-canvas"
       >
@@ -211,7 +263,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
         ) : (
           <FlowNodeActionsContext.Provider value={actions}>
             <ReactFlow<EditorNode, EditorEdge>
-              nodes={nodes}
+              nodes={shownNodes}
               edges={edges}
               nodeTypes={NODE_TYPES}
               onNodesChange={onNodesChange}
@@ -257,6 +309,17 @@ function FlowEditor({ flowId }: { flowId: number }) {
           ))}
         </SpeedDial>
       </Box>
+      {admin && testUsed && (
+        <Suspense fallback={null}>
+          <FlowTestPanel
+            open={testOpen}
+            onClose={() => setTestOpen(false)}
+            flowId={flowId}
+            prepare={prepareTest}
+            onRunNode={setRunNodeId}
+          />
+        </Suspense>
+      )}
       {dialog && (
         <NodeDialogSwitch
           type={dialog.type}

@@ -158,6 +158,20 @@ export function replaceNodeData(
 /** Class name React Flow puts on the highlighted node's wrapper. */
 export const HIGHLIGHT_CLASS = 'flow-node-highlighted';
 
+/** Class of the node a test run executes or waits on (a green dashed outline, apart from the blue). */
+export const RUN_CLASS = 'flow-node-running';
+
+/**
+ * The nodes to draw with node `runNodeId` (the test run's node) marked by RUN_CLASS next to its own
+ * class; the others unchanged. The editor's state keeps its nodes unmarked.
+ */
+export function markRunNode(nodes: EditorNode[], runNodeId: string | null): EditorNode[] {
+  if (runNodeId === null) return nodes;
+  return nodes.map((n) =>
+    n.id === runNodeId ? { ...n, className: [n.className, RUN_CLASS].filter(Boolean).join(' ') } : n,
+  );
+}
+
 /** Highlights node `id` (blue) and resets every other; `null` (an edge was clicked) resets all. */
 export function highlightNodes(nodes: readonly EditorNode[], id: string | null): EditorNode[] {
   return nodes.map((n) => {

@@ -25,6 +25,9 @@ export {
 /** The editor's delays (document 3 sections 4 and 9), in ms: graph load after opening, dialog submit. */
 export const FLOW_EDITOR_DELAYS = { loadMs: 500, dialogSubmitMs: 400 } as const;
 
+/** Width of the editor's test panel ('Testar fluxo'), in px. */
+export const FLOW_TEST_PANEL_WIDTH = 380;
+
 /** Id and label of the start node (document 3 section 3). */
 export const START_NODE_ID = FLOW_LIMITS.startNodeId;
 export const START_NODE_LABEL = FLOW_LIMITS.startLabel;
