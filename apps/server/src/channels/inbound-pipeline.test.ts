@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { companyChannel } from '@zapdesk/shared';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
@@ -252,6 +252,53 @@ describe('events', () => {
     expect(adminTickets.some((e) => e.ticket?.id === ticketId)).toBe(true);
     expect(leakedA).toEqual([]);
     expect(leakedB).toEqual([]);
+  });
+
+  it('stores the acks reported together in one batch: the highest wins, events never go back', async () => {
+    const admin = await open(a.admin.token);
+    const events = record(admin, companyChannel(a.companyId, 'appMessage'));
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'Olá' });
+    const send = async (body: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/messages/${ticketId}`,
+        headers: bearer(a.admin),
+        payload: { body },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json()[0] as { id: number; wid: string };
+    };
+    // Made up provider ids: the simulator's own acks for them find nothing.
+    const [one, two] = [await send('Lote A'), await send('Lote B')];
+    const ids = { one: `BATCH-${one.id}`, two: `BATCH-${two.id}` };
+    await t.app.ctx.db.update(messages).set({ wid: ids.one, ack: 1 }).where(eq(messages.id, one.id));
+    await t.app.ctx.db.update(messages).set({ wid: ids.two, ack: 1 }).where(eq(messages.id, two.id));
+    const since = events.length;
+    await Promise.all([
+      t.app.pipeline.ack(ref(), ids.one, 2),
+      t.app.pipeline.ack(ref(), ids.two, 2),
+      t.app.pipeline.ack(ref(), ids.one, 3),
+      t.app.pipeline.ack(ref(), ids.one, 2),
+      t.app.pipeline.ack(ref(), ids.two, 4),
+    ]);
+    const rows = await t.app.ctx.db
+      .select()
+      .from(messages)
+      .where(inArray(messages.id, [one.id, two.id]));
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.ack]))).toEqual({ [one.id]: 3, [two.id]: 4 });
+    await expect.poll(() => events.length - since).toBeGreaterThanOrEqual(2);
+    const acksOf = (body: string) =>
+      events
+        .slice(since)
+        .filter((e) => e.action === 'update' && e.message?.body === body && e.message.ack > 1)
+        .map((e) => e.message!.ack);
+    // Reported in one tick, stored in one batch: one event each, with the highest ack.
+    expect(acksOf('Lote A')).toEqual([3]);
+    expect(acksOf('Lote B')).toEqual([4]);
+    // A late lower ack changes nothing.
+    await t.app.pipeline.ack(ref(), ids.one, 2);
+    expect((await t.app.ctx.db.select().from(messages).where(eq(messages.id, one.id)))[0]?.ack).toBe(3);
   });
 
   it('sends ticket events only to the queue members and admins', async () => {
