@@ -142,6 +142,7 @@ export function webhookCandidates(channel: ChannelName, payload: unknown): Candi
  */
 export class WebhookDispatcher {
   readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #hooksThisTick = new Map<number, Promise<{ id: number; events: string[]; createdAt: Date }[]>>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -167,6 +168,29 @@ export class WebhookDispatcher {
     });
   }
 
+  /**
+   * The company's active webhooks (plan with the external API), read once for all the events
+   * emitted in the same tick (a batch of campaign messages and their acks emits dozens at once);
+   * the next tick reads them again.
+   */
+  private hooksOf(companyId: number) {
+    let hooks = this.#hooksThisTick.get(companyId);
+    if (!hooks) {
+      hooks = this.ctx.db
+        .select({ id: webhooks.id, events: webhooks.events, createdAt: webhooks.createdAt })
+        .from(webhooks)
+        .innerJoin(companies, eq(companies.id, webhooks.companyId))
+        .innerJoin(plans, eq(plans.id, companies.planId))
+        .where(
+          and(eq(webhooks.companyId, companyId), eq(webhooks.active, true), eq(plans.useExternalApi, true)),
+        )
+        .then((rows) => rows);
+      this.#hooksThisTick.set(companyId, hooks);
+      setImmediate(() => this.#hooksThisTick.delete(companyId));
+    }
+    return hooks;
+  }
+
   /** Resolves when the events emitted so far are stored and queued (tests, shutdown). */
   async settled(): Promise<void> {
     while (this.#inFlight.size) await Promise.all([...this.#inFlight]);
@@ -177,14 +201,7 @@ export class WebhookDispatcher {
    * queues their jobs, in one transaction. An event id already stored for a webhook is skipped.
    */
   async enqueue(companyId: number, candidates: Candidate[]): Promise<number> {
-    const hooks = await this.ctx.db
-      .select({ id: webhooks.id, events: webhooks.events, createdAt: webhooks.createdAt })
-      .from(webhooks)
-      .innerJoin(companies, eq(companies.id, webhooks.companyId))
-      .innerJoin(plans, eq(plans.id, companies.planId))
-      .where(
-        and(eq(webhooks.companyId, companyId), eq(webhooks.active, true), eq(plans.useExternalApi, true)),
-      );
+    const hooks = await this.hooksOf(companyId);
     if (hooks.length === 0) return 0;
     const occurredAt = new Date().toISOString();
     const queued = await this.ctx.db.transaction(async (tx) => {
