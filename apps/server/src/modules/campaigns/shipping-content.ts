@@ -87,10 +87,17 @@ export async function contactsFor(
   const found = new Map<string, { id: number; name: string }>();
   if (!wanted.length) return found;
   const select = async (numbers: string[]) => {
-    const rows = await tx
-      .select({ id: contacts.id, name: contacts.name, number: contacts.number })
-      .from(contacts)
-      .where(and(eq(contacts.companyId, companyId), inArray(contacts.number, numbers)));
+    // One unique-index probe per number. Written as a range: with `number = …` (or IN) the planner
+    // takes the number's trigram index (contacts_number_trgm_idx), whose posting lists hold every
+    // contact sharing the country and area code: hundreds of ms per batch at 10,000 contacts.
+    const result = await tx.execute(sql`
+      select c.id, c.name, c.number
+      from unnest(array[${sql.join(
+        numbers.map((n) => sql`${n}`),
+        sql`, `,
+      )}]::text[]) as n(number)
+      join contacts c on c.company_id = ${companyId} and c.number >= n.number and c.number <= n.number`);
+    const rows = (result as unknown as { rows: { id: number; name: string; number: string }[] }).rows;
     for (const row of rows) found.set(row.number, { id: row.id, name: row.name });
   };
   await select([...new Set(wanted.map((w) => w.number))]);
