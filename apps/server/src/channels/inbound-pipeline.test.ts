@@ -258,22 +258,29 @@ describe('events', () => {
     const admin = await open(a.admin.token);
     const events = record(admin, companyChannel(a.companyId, 'appMessage'));
     const from = customerNumber();
-    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'Olá' });
-    const send = async (body: string) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/messages/${ticketId}`,
-        headers: bearer(a.admin),
-        payload: { body },
-      });
-      expect(res.statusCode).toBe(201);
-      return res.json()[0] as { id: number; wid: string };
+    const inbound = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'Olá' });
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, inbound.ticketId));
+    // Sent messages stored as the driver left them (ack 1), without the simulator and its own acks.
+    const sent = async (body: string, wid: string) => {
+      const [row] = await t.app.ctx.db
+        .insert(messages)
+        .values({
+          companyId: a.companyId,
+          ticketId: inbound.ticketId,
+          contactId: ticket!.contactId,
+          whatsappId,
+          body,
+          fromMe: true,
+          read: true,
+          ack: 1,
+          wid,
+        })
+        .returning({ id: messages.id });
+      return row!;
     };
-    // Made up provider ids: the simulator's own acks for them find nothing.
-    const [one, two] = [await send('Lote A'), await send('Lote B')];
-    const ids = { one: `BATCH-${one.id}`, two: `BATCH-${two.id}` };
-    await t.app.ctx.db.update(messages).set({ wid: ids.one, ack: 1 }).where(eq(messages.id, one.id));
-    await t.app.ctx.db.update(messages).set({ wid: ids.two, ack: 1 }).where(eq(messages.id, two.id));
+    const tag = customerNumber();
+    const ids = { one: `BATCH-A-${tag}`, two: `BATCH-B-${tag}` };
+    const [one, two] = [await sent('Lote A', ids.one), await sent('Lote B', ids.two)];
     const since = events.length;
     await Promise.all([
       t.app.pipeline.ack(ref(), ids.one, 2),
