@@ -272,20 +272,15 @@ export class CampaignEngine {
   }
 
   /**
-   * The `campaign-pace` handler: sends the connection's next due shipping and queues the next run
-   * after the wait (pace.ts). Opted-out numbers are skipped without waiting. A connection that is
-   * not CONNECTED pauses (nothing is claimed or marked; `resume` queues it again on connect).
+   * The `campaign-pace` handler: takes the connection's pace steps (campaign-step.ts: its next due
+   * shipping, or a batch of them with interval 0), delivers each step's messages after its commit,
+   * marks the refused ones failed, and goes on while the wait is 0; a step with a wait queued the
+   * next run itself. Opted-out numbers are skipped without waiting. A connection that is not
+   * CONNECTED pauses (nothing is claimed or marked; `resume` queues it again on connect).
    */
   async runPace(whatsappId: number): Promise<void> {
-    const deps = {
-      ctx: this.ctx,
-      jobs: this.jobs,
-      sender: this.sender,
-      media: this.media,
-      random: this.random,
-    };
     for (let i = 0; i < PACE_RUN_STEPS; i++) {
-      const step = await this.ctx.db.transaction((tx) => this.step(tx, whatsappId, deps));
+      const step = await this.ctx.db.transaction((tx) => this.step(tx, whatsappId));
       if (step.kind === 'idle') return;
       if (step.kind === 'empty') return this.finishConnection(whatsappId);
       if (step.stored.length || step.templates.length) this.jobs.wake(CAMPAIGN_PACE_JOB);
@@ -321,12 +316,15 @@ export class CampaignEngine {
   }
 
   /** One pace step inside `tx` (`paceStep`; tests call it to stop a run between commit and delivery). */
-  private step(tx: Tx, whatsappId: number, deps?: StepDeps): Promise<Step> {
-    return paceStep(
-      deps ?? { ctx: this.ctx, jobs: this.jobs, sender: this.sender, media: this.media, random: this.random },
-      tx,
-      whatsappId,
-    );
+  private step(tx: Tx, whatsappId: number): Promise<Step> {
+    const deps: StepDeps = {
+      ctx: this.ctx,
+      jobs: this.jobs,
+      sender: this.sender,
+      media: this.media,
+      random: this.random,
+    };
+    return paceStep(deps, tx, whatsappId);
   }
 
   /**
