@@ -274,6 +274,50 @@ interface Kills extends Reach {
   wallMs: number;
   /** Messages stored but not yet handed to the phone at each kill (ack 0 after it). */
   inFlightAtKills: number[];
+  /** CPU of the server children, their start-ups included (the last one's up to 50 ms before its exit). */
+  childCpuMs: number;
+  /** The highest resident size a child reached, MB. */
+  childRssPeakMb: number;
+  /** Share of all cores busy during the kill run. */
+  load: number;
+}
+
+/** CPU ms and resident MB of a running process, from /proc/<pid>/stat (undefined once it is gone). */
+function processUsage(pid: number): { cpuMs: number; rssMb: number } | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command: state is field 3, utime 14, stime 15, rss (pages) 24.
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return { cpuMs: ticks * JIFFY_MS, rssMb: (Number(fields[21]) * 4096) / MB };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Samples a child's CPU and memory every 50 ms until it exits: its last CPU reading (a killed
+ * process's is at most 50 ms stale) and its highest resident size.
+ */
+function watch(proc: ChildProcess): {
+  usage: { cpuMs: number; rssPeakMb: number };
+  exited: Promise<unknown>;
+} {
+  const usage = { cpuMs: 0, rssPeakMb: 0 };
+  const sample = () => {
+    const now = proc.pid ? processUsage(proc.pid) : undefined;
+    if (!now) return;
+    usage.cpuMs = now.cpuMs;
+    usage.rssPeakMb = Math.max(usage.rssPeakMb, now.rssMb);
+  };
+  const timer = setInterval(sample, 50);
+  const exited = new Promise((resolve) =>
+    proc.once('exit', (code) => {
+      clearInterval(timer);
+      resolve(code);
+    }),
+  );
+  return { usage, exited };
 }
 
 function child(s: Setup): ChildProcess {
@@ -312,10 +356,13 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
         ).rows[0]?.n ?? 0;
       const killedAt: number[] = [];
       const inFlightAtKills: number[] = [];
+      const usages: { cpuMs: number; rssPeakMb: number }[] = [];
+      const machine0 = machineJiffies();
       const t0 = performance.now();
       for (const target of targets) {
         const proc = child(s);
-        const exited = new Promise((resolve) => proc.once('exit', resolve));
+        const { usage, exited } = watch(proc);
+        usages.push(usage);
         for (;;) {
           await new Promise((resolve) => setTimeout(resolve, 20));
           if (proc.exitCode !== null) throw new Error('a child finished before it could be killed');
@@ -323,6 +370,7 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
         }
         // A random instant within the next few steps, not right after a poll.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
+        if (proc.pid) Object.assign(usage, { cpuMs: processUsage(proc.pid)?.cpuMs ?? usage.cpuMs });
         proc.kill('SIGKILL');
         await exited;
         killedAt.push(await delivered());
@@ -332,16 +380,30 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
         );
         inFlightAtKills.push(rows[0]?.n ?? 0);
       }
-      const last = child(s);
-      const code = await new Promise((resolve) => last.once('exit', resolve));
+      const last = watch(child(s));
+      usages.push(last.usage);
+      const code = await last.exited;
       if (code !== 0) throw new Error(`the last child exited with ${String(code)}`);
       const wallMs = performance.now() - t0;
+      const machine1 = machineJiffies();
       const phones = new Map<string, number>();
       for (const line of fs.readFileSync(s.outboxLog, 'utf8').split('\n')) {
         const [to] = line.split('\t');
         if (to) phones.set(to, (phones.get(to) ?? 0) + 1);
       }
-      return { recipients, killedAt, inFlightAtKills, wallMs, ...(await reach(ref, s, phones)) };
+      return {
+        recipients,
+        killedAt,
+        inFlightAtKills,
+        wallMs,
+        childCpuMs: usages.reduce((sum, u) => sum + u.cpuMs, 0),
+        childRssPeakMb: Math.max(...usages.map((u) => u.rssPeakMb)),
+        load:
+          machine0 && machine1
+            ? (machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)
+            : 0,
+        ...(await reach(ref, s, phones)),
+      };
     } finally {
       fs.rmSync(s.env.DATA_DIR!, { recursive: true, force: true });
     }
@@ -412,7 +474,7 @@ function section(t: Throughput, k: Kills | undefined): string {
     `The aim of 200 shippings per second ${perSecond >= 200 ? 'is reached' : '**is not reached**'}: ${f2(cpuPerShipping)} ms of CPU (Node and Postgres) per shipping against ${f2(t.sendMs / t.recipients)} ms of wall time. The rest is round-trip latency and waiting for a core on a machine kept busy by other work. One connection's pace is one chain of jobs, so its batches run one after the other; campaigns on several connections run their chains in parallel. Before the batch step (one shipping per step, some 25 sequential round trips each) this benchmark measured 17 shippings/s and 16 ms of CPU per shipping (2,000 recipients).`,
     '',
     k
-      ? `**Kill test.** The same campaign on a fresh database, sent by the server in a child process (tsx running buildApp and starting the sessions as main.ts does, same node id each time), SIGKILLed ${k.killedAt.length} times at random points (when ${k.killedAt.map((n) => f0(n)).join(', ')} shippings were delivered; messages stored and not yet handed to the phone at each kill: ${k.inFlightAtKills.map((n) => f0(n)).join(', ')}) and started again each time; the last child runs to the end (${f1(k.wallMs / 1000)} s in all, restarts included). Each child appends every message its simulator network accepts to a log file with a synchronous write, so the phones' view survives the kills. Of ${f0(k.recipients)} recipients (${f0(k.delivered)} shippings delivered): by the phones' log, reached twice **${k.phoneTwice}**, never reached **${k.phoneNever}**; by the database, recipients with two stored messages **${k.storedTwice}**, without a sent one **${k.storedNever}**.`
+      ? `**Kill test.** The same campaign on a fresh database, sent by the server in a child process (tsx running buildApp and starting the sessions as main.ts does, same node id each time), SIGKILLed ${k.killedAt.length} times at random points (when ${k.killedAt.map((n) => f0(n)).join(', ')} shippings were delivered; messages stored and not yet handed to the phone at each kill: ${k.inFlightAtKills.map((n) => f0(n)).join(', ')}) and started again each time; the last child runs to the end: ${f1(k.wallMs / 1000)} s in all, restarts and ${k.killedAt.length + 1} start-ups of tsx included (${f0(k.recipients / (k.wallMs / 1000))} shippings/s over the whole), ${f2(k.childCpuMs / k.recipients)} ms of server CPU per shipping (the children's, start-ups included; the Postgres backends of killed children leave no count), a child's resident size at most ${f0(k.childRssPeakMb)} MB, the machine busy ${f0(k.load * 100)} %. Each child appends every message its simulator network accepts to a log file with a synchronous write, so the phones' view survives the kills. Of ${f0(k.recipients)} recipients (${f0(k.delivered)} shippings delivered): by the phones' log, reached twice **${k.phoneTwice}**, never reached **${k.phoneNever}**; by the database, recipients with two stored messages **${k.storedTwice}**, without a sent one **${k.storedNever}**.`
       : 'Kill test: not run (`--kills 0`).',
     '',
   ].join('\n');
@@ -444,7 +506,8 @@ async function main(): Promise<void> {
     k = await killRun(recipients, kills);
     console.log(
       `kills at ${k.killedAt.join(', ')} (in flight ${k.inFlightAtKills.join(', ')}): phones twice ${k.phoneTwice}, ` +
-        `never ${k.phoneNever}; stored twice ${k.storedTwice}, never sent ${k.storedNever}`,
+        `never ${k.phoneNever}; stored twice ${k.storedTwice}, never sent ${k.storedNever}; ` +
+        `${f1(k.wallMs / 1000)} s, child CPU ${f2(k.childCpuMs / recipients)} ms/shipping, RSS peak ${f0(k.childRssPeakMb)} MB`,
     );
   }
   const text = section(t, k);
