@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { companyChannel } from '@zapdesk/shared';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
@@ -252,6 +252,60 @@ describe('events', () => {
     expect(adminTickets.some((e) => e.ticket?.id === ticketId)).toBe(true);
     expect(leakedA).toEqual([]);
     expect(leakedB).toEqual([]);
+  });
+
+  it('stores the acks reported together in one batch: the highest wins, events never go back', async () => {
+    const admin = await open(a.admin.token);
+    const events = record(admin, companyChannel(a.companyId, 'appMessage'));
+    const from = customerNumber();
+    const inbound = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'Olá' });
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, inbound.ticketId));
+    // Sent messages stored as the driver left them (ack 1), without the simulator and its own acks.
+    const sent = async (body: string, wid: string) => {
+      const [row] = await t.app.ctx.db
+        .insert(messages)
+        .values({
+          companyId: a.companyId,
+          ticketId: inbound.ticketId,
+          contactId: ticket!.contactId,
+          whatsappId,
+          body,
+          fromMe: true,
+          read: true,
+          ack: 1,
+          wid,
+        })
+        .returning({ id: messages.id });
+      return row!;
+    };
+    const tag = customerNumber();
+    const ids = { one: `BATCH-A-${tag}`, two: `BATCH-B-${tag}` };
+    const [one, two] = [await sent('Lote A', ids.one), await sent('Lote B', ids.two)];
+    const since = events.length;
+    await Promise.all([
+      t.app.pipeline.ack(ref(), ids.one, 2),
+      t.app.pipeline.ack(ref(), ids.two, 2),
+      t.app.pipeline.ack(ref(), ids.one, 3),
+      t.app.pipeline.ack(ref(), ids.one, 2),
+      t.app.pipeline.ack(ref(), ids.two, 4),
+    ]);
+    const rows = await t.app.ctx.db
+      .select()
+      .from(messages)
+      .where(inArray(messages.id, [one.id, two.id]));
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.ack]))).toEqual({ [one.id]: 3, [two.id]: 4 });
+    await expect.poll(() => events.length - since).toBeGreaterThanOrEqual(2);
+    const acksOf = (body: string) =>
+      events
+        .slice(since)
+        .filter((e) => e.action === 'update' && e.message?.body === body && e.message.ack > 1)
+        .map((e) => e.message!.ack);
+    // Reported in one tick, stored in one batch: one event each, with the highest ack.
+    expect(acksOf('Lote A')).toEqual([3]);
+    expect(acksOf('Lote B')).toEqual([4]);
+    // A late lower ack changes nothing.
+    await t.app.pipeline.ack(ref(), ids.one, 2);
+    expect((await t.app.ctx.db.select().from(messages).where(eq(messages.id, one.id)))[0]?.ack).toBe(3);
   });
 
   it('sends ticket events only to the queue members and admins', async () => {

@@ -235,7 +235,11 @@ function chatKey(connection: ConnectionRef, message: NormalizedMessage): string 
  * enabled).
  */
 export class InboundPipeline {
-  private readonly ackChains = new Map<number, Promise<void>>();
+  /** Per connection: the acks waiting for the next batch, the batch queued, the one being stored. */
+  private readonly ackQueues = new Map<
+    number,
+    { pending: Map<string, number>; next?: Promise<void>; running: Promise<void> }
+  >();
   private readonly batching: BatchOptions;
   private readonly lanes: Lane[];
   /** Whether each company ignores group messages (per-node cache, when the app keeps caches). */
@@ -933,33 +937,49 @@ export class InboundPipeline {
 
   /**
    * Applies a delivery ack to a message sent by the connection; acks only move forward. Emits
-   * `appMessage` update when it changed.
+   * `appMessage` update when it changed. Acks of one connection are stored and emitted one batch
+   * after the other, so clients see them in order (1→2→3→4) even when the driver reports them
+   * faster than a round trip; the acks reported while a batch is being stored form the next batch
+   * (one UPDATE; a message's highest ack wins, so an intermediate one may be skipped, never
+   * reordered). Resolves once this ack's batch is stored and emitted.
    */
   async ack(connection: ConnectionRef, providerId: string, ack: number): Promise<void> {
-    // Acks of one connection are stored and emitted one after the other, so clients see 1→2→3→4 in
-    // order even when the driver reports them faster than a round trip.
-    const previous = this.ackChains.get(connection.id) ?? Promise.resolve();
-    const next = previous.then(() => this.applyAck(connection, providerId, ack));
-    const tail = next.catch(() => undefined);
-    this.ackChains.set(connection.id, tail);
+    let queue = this.ackQueues.get(connection.id);
+    if (!queue) {
+      queue = { pending: new Map(), running: Promise.resolve() };
+      this.ackQueues.set(connection.id, queue);
+    }
+    queue.pending.set(providerId, Math.max(queue.pending.get(providerId) ?? ack, ack));
+    if (queue.next) return queue.next;
+    const q = queue;
+    const next = q.running.then(async () => {
+      const batch = q.pending;
+      q.pending = new Map();
+      q.next = undefined;
+      await this.applyAcks(connection, batch);
+    });
+    q.next = next;
+    q.running = next.catch(() => undefined);
+    const tail = q.running;
     void tail.then(() => {
-      if (this.ackChains.get(connection.id) === tail) this.ackChains.delete(connection.id);
+      if (q.running === tail && !q.next && this.ackQueues.get(connection.id) === q)
+        this.ackQueues.delete(connection.id);
     });
     return next;
   }
 
-  private async applyAck(connection: ConnectionRef, providerId: string, ack: number): Promise<void> {
-    const rows = await this.ctx.db
-      .update(messages)
-      .set({ ack, updatedAt: sql`now()` })
-      .where(
-        and(
-          eq(messages.whatsappId, connection.id),
-          eq(messages.wid, providerId),
-          sql`${messages.ack} < ${ack}`,
-        ),
-      )
-      .returning({ id: messages.id });
+  private async applyAcks(connection: ConnectionRef, acks: Map<string, number>): Promise<void> {
+    if (!acks.size) return;
+    const result = await this.ctx.db.execute(sql`
+        update messages m set ack = v.ack, updated_at = now()
+        from (values ${sql.join(
+          [...acks].map(([wid, ack]) => sql`(${wid}::text, ${ack}::int)`),
+          sql`, `,
+        )}) as v(wid, ack)
+        where m.whatsapp_id = ${connection.id} and m.wid = v.wid and m.ack < v.ack
+        returning m.id`);
+    // node-postgres and PGlite both answer { rows }.
+    const rows = (result as unknown as { rows: { id: number }[] }).rows;
     await this.emitUpdates(
       connection.companyId,
       rows.map((r) => r.id),

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../db/schema/index.js';
+import { messages, tickets } from '../db/schema/index.js';
 import {
   bearer,
   createSimulatorConnection,
@@ -11,6 +11,7 @@ import {
   type TenantFixture,
 } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+import type { OutboundSender } from './outbound-sender.js';
 
 let t: TestApp;
 let a: TenantFixture;
@@ -207,6 +208,53 @@ describe('POST /api/messages/:ticketId', () => {
     expect(wids[dead]).toBe(sent('reivindicada por um processo morto')[0]!.id);
     expect(wids[lapsed]).toBe(sent('reivindicada há muito tempo')[0]!.id);
     expect(wids[live]).toBeNull();
+  });
+
+  it('stores a batch for several tickets in one transaction and delivers it in one pass, each once', async () => {
+    const sender = (t.app.campaigns as unknown as { sender: OutboundSender }).sender;
+    const one = customerNumber();
+    const two = customerNumber();
+    const first = await injectMessage(t.app, a.admin, whatsappId, { from: one, body: 'oi' });
+    const second = await injectMessage(t.app, a.admin, whatsappId, { from: two, body: 'oi' });
+    const ticketOf = async (id: number) =>
+      (await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, id)))[0]!;
+    const [ticketA, ticketB] = [await ticketOf(first.ticketId), await ticketOf(second.ticketId)];
+    const text = (body: string) => ({ body, mediaType: 'chat' as const, mediaUrl: null, mediaName: null });
+    const ids = await t.app.ctx.db.transaction((tx) =>
+      sender.storeManyWithin(tx, a.companyId, [
+        { ticket: ticketA, rows: [text('lote 1a'), text('lote 1b')] },
+        { ticket: ticketB, rows: [text('lote 2')] },
+        { ticket: ticketA, rows: [text('lote 3')] },
+      ]),
+    );
+    expect(ids.map((group) => group.length)).toEqual([2, 1, 1]);
+    const stored = await t.app.ctx.db
+      .select({ id: messages.id, body: messages.body, ticketId: messages.ticketId, ack: messages.ack })
+      .from(messages)
+      .where(inArray(messages.id, ids.flat()));
+    const byId = new Map(stored.map((m) => [m.id, m]));
+    expect(ids.map((group) => group.map((id) => byId.get(id)!.body))).toEqual([
+      ['lote 1a', 'lote 1b'],
+      ['lote 2'],
+      ['lote 3'],
+    ]);
+    expect(byId.get(ids[1]![0]!)!.ticketId).toBe(ticketB.id);
+    expect(stored.every((m) => m.ack === 0)).toBe(true);
+    expect((await ticketOf(ticketA.id)).lastMessage).toBe('lote 3');
+    // Another live node is handing one of them to the session: it is left to that node.
+    await t.app.ctx.db
+      .update(messages)
+      .set({ sendingBy: 'other-node/1', sendingAt: sql`now()` })
+      .where(eq(messages.id, ids[1]![0]!));
+    const sent = await sender.deliverStoredMany(a.companyId, ids.flat());
+    expect(sent.map((m) => m.id)).toEqual(ids.flat());
+    expect(sent.map((m) => m.ack > 0)).toEqual([true, true, false, true]);
+    const outbox = (n: string) => t.app.simulator.outbox(whatsappId, n).map((o) => o.body);
+    expect(outbox(one)).toEqual(['lote 1a', 'lote 1b', 'lote 3']);
+    expect(outbox(two)).toEqual([]);
+    // A second pass (a repeated run) sends nothing again.
+    await sender.deliverStoredMany(a.companyId, ids.flat());
+    expect(outbox(one)).toHaveLength(3);
   });
 
   it('sends uploaded files checked by content and refuses other types', async () => {

@@ -16,7 +16,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { AppError } from '../lib/app-error.js';
 import { type AuthContext, isAdmin } from '../lib/guards.js';
 import { findMessage, findMessages } from '../modules/messages/message-repository.js';
-import { findTicket } from '../modules/tickets/ticket-repository.js';
+import { findTicket, findTickets } from '../modules/tickets/ticket-repository.js';
 import { previewOf } from './inbound-pipeline.js';
 import type { MediaStore } from './media-store.js';
 import { emitMessageUpdates } from './message-events.js';
@@ -93,6 +93,14 @@ export type SendCheck = (
   companyId: number,
   ticket: { companyId: number; contactId: number; whatsappId: number | null },
 ) => Promise<void>;
+
+/** One outbound message to store (a text, or a stored file with its caption). */
+export interface OutboundRow {
+  body: string;
+  mediaType: MediaType;
+  mediaUrl: string | null;
+  mediaName: string | null;
+}
 
 /** The ticket fields storing an outbound message needs. */
 export interface OutboundTicket {
@@ -309,9 +317,58 @@ export class OutboundSender {
     tx: Tx,
     companyId: number,
     ticket: OutboundTicket,
-    rows: { body: string; mediaType: MediaType; mediaUrl: string | null; mediaName: string | null }[],
+    rows: OutboundRow[],
   ): Promise<number[]> {
     return this.insertOutbound(tx, companyId, ticket, null, rows, null);
+  }
+
+  /**
+   * `storeWithin` for several tickets at once: one INSERT of every message and one UPDATE of the
+   * tickets' previews, inside `tx` (a campaign's batch of shippings). Items may share a ticket (its
+   * preview is the last item's). @returns the message ids of each item, in the items' order.
+   */
+  async storeManyWithin(
+    tx: Tx,
+    companyId: number,
+    items: { ticket: OutboundTicket; rows: OutboundRow[] }[],
+  ): Promise<number[][]> {
+    const values = items.flatMap(({ ticket, rows }) =>
+      rows.map((row) => ({
+        ...row,
+        companyId,
+        ticketId: ticket.id,
+        contactId: ticket.contactId,
+        whatsappId: ticket.whatsappId,
+        userId: null,
+        fromMe: true,
+        read: true,
+        ack: 0,
+        quotedMsgId: null,
+      })),
+    );
+    if (values.length === 0) return items.map(() => []);
+    const inserted = await tx.insert(messages).values(values).returning({ id: messages.id });
+    // One statement numbers its rows from the sequence in the order of its VALUES.
+    const ids = inserted.map((r) => r.id).sort((x, y) => x - y);
+    const previews = new Map<number, string>();
+    for (const { ticket, rows } of items) {
+      const last = rows.at(-1);
+      if (last)
+        previews.set(
+          ticket.id,
+          previewOf({ body: last.body, mediaType: last.mediaType, fileName: last.mediaName ?? undefined }),
+        );
+    }
+    if (previews.size)
+      await tx.execute(sql`
+        update tickets t set last_message = v.preview, updated_at = now()
+        from (values ${sql.join(
+          [...previews].map(([id, preview]) => sql`(${id}::int, ${preview}::text)`),
+          sql`, `,
+        )}) as v(id, preview)
+        where t.id = v.id`);
+    let next = 0;
+    return items.map(({ rows }) => rows.map(() => ids[next++]!));
   }
 
   /**
@@ -527,7 +584,7 @@ export class OutboundSender {
       .where(and(eq(messages.id, messageId), isNull(messages.wid), eq(messages.ack, 0), this.claimable()))
       .returning({ id: messages.id });
     if (!claimed) return current();
-    let outcome: { wid: string; ack: number } | { error: string } | { wait: number | null };
+    let outcome: Outcome;
     try {
       const driver = local;
       if (!driver) throw new Error('session not running');
@@ -538,16 +595,29 @@ export class OutboundSender {
       );
       outcome = { wid: sent.providerId, ack: sent.ack };
     } catch (error) {
-      this.ctx.log.warn({ err: error, messageId }, 'sending failed');
-      outcome = { error: 'ERR_SENDING_WAPP_MSG' };
-      if (error instanceof ChannelSendError) {
-        const retryMs = error.options.retryAfterMs;
-        if (error.options.waitForSession) outcome = { wait: null };
-        else if (retryMs !== undefined && this.retries && attempt < this.retries.limit)
-          outcome = { wait: Math.max(retryMs / 1000, this.retries.baseSeconds * 2 ** attempt) };
-        else outcome = { error: error.code };
-      }
+      outcome = this.failureOf(error, messageId, attempt);
     }
+    return this.record(companyId, messageId, attempt, outcome);
+  }
+
+  /** The outcome of a driver call that threw: wait for the session, retry later, or fail. */
+  private failureOf(error: unknown, messageId: number, attempt: number): Outcome {
+    this.ctx.log.warn({ err: error, messageId }, 'sending failed');
+    if (!(error instanceof ChannelSendError)) return { error: 'ERR_SENDING_WAPP_MSG' };
+    const retryMs = error.options.retryAfterMs;
+    if (error.options.waitForSession) return { wait: null };
+    if (retryMs !== undefined && this.retries && attempt < this.retries.limit)
+      return { wait: Math.max(retryMs / 1000, this.retries.baseSeconds * 2 ** attempt) };
+    return { error: error.code };
+  }
+
+  /** Records a claimed message's outcome (provider id, failure, or back to ack 0 to wait) and emits it. */
+  private async record(
+    companyId: number,
+    messageId: number,
+    attempt: number,
+    outcome: Outcome,
+  ): Promise<Message> {
     if ('wait' in outcome) {
       // Left at ack 0 without a claim: the session's next connect, or the retry job, sends it.
       await this.ctx.db
@@ -561,7 +631,7 @@ export class OutboundSender {
           { startAfterSeconds: outcome.wait },
         );
       }
-      return current();
+      return (await findMessage(this.ctx.db, companyId, messageId))!;
     }
     await this.ctx.db
       .update(messages)
@@ -578,6 +648,89 @@ export class OutboundSender {
       .where(eq(messages.id, messageId));
     const [updated] = await emitMessageUpdates(this.ctx, companyId, [messageId]);
     return updated!;
+  }
+
+  /**
+   * `deliverStored` for many stored messages (ack 0) of a company at once, on any tickets (a
+   * campaign's batch of shippings): emits them, claims in one UPDATE those whose session is
+   * connected here, hands them to the driver one after the other, and records the accepted ones in
+   * one UPDATE. The rest (session elsewhere or not yet connected, claimed by another caller, refused
+   * by the driver) take the one-message path of `deliverStored`. Not thrown on failure (ack -1).
+   * @returns the messages, in the order of `ids`.
+   */
+  async deliverStoredMany(companyId: number, ids: number[]): Promise<Message[]> {
+    if (ids.length === 0) return [];
+    const created = await findMessages(this.ctx.db, companyId, ids);
+    const owners = await findTickets(this.ctx.db, companyId, [...new Set(created.map((m) => m.ticketId))]);
+    for (const ticket of owners) {
+      for (const message of created)
+        if (message.ticketId === ticket.id)
+          this.ctx.realtime.toTicket(ticket, 'appMessage', { action: 'create', message, ticket });
+      this.ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
+    }
+    const rows = await this.ctx.db
+      .select({
+        message: messages,
+        number: contacts.number,
+        quotedWid: sql<string | null>`(select q.wid from messages q where q.id = ${messages.quotedMsgId})`,
+      })
+      .from(messages)
+      .innerJoin(contacts, eq(contacts.id, messages.contactId))
+      .where(and(eq(messages.companyId, companyId), inArray(messages.id, ids)));
+    const local = rows.filter((r) => r.message.whatsappId && this.sessions.ready(r.message.whatsappId));
+    const claimed = local.length
+      ? await this.ctx.db
+          .update(messages)
+          .set({ sendingAt: sql`now()`, sendingBy: this.claimant })
+          .where(
+            and(
+              inArray(
+                messages.id,
+                local.map((r) => r.message.id),
+              ),
+              isNull(messages.wid),
+              eq(messages.ack, 0),
+              this.claimable(),
+            ),
+          )
+          .returning({ id: messages.id })
+      : [];
+    const mine = new Set(claimed.map((r) => r.id));
+    const results = new Map<number, Message>();
+    const accepted: { id: number; wid: string; ack: number }[] = [];
+    for (const row of rows) {
+      const m = row.message;
+      if (!mine.has(m.id)) continue;
+      try {
+        const driver = this.sessions.ready(m.whatsappId!);
+        if (!driver) throw new Error('session not running');
+        const content = await this.contentOf(companyId, m);
+        const sent = await withTimeout(
+          driver.send(row.number, content, { quotedProviderId: row.quotedWid ?? undefined }),
+          this.claim.claimMs / 2,
+        );
+        accepted.push({ id: m.id, wid: sent.providerId, ack: sent.ack });
+      } catch (error) {
+        results.set(m.id, await this.record(companyId, m.id, 0, this.failureOf(error, m.id, 0)));
+      }
+    }
+    if (accepted.length) {
+      await this.ctx.db.execute(sql`
+        update messages m set wid = v.wid, ack = greatest(m.ack, v.ack), error = null, updated_at = now()
+        from (values ${sql.join(
+          accepted.map((a) => sql`(${a.id}::int, ${a.wid}::text, ${a.ack}::int)`),
+          sql`, `,
+        )}) as v(id, wid, ack)
+        where m.id = v.id`);
+      const updated = await emitMessageUpdates(
+        this.ctx,
+        companyId,
+        accepted.map((a) => a.id),
+      );
+      for (const message of updated) results.set(message.id, message);
+    }
+    for (const id of ids) if (!results.has(id)) results.set(id, await this.deliver(companyId, id));
+    return ids.map((id) => results.get(id)!);
   }
 
   private async contentOf(companyId: number, m: typeof messages.$inferSelect): Promise<OutboundContent> {
@@ -599,6 +752,9 @@ export class OutboundSender {
     };
   }
 }
+
+/** What became of a claimed message: accepted (provider id), failed, or left to wait (seconds or a session). */
+type Outcome = { wid: string; ack: number } | { error: string } | { wait: number | null };
 
 /** A stored message error as a catalogue code (ERR_SENDING_WAPP_MSG when it is not one). */
 function catalogued(error: string | null): ErrorCode {

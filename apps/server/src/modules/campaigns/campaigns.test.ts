@@ -1,7 +1,7 @@
 import { ZCampaign, ZCampaignDetail, ZCampaignShippingsPage, ZCampaignsPage } from '@zapdesk/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.js';
 import type { IngestResult } from '../../channels/inbound-pipeline.js';
 import { campaignShippings, messages, tickets } from '../../db/schema/index.js';
@@ -18,6 +18,7 @@ import {
 } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { CAMPAIGN_PACE_JOB } from './campaign-engine.js';
+import { STEP_BATCH } from './campaign-step.js';
 
 let t: TestApp;
 let a: TenantFixture;
@@ -453,6 +454,50 @@ describe('campaigns', () => {
     await t.app.jobs.drain();
     expect((await detail(c.id)).totals).toMatchObject({ delivered: 2, pending: 0 });
     for (const n of list.numbers) expect(outbox(n)).toHaveLength(1);
+  });
+
+  it('with interval 0 stores and marks a batch per step: each recipient once, across a rollback and a crash after the commit', async () => {
+    const count = STEP_BATCH + 10;
+    const list = await contactList(count);
+    const c = await campaign({ name: 'Em lote', message1: 'Oferta em lote', contactListId: list.id });
+    await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    await paceDue();
+    const engine = t.app.campaigns as unknown as {
+      step: (tx: unknown, id: number) => Promise<{ kind: string; stored?: unknown[] }>;
+    };
+    const stored = async () =>
+      (
+        await t.app.ctx.db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(and(eq(messages.companyId, a.companyId), eq(messages.body, 'Oferta em lote')))
+      ).length;
+    // The process dies inside a step's transaction: nothing is stored, every shipping stays pending.
+    await expect(
+      t.app.ctx.db.transaction(async (tx) => {
+        await engine.step(tx, whatsappId);
+        throw new Error('crash');
+      }),
+    ).rejects.toThrow('crash');
+    expect((await detail(c.id)).totals).toMatchObject({ pending: count, delivered: 0 });
+    expect(await stored()).toBe(0);
+    // It dies right after a step's commit, before handing the batch to the session: one batch of
+    // shippings is marked with its messages stored at ack 0, nothing reached a phone.
+    const step = await t.app.ctx.db.transaction((tx) => engine.step(tx, whatsappId));
+    expect(step.stored).toHaveLength(STEP_BATCH);
+    expect((await detail(c.id)).totals).toMatchObject({ pending: 10, delivered: STEP_BATCH });
+    for (const n of list.numbers) expect(outbox(n)).toHaveLength(0);
+    // The session connects again: the stored batch goes out once and the pace sends the rest.
+    const steps = vi.spyOn(engine, 'step');
+    await t.app.sessions.start(a.companyId, whatsappId);
+    await t.app.jobs.drain();
+    await expect.poll(async () => (await detail(c.id)).status).toBe('FINALIZADA');
+    for (const n of list.numbers) expect(outbox(n)).toHaveLength(1);
+    expect(await stored()).toBe(count);
+    expect((await detail(c.id)).totals).toMatchObject({ recipients: count, delivered: count, pending: 0 });
+    // One step for the last 10, one finding nothing left: far fewer steps than recipients.
+    expect(steps.mock.calls.length).toBeLessThanOrEqual(3);
+    steps.mockRestore();
   });
 
   it('sends every recipient exactly once across a crash and a new process', async () => {

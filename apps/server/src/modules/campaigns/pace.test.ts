@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDay, nextSendAt, type PaceSettings, waitAfterSend } from './pace.js';
+import { localDay, nextSendAt, type PaceSettings, planSends, waitAfterSend } from './pace.js';
 
 const base: PaceSettings = {
   messageInterval: 20,
@@ -59,5 +59,49 @@ describe('campaign pace on a fake clock', () => {
     expect(nextSendAt(sp(12), capped, { day: today, sentToday: 100 }, TZ)).toEqual(sp(8, 0, 11));
     // Yesterday's count does not hold today.
     expect(nextSendAt(sp(12), capped, { day: '2026-03-09', sentToday: 100 }, TZ)).toEqual(sp(12));
+  });
+});
+
+describe('the sends one pace step takes', () => {
+  const zero = {
+    ...base,
+    messageInterval: 0,
+    longerIntervalAfter: 0,
+    sendWindowStart: '00:00',
+    sendWindowEnd: '00:00',
+  };
+  const fresh = { sentInRun: 0, day: '', sentToday: 0 };
+  const never = () => {
+    throw new Error('no jitter: random is not drawn');
+  };
+
+  it('with interval 0 takes a whole batch, all without a wait', () => {
+    const plan = planSends(fresh, zero, sp(10), never, 50, TZ);
+    expect(plan).toHaveLength(50);
+    expect(plan.every((p) => p.seconds === 0)).toBe(true);
+  });
+
+  it('with an interval or a jitter takes one send', () => {
+    expect(planSends(fresh, { ...zero, messageInterval: 20 }, sp(10), never, 50, TZ)).toEqual([
+      { seconds: 20, sentInRun: 1 },
+    ]);
+    expect(planSends(fresh, { ...zero, jitterSeconds: 4 }, sp(10), () => 0.5, 50, TZ)).toEqual([
+      { seconds: 2, sentInRun: 1 },
+    ]);
+  });
+
+  it('stops at the send that completes a run (greaterInterval after it) and at the daily cap left', () => {
+    const longer = { ...zero, longerIntervalAfter: 20, greaterInterval: 60 };
+    const plan = planSends({ ...fresh, sentInRun: 15 }, longer, sp(10), never, 50, TZ);
+    expect(plan).toHaveLength(5);
+    expect(plan.at(-1)).toEqual({ seconds: 60, sentInRun: 0 });
+    const capped = { ...zero, dailyCap: 100 };
+    expect(
+      planSends({ ...fresh, day: '2026-03-10', sentToday: 97 }, capped, sp(10), never, 50, TZ),
+    ).toHaveLength(3);
+    // A new local day starts its count again.
+    expect(
+      planSends({ ...fresh, day: '2026-03-09', sentToday: 100 }, capped, sp(10), never, 50, TZ),
+    ).toHaveLength(50);
   });
 });

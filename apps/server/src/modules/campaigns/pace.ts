@@ -96,3 +96,31 @@ export function nextSendAt(
 export function localDay(at: Date, timeZone: string = DASHBOARD_TIME_ZONE): string {
   return format(new TZDate(at.getTime(), timeZone), 'yyyy-MM-dd');
 }
+
+/**
+ * The sends due now on a connection: the wait after each (`waitAfterSend`) and its run count, up to the
+ * first non-zero wait, `limit` sends, or the daily cap left on `now`'s local day — so a step with
+ * interval 0 sends a batch and one with an interval sends one. The list is never empty; entry i is
+ * the wait after send i+1 (seconds) and the connection's run count after it. Pure.
+ */
+export function planSends(
+  pace: DayCount & { sentInRun: number },
+  settings: PaceSettings,
+  now: Date,
+  random: () => number,
+  limit: number,
+  timeZone: string = DASHBOARD_TIME_ZONE,
+): { seconds: number; sentInRun: number }[] {
+  const day = localDay(now, timeZone);
+  const capLeft = settings.dailyCap > 0 ? settings.dailyCap - (day === pace.day ? pace.sentToday : 0) : limit;
+  const plan: { seconds: number; sentInRun: number }[] = [];
+  let sentInRun = pace.sentInRun;
+  while (plan.length < Math.max(1, Math.min(limit, capLeft))) {
+    sentInRun += 1;
+    const wait = waitAfterSend(sentInRun, settings, random);
+    if (wait.longer) sentInRun = 0;
+    plan.push({ seconds: wait.seconds, sentInRun });
+    if (wait.seconds > 0) break;
+  }
+  return plan;
+}

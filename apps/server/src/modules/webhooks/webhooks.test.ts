@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { webhookDeliveries, webhooks } from '../../db/schema/index.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import {
@@ -249,6 +249,30 @@ describe('webhook deliveries', () => {
         .records.every((d: { status: string; tries: number }) => d.status === 'delivered' && d.tries === 1),
     ).toBe(true);
     expect(log.json().count).toBe(3);
+  });
+
+  it("reads the company's webhooks once for the events emitted in one tick, and afresh on the next", async () => {
+    const reads = vi.spyOn(t.app.ctx.db, 'select');
+    const event = (i: number) => ({
+      event: 'message.updated' as const,
+      eventId: `burst-${i}-${Date.now()}`,
+      data: {},
+    });
+    // No webhook yet: a burst of 20 events (a batch of campaign messages) reads them once.
+    const none = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => t.app.webhooks.enqueue(a.companyId, [event(i)])),
+    );
+    expect(none).toEqual(Array(20).fill(0));
+    expect(reads).toHaveBeenCalledTimes(1);
+    reads.mockRestore();
+    // A webhook created after that tick gets the next burst: nothing is kept beyond the tick.
+    await createHook(a, { url: `${base}/a`, events: ['message.updated'] });
+    const queued = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => t.app.webhooks.enqueue(a.companyId, [event(100 + i)])),
+    );
+    expect(queued).toEqual(Array(5).fill(1));
+    await flush();
+    expect(received.filter((r) => r.path === '/a')).toHaveLength(5);
   });
 
   it('sends ticket.updated and ticket.closed for later changes, and nothing to inactive webhooks', async () => {
