@@ -1,11 +1,12 @@
 /**
  * Web size budget (issue 10, docs/architecture.md "Web delivery"): sums, per route, the gzip size
  * (level 9) of the JavaScript a cold load of that route needs before it renders (the entry chunk and
- * its static imports, the first UI language's locale chunks (the first-render subset only for
- * /login), the query client and MUI theme for
- * every page but /login, the signed-in layout for private routes, then the route's page chunk and its static imports, each file counted once), read from
- * the build's manifest (dist/.vite/manifest.json), and fails (exit 1) when a route exceeds its
- * budget or a page named below is missing from the build. Fast: no browser, only the build's files.
+ * its static imports, the boot strings of the default UI language (en), the query client and MUI
+ * theme for every page but /login, the signed-in layout for private routes, then the route's page
+ * chunk and its static imports, and the locale chunks of the providers, layout and page in en, each
+ * file counted once), read from the build's manifest (dist/.vite/manifest.json), and fails (exit 1)
+ * when a route exceeds its budget or a page named below is missing from the build. Fast: no browser,
+ * only the build's files.
  *
  *   npm run build && node scripts/check-budget.mjs [distDir]
  */
@@ -34,13 +35,10 @@ const ROUTES = [
 ];
 /** Any other page (a private route inside the layout). */
 const DEFAULT_BUDGET_KB = 413;
-/**
- * Locale chunks loaded before the first render: the first-render subsets of the default UI
- * language and of the pt fallback (locale-boot-plugin.ts), then, for every page but /login, their
- * full chunks.
- */
-const BOOT_LOCALES = ['virtual:boot-locale/en', 'virtual:boot-locale/pt'];
-const FIRST_LOCALES = ['src/locales/en.json', 'src/locales/pt.json'];
+/** The boot strings (locale-plugin.ts) of the default UI language, loaded before the first render. */
+const BOOT_LOCALE = 'virtual:locale/en/boot';
+/** The locale chunk of a root (a page, the layout, the providers) in the default UI language, if it has one. */
+const localeOf = (source) => `virtual:locale/en/${source.replace(/^src\//, '').replace(/\.tsx?$/, '')}`;
 /** The signed-in shell, loaded before any private page. */
 const LAYOUT = 'src/app/layout/app-layout.tsx';
 /** The query client and MUI theme, loaded before every page but the login form. */
@@ -86,7 +84,7 @@ function closure(key, into) {
 const pages = Object.keys(manifest).filter((key) => manifest[key].isDynamicEntry && /-page\.tsx$/.test(key));
 const rows = [];
 let failed = false;
-for (const key of [...BOOT_LOCALES, ...FIRST_LOCALES, LAYOUT, PROVIDERS, ...ROUTES.map((r) => r.page)]) {
+for (const key of [BOOT_LOCALE, localeOf(LAYOUT), LAYOUT, PROVIDERS, ...ROUTES.map((r) => r.page)]) {
   if (!manifest[key]) {
     console.error(
       `check-budget: ${key} is not a chunk of the build (renamed? update scripts/check-budget.mjs)`,
@@ -98,13 +96,17 @@ for (const page of pages) {
   const named = ROUTES.find((r) => r.page === page);
   const files = new Set();
   closure(entryKey, files);
-  for (const locale of BOOT_LOCALES) closure(locale, files);
+  closure(BOOT_LOCALE, files);
   if (page !== LOGIN_PAGE) {
-    for (const locale of FIRST_LOCALES) closure(locale, files);
     closure(PROVIDERS, files);
+    closure(localeOf(PROVIDERS), files);
   }
-  if (!PUBLIC_PAGE.test(page)) closure(LAYOUT, files);
+  if (!PUBLIC_PAGE.test(page)) {
+    closure(LAYOUT, files);
+    closure(localeOf(LAYOUT), files);
+  }
   closure(page, files);
+  closure(localeOf(page), files);
   const js = [...files].filter((file) => file.endsWith('.js'));
   const kb = js.reduce((sum, file) => sum + gzipSize(file), 0) / 1024;
   const budgetKb = named?.budgetKb ?? DEFAULT_BUDGET_KB;
