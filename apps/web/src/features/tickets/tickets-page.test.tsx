@@ -38,21 +38,21 @@ describe('TicketsPage', () => {
     expect(screen.getByTestId('ticket-placeholder')).toBeTruthy();
   });
 
-  it('shows the open ticket by uuid beside the manager', () => {
+  it('shows the open ticket by uuid beside the manager', async () => {
     renderAt('/tickets/abc-123');
-    expect(screen.getByTestId('ticket-view').textContent).toBe('abc-123');
+    expect((await screen.findByTestId('ticket-view')).textContent).toBe('abc-123');
     expect(screen.getByTestId('tickets-manager')).toBeTruthy();
   });
 
-  it('keeps the manager when the ticket view fails', () => {
+  it('keeps the manager when the ticket view fails', async () => {
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
     renderAt('/tickets/broken');
-    expect(screen.getByTestId('ticket-view-error')).toBeTruthy();
+    expect(await screen.findByTestId('ticket-view-error')).toBeTruthy();
     expect(screen.getByTestId('tickets-manager')).toBeTruthy();
     spy.mockRestore();
   });
 
-  it('uses two tabs (ticket, attendance list) under 600 px', () => {
+  it('uses two tabs (ticket, attendance list) under 600 px', async () => {
     const original = window.matchMedia;
     window.matchMedia = ((query: string) => ({
       ...original(query),
@@ -62,7 +62,7 @@ describe('TicketsPage', () => {
       renderAt('/tickets/abc-123');
       expect(screen.getByTestId('tickets-mobile-tab-ticket').getAttribute('aria-selected')).toBe('true');
       expect(screen.getByTestId('tickets-mobile-tab-list')).toBeTruthy();
-      expect(screen.getByTestId('ticket-view')).toBeTruthy();
+      expect(await screen.findByTestId('ticket-view')).toBeTruthy();
     } finally {
       window.matchMedia = original;
     }

@@ -1,12 +1,21 @@
 import ForumIcon from '@mui/icons-material/Forum';
-import { Box, Paper, Stack, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
+import { Box, CircularProgress, Paper, Stack, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
-import { Component, type ErrorInfo, type ReactNode, useEffect, useState } from 'react';
+import { Component, type ErrorInfo, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { TicketView } from '../ticket-view/ticket-view';
 import { setOpenTicketUuid } from './tickets-cache';
 import { TicketsManager } from './tickets-manager';
+
+/**
+ * The open ticket's view (messages, composer, media, its dialogs): a chunk of its own, so /tickets
+ * shows the list without it; fetched when a ticket opens, or AFTER_LIST_MS after the page shows.
+ */
+const loadTicketView = () => import('../ticket-view/ticket-view');
+const TicketView = lazy(() => loadTicketView().then((m) => ({ default: m.TicketView })));
+
+/** How long after the page shows the ticket view's code is fetched, leaving the network to the list. */
+const AFTER_LIST_MS = 400;
 
 /** Keeps the tickets manager alive when the open ticket's view fails to render. */
 class TicketViewBoundary extends Component<
@@ -61,7 +70,15 @@ function OpenTicket({ uuid }: { uuid?: string }) {
         </Box>
       }
     >
-      <TicketView uuid={uuid} />
+      <Suspense
+        fallback={
+          <Stack alignItems="center" justifyContent="center" sx={{ height: '100%' }}>
+            <CircularProgress aria-label="loading" />
+          </Stack>
+        }
+      >
+        <TicketView uuid={uuid} />
+      </Suspense>
     </TicketViewBoundary>
   );
 }
@@ -77,6 +94,11 @@ export function TicketsPage() {
   const narrow = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const { uuid } = useParams<{ uuid?: string }>();
   const [mobileTab, setMobileTab] = useState<'ticket' | 'list'>(uuid ? 'ticket' : 'list');
+
+  useEffect(() => {
+    const timer = setTimeout(() => void loadTicketView().catch(() => {}), AFTER_LIST_MS);
+    return () => clearTimeout(timer);
+  }, []);
 
   useEffect(() => {
     setOpenTicketUuid(uuid ?? null);
