@@ -1,11 +1,18 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { TicketsPage } from './tickets-page';
 
+const viewModule = vi.hoisted(() => ({ loads: 0 }));
+
 vi.mock('../ticket-view/ticket-view', () => ({
+  // Counts the lazy chunk's loads: the factory runs when the module is first imported.
+  ...(() => {
+    viewModule.loads += 1;
+    return {};
+  })(),
   TicketView: ({ uuid }: { uuid: string }) => {
     if (uuid === 'broken') throw new Error('boom');
     return <div data-testid="ticket-view">{uuid}</div>;
@@ -36,6 +43,14 @@ describe('TicketsPage', () => {
     renderAt('/tickets');
     expect(screen.getByTestId('tickets-manager')).toBeTruthy();
     expect(screen.getByTestId('ticket-placeholder')).toBeTruthy();
+  });
+
+  it("fetches the ticket view's code only when the pointer reaches the list, before a click", async () => {
+    renderAt('/tickets');
+    await screen.findByTestId('tickets-manager');
+    expect(viewModule.loads).toBe(0);
+    fireEvent.pointerEnter(screen.getByTestId('tickets-manager').parentElement as HTMLElement);
+    await waitFor(() => expect(viewModule.loads).toBe(1));
   });
 
   it('shows the open ticket by uuid beside the manager', async () => {

@@ -9,13 +9,19 @@ import { TicketsManager } from './tickets-manager';
 
 /**
  * The open ticket's view (messages, composer, media, its dialogs): a chunk of its own, so /tickets
- * shows the list without it; fetched when a ticket opens, or AFTER_LIST_MS after the page shows.
+ * shows the list without it; fetched when a ticket opens, or as soon as the pointer, the keyboard
+ * focus or a touch reaches the tickets manager (before the click that opens a ticket).
  */
 const loadTicketView = () => import('../ticket-view/ticket-view');
 const TicketView = lazy(() => loadTicketView().then((m) => ({ default: m.TicketView })));
-
-/** How long after the page shows the ticket view's code is fetched, leaving the network to the list. */
-const AFTER_LIST_MS = 400;
+/** Starts fetching the ticket view's code (once; a failed fetch is retried when the ticket opens). */
+const prefetchTicketView = () => void loadTicketView().catch(() => {});
+/** Where a coming ticket click shows first. */
+const prefetchOn = {
+  onPointerEnter: prefetchTicketView,
+  onFocus: prefetchTicketView,
+  onTouchStart: prefetchTicketView,
+};
 
 /** Keeps the tickets manager alive when the open ticket's view fails to render. */
 class TicketViewBoundary extends Component<
@@ -96,11 +102,6 @@ export function TicketsPage() {
   const [mobileTab, setMobileTab] = useState<'ticket' | 'list'>(uuid ? 'ticket' : 'list');
 
   useEffect(() => {
-    const timer = setTimeout(() => void loadTicketView().catch(() => {}), AFTER_LIST_MS);
-    return () => clearTimeout(timer);
-  }, []);
-
-  useEffect(() => {
     setOpenTicketUuid(uuid ?? null);
     if (uuid) setMobileTab('ticket');
     return () => setOpenTicketUuid(null);
@@ -115,7 +116,7 @@ export function TicketsPage() {
           <Tab value="ticket" label={t('tickets.page.ticketTab')} data-testid="tickets-mobile-tab-ticket" />
           <Tab value="list" label={t('tickets.page.listTab')} data-testid="tickets-mobile-tab-list" />
         </Tabs>
-        <Box sx={{ flex: 1, minHeight: 0, display: mobileTab === 'list' ? 'block' : 'none' }}>
+        <Box sx={{ flex: 1, minHeight: 0, display: mobileTab === 'list' ? 'block' : 'none' }} {...prefetchOn}>
           <TicketsManager selectedUuid={uuid} />
         </Box>
         {mobileTab === 'ticket' && (
@@ -129,7 +130,7 @@ export function TicketsPage() {
 
   return (
     <Stack direction="row" spacing={1} sx={{ height }} data-testid="tickets-page">
-      <Box sx={{ width: '33.333%', minWidth: 300, minHeight: 0 }}>
+      <Box sx={{ width: '33.333%', minWidth: 300, minHeight: 0 }} {...prefetchOn}>
         <TicketsManager selectedUuid={uuid} />
       </Box>
       <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, minHeight: 0, overflow: 'hidden' }}>
