@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Plugin } from 'vite';
+import type { Plugin, ViteDevServer } from 'vite';
 import { type LocalePlan, planLocales } from './locale-sections';
 
 const PREFIX = 'virtual:locale/';
@@ -22,6 +22,7 @@ export function localeChunks(): Plugin {
   const srcDir = path.join(root, 'src');
   const localeDir = path.join(srcDir, 'locales');
   let plan: LocalePlan | null = null;
+  let server: ViteDevServer | undefined;
   const readLocale = (lang: string) =>
     JSON.parse(fs.readFileSync(path.join(localeDir, `${lang}.json`), 'utf8')) as Record<string, unknown>;
   const currentPlan = () => {
@@ -49,8 +50,15 @@ export function localeChunks(): Plugin {
     buildStart() {
       plan = null;
     },
+    configureServer(devServer) {
+      server = devServer;
+    },
     watchChange() {
       plan = null;
+      // The dev server serves the locale modules again with the new plan.
+      for (const mod of server?.moduleGraph.idToModuleMap.values() ?? []) {
+        if (mod.id?.startsWith(`\0${PREFIX}`)) server?.moduleGraph.invalidateModule(mod);
+      }
     },
     resolveId(id) {
       return id.startsWith(PREFIX) ? `\0${id}` : null;

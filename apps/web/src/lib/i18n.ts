@@ -79,16 +79,22 @@ const roots = new Set<string>();
 /** The language being switched to, while changeLanguage() loads its strings. */
 let switchingTo: Language | null = null;
 
-/** Resolves once the UI language's boot strings are loaded; render after it. */
+/**
+ * Resolves once the UI language's boot strings are loaded; render after it. Should their chunk
+ * fail to download, i18next still starts (without them; the next root's load fetches them again).
+ */
 export const i18nReady: Promise<void> = (async () => {
   const lng = initialLanguage();
-  const boot = await loadBoot(lng);
+  const strings = await loadBoot(lng).then(
+    (boot) => boot.strings,
+    (): Strings => ({}),
+  );
   await i18n.use(initReactI18next).init({
     lng,
     fallbackLng: 'pt',
     supportedLngs: [...LANGUAGES],
     // A copy: i18next merges later sections into the object it is given.
-    resources: { [lng]: { translation: { ...boot.strings } } },
+    resources: { [lng]: { translation: { ...strings } } },
     partialBundledLanguages: true,
     interpolation: { escapeValue: false },
     returnNull: false,
