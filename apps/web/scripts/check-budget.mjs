@@ -30,7 +30,7 @@ const ROUTES = [
   // The date pickers come with the date-range filter, the charts after the counters.
   { route: '/ (dashboard)', page: 'src/features/dashboard/dashboard-page.tsx', budgetKb: 286 },
   // react-big-calendar (month/week/day grid, date-fns localizer) and its CSS, loaded by this page only.
-  { route: '/schedules', page: 'src/features/schedules/schedules-page.tsx', budgetKb: 385 },
+  { route: '/schedules', page: 'src/features/schedules/schedules-page.tsx', budgetKb: 332 },
   // @xyflow/react (the React Flow canvas) and its CSS, loaded by the flow editor only.
   { route: '/flowbuilder/{id}', page: 'src/features/flows/flow-builder-page.tsx', budgetKb: 403 },
 ];
