@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { localeBoot } from './locale-boot-plugin';
+import { localeChunks } from './locale-plugin';
 
 /** Where the dev server proxies `/api` and `/socket.io` (the Zapdesk server, port 8080 by default). */
 const apiTarget = process.env.ZAPDESK_API ?? 'http://localhost:8080';
@@ -10,7 +10,7 @@ const apiTarget = process.env.ZAPDESK_API ?? 'http://localhost:8080';
  * shared package needs no build step for the web app (dev, build and vitest alike).
  */
 export default defineConfig({
-  plugins: [react(), localeBoot()],
+  plugins: [react(), localeChunks()],
   resolve: {
     conditions: ['source', 'module', 'browser', 'development|production'],
   },

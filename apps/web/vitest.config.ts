@@ -1,10 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
-import { localeBoot } from './locale-boot-plugin';
+import { localeChunks } from './locale-plugin';
 
 /** Vitest project 'web': component and unit tests in jsdom (`npx vitest run --project web`). */
 export default defineProject({
-  plugins: [react(), localeBoot()],
+  plugins: [react(), localeChunks()],
   resolve: {
     conditions: ['source', 'module', 'browser', 'development|production'],
   },

@@ -311,7 +311,11 @@ function writeSection(section: string, _results: RouteResult[], _label: string):
     const lines = old.split('\n');
     const at = lines.findIndex((l) => l.trim() === HISTORY_HEADING);
     if (at >= 0)
-      history.push(...lines.slice(at + 1).filter((l) => l.startsWith('| ') && !l.startsWith('| run')));
+      history.push(
+        ...lines
+          .slice(at + 1)
+          .filter((l) => l.startsWith('| ') && !l.startsWith('| run') && !l.startsWith('| ---')),
+      );
     const previous = summarise(lines);
     if (previous) history.unshift(previous);
   }
@@ -321,7 +325,7 @@ function writeSection(section: string, _results: RouteResult[], _label: string):
   const next =
     start < 0
       ? `${doc.trimEnd()}\n\n${full}`
-      : `${doc.slice(0, start)}${full}${end < 0 ? '' : doc.slice(end + 1)}`;
+      : `${doc.slice(0, start)}${full.trimEnd()}\n${end < 0 ? '' : `\n${doc.slice(end + 1)}`}`;
   fs.writeFileSync(DOC, next);
 }
 
@@ -341,7 +345,8 @@ function summarise(lines: string[]): string | undefined {
     .replace(/;.*$/, '')
     .replace(/^:\s*/, '')
     .trim();
-  const label = run.match(/^Last run \(([^)]+)\)/)?.[1];
+  // The label may hold parentheses itself: 'Last run (after (light login)): <date>; ...'.
+  const label = run.match(/^Last run \((.+?)\): /)?.[1];
   const stamp = run.match(/\d{4}-\d\d-\d\dT[\d:]+Z/)?.[0] ?? when;
   return `| ${stamp}${label ? ` (${label})` : ''} | ${login[4]} | ${login[5]} | ${login[9]} | ${login[10]} | ${tickets[4]} | ${tickets[5]} | ${tickets[10]} |`;
 }

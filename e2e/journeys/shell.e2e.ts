@@ -63,10 +63,13 @@ describe('platform shell', () => {
     await page.getByTestId('language-menu-button').click();
     await page.getByTestId('language-option-pt').click();
     await page.getByTestId('side-menu').getByRole('link', { name: 'Usuários' }).waitFor();
+    // The open page's own strings (a chunk per page and language) follow the switch too.
+    await page.getByTestId('helps-page').getByRole('heading', { name: 'Ajuda' }).waitFor();
     assert.equal(await page.evaluate(() => localStorage.getItem('i18nextLng')), 'pt');
     await page.getByTestId('language-menu-button').click();
     await page.getByTestId('language-option-en').click();
     await page.getByTestId('side-menu').getByRole('link', { name: 'Users' }).waitFor();
+    await page.getByTestId('helps-page').getByRole('heading', { name: 'Help' }).waitFor();
 
     const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const before = await background();

@@ -35,3 +35,8 @@ export const STORAGE_KEYS = {
   todo: 'tasks',
   cshow: 'cshow',
 } as const;
+/**
+ * Period options of the dashboard filter (core section 9), in days. Here rather than beside the
+ * dashboard schemas, so the web page that lists them loads no zod.
+ */
+export const DASHBOARD_PERIODS = [3, 7, 15, 30, 60, 90] as const;

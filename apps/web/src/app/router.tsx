@@ -2,7 +2,7 @@ import { can, STORAGE_KEYS } from '@zapdesk/shared';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { useCurrentUser } from '../features/auth/session-context';
-import { loadFullLocales } from '../lib/i18n';
+import { withStrings } from '../lib/i18n';
 import { PageLoader, PrivateRoute, PublicRoute } from './guards';
 
 /*
@@ -10,118 +10,212 @@ import { PageLoader, PrivateRoute, PublicRoute } from './guards';
  * fetches only the login's code; docs/architecture.md, "Web delivery"). To add a page, follow the
  * one pattern:
  *
- *   const XPage = lazy(() => import('../features/x/x-page').then((m) => ({ default: m.XPage })));
+ *   const XPage = lazy(() => withStrings('features/x/x-page', import('../features/x/x-page')).then((m) => ({ default: m.XPage })));
  *   <Route path="/x" element={page(<XPage />)} />
  *
  * Never import a page (or the layout) statically here: its code and its libraries would join the
  * entry chunk and the login's download (the budget check, apps/web/scripts/check-budget.mjs, fails).
  */
 const NotFoundPage = lazy(() =>
-  import('../features/common/not-found-page').then((m) => ({ default: m.NotFoundPage })),
+  withStrings('features/common/not-found-page', import('../features/common/not-found-page')).then((m) => ({
+    default: m.NotFoundPage,
+  })),
 );
 /**
  * The query client and the MUI theme: every page but the login form needs them, and the full
  * locale strings (the login form renders with a subset, lib/i18n.ts).
  */
 const AppProviders = lazy(() =>
-  Promise.all([import('./app-providers'), loadFullLocales()]).then(([m]) => ({ default: m.AppProviders })),
+  withStrings('app/app-providers', import('./app-providers')).then((m) => ({ default: m.AppProviders })),
 );
 /** The signed-in shell (menu, top bar, realtime socket): not needed by the public pages. */
-const AppLayout = lazy(() => import('./layout/app-layout').then((m) => ({ default: m.AppLayout })));
-const LoginPage = lazy(() => import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })));
+const AppLayout = lazy(() =>
+  withStrings('app/layout/app-layout', import('./layout/app-layout')).then((m) => ({ default: m.AppLayout })),
+);
+const LoginPage = lazy(() =>
+  withStrings('features/auth/login-page', import('../features/auth/login-page')).then((m) => ({
+    default: m.LoginPage,
+  })),
+);
 const SignupPage = lazy(() =>
-  import('../features/auth/signup-page').then((m) => ({ default: m.SignupPage })),
+  withStrings('features/auth/signup-page', import('../features/auth/signup-page')).then((m) => ({
+    default: m.SignupPage,
+  })),
 );
 const ForgotPasswordPage = lazy(() =>
-  import('../features/auth/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })),
+  withStrings('features/auth/forgot-password-page', import('../features/auth/forgot-password-page')).then(
+    (m) => ({ default: m.ForgotPasswordPage }),
+  ),
 );
-const UsersPage = lazy(() => import('../features/users/users-page').then((m) => ({ default: m.UsersPage })));
+const UsersPage = lazy(() =>
+  withStrings('features/users/users-page', import('../features/users/users-page')).then((m) => ({
+    default: m.UsersPage,
+  })),
+);
 const ConnectionsPage = lazy(() =>
-  import('../features/connections/connections-page').then((m) => ({ default: m.ConnectionsPage })),
+  withStrings(
+    'features/connections/connections-page',
+    import('../features/connections/connections-page'),
+  ).then((m) => ({ default: m.ConnectionsPage })),
 );
 const SimulatorPage = lazy(() =>
-  import('../features/simulator/simulator-page').then((m) => ({ default: m.SimulatorPage })),
+  withStrings('features/simulator/simulator-page', import('../features/simulator/simulator-page')).then(
+    (m) => ({ default: m.SimulatorPage }),
+  ),
 );
 const TodoListPage = lazy(() =>
-  import('../features/todolist/todolist-page').then((m) => ({ default: m.TodoListPage })),
+  withStrings('features/todolist/todolist-page', import('../features/todolist/todolist-page')).then((m) => ({
+    default: m.TodoListPage,
+  })),
 );
 const TicketsPage = lazy(() =>
-  import('../features/tickets/tickets-page').then((m) => ({ default: m.TicketsPage })),
+  withStrings('features/tickets/tickets-page', import('../features/tickets/tickets-page')).then((m) => ({
+    default: m.TicketsPage,
+  })),
 );
 const SettingsPage = lazy(() =>
-  import('../features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
+  withStrings('features/settings/settings-page', import('../features/settings/settings-page')).then((m) => ({
+    default: m.SettingsPage,
+  })),
 );
 const DashboardPage = lazy(() =>
-  import('../features/dashboard/dashboard-page').then((m) => ({ default: m.DashboardPage })),
+  withStrings('features/dashboard/dashboard-page', import('../features/dashboard/dashboard-page')).then(
+    (m) => ({ default: m.DashboardPage }),
+  ),
 );
 
 const ContactsPage = lazy(() =>
-  import('../features/contacts/contacts-page').then((m) => ({ default: m.ContactsPage })),
+  withStrings('features/contacts/contacts-page', import('../features/contacts/contacts-page')).then((m) => ({
+    default: m.ContactsPage,
+  })),
 );
 
 const QueuesPage = lazy(() =>
-  import('../features/queues/queues-page').then((m) => ({ default: m.QueuesPage })),
+  withStrings('features/queues/queues-page', import('../features/queues/queues-page')).then((m) => ({
+    default: m.QueuesPage,
+  })),
 );
-const TagsPage = lazy(() => import('../features/tags/tags-page').then((m) => ({ default: m.TagsPage })));
+const TagsPage = lazy(() =>
+  withStrings('features/tags/tags-page', import('../features/tags/tags-page')).then((m) => ({
+    default: m.TagsPage,
+  })),
+);
 const KanbanPage = lazy(() =>
-  import('../features/kanban/kanban-page').then((m) => ({ default: m.KanbanPage })),
+  withStrings('features/kanban/kanban-page', import('../features/kanban/kanban-page')).then((m) => ({
+    default: m.KanbanPage,
+  })),
 );
 const QuickMessagesPage = lazy(() =>
-  import('../features/quick-messages/quick-messages-page').then((m) => ({ default: m.QuickMessagesPage })),
+  withStrings(
+    'features/quick-messages/quick-messages-page',
+    import('../features/quick-messages/quick-messages-page'),
+  ).then((m) => ({ default: m.QuickMessagesPage })),
 );
 const SchedulesPage = lazy(() =>
-  import('../features/schedules/schedules-page').then((m) => ({ default: m.SchedulesPage })),
+  withStrings('features/schedules/schedules-page', import('../features/schedules/schedules-page')).then(
+    (m) => ({ default: m.SchedulesPage }),
+  ),
 );
-const FilesPage = lazy(() => import('../features/files/files-page').then((m) => ({ default: m.FilesPage })));
-const ChatsPage = lazy(() => import('../features/chats/chats-page').then((m) => ({ default: m.ChatsPage })));
+const FilesPage = lazy(() =>
+  withStrings('features/files/files-page', import('../features/files/files-page')).then((m) => ({
+    default: m.FilesPage,
+  })),
+);
+const ChatsPage = lazy(() =>
+  withStrings('features/chats/chats-page', import('../features/chats/chats-page')).then((m) => ({
+    default: m.ChatsPage,
+  })),
+);
 const AnnouncementsPage = lazy(() =>
-  import('../features/announcements/announcements-page').then((m) => ({ default: m.AnnouncementsPage })),
+  withStrings(
+    'features/announcements/announcements-page',
+    import('../features/announcements/announcements-page'),
+  ).then((m) => ({ default: m.AnnouncementsPage })),
 );
 const PromptsPage = lazy(() =>
-  import('../features/bots/prompts-page').then((m) => ({ default: m.PromptsPage })),
+  withStrings('features/bots/prompts-page', import('../features/bots/prompts-page')).then((m) => ({
+    default: m.PromptsPage,
+  })),
 );
 const QueueIntegrationPage = lazy(() =>
-  import('../features/bots/queue-integration-page').then((m) => ({ default: m.QueueIntegrationPage })),
+  withStrings('features/bots/queue-integration-page', import('../features/bots/queue-integration-page')).then(
+    (m) => ({ default: m.QueueIntegrationPage }),
+  ),
 );
 const PlansPage = lazy(() =>
-  import('../features/billing/plans-page').then((m) => ({ default: m.PlansPage })),
+  withStrings('features/billing/plans-page', import('../features/billing/plans-page')).then((m) => ({
+    default: m.PlansPage,
+  })),
 );
 const InvoicesPage = lazy(() =>
-  import('../features/billing/invoices-page').then((m) => ({ default: m.InvoicesPage })),
+  withStrings('features/billing/invoices-page', import('../features/billing/invoices-page')).then((m) => ({
+    default: m.InvoicesPage,
+  })),
 );
 const SubscriptionPage = lazy(() =>
-  import('../features/billing/subscription-page').then((m) => ({ default: m.SubscriptionPage })),
+  withStrings('features/billing/subscription-page', import('../features/billing/subscription-page')).then(
+    (m) => ({ default: m.SubscriptionPage }),
+  ),
 );
-const HelpsPage = lazy(() => import('../features/helps/helps-page').then((m) => ({ default: m.HelpsPage })));
+const HelpsPage = lazy(() =>
+  withStrings('features/helps/helps-page', import('../features/helps/helps-page')).then((m) => ({
+    default: m.HelpsPage,
+  })),
+);
 const MessagesApiPage = lazy(() =>
-  import('../features/messages-api/messages-api-page').then((m) => ({ default: m.MessagesApiPage })),
+  withStrings(
+    'features/messages-api/messages-api-page',
+    import('../features/messages-api/messages-api-page'),
+  ).then((m) => ({ default: m.MessagesApiPage })),
 );
 
 const ContactListsPage = lazy(() =>
-  import('../features/contact-lists/contact-lists-page').then((m) => ({ default: m.ContactListsPage })),
+  withStrings(
+    'features/contact-lists/contact-lists-page',
+    import('../features/contact-lists/contact-lists-page'),
+  ).then((m) => ({ default: m.ContactListsPage })),
 );
 const ContactListItemsPage = lazy(() =>
-  import('../features/contact-lists/contact-list-items-page').then((m) => ({
+  withStrings(
+    'features/contact-lists/contact-list-items-page',
+    import('../features/contact-lists/contact-list-items-page'),
+  ).then((m) => ({
     default: m.ContactListItemsPage,
   })),
 );
 
 const CampaignsPage = lazy(() =>
-  import('../features/campaigns/campaigns-page').then((m) => ({ default: m.CampaignsPage })),
+  withStrings('features/campaigns/campaigns-page', import('../features/campaigns/campaigns-page')).then(
+    (m) => ({ default: m.CampaignsPage }),
+  ),
 );
 const CampaignReportPage = lazy(() =>
-  import('../features/campaigns/campaign-report-page').then((m) => ({ default: m.CampaignReportPage })),
+  withStrings(
+    'features/campaigns/campaign-report-page',
+    import('../features/campaigns/campaign-report-page'),
+  ).then((m) => ({ default: m.CampaignReportPage })),
 );
 const CampaignsConfigPage = lazy(() =>
-  import('../features/campaigns/campaigns-config-page').then((m) => ({ default: m.CampaignsConfigPage })),
+  withStrings(
+    'features/campaigns/campaigns-config-page',
+    import('../features/campaigns/campaigns-config-page'),
+  ).then((m) => ({ default: m.CampaignsConfigPage })),
 );
-const FlowsPage = lazy(() => import('../features/flows/flows-page').then((m) => ({ default: m.FlowsPage })));
+const FlowsPage = lazy(() =>
+  withStrings('features/flows/flows-page', import('../features/flows/flows-page')).then((m) => ({
+    default: m.FlowsPage,
+  })),
+);
 const FlowCampaignsPage = lazy(() =>
-  import('../features/flows/flow-campaigns-page').then((m) => ({ default: m.FlowCampaignsPage })),
+  withStrings('features/flows/flow-campaigns-page', import('../features/flows/flow-campaigns-page')).then(
+    (m) => ({ default: m.FlowCampaignsPage }),
+  ),
 );
 /** The flow editor: @xyflow/react is loaded by this route only. */
 const FlowBuilderPage = lazy(() =>
-  import('../features/flows/flow-builder-page').then((m) => ({ default: m.FlowBuilderPage })),
+  withStrings('features/flows/flow-builder-page', import('../features/flows/flow-builder-page')).then(
+    (m) => ({ default: m.FlowBuilderPage }),
+  ),
 );
 
 const page = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;

@@ -182,3 +182,13 @@ export function useRealtime(user: SessionUser): void {
     };
   }, [companyId, userId, queryClient]);
 }
+
+/**
+ * Renders nothing and keeps `user`'s realtime connection open (useRealtime). The signed-in layout
+ * loads it as a lazy chunk after the shell renders, so the socket.io client and the event handlers
+ * of every feature's cache are not part of the first render's download.
+ */
+export function Realtime({ user }: { user: SessionUser }): null {
+  useRealtime(user);
+  return null;
+}

@@ -1,6 +1,8 @@
-/** Date formatting (core section 1: day/month/year, pt-BR formats) with date-fns. */
+/**
+ * Date formatting (core section 1: day/month/year, pt-BR formats) with date-fns. The patterns are
+ * all digits, so no date-fns locale is needed (the pt-BR one weighs 6.6 KiB gzip on every page).
+ */
 import { differenceInCalendarDays, format, isValid, parseISO } from 'date-fns';
-import { ptBR } from 'date-fns/locale';
 
 const toDate = (value: string | Date): Date => (typeof value === 'string' ? parseISO(value) : value);
 
@@ -8,14 +10,14 @@ const toDate = (value: string | Date): Date => (typeof value === 'string' ? pars
 export function formatDate(value: string | Date | null | undefined): string {
   if (!value) return '';
   const date = toDate(value);
-  return isValid(date) ? format(date, 'dd/MM/yyyy', { locale: ptBR }) : '';
+  return isValid(date) ? format(date, 'dd/MM/yyyy') : '';
 }
 
 /** `dd/MM/yyyy HH:mm`, or '' for a missing or invalid date. */
 export function formatDateTime(value: string | Date | null | undefined): string {
   if (!value) return '';
   const date = toDate(value);
-  return isValid(date) ? format(date, 'dd/MM/yyyy HH:mm', { locale: ptBR }) : '';
+  return isValid(date) ? format(date, 'dd/MM/yyyy HH:mm') : '';
 }
 
 /** Whole calendar days from today to `value` (negative when past). */
@@ -27,12 +29,12 @@ export function daysUntil(value: string | Date, now: Date = new Date()): number 
 export function formatShortDateTime(value: string | Date | null | undefined): string {
   if (!value) return '';
   const date = toDate(value);
-  return isValid(date) ? format(date, 'dd/MM/yy HH:mm', { locale: ptBR }) : '';
+  return isValid(date) ? format(date, 'dd/MM/yy HH:mm') : '';
 }
 
 /** `HH:mm` (a message's time in a conversation), or '' for a missing or invalid date. */
 export function formatTime(value: string | Date | null | undefined): string {
   if (!value) return '';
   const date = toDate(value);
-  return isValid(date) ? format(date, 'HH:mm', { locale: ptBR }) : '';
+  return isValid(date) ? format(date, 'HH:mm') : '';
 }

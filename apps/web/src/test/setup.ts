@@ -1,7 +1,9 @@
 import { cleanup } from '@testing-library/react';
-import { LANGUAGES } from '@zapdesk/shared';
 import { afterEach } from 'vitest';
-import i18n, { loadFullLocales } from '../lib/i18n';
+import i18n, { i18nReady } from '../lib/i18n';
+import en from '../locales/en.json';
+import es from '../locales/es.json';
+import pt from '../locales/pt.json';
 
 // jsdom has no matchMedia; MUI's useMediaQuery needs it.
 if (!window.matchMedia) {
@@ -24,9 +26,12 @@ if (!document.elementFromPoint) {
   document.elementFromPoint = () => null;
 }
 
-// Tests switch languages freely: every locale is loaded before they run.
-await loadFullLocales();
-await i18n.loadLanguages([...LANGUAGES]);
+// Tests switch languages freely: every section of every locale is there before they run (the app
+// loads them per route, lib/i18n.ts).
+await i18nReady;
+for (const [lang, strings] of Object.entries({ pt, en, es })) {
+  i18n.addResourceBundle(lang, 'translation', strings, true, true);
+}
 
 afterEach(() => {
   cleanup();

@@ -5,8 +5,6 @@ import { z } from 'zod';
  * DASHBOARD_TIME_ZONE (pt-BR default); counters' times are minutes.
  */
 export const DASHBOARD_TIME_ZONE = 'America/Sao_Paulo';
-/** Period options of the dashboard filter (core section 9), in days. */
-export const DASHBOARD_PERIODS = [3, 7, 15, 30, 60, 90] as const;
 /** Longest date range the dashboard answers, in days. */
 export const DASHBOARD_MAX_RANGE_DAYS = 366;
 

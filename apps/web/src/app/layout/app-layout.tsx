@@ -1,13 +1,15 @@
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import { Box, Divider, Drawer, IconButton, Toolbar, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { useCurrentUser } from '../../features/auth/session-context';
-import { useRealtime } from '../use-realtime';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
+
+/** The realtime connection (socket.io client, the caches' event handlers): fetched after the shell renders. */
+const Realtime = lazy(() => import('../use-realtime').then((m) => ({ default: m.Realtime })));
 
 export const DRAWER_WIDTH = 240;
 const MINI_WIDTH = 60;
@@ -24,7 +26,6 @@ export function AppLayout() {
   const user = useCurrentUser();
   const small = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [open, setOpen] = useState(() => window.innerWidth > AUTO_OPEN_WIDTH);
-  useRealtime(user);
 
   const header = (
     <Toolbar sx={{ justifyContent: 'flex-end' }}>
@@ -37,6 +38,9 @@ export function AppLayout() {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <Suspense fallback={null}>
+        <Realtime user={user} />
+      </Suspense>
       <TopBar onToggleMenu={() => setOpen((o) => !o)} zIndex={theme.zIndex.drawer + (small ? 0 : 1)} />
       {small ? (
         <Drawer

@@ -1,14 +1,17 @@
 import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import VolumeUpIcon from '@mui/icons-material/VolumeUp';
-import { Box, IconButton, Popover, Slider, Tooltip } from '@mui/material';
-import { useState } from 'react';
+import { Box, CircularProgress, IconButton, Popover, Tooltip } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePreferences } from '../preferences';
 
-/** Notification volume (core section 9): a 0..1 slider, step 0.1, stored as `volume`. */
+/** The slider (MUI Slider), loaded when the popover first opens. */
+const VolumeSlider = lazy(() => import('./volume-slider').then((m) => ({ default: m.VolumeSlider })));
+
+/** Notification volume (core section 9): a button opening a 0..1 slider, step 0.1, stored as `volume`. */
 export function VolumeControl() {
   const { t } = useTranslation();
-  const { volume, setVolume } = usePreferences();
+  const { volume } = usePreferences();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
@@ -30,17 +33,9 @@ export function VolumeControl() {
         transformOrigin={{ vertical: 'top', horizontal: 'center' }}
       >
         <Box sx={{ px: 3, py: 2, width: 200 }}>
-          <Slider
-            value={volume}
-            min={0}
-            max={1}
-            step={0.1}
-            marks
-            valueLabelDisplay="auto"
-            aria-label={t('topbar.volume')}
-            data-testid="volume-slider"
-            onChange={(_e, value) => setVolume(Array.isArray(value) ? (value[0] ?? 1) : value)}
-          />
+          <Suspense fallback={<CircularProgress size={20} aria-label="loading" />}>
+            <VolumeSlider />
+          </Suspense>
         </Box>
       </Popover>
     </>

@@ -1,6 +1,6 @@
 import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import { type Announcement, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -10,8 +10,12 @@ import { useCurrentUser } from '../auth/session-context';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
-import { AnnouncementModal } from './announcement-modal';
 import { useAnnouncementsList, useDeleteAnnouncement } from './use-announcements';
+
+/** The form, loaded when it is first opened. */
+const AnnouncementModal = lazy(() =>
+  import('./announcement-modal').then((m) => ({ default: m.AnnouncementModal })),
+);
 
 /** Delay before a user who is not the super user leaves /announcements (document 2 section 6). */
 export const ANNOUNCEMENTS_REDIRECT_MS = 1000;
@@ -103,7 +107,11 @@ function AnnouncementsList() {
           </Typography>
         )}
       </Paper>
-      {modal && <AnnouncementModal record={modal.record} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <AnnouncementModal record={modal.record} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('announcements.confirmDelete.title', { title: toDelete?.title ?? '' })}

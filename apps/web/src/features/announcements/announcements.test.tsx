@@ -79,7 +79,8 @@ describe('announcements', () => {
     });
     expect(await screen.findByText('Novidade')).toBeTruthy();
     await user.click(screen.getByTestId('add-announcement-button'));
-    await user.click(screen.getByTestId('announcement-save'));
+    // The modal is a lazy chunk.
+    await user.click(await screen.findByTestId('announcement-save'));
     expect(await screen.findAllByText(/required/i)).not.toHaveLength(0);
     await user.type(screen.getByTestId('announcement-title'), 'Aviso');
     await user.type(screen.getByTestId('announcement-text'), 'Texto do aviso');

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
-import { loadFullLocales } from '../../lib/i18n';
 import { notifyError } from '../../lib/notify';
 import type { LoginErrors } from './login-validation';
 import { useSession } from './session-context';
@@ -12,11 +11,9 @@ import { useSession } from './session-context';
 /** zod and the login schema, fetched on demand (login-validation.ts). */
 const loadValidation = () => import('./login-validation');
 
-/** The language menu (MUI, full locale strings) arrives after the form: not needed to sign in. */
+/** The language menu (MUI) arrives after the form: not needed to sign in. Its strings are boot strings. */
 const LoginLanguageMenu = lazy(() =>
-  Promise.all([import('./login-language-menu'), loadFullLocales()]).then(([m]) => ({
-    default: m.LoginLanguageMenu,
-  })),
+  import('./login-language-menu').then((m) => ({ default: m.LoginLanguageMenu })),
 );
 
 /** How long after the form shows its deferred code is fetched, leaving the network to the form. */

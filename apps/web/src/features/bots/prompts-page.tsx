@@ -1,14 +1,16 @@
 import { Stack, TableCell, TableRow } from '@mui/material';
 import type { Prompt } from '@zapdesk/shared';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
 import { usePlanGate } from './plan-gate';
-import { PromptModal } from './prompt-modal';
 import { useDeletePrompt, usePrompts } from './use-bots';
+
+/** The form, loaded when it is first opened. */
+const PromptModal = lazy(() => import('./prompt-modal').then((m) => ({ default: m.PromptModal })));
 
 /**
  * /prompts (document 2 section 2 "Prompts"): table of name, queue, max tokens and actions; add/edit
@@ -66,7 +68,11 @@ function PromptsList() {
           </TableRow>
         ))}
       </DataTable>
-      {modal && <PromptModal promptId={modal.id} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <PromptModal promptId={modal.id} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('bots.prompts.confirmDelete', { name: toDelete?.name ?? '' })}

@@ -1,6 +1,6 @@
 import { Stack, TableCell, TableRow } from '@mui/material';
 import { type QueueIntegration, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -9,9 +9,13 @@ import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
 import { IntegrationLogo } from './integration-logo';
-import { IntegrationModal } from './integration-modal';
 import { usePlanGate } from './plan-gate';
 import { useDeleteIntegration, useIntegrationsList } from './use-bots';
+
+/** The form, loaded when it is first opened. */
+const IntegrationModal = lazy(() =>
+  import('./integration-modal').then((m) => ({ default: m.IntegrationModal })),
+);
 
 /**
  * /queue-integration (document 2 section 2): searchable list of type logo, id, name and actions
@@ -84,7 +88,11 @@ function IntegrationsList() {
           </TableRow>
         ))}
       </DataTable>
-      {modal && <IntegrationModal integrationId={modal.id} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <IntegrationModal integrationId={modal.id} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('bots.integrations.confirmDelete', { name: toDelete?.name ?? '' })}

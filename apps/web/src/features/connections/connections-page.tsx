@@ -11,7 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import { can, type Whatsapp } from '@zapdesk/shared';
-import { type ReactNode, useCallback, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { formatShortDateTime } from '../../lib/format';
@@ -20,11 +20,15 @@ import { ConfirmationDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
-import { ConnectionModal } from './connection-modal';
 import { ConnectionStatus } from './connection-status';
 import { QrDialog } from './qr-dialog';
 import { SessionButtons } from './session-buttons';
 import { useConnections, useDeleteConnection, useSessionCommand } from './use-connections';
+
+/** The form, loaded when it is first opened. */
+const ConnectionModal = lazy(() =>
+  import('./connection-modal').then((m) => ({ default: m.ConnectionModal })),
+);
 
 type Confirm = { kind: 'disconnect' | 'delete'; connection: Whatsapp };
 
@@ -197,7 +201,11 @@ export function ConnectionsPage() {
         }
       />
       <Paper variant="outlined">{body}</Paper>
-      {modal && <ConnectionModal whatsappId={modal.whatsappId} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <ConnectionModal whatsappId={modal.whatsappId} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       {qrFor !== null && <QrDialog whatsappId={qrFor} onClose={closeQr} />}
       <ConfirmationDialog
         open={confirm !== null}

@@ -1,7 +1,7 @@
 import { Download, People } from '@mui/icons-material';
 import { Stack, TableCell, TableRow } from '@mui/material';
 import { type ContactListWithCount, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -11,8 +11,12 @@ import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { ActionIconButton, RowActions } from '../common/row-actions';
-import { ContactListModal } from './contact-list-modals';
 import { downloadSampleSheet, useContactLists, useDeleteContactList } from './use-contact-lists';
+
+/** The form, loaded when it is first opened. */
+const ContactListModal = lazy(() =>
+  import('./contact-list-modals').then((m) => ({ default: m.ContactListModal })),
+);
 
 /**
  * /contact-lists (document 2 section 4): table of name, contact count and actions (download a
@@ -96,7 +100,11 @@ export function ContactListsPage() {
           </TableRow>
         ))}
       </DataTable>
-      {modal && <ContactListModal listId={modal.listId} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <ContactListModal listId={modal.listId} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('contactListsPage.confirmDelete.title', { name: toDelete?.name ?? '' })}

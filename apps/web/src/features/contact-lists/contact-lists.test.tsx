@@ -83,7 +83,8 @@ describe('contact lists pages', () => {
     const user = userEvent.setup();
     renderWithProviders(<ContactListsPage />, { user: admin });
     await user.click(await screen.findByTestId('add-contact-list'));
-    await user.type(screen.getByTestId('contact-list-name'), 'a');
+    // The modal is a lazy chunk.
+    await user.type(await screen.findByTestId('contact-list-name'), 'a');
     await user.click(screen.getByTestId('contact-list-save'));
     expect(await screen.findByText('Too Short!')).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalledWith(

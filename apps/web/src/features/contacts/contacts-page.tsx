@@ -5,7 +5,7 @@ import WhatsAppIcon from '@mui/icons-material/WhatsApp';
 import { Avatar, Button, Stack, TableCell } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { type Contact, type ContactImportResult, can, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -16,7 +16,6 @@ import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { InfiniteTable } from '../common/infinite-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { ActionIconButton, RowActions } from '../common/row-actions';
-import { ContactModal } from './contact-modal';
 import { contactsCsv, downloadText } from './contacts-csv';
 import { ImportProgress, ImportResultDialog } from './import-dialog';
 import {
@@ -26,6 +25,9 @@ import {
   useContactsList,
   useDeleteContact,
 } from './use-contacts';
+
+/** The form (react-hook-form, zod), loaded when it is first opened. */
+const ContactModal = lazy(() => import('./contact-modal').then((m) => ({ default: m.ContactModal })));
 
 const contactRowTestId = (contact: Contact) => `contact-row-${contact.id}`;
 
@@ -200,7 +202,11 @@ export function ContactsPage() {
           </>
         )}
       />
-      {modal && <ContactModal open contactId={modal.contactId} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <ContactModal open contactId={modal.contactId} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ImportResultDialog result={importResult} onClose={() => setImportResult(null)} />
       <ConfirmDeleteDialog
         target={toDelete}

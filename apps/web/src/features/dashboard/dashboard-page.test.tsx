@@ -118,7 +118,10 @@ describe('DashboardPage', () => {
     await screen.findByText('Ana', {}, { timeout: 3000 });
     await userEvent.selectOptions(screen.getByTestId('dashboard-filter-type'), 'date');
     // The fields follow the UI language (en here: month, day, year).
-    await userEvent.click(within(screen.getByTestId('dashboard-date-from')).getAllByRole('spinbutton')[0]!);
+    // The pickers are a lazy chunk, fetched when the date filter is chosen.
+    await userEvent.click(
+      within(await screen.findByTestId('dashboard-date-from')).getAllByRole('spinbutton')[0]!,
+    );
     await userEvent.keyboard('01102026');
     await userEvent.click(screen.getByTestId('dashboard-filter'));
     expect(await screen.findByText('Choose a filter')).toBeTruthy();

@@ -21,11 +21,12 @@ import { DASHBOARD_PERIODS, type DashboardCounters } from '@zapdesk/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { DateInput } from '../common/date-input';
 import { formatMinutes } from './format';
 import { type DashboardFilter, useDashboard } from './use-dashboard';
 
 /* The charts (recharts, the heaviest library of the app) arrive after the counters: a chunk of their own. */
+/** The date pickers (MUI X, date-fns locales), loaded when the date-range filter is chosen. */
+const DateInput = lazy(() => import('../common/date-input').then((m) => ({ default: m.DateInput })));
 const UsersChart = lazy(() => import('./charts').then((m) => ({ default: m.UsersChart })));
 const DaysChart = lazy(() => import('./charts').then((m) => ({ default: m.DaysChart })));
 
@@ -126,7 +127,7 @@ export function DashboardPage() {
             ))}
           </TextField>
         ) : (
-          <>
+          <Suspense fallback={<CircularProgress size={24} aria-label="loading" />}>
             <DateInput
               label={t('dashboard.initialDate')}
               value={dateFrom}
@@ -139,7 +140,7 @@ export function DashboardPage() {
               onChange={setDateTo}
               testId="dashboard-date-to"
             />
-          </>
+          </Suspense>
         )}
         <Button variant="contained" onClick={onFilter} data-testid="dashboard-filter">
           {t('dashboard.filter')}

@@ -1,6 +1,6 @@
 import { Stack, TableCell, TableRow } from '@mui/material';
 import { type FileListRecord, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -8,8 +8,10 @@ import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
-import { FileListModal } from './file-list-modal';
 import { useDeleteFileList, useFileLists } from './use-file-lists';
+
+/** The form, loaded when it is first opened. */
+const FileListModal = lazy(() => import('./file-list-modal').then((m) => ({ default: m.FileListModal })));
 
 /**
  * /files (document 2 section 2 "Files"): searchable list of file lists (name, actions) with
@@ -66,7 +68,11 @@ export function FilesPage() {
           </TableRow>
         ))}
       </DataTable>
-      {modal && <FileListModal open fileListId={modal.id} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <FileListModal open fileListId={modal.id} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('fileLists.confirmDelete.title', { name: toDelete?.name ?? '' })}

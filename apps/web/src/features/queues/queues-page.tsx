@@ -1,13 +1,15 @@
 import { Box, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import type { Queue } from '@zapdesk/shared';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
-import { QueueModal } from './queue-modal';
 import { useDeleteQueue, useQueueList } from './use-queues';
+
+/** The form (react-hook-form, zod), loaded when it is first opened. */
+const QueueModal = lazy(() => import('./queue-modal').then((m) => ({ default: m.QueueModal })));
 
 /**
  * /queues (document 2 section 2): table of id, name, colour, order, greeting and actions, with the
@@ -82,7 +84,11 @@ export function QueuesPage() {
           </TableRow>
         )}
       </DataTable>
-      {modal && <QueueModal open queueId={modal.queueId} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <QueueModal open queueId={modal.queueId} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('queues.confirmDelete.title', { name: toDelete?.name ?? '' })}

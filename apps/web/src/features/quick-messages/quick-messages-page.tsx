@@ -1,7 +1,7 @@
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import { can, type QuickMessage, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -9,8 +9,12 @@ import { useCurrentUser } from '../auth/session-context';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
-import { QuickMessageModal } from './quick-message-modal';
 import { useDeleteQuickMessage, useQuickMessagesList } from './use-quick-messages';
+
+/** The form (react-hook-form, zod), loaded when it is first opened. */
+const QuickMessageModal = lazy(() =>
+  import('./quick-message-modal').then((m) => ({ default: m.QuickMessageModal })),
+);
 
 /**
  * /quick-messages (document 2 section 2): searchable list (500 ms debounce, infinite scroll) with
@@ -91,7 +95,11 @@ export function QuickMessagesPage() {
           </Typography>
         )}
       </Paper>
-      {modal && <QuickMessageModal open record={modal.record} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <QuickMessageModal open record={modal.record} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('quickMessages.confirmDelete.title', { shortcode: toDelete?.shortcode ?? '' })}

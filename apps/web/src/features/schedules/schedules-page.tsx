@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type Contact, type Schedule, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
 import { format, getDay, parse, startOfWeek } from 'date-fns';
 import { enUS, es, ptBR } from 'date-fns/locale';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Calendar, dateFnsLocalizer, type EventProps, Views } from 'react-big-calendar';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -13,8 +13,10 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
-import { ScheduleModal } from './schedule-modal';
 import { useDeleteSchedule, useSchedules } from './use-schedules';
+
+/** The form (react-hook-form, zod), loaded when it is first opened. */
+const ScheduleModal = lazy(() => import('./schedule-modal').then((m) => ({ default: m.ScheduleModal })));
 
 const localizer = dateFnsLocalizer({
   format,
@@ -139,16 +141,18 @@ export function SchedulesPage() {
         </Box>
       </Paper>
       {shown && (
-        <ScheduleModal
-          record={shown.record}
-          contact={
-            shown.contact
-              ? { id: shown.contact.id, name: shown.contact.name, number: shown.contact.number }
-              : null
-          }
-          start={shown.start}
-          onClose={closeModal}
-        />
+        <Suspense fallback={null}>
+          <ScheduleModal
+            record={shown.record}
+            contact={
+              shown.contact
+                ? { id: shown.contact.id, name: shown.contact.name, number: shown.contact.number }
+                : null
+            }
+            start={shown.start}
+            onClose={closeModal}
+          />
+        </Suspense>
       )}
       <ConfirmDeleteDialog
         target={toDelete}

@@ -1,6 +1,6 @@
 import { Chip, Stack, TableCell, TableRow } from '@mui/material';
 import { can, SEARCH_DEBOUNCE_MS, type TagWithCount } from '@zapdesk/shared';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -9,8 +9,10 @@ import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
-import { TagModal } from './tag-modal';
 import { useDeleteTag, useTagsList } from './use-tags';
+
+/** The form (react-hook-form, zod), loaded when it is first opened. */
+const TagModal = lazy(() => import('./tag-modal').then((m) => ({ default: m.TagModal })));
 
 /**
  * /tags (document 2 section 2): searchable table (500 ms debounce, infinite scroll within 100 px)
@@ -81,7 +83,11 @@ export function TagsPage() {
           </TableRow>
         ))}
       </DataTable>
-      {modal && <TagModal open tagId={modal.tagId} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <TagModal open tagId={modal.tagId} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('tags.confirmDelete.title', { name: toDelete?.name ?? '' })}

@@ -14,13 +14,15 @@ import {
 } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { can, type Ticket, type UpdateTicketBody } from '@zapdesk/shared';
-import { type MouseEvent, memo, useState } from 'react';
+import { lazy, type MouseEvent, memo, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../auth/session-context';
-import { PeekDialog } from './peek-dialog';
 import { displayName, formatTicketTime, NO_QUEUE_COLOR } from './ticket-format';
 import { useUpdateTicket, viewerOf } from './use-tickets';
+
+/** The read-only preview (a dialog with the ticket's messages), loaded when an admin first opens one. */
+const PeekDialog = lazy(() => import('./peek-dialog').then((m) => ({ default: m.PeekDialog })));
 
 const chipSx = { height: 18, fontSize: 11, maxWidth: 120 } as const;
 
@@ -237,7 +239,11 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected }:
           </Stack>
         </Box>
       </Box>
-      {peek && <PeekDialog ticket={ticket} onClose={() => setPeek(false)} />}
+      {peek && (
+        <Suspense fallback={null}>
+          <PeekDialog ticket={ticket} onClose={() => setPeek(false)} />
+        </Suspense>
+      )}
     </>
   );
 });

@@ -117,6 +117,8 @@ describe('TicketsManager', { timeout: 15_000 }, () => {
         timeout: 1500,
       },
     );
+    // The filters are a lazy chunk: the tags filter shows, the users filter does not.
+    expect(await screen.findByTestId('tickets-search-tags')).toBeTruthy();
     expect(screen.queryByTestId('tickets-search-users')).toBeNull();
     expect(ticketCalls().some((url) => url.searchParams.get('showAll'))).toBe(false);
   });

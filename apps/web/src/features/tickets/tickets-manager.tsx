@@ -3,11 +3,9 @@ import CheckBoxIcon from '@mui/icons-material/CheckBox';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import SearchIcon from '@mui/icons-material/Search';
 import {
-  Autocomplete,
   Badge,
   Box,
   Button,
-  Chip,
   FormControlLabel,
   InputAdornment,
   Paper,
@@ -26,6 +24,9 @@ import { QueueFilter, useQueueFilterOptions, useSelectedQueues } from './queue-f
 import { TicketList } from './ticket-list';
 import type { TicketListParams } from './tickets-cache';
 import { useTagOptions, useTicketsList, useUserOptions } from './use-tickets';
+
+/** The search tab's tag and user filters (MUI Autocomplete), loaded when that tab first opens. */
+const SearchFilters = lazy(() => import('./search-filters').then((m) => ({ default: m.SearchFilters })));
 
 /** The new-ticket modal (its form and zod) loads when it is first opened. */
 const NewTicketModal = lazy(() => import('./new-ticket-modal').then((m) => ({ default: m.NewTicketModal })));
@@ -237,62 +238,16 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
       {tab === 'closed' && <TicketList params={closedParams} selectedUuid={selectedUuid} />}
       {tab === 'search' && (
         <>
-          <Stack direction="row" spacing={1} sx={{ p: 1, borderBottom: 1, borderColor: 'divider' }}>
-            <Autocomplete
-              multiple
-              size="small"
-              fullWidth
-              options={tags.data ?? []}
-              getOptionLabel={(o) => o.name}
-              isOptionEqualToValue={(a, b) => a.id === b.id}
-              value={(tags.data ?? []).filter((tag) => tagIds.includes(tag.id))}
-              onChange={(_e, value) => setTagIds(value.map((v) => v.id))}
-              renderValue={(value, getItemProps) =>
-                value.map((tag, index) => {
-                  const { key, ...props } = getItemProps({ index });
-                  return (
-                    <Chip
-                      key={key}
-                      size="small"
-                      label={tag.name}
-                      sx={{ bgcolor: tag.color, color: 'common.white' }}
-                      {...props}
-                    />
-                  );
-                })
-              }
-              renderInput={(params) => (
-                <TextField
-                  {...params}
-                  placeholder={t('tickets.search.tags')}
-                  slotProps={{
-                    htmlInput: { ...params.inputProps, 'data-testid': 'tickets-search-tags' },
-                  }}
-                />
-              )}
+          <Suspense fallback={null}>
+            <SearchFilters
+              tags={tags.data ?? []}
+              tagIds={tagIds}
+              onTagIds={setTagIds}
+              users={canFilterUsers ? (users.data ?? []) : null}
+              userIds={userIds}
+              onUserIds={setUserIds}
             />
-            {canFilterUsers && (
-              <Autocomplete
-                multiple
-                size="small"
-                fullWidth
-                options={users.data ?? []}
-                getOptionLabel={(o) => o.name}
-                isOptionEqualToValue={(a, b) => a.id === b.id}
-                value={(users.data ?? []).filter((u) => userIds.includes(u.id))}
-                onChange={(_e, value) => setUserIds(value.map((v) => v.id))}
-                renderInput={(params) => (
-                  <TextField
-                    {...params}
-                    placeholder={t('tickets.search.users')}
-                    slotProps={{
-                      htmlInput: { ...params.inputProps, 'data-testid': 'tickets-search-users' },
-                    }}
-                  />
-                )}
-              />
-            )}
-          </Stack>
+          </Suspense>
           <TicketList params={searchParams} selectedUuid={selectedUuid} />
         </>
       )}

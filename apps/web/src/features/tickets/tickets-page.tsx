@@ -1,12 +1,27 @@
 import ForumIcon from '@mui/icons-material/Forum';
-import { Box, Paper, Stack, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
+import { Box, CircularProgress, Paper, Stack, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
-import { Component, type ErrorInfo, type ReactNode, useEffect, useState } from 'react';
+import { Component, type ErrorInfo, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { TicketView } from '../ticket-view/ticket-view';
 import { setOpenTicketUuid } from './tickets-cache';
 import { TicketsManager } from './tickets-manager';
+
+/**
+ * The open ticket's view (messages, composer, media, its dialogs): a chunk of its own, so /tickets
+ * shows the list without it; fetched when a ticket opens, or as soon as the pointer, the keyboard
+ * focus or a touch reaches the tickets manager (before the click that opens a ticket).
+ */
+const loadTicketView = () => import('../ticket-view/ticket-view');
+const TicketView = lazy(() => loadTicketView().then((m) => ({ default: m.TicketView })));
+/** Starts fetching the ticket view's code (once; a failed fetch is retried when the ticket opens). */
+const prefetchTicketView = () => void loadTicketView().catch(() => {});
+/** Where a coming ticket click shows first. */
+const prefetchOn = {
+  onPointerEnter: prefetchTicketView,
+  onFocus: prefetchTicketView,
+  onTouchStart: prefetchTicketView,
+};
 
 /** Keeps the tickets manager alive when the open ticket's view fails to render. */
 class TicketViewBoundary extends Component<
@@ -61,7 +76,15 @@ function OpenTicket({ uuid }: { uuid?: string }) {
         </Box>
       }
     >
-      <TicketView uuid={uuid} />
+      <Suspense
+        fallback={
+          <Stack alignItems="center" justifyContent="center" sx={{ height: '100%' }}>
+            <CircularProgress aria-label="loading" />
+          </Stack>
+        }
+      >
+        <TicketView uuid={uuid} />
+      </Suspense>
     </TicketViewBoundary>
   );
 }
@@ -93,7 +116,7 @@ export function TicketsPage() {
           <Tab value="ticket" label={t('tickets.page.ticketTab')} data-testid="tickets-mobile-tab-ticket" />
           <Tab value="list" label={t('tickets.page.listTab')} data-testid="tickets-mobile-tab-list" />
         </Tabs>
-        <Box sx={{ flex: 1, minHeight: 0, display: mobileTab === 'list' ? 'block' : 'none' }}>
+        <Box sx={{ flex: 1, minHeight: 0, display: mobileTab === 'list' ? 'block' : 'none' }} {...prefetchOn}>
           <TicketsManager selectedUuid={uuid} />
         </Box>
         {mobileTab === 'ticket' && (
@@ -107,7 +130,7 @@ export function TicketsPage() {
 
   return (
     <Stack direction="row" spacing={1} sx={{ height }} data-testid="tickets-page">
-      <Box sx={{ width: '33.333%', minWidth: 300, minHeight: 0 }}>
+      <Box sx={{ width: '33.333%', minWidth: 300, minHeight: 0 }} {...prefetchOn}>
         <TicketsManager selectedUuid={uuid} />
       </Box>
       <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, minHeight: 0, overflow: 'hidden' }}>

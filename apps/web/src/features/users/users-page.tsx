@@ -1,7 +1,7 @@
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { Stack, TableCell, Typography } from '@mui/material';
 import { can, type PublicUser, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
@@ -12,7 +12,9 @@ import { ListPageHeader } from '../common/list-page-header';
 import { NoPermission } from '../common/no-permission';
 import { RowActions } from '../common/row-actions';
 import { useDeleteUser, useUsersList } from './use-users';
-import { UserModal } from './user-modal';
+
+/** The form (react-hook-form, zod), loaded when it is first opened. */
+const UserModal = lazy(() => import('./user-modal').then((m) => ({ default: m.UserModal })));
 
 /**
  * /users (core section 2 "Users page"): search (500 ms debounce), infinite table, add/edit modal and
@@ -92,7 +94,11 @@ export function UsersPage() {
           </>
         )}
       />
-      {modal && <UserModal open userId={modal.userId} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <UserModal open userId={modal.userId} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('users.confirmDelete.title', { name: toDelete?.name ?? '' })}
