@@ -215,6 +215,45 @@ describe('flow engine', () => {
     expect(replies(s, from)).toEqual(['Olá Maria!', 'Vamos lá.', 'Escolha:\n\n*1* - Vendas\n*2* - Sair']);
   });
 
+  it('runs the nodes that need no wait in one step job: start, a message and the interval after it', async () => {
+    const s = await setup(() => ({
+      nodes: [
+        START,
+        node('hello', 'message', { label: 'Olá!' }),
+        node('wait', 'interval', { sec: 2 }),
+        node('pick', 'randomizer', { percent: 100 }),
+        node('second', 'message', { label: 'Primeira.' }),
+        node('third', 'message', { label: 'Segunda.' }),
+      ],
+      connections: [
+        edge('1', 'hello'),
+        edge('hello', 'wait'),
+        edge('wait', 'pick'),
+        edge('pick', 'second'),
+        edge('second', 'third'),
+      ],
+    }));
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    const jobsOf = async (state: string) =>
+      (
+        await t.database.executor.executeSql(
+          `select id from pgboss.job where name = $1 and state = $2 and (data->>'ticketId')::int = $3`,
+          [FLOW_STEP_JOB, state, said.ticketId],
+        )
+      ).rows.length;
+    // One job ran start, greeting and interval; the step number counts the three nodes.
+    expect(await jobsOf('completed')).toBe(1);
+    expect(await jobsOf('created')).toBe(1);
+    expect(said.replies()).toEqual(['Olá!']);
+    expect(await runOf(said.ticketId)).toMatchObject({ step: 3, status: 'waitingUntil', nodeId: 'pick' });
+    await flush();
+    // After the interval: the randomizer and the first message in one job, the second message in another.
+    expect(said.replies()).toEqual(['Olá!', 'Primeira.', 'Segunda.']);
+    expect(await jobsOf('completed')).toBe(3);
+    expect(await runOf(said.ticketId)).toMatchObject({ step: 6, status: 'ended' });
+  });
+
   it('resumes after a crash on the same node without sending a step twice', async () => {
     const s = await setup();
     const from = customerNumber();

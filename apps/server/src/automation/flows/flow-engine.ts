@@ -22,7 +22,7 @@ import { findTicket } from '../../modules/tickets/ticket-repository.js';
 import type { QueueBotJob } from '../jobs.js';
 import { openAiOutcome, typebotOutcome } from './flow-bot-nodes.js';
 import {
-  execute,
+  executeThrough,
   menuText,
   nextAfter,
   type Outcome,
@@ -303,7 +303,7 @@ export class FlowEngine {
         return [];
       }
       const outcome: Outcome = node
-        ? execute(graph!, node, run, ticket)
+        ? executeThrough(graph!, node, run, ticket)
         : { nodeId: null, contentIndex: 0, status: 'ended', send: [] };
       // The ticket as it was, for the realtime move (only a ticket node moves it).
       if (outcome.queueId !== undefined) before = await findTicket(tx, ticket.companyId, ticket.id);
@@ -322,7 +322,7 @@ export class FlowEngine {
   }
 
   /**
-   * Stores the outcome in `tx`: the run's new position and state (step + 1), the messages to send
+   * Stores the outcome in `tx`: the run's new position and state (step + the nodes it covers), the messages to send
    * (ack 0), a queue move with the bot off, a note; queues the next step (after `waitSec` when
    * waiting). An outcome with no next node ends the run. @returns the message ids.
    */
@@ -345,7 +345,7 @@ export class FlowEngine {
         waitingUntil,
         variables: outcome.variables ?? run.variables,
         botState: outcome.botState ?? null,
-        step: run.step + 1,
+        step: run.step + (outcome.nodes ?? 1),
         endedAt: ended ? now : null,
         updatedAt: now,
       })
