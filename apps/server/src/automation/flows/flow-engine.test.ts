@@ -254,6 +254,45 @@ describe('flow engine', () => {
     expect(await runOf(said.ticketId)).toMatchObject({ step: 6, status: 'ended' });
   });
 
+  it('runs the node after an answer with the answer, when it needs no wait', async () => {
+    const s = await setup(() => ({
+      nodes: [
+        START,
+        node('menu', 'menu', { message: 'Escolha:', arrayOption: [{ number: 1, value: 'Sim' }] }),
+        node('ask', 'question', { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } }),
+        node('wait', 'interval', { sec: 2 }),
+        node('thanks', 'message', { label: 'Obrigado, {{nome}}.' }),
+      ],
+      connections: [
+        edge('1', 'menu'),
+        edge('menu', 'ask', 'a1'),
+        edge('ask', 'wait'),
+        edge('wait', 'thanks'),
+      ],
+    }));
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    const jobs = async () =>
+      (
+        await t.database.executor.executeSql(
+          `select state from pgboss.job where name = $1 and (data->>'ticketId')::int = $2`,
+          [FLOW_STEP_JOB, said.ticketId],
+        )
+      ).rows.map((row) => String(row.state));
+    expect(await jobs()).toEqual(['completed']);
+    await say(s, from, '1');
+    // The menu's answer sent the question itself: no step job.
+    expect(replies(s, from)).toEqual(['Escolha:\n\n*1* - Sim', 'Seu nome?']);
+    expect(await jobs()).toEqual(['completed']);
+    await say(s, from, 'Ana');
+    // The question's answer ran the interval: its next step waits 2 s.
+    expect((await jobs()).sort()).toEqual(['completed', 'created']);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'waitingUntil', nodeId: 'thanks', step: 6 });
+    await flush();
+    expect(replies(s, from).at(-1)).toBe('Obrigado, Ana.');
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended', step: 7 });
+  });
+
   it('resumes after a crash on the same node without sending a step twice', async () => {
     const s = await setup();
     const from = customerNumber();

@@ -22,6 +22,7 @@ import { findTicket } from '../../modules/tickets/ticket-repository.js';
 import type { QueueBotJob } from '../jobs.js';
 import { openAiOutcome, typebotOutcome } from './flow-bot-nodes.js';
 import {
+  continueFrom,
   executeThrough,
   menuText,
   nextAfter,
@@ -252,7 +253,8 @@ export class FlowEngine {
       } else {
         outcome = { nodeId: null, contentIndex: 0, status: 'ended', send: [] };
       }
-      return this.apply(tx, ticket, run, outcome);
+      // The node after the answer runs now (no step job of its own) when it needs no wait.
+      return this.apply(tx, ticket, run, graph ? continueFrom(graph, outcome, run, ticket) : outcome);
     });
     await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
   }

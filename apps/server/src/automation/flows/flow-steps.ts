@@ -150,6 +150,23 @@ export function executeThrough(
   }
 }
 
+/**
+ * Goes on from an outcome that moved the run to a next node (an answered menu or question) into
+ * that node and the ones after it that need no wait (`executeThrough`), in the same step. Keeps
+ * the outcome as it is when there is nothing to run, the next node is a Typebot node, or the nodes
+ * run would move the ticket to a queue (a step job of its own announces that move).
+ */
+export function continueFrom(graph: FlowGraph, outcome: Outcome, run: RunRow, ticket: TicketRow): Outcome {
+  if (outcome.status !== 'running' || outcome.nodeId === null || outcome.send.length > 0) return outcome;
+  const node = graph.nodes.find((n) => n.id === outcome.nodeId) as TypedFlowNode | undefined;
+  if (!node || node.type === 'typebot') return outcome;
+  const variables = outcome.variables ?? run.variables;
+  const position = { ...run, nodeId: node.id, contentIndex: outcome.contentIndex, variables };
+  const through = executeThrough(graph, node, position, ticket);
+  if (through.queueId !== undefined) return outcome;
+  return { ...through, variables, nodes: (outcome.nodes ?? 1) + (through.nodes ?? 1) };
+}
+
 /** The node after `node`'s `handle` (the run ends when nothing follows). */
 export function nextAfter(
   graph: FlowGraph,
