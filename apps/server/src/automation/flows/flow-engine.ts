@@ -38,6 +38,13 @@ type TypebotNode = Extract<TypedFlowNode, { type: 'typebot' }>;
 /** The job executing one step of a flow run (key `flow:{ticketId}`: one ticket's steps in order). */
 export const FLOW_STEP_JOB = 'flow-step';
 
+/**
+ * How many `flow-step` jobs one process runs at once. A step mostly waits on a few database round
+ * trips, so twice the queue's default keeps the connections busy when many runs' intervals end
+ * together (bench/flows: interval delay p99); one ticket's steps still run one at a time (the key).
+ */
+export const FLOW_STEP_CONCURRENCY = 16;
+
 /** What a step job carries: the run and the step number it was queued for. */
 export interface FlowStepJob {
   companyId: number;
@@ -67,6 +74,7 @@ export class FlowEngine {
   register(): void {
     this.jobs.define<FlowStepJob>(FLOW_STEP_JOB, (job) => this.step(job), {
       key: (job) => `flow:${job.ticketId}`,
+      concurrency: FLOW_STEP_CONCURRENCY,
     });
   }
 
