@@ -254,7 +254,7 @@ describe('flow engine', () => {
     expect(await runOf(said.ticketId)).toMatchObject({ step: 6, status: 'ended' });
   });
 
-  it('runs the node after an answer with the answer, when it needs no wait', async () => {
+  it('runs the node after an answer with the answer when it leaves the run busy', async () => {
     const s = await setup(() => ({
       nodes: [
         START,
@@ -281,16 +281,36 @@ describe('flow engine', () => {
       ).rows.map((row) => String(row.state));
     expect(await jobs()).toEqual(['completed']);
     await say(s, from, '1');
-    // The menu's answer sent the question itself: no step job.
+    // The question waits for input: it keeps a step job of its own, so the menu's answer, if its
+    // bot job runs again after a crash, finds the run busy and is not taken as the name.
     expect(replies(s, from)).toEqual(['Escolha:\n\n*1* - Sim', 'Seu nome?']);
-    expect(await jobs()).toEqual(['completed']);
+    expect(await jobs()).toEqual(['completed', 'completed']);
     await say(s, from, 'Ana');
-    // The question's answer ran the interval: its next step waits 2 s.
-    expect((await jobs()).sort()).toEqual(['completed', 'created']);
+    // The question's answer ran the interval itself: no step job but the one its interval delays.
+    expect((await jobs()).sort()).toEqual(['completed', 'completed', 'created']);
     expect(await runOf(said.ticketId)).toMatchObject({ status: 'waitingUntil', nodeId: 'thanks', step: 6 });
     await flush();
     expect(replies(s, from).at(-1)).toBe('Obrigado, Ana.');
     expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended', step: 7 });
+  });
+
+  it('does not take an answer run again after a crash as the answer to the next node', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    await flush();
+    expect((await runOf(said.ticketId))?.nodeId).toBe('menu');
+    // The answer's bot job, run twice (a crash before it was marked done) before the next step ran.
+    const job = { companyId: s.companyId, ticketId: said.ticketId, messageId: 0, ticketCreated: false };
+    expect(await t.app.flows.answer(s.companyId, said.ticketId, job, '1')).toBe(true);
+    expect(await t.app.flows.answer(s.companyId, said.ticketId, job, '1')).toBe(true);
+    await flush();
+    expect(replies(s, from).at(-1)).toBe('Seu nome?');
+    expect(await runOf(said.ticketId)).toMatchObject({
+      status: 'waitingInput',
+      nodeId: 'ask',
+      variables: {},
+    });
   });
 
   it('resumes after a crash on the same node without sending a step twice', async () => {

@@ -152,9 +152,10 @@ export function executeThrough(
 
 /**
  * Goes on from an outcome that moved the run to a next node (an answered menu or question) into
- * that node and the ones after it that need no wait (`executeThrough`), in the same step. Keeps
- * the outcome as it is when there is nothing to run, the next node is a Typebot node, or the nodes
- * run would move the ticket to a queue (a step job of its own announces that move).
+ * that node and the ones after it that need no wait (`executeThrough`), in the same step, when
+ * they leave the run running or waiting for an interval. Keeps the outcome as it is (the next node
+ * gets a step job) when there is nothing to run, the next node is a Typebot node, or the nodes run
+ * would wait for input, end the run or move the ticket to a queue.
  */
 export function continueFrom(graph: FlowGraph, outcome: Outcome, run: RunRow, ticket: TicketRow): Outcome {
   if (outcome.status !== 'running' || outcome.nodeId === null || outcome.send.length > 0) return outcome;
@@ -163,7 +164,11 @@ export function continueFrom(graph: FlowGraph, outcome: Outcome, run: RunRow, ti
   const variables = outcome.variables ?? run.variables;
   const position = { ...run, nodeId: node.id, contentIndex: outcome.contentIndex, variables };
   const through = executeThrough(graph, node, position, ticket);
-  if (through.queueId !== undefined) return outcome;
+  // Only a run left running or waiting for its timer: a redelivered answer (its bot job run again
+  // after a crash) must find the run busy, not waiting for input (it would take the same message
+  // as the next answer) nor ended.
+  const busy = through.status === 'running' || through.status === 'waitingUntil';
+  if (!busy || through.nodeId === null || through.queueId !== undefined) return outcome;
   return { ...through, variables, nodes: (outcome.nodes ?? 1) + (through.nodes ?? 1) };
 }
 
