@@ -215,6 +215,104 @@ describe('flow engine', () => {
     expect(replies(s, from)).toEqual(['Olá Maria!', 'Vamos lá.', 'Escolha:\n\n*1* - Vendas\n*2* - Sair']);
   });
 
+  it('runs the nodes that need no wait in one step job: start, a message and the interval after it', async () => {
+    const s = await setup(() => ({
+      nodes: [
+        START,
+        node('hello', 'message', { label: 'Olá!' }),
+        node('wait', 'interval', { sec: 2 }),
+        node('pick', 'randomizer', { percent: 100 }),
+        node('second', 'message', { label: 'Primeira.' }),
+        node('third', 'message', { label: 'Segunda.' }),
+      ],
+      connections: [
+        edge('1', 'hello'),
+        edge('hello', 'wait'),
+        edge('wait', 'pick'),
+        edge('pick', 'second'),
+        edge('second', 'third'),
+      ],
+    }));
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    const jobsOf = async (state: string) =>
+      (
+        await t.database.executor.executeSql(
+          `select id from pgboss.job where name = $1 and state = $2 and (data->>'ticketId')::int = $3`,
+          [FLOW_STEP_JOB, state, said.ticketId],
+        )
+      ).rows.length;
+    // One job ran start, greeting and interval; the step number counts the three nodes.
+    expect(await jobsOf('completed')).toBe(1);
+    expect(await jobsOf('created')).toBe(1);
+    expect(said.replies()).toEqual(['Olá!']);
+    expect(await runOf(said.ticketId)).toMatchObject({ step: 3, status: 'waitingUntil', nodeId: 'pick' });
+    await flush();
+    // After the interval: the randomizer and the first message in one job, the second message in another.
+    expect(said.replies()).toEqual(['Olá!', 'Primeira.', 'Segunda.']);
+    expect(await jobsOf('completed')).toBe(3);
+    expect(await runOf(said.ticketId)).toMatchObject({ step: 6, status: 'ended' });
+  });
+
+  it('runs the node after an answer with the answer when it leaves the run busy', async () => {
+    const s = await setup(() => ({
+      nodes: [
+        START,
+        node('menu', 'menu', { message: 'Escolha:', arrayOption: [{ number: 1, value: 'Sim' }] }),
+        node('ask', 'question', { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } }),
+        node('wait', 'interval', { sec: 2 }),
+        node('thanks', 'message', { label: 'Obrigado, {{nome}}.' }),
+      ],
+      connections: [
+        edge('1', 'menu'),
+        edge('menu', 'ask', 'a1'),
+        edge('ask', 'wait'),
+        edge('wait', 'thanks'),
+      ],
+    }));
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    const jobs = async () =>
+      (
+        await t.database.executor.executeSql(
+          `select state from pgboss.job where name = $1 and (data->>'ticketId')::int = $2`,
+          [FLOW_STEP_JOB, said.ticketId],
+        )
+      ).rows.map((row) => String(row.state));
+    expect(await jobs()).toEqual(['completed']);
+    await say(s, from, '1');
+    // The question waits for input: it keeps a step job of its own, so the menu's answer, if its
+    // bot job runs again after a crash, finds the run busy and is not taken as the name.
+    expect(replies(s, from)).toEqual(['Escolha:\n\n*1* - Sim', 'Seu nome?']);
+    expect(await jobs()).toEqual(['completed', 'completed']);
+    await say(s, from, 'Ana');
+    // The question's answer ran the interval itself: no step job but the one its interval delays.
+    expect((await jobs()).sort()).toEqual(['completed', 'completed', 'created']);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'waitingUntil', nodeId: 'thanks', step: 6 });
+    await flush();
+    expect(replies(s, from).at(-1)).toBe('Obrigado, Ana.');
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended', step: 7 });
+  });
+
+  it('does not take an answer run again after a crash as the answer to the next node', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    await flush();
+    expect((await runOf(said.ticketId))?.nodeId).toBe('menu');
+    // The answer's bot job, run twice (a crash before it was marked done) before the next step ran.
+    const job = { companyId: s.companyId, ticketId: said.ticketId, messageId: 0, ticketCreated: false };
+    expect(await t.app.flows.answer(s.companyId, said.ticketId, job, '1')).toBe(true);
+    expect(await t.app.flows.answer(s.companyId, said.ticketId, job, '1')).toBe(true);
+    await flush();
+    expect(replies(s, from).at(-1)).toBe('Seu nome?');
+    expect(await runOf(said.ticketId)).toMatchObject({
+      status: 'waitingInput',
+      nodeId: 'ask',
+      variables: {},
+    });
+  });
+
   it('resumes after a crash on the same node without sending a step twice', async () => {
     const s = await setup();
     const from = customerNumber();

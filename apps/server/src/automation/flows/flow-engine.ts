@@ -22,7 +22,8 @@ import { findTicket } from '../../modules/tickets/ticket-repository.js';
 import type { QueueBotJob } from '../jobs.js';
 import { openAiOutcome, typebotOutcome } from './flow-bot-nodes.js';
 import {
-  execute,
+  continueFrom,
+  executeThrough,
   menuText,
   nextAfter,
   type Outcome,
@@ -32,8 +33,17 @@ import {
 } from './flow-steps.js';
 import { normalizeText, saysPhrase } from './flow-text.js';
 
+type TypebotNode = Extract<TypedFlowNode, { type: 'typebot' }>;
+
 /** The job executing one step of a flow run (key `flow:{ticketId}`: one ticket's steps in order). */
 export const FLOW_STEP_JOB = 'flow-step';
+
+/**
+ * How many `flow-step` jobs one process runs at once. A step mostly waits on a few database round
+ * trips, so twice the queue's default keeps the connections busy when many runs' intervals end
+ * together (bench/flows: interval delay p99); one ticket's steps still run one at a time (the key).
+ */
+export const FLOW_STEP_CONCURRENCY = 16;
 
 /** What a step job carries: the run and the step number it was queued for. */
 export interface FlowStepJob {
@@ -64,6 +74,7 @@ export class FlowEngine {
   register(): void {
     this.jobs.define<FlowStepJob>(FLOW_STEP_JOB, (job) => this.step(job), {
       key: (job) => `flow:${job.ticketId}`,
+      concurrency: FLOW_STEP_CONCURRENCY,
     });
   }
 
@@ -225,9 +236,10 @@ export class FlowEngine {
       return;
     }
     const ids = await this.ctx.db.transaction(async (tx) => {
-      const run = await this.lock(tx, seen.id);
-      if (!run || run.step !== seen.step || run.status !== 'waitingInput') return [];
-      const graph = await this.graph(tx, run);
+      const locked = await this.lock(tx, seen.id);
+      if (!locked) return [];
+      const { run, graph } = locked;
+      if (run.step !== seen.step || run.status !== 'waitingInput') return [];
       const node = graph?.nodes.find((n) => n.id === run.nodeId) as TypedFlowNode | undefined;
       let outcome: Outcome;
       if (node?.type === 'menu') {
@@ -249,7 +261,8 @@ export class FlowEngine {
       } else {
         outcome = { nodeId: null, contentIndex: 0, status: 'ended', send: [] };
       }
-      return this.apply(tx, ticket, run, outcome);
+      // The node after the answer runs now (no step job of its own) when it needs no wait.
+      return this.apply(tx, ticket, run, graph ? continueFrom(graph, outcome, run, ticket) : outcome);
     });
     await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
   }
@@ -261,7 +274,7 @@ export class FlowEngine {
   private async commitTurn(ticket: TicketRow, seen: RunRow, outcome: Outcome): Promise<void> {
     const before = await findTicket(this.ctx.db, ticket.companyId, ticket.id);
     const ids = await this.ctx.db.transaction(async (tx) => {
-      const run = await this.lock(tx, seen.id);
+      const run = (await this.lock(tx, seen.id))?.run;
       // The run moved on meanwhile (an agent took the ticket, a new run started): the answer is dropped.
       if (!run || run.step !== seen.step || run.status !== seen.status) return [];
       return this.apply(tx, ticket, run, outcome);
@@ -273,53 +286,53 @@ export class FlowEngine {
     }
   }
 
-  /** Runs one step of a run (the `flow-step` job). Safe to run twice: it checks the step number. */
+  /**
+   * Runs one step of a run (the `flow-step` job). Safe to run twice: it checks the step number.
+   * One transaction reads the run (locked) with its flow's graph, executes the node and stores the
+   * outcome; a Typebot node leaves the transaction first (its chat is an outside call; nothing was
+   * sent before it commits, so a crash there only starts a new chat).
+   */
   async step(job: FlowStepJob): Promise<void> {
     const ticket = await this.ticket(job.companyId, job.ticketId);
-    // A Typebot node starts its chat outside the transaction (an outside call); nothing was sent
-    // before it commits, so a crash here only starts a new chat.
-    const [seen] = await this.ctx.db.select().from(flowRuns).where(eq(flowRuns.id, job.runId));
-    if (
-      seen?.step === job.step &&
-      seen.companyId === job.companyId &&
-      (seen.status === 'running' || seen.status === 'waitingUntil') &&
-      ticket?.status === 'pending' &&
-      ticket.userId === null
-    ) {
-      const graph = await this.graph(this.ctx.db, seen);
-      const node = graph?.nodes.find((n) => n.id === seen.nodeId) as TypedFlowNode | undefined;
-      if (node?.type === 'typebot') {
-        await this.commitTurn(ticket, seen, await typebotOutcome(this.ctx, ticket, seen, graph!, node));
-        return;
-      }
-    }
-    const before = ticket ? await findTicket(this.ctx.db, ticket.companyId, ticket.id) : undefined;
-    let moved = false;
+    // Set inside the transaction's callback (declared wide so the checks after it are not narrowed away).
+    let before = undefined as Awaited<ReturnType<typeof findTicket>>;
+    let typebot = undefined as { run: RunRow; graph: FlowGraph; node: TypebotNode } | undefined;
     const ids = await this.ctx.db.transaction(async (tx) => {
-      const run = await this.lock(tx, job.runId);
-      if (!run || run.companyId !== job.companyId || run.step !== job.step) return [];
+      const locked = await this.lock(tx, job.runId);
+      if (!locked) return [];
+      const { run, graph } = locked;
+      if (run.companyId !== job.companyId || run.step !== job.step) return [];
       if (run.status === 'ended' || run.status === 'waitingInput') return [];
       // An agent took the ticket (or it closed): the flow stops here.
       if (ticket?.status !== 'pending' || ticket.userId !== null) {
         return this.apply(tx, ticket, run, { nodeId: null, contentIndex: 0, status: 'ended', send: [] });
       }
-      const graph = await this.graph(tx, run);
       const node = graph?.nodes.find((n) => n.id === run.nodeId) as TypedFlowNode | undefined;
+      if (node?.type === 'typebot') {
+        typebot = { run, graph: graph!, node };
+        return [];
+      }
       const outcome: Outcome = node
-        ? execute(graph!, node, run, ticket)
+        ? executeThrough(graph!, node, run, ticket)
         : { nodeId: null, contentIndex: 0, status: 'ended', send: [] };
-      moved = outcome.queueId !== undefined;
+      // The ticket as it was, for the realtime move (only a ticket node moves it).
+      if (outcome.queueId !== undefined) before = await findTicket(tx, ticket.companyId, ticket.id);
       return this.apply(tx, ticket, run, outcome);
     });
+    if (typebot && ticket) {
+      const { run, graph, node } = typebot;
+      await this.commitTurn(ticket, run, await typebotOutcome(this.ctx, ticket, run, graph, node));
+      return;
+    }
     if (ticket) await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
-    if (moved && before) {
+    if (before) {
       const after = await findTicket(this.ctx.db, before.companyId, before.id);
       if (after) this.ctx.realtime.ticketMoved(before, after, { action: 'update', ticket: after });
     }
   }
 
   /**
-   * Stores the outcome in `tx`: the run's new position and state (step + 1), the messages to send
+   * Stores the outcome in `tx`: the run's new position and state (step + the nodes it covers), the messages to send
    * (ack 0), a queue move with the bot off, a note; queues the next step (after `waitSec` when
    * waiting). An outcome with no next node ends the run. @returns the message ids.
    */
@@ -342,7 +355,7 @@ export class FlowEngine {
         waitingUntil,
         variables: outcome.variables ?? run.variables,
         botState: outcome.botState ?? null,
-        step: run.step + 1,
+        step: run.step + (outcome.nodes ?? 1),
         endedAt: ended ? now : null,
         updatedAt: now,
       })
@@ -413,11 +426,18 @@ export class FlowEngine {
     );
   }
 
-  private async lock(tx: Tx, runId: number): Promise<RunRow | undefined> {
-    const [run] = await tx.select().from(flowRuns).where(eq(flowRuns.id, runId)).for('update');
-    return run;
+  /** The run, locked for the transaction, with its flow's saved graph (one statement). */
+  private async lock(tx: Tx, runId: number): Promise<{ run: RunRow; graph: FlowGraph | null } | undefined> {
+    const [row] = await tx
+      .select({ run: flowRuns, graph: flows.graph })
+      .from(flowRuns)
+      .leftJoin(flows, and(eq(flows.id, flowRuns.flowId), eq(flows.companyId, flowRuns.companyId)))
+      .where(eq(flowRuns.id, runId))
+      .for('update', { of: flowRuns });
+    return row ? { run: row.run, graph: row.graph ?? null } : undefined;
   }
 
+  /** The saved graph of the run's flow. */
   private async graph(tx: Tx, run: RunRow): Promise<FlowGraph | null> {
     const [flow] = await tx
       .select({ graph: flows.graph })

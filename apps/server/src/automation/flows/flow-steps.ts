@@ -36,7 +36,12 @@ export interface Outcome {
   note?: string;
   /** The outside bot's state on the node the run stays on (cleared when not given). */
   botState?: RunRow['botState'];
+  /** How many nodes the outcome covers (`executeThrough`; the run's step number moves by it; default 1). */
+  nodes?: number;
 }
+
+/** The most nodes one step job executes (`executeThrough`), so a loop of silent nodes still yields. */
+export const NODES_PER_STEP = 10;
 
 const MEDIA: Record<'img' | 'audio' | 'video', MediaType> = { img: 'image', audio: 'audio', video: 'video' };
 
@@ -103,6 +108,68 @@ export function execute(graph: FlowGraph, node: TypedFlowNode, run: RunRow, tick
         note: `O fluxo chegou a um bloco que ainda não é executado automaticamente (${node.type}). O ticket aguarda um atendente.`,
       };
   }
+}
+
+/**
+ * Executes `node` and, in the same step, the nodes that follow while nothing has to wait: after a
+ * node that sends nothing (start, randomizer, condition, the end of a content node) the next node
+ * runs too, and after one that sends, a following interval node (it only schedules the next step).
+ * So a step sends at most one node's messages, and a run pauses only at an interval, an answer or
+ * its end; a Typebot node waits for a step of its own. At most NODES_PER_STEP nodes. @returns the combined outcome (`nodes` says how many).
+ */
+export function executeThrough(
+  graph: FlowGraph,
+  node: TypedFlowNode,
+  run: RunRow,
+  ticket: TicketRow,
+): Outcome {
+  const send: OutRow[] = [];
+  let position = run;
+  let current = node;
+  for (let nodes = 1; ; nodes++) {
+    const outcome = execute(graph, current, position, ticket);
+    send.push(...outcome.send);
+    const goesOn =
+      outcome.status === 'running' &&
+      outcome.waitSec === undefined &&
+      outcome.queueId === undefined &&
+      outcome.note === undefined &&
+      outcome.contentIndex === 0 &&
+      outcome.nodeId !== null &&
+      outcome.nodeId !== current.id;
+    const next = goesOn
+      ? (graph.nodes.find((n) => n.id === outcome.nodeId) as TypedFlowNode | undefined)
+      : undefined;
+    // A Typebot node is a step of its own: its chat starts outside the transaction (FlowEngine.step).
+    const stop = !next || next.type === 'typebot' || (send.length > 0 && next.type !== 'interval');
+    if (stop || nodes >= NODES_PER_STEP) {
+      return { ...outcome, send, nodes };
+    }
+    position = { ...position, nodeId: next.id, contentIndex: 0 };
+    current = next;
+  }
+}
+
+/**
+ * Goes on from an outcome that moved the run to a next node (an answered menu or question) into
+ * that node and the ones after it that need no wait (`executeThrough`), in the same step, when
+ * they leave the run running or waiting for an interval. Keeps the outcome as it is (the next node
+ * gets a step job) when there is nothing to run, the next node is a Typebot node, or the nodes run
+ * would wait for input, end the run or move the ticket to a queue.
+ */
+export function continueFrom(graph: FlowGraph, outcome: Outcome, run: RunRow, ticket: TicketRow): Outcome {
+  if (outcome.status !== 'running' || outcome.nodeId === null || outcome.send.length > 0) return outcome;
+  const node = graph.nodes.find((n) => n.id === outcome.nodeId) as TypedFlowNode | undefined;
+  if (!node || node.type === 'typebot') return outcome;
+  const variables = outcome.variables ?? run.variables;
+  const position = { ...run, nodeId: node.id, contentIndex: outcome.contentIndex, variables };
+  const through = executeThrough(graph, node, position, ticket);
+  // Only a run left running or waiting for its timer: a redelivered answer (its bot job run again
+  // after a crash) must find the run busy, not waiting for input (it would take the same message
+  // as the next answer) nor ended.
+  const busy = through.status === 'running' || through.status === 'waitingUntil';
+  if (!busy || through.nodeId === null || through.queueId !== undefined) return outcome;
+  return { ...through, variables, nodes: (outcome.nodes ?? 1) + (through.nodes ?? 1) };
 }
 
 /** The node after `node`'s `handle` (the run ends when nothing follows). */
