@@ -308,7 +308,10 @@ describe('settings, platform Pix tab', () => {
     admin.unmount();
     renderWithProviders(<SettingsPage />, { user: createSessionUser({ profile: 'admin', super: true }) });
     await user.click(await screen.findByTestId('settings-billing-tab'));
-    await user.type(await screen.findByTestId('pix-pixKey'), 'financeiro@zapdesk.test');
+    // Disabled until the saved values arrive (they would otherwise overwrite what was typed).
+    const key = await screen.findByTestId('pix-pixKey');
+    await waitFor(() => expect((key as HTMLInputElement).disabled).toBe(false));
+    await user.type(key, 'financeiro@zapdesk.test');
     await user.click(screen.getByTestId('pix-save'));
     await waitFor(() =>
       expect(saved).toEqual([{ pixKey: 'financeiro@zapdesk.test', merchantName: '', merchantCity: '' }]),

@@ -6,21 +6,25 @@ import { toast } from 'react-toastify';
 import { notifyError } from '../../lib/notify';
 import { usePixSettings, useSavePixSettings } from './use-billing';
 
-/** Super user: the platform Pix receiver (manual provider). */
+/**
+ * Super user: the platform Pix receiver (manual provider). The fields stay disabled until the saved
+ * values arrive, which fill them once: an answer arriving later never overwrites what was typed.
+ */
 export function PixSettingsForm() {
   const { t } = useTranslation();
   const settings = usePixSettings(true);
   const save = useSavePixSettings();
-  const [form, setForm] = useState<PixSettings>({ pixKey: '', merchantName: '', merchantCity: '' });
+  const [form, setForm] = useState<PixSettings | undefined>();
   useEffect(() => {
-    if (settings.data) setForm(settings.data);
+    if (settings.data) setForm((current) => current ?? settings.data);
   }, [settings.data]);
   const field = (name: keyof PixSettings, max: number) => (
     <TextField
       size="small"
       label={t(`billing.pix.${name}`)}
-      value={form[name]}
-      onChange={(e) => setForm((f) => ({ ...f, [name]: e.target.value }))}
+      value={form?.[name] ?? ''}
+      disabled={!form}
+      onChange={(e) => setForm((f) => f && { ...f, [name]: e.target.value })}
       slotProps={{ htmlInput: { maxLength: max, 'data-testid': `pix-${name}` } }}
     />
   );
@@ -32,7 +36,9 @@ export function PixSettingsForm() {
       <Button
         variant="outlined"
         data-testid="pix-save"
+        disabled={!form || save.isPending}
         onClick={() =>
+          form &&
           save.mutate(form, { onSuccess: () => toast.success(t('billing.pix.saved')), onError: notifyError })
         }
       >
