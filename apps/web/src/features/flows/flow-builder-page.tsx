@@ -23,7 +23,7 @@ import {
   ReactFlow,
   ReactFlowProvider,
 } from '@xyflow/react';
-import { checkFlowGraph, type FlowGraphProblem } from '@zapdesk/shared';
+import type { FlowGraphProblem } from '@zapdesk/shared';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
@@ -183,6 +183,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
    */
   const saveGraph = async (): Promise<boolean> => {
     const graph = fromEditor(nodes, edges);
+    const { checkFlowGraph } = await import('./flow-check');
     const checked = checkFlowGraph(graph);
     if (!checked.ok) {
       showProblem(checked.problem);
