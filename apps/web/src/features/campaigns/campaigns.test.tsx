@@ -399,11 +399,15 @@ describe('campaigns', () => {
     };
     const answers: Array<(settings: typeof stored) => void> = [];
     const answerOthers = fetchMock.getMockImplementation() as typeof fetch;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
-      String(input) === '/api/campaign-settings' && (init?.method ?? 'GET') === 'GET'
-        ? new Promise<Response>((resolve) => answers.push((settings) => resolve(json(200, { settings }))))
-        : answerOthers(input, init),
-    );
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input) !== '/api/campaign-settings') return answerOthers(input, init);
+      if (init?.method === 'POST') {
+        // The server answers what it stored (here with a jitter of its own).
+        const { settings } = JSON.parse(String(init.body));
+        return json(200, { settings: { ...settings, jitterSeconds: 7 } });
+      }
+      return new Promise<Response>((resolve) => answers.push((settings) => resolve(json(200, { settings }))));
+    });
     const user = userEvent.setup();
     const { queryClient } = renderWithProviders(<CampaignsConfigPage />, { user: admin });
     expect(await screen.findByTestId('campaigns-config-form')).toBeTruthy();
@@ -441,6 +445,11 @@ describe('campaigns', () => {
     await waitFor(() => expect(calls('/api/campaign-settings', 'POST')).toHaveLength(1));
     const body = JSON.parse(String(calls('/api/campaign-settings', 'POST')[0]![1]!.body));
     expect(body.settings).toEqual({ ...stored, dailyCap: 250, optOutKeyword: 'PARAR' });
+    // After the save the form shows what the server stored.
+    await waitFor(() =>
+      expect((screen.getByTestId('campaigns-config-jitterSeconds') as HTMLInputElement).value).toBe('7'),
+    );
+    expect(dailyCap.value).toBe('250');
   });
 
   it('report: totals, a progress bar moved by realtime progress, the recipients, and a reload 5 s after FINALIZADA', async () => {
