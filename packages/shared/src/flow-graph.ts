@@ -1,12 +1,10 @@
+import { FLOW_LIMITS, FLOW_WAITING_NODE_TYPES, flowSourceHandles } from './flows.js';
 import {
-  FLOW_LIMITS,
   FLOW_NODE_DATA,
-  FLOW_WAITING_NODE_TYPES,
   type FlowConnection,
   type FlowGraph,
   type FlowNode,
   flowContentKind,
-  flowSourceHandles,
   type TypedFlowNode,
 } from './schemas/flows.js';
 

@@ -1,7 +1,10 @@
+export * from './billing.js';
+export * from './campaigns.js';
 export * from './channel.js';
 export * from './constants.js';
 export * from './errors.js';
 export * from './flow-graph.js';
+export * from './flows.js';
 export * from './permissions.js';
 export * from './realtime.js';
 export * from './schemas/accounts.js';
@@ -30,3 +33,4 @@ export * from './schemas/settings.js';
 export * from './schemas/tickets.js';
 export * from './schemas/users.js';
 export * from './schemas/whatsapp.js';
+export * from './settings.js';

@@ -3,8 +3,8 @@ import { ERROR_CODES, ERROR_STATUS } from './errors.js';
 import { can } from './permissions.js';
 import { companyChannel, userRoom } from './realtime.js';
 import { ZSignupBody } from './schemas/auth.js';
-import { isValidSettingValue } from './schemas/settings.js';
 import { ZCreateUserBody, ZUpdateUserBody } from './schemas/users.js';
+import { isValidSettingValue } from './settings.js';
 
 describe('permissions', () => {
   it('admins hold every rule, users none', () => {

@@ -1,34 +1,7 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { z } from 'zod';
-import { FREE_TRIAL_PLAN_NAME } from '../constants.js';
+import { BILLING_PERIODS, BILLING_PROVIDERS, INVOICE_STATUSES } from '../billing.js';
 import { INT4_MAX, V, ZId } from './common.js';
-
-/** Annual discount of the plans page (document 3 section 9): annual = 12 × monthly × 0.8. */
-export const ANNUAL_DISCOUNT = 0.2;
-/** Subscribing is blocked when this many open invoices exist (document 3 sections 4 and 9). */
-export const PENDING_INVOICE_LIMIT = 2;
-/** After a paid Pix the checkout goes to / after this many ms (document 3 section 9). */
-export const PAID_REDIRECT_MS = 4000;
-/** Pix QR code size in px (document 3 section 9). */
-export const PIX_QR_SIZE = 256;
-/** Invoices per page of GET /invoices/all. */
-export const INVOICES_PAGE_SIZE = 20;
-/** Suffix added to the detail of a cancelled invoice (document 3 section 4). */
-export const CANCELLED_SUFFIX = 'CANCELADO';
-
-/** Billing period of a subscription: the invoice detail carries ANUAL or MENSAL. */
-export const BILLING_PERIODS = ['MENSAL', 'ANUAL'] as const;
-export type BillingPeriod = (typeof BILLING_PERIODS)[number];
-
-/** Billing providers (issue 15 item 4): chosen by BILLING_PROVIDER on the server. */
-export const BILLING_PROVIDERS = ['manual', 'asaas', 'crm'] as const;
-export type BillingProvider = (typeof BILLING_PROVIDERS)[number];
-
-/** Price of a plan for a period in BRL, rounded to cents (annual: 12 × monthly × 0.8). */
-export function planPrice(monthly: number, period: BillingPeriod): number {
-  const raw = period === 'ANUAL' ? 12 * monthly * (1 - ANNUAL_DISCOUNT) : monthly;
-  return Math.round(raw * 100) / 100;
-}
 
 /** Only the digits of a CPF/CNPJ, phone or CEP. */
 export const onlyDigits = (value: string) => value.replace(/\D/g, '');
@@ -65,10 +38,6 @@ export const ZBillingProfile = z.object({
 });
 export type BillingProfile = z.infer<typeof ZBillingProfile>;
 
-/** Stored invoice state: 'expired' is derived (open and due before today). */
-export const INVOICE_STATUSES = ['open', 'paid', 'cancelled'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
-
 /** Invoice (document 3 section 3) with the provider's payment data. */
 export const ZInvoice = z.object({
   id: z.number(),
@@ -99,44 +68,6 @@ export const ZAdminInvoiceQuery = z.object({
   status: z.enum(INVOICE_STATUSES).optional().default('open'),
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
 });
-
-/** What the invoices page shows: paid, open, or expired (open and due before today). */
-export function invoiceDisplayStatus(
-  invoice: Pick<Invoice, 'status' | 'dueDate'>,
-  now: Date = new Date(),
-): 'paid' | 'open' | 'expired' | 'cancelled' {
-  if (invoice.status !== 'open') return invoice.status;
-  const today = new Date(now);
-  today.setHours(0, 0, 0, 0);
-  return new Date(invoice.dueDate) < today ? 'expired' : 'open';
-}
-
-/** Free-trial invoices are hidden from the invoices page (document 3 section 9). */
-export const isFreeTrialInvoice = (invoice: Pick<Invoice, 'detail'>) =>
-  invoice.detail.toLowerCase().includes(FREE_TRIAL_PLAN_NAME.toLowerCase());
-
-/**
- * Subscription state of the plans page (document 3 section 4): subscribed only with at least one
- * paid and one open invoice and the latest paid invoice (by updatedAt) on the company's plan; the
- * period is ANUAL when that invoice's detail says so. A plan mismatch is `inconsistent`.
- */
-export function subscriptionState(
-  invoices: Pick<Invoice, 'status' | 'planId' | 'detail' | 'updatedAt'>[],
-  companyPlanId: number | null,
-): { subscribed: boolean; period: BillingPeriod | null; inconsistent: boolean } {
-  const paid = invoices
-    .filter((i) => i.status === 'paid')
-    .sort((x, y) => new Date(y.updatedAt).getTime() - new Date(x.updatedAt).getTime());
-  const hasOpen = invoices.some((i) => i.status === 'open');
-  const latest = paid[0];
-  if (!latest || !hasOpen) return { subscribed: false, period: null, inconsistent: false };
-  if (latest.planId !== companyPlanId) return { subscribed: false, period: null, inconsistent: true };
-  return {
-    subscribed: true,
-    period: latest.detail.includes('ANUAL') ? 'ANUAL' : 'MENSAL',
-    inconsistent: false,
-  };
-}
 
 /**
  * Step 0 of the checkout dialog (document 3 sections 3 and 5): firstName, address2, city, zipcode

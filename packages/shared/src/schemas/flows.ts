@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  FLOW_CONDITION_OPERATORS,
+  FLOW_LIMITS,
+  FLOW_NODE_TYPES,
+  FLOW_OPENAI_VOICES,
+  type FlowNodeType,
+} from '../flows.js';
 import { boundedString, V, ZCoercedId, ZId } from './common.js';
 
 /**
@@ -6,72 +13,6 @@ import { boundedString, V, ZCoercedId, ZId } from './common.js';
  * joined by connections (React Flow edges). The graph is stored as the editor draws it and is
  * validated on save (`POST /flowbuilder/flow`) by the server (see `flowGraphProblem` on the server).
  */
-
-/** Flow limits (document 3 section 9). Sizes in bytes, times in seconds. */
-export const FLOW_LIMITS = {
-  /** Length of a generated node id; the start node's id is '1'. */
-  nodeIdLength: 30,
-  startNodeId: '1',
-  startLabel: 'Inicio do fluxo',
-  /** Horizontal gap after the last node for a new node, and the offset of a duplicate. */
-  newNodeSpacing: 40,
-  duplicateOffset: 240,
-  intervalMinSec: 1,
-  intervalMaxSec: 120,
-  randomizerStep: 10,
-  imageMaxBytes: 2 * 1024 * 1024,
-  audioMaxBytes: 5 * 1024 * 1024,
-  videoMaxBytes: 20 * 1024 * 1024,
-  imageQuality: 0.7,
-  /** Most nodes and connections a graph may hold. */
-  maxNodes: 500,
-  maxConnections: 2000,
-  /** Most options of a menu node and elements of a content node. */
-  maxMenuOptions: 50,
-  maxContentElements: 100,
-  nameMin: 2,
-  nameMax: 50,
-} as const;
-
-/** Upload kinds (document 3 section 5 "Uploads"): extensions and MIME types each endpoint accepts. */
-export const FLOW_UPLOAD_TYPES = {
-  img: { extensions: ['png', 'jpg', 'jpeg'], mimeTypes: ['image/png', 'image/jpeg'] },
-  audio: {
-    extensions: ['ogg', 'mp3', 'opus', 'mp4'],
-    mimeTypes: ['audio/ogg', 'audio/mpeg', 'audio/mp3', 'audio/opus', 'video/mp4'],
-  },
-} as const;
-
-/** Node types of the spec's table (document 3 section 3 "Flow node"). `start` is the 'Inicio' node. */
-export const FLOW_NODE_TYPES = [
-  'start',
-  'message',
-  'interval',
-  'condition',
-  'menu',
-  'img',
-  'audio',
-  'video',
-  'randomizer',
-  'singleBlock',
-  'ticket',
-  'typebot',
-  'openai',
-  'question',
-] as const;
-export type FlowNodeType = (typeof FLOW_NODE_TYPES)[number];
-
-/** Node types that wait for the customer or the clock; a cycle must pass through one of them. */
-export const FLOW_WAITING_NODE_TYPES: readonly FlowNodeType[] = ['menu', 'question', 'interval'];
-
-/** Comparisons of a condition node: the variable `key` against `value` (texts compared without case). */
-export const FLOW_CONDITION_OPERATORS = [
-  'equals',
-  'notEquals',
-  'contains',
-  'greaterThan',
-  'lessThan',
-] as const;
 
 /** A variable name of a question node (`{{name}}` placeholders): letters, digits and '_'. */
 export const ZFlowVariableName = z
@@ -210,26 +151,6 @@ export const ZFlowTypebotIntegration = z.object({
 });
 export const ZFlowTypebotData = z.object({ typebotIntegration: ZFlowTypebotIntegration });
 
-/** OpenAI voices (document 3 section 3): 'texto' answers in text, the others are pt-BR neural voices. */
-export const FLOW_OPENAI_VOICES = [
-  'texto',
-  'pt-BR-FranciscaNeural',
-  'pt-BR-AntonioNeural',
-  'pt-BR-BrendaNeural',
-  'pt-BR-DonatoNeural',
-  'pt-BR-ElzaNeural',
-  'pt-BR-FabioNeural',
-  'pt-BR-GiovannaNeural',
-  'pt-BR-HumbertoNeural',
-  'pt-BR-JulioNeural',
-  'pt-BR-LeilaNeural',
-  'pt-BR-LeticiaNeural',
-  'pt-BR-ManuelaNeural',
-  'pt-BR-NicolauNeural',
-  'pt-BR-ValerioNeural',
-  'pt-BR-YaraNeural',
-] as const;
-
 /**
  * OpenAI node: the prompt's fields inline, defaults of section 9. The API key is stored encrypted
  * and answered masked; saving the masked value again keeps the stored key.
@@ -321,27 +242,6 @@ export const ZFlowGraph = z.object({
   connections: z.array(ZFlowConnection).max(FLOW_LIMITS.maxConnections),
 });
 export type FlowGraph = z.infer<typeof ZFlowGraph>;
-
-/**
- * The output handles of a node: 'a' for nodes with one output; `a{number}` per menu option;
- * 'a' (percent) and 'b' (the rest) for a randomizer; 'a' (true) and 'b' (false) for a condition;
- * none for a ticket node (the flow ends in the queue).
- */
-export function flowSourceHandles(node: { type: FlowNodeType; data: Record<string, unknown> }): string[] {
-  switch (node.type) {
-    case 'menu': {
-      const options = Array.isArray(node.data.arrayOption) ? node.data.arrayOption : [];
-      return options.map((option) => `a${(option as { number?: unknown }).number}`);
-    }
-    case 'randomizer':
-    case 'condition':
-      return ['a', 'b'];
-    case 'ticket':
-      return [];
-    default:
-      return ['a'];
-  }
-}
 
 /** The flow name rules (document 3 section 5): 2..50 characters, required. */
 export const ZFlowName = boundedString(FLOW_LIMITS.nameMin, FLOW_LIMITS.nameMax);

@@ -1,40 +1,8 @@
 import { z } from 'zod';
-
-/** Company settings keys (document 2 section 9, document 3 section 9) and their allowed values. */
-export const SETTING_VALUES = {
-  userRating: ['enabled', 'disabled'],
-  scheduleType: ['disabled', 'queue', 'company'],
-  CheckMsgIsGroup: ['enabled', 'disabled'],
-  call: ['enabled', 'disabled'],
-  chatBotType: ['text'],
-  sendGreetingAccepted: ['enabled', 'disabled'],
-  sendMsgTransfTicket: ['enabled', 'disabled'],
-  sendGreetingMessageOneQueues: ['enabled', 'disabled'],
-  sendSignMessage: ['enabled', 'disabled'],
-} as const;
-export type SettingKey = keyof typeof SETTING_VALUES;
-export const SETTING_KEYS = Object.keys(SETTING_VALUES) as SettingKey[];
-
-/** Defaults written for every new company. */
-export const DEFAULT_SETTINGS: Record<SettingKey, string> = {
-  userRating: 'disabled',
-  scheduleType: 'disabled',
-  CheckMsgIsGroup: 'enabled',
-  call: 'disabled',
-  chatBotType: 'text',
-  sendGreetingAccepted: 'disabled',
-  sendMsgTransfTicket: 'disabled',
-  sendGreetingMessageOneQueues: 'enabled',
-  sendSignMessage: 'enabled',
-};
+import { SETTING_KEYS, type SettingKey } from '../settings.js';
 
 export const ZSetting = z.object({ key: z.string(), value: z.string() });
 export type Setting = z.infer<typeof ZSetting>;
 
 export const ZSettingKeyParam = z.object({ key: z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]) });
 export const ZUpdateSettingBody = z.object({ value: z.string().max(5000) });
-
-/** True when `value` is allowed for `key`. */
-export function isValidSettingValue(key: SettingKey, value: string): boolean {
-  return (SETTING_VALUES[key] as readonly string[]).includes(value);
-}

@@ -317,4 +317,66 @@ describe('settings, platform Pix tab', () => {
       expect(saved).toEqual([{ pixKey: 'financeiro@zapdesk.test', merchantName: '', merchantCity: '' }]),
     );
   });
+
+  it('keeps what was typed when the saved values answer late and a refetch answers again', {
+    timeout: 30_000,
+  }, async () => {
+    const saved: unknown[] = [];
+    const answers: Array<(body: unknown) => void> = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = String(input);
+        if (url === '/api/settings') return json(200, [{ key: 'scheduleType', value: 'disabled' }]);
+        if (url === '/api/billing/pix-settings' && init?.method === 'PUT') {
+          saved.push(JSON.parse(String(init.body)));
+          return json(200, JSON.parse(String(init.body)));
+        }
+        // Every GET waits until the test answers it.
+        if (url === '/api/billing/pix-settings')
+          return new Promise<Response>((resolve) => answers.push((body) => resolve(json(200, body))));
+        return json(404, { error: 'ERR_NOT_FOUND' });
+      }),
+    );
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(<SettingsPage />, {
+      user: createSessionUser({ profile: 'admin', super: true }),
+    });
+    await user.click(await screen.findByTestId('settings-billing-tab'));
+    const key = (await screen.findByTestId('pix-pixKey')) as HTMLInputElement;
+    const name = screen.getByTestId('pix-merchantName') as HTMLInputElement;
+    await waitFor(() => expect(answers).toHaveLength(1));
+    expect(key.disabled).toBe(true);
+    expect(name.disabled).toBe(true);
+    expect((screen.getByTestId('pix-save') as HTMLButtonElement).disabled).toBe(true);
+
+    const stored = { pixKey: 'antigo@zapdesk.test', merchantName: 'Zapdesk', merchantCity: 'Recife' };
+    act(() => answers[0]?.(stored));
+    await waitFor(() => expect(key.value).toBe('antigo@zapdesk.test'));
+    expect(key.disabled).toBe(false);
+    await user.clear(key);
+    await user.type(key, 'novo@zapdesk.test');
+    await user.clear(name);
+    await user.type(name, 'Loja Nova');
+
+    // A refetch (window focus, invalidation) answers other stored values.
+    void queryClient.refetchQueries({ queryKey: ['billing', 'pix-settings'] });
+    await waitFor(() => expect(answers).toHaveLength(2));
+    await act(async () =>
+      answers[1]?.({ pixKey: 'outro@zapdesk.test', merchantName: 'Outra', merchantCity: 'Olinda' }),
+    );
+    await waitFor(() =>
+      expect(queryClient.getQueryState(['billing', 'pix-settings'])?.fetchStatus).toBe('idle'),
+    );
+    expect(key.value).toBe('novo@zapdesk.test');
+    expect(name.value).toBe('Loja Nova');
+    expect((screen.getByTestId('pix-merchantCity') as HTMLInputElement).value).toBe('Recife');
+
+    await user.click(screen.getByTestId('pix-save'));
+    await waitFor(() =>
+      expect(saved).toEqual([
+        { pixKey: 'novo@zapdesk.test', merchantName: 'Loja Nova', merchantCity: 'Recife' },
+      ]),
+    );
+  });
 });

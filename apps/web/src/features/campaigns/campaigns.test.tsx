@@ -385,6 +385,73 @@ describe('campaigns', () => {
     expect(await screen.findByText('Settings saved')).toBeTruthy();
   });
 
+  it('config: fields disabled until the saved settings answer; a refetch after editing keeps the edits', async () => {
+    const stored = {
+      messageInterval: 20,
+      longerIntervalAfter: 20,
+      greaterInterval: 60,
+      variables: [{ key: 'loja', value: 'Centro' }],
+      sendWindowStart: '08:00',
+      sendWindowEnd: '20:00',
+      dailyCap: 1000,
+      jitterSeconds: 5,
+      optOutKeyword: 'SAIR',
+    };
+    const answers: Array<(settings: typeof stored) => void> = [];
+    const answerOthers = fetchMock.getMockImplementation() as typeof fetch;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input) !== '/api/campaign-settings') return answerOthers(input, init);
+      if (init?.method === 'POST') {
+        // The server answers what it stored (here with a jitter of its own).
+        const { settings } = JSON.parse(String(init.body));
+        return json(200, { settings: { ...settings, jitterSeconds: 7 } });
+      }
+      return new Promise<Response>((resolve) => answers.push((settings) => resolve(json(200, { settings }))));
+    });
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(<CampaignsConfigPage />, { user: admin });
+    expect(await screen.findByTestId('campaigns-config-form')).toBeTruthy();
+    const dailyCap = screen.getByTestId('campaigns-config-dailyCap') as HTMLInputElement;
+    const optOut = screen.getByTestId('campaigns-config-optOutKeyword') as HTMLInputElement;
+    expect(answers).toHaveLength(1);
+    expect(dailyCap.disabled).toBe(true);
+    expect(optOut.disabled).toBe(true);
+    expect((screen.getByTestId('campaigns-config-variable-key') as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByTestId('campaigns-config-save') as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      screen.getByRole('combobox', { name: 'Interval between messages' }).getAttribute('aria-disabled'),
+    ).toBe('true');
+
+    act(() => answers[0]?.(stored));
+    await waitFor(() => expect(dailyCap.disabled).toBe(false));
+    expect(dailyCap.value).toBe('1000');
+    await user.clear(dailyCap);
+    await user.type(dailyCap, '250');
+    await user.clear(optOut);
+    await user.type(optOut, 'PARAR');
+
+    // A refetch (window focus, invalidation) answers other stored settings.
+    void queryClient.refetchQueries({ queryKey: campaignKeys.settings });
+    await waitFor(() => expect(answers).toHaveLength(2));
+    await act(async () =>
+      answers[1]?.({ ...stored, dailyCap: 2000, optOutKeyword: 'STOP', jitterSeconds: 9 }),
+    );
+    await waitFor(() => expect(queryClient.getQueryState(campaignKeys.settings)?.fetchStatus).toBe('idle'));
+    expect(dailyCap.value).toBe('250');
+    expect(optOut.value).toBe('PARAR');
+    expect((screen.getByTestId('campaigns-config-jitterSeconds') as HTMLInputElement).value).toBe('5');
+
+    await user.click(screen.getByTestId('campaigns-config-save'));
+    await waitFor(() => expect(calls('/api/campaign-settings', 'POST')).toHaveLength(1));
+    const body = JSON.parse(String(calls('/api/campaign-settings', 'POST')[0]![1]!.body));
+    expect(body.settings).toEqual({ ...stored, dailyCap: 250, optOutKeyword: 'PARAR' });
+    // After the save the form shows what the server stored.
+    await waitFor(() =>
+      expect((screen.getByTestId('campaigns-config-jitterSeconds') as HTMLInputElement).value).toBe('7'),
+    );
+    expect(dailyCap.value).toBe('250');
+  });
+
   it('report: totals, a progress bar moved by realtime progress, the recipients, and a reload 5 s after FINALIZADA', async () => {
     const { queryClient } = renderWithProviders(<ReportRoute />, {
       user: admin,

@@ -11,7 +11,7 @@ import {
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ContactListEntry, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
@@ -22,7 +22,6 @@ import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
-import { ContactListItemModal } from './contact-list-modals';
 import {
   contactListKeys,
   uploadContactListSheet,
@@ -31,6 +30,11 @@ import {
   useContactListItems,
   useDeleteContactListItem,
 } from './use-contact-lists';
+
+/** The contact form (react-hook-form, zod), loaded when it is first opened. */
+const ContactListItemModal = lazy(() =>
+  import('./contact-list-modals').then((m) => ({ default: m.ContactListItemModal })),
+);
 
 function Validity({ value }: { value: boolean | null }) {
   const { t } = useTranslation();
@@ -211,7 +215,11 @@ export function ContactListItemsPage() {
           </TableRow>
         ))}
       </DataTable>
-      {modal && <ContactListItemModal listId={listId} itemId={modal.itemId} onClose={() => setModal(null)} />}
+      {modal && (
+        <Suspense fallback={null}>
+          <ContactListItemModal listId={listId} itemId={modal.itemId} onClose={() => setModal(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('contactListsPage.confirmDelete.itemTitle', { name: toDelete?.name ?? '' })}

@@ -101,7 +101,7 @@ describe('contact lists pages', () => {
     expect(screen.getByTestId('validity-invalid')).toBeTruthy();
     expect(await screen.findByText('Contacts: Clientes VIP')).toBeTruthy();
     await user.click(screen.getByTestId('add-contact-list-item'));
-    await user.type(screen.getByTestId('contact-list-item-name'), 'Ana Souza');
+    await user.type(await screen.findByTestId('contact-list-item-name'), 'Ana Souza');
     await user.type(screen.getByTestId('contact-list-item-number'), '5511988887777');
     await user.click(screen.getByTestId('contact-list-item-save'));
     await waitFor(() =>

@@ -23,7 +23,7 @@ import {
   ReactFlow,
   ReactFlowProvider,
 } from '@xyflow/react';
-import { checkFlowGraph, type FlowGraphProblem } from '@zapdesk/shared';
+import type { FlowGraphProblem } from '@zapdesk/shared';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router';
@@ -31,7 +31,6 @@ import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { useCurrentUser } from '../auth/session-context';
-import { NodeDialogSwitch, TYPES_WITH_DIALOG } from './dialogs/node-dialog-switch';
 import {
   connectEdge,
   createNode,
@@ -59,6 +58,7 @@ import {
   FLOW_TEST_PANEL_WIDTH,
   type FlowNodeType,
   START_NODE_ID,
+  TYPES_WITH_DIALOG,
 } from './flow-types';
 import { useFlowGraph, useSaveFlowGraph } from './use-flows';
 
@@ -66,6 +66,10 @@ type DialogState = { type: FlowNodeType; nodeId?: string } | null;
 
 /** The test panel loads when first opened (it is not part of the editor's own weight). */
 const FlowTestPanel = lazy(() => import('./flow-test-panel').then((m) => ({ default: m.FlowTestPanel })));
+/** The node dialogs (react-hook-form, zod), loaded when one first opens. */
+const NodeDialogSwitch = lazy(() =>
+  import('./dialogs/node-dialog-switch').then((m) => ({ default: m.NodeDialogSwitch })),
+);
 
 /**
  * /flowbuilder/{id} (document 3 sections 2 and 4): the flow's graph on a React Flow canvas. A
@@ -179,6 +183,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
    */
   const saveGraph = async (): Promise<boolean> => {
     const graph = fromEditor(nodes, edges);
+    const { checkFlowGraph } = await import('./flow-check');
     const checked = checkFlowGraph(graph);
     if (!checked.ok) {
       showProblem(checked.problem);
@@ -321,12 +326,14 @@ function FlowEditor({ flowId }: { flowId: number }) {
         </Suspense>
       )}
       {dialog && (
-        <NodeDialogSwitch
-          type={dialog.type}
-          data={editing?.data}
-          onSave={onDialogSave}
-          onClose={() => setDialog(null)}
-        />
+        <Suspense fallback={null}>
+          <NodeDialogSwitch
+            type={dialog.type}
+            data={editing?.data}
+            onSave={onDialogSave}
+            onClose={() => setDialog(null)}
+          />
+        </Suspense>
       )}
     </Stack>
   );

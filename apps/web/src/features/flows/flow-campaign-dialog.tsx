@@ -5,7 +5,8 @@ import { toast } from 'react-toastify';
 import { FormDialog } from '../common/form-dialog';
 import { useRecordForm } from '../common/use-record-form';
 import { useConnections } from '../connections/use-connections';
-import { type FlowCampaign, type FlowCampaignForm, ZFlowCampaignForm } from './flow-types';
+import { type FlowCampaignForm, ZFlowCampaignForm } from './flow-forms';
+import type { FlowCampaign } from './flow-types';
 import { useFlowCampaign, useSaveFlowCampaign } from './use-flow-campaigns';
 import { useFlowOptions } from './use-flows';
 

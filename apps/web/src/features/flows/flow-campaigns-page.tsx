@@ -1,6 +1,6 @@
 import { Stack, Switch, TableCell, TableRow, Typography } from '@mui/material';
 import { can } from '@zapdesk/shared';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
@@ -9,10 +9,14 @@ import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
-import { FlowCampaignDialog } from './flow-campaign-dialog';
 import { FlowPlanGate } from './flow-plan-gate';
 import type { FlowCampaign } from './flow-types';
 import { useDeleteFlowCampaign, useFlowCampaigns, useSaveFlowCampaign } from './use-flow-campaigns';
+
+/** The campaign form (react-hook-form, zod), loaded when it is first opened. */
+const FlowCampaignDialog = lazy(() =>
+  import('./flow-campaign-dialog').then((m) => ({ default: m.FlowCampaignDialog })),
+);
 
 /**
  * /phrase-lists, flow campaigns (document 3 sections 2, 4 and 6): name, flow, connection, phrase
@@ -124,7 +128,11 @@ function FlowCampaignsList() {
           {t('flows.campaigns.empty')}
         </Typography>
       )}
-      {dialog && <FlowCampaignDialog campaignId={dialog.id} onClose={() => setDialog(null)} />}
+      {dialog && (
+        <Suspense fallback={null}>
+          <FlowCampaignDialog campaignId={dialog.id} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
       <ConfirmDeleteDialog
         target={toDelete}
         title={t('flows.campaigns.confirmDelete.title', { name: toDelete?.name ?? '' })}

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { FormDialog } from '../common/form-dialog';
 import { useRecordForm } from '../common/use-record-form';
-import { type Flow, ZFlowNameForm } from './flow-types';
+import { ZFlowNameForm } from './flow-forms';
+import type { Flow } from './flow-types';
 import { useSaveFlowName } from './use-flows';
 
 interface NameValues {

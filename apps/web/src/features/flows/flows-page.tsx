@@ -18,7 +18,7 @@ import {
   Typography,
 } from '@mui/material';
 import { SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { type MouseEvent, useMemo, useState } from 'react';
+import { lazy, type MouseEvent, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -27,10 +27,12 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
-import { FlowNameDialog } from './flow-name-dialog';
 import { FlowPlanGate } from './flow-plan-gate';
 import type { Flow } from './flow-types';
 import { useDeleteFlow, useDuplicateFlow, useFlows, useSetFlowActive } from './use-flows';
+
+/** The name form (react-hook-form, zod), loaded when it is first opened. */
+const FlowNameDialog = lazy(() => import('./flow-name-dialog').then((m) => ({ default: m.FlowNameDialog })));
 
 /** True when the server flagged the flow as referencing a deleted queue or integration (issue 14 item 4). */
 export function hasBrokenReferences(flow: Flow): boolean {
@@ -203,11 +205,13 @@ function FlowsList() {
         </MenuItem>
       </Menu>
       {nameDialog && (
-        <FlowNameDialog
-          flow={nameDialog.flow}
-          onClose={() => setNameDialog(null)}
-          onCreated={(flow) => navigate(`/flowbuilder/${flow.id}`)}
-        />
+        <Suspense fallback={null}>
+          <FlowNameDialog
+            flow={nameDialog.flow}
+            onClose={() => setNameDialog(null)}
+            onCreated={(flow) => navigate(`/flowbuilder/${flow.id}`)}
+          />
+        </Suspense>
       )}
       <ConfirmDeleteDialog
         target={toDelete}

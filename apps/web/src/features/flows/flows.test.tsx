@@ -109,7 +109,7 @@ describe('flows pages', () => {
       renderFlows();
       expect(await screen.findByText('Fluxos de conversa')).toBeTruthy();
       await user.click(screen.getByTestId('add-flow'));
-      await user.click(screen.getByTestId('flow-name-save'));
+      await user.click(await screen.findByTestId('flow-name-save'));
       expect(await screen.findByText('Digite um nome!')).toBeTruthy();
       await user.type(screen.getByTestId('flow-name-input'), 'a');
       await user.click(screen.getByTestId('flow-name-save'));

@@ -1,11 +1,13 @@
 import { Paper, Stack, Tab, Tabs, Typography } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { useCurrentUser } from '../auth/session-context';
 import { ApiDocsTab } from './api-docs-tab';
-import { WebhooksTab } from './webhooks-tab';
+
+/** The webhooks tab (its URL check brings zod), loaded when first shown. */
+const WebhooksTab = lazy(() => import('./webhooks-tab').then((m) => ({ default: m.WebhooksTab })));
 
 /** Delay before a user whose plan lacks the external API leaves /messages-api (document 2 section 2). */
 export const MESSAGES_API_REDIRECT_MS = 1000;
@@ -47,7 +49,13 @@ export function MessagesApiPage() {
             />
           )}
         </Tabs>
-        {tab === 'docs' ? <ApiDocsTab /> : <WebhooksTab />}
+        {tab === 'docs' ? (
+          <ApiDocsTab />
+        ) : (
+          <Suspense fallback={null}>
+            <WebhooksTab />
+          </Suspense>
+        )}
       </Paper>
     </Stack>
   );

@@ -1,15 +1,24 @@
 import { Alert, Box, CircularProgress, Paper, Tab, Tabs, Typography } from '@mui/material';
-import { type ReactNode, useEffect, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CompaniesTab } from '../accounts/companies-tab';
-import { PlansTab } from '../accounts/plans-tab';
 import { useCurrentUser } from '../auth/session-context';
-import { PixSettingsForm } from '../billing/pix-settings-form';
 import { NoPermission } from '../common/no-permission';
-import { HelpsTab } from '../helps/helps-tab';
 import { OptionsTab } from './options-tab';
-import { SchedulesTab } from './schedules-tab';
 import { useCompany, useSettings } from './use-settings';
+
+/*
+ * The tabs behind a click (their forms bring react-hook-form and zod), each loaded when first shown;
+ * the options tab shows at once and carries no form library.
+ */
+const SchedulesTab = lazy(() => import('./schedules-tab').then((m) => ({ default: m.SchedulesTab })));
+const CompaniesTab = lazy(() =>
+  import('../accounts/companies-tab').then((m) => ({ default: m.CompaniesTab })),
+);
+const PlansTab = lazy(() => import('../accounts/plans-tab').then((m) => ({ default: m.PlansTab })));
+const HelpsTab = lazy(() => import('../helps/helps-tab').then((m) => ({ default: m.HelpsTab })));
+const PixSettingsForm = lazy(() =>
+  import('../billing/pix-settings-form').then((m) => ({ default: m.PixSettingsForm })),
+);
 
 /**
  * /settings (document 2 section 2, document 3 section 2): the options tab, and the company
@@ -94,7 +103,15 @@ function SettingsTabs({ companyId, superUser }: { companyId: number; superUser: 
             <Tab value="billing" label={t('billing.settingsTab')} data-testid="settings-billing-tab" />
           )}
         </Tabs>
-        {body}
+        <Suspense
+          fallback={
+            <Box sx={{ display: 'flex', justifyContent: 'center', p: 4 }}>
+              <CircularProgress aria-label={t('common.loading')} />
+            </Box>
+          }
+        >
+          {body}
+        </Suspense>
       </Paper>
     </Box>
   );

@@ -13,8 +13,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { V, ZSimulatorInboundBody } from '@zapdesk/shared';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { formatDateTime } from '../../lib/format';
@@ -37,16 +36,12 @@ type Entry =
   | { kind: 'sent'; at: number; item: SentItem }
   | { kind: 'received'; at: number; item: OutboxItem };
 
-const KNOWN_MESSAGES = new Set<string>(Object.values(V));
+/** zod and the inbound schema, fetched after the first render (simulator-validation.ts). */
+const loadValidation = () => import('./simulator-validation');
+type Validation = Awaited<ReturnType<typeof loadValidation>>;
 
 /** Outbox timestamps may be in seconds (WhatsApp style) or milliseconds. */
 const toMs = (timestamp: number) => (timestamp < 1e12 ? timestamp * 1000 : timestamp);
-
-/** The digits of a valid phone number for the simulator, or null. */
-function validNumber(from: string): string | null {
-  const parsed = ZSimulatorInboundBody.shape.from.safeParse(from);
-  return parsed.success ? parsed.data : null;
-}
 
 /** Ticks of an ack: 0 clock, 1 single, 2 double, 3 and more double blue (read). */
 export function AckTicks({ ack }: { ack: number }) {
@@ -85,7 +80,16 @@ export function SimulatorPage() {
   const [fromError, setFromError] = useState<string | null>(null);
   const [sent, setSent] = useState<SentItem[]>([]);
 
-  const number = validNumber(from) ?? '';
+  const [validation, setValidation] = useState<Validation | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadValidation().then((loaded) => live && setValidation(loaded));
+    return () => {
+      live = false;
+    };
+  }, []);
+  // Until the check arrives no number is valid, so the outbox waits for it.
+  const number = validation?.validNumber(from) ?? '';
   const outbox = useOutbox(whatsappId, number);
   const send = useSendAsCustomer();
   const markRead = useMarkRead();
@@ -107,23 +111,25 @@ export function SimulatorPage() {
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (whatsappId === null || body.trim() === '' || send.isPending) return;
-    const parsed = ZSimulatorInboundBody.safeParse({ from, name: name.trim() || undefined, body });
-    if (!parsed.success) {
-      const issue = parsed.error.issues.find((i) => i.path[0] === 'from') ?? parsed.error.issues[0];
-      const key = issue && KNOWN_MESSAGES.has(issue.message) ? issue.message : 'invalid';
-      setFromError(t(`validation.${key}`));
+    const checked = (validation ?? (await loadValidation())).checkInbound({
+      from,
+      name: name.trim() || undefined,
+      body,
+    });
+    if (!checked.ok) {
+      setFromError(t(`validation.${checked.key}`));
       return;
     }
     setFromError(null);
-    const answer = await send.mutateAsync({ whatsappId, body: parsed.data }).catch(() => null);
+    const answer = await send.mutateAsync({ whatsappId, body: checked.body }).catch(() => null);
     if (!answer) return;
     setSent((list) => [
       ...list,
       {
         whatsappId,
-        number: parsed.data.from,
+        number: checked.body.from,
         id: String(answer.id),
-        body: parsed.data.body,
+        body: checked.body.body,
         at: Date.now(),
         ticketId: answer.ticketId,
       },

@@ -8,14 +8,8 @@ import { useState } from 'react';
 import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useQueueList } from '../../queues/use-queues';
-import {
-  FLOW_OPENAI_VOICES,
-  OPENAI_DEFAULTS,
-  type OpenAiData,
-  type TypebotData,
-  ZOpenAiForm,
-  ZTypebotForm,
-} from '../flow-types';
+import { ZOpenAiForm, ZTypebotForm } from '../flow-forms';
+import { FLOW_OPENAI_VOICES, OPENAI_DEFAULTS, type OpenAiData, type TypebotData } from '../flow-types';
 import { NodeDialogFrame, type NodeDialogProps, submitDelay, useFlowMessage } from './node-dialog';
 
 const TYPEBOT_EMPTY: TypebotData = {

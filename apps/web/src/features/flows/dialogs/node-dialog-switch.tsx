@@ -9,18 +9,6 @@ import {
   TicketDialog,
 } from './simple-node-dialogs';
 
-/** Node types that have a create/edit dialog. */
-export const TYPES_WITH_DIALOG: readonly FlowNodeType[] = [
-  'singleBlock',
-  'menu',
-  'randomizer',
-  'interval',
-  'ticket',
-  'typebot',
-  'openai',
-  'question',
-];
-
 /** The create (no `data`) or edit dialog of a node type; nothing for types without one. */
 export function NodeDialogSwitch({
   type,

@@ -13,8 +13,9 @@ import {
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useQueueList } from '../../queues/use-queues';
+import { ZIntervalForm, ZQuestionForm } from '../flow-forms';
 import { readVariables, updateVariables, writeVariables } from '../flow-graph';
-import { FLOW_LIMITS, FLOW_MESSAGES, type MenuOption, ZIntervalForm, ZQuestionForm } from '../flow-types';
+import { FLOW_LIMITS, FLOW_MESSAGES, type MenuOption } from '../flow-types';
 import { NodeDialogFrame, type NodeDialogProps, submitDelay, useFlowMessage } from './node-dialog';
 
 function useNodeForm<T extends Record<string, unknown>>(schema: z.ZodType, defaults: T) {

@@ -1,0 +1,77 @@
+/**
+ * Form-free first render (issue 10, docs/architecture.md "Web delivery"): fails (exit 1) when the
+ * JavaScript a page needs before it renders (its chunk and its static imports, read from the build's
+ * manifest, dist/.vite/manifest.json), or that of the entry, providers or signed-in layout, holds zod
+ * or react-hook-form. Forms load with the modal, tab or
+ * panel that shows them, and a form that is the page loads its checks after the first render. The
+ * libraries are recognised by names their minified code keeps: `ZodError` and `shouldUnregister`.
+ * Pages listed in FORM_PAGES are exempt. Fast: no browser, only the build's files.
+ *
+ *   npm run build && node scripts/check-form-free.mjs [distDir]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Public pages whose form is the page and is validated from the first keystroke. */
+const FORM_PAGES = ['src/features/auth/signup-page.tsx', 'src/features/auth/forgot-password-page.tsx'];
+/** A marker each library's built code keeps, with the library's name. */
+const MARKERS = [
+  { name: 'zod', text: 'ZodError' },
+  { name: 'react-hook-form', text: 'shouldUnregister' },
+];
+
+const dist = path.resolve(
+  process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist'),
+);
+const manifestFile = path.join(dist, '.vite/manifest.json');
+if (!fs.existsSync(manifestFile)) {
+  console.error(`check-form-free: ${manifestFile} is missing; run the web build first`);
+  process.exit(1);
+}
+const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+
+/** The files of a manifest chunk and of its static imports, added to `into`. */
+function closure(key, into) {
+  const chunk = manifest[key];
+  if (!chunk || into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const imported of chunk.imports ?? []) closure(imported, into);
+  return into;
+}
+
+const libraries = new Map();
+/** The libraries a built file holds. */
+function librariesOf(file) {
+  if (!libraries.has(file)) {
+    const code = fs.readFileSync(path.join(dist, file), 'utf8');
+    libraries.set(
+      file,
+      MARKERS.filter((m) => code.includes(m.text)).map((m) => m.name),
+    );
+  }
+  return libraries.get(file);
+}
+
+const pages = Object.keys(manifest).filter((key) => manifest[key].isDynamicEntry && /-page\.tsx$/.test(key));
+/** The entry, the providers and the signed-in layout: loaded before most pages. */
+const SHELL = [
+  Object.keys(manifest).find((key) => manifest[key].isEntry),
+  'src/app/app-providers.tsx',
+  'src/app/layout/app-layout.tsx',
+];
+const offenders = [];
+for (const page of [...SHELL, ...pages.filter((p) => !FORM_PAGES.includes(p)).sort()]) {
+  const found = new Set(
+    [...closure(page, new Set())].filter((f) => f.endsWith('.js')).flatMap((f) => librariesOf(f)),
+  );
+  if (found.size > 0) offenders.push(`${page}: ${[...found].join(', ')}`);
+}
+if (offenders.length > 0) {
+  console.error('check-form-free: these pages load form code before their first render:');
+  for (const line of offenders) console.error(`  ${line}`);
+  process.exit(1);
+}
+console.log(
+  `check-form-free: the shell and ${pages.length - FORM_PAGES.length} pages render without zod or react-hook-form`,
+);
