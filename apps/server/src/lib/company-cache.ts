@@ -36,7 +36,7 @@ export interface CompanyCacheOptions<V> {
  * every node — and every writer, plain SQL included — invalidates without calling anything; this
  * node's own writes also bypass the cache at once until their NOTIFY has had time to arrive. While
  * the LISTEN connection is down, nothing is cached. A fill that raced with an invalidation is used
- * once, never stored; concurrent misses of one company share one read.
+ * once, never stored; concurrent misses of one company share one read, also while it is bypassed.
  */
 export class CompanyCache<V> {
   private readonly entries = new Map<number, { value: V; at: number }>();
@@ -60,13 +60,14 @@ export class CompanyCache<V> {
     return this.isListening() && Date.now() >= this.bypassUntil;
   }
 
-  /** The company's value: cached when usable and fresh, else read (and stored unless it raced). */
+  /**
+   * The company's value: cached when usable and fresh, else read and stored, unless the read raced
+   * with an invalidation or began while the cache was not usable. Concurrent misses of a company
+   * share one read (usable or not) unless something was invalidated since it began.
+   */
   async get(companyId: number): Promise<V> {
-    if (!this.usable) {
-      this.stats.misses++;
-      return this.options.load(companyId);
-    }
-    const entry = this.entries.get(companyId);
+    const usable = this.usable;
+    const entry = usable ? this.entries.get(companyId) : undefined;
     if (entry && Date.now() - entry.at <= (this.options.ttlMs ?? DEFAULT_TTL_MS)) {
       this.stats.hits++;
       return entry.value;
@@ -79,7 +80,7 @@ export class CompanyCache<V> {
     this.filling.set(companyId, { generation, value });
     try {
       const loaded = await value;
-      if (generation === this.generation && this.usable) {
+      if (usable && generation === this.generation && this.usable) {
         if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
         this.entries.set(companyId, { value: loaded, at: Date.now() });
       }
