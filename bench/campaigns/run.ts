@@ -18,7 +18,7 @@
  *   npx tsx --conditions=source bench/campaigns/run.ts [--recipients 10000] [--kills 3] [--no-write]
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,6 +38,7 @@ import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
 import { STEP_BATCH } from '../../apps/server/src/modules/campaigns/campaign-step.js';
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
+import { childSetup, exitOf, hasExited, killChild, spawnChild } from '../support/child-server.js';
 import { backendJiffies, machineJiffies } from '../support/cpu.js';
 import { openBenchDatabase } from '../support/database.js';
 import { f0, f1, f2 } from '../support/load.js';
@@ -301,7 +302,7 @@ function processUsage(pid: number): { cpuMs: number; rssMb: number } | undefined
  */
 function watch(proc: ChildProcess): {
   usage: { cpuMs: number; rssPeakMb: number };
-  exited: Promise<unknown>;
+  exited: Promise<number | null>;
 } {
   const usage = { cpuMs: 0, rssPeakMb: 0 };
   const sample = () => {
@@ -311,21 +312,13 @@ function watch(proc: ChildProcess): {
     usage.rssPeakMb = Math.max(usage.rssPeakMb, now.rssMb);
   };
   const timer = setInterval(sample, 50);
-  const exited = new Promise((resolve) =>
-    proc.once('exit', (code) => {
-      clearInterval(timer);
-      resolve(code);
-    }),
-  );
+  const exited = exitOf(proc).finally(() => clearInterval(timer));
   return { usage, exited };
 }
 
-function child(s: Setup): ChildProcess {
-  return spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child'], {
-    env: { ...process.env, BENCH_CAMPAIGNS_SETUP: JSON.stringify(s) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-}
+/** The environment variable that hands a child its Setup. */
+const SETUP_ENV = 'BENCH_CAMPAIGNS_SETUP';
+const child = (s: Setup): ChildProcess => spawnChild(import.meta.url, SETUP_ENV, s);
 
 async function killRun(recipients: number, kills: number): Promise<Kills> {
   const bench = await openBenchDatabase('postgres', 'campaigns_kill');
@@ -365,13 +358,13 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
         usages.push(usage);
         for (;;) {
           await new Promise((resolve) => setTimeout(resolve, 20));
-          if (proc.exitCode !== null) throw new Error('a child finished before it could be killed');
+          if (hasExited(proc)) throw new Error('a child finished before it could be killed');
           if ((await delivered()) >= target) break;
         }
         // A random instant within the next few steps, not right after a poll.
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
         if (proc.pid) Object.assign(usage, { cpuMs: processUsage(proc.pid)?.cpuMs ?? usage.cpuMs });
-        proc.kill('SIGKILL');
+        await killChild(proc);
         await exited;
         killedAt.push(await delivered());
         const { rows } = await ref.query<{ n: number }>(
@@ -419,7 +412,7 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
  * campaign is FINALIZADA and nothing waits at ack 0.
  */
 async function runChild(): Promise<void> {
-  const s = JSON.parse(process.env.BENCH_CAMPAIGNS_SETUP ?? '') as Setup;
+  const s = childSetup<Setup>(SETUP_ENV);
   const database = await openDatabase({ url: s.url });
   const ref = new pg.Pool({ connectionString: s.url, max: 1 });
   const app = await openApp(database, s.env);

@@ -12,7 +12,7 @@
  *   npx tsx --conditions=source bench/flows/run.ts [--customers 1000] [--no-crash] [--no-write]
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +30,7 @@ import { openDatabase } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
+import { childSetup, exitOf, hasExited, killChild, spawnChild } from '../support/child-server.js';
 import { backendJiffies, machineJiffies } from '../support/cpu.js';
 import { openBenchDatabase } from '../support/database.js';
 import { f0, f1, f2 } from '../support/load.js';
@@ -315,12 +316,9 @@ interface Crash extends Counts {
   stepsAtKill: number;
 }
 
-function child(s: Setup): ChildProcess {
-  return spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child'], {
-    env: { ...process.env, BENCH_FLOWS_SETUP: JSON.stringify(s) },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-}
+/** The environment variable that hands a child its Setup. */
+const SETUP_ENV = 'BENCH_FLOWS_SETUP';
+const child = (s: Setup): ChildProcess => spawnChild(import.meta.url, SETUP_ENV, s);
 
 async function crash(customers: number): Promise<Crash> {
   const bench = await openBenchDatabase('postgres', 'flows_crash');
@@ -330,7 +328,6 @@ async function crash(customers: number): Promise<Crash> {
     await bench.database.close();
     try {
       const first = child(s);
-      const firstExit = new Promise((resolve) => first.once('exit', resolve));
       // Kill it once about half the steps (9 per customer) are taken.
       let stepsAtKill = 0;
       for (;;) {
@@ -339,13 +336,11 @@ async function crash(customers: number): Promise<Crash> {
           'select coalesce(sum(step), 0)::int as steps from flow_runs',
         );
         stepsAtKill = rows[0]?.steps ?? 0;
-        if (stepsAtKill >= customers * 4.5 || first.exitCode !== null) break;
+        if (stepsAtKill >= customers * 4.5 || hasExited(first)) break;
       }
-      if (first.exitCode !== null) throw new Error('the child finished before it could be killed');
-      first.kill('SIGKILL');
-      await firstExit;
-      const second = child(s);
-      const code = await new Promise((resolve) => second.once('exit', resolve));
+      if (hasExited(first)) throw new Error('the child finished before it could be killed');
+      await killChild(first);
+      const code = await exitOf(child(s));
       if (code !== 0) throw new Error(`the restarted child exited with ${String(code)}`);
       return { customers, stepsAtKill, ...(await count(ref, customers)) };
     } finally {
@@ -359,7 +354,7 @@ async function crash(customers: number): Promise<Crash> {
 
 /** The child: opens the same database and node, restarts the connection and drives to the end. */
 async function runChild(): Promise<void> {
-  const s = JSON.parse(process.env.BENCH_FLOWS_SETUP ?? '') as Setup;
+  const s = childSetup<Setup>(SETUP_ENV);
   const database = await openDatabase({ url: s.url });
   const ref = new pg.Pool({ connectionString: s.url, max: 1 });
   const app = await openApp(database, s.env);

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ZContactListImport } from '@zapdesk/shared';
 import ExcelJS from 'exceljs';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
@@ -87,6 +88,8 @@ async function run(backend: BenchBackend, rows: number): Promise<Result> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-imports-'));
   const { database, url, drop } = await openBenchDatabase(backend, 'imports');
   const ref = url ? new pg.Pool({ connectionString: url, max: 1 }) : undefined;
+  let app: FastifyInstance | undefined;
+  let sampler: NodeJS.Timeout | undefined;
   try {
     await database.migrate();
     await seedPlans(database.db);
@@ -97,7 +100,7 @@ async function run(backend: BenchBackend, rows: number): Promise<Result> {
       LOG_LEVEL: 'silent',
       WEB_DIST: path.join(dataDir, 'no-web'),
     });
-    const app = await buildApp({
+    app = await buildApp({
       config,
       database,
       secrets: { jwtSecret: new TextEncoder().encode(config.JWT_SECRET), sessionKey: crypto.randomBytes(32) },
@@ -118,7 +121,7 @@ async function run(backend: BenchBackend, rows: number): Promise<Result> {
     global.gc?.();
     const rss0 = process.memoryUsage().rss;
     let peak = rss0;
-    const sampler = setInterval(() => {
+    sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 50);
     const stopLoad = ref ? await startLoad(ref) : undefined;
@@ -151,7 +154,6 @@ async function run(backend: BenchBackend, rows: number): Promise<Result> {
       throw new Error(
         `imported ${done.imported}/${built.valid}, duplicates ${done.duplicates}/${built.repeated}, errors ${done.errors.length}/${built.broken}`,
       );
-    await app.close();
     return {
       backend,
       rows,
@@ -166,6 +168,10 @@ async function run(backend: BenchBackend, rows: number): Promise<Result> {
       errors: done.errors.length,
     };
   } finally {
+    clearInterval(sampler);
+    // The app's connections (its pools, its queue's workers, its LISTEN connection) end before the
+    // drop, whose `with (force)` would otherwise kill them under a live client, also on a failed run.
+    await app?.close().catch(() => undefined);
     await ref?.end();
     await database.close().catch(() => undefined);
     await drop();

@@ -38,6 +38,7 @@ import { errorHandler } from './lib/error-handler.js';
 import type { RouteGuard } from './lib/guards.js';
 import { inputGuard, keepUnnamedFields } from './lib/input-guard.js';
 import { createMetrics } from './lib/metrics.js';
+import { NotifyListener } from './lib/notify-listener.js';
 import type { Secrets } from './lib/secrets.js';
 import { precompressedPage, registerCompression, staticAssetHeaders } from './lib/web-delivery.js';
 import { AuthCache } from './modules/auth/auth-cache.js';
@@ -233,14 +234,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // With REDIS_URL, counters shared by every node (login limits) live in Redis.
   const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL) : undefined;
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => undefined)));
-  // The guard's per-node cache, dropped by the database's NOTIFY on every change it depends on.
+  // The guard's per-node cache, dropped by the database's NOTIFY on every change it depends on, and
+  // the per-company values the inbound hooks read for every message, dropped the same way: both on
+  // the node's one LISTEN connection.
   const authCache = new AuthCache();
-  await authCache.start(database);
-  app.addHook('onClose', async () => authCache.stop());
-  // Per-company values the inbound hooks read for every message, dropped the same way.
   const caches = new CompanyCaches();
-  await caches.start(database);
-  app.addHook('onClose', async () => caches.stop());
+  const notifications = new NotifyListener().add(authCache).add(caches);
+  await notifications.start(database);
+  app.addHook('onClose', async () => notifications.stop());
   const ctx: AppContext = {
     config,
     database,
@@ -251,6 +252,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     redis,
     authCache,
     caches,
+    notifications,
   };
   app.decorate('ctx', ctx);
   app.decorate('routeTable', [] as RouteEntry[]);

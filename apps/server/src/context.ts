@@ -5,6 +5,7 @@ import type { RedisClientType } from 'redis';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { CompanyCaches } from './lib/company-cache.js';
+import type { NotifyListener } from './lib/notify-listener.js';
 import type { Secrets } from './lib/secrets.js';
 import type { AuthCache } from './modules/auth/auth-cache.js';
 import type { Realtime } from './realtime/realtime.js';
@@ -23,6 +24,8 @@ export interface AppContext {
   authCache?: AuthCache;
   /** Per-node caches of per-company values (see CompanyCaches); absent in contexts built without buildApp. */
   caches?: CompanyCaches;
+  /** The node's one LISTEN connection, carrying authCache and caches; absent without buildApp. */
+  notifications?: NotifyListener;
 }
 
 /** Fastify instance with the zod type provider, as route modules receive it. */

@@ -44,14 +44,15 @@ export interface DatabaseHandle {
   /** Resolves when the database answers `select 1`; rejects otherwise. */
   ping(): Promise<void>;
   /**
-   * LISTENs to `channel` (NOTIFY from any node's transactions, delivered after their commit) on a
-   * connection of its own; `onState(true)` once listening, `onState(false)` whenever the connection
-   * is lost (notifications may then be missed; it reconnects after a second). Resolves with a stop
-   * function once the first LISTEN succeeded or failed.
+   * LISTENs to `channels` (one or several; NOTIFY from any node's transactions, delivered after their
+   * commit) on one connection of its own; `onNotify(payload, channel)` for each notification,
+   * `onState(true)` once listening, `onState(false)` whenever the connection is lost (notifications
+   * may then be missed; it reconnects after a second). Resolves with a stop function once the first
+   * LISTEN succeeded or failed. A node listens once, through its NotifyListener (lib/notify-listener.ts).
    */
   listen(
-    channel: string,
-    onNotify: (payload: string) => void,
+    channels: string | readonly string[],
+    onNotify: (payload: string, channel: string) => void,
     onState: (listening: boolean) => void,
   ): Promise<() => Promise<void>>;
   /**
@@ -80,11 +81,11 @@ function statementObservers() {
   };
 }
 
-/** LISTEN on a dedicated `pg` client, reconnecting after a second when the connection drops. */
+/** LISTEN on `channels` over one dedicated `pg` client, reconnecting after a second when it drops. */
 async function listenPg(
   url: string,
-  channel: string,
-  onNotify: (payload: string) => void,
+  channels: readonly string[],
+  onNotify: (payload: string, channel: string) => void,
   onState: (listening: boolean) => void,
 ): Promise<() => Promise<void>> {
   let stopped = false;
@@ -103,11 +104,11 @@ async function listenPg(
     c.on('error', lost);
     c.on('end', lost);
     c.on('notification', (msg) => {
-      if (msg.channel === channel) onNotify(msg.payload ?? '');
+      if (channels.includes(msg.channel)) onNotify(msg.payload ?? '', msg.channel);
     });
     try {
       await c.connect();
-      await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+      await c.query(channels.map((channel) => `listen ${pg.escapeIdentifier(channel)}`).join('; '));
       if (client === c && !stopped) onState(true);
     } catch {
       lost();
@@ -178,7 +179,8 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
           })
         ).rows,
       kind: 'postgres',
-      listen: (channel, onNotify, onState) => listenPg(options.url!, channel, onNotify, onState),
+      listen: (channels, onNotify, onState) =>
+        listenPg(options.url!, typeof channels === 'string' ? [channels] : channels, onNotify, onState),
       onStatement: (fn) => statements.add(fn),
       executor: { executeSql: (text, values) => pool.query(text, values) },
       migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
@@ -216,12 +218,16 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
       ).rows,
     kind: 'pglite',
     // One session: its own NOTIFYs are delivered when the notifying statement's answer is read.
-    listen: async (channel, onNotify, onState) => {
-      const stop = await client.listen(channel, onNotify);
+    listen: async (channels, onNotify, onState) => {
+      const stops: (() => Promise<void>)[] = [];
+      for (const channel of typeof channels === 'string' ? [channels] : channels) {
+        stops.push(await client.listen(channel, (payload) => onNotify(payload, channel)));
+      }
       onState(true);
       return async () => {
         onState(false);
-        if (!client.closed) await stop().catch(() => undefined);
+        if (client.closed) return;
+        for (const stop of stops) await stop().catch(() => undefined);
       };
     },
     onStatement: (fn) => statements.add(fn),

@@ -112,6 +112,24 @@ describe('company cache', () => {
     }
   });
 
+  it('shares one read between concurrent misses while bypassed or not listening, and stores none', async () => {
+    const { db, cache, loads } = await hubWithCache();
+    db.statement('update "things" set "name" = $1');
+    expect(cache.usable).toBe(false);
+    expect(await Promise.all([cache.get(3), cache.get(3), cache.get(4)])).toEqual(['v3', 'v3', 'v4']);
+    expect(loads).toEqual([3, 4]);
+    // A write of this node after a read began: later misses do not join that read.
+    const first = cache.get(3);
+    db.statement('update "things" set "name" = $1');
+    await Promise.all([first, cache.get(3)]);
+    expect(loads).toEqual([3, 4, 3, 3]);
+    db.setListening(false);
+    await Promise.all([cache.get(5), cache.get(5)]);
+    await cache.get(5);
+    expect(loads).toEqual([3, 4, 3, 3, 5, 5]);
+    expect(cache.stats.hits).toBe(0);
+  });
+
   it('does not store a read that raced with an invalidation, and caches nothing while not listening', async () => {
     let version = 1;
     const { db, cache, loads } = await hubWithCache(() => `v${version}`);

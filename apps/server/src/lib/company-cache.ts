@@ -1,4 +1,5 @@
 import type { DatabaseHandle } from '../db/client.js';
+import { NotifyListener, type NotifySubscriber } from './notify-listener.js';
 
 /**
  * The NOTIFY channel of migration 0028 (company-cache-notify). Payload '<topic>:<companyId>' (that
@@ -35,7 +36,7 @@ export interface CompanyCacheOptions<V> {
  * every node — and every writer, plain SQL included — invalidates without calling anything; this
  * node's own writes also bypass the cache at once until their NOTIFY has had time to arrive. While
  * the LISTEN connection is down, nothing is cached. A fill that raced with an invalidation is used
- * once, never stored; concurrent misses of one company share one read.
+ * once, never stored; concurrent misses of one company share one read, also while it is bypassed.
  */
 export class CompanyCache<V> {
   private readonly entries = new Map<number, { value: V; at: number }>();
@@ -59,13 +60,14 @@ export class CompanyCache<V> {
     return this.isListening() && Date.now() >= this.bypassUntil;
   }
 
-  /** The company's value: cached when usable and fresh, else read (and stored unless it raced). */
+  /**
+   * The company's value: cached when usable and fresh, else read and stored, unless the read raced
+   * with an invalidation or began while the cache was not usable. Concurrent misses of a company
+   * share one read (usable or not) unless something was invalidated since it began.
+   */
   async get(companyId: number): Promise<V> {
-    if (!this.usable) {
-      this.stats.misses++;
-      return this.options.load(companyId);
-    }
-    const entry = this.entries.get(companyId);
+    const usable = this.usable;
+    const entry = usable ? this.entries.get(companyId) : undefined;
     if (entry && Date.now() - entry.at <= (this.options.ttlMs ?? DEFAULT_TTL_MS)) {
       this.stats.hits++;
       return entry.value;
@@ -78,7 +80,7 @@ export class CompanyCache<V> {
     this.filling.set(companyId, { generation, value });
     try {
       const loaded = await value;
-      if (generation === this.generation && this.usable) {
+      if (usable && generation === this.generation && this.usable) {
         if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
         this.entries.set(companyId, { value: loaded, at: Date.now() });
       }
@@ -105,14 +107,15 @@ export class CompanyCache<V> {
 }
 
 /**
- * The per-node company caches sharing one LISTEN connection on COMPANY_CACHE_CHANNEL and the
- * database handle's statement observers. `define` the caches, then `start`.
+ * The per-node company caches, one NotifySubscriber on COMPANY_CACHE_CHANNEL: a node adds it to its
+ * NotifyListener (app.ts), which shares the LISTEN connection and statement observer with the auth
+ * guard's cache. `define` the caches before they are used.
  */
-export class CompanyCaches {
+export class CompanyCaches implements NotifySubscriber {
+  readonly channel = COMPANY_CACHE_CHANNEL;
   private readonly caches = new Map<string, CompanyCache<unknown>>();
   private listening = false;
-  private stopListening?: () => Promise<void>;
-  private stopObserving?: () => void;
+  private ownListener?: NotifyListener;
 
   /**
    * The cache of a topic on this hub: a new one, or the one already defined for the topic (one per
@@ -131,27 +134,35 @@ export class CompanyCaches {
     return [...this.caches.values()].every((cache) => cache.usable);
   }
 
-  /** Starts listening on `database` (resolves once the first LISTEN is done or failed). */
+  /**
+   * Listens on `database` through a NotifyListener of its own (resolves once the first LISTEN is done
+   * or failed). A node does not call this: its app's NotifyListener carries the hub.
+   */
   async start(database: DatabaseHandle): Promise<void> {
-    this.stopObserving = database.onStatement((text) => {
-      for (const cache of this.caches.values()) cache.noteStatement(text);
-    });
-    this.stopListening = await database.listen(
-      COMPANY_CACHE_CHANNEL,
-      (payload) => this.invalidate(payload),
-      (listening) => {
-        this.listening = listening;
-        this.invalidate('*');
-      },
-    );
+    this.ownListener = new NotifyListener().add(this);
+    await this.ownListener.start(database);
   }
 
-  /** Stops listening; the caches stay off. */
+  /** Stops the listener of `start`; the caches stay off. */
   async stop(): Promise<void> {
-    this.stopObserving?.();
-    await this.stopListening?.();
-    this.listening = false;
+    await this.ownListener?.stop();
+    this.ownListener = undefined;
+  }
+
+  /** The LISTEN connection came up or went down: either way every cache starts over. */
+  setListening(listening: boolean): void {
+    this.listening = listening;
     this.invalidate('*');
+  }
+
+  /** A statement of this node: each cache bypasses itself when it writes what it depends on. */
+  noteStatement(text: string): void {
+    for (const cache of this.caches.values()) cache.noteStatement(text);
+  }
+
+  /** A NOTIFY on COMPANY_CACHE_CHANNEL (see `invalidate`). */
+  notify(payload: string): void {
+    this.invalidate(payload);
   }
 
   /** Applies a NOTIFY payload (see COMPANY_CACHE_CHANNEL); anything unknown empties every cache. */

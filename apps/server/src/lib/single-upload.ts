@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { UploadedFile } from '../channels/outbound-sender.js';
+import type { UploadedFile } from '../channels/outbound-upload.js';
 import { AppError } from './app-error.js';
 
 /**

@@ -48,12 +48,16 @@ async function openTestDatabase(): Promise<{ database: DatabaseHandle; drop: () 
  * Builds the whole app on a migrated test database with the default plans. `env` overrides
  * configuration variables (strings, as in process.env); `overrides` replaces loaded values (e.g.
  * `{ production: true }` for production behaviour while NODE_ENV stays 'test'); `options.logger`
- * gives the app a logger (e.g. `{ level: 'info', stream }` to read what it logs).
+ * gives the app a logger (e.g. `{ level: 'info', stream }` to read what it logs); `options.onDatabase`
+ * sees the database handle before the app is built on it (e.g. to count its `listen` calls).
  */
 export async function createTestApp(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
-  options: { logger?: boolean | Record<string, unknown> } = {},
+  options: {
+    logger?: boolean | Record<string, unknown>;
+    onDatabase?: (database: DatabaseHandle) => void;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-test-'));
   const loaded = loadConfig({
@@ -70,6 +74,7 @@ export async function createTestApp(
   const { database, drop } = await openTestDatabase();
   await database.migrate();
   await seedPlans(database.db);
+  options.onDatabase?.(database);
   const app = await buildApp({
     config,
     database,

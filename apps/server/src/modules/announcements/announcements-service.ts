@@ -11,7 +11,7 @@ import {
 import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import type { MediaStore } from '../../channels/media-store.js';
-import type { UploadedFile } from '../../channels/outbound-sender.js';
+import type { UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext } from '../../context.js';
 import { announcements, companies } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';

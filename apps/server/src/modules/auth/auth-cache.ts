@@ -1,5 +1,5 @@
 import type { PlanFlag } from '@zapdesk/shared';
-import type { DatabaseHandle } from '../../db/client.js';
+import type { NotifySubscriber } from '../../lib/notify-listener.js';
 
 /** The NOTIFY channel of migration 0015 (auth-cache-notify): 'u:<userId>', 'c:<companyId>' or '*'. */
 export const AUTH_CHANNEL = 'zapdesk_auth';
@@ -46,38 +46,30 @@ interface CachedSession {
  * tables also bypass it at once until their NOTIFY has had time to arrive. While the LISTEN
  * connection is down, nothing is cached. Fills that raced with an invalidation are not stored.
  */
-export class AuthCache {
+export class AuthCache implements NotifySubscriber {
+  readonly channel = AUTH_CHANNEL;
   private readonly users = new Map<number, { value: CachedUser; at: number }>();
   private readonly sessions = new Map<string, CachedSession & { at: number }>();
   private generation = 0;
   private listening = false;
   private bypassUntil = 0;
-  private stopListening?: () => Promise<void>;
-  private stopObserving?: () => void;
   /** Counters for tests and metrics. */
   readonly stats = { hits: 0, misses: 0, invalidations: 0 };
 
-  /** Starts listening on `database` (resolves once the first LISTEN is done or failed). */
-  async start(database: DatabaseHandle): Promise<void> {
-    this.stopObserving = database.onStatement((text) => {
-      if (AUTH_WRITE.test(text)) this.noteLocalWrite();
-    });
-    this.stopListening = await database.listen(
-      AUTH_CHANNEL,
-      (payload) => this.invalidate(payload),
-      (listening) => {
-        this.listening = listening;
-        this.invalidate('*');
-      },
-    );
+  /** The LISTEN connection (the node's NotifyListener) came up or went down: forget everything. */
+  setListening(listening: boolean): void {
+    this.listening = listening;
+    this.invalidate('*');
   }
 
-  /** Stops listening; the cache stays off. */
-  async stop(): Promise<void> {
-    this.stopObserving?.();
-    await this.stopListening?.();
-    this.listening = false;
-    this.invalidate('*');
+  /** A statement of this node: a write to a table the guard reads bypasses the cache. */
+  noteStatement(text: string): void {
+    if (AUTH_WRITE.test(text)) this.noteLocalWrite();
+  }
+
+  /** A NOTIFY on AUTH_CHANNEL (see `invalidate`). */
+  notify(payload: string): void {
+    this.invalidate(payload);
   }
 
   /** A token sent on the generation at the start of a fill; `store` refuses a fill that raced. */

@@ -2,7 +2,8 @@ import { CAMPAIGN_MESSAGE_KEYS, DASHBOARD_TIME_ZONE } from '@zapdesk/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { fillVariables } from '../../automation/message-variables.js';
 import type { MediaStore } from '../../channels/media-store.js';
-import type { OutboundSender, OutboundTicket } from '../../channels/outbound-sender.js';
+import type { OutboundSender } from '../../channels/outbound-sender.js';
+import type { OutboundTicket } from '../../channels/outbound-store.js';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import {

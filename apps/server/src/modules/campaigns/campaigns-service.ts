@@ -17,7 +17,7 @@ import {
 import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { MediaStore } from '../../channels/media-store.js';
-import { inspectUpload, type UploadedFile } from '../../channels/outbound-sender.js';
+import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext } from '../../context.js';
 import {
   campaignSettings,

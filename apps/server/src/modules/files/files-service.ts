@@ -10,7 +10,7 @@ import {
 } from '@zapdesk/shared';
 import { and, asc, eq, ilike, inArray, notInArray, sql } from 'drizzle-orm';
 import type { MediaStore } from '../../channels/media-store.js';
-import { inspectUpload, type UploadedFile } from '../../channels/outbound-sender.js';
+import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext } from '../../context.js';
 import { fileListOptions, fileLists } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';

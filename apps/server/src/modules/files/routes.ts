@@ -7,7 +7,7 @@ import {
   ZPageQuery,
 } from '@zapdesk/shared';
 import type { MediaStore } from '../../channels/media-store.js';
-import { MEDIA_LIMITS } from '../../channels/outbound-sender.js';
+import { MEDIA_LIMITS } from '../../channels/outbound-upload.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { userRoute } from '../../lib/guards.js';

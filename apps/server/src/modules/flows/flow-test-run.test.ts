@@ -5,12 +5,12 @@ import { flowRuns, flows, tickets, whatsapps } from '../../db/schema/index.js';
 import {
   bearer,
   createSimulatorConnection,
-  createTenantPair,
   customerNumber,
   injectMessage,
   type TenantFixture,
 } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createFlowFixture } from '../../test/flow-fixture.js';
+import type { TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
 let a: TenantFixture;
@@ -18,44 +18,8 @@ let b: TenantFixture;
 let whatsappId: number;
 let flowId: number;
 
-const node = (id: string, type: string, data: object) => ({ id, type, position: { x: 0, y: 0 }, data });
-const edge = (source: string, target: string, sourceHandle = 'a') => ({
-  id: `e-${source}-${sourceHandle}-${target}`,
-  source,
-  sourceHandle,
-  target,
-  targetHandle: null,
-});
-
-/** Hello → menu (1 → 'Vendas, um momento.'). */
-const graph = {
-  nodes: [
-    node('1', 'start', { label: 'Inicio do fluxo' }),
-    node('hello', 'message', { label: 'Olá! Este é um teste.' }),
-    node('menu', 'menu', { message: 'Escolha:', arrayOption: [{ number: 1, value: 'Vendas' }] }),
-    node('sales', 'message', { label: 'Vendas, um momento.' }),
-  ],
-  connections: [edge('1', 'hello'), edge('hello', 'menu'), edge('menu', 'sales', 'a1')],
-};
-
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ a, b } = await createTenantPair(t.app));
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/flowbuilder',
-    headers: bearer(a.admin),
-    payload: { name: 'Teste' },
-  });
-  flowId = created.json().id;
-  const saved = await t.app.inject({
-    method: 'POST',
-    url: '/api/flowbuilder/flow',
-    headers: bearer(a.admin),
-    payload: { idFlow: flowId, ...graph },
-  });
-  expect(saved.statusCode, saved.body).toBe(200);
+  ({ t, a, b, whatsappId, flowId } = await createFlowFixture());
 });
 afterAll(async () => {
   await t?.close();

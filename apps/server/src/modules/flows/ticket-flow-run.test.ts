@@ -1,16 +1,9 @@
-import type { FlowGraph } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flowRuns, flows } from '../../db/schema/index.js';
-import {
-  bearer,
-  createSimulatorConnection,
-  createTenantPair,
-  customerNumber,
-  injectMessage,
-  type TenantFixture,
-} from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { flowRuns } from '../../db/schema/index.js';
+import { bearer, customerNumber, injectMessage, type TenantFixture } from '../../test/factories.js';
+import { createFlowFixture } from '../../test/flow-fixture.js';
+import type { TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
 let a: TenantFixture;
@@ -18,29 +11,10 @@ let b: TenantFixture;
 let ticketId: number;
 let flowId: number;
 
-const graph: FlowGraph = {
-  nodes: [
-    { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio do fluxo' } },
-    {
-      id: 'menu',
-      type: 'menu',
-      position: { x: 200, y: 0 },
-      data: { message: 'Escolha:', arrayOption: [{ number: 1, value: 'Vendas' }] },
-    },
-  ],
-  connections: [{ id: 'e1', source: '1', sourceHandle: 'a', target: 'menu', targetHandle: null }],
-};
-
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ a, b } = await createTenantPair(t.app));
-  const whatsappId = await createSimulatorConnection(t.app, a.admin);
+  let whatsappId: number;
+  ({ t, a, b, whatsappId, flowId } = await createFlowFixture({ name: 'Boas-vindas' }));
   ({ ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from: customerNumber(), body: 'olá' }));
-  const [flow] = await t.app.ctx.db
-    .insert(flows)
-    .values({ companyId: a.companyId, name: 'Boas-vindas', graph })
-    .returning({ id: flows.id });
-  flowId = flow!.id;
 });
 afterAll(async () => {
   await t?.close();

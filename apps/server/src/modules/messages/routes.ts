@@ -3,7 +3,8 @@ import { PAGE_SIZE, ZIdParam, ZMessage, ZMessagesPage, ZSendMessageBody } from '
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type MediaStore, mediaHeaders } from '../../channels/media-store.js';
-import type { OutboundSender, UploadedFile } from '../../channels/outbound-sender.js';
+import type { OutboundSender } from '../../channels/outbound-sender.js';
+import type { UploadedFile } from '../../channels/outbound-upload.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { messages } from '../../db/schema/index.js';

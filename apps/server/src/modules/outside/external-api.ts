@@ -3,7 +3,8 @@ import { type ExternalSendResult, ZExternalSendBody, ZExternalSendResult } from 
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { MEDIA_LIMITS, type OutboundSender, type UploadedFile } from '../../channels/outbound-sender.js';
+import type { OutboundSender } from '../../channels/outbound-sender.js';
+import { MEDIA_LIMITS, type UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { companies, contacts, plans, tickets, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';

@@ -9,7 +9,7 @@ import {
 } from '@zapdesk/shared';
 import { and, asc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { MediaStore } from '../../channels/media-store.js';
-import { inspectUpload, type UploadedFile } from '../../channels/outbound-sender.js';
+import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext } from '../../context.js';
 import { quickMessages } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';

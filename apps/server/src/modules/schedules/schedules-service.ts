@@ -10,7 +10,8 @@ import {
 import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { fillVariables } from '../../automation/message-variables.js';
 import type { MediaStore } from '../../channels/media-store.js';
-import { inspectUpload, type OutboundSender, type UploadedFile } from '../../channels/outbound-sender.js';
+import type { OutboundSender } from '../../channels/outbound-sender.js';
+import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { contacts, schedules, tickets, whatsapps } from '../../db/schema/index.js';

@@ -157,10 +157,12 @@ export function webhookCandidates(channel: ChannelName, payload: unknown): Candi
  */
 export class WebhookDispatcher {
   readonly #inFlight = new Set<Promise<unknown>>();
-  /** The companies' active webhooks (per-node cache, when the app keeps caches). */
+  /**
+   * The companies' active webhooks (per-node cache, when the app keeps caches). While it is bypassed
+   * the concurrent events of a company (a batch of campaign messages and their acks emits dozens at
+   * once) still share one read: its misses are single-flight.
+   */
   readonly #hooks?: CompanyCache<ActiveHook[]>;
-  /** Without the cache (or while it is bypassed): one read per company shared by one tick's events. */
-  readonly #hooksThisTick = new Map<number, Promise<ActiveHook[]>>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -208,21 +210,6 @@ export class WebhookDispatcher {
     });
   }
 
-  /**
-   * Without the cache: the company's active webhooks read once for all the events emitted in the
-   * same tick (a batch of campaign messages and their acks emits dozens at once); the next tick
-   * reads them again.
-   */
-  private hooksOf(companyId: number): Promise<ActiveHook[]> {
-    let hooks = this.#hooksThisTick.get(companyId);
-    if (!hooks) {
-      hooks = this.activeHooks(companyId);
-      this.#hooksThisTick.set(companyId, hooks);
-      setImmediate(() => this.#hooksThisTick.delete(companyId));
-    }
-    return hooks;
-  }
-
   /** Resolves when the events emitted so far are stored and queued (tests, shutdown). */
   async settled(): Promise<void> {
     while (this.#inFlight.size) await Promise.all([...this.#inFlight]);
@@ -233,7 +220,7 @@ export class WebhookDispatcher {
    * queues their jobs, in one transaction. An event id already stored for a webhook is skipped.
    */
   async enqueue(companyId: number, candidates: Candidate[]): Promise<number> {
-    const hooks = this.#hooks?.usable ? await this.#hooks.get(companyId) : await this.hooksOf(companyId);
+    const hooks = await (this.#hooks ? this.#hooks.get(companyId) : this.activeHooks(companyId));
     if (hooks.length === 0) return 0;
     const occurredAt = new Date().toISOString();
     const queued = await this.ctx.db.transaction(async (tx) => {

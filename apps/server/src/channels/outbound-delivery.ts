@@ -1,0 +1,335 @@
+import crypto from 'node:crypto';
+import type { Message, OutboundContent } from '@zapdesk/shared';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import mime from 'mime-types';
+import type { AppContext } from '../context.js';
+import { contacts, messages } from '../db/schema/index.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import { AppError } from '../lib/app-error.js';
+import { findMessage } from '../modules/messages/message-repository.js';
+import type { MediaStore } from './media-store.js';
+import { emitMessageUpdates } from './message-events.js';
+import { ChannelSendError } from './send-error.js';
+import type { SessionManager } from './session-manager.js';
+
+/** The job sending again a message the provider refused for its rate limit. */
+export const OUTBOUND_RETRY_JOB = 'outbound-retry';
+
+interface OutboundRetryJob {
+  companyId: number;
+  messageId: number;
+  /** Attempts made so far (1 after the first refusal). */
+  attempt: number;
+}
+
+/** The claim a node takes on an outbound message before handing it to its session. */
+export interface SendingClaimOptions {
+  /** This node's id (config `nodeId`, stable across restarts, unique among live nodes). */
+  nodeId: string;
+  /** How long a claim holds, ms (config SENDING_CLAIM_MS); a driver call is given up after half. */
+  claimMs: number;
+}
+
+/**
+ * Hands stored outbound messages (ack 0) to their sessions and records what became of them: the
+ * claim that lets one caller only call a driver, the driver call with its timeout, the provider id
+ * and ack, the failure (ack -1, a catalogue code) or the wait (for a session, or for the retry job
+ * after a rate limit). Used by OutboundSender, which stores the messages.
+ */
+export class OutboundDelivery {
+  /** What this process writes in `sending_by`: its node id and a random instance of the process. */
+  readonly claimant: string;
+  private retries: { jobs: JobQueue; baseSeconds: number; limit: number } | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly sessions: SessionManager,
+    private readonly media: MediaStore,
+    private readonly claim: SendingClaimOptions,
+  ) {
+    this.claimant = `${claim.nodeId}/${crypto.randomUUID()}`;
+  }
+
+  /**
+   * Sends again, with exponential backoff (`baseSeconds`, doubling, up to `limit` attempts), the
+   * messages a driver refused with a `ChannelSendError` asking for a retry (rate limits); they
+   * wait at ack 0 meanwhile and fail (ack -1) after the last attempt. Call before the queue starts.
+   */
+  useRetries(jobs: JobQueue, options: { baseSeconds: number; limit: number }): void {
+    this.retries = { jobs, ...options };
+    jobs.define<OutboundRetryJob>(
+      OUTBOUND_RETRY_JOB,
+      async (data) => void (await this.deliver(data.companyId, data.messageId, data.attempt)),
+      { key: (data) => `outbound-${data.messageId}` },
+    );
+  }
+
+  /**
+   * Whether a message's claim (`sending_at`, `sending_by`) may be taken: none, lapsed (older than
+   * `claimMs`), or left by an earlier process of this node id (it restarted, so that process died
+   * before recording the outcome).
+   */
+  private claimable() {
+    return sql`(${messages.sendingAt} is null
+      or ${messages.sendingAt} < now() - make_interval(secs => ${this.claim.claimMs / 1000})
+      or (split_part(${messages.sendingBy}, '/', 1) = ${this.claim.nodeId}
+        and ${messages.sendingBy} <> ${this.claimant}))`;
+  }
+
+  /**
+   * At start: gives back the claims an earlier process of this node id left on unsent messages (it
+   * died between the claim and the driver's answer), so whichever node runs each message's session
+   * sends it at its next connect or lease tick. @returns how many claims were released.
+   */
+  async releaseDeadClaims(): Promise<number> {
+    const released = await this.ctx.db
+      .update(messages)
+      .set({ sendingAt: null, sendingBy: null })
+      .where(
+        and(
+          eq(messages.fromMe, true),
+          isNull(messages.wid),
+          eq(messages.ack, 0),
+          sql`split_part(${messages.sendingBy}, '/', 1) = ${this.claim.nodeId}`,
+          sql`${messages.sendingBy} <> ${this.claimant}`,
+        ),
+      )
+      .returning({ id: messages.id });
+    return released.length;
+  }
+
+  /**
+   * Sends the outbound messages waiting at ack 0 for these connections (stored by other nodes, or
+   * while the session was not connected), oldest first, `limit` per pass until none is left or no
+   * session is connected any more. @returns how many were handed to `deliver`.
+   */
+  async deliverPending(connectionIds: number[], limit = 200): Promise<number> {
+    let total = 0;
+    for (let pass = 0; pass < 100; pass++) {
+      const ready = connectionIds.filter((id) => this.sessions.ready(id));
+      const count = await this.deliverPendingPass(ready, limit);
+      total += count;
+      if (count < limit) break;
+    }
+    return total;
+  }
+
+  private async deliverPendingPass(connectionIds: number[], limit: number): Promise<number> {
+    if (connectionIds.length === 0) return 0;
+    const rows = await this.ctx.db
+      .select({ id: messages.id, companyId: messages.companyId })
+      .from(messages)
+      .where(
+        and(
+          inArray(messages.whatsappId, connectionIds),
+          eq(messages.fromMe, true),
+          isNull(messages.wid),
+          eq(messages.ack, 0),
+          this.claimable(),
+        ),
+      )
+      .orderBy(asc(messages.whatsappId), asc(messages.id))
+      .limit(limit);
+    for (const row of rows) await this.deliver(row.companyId, row.id);
+    return rows.length;
+  }
+
+  /**
+   * Calls the driver for a stored message (ack 0) and records the outcome. When the session is not
+   * connected here but runs, or will run, somewhere (`SessionManager.willRun`) the message is left at
+   * ack 0 for the node whose session connects (`deliverPending`). A claim (`sending_at`) makes sure
+   * only one caller hands a message to a driver; a claim left by a dead process of this node id or
+   * older than `claimMs` is taken again (the driver call is given up after `claimMs / 2`, so a live
+   * claimant's claim never lapses mid-call).
+   */
+  async deliver(companyId: number, messageId: number, attempt = 0): Promise<Message> {
+    const [row] = await this.ctx.db
+      .select({
+        message: messages,
+        number: contacts.number,
+        quotedWid: sql<string | null>`(select q.wid from messages q where q.id = ${messages.quotedMsgId})`,
+      })
+      .from(messages)
+      .innerJoin(contacts, eq(contacts.id, messages.contactId))
+      .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
+    if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
+    const m = row.message;
+    const local = m.whatsappId ? this.sessions.ready(m.whatsappId) : undefined;
+    const current = async () => (await findMessage(this.ctx.db, companyId, messageId))!;
+    if (!local && m.whatsappId && (await this.sessions.willRun(m.whatsappId))) return current();
+    const [claimed] = await this.ctx.db
+      .update(messages)
+      .set({ sendingAt: sql`now()`, sendingBy: this.claimant })
+      .where(and(eq(messages.id, messageId), isNull(messages.wid), eq(messages.ack, 0), this.claimable()))
+      .returning({ id: messages.id });
+    if (!claimed) return current();
+    let outcome: Outcome;
+    try {
+      const driver = local;
+      if (!driver) throw new Error('session not running');
+      const content = await this.contentOf(companyId, m);
+      const sent = await withTimeout(
+        driver.send(row.number, content, { quotedProviderId: row.quotedWid ?? undefined }),
+        this.claim.claimMs / 2,
+      );
+      outcome = { wid: sent.providerId, ack: sent.ack };
+    } catch (error) {
+      outcome = this.failureOf(error, messageId, attempt);
+    }
+    return this.record(companyId, messageId, attempt, outcome);
+  }
+
+  /** The outcome of a driver call that threw: wait for the session, retry later, or fail. */
+  private failureOf(error: unknown, messageId: number, attempt: number): Outcome {
+    this.ctx.log.warn({ err: error, messageId }, 'sending failed');
+    if (!(error instanceof ChannelSendError)) return { error: 'ERR_SENDING_WAPP_MSG' };
+    const retryMs = error.options.retryAfterMs;
+    if (error.options.waitForSession) return { wait: null };
+    if (retryMs !== undefined && this.retries && attempt < this.retries.limit)
+      return { wait: Math.max(retryMs / 1000, this.retries.baseSeconds * 2 ** attempt) };
+    return { error: error.code };
+  }
+
+  /** Records a claimed message's outcome (provider id, failure, or back to ack 0 to wait) and emits it. */
+  private async record(
+    companyId: number,
+    messageId: number,
+    attempt: number,
+    outcome: Outcome,
+  ): Promise<Message> {
+    if ('wait' in outcome) {
+      // Left at ack 0 without a claim: the session's next connect, or the retry job, sends it.
+      await this.ctx.db
+        .update(messages)
+        .set({ sendingAt: null, sendingBy: null })
+        .where(eq(messages.id, messageId));
+      if (outcome.wait !== null && this.retries) {
+        await this.retries.jobs.send<OutboundRetryJob>(
+          OUTBOUND_RETRY_JOB,
+          { companyId, messageId, attempt: attempt + 1 },
+          { startAfterSeconds: outcome.wait },
+        );
+      }
+      return (await findMessage(this.ctx.db, companyId, messageId))!;
+    }
+    await this.ctx.db
+      .update(messages)
+      .set(
+        'wid' in outcome
+          ? {
+              wid: outcome.wid,
+              ack: sql`greatest(${messages.ack}, ${outcome.ack})`,
+              error: null,
+              updatedAt: sql`now()`,
+            }
+          : { ack: -1, error: outcome.error, updatedAt: sql`now()` },
+      )
+      .where(eq(messages.id, messageId));
+    const [updated] = await emitMessageUpdates(this.ctx, companyId, [messageId]);
+    return updated!;
+  }
+
+  /**
+   * Delivers many stored messages (ack 0) of a company at once, already emitted: claims in one UPDATE
+   * those whose session is connected here, hands them to the driver one after the other, and records
+   * the accepted ones in one UPDATE. The rest (session elsewhere or not yet connected, claimed by
+   * another caller, refused by the driver) take the one-message path of `deliver`. Not thrown on
+   * failure (ack -1). @returns the messages, in the order of `ids`.
+   */
+  async deliverMany(companyId: number, ids: number[]): Promise<Message[]> {
+    const rows = await this.ctx.db
+      .select({
+        message: messages,
+        number: contacts.number,
+        quotedWid: sql<string | null>`(select q.wid from messages q where q.id = ${messages.quotedMsgId})`,
+      })
+      .from(messages)
+      .innerJoin(contacts, eq(contacts.id, messages.contactId))
+      .where(and(eq(messages.companyId, companyId), inArray(messages.id, ids)));
+    const local = rows.filter((r) => r.message.whatsappId && this.sessions.ready(r.message.whatsappId));
+    const claimed = local.length
+      ? await this.ctx.db
+          .update(messages)
+          .set({ sendingAt: sql`now()`, sendingBy: this.claimant })
+          .where(
+            and(
+              inArray(
+                messages.id,
+                local.map((r) => r.message.id),
+              ),
+              isNull(messages.wid),
+              eq(messages.ack, 0),
+              this.claimable(),
+            ),
+          )
+          .returning({ id: messages.id })
+      : [];
+    const mine = new Set(claimed.map((r) => r.id));
+    const results = new Map<number, Message>();
+    const accepted: { id: number; wid: string; ack: number }[] = [];
+    for (const row of rows) {
+      const m = row.message;
+      if (!mine.has(m.id)) continue;
+      try {
+        const driver = this.sessions.ready(m.whatsappId!);
+        if (!driver) throw new Error('session not running');
+        const content = await this.contentOf(companyId, m);
+        const sent = await withTimeout(
+          driver.send(row.number, content, { quotedProviderId: row.quotedWid ?? undefined }),
+          this.claim.claimMs / 2,
+        );
+        accepted.push({ id: m.id, wid: sent.providerId, ack: sent.ack });
+      } catch (error) {
+        results.set(m.id, await this.record(companyId, m.id, 0, this.failureOf(error, m.id, 0)));
+      }
+    }
+    if (accepted.length) {
+      await this.ctx.db.execute(sql`
+        update messages m set wid = v.wid, ack = greatest(m.ack, v.ack), error = null, updated_at = now()
+        from (values ${sql.join(
+          accepted.map((a) => sql`(${a.id}::int, ${a.wid}::text, ${a.ack}::int)`),
+          sql`, `,
+        )}) as v(id, wid, ack)
+        where m.id = v.id`);
+      const updated = await emitMessageUpdates(
+        this.ctx,
+        companyId,
+        accepted.map((a) => a.id),
+      );
+      for (const message of updated) results.set(message.id, message);
+    }
+    for (const id of ids) if (!results.has(id)) results.set(id, await this.deliver(companyId, id));
+    return ids.map((id) => results.get(id)!);
+  }
+
+  private async contentOf(companyId: number, m: typeof messages.$inferSelect): Promise<OutboundContent> {
+    if (!m.mediaUrl) return { kind: 'text', body: m.body };
+    const data = await this.media.read(companyId, m.mediaUrl);
+    const mimetype = mime.lookup(m.mediaUrl) || 'application/octet-stream';
+    const mediaType = (['image', 'audio', 'video'].includes(m.mediaType) ? m.mediaType : 'document') as
+      | 'image'
+      | 'audio'
+      | 'video'
+      | 'document';
+    return {
+      kind: 'media',
+      mediaType,
+      data,
+      mimetype,
+      fileName: m.mediaName ?? m.mediaUrl,
+      caption: m.body || undefined,
+    };
+  }
+}
+
+/** What became of a claimed message: accepted (provider id), failed, or left to wait (seconds or a session). */
+type Outcome = { wid: string; ack: number } | { error: string } | { wait: number | null };
+
+/** Resolves or rejects like `promise`, or rejects after `ms` milliseconds. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`driver call timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
