@@ -22,15 +22,42 @@ const loadApp = () => import('./app');
 
 const ToastContainer = lazy(() => import('react-toastify').then((m) => ({ default: m.ToastContainer })));
 
-/** The toast container, mounted (and downloaded) when the first toast is asked for. */
+/** Calls `onMounted` once its boundary's content is committed (after the container subscribed). */
+function Mounted({ onMounted }: { onMounted: () => void }) {
+  useEffect(() => onMounted(), [onMounted]);
+  return null;
+}
+
+/** A promise with its resolve function. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * The toast container, mounted (and downloaded) when the first toast is asked for; toasts wait
+ * until it is mounted (lib/notify.ts), so none is raised before a container can show it.
+ */
 function LoginToasts() {
   const { mode } = usePreferences();
   const [needed, setNeeded] = useState(false);
-  useEffect(() => onToastNeeded(() => setNeeded(true)), []);
+  const [ready] = useState(deferred);
+  useEffect(
+    () =>
+      onToastNeeded(() => {
+        setNeeded(true);
+        return ready.promise;
+      }),
+    [ready],
+  );
   if (!needed) return null;
   return (
     <Suspense fallback={null}>
       <ToastContainer {...TOAST_CONTAINER} theme={mode} />
+      <Mounted onMounted={ready.resolve} />
     </Suspense>
   );
 }
@@ -85,10 +112,11 @@ export function LoginEntry({ root }: { root: Root }) {
 }
 
 /**
- * Starts the login entry in `element` (app/entry.ts): the first render waits for the UI
- * language's boot strings (rendering without them should they fail to load, lib/i18n.ts).
+ * Starts the login entry in `element` (app/entry.ts) and returns its React root (the full app
+ * later renders into it). The first render waits for the UI language's boot strings (rendering
+ * without them should they fail to load, lib/i18n.ts).
  */
-export async function start(element: HTMLElement): Promise<void> {
+export async function start(element: HTMLElement): Promise<Root> {
   const root = createRoot(element);
   await i18nReady.catch(() => undefined);
   root.render(
@@ -96,4 +124,5 @@ export async function start(element: HTMLElement): Promise<void> {
       <LoginEntry root={root} />
     </StrictMode>,
   );
+  return root;
 }

@@ -24,7 +24,7 @@ export type ToastApi = typeof toastFn;
 
 let toastApi: ToastApi | null = null;
 let toastLoad: Promise<ToastApi> | null = null;
-const neededListeners = new Set<() => void>();
+const neededListeners = new Set<() => Promise<void> | void>();
 
 /** Uses `api` for every later toast (the full app's statically loaded react-toastify). */
 export function setToastApi(api: ToastApi): void {
@@ -33,10 +33,10 @@ export function setToastApi(api: ToastApi): void {
 
 /**
  * Calls `listener` before each toast is shown, so that a page without a toast container (the
- * login entry) mounts one. react-toastify keeps toasts raised before a container mounts and shows
- * them once it does. Returns the unsubscribe.
+ * login entry) mounts one; the toast waits for the promise the listener returns (the container
+ * mounted). Returns the unsubscribe.
  */
-export function onToastNeeded(listener: () => void): () => void {
+export function onToastNeeded(listener: () => Promise<void> | void): () => void {
   neededListeners.add(listener);
   return () => neededListeners.delete(listener);
 }
@@ -57,24 +57,28 @@ export function loadToastApi(): Promise<ToastApi> {
 }
 
 /**
- * Shows a toast of `type` with `message` (`options` as react-toastify takes them): at once when
- * the library is loaded, else once it is. A failed download is logged, not thrown.
+ * Shows a toast of `type` with `message` (`options` as react-toastify takes them): at once in the
+ * full app; in the login entry once the library is loaded and the container mounted. A failed
+ * download is logged, not thrown.
  */
 export function showToast(
   type: 'error' | 'warning' | 'success' | 'info',
   message: string,
   options?: ToastOptions,
 ): void {
-  for (const listener of [...neededListeners]) listener();
   const show = (api: ToastApi) => {
     if (type === 'warning') api.warn(message, options);
     else api[type](message, options);
   };
-  if (toastApi) {
+  if (toastApi && neededListeners.size === 0) {
     show(toastApi);
     return;
   }
-  loadToastApi().then(show, (err: unknown) => console.error(message, err));
+  const mounted = Promise.all([...neededListeners].map((listener) => listener()));
+  Promise.all([loadToastApi(), mounted]).then(
+    ([api]) => show(api),
+    (err: unknown) => console.error(message, err),
+  );
 }
 
 /** The user-facing text of an error, or null when it has none worth showing. */
