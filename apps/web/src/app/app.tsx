@@ -20,7 +20,7 @@ function Toasts() {
 }
 
 /** The login form's links (features/auth/auth-navigation.tsx) go through the router. */
-function RouterNavigation({ children }: { children: ReactNode }) {
+export function RouterNavigation({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   return <AuthNavigationContext.Provider value={navigate}>{children}</AuthNavigationContext.Provider>;
 }
