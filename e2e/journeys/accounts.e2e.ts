@@ -50,6 +50,12 @@ describe('accounts', () => {
     await page.goto(`${server.url}/login`);
     await page.getByRole('link', { name: /forgot/i }).click();
     await waitForPath(page, '/forgetpsw');
+    // The link opened the full app through the history: back shows the form again, forward returns.
+    await page.goBack();
+    await waitForPath(page, '/login');
+    await page.getByTestId('login-submit').waitFor();
+    await page.goForward();
+    await waitForPath(page, '/forgetpsw');
     await page.getByTestId('forgot-email').fill(DEMO_AGENT.email);
     await page.getByTestId('forgot-send').click();
     await waitForToast(page, 'Email sent');

@@ -1,27 +1,72 @@
-import { BrowserRouter } from 'react-router';
-import { ToastContainer } from 'react-toastify';
+import type { AuthResponse } from '@zapdesk/shared';
+import type { ReactNode } from 'react';
+import { StrictMode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { BrowserRouter, useNavigate } from 'react-router';
+import { ToastContainer, toast } from 'react-toastify';
+import { AuthNavigationContext } from '../features/auth/auth-navigation';
 import { SessionProvider } from '../features/auth/session-context';
+import { i18nReady } from '../lib/i18n';
+import { setToastApi, TOAST_CONTAINER } from '../lib/notify';
 import { PreferencesProvider, usePreferences } from './preferences';
 import { AppRoutes } from './router';
 
+// The full app loads react-toastify with its container: every toast shows at once.
+setToastApi(toast);
+
 function Toasts() {
   const { mode } = usePreferences();
-  return <ToastContainer position="top-right" autoClose={3000} theme={mode} newestOnTop />;
+  return <ToastContainer {...TOAST_CONTAINER} theme={mode} />;
+}
+
+/** The login form's links (features/auth/auth-navigation.tsx) go through the router. */
+export function RouterNavigation({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  return <AuthNavigationContext.Provider value={navigate}>{children}</AuthNavigationContext.Provider>;
+}
+
+export interface AppProps {
+  /** A login just made by the login entry: the session starts with it (SessionProvider). */
+  handover?: AuthResponse;
 }
 
 /**
  * The whole application: preferences, session, toasts and routes. The query client and the MUI
  * theme are a lazy layout route (app-providers.tsx), not needed by the login form.
  */
-export function App() {
+export function App({ handover }: AppProps) {
   return (
     <PreferencesProvider>
       <BrowserRouter>
-        <SessionProvider>
-          <AppRoutes />
+        <SessionProvider handover={handover}>
+          <RouterNavigation>
+            <AppRoutes />
+          </RouterNavigation>
         </SessionProvider>
       </BrowserRouter>
       <Toasts />
     </PreferencesProvider>
   );
+}
+
+/**
+ * Renders the full app into `root` at the current location (replacing the login entry after a
+ * sign-in, with its answer as `handover`).
+ */
+export function renderApp(root: Root, handover?: AuthResponse): void {
+  root.render(
+    <StrictMode>
+      <App handover={handover} />
+    </StrictMode>,
+  );
+}
+
+/**
+ * Starts the full app in `element` (app/entry.ts): the first render waits for the UI language's
+ * boot strings (rendering without them should they fail to load, lib/i18n.ts).
+ */
+export async function start(element: HTMLElement): Promise<void> {
+  const root = createRoot(element);
+  await i18nReady.catch(() => undefined);
+  renderApp(root);
 }

@@ -12,30 +12,9 @@
 import { LANGUAGES, type Language, STORAGE_KEYS } from '@zapdesk/shared';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { BOOT, type BootModule, initialLanguage, isLanguage, type Strings } from './i18n-boot';
 
-type Strings = { [section: string]: unknown };
-interface BootModule {
-  strings: Strings;
-  chunks: { [root: string]: () => Promise<{ default: Strings }> };
-}
-
-/** Each language's boot strings and root loaders: a small chunk of their own (locale-plugin.ts). */
-const BOOT: Record<Language, () => Promise<BootModule>> = {
-  pt: () => import('virtual:locale/pt/boot'),
-  en: () => import('virtual:locale/en/boot'),
-  es: () => import('virtual:locale/es/boot'),
-};
-
-/** True for 'pt', 'en' or 'es'. */
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
-
-/** The language stored in local storage (a stored 'pt-BR' counts as 'pt'), else 'en'. */
-export function initialLanguage(): Language {
-  const stored = localStorage.getItem(STORAGE_KEYS.language)?.slice(0, 2);
-  return isLanguage(stored) ? stored : 'en';
-}
+export { initialLanguage, isLanguage };
 
 /** Adds sections to a language's one namespace, keeping what is there. */
 function addStrings(lang: Language, strings: Strings): void {

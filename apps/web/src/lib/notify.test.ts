@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api';
 import i18n from './i18n';
-import { errorMessage } from './notify';
+import { errorMessage, onToastNeeded, setToastApi, showToast, type ToastApi } from './notify';
 
 describe('errorMessage', () => {
   it('translates a known error code', async () => {
@@ -21,5 +21,44 @@ describe('errorMessage', () => {
     expect(errorMessage(new ApiError(400, { error: 'ERR_VALIDATION', field: 'email' }))).toBe(
       'Invalid data. Check the fields. (email)',
     );
+  });
+});
+
+describe('showToast', () => {
+  const fakeApi = () => {
+    const api = Object.assign(vi.fn(), { error: vi.fn(), warn: vi.fn(), success: vi.fn(), info: vi.fn() });
+    return api as unknown as ToastApi & typeof api;
+  };
+
+  it('shows at once with the toast function the full app hands over', () => {
+    const api = fakeApi();
+    setToastApi(api);
+    showToast('error', 'Falhou', { toastId: 'Falhou' });
+    expect(api.error).toHaveBeenCalledWith('Falhou', { toastId: 'Falhou' });
+    showToast('warning', 'Vence logo');
+    expect(api.warn).toHaveBeenCalledWith('Vence logo', undefined);
+  });
+
+  it('asks for a container first and waits until it is mounted', async () => {
+    const api = fakeApi();
+    setToastApi(api);
+    let mounted = () => {};
+    const listener = vi.fn(
+      () =>
+        new Promise<void>((resolve) => {
+          mounted = resolve;
+        }),
+    );
+    const off = onToastNeeded(listener);
+    try {
+      showToast('error', 'Sem rede');
+      expect(listener).toHaveBeenCalledTimes(1);
+      await Promise.resolve();
+      expect(api.error).not.toHaveBeenCalled();
+      mounted();
+      await vi.waitFor(() => expect(api.error).toHaveBeenCalledWith('Sem rede', undefined));
+    } finally {
+      off();
+    }
   });
 });

@@ -1,11 +1,85 @@
 /**
  * The shared error notifier (core section 8): a known error code shows its translated toast for
  * TOAST_ERROR_MS; unknown text is shown as it is; anything else is only logged.
+ *
+ * react-toastify is not a static import here: the login entry (app/login-entry.tsx) shows its
+ * first toast only when a message must show, and loads the library then (docs/architecture.md,
+ * "Web delivery"). The full app hands its already loaded `toast` over (`setToastApi`), so its
+ * toasts show at once.
  */
 import { isErrorCode, TOAST_ERROR_MS } from '@zapdesk/shared';
-import { toast } from 'react-toastify';
+import type { ToastContainerProps, ToastOptions, toast as toastFn } from 'react-toastify';
 import { ApiError } from './api';
 import i18n from './i18n';
+
+/** The toast container's settings (with `theme` from the colour mode), in the full app and the login entry. */
+export const TOAST_CONTAINER = {
+  position: 'top-right',
+  autoClose: 3000,
+  newestOnTop: true,
+} as const satisfies ToastContainerProps;
+
+/** react-toastify's `toast` function. */
+export type ToastApi = typeof toastFn;
+
+let toastApi: ToastApi | null = null;
+let toastLoad: Promise<ToastApi> | null = null;
+const neededListeners = new Set<() => Promise<void> | void>();
+
+/** Uses `api` for every later toast (the full app's statically loaded react-toastify). */
+export function setToastApi(api: ToastApi): void {
+  toastApi = api;
+}
+
+/**
+ * Calls `listener` before each toast is shown, so that a page without a toast container (the
+ * login entry) mounts one; the toast waits for the promise the listener returns (the container
+ * mounted). Returns the unsubscribe.
+ */
+export function onToastNeeded(listener: () => Promise<void> | void): () => void {
+  neededListeners.add(listener);
+  return () => neededListeners.delete(listener);
+}
+
+/** react-toastify's `toast`, loaded on the first call (a failed download is tried again next time). */
+export function loadToastApi(): Promise<ToastApi> {
+  if (toastApi) return Promise.resolve(toastApi);
+  if (!toastLoad) {
+    toastLoad = import('react-toastify').then((module) => {
+      toastApi ??= module.toast;
+      return toastApi;
+    });
+    toastLoad.catch(() => {
+      toastLoad = null;
+    });
+  }
+  return toastLoad;
+}
+
+/**
+ * Shows a toast of `type` with `message` (`options` as react-toastify takes them): at once in the
+ * full app; in the login entry once the library is loaded and the container mounted. A failed
+ * download is logged, not thrown.
+ */
+export function showToast(
+  type: 'error' | 'warning' | 'success' | 'info',
+  message: string,
+  options?: ToastOptions,
+): void {
+  const show = (api: ToastApi) => {
+    if (type === 'warning') api.warn(message, options);
+    else api[type](message, options);
+  };
+  if (toastApi && neededListeners.size === 0) {
+    show(toastApi);
+    return;
+  }
+  const mounted = Promise.all([...neededListeners].map((listener) => listener()));
+  Promise.all([loadToastApi(), mounted]).then(
+    ([api]) => show(api),
+    (err: unknown) => console.error(message, err),
+  );
+}
 
 /** The user-facing text of an error, or null when it has none worth showing. */
 export function errorMessage(err: unknown): string | null {
@@ -30,5 +104,5 @@ export function notifyError(err: unknown): void {
     console.error(err);
     return;
   }
-  toast.error(message, { toastId: message, autoClose: TOAST_ERROR_MS });
+  showToast('error', message, { toastId: message, autoClose: TOAST_ERROR_MS });
 }

@@ -1,10 +1,9 @@
 import { TOAST_ERROR_MS } from '@zapdesk/shared';
 import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
-import { notifyError } from '../../lib/notify';
+import { notifyError, showToast } from '../../lib/notify';
+import { AuthLink } from './auth-navigation';
 import type { LoginErrors } from './login-validation';
 import { useSession } from './session-context';
 
@@ -23,7 +22,9 @@ const AFTER_FORM_MS = 400;
  * /login (core section 2): e-mail and password; links to /forgetpsw and /signup. The public route
  * guard sends the user to /tickets once the session is set. Plain elements styled by
  * app/base.css in the theme's colours: the form's first render needs no MUI, TanStack Query or
- * zod (docs/architecture.md, "Web delivery").
+ * zod, and neither react-router nor react-toastify (the links follow AuthNavigationContext, the
+ * toasts load on demand), so the login entry (app/login-entry.tsx) serves it alone
+ * (docs/architecture.md, "Web delivery").
  */
 export function LoginPage() {
   const { t } = useTranslation();
@@ -57,7 +58,7 @@ export function LoginPage() {
       if (err instanceof ApiError && err.code === 'ERR_SUBSCRIPTION_EXPIRED') {
         const dueDate = typeof err.body?.dueDate === 'string' ? err.body.dueDate : null;
         const { formatDate } = await loadValidation();
-        toast.error(t('auth.subscriptionExpired', { date: formatDate(dueDate) }), {
+        showToast('error', t('auth.subscriptionExpired', { date: formatDate(dueDate) }), {
           toastId: 'subscription-expired',
           autoClose: TOAST_ERROR_MS * 3,
         });
@@ -134,8 +135,8 @@ export function LoginPage() {
             {t('login.submit')}
           </button>
           <div className="zd-links">
-            <Link to="/forgetpsw">{t('login.forgot')}</Link>
-            <Link to="/signup">{t('login.signup')}</Link>
+            <AuthLink to="/forgetpsw">{t('login.forgot')}</AuthLink>
+            <AuthLink to="/signup">{t('login.signup')}</AuthLink>
           </div>
         </form>
       </div>

@@ -1,12 +1,23 @@
 /**
  * The signed-in session (core section 4 "Session"): login, logout, restore on load through
- * GET /auth/me, and the due-date warning toast.
+ * GET /auth/me, and the due-date warning toast. No react-toastify or react-router here: the login
+ * entry (app/login-entry.tsx) signs in with `requestLogin` and hands the answer to the full app's
+ * provider (`handover`).
  */
 import type { AuthResponse, LoginBody, SessionUser } from '@zapdesk/shared';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { api, onSessionExpired, onSessionRefreshed } from '../../lib/api';
+import { showToast } from '../../lib/notify';
 import { clearSession, getToken, writeSession } from '../../lib/storage';
 
 export interface SessionValue {
@@ -40,12 +51,56 @@ const sessionCleared = () => {
   for (const listener of clearedListeners) listener();
 };
 
+/**
+ * POST /auth/login (core section 2) and stores the session (token, companyId, userId); returns the
+ * answer. Throws the ApiError of a failed login (ERR_INVALID_CREDENTIALS, ERR_SUBSCRIPTION_EXPIRED
+ * with its dueDate, a network failure as status 0).
+ */
+export async function requestLogin(body: LoginBody): Promise<AuthResponse> {
+  const answer = await api.post<AuthResponse>('/auth/login', body, { public: true });
+  writeSession(answer.token, answer.user.companyId, answer.user.id);
+  return answer;
+}
+
+/** The due-date warning days of a login answer, rounded and at least 0; null when none is due. */
+function warningDays(answer: AuthResponse): number | null {
+  const days = answer.dueDateWarningDays;
+  return days === null || days === undefined ? null : Math.max(0, Math.round(days));
+}
+
+export interface SessionProviderProps {
+  children: ReactNode;
+  /**
+   * A login that just succeeded outside this provider (the login entry): the session starts
+   * signed in with its user, without GET /auth/me, as after `login` (public routes go to
+   * /tickets), and its due-date warning shows once.
+   */
+  handover?: AuthResponse;
+}
+
 /** Holds the session and keeps it in step with the API client's refresh and expiry. */
-export function SessionProvider({ children }: { children: ReactNode }) {
+export function SessionProvider({ children, handover }: SessionProviderProps) {
   const { t } = useTranslation();
-  const [user, setUser] = useState<SessionUser | null>(null);
-  const [loading, setLoading] = useState(() => getToken() !== null);
-  const [justLoggedIn, setJustLoggedIn] = useState(false);
+  const [user, setUser] = useState<SessionUser | null>(handover?.user ?? null);
+  const [loading, setLoading] = useState(() => !handover && getToken() !== null);
+  const [justLoggedIn, setJustLoggedIn] = useState(handover !== undefined);
+
+  const warn = useCallback(
+    (answer: AuthResponse) => {
+      const count = warningDays(answer);
+      if (count !== null)
+        showToast('warning', t('auth.dueDateWarning', { count }), { toastId: 'due-date-warning' });
+    },
+    [t],
+  );
+
+  // The handed-over login's warning, once (the ref survives StrictMode's second effect run).
+  const handoverWarned = useRef(false);
+  useEffect(() => {
+    if (!handover || handoverWarned.current) return;
+    handoverWarned.current = true;
+    warn(handover);
+  }, [handover, warn]);
 
   useEffect(() => {
     const offExpired = onSessionExpired(() => {
@@ -60,8 +115,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
+  // The stored session is checked once on load (not after a hand-over: its user is fresh).
   useEffect(() => {
-    if (!getToken()) return;
+    if (handover || !getToken()) return;
     let active = true;
     api
       .get<SessionUser>('/auth/me')
@@ -77,20 +133,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => {
       active = false;
     };
-  }, []);
+  }, [handover]);
 
   const login = useCallback(
     async (body: LoginBody) => {
-      const answer = await api.post<AuthResponse>('/auth/login', body, { public: true });
-      writeSession(answer.token, answer.user.companyId, answer.user.id);
+      const answer = await requestLogin(body);
       setUser(answer.user);
       setJustLoggedIn(true);
-      if (answer.dueDateWarningDays !== null && answer.dueDateWarningDays !== undefined) {
-        toast.warn(t('auth.dueDateWarning', { count: Math.max(0, Math.round(answer.dueDateWarningDays)) }));
-      }
+      warn(answer);
       return answer;
     },
-    [t],
+    [warn],
   );
 
   const logout = useCallback(async () => {
