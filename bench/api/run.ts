@@ -7,15 +7,17 @@
  * 'Tickets API (bench/api)' section of docs/benchmarks.md.
  *
  *   npx tsx --conditions=source bench/api/run.ts [--tickets 10000] [--messages 200000]
- *     [--requests 300] [--concurrency 10] [--timeout 900] [--no-write]
+ *     [--requests 300] [--concurrency 10] [--timeout 900] [--no-write] [--workers N]
  *
+ * --workers N (N > 1) runs the server as N processes (WORKERS, apps/server/src/cluster.ts) with Redis at
+ * BENCH_REDIS_URL (default redis://127.0.0.1:6379); CPU per request then sums all of them.
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) names the server; a uniquely
  * named database is created on it and dropped at the end, also on failure, interruption or timeout.
  */
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +26,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/config.js';
+import { type Config, loadConfig } from '../../apps/server/src/config.js';
 import { openDatabase } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
@@ -36,8 +38,8 @@ import {
   type TestUser,
   tokenFor,
 } from '../../apps/server/src/test/factories.js';
-import { backendJiffies } from '../support/cpu.js';
-import { f0, f1, f2, type Load, loadText, startLoad } from '../support/load.js';
+import { backendJiffies, childProcesses, processCpuMs } from '../support/cpu.js';
+import { f0, f1, f2, type Load, loadText, startLoad, thisProcessCpuMs } from '../support/load.js';
 import { installQueryRecorder, recorder } from '../support/query-recorder.js';
 import { writeSection } from '../support/report.js';
 import { type Stats, stats } from '../support/stats.js';
@@ -68,6 +70,12 @@ interface Options {
   only: string[];
   /** The `accept-encoding` header of every request ('' sends `identity`: no compression). */
   encoding: string;
+  /**
+   * Server processes: 1 runs the app in this process; more start `apps/server/src/main.ts` with
+   * WORKERS set (cluster.ts) on the same database and Redis (BENCH_REDIS_URL).
+   */
+  workers: number;
+  redisUrl: string;
 }
 
 function readOptions(): Options {
@@ -81,6 +89,7 @@ function readOptions(): Options {
       'no-write': { type: 'boolean', default: false },
       only: { type: 'string', default: '' },
       encoding: { type: 'string', default: 'gzip, deflate, br' },
+      workers: { type: 'string', default: '1' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -88,7 +97,7 @@ function readOptions(): Options {
     console.log(
       'npx tsx --conditions=source bench/api/run.ts [--tickets N] [--messages M] [--requests R]\n' +
         '  [--concurrency C] [--timeout seconds] [--no-write]\n' +
-        "  [--only 'name part,…'] [--encoding 'gzip, deflate, br' | identity]",
+        "  [--only 'name part,…'] [--encoding 'gzip, deflate, br' | identity] [--workers N]",
     );
     process.exit(0);
   }
@@ -108,6 +117,8 @@ function readOptions(): Options {
     write: !values['no-write'] && !values.only,
     only: values.only ? values.only.split(',').map((part) => part.trim()) : [],
     encoding: values.encoding,
+    workers: int('workers', values.workers, 1, 16),
+    redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     serverUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   };
 }
@@ -453,6 +464,8 @@ class Client {
     private readonly ref: pg.Pool,
     private readonly load: LoadGenerator,
     private readonly encoding: string,
+    /** CPU ms used so far by the server's process(es). */
+    private readonly serverCpuMs: () => number,
   ) {}
 
   url(scenario: Scenario): string {
@@ -477,7 +490,7 @@ class Client {
    */
   async run(scenario: Scenario, requests: number, inFlight: number): Promise<RunResult> {
     const jiffies0 = await backendJiffies(this.ref);
-    const cpu0 = process.cpuUsage();
+    const cpu0 = this.serverCpuMs();
     const answer = await this.load.send({
       url: this.url(scenario),
       token: this.tokens[scenario.as],
@@ -485,11 +498,10 @@ class Client {
       requests,
       inFlight,
     });
-    const cpu = process.cpuUsage(cpu0);
+    const nodeMs = this.serverCpuMs() - cpu0;
     const jiffies1 = await backendJiffies(this.ref);
     let pgJiffies = 0;
     for (const [pid, used] of jiffies1) pgJiffies += used - (jiffies0.get(pid) ?? 0);
-    const nodeMs = (cpu.user + cpu.system) / 1000;
     const postgresMs = (pgJiffies * 1000) / CLK_TCK;
     return {
       latency: stats(answer.samples),
@@ -513,6 +525,73 @@ const CLK_TCK = (() => {
     return 100;
   }
 })();
+
+/**
+ * Starts `apps/server/src/main.ts` with WORKERS = options.workers on the bench's database, the same
+ * secrets as the in-process app (so its tokens are valid) and Redis; resolves once every worker is up.
+ */
+async function startCluster(config: Config, databaseUrl: string, options: Options) {
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const free = (probe.address() as AddressInfo).port;
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', 'src/main.ts'], {
+    cwd: path.join(ROOT, 'apps/server'),
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      WORKERS: String(options.workers),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: options.redisUrl,
+      DATA_DIR: config.dataDir,
+      JWT_SECRET: config.JWT_SECRET,
+      SESSION_KEY: config.SESSION_KEY,
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      WEB_DIST: config.WEB_DIST,
+      NODE_ID: `bench-api-${process.pid}`,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Zapdesk is running at')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the worker processes exited (${code}):\n${output}`)));
+  });
+  // Every worker answers once the port does: wait until all of them are listed.
+  let workers: number[] = [];
+  for (let i = 0; i < 100 && workers.length < options.workers; i++) {
+    workers = childProcesses(child.pid!, 'src/main.ts');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    port,
+    pid: child.pid!,
+    workers,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The load line with the server's process(es) named. */
+function serverLoadText(load: Load, options: Options): string {
+  const server =
+    options.workers > 1 ? `(the server's primary and ${options.workers} workers)` : '(the server alone)';
+  return loadText(load).replace('this Node process (server and load generator)', `Node ${server}`);
+}
 
 /** The load generator child process (bench/support/http-load-worker.ts), one job at a time. */
 class LoadGenerator {
@@ -576,9 +655,13 @@ async function measureAll(
     const sequential = await client.run(scenario, options.requests, 1);
     recorder.on = false;
     await new Promise((resolve) => setImmediate(resolve));
-    const sqlMs = { page: 0, count: 0, other: 0 };
+    // The recorder sees the in-process app's queries only: with worker processes they are unknown.
+    const recorded = options.workers === 1;
+    const sqlMs = recorded
+      ? { page: 0, count: 0, other: 0 }
+      : { page: Number.NaN, count: Number.NaN, other: Number.NaN };
     for (const query of recorder.queries) sqlMs[queryKind(query.text)] += query.ms / options.requests;
-    const queriesPerRequest = recorder.queries.length / options.requests;
+    const queriesPerRequest = recorded ? recorder.queries.length / options.requests : Number.NaN;
     recorder.queries = [];
 
     const concurrent = await client.run(scenario, options.requests, options.concurrency);
@@ -798,7 +881,8 @@ function section(options: Options, env: Facts, load: Load, results: ScenarioResu
     '',
     '```sh',
     'npx tsx --conditions=source bench/api/run.ts [--tickets 10000] [--messages 200000] [--requests 300] \\',
-    "  [--concurrency 10] [--timeout 900] [--no-write] [--only 'name part,…'] [--encoding identity]",
+    "  [--concurrency 10] [--timeout 900] [--no-write] [--only 'name part,…'] [--encoding identity] [--workers N]",
+    '# --workers N runs the server as N processes (WORKERS, with Redis at BENCH_REDIS_URL, default redis://127.0.0.1:6379)',
     '# --only runs those scenarios alone (nothing written); --encoding sets accept-encoding (default gzip, deflate, br)',
     '# BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server',
     '```',
@@ -808,8 +892,9 @@ function section(options: Options, env: Facts, load: Load, results: ScenarioResu
     `Postgres settings as found (not changed): ${env.settings.map(([k, v]) => `\`${k}=${v}\``).join(', ')}.`,
     `Data: ${env.volumes}.`,
     `Parameters: ${f0(options.requests)} requests per scenario and run, concurrency ${options.concurrency} ` +
-      'in the second run. Times in ms; p99 at or over the target in bold.',
-    `Load during the measurements: ${loadText(load).replace('(server and load generator)', '(the server alone)')}.` +
+      `in the second run${options.workers > 1 ? `, the server as ${options.workers} worker processes` : ''}.` +
+      ' Times in ms; p99 at or over the target in bold.',
+    `Load during the measurements: ${serverLoadText(load, options)}.` +
       (load.other > 0.1
         ? ' The machine was shared with other work, so these figures are worse than on an idle machine.'
         : ''),
@@ -950,8 +1035,17 @@ async function main(): Promise<void> {
   );
   const numberPart = numberRows[0]!.part;
 
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
+  let port: number;
+  let serverCpuMs = thisProcessCpuMs;
+  if (options.workers > 1) {
+    const cluster = await startCluster(config, dbUrl.toString(), options);
+    onTeardown('worker processes', () => cluster.stop());
+    port = cluster.port;
+    serverCpuMs = () => processCpuMs([cluster.pid, ...cluster.workers]);
+  } else {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    port = (app.server.address() as AddressInfo).port;
+  }
   const tokenTtl = options.timeoutSeconds + 60;
   const generator = new LoadGenerator();
   onTeardown('load generator', () => generator.close());
@@ -964,6 +1058,7 @@ async function main(): Promise<void> {
     ref,
     generator,
     options.encoding || 'identity',
+    serverCpuMs,
   );
 
   // The ticket whose contact has the most messages (the messages page scenario).
@@ -988,7 +1083,7 @@ async function main(): Promise<void> {
   }
 
   await warmUp(client, scenarios, options);
-  const endLoad = await startLoad(ref);
+  const endLoad = await startLoad(ref, serverCpuMs);
   const results = await measureAll(client, scenarios, options);
   const load = await endLoad();
 
@@ -1017,7 +1112,7 @@ async function main(): Promise<void> {
       env.settings.map(([k, v]) => `${k}=${v}`).join(' '),
   );
   console.log(`data: ${env.volumes}`);
-  console.log(`load: ${loadText(load).replace('(server and load generator)', '(the server alone)')}`);
+  console.log(`load: ${serverLoadText(load, options)}`);
   if (options.write) {
     writeSection(DOC, HEADING, text);
     console.log(`wrote the '${HEADING.slice(3)}' section of ${path.relative(process.cwd(), DOC)}`);

@@ -32,3 +32,39 @@ export async function backendJiffies(pool: pg.Pool): Promise<Map<number, number>
   }
   return used;
 }
+
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 almost everywhere). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU ms (user + system) used so far by the processes `pids` (Linux /proc); a gone one counts 0. */
+export function processCpuMs(pids: number[]): number {
+  let jiffies = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      jiffies += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* gone */
+    }
+  }
+  return (jiffies * 1000) / TICKS_PER_SECOND;
+}
+
+/** The pids whose parent is `pid` and whose command line contains `marker` (Linux /proc). */
+export function childProcesses(pid: number, marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) {
+        found.push(Number(entry));
+      }
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return found;
+}

@@ -9,7 +9,7 @@ import { backendJiffies, machineJiffies } from './cpu.js';
 export interface Load {
   /** Share of all cores busy during the measurements. */
   machine: number;
-  /** Shares of all cores used by this Node process and by the database's Postgres backends. */
+  /** Shares of all cores used by the server's Node process(es) and by the database's Postgres backends. */
   node: number;
   postgres: number;
   /** The rest: other processes, Postgres background work, kernel. */
@@ -20,8 +20,12 @@ export interface Load {
  * Starts a load probe over a phase; the returned function ends it. The database's backends are
  * sampled every half second: the app's pool opens and closes connections during the phase, and a
  * backend's CPU counts from its first sample (from zero if it started during the phase) to its last.
+ * `serverCpuMs` reads the server's CPU ms so far (default: this process).
  */
-export async function startLoad(ref: pg.Pool): Promise<() => Promise<Load>> {
+export async function startLoad(
+  ref: pg.Pool,
+  serverCpuMs: () => number = thisProcessCpuMs,
+): Promise<() => Promise<Load>> {
   const machine0 = machineJiffies();
   const first = await backendJiffies(ref);
   const last = new Map(first);
@@ -35,14 +39,14 @@ export async function startLoad(ref: pg.Pool): Promise<() => Promise<Load>> {
       .catch(() => {});
   };
   const timer = setInterval(sample, 500);
-  const cpu0 = process.cpuUsage();
+  const cpu0 = serverCpuMs();
   const wall0 = performance.now();
   return async () => {
     clearInterval(timer);
     sample();
     await sampling;
     const wallMs = performance.now() - wall0;
-    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = serverCpuMs() - cpu0;
     const machine1 = machineJiffies();
     let pgJiffies = 0;
     for (const [pid, used] of last) pgJiffies += used - (first.get(pid) ?? 0);
@@ -53,7 +57,7 @@ export async function startLoad(ref: pg.Pool): Promise<() => Promise<Load>> {
       /* USER_HZ is 100 almost everywhere */
     }
     const coreMs = wallMs * os.availableParallelism();
-    const node = (cpu.user + cpu.system) / 1000 / coreMs;
+    const node = cpuMs / coreMs;
     const postgres = (pgJiffies * 1000) / hz / coreMs;
     const machine =
       machine0 && machine1 && machine1.total > machine0.total
@@ -61,6 +65,12 @@ export async function startLoad(ref: pg.Pool): Promise<() => Promise<Load>> {
         : Number.NaN;
     return { machine, node, postgres, other: Math.max(0, machine - node - postgres) };
   };
+}
+
+/** CPU ms (user + system) of this process so far. */
+export function thisProcessCpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
 }
 
 /** Formats a share (0..1) as a whole percent; '-' when unknown. */

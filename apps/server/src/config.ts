@@ -175,6 +175,11 @@ const ZEnv = z.object({
   DIALOGFLOW_BASE_URL: z.string().url().default('https://dialogflow.googleapis.com'),
   /** How long one call to an outside bot (model, Typebot, webhook, Dialogflow) may take, ms. */
   BOT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * Server processes on this machine (cluster.ts): 1 runs everything in this process; more forks
+   * that many workers sharing PORT, and needs DATABASE_URL and REDIS_URL.
+   */
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   NODE_ID: z
     .string()
     .regex(/^[\w.:-]{1,100}$/, 'letters, digits, . _ : - (up to 100)')

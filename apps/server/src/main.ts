@@ -1,29 +1,61 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { createBaileysDriver } from './channels/baileys/driver.js';
-import { loadConfig } from './config.js';
+import { clusterProblems, superviseWorkers, workerIndex } from './cluster.js';
+import { type Config, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { DEMO, ensureSuperUser, seedDemo } from './db/seed.js';
 import { loadSecrets } from './lib/secrets.js';
 
+/** Migrations and the first data (super user or demo company); true when the demo was seeded now. */
+async function prepareDatabase(config: Config, database: Awaited<ReturnType<typeof openDatabase>>) {
+  await database.migrate();
+  const embedded = !config.DATABASE_URL;
+  if (config.production) {
+    await ensureSuperUser(database.db, config);
+    return false;
+  }
+  if (config.SEED_DEMO === 'true' || (config.SEED_DEMO === 'auto' && embedded)) {
+    return seedDemo(database.db);
+  }
+  return false;
+}
+
+/**
+ * The primary of WORKERS > 1 (cluster.ts): checks the setup, prepares the database and the secrets
+ * once, then runs the workers until SIGINT or SIGTERM.
+ */
+async function runPrimary(config: Config): Promise<void> {
+  const problems = clusterProblems(config);
+  if (problems.length) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  loadSecrets(config);
+  const database = await openDatabase({ url: config.DATABASE_URL });
+  try {
+    await prepareDatabase(config, database);
+  } finally {
+    await database.close();
+  }
+  const log = (line: string) => console.log(`[zapdesk primary] ${line}`);
+  await superviseWorkers({ workers: config.WORKERS, nodeId: config.nodeId, log });
+  process.exit(0);
+}
+
 /** Start: config -> secrets -> database -> migrations -> seed -> app -> listen. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.WORKERS > 1 && cluster.isPrimary) return runPrimary(config);
+  // A worker's database was prepared by the primary.
+  const worker = workerIndex();
   const secrets = loadSecrets(config);
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: path.join(config.dataDir, 'pglite'),
   });
-  await database.migrate();
+  const seeded = worker === null ? await prepareDatabase(config, database) : false;
   const embedded = !config.DATABASE_URL;
   const baileysLog = pino({ level: config.LOG_LEVEL }).child({ driver: 'baileys' });
-  let seeded = false;
-  if (config.production) {
-    await ensureSuperUser(database.db, config);
-  } else if (config.SEED_DEMO === 'true' || (config.SEED_DEMO === 'auto' && embedded)) {
-    seeded = await seedDemo(database.db);
-  }
   const app = await buildApp({
     config,
     database,
@@ -40,7 +72,10 @@ async function main(): Promise<void> {
         : { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss' } } }),
     },
   });
+  let closing = false;
   const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
     app.log.info({ signal }, 'shutting down');
     await app.close();
     await database.close();
@@ -51,8 +86,12 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   await app.sessions.startAll();
   app.sessions.startLeaseTimer();
-  const url = `http://localhost:${config.PORT}`;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://localhost:${port}`;
+  if (worker !== null && worker > 0) return;
   const lines = [`Zapdesk is running at ${url} (database: ${database.kind})`];
+  if (worker !== null) lines.push(`${config.WORKERS} worker processes`);
   if (!config.production && (seeded || embedded)) {
     lines.push(`Demo admin: ${DEMO.admin.email} / ${DEMO.admin.password}`);
     lines.push(`Demo agent: ${DEMO.agent.email} / ${DEMO.agent.password}`);

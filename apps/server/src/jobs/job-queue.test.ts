@@ -8,7 +8,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { JobQueue } from './job-queue.js';
+import { JobQueue, retryConcurrentDdl } from './job-queue.js';
 
 let t: TestApp;
 const queues: JobQueue[] = [];
@@ -163,5 +163,41 @@ describe('job queue', () => {
     expect(await states(name)).toEqual({ completed: 1 });
 
     release();
+  });
+});
+
+describe('retryConcurrentDdl (nodes creating the queues and index at once)', () => {
+  const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
+
+  it('runs a step again after a deadlock or a duplicate catalog row, until it passes', async () => {
+    let calls = 0;
+    const result = await retryConcurrentDdl(async () => {
+      calls++;
+      if (calls === 1) throw deadlock();
+      if (calls === 2) throw Object.assign(new Error('duplicate key value'), { code: '23505' });
+      return 'created';
+    });
+    expect(result).toBe('created');
+    expect(calls).toBe(3);
+  });
+
+  it('passes any other error on at once, and a deadlock after the last attempt', async () => {
+    let calls = 0;
+    const other = Object.assign(new Error('permission denied'), { code: '42501' });
+    await expect(
+      retryConcurrentDdl(async () => {
+        calls++;
+        throw other;
+      }),
+    ).rejects.toBe(other);
+    expect(calls).toBe(1);
+    calls = 0;
+    await expect(
+      retryConcurrentDdl(async () => {
+        calls++;
+        throw deadlock();
+      }),
+    ).rejects.toThrow('deadlock detected');
+    expect(calls).toBe(8);
   });
 });

@@ -103,6 +103,30 @@ const KEY_INDEX_SQL = `
   where state < 'completed' and singleton_key is not null
 `;
 
+/** Attempts of a start-up step that collided with another node's. */
+const DDL_ATTEMPTS = 8;
+/**
+ * What Postgres answers when two sessions change the schema at once: a deadlock (40P01), or the same
+ * catalog row inserted twice (23505 on pg_class/pg_type by `create … if not exists`).
+ */
+const DDL_COLLISIONS = new Set(['40P01', '23505']);
+
+/**
+ * Runs an idempotent schema step, again after a short random pause when it collides with another
+ * node doing the same at the same moment (DDL_COLLISIONS), at most DDL_ATTEMPTS times.
+ */
+export async function retryConcurrentDdl<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      const code = String((error as { code?: unknown }).code);
+      if (!DDL_COLLISIONS.has(code) || attempt >= DDL_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 100 * attempt));
+    }
+  }
+}
+
 interface Claimed {
   id: string;
   data: Record<string, unknown>;
@@ -286,10 +310,15 @@ export class JobQueue {
 
   async #start(): Promise<void> {
     await this.#boss.start();
+    // Nodes starting together create the same queues (partitions of pgboss.job) and index at once:
+    // Postgres may abort one of them (a deadlock, or the same index created twice); every step is
+    // idempotent, so it is tried again.
     for (const [name, definition] of this.#definitions) {
-      await this.#boss.createQueue(name, { name, retryLimit: definition.retryLimit, retryDelay: 5 });
+      await retryConcurrentDdl(() =>
+        this.#boss.createQueue(name, { name, retryLimit: definition.retryLimit, retryDelay: 5 }),
+      );
     }
-    await this.#executor.executeSql(KEY_INDEX_SQL);
+    await retryConcurrentDdl(() => this.#executor.executeSql(KEY_INDEX_SQL));
     await this.reclaim();
     if (this.options.workers) await this.#startWorkers();
   }
