@@ -4,36 +4,106 @@
  * transaction. See InboundPipeline for the batching around it.
  */
 import { createHash } from 'node:crypto';
-import { getTableColumns, type Table } from 'drizzle-orm';
+import { type Column, getTableColumns, type Table } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import type pg from 'pg';
 import type { DatabaseHandle, Tx } from '../db/client.js';
 import { contacts, messages, tickets } from '../db/schema/index.js';
 
-/** `alias.column as "prefixKey"` for every column of a table (the CTE keeps the table's names). */
-export function selectColumns(table: Table, alias: string, prefix: string): string {
-  return Object.entries(getTableColumns(table))
-    .map(([key, column]) => {
+type ColumnList = [key: string, column: Column, name: string][];
+const columnLists = new Map<Table, Map<string, ColumnList>>();
+
+/** The columns of `table` named by `keys` (all without), with their SQL names; computed once. */
+function columnList(table: Table, keys?: readonly string[]): ColumnList {
+  let byKeys = columnLists.get(table);
+  if (!byKeys) columnLists.set(table, (byKeys = new Map()));
+  const id = keys ? keys.join(',') : '*';
+  let list = byKeys.get(id);
+  if (!list) {
+    list = Object.entries(getTableColumns(table))
+      .filter(([key]) => !keys || keys.includes(key))
       // Unnamed columns take their key in snake_case (the database's `casing: 'snake_case'`).
-      const name = column.keyAsName ? toSnakeCase(column.name) : column.name;
-      return `"${alias}"."${name}" as "${prefix}${key}"`;
-    })
+      .map(([key, column]) => [key, column, column.keyAsName ? toSnakeCase(column.name) : column.name]);
+    byKeys.set(id, list);
+  }
+  return list;
+}
+
+/**
+ * `alias.column as "prefixKey"` for every column of a table, or for those named by `keys` (the CTE
+ * keeps the table's names).
+ */
+export function selectColumns(table: Table, alias: string, prefix: string, keys?: readonly string[]): string {
+  return columnList(table, keys)
+    .map(([key, , name]) => `"${alias}"."${name}" as "${prefix}${key}"`)
     .join(', ');
 }
 
-/** Maps the `prefixKey` columns of a raw row as Drizzle maps a select of the table. */
+/**
+ * Maps the `prefixKey` columns of a raw row as Drizzle maps a select of the table; with `keys`,
+ * only those (the others stay undefined: pass the `keys` the statement selected).
+ */
 export function decodeColumns<T extends Table>(
   table: T,
   row: Record<string, unknown>,
   prefix: string,
+  keys?: readonly string[],
 ): T['$inferSelect'] {
   const out: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
+  for (const [key, column] of columnList(table, keys)) {
     const value = row[prefix + key];
     out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
   return out as T['$inferSelect'];
 }
+
+/**
+ * The message columns the event payload reads (`toMessage`): the inbound statements return only
+ * these, as fewer columns are less to parse per message. inbound-pipeline-payloads.test.ts checks
+ * the payloads against `findMessage`.
+ */
+export const PAYLOAD_MESSAGE_KEYS = [
+  'id',
+  'ticketId',
+  'contactId',
+  'userId',
+  'wid',
+  'body',
+  'fromMe',
+  'mediaType',
+  'mediaUrl',
+  'mediaName',
+  'isDeleted',
+  'isEdited',
+  'ack',
+  'read',
+  'quotedMsgId',
+  'reactionToId',
+  'error',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof typeof messages.$inferSelect)[];
+
+/** The ticket columns the event payload reads (`toTicket`); see PAYLOAD_MESSAGE_KEYS. */
+export const PAYLOAD_TICKET_KEYS = [
+  'id',
+  'uuid',
+  'companyId',
+  'contactId',
+  'whatsappId',
+  'userId',
+  'queueId',
+  'status',
+  'unreadMessages',
+  'lastMessage',
+  'isGroup',
+  'chatbot',
+  'useIntegration',
+  'promptId',
+  'integrationId',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof typeof tickets.$inferSelect)[];
 
 /** One message of a batch: the parameters of the single-message statement, as one row. */
 export interface BatchRow {
@@ -146,8 +216,8 @@ const BATCH_SQL = `with i as (
 )
 select i.n, l.id as l_id, k.id as k_id, k.name as k_name, k.number as k_number, k.email as k_email,
   k.profile_pic_url as k_profile_pic_url, k.is_group as k_is_group,
-  ${selectColumns(messages, 'mi', 'm_')},
-  ${selectColumns(tickets, 'u', 't_')},
+  ${selectColumns(messages, 'mi', 'm_', PAYLOAD_MESSAGE_KEYS)},
+  ${selectColumns(tickets, 'u', 't_', PAYLOAD_TICKET_KEYS)},
   us.name as user_name, qu.name as queue_name, qu.color as queue_color, wa.name as whatsapp_name,
   coalesce((
     select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)

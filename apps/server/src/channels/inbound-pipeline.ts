@@ -20,6 +20,8 @@ import {
   type BatchRow,
   type ContactInput,
   decodeColumns,
+  PAYLOAD_MESSAGE_KEYS,
+  PAYLOAD_TICKET_KEYS,
   runBatchAppend,
   runContactsUpsert,
   runTicketsOpen,
@@ -116,8 +118,8 @@ const APPEND_SQL = `with k as (
 )
 select k.id as k_id, k.name as k_name, k.number as k_number, k.email as k_email,
   k.profile_pic_url as k_profile_pic_url, k.is_group as k_is_group,
-  ${selectColumns(messages, 'm', 'm_')},
-  ${selectColumns(tickets, 'u', 't_')},
+  ${selectColumns(messages, 'm', 'm_', PAYLOAD_MESSAGE_KEYS)},
+  ${selectColumns(tickets, 'u', 't_', PAYLOAD_TICKET_KEYS)},
   us.name as user_name, qu.name as queue_name, qu.color as queue_color, wa.name as whatsapp_name,
   coalesce((
     select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
@@ -836,7 +838,7 @@ export class InboundPipeline {
     };
     const quotedId = row.q_id as number | string | null;
     const full = toMessage({
-      message: decodeColumns(messages, row, 'm_'),
+      message: decodeColumns(messages, row, 'm_', PAYLOAD_MESSAGE_KEYS),
       contactName: contact.name,
       quoted:
         quotedId === null
@@ -855,7 +857,7 @@ export class InboundPipeline {
           : ((row.q_contact_name as string | null) ?? null),
     });
     const ticket = toTicket({
-      ticket: decodeColumns(tickets, row, 't_'),
+      ticket: decodeColumns(tickets, row, 't_', PAYLOAD_TICKET_KEYS),
       contact,
       userName: (row.user_name as string | null) ?? null,
       queueName: (row.queue_name as string | null) ?? null,
