@@ -16,7 +16,10 @@ const columnLists = new Map<Table, Map<string, ColumnList>>();
 /** The columns of `table` named by `keys` (all without), with their SQL names; computed once. */
 function columnList(table: Table, keys?: readonly string[]): ColumnList {
   let byKeys = columnLists.get(table);
-  if (!byKeys) columnLists.set(table, (byKeys = new Map()));
+  if (!byKeys) {
+    byKeys = new Map();
+    columnLists.set(table, byKeys);
+  }
   const id = keys ? keys.join(',') : '*';
   let list = byKeys.get(id);
   if (!list) {
