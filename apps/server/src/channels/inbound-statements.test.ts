@@ -78,6 +78,35 @@ function onePipeline() {
 }
 
 /**
+ * Shows `onText` the statements sent inside transactions on PGlite, which the database handle's
+ * observers do not see there (on Postgres they see every statement of the pool's connections).
+ * Returns the undo function.
+ */
+function observeTransactions(onText: (text: string) => void): () => void {
+  if (t.database.kind !== 'pglite') return () => {};
+  const db = t.app.ctx.db;
+  const original = db.transaction;
+  db.transaction = ((run, config) =>
+    original.call(
+      db,
+      (tx) => {
+        const client = (tx as unknown as { session: { client: { query: (...args: unknown[]) => unknown } } })
+          .session.client;
+        const query = client.query.bind(client);
+        client.query = (...args: unknown[]) => {
+          onText(String(args[0]));
+          return query(...args);
+        };
+        return run(tx);
+      },
+      config,
+    )) as typeof db.transaction;
+  return () => {
+    db.transaction = original;
+  };
+}
+
+/**
  * Ingests the messages at once through `pipeline` (one batch); answers the results, the statements
  * sent meanwhile, and the `contact` create events emitted.
  */
@@ -85,6 +114,7 @@ async function batchOf(pipeline: InboundPipeline, sent: NormalizedMessage[]) {
   const statements: string[] = [];
   const created: string[] = [];
   const stop = t.database.onStatement((text) => statements.push(text));
+  const unobserve = observeTransactions((text) => statements.push(text));
   const realtime = t.app.ctx.realtime;
   const original = realtime.toCompany.bind(realtime);
   realtime.toCompany = ((companyId, channel, payload) => {
@@ -99,6 +129,7 @@ async function batchOf(pipeline: InboundPipeline, sent: NormalizedMessage[]) {
     return { results, statements, created };
   } finally {
     stop();
+    unobserve();
     realtime.toCompany = original;
   }
 }
