@@ -238,11 +238,11 @@ function contactNameOf(message: NormalizedMessage): string {
  * idle. A batch stores its steady-state messages (known contact, live ticket, no chatbot job) with one
  * multi-row statement (inbound-batch.ts), which is its own transaction and answers the event payloads;
  * the others (new contact or conversation, chatbot job, reaction, rating answer, and the later
- * messages of their chats) go through a few transactions side by side (`transactions`; each chat in
- * one of them, its messages in order): upsert the
- * contact; find the live ticket of (company, contact, connection), reopen the contact's last closed
- * ticket on this connection, or create one as pending (a partial unique index keeps one live ticket);
- * store the message; queue the chatbot job in the same transaction. A batch whose statement or
+ * messages of their chats) go through one transaction (`transactions` side by side at most; each
+ * chat in one of them, its messages in order), written batch-wide (`writeMany`): upsert the
+ * contacts; find the live ticket of each (company, contact, connection), reopen the contact's last
+ * closed ticket on this connection, or create one as pending (a partial unique index keeps one live
+ * ticket); store the messages; queue the chatbot jobs in the same transaction. A batch whose statement or
  * transaction fails is retried message by message (each with its own retries), so one poisoned
  * message fails alone. After commit it emits `contact` create to the company when the upsert inserted
  * the contact, then `appMessage` create and `ticket` update to the rooms allowed to see the ticket.
