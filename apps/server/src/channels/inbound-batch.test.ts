@@ -12,33 +12,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, tickets } from '../db/schema/index.js';
 import { findMessage } from '../modules/messages/message-repository.js';
 import { findTicket } from '../modules/tickets/ticket-repository.js';
-import {
-  createSimulatorConnection,
-  createTenantPair,
-  customerNumber,
-  inboundMessage,
-  type TenantFixture,
-} from '../test/factories.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { customerNumber, inboundMessage, type TenantFixture } from '../test/factories.js';
+import { type ConnectionFixture, openConnectionFixture } from '../test/fixtures.js';
+import type { TestApp } from '../test/test-app.js';
 import { type BatchOptions, InboundPipeline, type IngestResult } from './inbound-pipeline.js';
 import { MediaStore } from './media-store.js';
 
 let t: TestApp;
 let a: TenantFixture;
 let whatsappId: number;
+let ref: ConnectionFixture['ref'];
 let mediaDir: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ a } = await createTenantPair(t.app));
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
+  ({ t, a, whatsappId, ref } = await openConnectionFixture());
   mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-batch-'));
 });
 afterAll(async () => {
   await t.close();
   fs.rmSync(mediaDir, { recursive: true, force: true });
 });
-
-const ref = () => ({ id: whatsappId, companyId: a.companyId });
 
 /** A pipeline of the app's context with one lane and a wide window: concurrent calls share a batch. */
 function pipeline(options: Partial<BatchOptions> = {}) {

@@ -9,34 +9,21 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { campaignOptOuts, campaignShippings, webhookDeliveries } from '../db/schema/index.js';
 import {
   bearer,
-  createSimulatorConnection,
-  createTenant,
   customerNumber,
   inboundMessage,
   injectMessage,
   type TenantFixture,
   type TestUser,
 } from '../test/factories.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { campaignsAnyHour, openConnectionFixture } from '../test/fixtures.js';
+import type { TestApp } from '../test/test-app.js';
 
 let t: TestApp;
 let a: TenantFixture;
 let whatsappId: number;
 beforeAll(async () => {
-  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
-  a = await createTenant(t.app);
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
-  // Tests send at any hour, back to back.
-  const saved = await inject('POST', '/api/campaign-settings', a.admin, {
-    settings: {
-      messageInterval: 0,
-      longerIntervalAfter: 0,
-      jitterSeconds: 0,
-      sendWindowStart: '00:00',
-      sendWindowEnd: '00:00',
-    },
-  });
-  expect(saved.statusCode, saved.body).toBe(200);
+  ({ t, a, whatsappId } = await openConnectionFixture({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }));
+  await campaignsAnyHour(t.app, a.admin);
 });
 afterAll(() => t.close());
 

@@ -5,14 +5,9 @@ import { QUEUE_BOT_JOB } from '../automation/jobs.js';
 import { contacts, messages, tags, tickets, ticketTags } from '../db/schema/index.js';
 import { findMessage } from '../modules/messages/message-repository.js';
 import { findTicket } from '../modules/tickets/ticket-repository.js';
-import {
-  createSimulatorConnection,
-  createTenant,
-  customerNumber,
-  inboundMessage,
-  type TenantFixture,
-} from '../test/factories.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { customerNumber, inboundMessage, type TenantFixture } from '../test/factories.js';
+import { type ConnectionFixture, openConnectionFixture } from '../test/fixtures.js';
+import type { TestApp } from '../test/test-app.js';
 import type { IngestResult } from './inbound-pipeline.js';
 
 // The pipeline builds its event payloads from the statements that store the message (no read after
@@ -20,17 +15,13 @@ import type { IngestResult } from './inbound-pipeline.js';
 
 let t: TestApp;
 let a: TenantFixture;
-let whatsappId: number;
+let ref: ConnectionFixture['ref'];
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
+  ({ t, a, ref } = await openConnectionFixture());
 });
 afterAll(() => t.close());
 
 const inbound = inboundMessage;
-
-const ref = () => ({ id: whatsappId, companyId: a.companyId });
 
 async function ingest(message: NormalizedMessage): Promise<IngestResult> {
   const result = await t.app.pipeline.ingest(ref(), message);

@@ -16,7 +16,17 @@ import { toContact } from '../modules/contacts/contacts-service.js';
 import { canonicalNumber, numberVariants } from '../modules/contacts/phone-number.js';
 import { findMessage, toMessage } from '../modules/messages/message-repository.js';
 import { findTicket, toTicket } from '../modules/tickets/ticket-repository.js';
-import { type BatchRow, decodeColumns, runBatchAppend, selectColumns } from './inbound-batch.js';
+import {
+  type BatchRow,
+  type ContactInput,
+  decodeColumns,
+  PAYLOAD_MESSAGE_KEYS,
+  PAYLOAD_TICKET_KEYS,
+  runBatchAppend,
+  runContactsUpsert,
+  runTicketsOpen,
+  selectColumns,
+} from './inbound-batch.js';
 import type { MediaStore } from './media-store.js';
 import { emitMessageUpdates } from './message-events.js';
 
@@ -108,8 +118,8 @@ const APPEND_SQL = `with k as (
 )
 select k.id as k_id, k.name as k_name, k.number as k_number, k.email as k_email,
   k.profile_pic_url as k_profile_pic_url, k.is_group as k_is_group,
-  ${selectColumns(messages, 'm', 'm_')},
-  ${selectColumns(tickets, 'u', 't_')},
+  ${selectColumns(messages, 'm', 'm_', PAYLOAD_MESSAGE_KEYS)},
+  ${selectColumns(tickets, 'u', 't_', PAYLOAD_TICKET_KEYS)},
   us.name as user_name, qu.name as queue_name, qu.color as queue_color, wa.name as whatsapp_name,
   coalesce((
     select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
@@ -178,7 +188,7 @@ export interface BatchOptions {
   transactions: number;
 }
 
-const DEFAULT_BATCHING: BatchOptions = { windowMs: 1, maxBatch: 128, lanes: 2, transactions: 4 };
+const DEFAULT_BATCHING: BatchOptions = { windowMs: 1, maxBatch: 128, lanes: 2, transactions: 1 };
 
 /** A message waiting in a lane for its batch, with the settlement of its `ingest()` call. */
 interface Pending {
@@ -214,6 +224,11 @@ function chatKey(connection: ConnectionRef, message: NormalizedMessage): string 
   return `${connection.id}:${message.isGroup ? message.chatId : canonicalNumber(message.chatId)}`;
 }
 
+/** The name a contact gets from the message that creates it: the sender's, else the chat's id. */
+function contactNameOf(message: NormalizedMessage): string {
+  return message.isGroup || message.fromMe ? message.chatId : message.senderName || message.chatId;
+}
+
 /**
  * The inbound pipeline (issue: messaging engine, point 4; group commit: issue 10, item 3).
  * De-duplicates by (connection, provider id). Messages arriving within a few milliseconds are stored
@@ -223,11 +238,11 @@ function chatKey(connection: ConnectionRef, message: NormalizedMessage): string 
  * idle. A batch stores its steady-state messages (known contact, live ticket, no chatbot job) with one
  * multi-row statement (inbound-batch.ts), which is its own transaction and answers the event payloads;
  * the others (new contact or conversation, chatbot job, reaction, rating answer, and the later
- * messages of their chats) go through a few transactions side by side (`transactions`; each chat in
- * one of them, its messages in order): upsert the
- * contact; find the live ticket of (company, contact, connection), reopen the contact's last closed
- * ticket on this connection, or create one as pending (a partial unique index keeps one live ticket);
- * store the message; queue the chatbot job in the same transaction. A batch whose statement or
+ * messages of their chats) go through one transaction (`transactions` side by side at most; each
+ * chat in one of them, its messages in order), written batch-wide (`writeMany`): upsert the
+ * contacts; find the live ticket of each (company, contact, connection), reopen the contact's last
+ * closed ticket on this connection, or create one as pending (a partial unique index keeps one live
+ * ticket); store the messages; queue the chatbot jobs in the same transaction. A batch whose statement or
  * transaction fails is retried message by message (each with its own retries), so one poisoned
  * message fails alone. After commit it emits `contact` create to the company when the upsert inserted
  * the contact, then `appMessage` create and `ticket` update to the rooms allowed to see the ticket.
@@ -492,11 +507,7 @@ export class InboundPipeline {
     }
     let written: Written[];
     try {
-      written = await this.ctx.db.transaction(async (tx) => {
-        const out: Written[] = [];
-        for (const item of group) out.push(await this.write(tx, item.connection, item.message, item.media));
-        return out;
-      });
+      written = await this.ctx.db.transaction((tx) => this.writeMany(tx, group));
     } catch (error) {
       // A redelivery, a race lost or a poisoned message: each one alone, in order.
       this.ctx.log.debug({ err: error, size: group.length }, 'inbound batch transaction failed');
@@ -512,6 +523,173 @@ export class InboundPipeline {
         settle.failed(item, error);
       }
     }
+  }
+
+  /**
+   * Stores a batch's messages of the transaction path in `tx`, batch-wide (issue 10, item 3): the
+   * contacts of all their chats with one statement, the chats' live tickets (taken, reopened or
+   * opened) with one, the messages with the batch statement, and their chatbot jobs with one. A chat
+   * that needs more than that goes message by message through `write` after them, in order: one
+   * with a reaction or a message quoting one of this group (the batch statement's snapshot would not
+   * see it), or whose first message may answer a rating (a closed ticket awaiting one keeps it).
+   * Answers what each message wrote, in the group's order.
+   * @throws Duplicate when a message was stored already, a retryable error (40001) when another
+   *   transaction took a contact or ticket first, or the database's error; nothing is kept then.
+   */
+  private async writeMany(tx: Tx, group: Pending[]): Promise<Written[]> {
+    const out: Written[] = new Array(group.length);
+    const ids = new Set(group.map((item) => `${item.connection.id}\u0000${item.message.providerId}`));
+    const chats = new Map<string, number[]>();
+    for (const [index, item] of group.entries()) {
+      const key = chatKey(item.connection, item.message);
+      const list = chats.get(key);
+      if (list) list.push(index);
+      else chats.set(key, [index]);
+    }
+    const oneByOne: number[] = [];
+    const wide: number[][] = [];
+    for (const indexes of chats.values()) {
+      const first = group[indexes[0]!]!.message;
+      const alone =
+        (!first.fromMe && !first.isGroup && isRatingAnswer(first.body)) ||
+        indexes.some((index) => {
+          const { connection, message } = group[index]!;
+          return (
+            message.mediaType === 'reaction' ||
+            !!message.reactionToProviderId ||
+            (!!message.quotedProviderId && ids.has(`${connection.id}\u0000${message.quotedProviderId}`))
+          );
+        });
+      if (alone) oneByOne.push(...indexes);
+      else wide.push(indexes);
+    }
+    if (wide.length > 0) await this.writeWide(tx, group, wide, out);
+    oneByOne.sort((x, y) => x - y);
+    for (const index of oneByOne) {
+      const item = group[index]!;
+      out[index] = await this.write(tx, item.connection, item.message, item.media);
+    }
+    return out;
+  }
+
+  /** The batch-wide part of writeMany: `chats` lists each chat's message indexes in `group`. */
+  private async writeWide(tx: Tx, group: Pending[], chats: number[][], out: Written[]): Promise<void> {
+    const kind = this.ctx.database.kind;
+    const lost = (what: string) =>
+      Object.assign(new Error(`${what} taken by another transaction`), { code: '40001' });
+    // Contacts: one per company and number (two connections may share a customer).
+    const contactIndex = new Map<string, number>();
+    const contactInputs: ContactInput[] = [];
+    const contactOfChat: number[] = [];
+    for (const indexes of chats) {
+      const { connection, message } = group[indexes[0]!]!;
+      const key = `${connection.companyId}:${message.isGroup ? message.chatId : canonicalNumber(message.chatId)}`;
+      // The name a customer gives last wins, as message after message would leave it.
+      let renamed: string | undefined;
+      for (const index of indexes) {
+        const m = group[index]!.message;
+        if (!m.fromMe && !m.isGroup && m.senderName) renamed = m.senderName;
+      }
+      let at = contactIndex.get(key);
+      if (at === undefined) {
+        at = contactInputs.length;
+        contactIndex.set(key, at);
+        const variants = message.isGroup ? [message.chatId] : numberVariants(message.chatId);
+        contactInputs.push({
+          companyId: connection.companyId,
+          number: message.chatId,
+          otherNumber: variants.find((v) => v !== message.chatId) ?? message.chatId,
+          name: renamed ?? contactNameOf(message),
+          rename: renamed !== undefined,
+          isGroup: message.isGroup,
+        });
+      } else if (renamed !== undefined) {
+        contactInputs[at] = { ...contactInputs[at]!, name: renamed, rename: true };
+      }
+      contactOfChat.push(at);
+    }
+    const contactRows = await runContactsUpsert(tx, kind, contactInputs);
+    const stored = contactRows.map((row) => {
+      if (row.e_id !== null && row.e_id !== undefined) {
+        return { id: Number(row.e_id), number: row.e_number as string, created: undefined };
+      }
+      if (row.c_id === null || row.c_id === undefined) throw lost('contact');
+      const created = decodeColumns(contacts, row, 'c_');
+      return { id: created.id, number: created.number, created };
+    });
+
+    // Tickets: one per chat (a chat is one contact on one connection).
+    const ticketRows = await runTicketsOpen(
+      tx,
+      kind,
+      chats.map((indexes, chat) => {
+        const { connection, message } = group[indexes[0]!]!;
+        return {
+          companyId: connection.companyId,
+          contactId: stored[contactOfChat[chat]!]!.id,
+          whatsappId: connection.id,
+          isGroup: message.isGroup,
+        };
+      }),
+    );
+
+    // Messages: the live tickets are locked by this transaction, so the batch statement appends to
+    // them (the contacts were renamed above; no chatbot check, the jobs are decided here).
+    const order = chats.flat().sort((x, y) => x - y);
+    const chatOf = new Map<number, number>();
+    chats.forEach((indexes, chat) => {
+      for (const index of indexes) chatOf.set(index, chat);
+    });
+    const rows = order.map((index) => {
+      const item = group[index]!;
+      const number = stored[contactOfChat[chatOf.get(index)!]!]!.number;
+      return this.batchRow(item.connection, item.message, item.media, false, { rename: false, number });
+    });
+    const answers = await runBatchAppend(tx, kind, rows);
+    const jobs: QueueBotJob[] = [];
+    const contactAnnounced = new Set<number>();
+    const chatStarted = new Set<number>();
+    for (const [position, index] of order.entries()) {
+      const item = group[index]!;
+      const row = answers[position]!;
+      const chat = chatOf.get(index)!;
+      const ticket = ticketRows[chat]!;
+      if (ticket.id === null || ticket.id === undefined) throw lost('ticket');
+      const ticketId = Number(ticket.id);
+      if (row.l_id === null || row.l_id === undefined || Number(row.l_id) !== ticketId) throw lost('ticket');
+      if (row.m_id === null || row.m_id === undefined) throw new Duplicate();
+      const payload = this.payloadFromRow(row, item.message, false);
+      // The message that opened (or reopened) the ticket; past it, the bot has something to say
+      // only while its menu is open or a prompt or integration holds the ticket.
+      const created = ticket.created === true && !chatStarted.has(chat);
+      chatStarted.add(chat);
+      const botMayAnswer =
+        created ||
+        (ticket.status === 'pending' &&
+          (ticket.user_id === null || ticket.user_id === undefined) &&
+          (ticket.chatbot === true || ticket.use_integration === true));
+      const botQueued = !!this.jobs && !item.message.fromMe && !item.message.isGroup && botMayAnswer;
+      if (botQueued) {
+        jobs.push({
+          companyId: item.connection.companyId,
+          ticketId,
+          messageId: payload.message.id,
+          ticketCreated: created,
+        });
+      }
+      const contact = stored[contactOfChat[chat]!]!;
+      const newContact = contact.created && !contactAnnounced.has(contact.id) ? contact.created : undefined;
+      contactAnnounced.add(contact.id);
+      out[index] = {
+        messageId: payload.message.id,
+        ticketId,
+        ticketCreated: created,
+        botQueued,
+        newContact,
+        payload,
+      };
+    }
+    await this.jobs?.sendMany<QueueBotJob>(QUEUE_BOT_JOB, jobs, { tx });
   }
 
   /**
@@ -660,7 +838,7 @@ export class InboundPipeline {
     };
     const quotedId = row.q_id as number | string | null;
     const full = toMessage({
-      message: decodeColumns(messages, row, 'm_'),
+      message: decodeColumns(messages, row, 'm_', PAYLOAD_MESSAGE_KEYS),
       contactName: contact.name,
       quoted:
         quotedId === null
@@ -679,7 +857,7 @@ export class InboundPipeline {
           : ((row.q_contact_name as string | null) ?? null),
     });
     const ticket = toTicket({
-      ticket: decodeColumns(tickets, row, 't_'),
+      ticket: decodeColumns(tickets, row, 't_', PAYLOAD_TICKET_KEYS),
       contact,
       userName: (row.user_name as string | null) ?? null,
       queueName: (row.queue_name as string | null) ?? null,
@@ -723,11 +901,7 @@ export class InboundPipeline {
     media: StoredMedia,
   ): Promise<Written> {
     const companyId = connection.companyId;
-    const contactName = message.isGroup
-      ? message.chatId
-      : message.fromMe
-        ? message.chatId
-        : message.senderName || message.chatId;
+    const contactName = contactNameOf(message);
     // A Brazilian mobile number may arrive with or without its ninth digit: use the stored form.
     let number = message.chatId;
     const variants = message.isGroup ? [number] : numberVariants(number);

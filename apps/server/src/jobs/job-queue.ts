@@ -426,6 +426,23 @@ export class JobQueue {
   }
 
   /**
+   * Queues several jobs of one kind with one statement, each as `send` would (the definition's key,
+   * the queue's retry settings). With `tx` the rows are part of that transaction; call `wake(name)`
+   * after the commit. Nothing is sent for an empty list.
+   */
+  async sendMany<T extends object>(name: string, items: T[], options: { tx?: Tx } = {}): Promise<void> {
+    if (items.length === 0) return;
+    const definition = this.#definitions.get(name);
+    if (!definition) throw new Error(`unknown job ${name}`);
+    await this.start();
+    await this.#boss.insert(
+      items.map((data) => ({ name, data, singletonKey: definition.keyOf?.(data as never) })),
+      options.tx ? { db: transactionExecutor(options.tx) } : {},
+    );
+    if (!options.tx) this.wake(name);
+  }
+
+  /**
    * Cancels the jobs of `name` with `key` that have not started yet (queued or waiting to retry):
    * they move to pg-boss's `cancelled` state and never run (a reschedule queues a new one). A job
    * already running is not stopped, so handlers still check their record. @returns how many.

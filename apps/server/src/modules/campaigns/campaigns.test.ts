@@ -8,7 +8,6 @@ import { campaignShippings, messages, tickets } from '../../db/schema/index.js';
 import {
   bearer,
   createCompany,
-  createSimulatorConnection,
   createTenant,
   createUser,
   customerNumber,
@@ -16,7 +15,8 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { campaignsAnyHour, openConnectionFixture } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 import { CAMPAIGN_PACE_JOB } from './campaign-engine.js';
 import { STEP_BATCH } from './campaign-step.js';
 
@@ -24,20 +24,8 @@ let t: TestApp;
 let a: TenantFixture;
 let whatsappId: number;
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
-  // Tests send at any hour, back to back: all-day window, no interval, no jitter.
-  const saved = await inject('POST', '/api/campaign-settings', a.admin, {
-    settings: {
-      messageInterval: 0,
-      longerIntervalAfter: 0,
-      jitterSeconds: 0,
-      sendWindowStart: '00:00',
-      sendWindowEnd: '00:00',
-    },
-  });
-  expect(saved.statusCode, saved.body).toBe(200);
+  ({ t, a, whatsappId } = await openConnectionFixture());
+  await campaignsAnyHour(t.app, a.admin);
 });
 afterAll(() => t.close());
 

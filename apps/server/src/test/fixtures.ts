@@ -1,0 +1,53 @@
+/**
+ * Shared openings of test files: an app with one company and a simulator connection (the inbound
+ * pipeline's and the campaigns' tests), and campaign settings that send at any hour.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ConnectionRef } from '../channels/inbound-pipeline.js';
+import {
+  bearer,
+  createSimulatorConnection,
+  createTenant,
+  type TenantFixture,
+  type TestUser,
+} from './factories.js';
+import { createTestApp, type TestApp } from './test-app.js';
+
+/** A test app, company A (admin, agent, queue) and one simulator connection of A. */
+export interface ConnectionFixture {
+  t: TestApp;
+  a: TenantFixture;
+  whatsappId: number;
+  /** The connection as the pipeline's drivers name it. */
+  ref: () => ConnectionRef;
+}
+
+/** Opens a ConnectionFixture; `env` goes to createTestApp. Close it with `t.close()`. */
+export async function openConnectionFixture(env: Record<string, string> = {}): Promise<ConnectionFixture> {
+  const t = await createTestApp(env);
+  const a = await createTenant(t.app);
+  const whatsappId = await createSimulatorConnection(t.app, a.admin);
+  return { t, a, whatsappId, ref: () => ({ id: whatsappId, companyId: a.companyId }) };
+}
+
+/**
+ * Saves the company's campaign settings so that tests send at any hour, back to back: all-day
+ * window, no interval, no jitter. @throws when the API refuses them.
+ */
+export async function campaignsAnyHour(app: FastifyInstance, admin: TestUser): Promise<void> {
+  const saved = await app.inject({
+    method: 'POST',
+    url: '/api/campaign-settings',
+    headers: bearer(admin),
+    payload: {
+      settings: {
+        messageInterval: 0,
+        longerIntervalAfter: 0,
+        jitterSeconds: 0,
+        sendWindowStart: '00:00',
+        sendWindowEnd: '00:00',
+      },
+    },
+  });
+  if (saved.statusCode !== 200) throw new Error(`campaign settings: ${saved.statusCode} ${saved.body}`);
+}
