@@ -8,13 +8,13 @@ import {
   ListItemButton,
   ListItemIcon,
   ListItemText,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { APP_VERSION, type SessionUser, STORAGE_KEYS } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
+import { LazyTooltip } from './lazy-tooltip';
 import { ChatsMenuBadge, ConnectionsMenuBadge } from './menu-badges';
 import { buildMenu, type MenuLink } from './menu-items';
 
@@ -43,7 +43,7 @@ export function SideMenu({ user, expanded, onNavigate }: SideMenuProps) {
     if (item.badge === 'chats') icon = <ChatsMenuBadge>{icon}</ChatsMenuBadge>;
     const label = t(item.labelKey);
     return (
-      <Tooltip key={item.to} title={expanded ? '' : label} placement="right">
+      <LazyTooltip key={item.to} title={expanded ? '' : label} placement="right">
         <ListItemButton
           component={NavLink}
           to={item.to}
@@ -56,7 +56,7 @@ export function SideMenu({ user, expanded, onNavigate }: SideMenuProps) {
           <ListItemIcon sx={{ minWidth: 40 }}>{icon}</ListItemIcon>
           <ListItemText primary={label} sx={{ opacity: expanded ? 1 : 0, whiteSpace: 'nowrap' }} />
         </ListItemButton>
-      </Tooltip>
+      </LazyTooltip>
     );
   };
 

@@ -8,7 +8,6 @@ import {
   Chip,
   IconButton,
   Stack,
-  Tooltip,
   Typography,
   useMediaQuery,
 } from '@mui/material';
@@ -17,6 +16,7 @@ import { can, type Ticket, type UpdateTicketBody } from '@zapdesk/shared';
 import { lazy, type MouseEvent, memo, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { LazyTooltip } from '../../app/layout/lazy-tooltip';
 import { useCurrentUser } from '../auth/session-context';
 import { displayName, formatTicketTime, NO_QUEUE_COLOR } from './ticket-format';
 import { useUpdateTicket, viewerOf } from './use-tickets';
@@ -144,12 +144,12 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected }:
               #{ticket.id}
             </Typography>
             {ticket.chatbot && (
-              <Tooltip title={t('tickets.item.chatbot')}>
+              <LazyTooltip title={t('tickets.item.chatbot')}>
                 <SmartToyIcon fontSize="small" color="action" data-testid={`ticket-chatbot-${ticket.id}`} />
-              </Tooltip>
+              </LazyTooltip>
             )}
             {canPeek && (
-              <Tooltip title={t('tickets.item.peek')}>
+              <LazyTooltip title={t('tickets.item.peek')}>
                 <IconButton
                   size="small"
                   aria-label={t('tickets.item.peek')}
@@ -162,7 +162,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected }:
                 >
                   <VisibilityIcon fontSize="small" />
                 </IconButton>
-              </Tooltip>
+              </LazyTooltip>
             )}
             <Box sx={{ flex: 1 }} />
             <Typography

@@ -2,21 +2,9 @@ import AddIcon from '@mui/icons-material/Add';
 import CheckBoxIcon from '@mui/icons-material/CheckBox';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import SearchIcon from '@mui/icons-material/Search';
-import {
-  Badge,
-  Box,
-  Button,
-  FormControlLabel,
-  InputAdornment,
-  Paper,
-  Stack,
-  Switch,
-  Tab,
-  Tabs,
-  TextField,
-} from '@mui/material';
+import { Badge, Box, Button, FormControlLabel, Paper, Stack, Switch, Tab, Tabs } from '@mui/material';
 import { can, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
@@ -27,6 +15,9 @@ import { useTagOptions, useTicketsList, useUserOptions } from './use-tickets';
 
 /** The search tab's tag and user filters (MUI Autocomplete), loaded when that tab first opens. */
 const SearchFilters = lazy(() => import('./search-filters').then((m) => ({ default: m.SearchFilters })));
+
+/** The search tab's text box (MUI TextField), loaded with that tab; it takes the focus when shown. */
+const SearchBox = lazy(() => import('./search-box').then((m) => ({ default: m.SearchBox })));
 
 /** The new-ticket modal (its form and zod) loads when it is first opened. */
 const NewTicketModal = lazy(() => import('./new-ticket-modal').then((m) => ({ default: m.NewTicketModal })));
@@ -71,7 +62,6 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const searchParam = useDebouncedValue(searchText.trim().toLowerCase(), SEARCH_DEBOUNCE_MS);
   const [tagIds, setTagIds] = useState<number[]>([]);
   const [userIds, setUserIds] = useState<number[]>([]);
-  const searchInput = useRef<HTMLInputElement>(null);
   const tags = useTagOptions(tab === 'search');
   const users = useUserOptions(tab === 'search' && canFilterUsers);
 
@@ -111,7 +101,6 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         value={tab}
         onChange={(_e, value: ManagerTab) => {
           setTab(value);
-          if (value === 'search') setTimeout(() => searchInput.current?.focus(), 0);
         }}
         variant="fullWidth"
         sx={{ borderBottom: 1, borderColor: 'divider', minHeight: 56 }}
@@ -151,25 +140,9 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         sx={{ p: 1, borderBottom: 1, borderColor: 'divider' }}
       >
         {tab === 'search' ? (
-          <TextField
-            size="small"
-            fullWidth
-            placeholder={t('tickets.search.placeholder')}
-            value={searchText}
-            inputRef={searchInput}
-            onChange={(e) => onSearchChange(e.target.value)}
-            sx={{ flex: 1, minWidth: 160 }}
-            slotProps={{
-              htmlInput: { 'aria-label': t('tickets.search.placeholder'), 'data-testid': 'tickets-search' },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon color="action" />
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
+          <Suspense fallback={<Box sx={{ flex: 1, minWidth: 160, height: 40 }} />}>
+            <SearchBox value={searchText} onChange={onSearchChange} />
+          </Suspense>
         ) : (
           <>
             <Button
