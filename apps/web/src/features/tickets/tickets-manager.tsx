@@ -2,12 +2,13 @@ import AddIcon from '@mui/icons-material/Add';
 import CheckBoxIcon from '@mui/icons-material/CheckBox';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import SearchIcon from '@mui/icons-material/Search';
-import { Badge, Box, Button, FormControlLabel, Paper, Stack, Switch, Tab, Tabs } from '@mui/material';
+import { Badge, Box, Button, FormControlLabel, Paper, Stack, Switch } from '@mui/material';
 import { can, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
+import { PlainTabs } from './plain-tabs';
 import { QueueFilter, useQueueFilterOptions, useSelectedQueues } from './queue-filter';
 import { TicketList } from './ticket-list';
 import type { TicketListParams } from './tickets-cache';
@@ -97,39 +98,32 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
       sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, overflow: 'hidden' }}
       data-testid="tickets-manager"
     >
-      <Tabs
+      <PlainTabs
         value={tab}
-        onChange={(_e, value: ManagerTab) => {
-          setTab(value);
-        }}
-        variant="fullWidth"
+        onChange={setTab}
         sx={{ borderBottom: 1, borderColor: 'divider', minHeight: 56 }}
-      >
-        <Tab
-          value="open"
-          icon={<MoveToInboxIcon fontSize="small" />}
-          iconPosition="start"
-          label={t('tickets.tabs.open')}
-          data-testid="tickets-tab-open"
-          sx={{ minHeight: 56 }}
-        />
-        <Tab
-          value="closed"
-          icon={<CheckBoxIcon fontSize="small" />}
-          iconPosition="start"
-          label={t('tickets.tabs.closed')}
-          data-testid="tickets-tab-closed"
-          sx={{ minHeight: 56 }}
-        />
-        <Tab
-          value="search"
-          icon={<SearchIcon fontSize="small" />}
-          iconPosition="start"
-          label={t('tickets.tabs.search')}
-          data-testid="tickets-tab-search"
-          sx={{ minHeight: 56 }}
-        />
-      </Tabs>
+        tabSx={{ minHeight: 56 }}
+        tabs={[
+          {
+            value: 'open',
+            icon: <MoveToInboxIcon fontSize="small" />,
+            label: t('tickets.tabs.open'),
+            testId: 'tickets-tab-open',
+          },
+          {
+            value: 'closed',
+            icon: <CheckBoxIcon fontSize="small" />,
+            label: t('tickets.tabs.closed'),
+            testId: 'tickets-tab-closed',
+          },
+          {
+            value: 'search',
+            icon: <SearchIcon fontSize="small" />,
+            label: t('tickets.tabs.search'),
+            testId: 'tickets-tab-search',
+          },
+        ]}
+      />
 
       <Stack
         direction="row"
@@ -176,35 +170,35 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
 
       {tab === 'open' && (
         <>
-          <Tabs
+          <PlainTabs
             value={subTab}
-            onChange={(_e, value: OpenSubTab) => setSubTab(value)}
-            variant="fullWidth"
+            onChange={setSubTab}
             sx={{ borderBottom: 1, borderColor: 'divider' }}
-          >
-            <Tab
-              value="open"
-              data-testid="tickets-subtab-assigned"
-              label={
-                <CountLabel
-                  label={t('tickets.tabs.assigned')}
-                  count={openCount}
-                  testId="tickets-count-assigned"
-                />
-              }
-            />
-            <Tab
-              value="pending"
-              data-testid="tickets-subtab-pending"
-              label={
-                <CountLabel
-                  label={t('tickets.tabs.pending')}
-                  count={pendingCount}
-                  testId="tickets-count-pending"
-                />
-              }
-            />
-          </Tabs>
+            tabs={[
+              {
+                value: 'open',
+                testId: 'tickets-subtab-assigned',
+                label: (
+                  <CountLabel
+                    label={t('tickets.tabs.assigned')}
+                    count={openCount}
+                    testId="tickets-count-assigned"
+                  />
+                ),
+              },
+              {
+                value: 'pending',
+                testId: 'tickets-subtab-pending',
+                label: (
+                  <CountLabel
+                    label={t('tickets.tabs.pending')}
+                    count={pendingCount}
+                    testId="tickets-count-pending"
+                  />
+                ),
+              },
+            ]}
+          />
           <TicketList params={subTab === 'open' ? openParams : pendingParams} selectedUuid={selectedUuid} />
         </>
       )}
