@@ -2,7 +2,7 @@ import AddIcon from '@mui/icons-material/Add';
 import CheckBoxIcon from '@mui/icons-material/CheckBox';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import SearchIcon from '@mui/icons-material/Search';
-import { Badge, Box, Button, FormControlLabel, Paper, Stack, Switch } from '@mui/material';
+import { Badge, Box, Button, Paper, Stack } from '@mui/material';
 import { can, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
 import { PlainTabs } from './plain-tabs';
 import { QueueFilter, useQueueFilterOptions, useSelectedQueues } from './queue-filter';
+import { ShowAllSwitch } from './show-all-switch';
 import { TicketList } from './ticket-list';
 import type { TicketListParams } from './tickets-cache';
 import { useTagOptions, useTicketsList, useUserOptions } from './use-tickets';
@@ -149,18 +150,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
               {t('tickets.manager.newTicket')}
             </Button>
             {canShowAll && (
-              <FormControlLabel
-                label={t('tickets.manager.showAll')}
-                control={
-                  <Switch
-                    size="small"
-                    checked={showAll}
-                    onChange={(e) => setShowAll(e.target.checked)}
-                    slotProps={{ input: { 'data-testid': 'show-all-switch' } as object }}
-                  />
-                }
-                sx={{ mr: 0 }}
-              />
+              <ShowAllSwitch label={t('tickets.manager.showAll')} checked={showAll} onChange={setShowAll} />
             )}
             <Box sx={{ flex: 1 }} />
           </>
