@@ -1,8 +1,9 @@
 /**
  * Date formatting (core section 1: day/month/year, pt-BR formats) with date-fns. The patterns are
- * all digits, so no date-fns locale is needed (the pt-BR one weighs 6.6 KiB gzip on every page).
+ * all digits, so they go through `lightFormat` (no locale, no localized tokens: `format` would bring
+ * date-fns's default locale and every formatter to every page).
  */
-import { differenceInCalendarDays, format, isValid, parseISO } from 'date-fns';
+import { differenceInCalendarDays, isValid, lightFormat, parseISO } from 'date-fns';
 
 const toDate = (value: string | Date): Date => (typeof value === 'string' ? parseISO(value) : value);
 
@@ -10,14 +11,14 @@ const toDate = (value: string | Date): Date => (typeof value === 'string' ? pars
 export function formatDate(value: string | Date | null | undefined): string {
   if (!value) return '';
   const date = toDate(value);
-  return isValid(date) ? format(date, 'dd/MM/yyyy') : '';
+  return isValid(date) ? lightFormat(date, 'dd/MM/yyyy') : '';
 }
 
 /** `dd/MM/yyyy HH:mm`, or '' for a missing or invalid date. */
 export function formatDateTime(value: string | Date | null | undefined): string {
   if (!value) return '';
   const date = toDate(value);
-  return isValid(date) ? format(date, 'dd/MM/yyyy HH:mm') : '';
+  return isValid(date) ? lightFormat(date, 'dd/MM/yyyy HH:mm') : '';
 }
 
 /** Whole calendar days from today to `value` (negative when past). */
@@ -29,12 +30,12 @@ export function daysUntil(value: string | Date, now: Date = new Date()): number 
 export function formatShortDateTime(value: string | Date | null | undefined): string {
   if (!value) return '';
   const date = toDate(value);
-  return isValid(date) ? format(date, 'dd/MM/yy HH:mm') : '';
+  return isValid(date) ? lightFormat(date, 'dd/MM/yy HH:mm') : '';
 }
 
 /** `HH:mm` (a message's time in a conversation), or '' for a missing or invalid date. */
 export function formatTime(value: string | Date | null | undefined): string {
   if (!value) return '';
   const date = toDate(value);
-  return isValid(date) ? format(date, 'HH:mm') : '';
+  return isValid(date) ? lightFormat(date, 'HH:mm') : '';
 }

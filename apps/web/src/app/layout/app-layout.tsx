@@ -1,5 +1,5 @@
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
-import { Box, Divider, Drawer, IconButton, Toolbar, useMediaQuery } from '@mui/material';
+import { Box, IconButton, Paper, Toolbar, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,9 @@ import { TopBar } from './top-bar';
 /** The realtime connection (socket.io client, the caches' event handlers): fetched after the shell renders. */
 const Realtime = lazy(() => import('../use-realtime').then((m) => ({ default: m.Realtime })));
 
+/** The overlay drawer (MUI Drawer, Modal, Slide), loaded on small screens only. */
+const MobileDrawer = lazy(() => import('./mobile-drawer').then((m) => ({ default: m.MobileDrawer })));
+
 export const DRAWER_WIDTH = 240;
 const MINI_WIDTH = 60;
 /** The menu opens by itself above this window width (core section 2). */
@@ -18,7 +21,9 @@ export const AUTO_OPEN_WIDTH = 1200;
 
 /**
  * Shell of the private pages: top bar, side menu and the page. The menu is a temporary (overlay)
- * drawer under 600 px; wider, it is permanent and collapses to icons.
+ * drawer under 600 px (a lazy chunk); wider, it is docked and collapses to icons, drawn as MUI's
+ * permanent drawer draws it (a fixed paper with a right border) without the Drawer module, which
+ * would bring its Modal and transitions to every wide first render.
  */
 export function AppLayout() {
   const { t } = useTranslation();
@@ -43,31 +48,42 @@ export function AppLayout() {
       </Suspense>
       <TopBar onToggleMenu={() => setOpen((o) => !o)} zIndex={theme.zIndex.drawer + (small ? 0 : 1)} />
       {small ? (
-        <Drawer
-          variant="temporary"
-          open={open}
-          onClose={() => setOpen(false)}
-          ModalProps={{ keepMounted: true }}
-          slotProps={{ paper: { sx: { width: DRAWER_WIDTH } } }}
-        >
-          {header}
-          <Divider />
-          <SideMenu user={user} expanded onNavigate={() => setOpen(false)} />
-        </Drawer>
+        <Suspense fallback={null}>
+          <MobileDrawer
+            user={user}
+            open={open}
+            onClose={() => setOpen(false)}
+            header={header}
+            width={DRAWER_WIDTH}
+          />
+        </Suspense>
       ) : (
-        <Drawer
-          variant="permanent"
-          open={open}
-          sx={{ width, flexShrink: 0, transition: theme.transitions.create('width') }}
-          slotProps={{
-            paper: {
-              sx: { width, overflowX: 'hidden', transition: theme.transitions.create('width') },
-            },
-          }}
-        >
-          <Toolbar />
-          <SideMenu user={user} expanded={open} />
-        </Drawer>
+        <Box sx={{ width, flex: '0 0 auto', transition: theme.transitions.create('width') }}>
+          <Paper
+            square
+            elevation={0}
+            sx={{
+              width,
+              overflowX: 'hidden',
+              overflowY: 'auto',
+              transition: theme.transitions.create('width'),
+              display: 'flex',
+              flexDirection: 'column',
+              height: '100%',
+              flex: '1 0 auto',
+              zIndex: 'drawer',
+              position: 'fixed',
+              top: 0,
+              left: 0,
+              outline: 0,
+              borderRight: 1,
+              borderColor: 'divider',
+            }}
+          >
+            <Toolbar />
+            <SideMenu user={user} expanded={open} />
+          </Paper>
+        </Box>
       )}
       <Box component="main" sx={{ flex: 1, minWidth: 0, p: { xs: 1, sm: 2 }, bgcolor: 'background.default' }}>
         <Toolbar />

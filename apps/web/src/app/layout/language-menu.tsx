@@ -1,10 +1,16 @@
 import TranslateIcon from '@mui/icons-material/Translate';
-import { IconButton, Menu, MenuItem, Tooltip } from '@mui/material';
-import { LANGUAGES, type Language } from '@zapdesk/shared';
-import { useState } from 'react';
+import { IconButton } from '@mui/material';
+import type { Language } from '@zapdesk/shared';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { usePreferences } from '../preferences';
+import { LazyTooltip } from './lazy-tooltip';
+
+/** The menu itself (MUI Menu, Popover, Modal) loads when it is first opened. */
+const LanguageMenuList = lazy(() =>
+  import('./language-menu-list').then((m) => ({ default: m.LanguageMenuList })),
+);
 
 interface LanguageMenuProps {
   /** When true (signed in), the choice is also saved on the server: POST /users/set-language/:lang. */
@@ -17,6 +23,7 @@ export function LanguageMenu({ persist = false, color = 'inherit' }: LanguageMen
   const { t } = useTranslation();
   const { language, setLanguage } = usePreferences();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [menuUsed, setMenuUsed] = useState(false);
 
   const choose = async (lang: Language) => {
     setAnchor(null);
@@ -29,29 +36,30 @@ export function LanguageMenu({ persist = false, color = 'inherit' }: LanguageMen
 
   return (
     <>
-      <Tooltip title={t('topbar.language')}>
+      <LazyTooltip title={t('topbar.language')}>
         <IconButton
           color={color}
           aria-label={t('topbar.language')}
           aria-haspopup="menu"
           data-testid="language-menu-button"
-          onClick={(e) => setAnchor(e.currentTarget)}
+          onClick={(e) => {
+            setAnchor(e.currentTarget);
+            setMenuUsed(true);
+          }}
         >
           <TranslateIcon />
         </IconButton>
-      </Tooltip>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        {LANGUAGES.map((lang) => (
-          <MenuItem
-            key={lang}
-            selected={lang === language}
-            data-testid={`language-option-${lang}`}
-            onClick={() => void choose(lang)}
-          >
-            {t(`languages.${lang}`)}
-          </MenuItem>
-        ))}
-      </Menu>
+      </LazyTooltip>
+      {menuUsed && (
+        <Suspense fallback={null}>
+          <LanguageMenuList
+            anchor={anchor}
+            language={language}
+            onClose={() => setAnchor(null)}
+            onChoose={(lang) => void choose(lang)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

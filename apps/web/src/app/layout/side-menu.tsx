@@ -1,20 +1,11 @@
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
-import {
-  Box,
-  Collapse,
-  Divider,
-  List,
-  ListItemButton,
-  ListItemIcon,
-  ListItemText,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, List, ListItemButton, ListItemIcon, ListItemText, Typography } from '@mui/material';
 import { APP_VERSION, type SessionUser, STORAGE_KEYS } from '@zapdesk/shared';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
+import { LazyTooltip } from './lazy-tooltip';
 import { ChatsMenuBadge, ConnectionsMenuBadge } from './menu-badges';
 import { buildMenu, type MenuLink } from './menu-items';
 
@@ -26,6 +17,9 @@ interface SideMenuProps {
   onNavigate?: () => void;
 }
 
+/** A group's opening transition, loaded when a group is first opened (groups start closed). */
+const Collapse = lazy(() => import('@mui/material/Collapse'));
+
 const testIdOf = (to: string) => `menu-${to === '/' ? 'dashboard' : to.slice(1)}`;
 
 /** The side menu's links (core section 2 "Side menu") and the version footer. */
@@ -35,6 +29,7 @@ export function SideMenu({ user, expanded, onNavigate }: SideMenuProps) {
   const cshow = localStorage.getItem(STORAGE_KEYS.cshow) !== null;
   const entries = buildMenu(user, { cshow });
   const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({});
+  const openedGroups = new Set(Object.keys(openGroups));
 
   const renderLink = (item: MenuLink, nested = false) => {
     const Icon = item.icon;
@@ -43,7 +38,7 @@ export function SideMenu({ user, expanded, onNavigate }: SideMenuProps) {
     if (item.badge === 'chats') icon = <ChatsMenuBadge>{icon}</ChatsMenuBadge>;
     const label = t(item.labelKey);
     return (
-      <Tooltip key={item.to} title={expanded ? '' : label} placement="right">
+      <LazyTooltip key={item.to} title={expanded ? '' : label} placement="right">
         <ListItemButton
           component={NavLink}
           to={item.to}
@@ -56,7 +51,7 @@ export function SideMenu({ user, expanded, onNavigate }: SideMenuProps) {
           <ListItemIcon sx={{ minWidth: 40 }}>{icon}</ListItemIcon>
           <ListItemText primary={label} sx={{ opacity: expanded ? 1 : 0, whiteSpace: 'nowrap' }} />
         </ListItemButton>
-      </Tooltip>
+      </LazyTooltip>
     );
   };
 
@@ -89,14 +84,22 @@ export function SideMenu({ user, expanded, onNavigate }: SideMenuProps) {
                 />
                 {expanded && (open ? <ExpandLess /> : <ExpandMore />)}
               </ListItemButton>
-              <Collapse in={open} timeout="auto" unmountOnExit>
-                <List disablePadding>{entry.children.map((child) => renderLink(child, true))}</List>
-              </Collapse>
+              {openedGroups.has(entry.id) && (
+                <Suspense fallback={null}>
+                  <Collapse in={open} timeout="auto" unmountOnExit>
+                    <List disablePadding>{entry.children.map((child) => renderLink(child, true))}</List>
+                  </Collapse>
+                </Suspense>
+              )}
             </Box>
           );
         })}
       </List>
-      <Divider />
+      {/* MUI's Divider as it draws itself (a thin bottom border in the divider colour). */}
+      <Box
+        component="hr"
+        sx={{ m: 0, flexShrink: 0, border: 0, borderBottom: 'thin solid', borderColor: 'divider' }}
+      />
       <Typography
         variant="caption"
         color="text.secondary"

@@ -4,7 +4,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import StorefrontIcon from '@mui/icons-material/Storefront';
-import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography } from '@mui/material';
+import { AppBar, Box, IconButton, Toolbar, Typography } from '@mui/material';
 import { can } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -16,6 +16,7 @@ import { OTHER_SERVICES_URL } from '../../lib/config';
 import { formatDate } from '../../lib/format';
 import { usePreferences } from '../preferences';
 import { LanguageMenu } from './language-menu';
+import { LazyTooltip } from './lazy-tooltip';
 import { NotificationsPopover } from './notifications-popover';
 import { UserMenu } from './user-menu';
 import { VolumeControl } from './volume-control';
@@ -58,7 +59,7 @@ export function TopBar({ onToggleMenu, zIndex }: { onToggleMenu: () => void; zIn
         <Box sx={{ flex: { xs: 1, sm: 0 } }} />
         {admin && (
           <>
-            <Tooltip title={t('topbar.plans')}>
+            <LazyTooltip title={t('topbar.plans')}>
               <IconButton
                 color="inherit"
                 aria-label={t('topbar.plans')}
@@ -67,8 +68,8 @@ export function TopBar({ onToggleMenu, zIndex }: { onToggleMenu: () => void; zIn
               >
                 <ReceiptLongIcon />
               </IconButton>
-            </Tooltip>
-            <Tooltip title={t('topbar.otherServices')}>
+            </LazyTooltip>
+            <LazyTooltip title={t('topbar.otherServices')}>
               <IconButton
                 color="inherit"
                 aria-label={t('topbar.otherServices')}
@@ -80,11 +81,11 @@ export function TopBar({ onToggleMenu, zIndex }: { onToggleMenu: () => void; zIn
               >
                 <StorefrontIcon />
               </IconButton>
-            </Tooltip>
+            </LazyTooltip>
           </>
         )}
         <LanguageMenu persist />
-        <Tooltip title={mode === 'dark' ? t('topbar.themeLight') : t('topbar.themeDark')}>
+        <LazyTooltip title={mode === 'dark' ? t('topbar.themeLight') : t('topbar.themeDark')}>
           <IconButton
             color="inherit"
             aria-label={mode === 'dark' ? t('topbar.themeLight') : t('topbar.themeDark')}
@@ -93,9 +94,9 @@ export function TopBar({ onToggleMenu, zIndex }: { onToggleMenu: () => void; zIn
           >
             {mode === 'dark' ? <Brightness7Icon /> : <Brightness4Icon />}
           </IconButton>
-        </Tooltip>
+        </LazyTooltip>
         <VolumeControl />
-        <Tooltip title={t('topbar.refresh')}>
+        <LazyTooltip title={t('topbar.refresh')}>
           <IconButton
             color="inherit"
             aria-label={t('topbar.refresh')}
@@ -104,7 +105,7 @@ export function TopBar({ onToggleMenu, zIndex }: { onToggleMenu: () => void; zIn
           >
             <RefreshIcon />
           </IconButton>
-        </Tooltip>
+        </LazyTooltip>
         <ChatsPopover />
         <NotificationsPopover />
         <AnnouncementsPopover />

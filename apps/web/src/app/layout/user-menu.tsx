@@ -1,11 +1,13 @@
 import AccountCircle from '@mui/icons-material/AccountCircle';
-import LogoutIcon from '@mui/icons-material/Logout';
-import PersonIcon from '@mui/icons-material/Person';
-import { IconButton, ListItemIcon, Menu, MenuItem, Tooltip } from '@mui/material';
+import { IconButton } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser, useSession } from '../../features/auth/session-context';
+import { LazyTooltip } from './lazy-tooltip';
+
+/** The menu itself (MUI Menu, Popover, Modal) loads when it is first opened. */
+const UserMenuList = lazy(() => import('./user-menu-list').then((m) => ({ default: m.UserMenuList })));
 
 /** The profile modal (its form and zod) loads when it is first opened. */
 const UserModal = lazy(() =>
@@ -19,54 +21,42 @@ export function UserMenu() {
   const user = useCurrentUser();
   const { logout, setUser } = useSession();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [menuUsed, setMenuUsed] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
 
   return (
     <>
-      <Tooltip title={t('topbar.account')}>
+      <LazyTooltip title={t('topbar.account')}>
         <IconButton
           color="inherit"
           aria-label={t('topbar.account')}
           aria-haspopup="menu"
           data-testid="user-menu-button"
-          onClick={(e) => setAnchor(e.currentTarget)}
+          onClick={(e) => {
+            setAnchor(e.currentTarget);
+            setMenuUsed(true);
+          }}
         >
           <AccountCircle />
         </IconButton>
-      </Tooltip>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      >
-        <MenuItem
-          data-testid="profile"
-          onClick={() => {
-            setAnchor(null);
-            setProfileOpen(true);
-          }}
-        >
-          <ListItemIcon>
-            <PersonIcon fontSize="small" />
-          </ListItemIcon>
-          {t('topbar.profile')}
-        </MenuItem>
-        <MenuItem
-          data-testid="logout"
-          onClick={async () => {
-            setAnchor(null);
-            await logout();
-            navigate('/login', { replace: true });
-          }}
-        >
-          <ListItemIcon>
-            <LogoutIcon fontSize="small" />
-          </ListItemIcon>
-          {t('topbar.logout')}
-        </MenuItem>
-      </Menu>
+      </LazyTooltip>
+      {menuUsed && (
+        <Suspense fallback={null}>
+          <UserMenuList
+            anchor={anchor}
+            onClose={() => setAnchor(null)}
+            onProfile={() => {
+              setAnchor(null);
+              setProfileOpen(true);
+            }}
+            onLogout={async () => {
+              setAnchor(null);
+              await logout();
+              navigate('/login', { replace: true });
+            }}
+          />
+        </Suspense>
+      )}
       {profileOpen && (
         <Suspense fallback={null}>
           <UserModal

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { usePreferences } from '../preferences';
 
 /**
- * The notification volume slider (core section 9): 0..1, step 0.1, stored as `volume`. A lazy
- * chunk of VolumeControl: MUI's Slider is fetched when the volume popover first opens.
+ * The notification volume slider (core section 9): 0..1, step 0.1, stored as `volume`. Part of the
+ * volume popover's chunk: MUI's Slider is fetched when the popover first opens.
  */
 export function VolumeSlider() {
   const { t } = useTranslation();

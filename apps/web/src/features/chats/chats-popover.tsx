@@ -1,20 +1,16 @@
 import ForumIcon from '@mui/icons-material/Forum';
-import {
-  Badge,
-  Box,
-  IconButton,
-  List,
-  ListItemButton,
-  ListItemText,
-  Popover,
-  Tooltip,
-  Typography,
-} from '@mui/material';
-import { useState } from 'react';
+import { Badge, IconButton } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { LazyTooltip } from '../../app/layout/lazy-tooltip';
 import { useCurrentUser } from '../auth/session-context';
 import { unreadsOf, useChatsList, useFlatChats } from './use-chats';
+
+/** The popover and its list (MUI Popover, List), loaded when it first opens. */
+const ChatsPopoverList = lazy(() =>
+  import('./chats-popover-list').then((m) => ({ default: m.ChatsPopoverList })),
+);
 
 /** Whether the signed-in user's company plan has internal chat. */
 export function useInternalChatEnabled(): boolean {
@@ -44,59 +40,40 @@ function ChatsPopoverButton() {
   const navigate = useNavigate();
   const me = useCurrentUser();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [used, setUsed] = useState(false);
   const { chats, unread } = useUnreadChats(true);
 
   return (
     <>
-      <Tooltip title={t('chat.popover.title')}>
+      <LazyTooltip title={t('chat.popover.title')}>
         <IconButton
           color="inherit"
           aria-label={t('chat.popover.title')}
           data-testid="chats-popover-button"
-          onClick={(e) => setAnchor(e.currentTarget)}
+          onClick={(e) => {
+            setAnchor(e.currentTarget);
+            setUsed(true);
+          }}
         >
           <Badge badgeContent={unread} color="secondary" data-testid="chats-popover-count">
             <ForumIcon />
           </Badge>
         </IconButton>
-      </Tooltip>
-      <Popover
-        open={anchor !== null}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { width: 340, maxHeight: 420 } } }}
-      >
-        {chats.length === 0 ? (
-          <Box sx={{ p: 2 }}>
-            <Typography variant="body2" color="text.secondary">
-              {t('chat.noChats')}
-            </Typography>
-          </Box>
-        ) : (
-          <List dense disablePadding data-testid="chats-popover-list">
-            {chats.map((chat) => (
-              <ListItemButton
-                key={chat.id}
-                divider
-                data-testid={`chats-popover-item-${chat.id}`}
-                onClick={() => {
-                  setAnchor(null);
-                  navigate(`/chats/${chat.uuid}`);
-                }}
-              >
-                <ListItemText
-                  primary={chat.title}
-                  secondary={chat.lastMessage || t('chat.noMessages')}
-                  slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
-                />
-                <Badge badgeContent={unreadsOf(chat, me.id)} color="secondary" sx={{ mx: 1.5 }} />
-              </ListItemButton>
-            ))}
-          </List>
-        )}
-      </Popover>
+      </LazyTooltip>
+      {used && (
+        <Suspense fallback={null}>
+          <ChatsPopoverList
+            anchor={anchor}
+            chats={chats}
+            meId={me.id}
+            onClose={() => setAnchor(null)}
+            onOpen={(chat) => {
+              setAnchor(null);
+              navigate(`/chats/${chat.uuid}`);
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -8,7 +8,7 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { Box, IconButton, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
 import type { Message } from '@zapdesk/shared';
-import { format, isValid, parseISO } from 'date-fns';
+import { isValid, lightFormat, parseISO } from 'date-fns';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MessageMedia, mediaShowsBody } from './message-media';
@@ -67,7 +67,7 @@ export function AckIcon({
 /** HH:mm of a message. */
 function timeOf(value: string): string {
   const date = parseISO(value);
-  return isValid(date) ? format(date, 'HH:mm') : '';
+  return isValid(date) ? lightFormat(date, 'HH:mm') : '';
 }
 
 /** The quoted message above a reply (also used by the composer's reply mode). */

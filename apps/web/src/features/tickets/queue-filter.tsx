@@ -1,9 +1,19 @@
-import { Box, Checkbox, ListItemText, MenuItem, TextField } from '@mui/material';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import { Box } from '@mui/material';
 import { can, type QueueRef, type SessionUser } from '@zapdesk/shared';
-import { useCallback, useMemo, useState } from 'react';
+import { type KeyboardEvent, lazy, Suspense, useCallback, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readJson, writeJson } from '../../lib/storage';
 import { useQueueList } from '../queues/use-queues';
+import type { QueueFilterProps } from './queue-select';
+
+const loadQueueSelect = () => import('./queue-select');
+/** The MUI select (TextField, Menu, Checkbox), loaded when the filter is first used. */
+const QueueSelect = lazy(() => loadQueueSelect().then((m) => ({ default: m.QueueSelect })));
+/** Starts fetching the select's code (a failed fetch is retried when the filter is used). */
+const prefetchQueueSelect = () => void loadQueueSelect().catch(() => {});
+/** The keys that open MUI's select from the keyboard. */
+const OPEN_KEYS = new Set([' ', 'ArrowUp', 'ArrowDown', 'Enter']);
 
 const storageKey = (userId: number) => `tickets.queueFilter.${userId}`;
 
@@ -34,53 +44,179 @@ export function useSelectedQueues(user: SessionUser): [number[], (ids: number[])
   return [selected, update];
 }
 
-/** The queue multi-select of the tickets manager header. */
-export function QueueFilter({
-  options,
-  value,
-  onChange,
+/**
+ * The closed queue filter as MUI's small outlined select draws it (shrunk label in the outline's
+ * notch, value, drop-down arrow), in plain elements styled by the theme, so the tickets manager's
+ * first render carries no MUI input, select, menu or modal code. A press (mouse, touch or one of the
+ * select's keys) swaps in the real select, open; the pointer or focus reaching it prefetches that.
+ */
+function ClosedQueueFilter({
+  label,
+  text,
+  onOpen,
 }: {
-  options: QueueRef[];
-  value: number[];
-  onChange: (ids: number[]) => void;
+  label: string;
+  text: string;
+  onOpen: (by: 'pointer' | 'keyboard') => void;
 }) {
-  const { t } = useTranslation();
-  const known = value.filter((id) => options.some((q) => q.id === id));
+  const labelId = useId();
   return (
-    <TextField
-      select
-      size="small"
-      label={t('tickets.manager.queues')}
-      value={known}
+    <Box
       data-testid="queue-filter"
-      sx={{ minWidth: 130, maxWidth: 200 }}
-      onChange={(e) => {
-        const v = e.target.value as unknown as number[] | string;
-        onChange(typeof v === 'string' ? v.split(',').map(Number) : v);
-      }}
-      slotProps={{
-        select: {
-          multiple: true,
-          renderValue: (selected) => {
-            const ids = selected as number[];
-            if (ids.length === 0) return t('tickets.manager.allQueues');
-            return (
-              <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
-                {t('tickets.manager.queuesSelected', { count: ids.length })}
-              </Box>
-            );
-          },
-          displayEmpty: true,
-        },
-        inputLabel: { shrink: true },
+      onPointerEnter={prefetchQueueSelect}
+      sx={{
+        display: 'inline-flex',
+        flexDirection: 'column',
+        position: 'relative',
+        minWidth: 130,
+        maxWidth: 200,
+        verticalAlign: 'top',
+        typography: 'body1',
+        lineHeight: '1.4375em',
       }}
     >
-      {options.map((queue) => (
-        <MenuItem key={queue.id} value={queue.id} data-testid={`queue-filter-option-${queue.id}`}>
-          <Checkbox size="small" checked={known.includes(queue.id)} sx={{ color: queue.color }} />
-          <ListItemText primary={queue.name} />
-        </MenuItem>
-      ))}
-    </TextField>
+      <Box
+        component="label"
+        id={labelId}
+        sx={{
+          position: 'absolute',
+          left: 0,
+          top: 0,
+          zIndex: 1,
+          transform: 'translate(14px, -9px) scale(0.75)',
+          transformOrigin: 'top left',
+          maxWidth: 'calc(133% - 32px)',
+          whiteSpace: 'nowrap',
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
+          color: 'text.secondary',
+          userSelect: 'none',
+        }}
+      >
+        {label}
+      </Box>
+      <Box
+        sx={{
+          position: 'relative',
+          borderRadius: 1,
+          color: 'text.primary',
+          cursor: 'pointer',
+          '&:hover fieldset': { borderColor: 'text.primary' },
+        }}
+      >
+        <Box
+          role="combobox"
+          tabIndex={0}
+          aria-haspopup="listbox"
+          aria-expanded="false"
+          aria-labelledby={labelId}
+          onFocus={prefetchQueueSelect}
+          onMouseDown={(e) => {
+            if (e.button === 0) {
+              e.preventDefault();
+              onOpen('pointer');
+            }
+          }}
+          onKeyDown={(e: KeyboardEvent) => {
+            if (OPEN_KEYS.has(e.key)) {
+              e.preventDefault();
+              onOpen('keyboard');
+            }
+          }}
+          sx={{
+            display: 'block',
+            p: '8.5px 32px 8.5px 14px',
+            minHeight: '1.4375em',
+            whiteSpace: 'nowrap',
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            userSelect: 'none',
+            outline: 0,
+          }}
+        >
+          {text}
+        </Box>
+        <ArrowDropDownIcon
+          sx={{
+            position: 'absolute',
+            right: 7,
+            top: 'calc(50% - .5em)',
+            pointerEvents: 'none',
+            color: 'action.active',
+          }}
+        />
+        <Box
+          component="fieldset"
+          aria-hidden
+          sx={{
+            position: 'absolute',
+            inset: '-5px 0 0 0',
+            m: 0,
+            px: 1,
+            py: 0,
+            textAlign: 'left',
+            pointerEvents: 'none',
+            borderRadius: 'inherit',
+            border: 1,
+            borderColor: (theme) =>
+              theme.palette.mode === 'light' ? 'rgba(0, 0, 0, 0.23)' : 'rgba(255, 255, 255, 0.23)',
+            overflow: 'hidden',
+            minWidth: '0%',
+          }}
+        >
+          <Box
+            component="legend"
+            sx={{
+              float: 'unset',
+              width: 'auto',
+              overflow: 'hidden',
+              display: 'block',
+              p: 0,
+              height: 11,
+              fontSize: '0.75em',
+              visibility: 'hidden',
+              maxWidth: '100%',
+              whiteSpace: 'nowrap',
+            }}
+          >
+            <Box
+              component="span"
+              sx={{ px: '5px', display: 'inline-block', opacity: 0, visibility: 'visible' }}
+            >
+              {label}
+            </Box>
+          </Box>
+        </Box>
+      </Box>
+    </Box>
+  );
+}
+
+/**
+ * The queue multi-select of the tickets manager header: drawn closed in plain elements until first
+ * used, then MUI's select (a lazy chunk), opened by that first press.
+ */
+export function QueueFilter({ options, value, onChange }: QueueFilterProps) {
+  const { t } = useTranslation();
+  const [opened, setOpened] = useState<'pointer' | 'keyboard' | null>(null);
+  const count = value.filter((id) => options.some((q) => q.id === id)).length;
+  const closed = (
+    <ClosedQueueFilter
+      label={t('tickets.manager.queues')}
+      text={count === 0 ? t('tickets.manager.allQueues') : t('tickets.manager.queuesSelected', { count })}
+      onOpen={setOpened}
+    />
+  );
+  if (!opened) return closed;
+  return (
+    <Suspense fallback={closed}>
+      <QueueSelect
+        options={options}
+        value={value}
+        onChange={onChange}
+        defaultOpen
+        autoFocus={opened === 'keyboard'}
+      />
+    </Suspense>
   );
 }

@@ -1,5 +1,5 @@
 /** Display rules of the ticket list item (core section 2 "Ticket list item"). */
-import { format, isSameDay, isValid, parseISO } from 'date-fns';
+import { isSameDay, isValid, lightFormat, parseISO } from 'date-fns';
 
 /** Contact names are cut to this many characters on narrow screens (under 600 px). */
 export const NARROW_NAME_LENGTH = 10;
@@ -15,7 +15,7 @@ export function formatTicketTime(
   if (!updatedAt) return '';
   const date = typeof updatedAt === 'string' ? parseISO(updatedAt) : updatedAt;
   if (!isValid(date)) return '';
-  return isSameDay(date, now) ? format(date, 'HH:mm') : format(date, 'dd/MM/yyyy');
+  return isSameDay(date, now) ? lightFormat(date, 'HH:mm') : lightFormat(date, 'dd/MM/yyyy');
 }
 
 /** The contact name as the list shows it: cut to 10 characters on narrow screens. */

@@ -1,22 +1,12 @@
 import SmartToyIcon from '@mui/icons-material/SmartToy';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import {
-  Avatar,
-  Badge,
-  Box,
-  Button,
-  Chip,
-  IconButton,
-  Stack,
-  Tooltip,
-  Typography,
-  useMediaQuery,
-} from '@mui/material';
+import { Avatar, Badge, Box, Button, IconButton, Stack, Typography, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { can, type Ticket, type UpdateTicketBody } from '@zapdesk/shared';
 import { lazy, type MouseEvent, memo, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { LazyTooltip } from '../../app/layout/lazy-tooltip';
 import { useCurrentUser } from '../auth/session-context';
 import { displayName, formatTicketTime, NO_QUEUE_COLOR } from './ticket-format';
 import { useUpdateTicket, viewerOf } from './use-tickets';
@@ -24,17 +14,39 @@ import { useUpdateTicket, viewerOf } from './use-tickets';
 /** The read-only preview (a dialog with the ticket's messages), loaded when an admin first opens one. */
 const PeekDialog = lazy(() => import('./peek-dialog').then((m) => ({ default: m.PeekDialog })));
 
-const chipSx = { height: 18, fontSize: 11, maxWidth: 120 } as const;
-
-/** A small coloured tag; white text on coloured backgrounds. */
+/**
+ * A small coloured tag, drawn as MUI's small Chip draws a label-only chip (rounded, 18 px high, 11 px
+ * text cut with an ellipsis at 120 px; white text on coloured backgrounds) without the Chip module,
+ * as every ticket row shows several.
+ */
 function Tag({ label, color, testId }: { label: string; color?: string; testId?: string }) {
   return (
-    <Chip
-      size="small"
-      label={label}
+    <Box
       data-testid={testId}
-      sx={{ ...chipSx, bgcolor: color, color: color ? 'common.white' : undefined }}
-    />
+      sx={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        boxSizing: 'border-box',
+        height: 18,
+        maxWidth: 120,
+        borderRadius: '16px',
+        fontFamily: 'fontFamily',
+        fontSize: 11,
+        lineHeight: 1.5,
+        whiteSpace: 'nowrap',
+        verticalAlign: 'middle',
+        bgcolor: color ?? 'action.selected',
+        color: color ? 'common.white' : 'text.primary',
+      }}
+    >
+      <Box
+        component="span"
+        sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', px: 1 }}
+      >
+        {label}
+      </Box>
+    </Box>
   );
 }
 
@@ -144,12 +156,12 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected }:
               #{ticket.id}
             </Typography>
             {ticket.chatbot && (
-              <Tooltip title={t('tickets.item.chatbot')}>
+              <LazyTooltip title={t('tickets.item.chatbot')}>
                 <SmartToyIcon fontSize="small" color="action" data-testid={`ticket-chatbot-${ticket.id}`} />
-              </Tooltip>
+              </LazyTooltip>
             )}
             {canPeek && (
-              <Tooltip title={t('tickets.item.peek')}>
+              <LazyTooltip title={t('tickets.item.peek')}>
                 <IconButton
                   size="small"
                   aria-label={t('tickets.item.peek')}
@@ -162,7 +174,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected }:
                 >
                   <VisibilityIcon fontSize="small" />
                 </IconButton>
-              </Tooltip>
+              </LazyTooltip>
             )}
             <Box sx={{ flex: 1 }} />
             <Typography

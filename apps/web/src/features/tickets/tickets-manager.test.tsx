@@ -123,6 +123,15 @@ describe('TicketsManager', { timeout: 15_000 }, () => {
     expect(ticketCalls().some((url) => url.searchParams.get('showAll'))).toBe(false);
   });
 
+  it('loads the search box with the search tab and puts the focus in it', async () => {
+    const user = userEvent.setup();
+    renderManager();
+    expect(screen.queryByTestId('tickets-search')).toBeNull();
+    await user.click(screen.getByTestId('tickets-tab-search'));
+    const box = await screen.findByTestId('tickets-search');
+    await waitFor(() => expect(document.activeElement).toBe(box));
+  });
+
   it('applies the lowercased search after 500 ms; clearing it returns to the open tab', async () => {
     const user = userEvent.setup();
     renderManager();

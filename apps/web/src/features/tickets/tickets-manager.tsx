@@ -2,31 +2,24 @@ import AddIcon from '@mui/icons-material/Add';
 import CheckBoxIcon from '@mui/icons-material/CheckBox';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import SearchIcon from '@mui/icons-material/Search';
-import {
-  Badge,
-  Box,
-  Button,
-  FormControlLabel,
-  InputAdornment,
-  Paper,
-  Stack,
-  Switch,
-  Tab,
-  Tabs,
-  TextField,
-} from '@mui/material';
+import { Badge, Box, Button, Paper, Stack } from '@mui/material';
 import { can, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
+import { PlainTabs } from './plain-tabs';
 import { QueueFilter, useQueueFilterOptions, useSelectedQueues } from './queue-filter';
+import { ShowAllSwitch } from './show-all-switch';
 import { TicketList } from './ticket-list';
 import type { TicketListParams } from './tickets-cache';
 import { useTagOptions, useTicketsList, useUserOptions } from './use-tickets';
 
 /** The search tab's tag and user filters (MUI Autocomplete), loaded when that tab first opens. */
 const SearchFilters = lazy(() => import('./search-filters').then((m) => ({ default: m.SearchFilters })));
+
+/** The search tab's text box (MUI TextField), loaded with that tab; it takes the focus when shown. */
+const SearchBox = lazy(() => import('./search-box').then((m) => ({ default: m.SearchBox })));
 
 /** The new-ticket modal (its form and zod) loads when it is first opened. */
 const NewTicketModal = lazy(() => import('./new-ticket-modal').then((m) => ({ default: m.NewTicketModal })));
@@ -71,7 +64,6 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const searchParam = useDebouncedValue(searchText.trim().toLowerCase(), SEARCH_DEBOUNCE_MS);
   const [tagIds, setTagIds] = useState<number[]>([]);
   const [userIds, setUserIds] = useState<number[]>([]);
-  const searchInput = useRef<HTMLInputElement>(null);
   const tags = useTagOptions(tab === 'search');
   const users = useUserOptions(tab === 'search' && canFilterUsers);
 
@@ -107,40 +99,32 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
       sx={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0, overflow: 'hidden' }}
       data-testid="tickets-manager"
     >
-      <Tabs
+      <PlainTabs
         value={tab}
-        onChange={(_e, value: ManagerTab) => {
-          setTab(value);
-          if (value === 'search') setTimeout(() => searchInput.current?.focus(), 0);
-        }}
-        variant="fullWidth"
+        onChange={setTab}
         sx={{ borderBottom: 1, borderColor: 'divider', minHeight: 56 }}
-      >
-        <Tab
-          value="open"
-          icon={<MoveToInboxIcon fontSize="small" />}
-          iconPosition="start"
-          label={t('tickets.tabs.open')}
-          data-testid="tickets-tab-open"
-          sx={{ minHeight: 56 }}
-        />
-        <Tab
-          value="closed"
-          icon={<CheckBoxIcon fontSize="small" />}
-          iconPosition="start"
-          label={t('tickets.tabs.closed')}
-          data-testid="tickets-tab-closed"
-          sx={{ minHeight: 56 }}
-        />
-        <Tab
-          value="search"
-          icon={<SearchIcon fontSize="small" />}
-          iconPosition="start"
-          label={t('tickets.tabs.search')}
-          data-testid="tickets-tab-search"
-          sx={{ minHeight: 56 }}
-        />
-      </Tabs>
+        tabSx={{ minHeight: 56 }}
+        tabs={[
+          {
+            value: 'open',
+            icon: <MoveToInboxIcon fontSize="small" />,
+            label: t('tickets.tabs.open'),
+            testId: 'tickets-tab-open',
+          },
+          {
+            value: 'closed',
+            icon: <CheckBoxIcon fontSize="small" />,
+            label: t('tickets.tabs.closed'),
+            testId: 'tickets-tab-closed',
+          },
+          {
+            value: 'search',
+            icon: <SearchIcon fontSize="small" />,
+            label: t('tickets.tabs.search'),
+            testId: 'tickets-tab-search',
+          },
+        ]}
+      />
 
       <Stack
         direction="row"
@@ -151,25 +135,9 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
         sx={{ p: 1, borderBottom: 1, borderColor: 'divider' }}
       >
         {tab === 'search' ? (
-          <TextField
-            size="small"
-            fullWidth
-            placeholder={t('tickets.search.placeholder')}
-            value={searchText}
-            inputRef={searchInput}
-            onChange={(e) => onSearchChange(e.target.value)}
-            sx={{ flex: 1, minWidth: 160 }}
-            slotProps={{
-              htmlInput: { 'aria-label': t('tickets.search.placeholder'), 'data-testid': 'tickets-search' },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon color="action" />
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
+          <Suspense fallback={<Box sx={{ flex: 1, minWidth: 160, height: 40 }} />}>
+            <SearchBox value={searchText} onChange={onSearchChange} />
+          </Suspense>
         ) : (
           <>
             <Button
@@ -182,18 +150,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
               {t('tickets.manager.newTicket')}
             </Button>
             {canShowAll && (
-              <FormControlLabel
-                label={t('tickets.manager.showAll')}
-                control={
-                  <Switch
-                    size="small"
-                    checked={showAll}
-                    onChange={(e) => setShowAll(e.target.checked)}
-                    slotProps={{ input: { 'data-testid': 'show-all-switch' } as object }}
-                  />
-                }
-                sx={{ mr: 0 }}
-              />
+              <ShowAllSwitch label={t('tickets.manager.showAll')} checked={showAll} onChange={setShowAll} />
             )}
             <Box sx={{ flex: 1 }} />
           </>
@@ -203,35 +160,35 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
 
       {tab === 'open' && (
         <>
-          <Tabs
+          <PlainTabs
             value={subTab}
-            onChange={(_e, value: OpenSubTab) => setSubTab(value)}
-            variant="fullWidth"
+            onChange={setSubTab}
             sx={{ borderBottom: 1, borderColor: 'divider' }}
-          >
-            <Tab
-              value="open"
-              data-testid="tickets-subtab-assigned"
-              label={
-                <CountLabel
-                  label={t('tickets.tabs.assigned')}
-                  count={openCount}
-                  testId="tickets-count-assigned"
-                />
-              }
-            />
-            <Tab
-              value="pending"
-              data-testid="tickets-subtab-pending"
-              label={
-                <CountLabel
-                  label={t('tickets.tabs.pending')}
-                  count={pendingCount}
-                  testId="tickets-count-pending"
-                />
-              }
-            />
-          </Tabs>
+            tabs={[
+              {
+                value: 'open',
+                testId: 'tickets-subtab-assigned',
+                label: (
+                  <CountLabel
+                    label={t('tickets.tabs.assigned')}
+                    count={openCount}
+                    testId="tickets-count-assigned"
+                  />
+                ),
+              },
+              {
+                value: 'pending',
+                testId: 'tickets-subtab-pending',
+                label: (
+                  <CountLabel
+                    label={t('tickets.tabs.pending')}
+                    count={pendingCount}
+                    testId="tickets-count-pending"
+                  />
+                ),
+              },
+            ]}
+          />
           <TicketList params={subTab === 'open' ? openParams : pendingParams} selectedUuid={selectedUuid} />
         </>
       )}

@@ -1,9 +1,10 @@
 import ForumIcon from '@mui/icons-material/Forum';
-import { Box, CircularProgress, Paper, Stack, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
+import { Box, CircularProgress, Paper, Stack, Typography, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { Component, type ErrorInfo, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { PlainTabs } from './plain-tabs';
 import { setOpenTicketUuid } from './tickets-cache';
 import { TicketsManager } from './tickets-manager';
 
@@ -112,10 +113,14 @@ export function TicketsPage() {
   if (narrow) {
     return (
       <Stack sx={{ height }} data-testid="tickets-page">
-        <Tabs value={mobileTab} onChange={(_e, v: 'ticket' | 'list') => setMobileTab(v)} variant="fullWidth">
-          <Tab value="ticket" label={t('tickets.page.ticketTab')} data-testid="tickets-mobile-tab-ticket" />
-          <Tab value="list" label={t('tickets.page.listTab')} data-testid="tickets-mobile-tab-list" />
-        </Tabs>
+        <PlainTabs
+          value={mobileTab}
+          onChange={setMobileTab}
+          tabs={[
+            { value: 'ticket', label: t('tickets.page.ticketTab'), testId: 'tickets-mobile-tab-ticket' },
+            { value: 'list', label: t('tickets.page.listTab'), testId: 'tickets-mobile-tab-list' },
+          ]}
+        />
         <Box sx={{ flex: 1, minHeight: 0, display: mobileTab === 'list' ? 'block' : 'none' }} {...prefetchOn}>
           <TicketsManager selectedUuid={uuid} />
         </Box>

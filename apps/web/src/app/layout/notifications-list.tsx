@@ -1,0 +1,74 @@
+import {
+  Avatar,
+  Badge,
+  Box,
+  List,
+  ListItemAvatar,
+  ListItemButton,
+  ListItemText,
+  Popover,
+  Typography,
+} from '@mui/material';
+import type { Ticket } from '@zapdesk/shared';
+import { useTranslation } from 'react-i18next';
+import { formatTicketTime } from '../../features/tickets/ticket-format';
+
+interface NotificationsListProps {
+  anchor: HTMLElement | null;
+  tickets: Ticket[];
+  onClose: () => void;
+  /** A ticket was chosen (the popover is to close and the ticket to open). */
+  onOpen: (ticket: Ticket) => void;
+}
+
+/** The notifications popover and its list (MUI Popover, Modal, List): a chunk loaded when first opened. */
+export function NotificationsList({ anchor, tickets, onClose, onOpen }: NotificationsListProps) {
+  const { t } = useTranslation();
+  return (
+    <Popover
+      open={anchor !== null}
+      anchorEl={anchor}
+      onClose={onClose}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      slotProps={{ paper: { sx: { width: 340, maxHeight: 420 } } }}
+    >
+      {tickets.length === 0 ? (
+        <Box sx={{ p: 2 }}>
+          <Typography variant="body2" color="text.secondary">
+            {t('tickets.notifications.empty')}
+          </Typography>
+        </Box>
+      ) : (
+        <List dense disablePadding data-testid="notifications-list">
+          {tickets.map((ticket) => (
+            <ListItemButton
+              key={ticket.id}
+              divider
+              data-testid={`notifications-item-${ticket.id}`}
+              onClick={() => onOpen(ticket)}
+            >
+              <ListItemAvatar>
+                <Badge badgeContent={ticket.unreadMessages} color="success">
+                  <Avatar src={ticket.contact?.profilePicUrl ?? undefined}>
+                    {ticket.contact?.name?.[0]?.toUpperCase()}
+                  </Avatar>
+                </Badge>
+              </ListItemAvatar>
+              <ListItemText
+                primary={ticket.contact?.name}
+                secondary={ticket.lastMessage}
+                slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
+              />
+              <Typography variant="caption" color="text.secondary" sx={{ ml: 1, flexShrink: 0 }}>
+                {ticket.status === 'pending' && ticket.unreadMessages === 0
+                  ? t('tickets.tabs.pending')
+                  : formatTicketTime(ticket.updatedAt)}
+              </Typography>
+            </ListItemButton>
+          ))}
+        </List>
+      )}
+    </Popover>
+  );
+}

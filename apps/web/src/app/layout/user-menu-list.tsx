@@ -1,0 +1,38 @@
+import LogoutIcon from '@mui/icons-material/Logout';
+import PersonIcon from '@mui/icons-material/Person';
+import { ListItemIcon, Menu, MenuItem } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+
+interface UserMenuListProps {
+  anchor: HTMLElement | null;
+  onClose: () => void;
+  onProfile: () => void;
+  onLogout: () => void;
+}
+
+/** The profile menu's items ('profile', 'logout'): a chunk loaded when the menu first opens. */
+export function UserMenuList({ anchor, onClose, onProfile, onLogout }: UserMenuListProps) {
+  const { t } = useTranslation();
+  return (
+    <Menu
+      anchorEl={anchor}
+      open={anchor !== null}
+      onClose={onClose}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+    >
+      <MenuItem data-testid="profile" onClick={onProfile}>
+        <ListItemIcon>
+          <PersonIcon fontSize="small" />
+        </ListItemIcon>
+        {t('topbar.profile')}
+      </MenuItem>
+      <MenuItem data-testid="logout" onClick={onLogout}>
+        <ListItemIcon>
+          <LogoutIcon fontSize="small" />
+        </ListItemIcon>
+        {t('topbar.logout')}
+      </MenuItem>
+    </Menu>
+  );
+}
