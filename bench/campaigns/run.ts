@@ -379,11 +379,14 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
       if (code !== 0) throw new Error(`the last child exited with ${String(code)}`);
       const wallMs = performance.now() - t0;
       const machine1 = machineJiffies();
-      const phones = new Map<string, number>();
+      // A phone holds a message once per id, as WhatsApp's do: a resend after a kill carries the
+      // stored message's id (outboundProviderId), so it counts once.
+      const ids = new Map<string, Set<string>>();
       for (const line of fs.readFileSync(s.outboxLog, 'utf8').split('\n')) {
-        const [to] = line.split('\t');
-        if (to) phones.set(to, (phones.get(to) ?? 0) + 1);
+        const [to, id] = line.split('\t');
+        if (to && id) ids.set(to, (ids.get(to) ?? new Set()).add(id));
       }
+      const phones = new Map([...ids].map(([to, held]) => [to, held.size] as const));
       return {
         recipients,
         killedAt,

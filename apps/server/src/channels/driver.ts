@@ -27,6 +27,12 @@ export interface SendOptions {
   quotedProviderId?: string;
   /** Whether the quoted message was sent by this connection (some providers need it). */
   quotedFromMe?: boolean;
+  /**
+   * The provider id the message must carry, where the provider lets the sender choose it (WhatsApp
+   * Web, the simulator): a stored message sent again after a crash carries the same id, so the
+   * recipient's phone takes it once (`outboundProviderId`).
+   */
+  messageId?: string;
 }
 
 export interface ChannelDriver {

@@ -15,6 +15,19 @@ import type { SessionManager } from './session-manager.js';
 /** The job sending again a message the provider refused for its rate limit. */
 export const OUTBOUND_RETRY_JOB = 'outbound-retry';
 
+/**
+ * The provider id a stored outbound message carries on every attempt (`SendOptions.messageId`):
+ * '3EB0' and 18 hex digits, shaped as WhatsApp Web's own ids, derived from the message's row id and
+ * creation time. A message the driver accepted but whose id was not stored yet (the process died in
+ * between) goes out again after the restart with the same id, and the recipient takes it once.
+ * Providers that choose the id themselves (the Cloud API) ignore it.
+ */
+export function outboundProviderId(message: { id: number; createdAt: Date | string }): string {
+  const at = new Date(message.createdAt).getTime();
+  const digest = crypto.createHash('sha256').update(`zapdesk-outbound:${message.id}:${at}`).digest('hex');
+  return `3EB0${digest.slice(0, 18).toUpperCase()}`;
+}
+
 interface OutboundRetryJob {
   companyId: number;
   messageId: number;
@@ -169,7 +182,10 @@ export class OutboundDelivery {
       if (!driver) throw new Error('session not running');
       const content = await this.contentOf(companyId, m);
       const sent = await withTimeout(
-        driver.send(row.number, content, { quotedProviderId: row.quotedWid ?? undefined }),
+        driver.send(row.number, content, {
+          quotedProviderId: row.quotedWid ?? undefined,
+          messageId: outboundProviderId(m),
+        }),
         this.claim.claimMs / 2,
       );
       outcome = { wid: sent.providerId, ack: sent.ack };
@@ -275,7 +291,10 @@ export class OutboundDelivery {
         if (!driver) throw new Error('session not running');
         const content = await this.contentOf(companyId, m);
         const sent = await withTimeout(
-          driver.send(row.number, content, { quotedProviderId: row.quotedWid ?? undefined }),
+          driver.send(row.number, content, {
+            quotedProviderId: row.quotedWid ?? undefined,
+            messageId: outboundProviderId(m),
+          }),
           this.claim.claimMs / 2,
         );
         accepted.push({ id: m.id, wid: sent.providerId, ack: sent.ack });

@@ -11,6 +11,7 @@ import {
   type TenantFixture,
 } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+import { outboundProviderId } from './outbound-delivery.js';
 import type { OutboundSender } from './outbound-sender.js';
 
 let t: TestApp;
@@ -255,6 +256,50 @@ describe('POST /api/messages/:ticketId', () => {
     // A second pass (a repeated run) sends nothing again.
     await sender.deliverStoredMany(a.companyId, ids.flat());
     expect(outbox(one)).toHaveLength(3);
+  });
+
+  it('a message the phone got but whose id was not stored (a crash in between) reaches it once', async () => {
+    const sender = (t.app.campaigns as unknown as { sender: OutboundSender }).sender;
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
+    const ticket = (await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, ticketId)))[0]!;
+    const text = (body: string) => ({ body, mediaType: 'chat' as const, mediaUrl: null, mediaName: null });
+    const groups = await t.app.ctx.db.transaction((tx) =>
+      sender.storeManyWithin(tx, a.companyId, [
+        { ticket, rows: [text('antes da queda')] },
+        { ticket, rows: [text('lote antes da queda a'), text('lote antes da queda b')] },
+      ]),
+    );
+    const [single] = groups[0]!;
+    const [batchA, batchB] = groups[1]!;
+    await sender.deliverStored(a.companyId, ticket, [single!]);
+    await sender.deliverStoredMany(a.companyId, [batchA!, batchB!]);
+    const ids = [single!, batchA!, batchB!];
+    const rows = await t.app.ctx.db
+      .select({ id: messages.id, wid: messages.wid, createdAt: messages.createdAt })
+      .from(messages)
+      .where(inArray(messages.id, ids));
+    const firstWids = new Map(rows.map((r) => [r.id, r.wid]));
+    // Each carried the id derived from its row, not one the driver made up.
+    for (const row of rows) expect(row.wid).toBe(outboundProviderId(row));
+    // The process died after the driver took them, before their ids were stored: after the restart
+    // they are unsent messages again, claimed by the dead process of this node id.
+    await t.app.ctx.db
+      .update(messages)
+      .set({ wid: null, ack: 0, sendingBy: `${t.config.nodeId}/previous-process`, sendingAt: sql`now()` })
+      .where(inArray(messages.id, ids));
+    await sender.deliverStored(a.companyId, ticket, [single!]);
+    await sender.deliverStoredMany(a.companyId, [batchA!, batchB!]);
+    const bodies = t.app.simulator.outbox(whatsappId, from).map((o) => o.body);
+    expect(bodies).toEqual(['antes da queda', 'lote antes da queda a', 'lote antes da queda b']);
+    const again = await t.app.ctx.db
+      .select({ id: messages.id, wid: messages.wid, ack: messages.ack })
+      .from(messages)
+      .where(inArray(messages.id, ids));
+    for (const row of again) {
+      expect(row.wid).toBe(firstWids.get(row.id));
+      expect(row.ack).toBeGreaterThan(0);
+    }
   });
 
   it('sends uploaded files checked by content and refuses other types', async () => {

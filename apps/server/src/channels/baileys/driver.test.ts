@@ -337,8 +337,11 @@ describe('sending', () => {
       description: 'Office',
     });
     await h.driver.send(PHONE, { kind: 'contact', name: 'Ana, Silva', number: '+55 11 98888-7777' });
+    await h.driver.send(PHONE, { kind: 'text', body: 'again' }, { messageId: '3EB0ABCDEF0123456789AB' });
 
     const calls = socket.sendMessage.mock.calls;
+    // The chosen id goes to WhatsApp as the message's key id.
+    expect(calls[7]).toEqual([JID, { text: 'again' }, { messageId: '3EB0ABCDEF0123456789AB' }]);
     expect(calls[0]).toEqual([JID, { text: 'Olá' }, {}]);
     expect(calls[1]).toEqual([
       '120363025246125486@g.us',

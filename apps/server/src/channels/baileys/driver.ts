@@ -353,6 +353,7 @@ export function createBaileysDriver(options: BaileysDriverOptions): BaileysDrive
       const socket = connectedSocket();
       const jid = chatJid(chatId);
       const misc: MiscMessageGenerationOptions = {};
+      if (sendOptions?.messageId) misc.messageId = sendOptions.messageId;
       if (sendOptions?.quotedProviderId) {
         misc.quoted = quotedStub(jid, sendOptions.quotedProviderId, !!sendOptions.quotedFromMe);
       }

@@ -62,7 +62,7 @@ export class SimulatorDriver implements ChannelDriver {
   async send(
     chatId: string,
     content: OutboundContent,
-    options?: { quotedProviderId?: string },
+    options?: { quotedProviderId?: string; messageId?: string },
   ): Promise<SentMessage> {
     if (!this.connected) throw new Error('simulator session not connected');
     const body =
@@ -79,6 +79,7 @@ export class SimulatorDriver implements ChannelDriver {
       content.kind === 'media' ? content.mediaType : content.kind,
       body,
       options?.quotedProviderId ?? null,
+      options?.messageId,
     );
     return { providerId: item.id, ack: 1, timestamp: item.timestamp };
   }

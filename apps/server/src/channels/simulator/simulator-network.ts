@@ -38,12 +38,25 @@ export class SimulatorNetwork {
     if (line) line.onAck = () => {};
   }
 
-  /** Delivers a message from the business to `to`; returns the stored outbox item (ack 1). */
-  deliver(connectionId: number, to: string, kind: string, body: string, quotedId: string | null): OutboxItem {
+  /**
+   * Delivers a message from the business to `to`; returns the stored outbox item (ack 1). With `id`,
+   * the message carries it, and an id `to` already holds from this line returns that item again.
+   */
+  deliver(
+    connectionId: number,
+    to: string,
+    kind: string,
+    body: string,
+    quotedId: string | null,
+    id?: string,
+  ): OutboxItem {
     const line = this.lines.get(connectionId);
     if (!line) throw new Error('simulator line not attached');
+    // As a phone does, a message whose id it already holds from this sender is not taken twice.
+    const held = id ? line.outbox.get(to)?.find((existing) => existing.id === id) : undefined;
+    if (held) return held;
     const item: OutboxItem = {
-      id: `SIM${crypto.randomBytes(10).toString('hex').toUpperCase()}`,
+      id: id ?? `SIM${crypto.randomBytes(10).toString('hex').toUpperCase()}`,
       to,
       kind,
       body,
