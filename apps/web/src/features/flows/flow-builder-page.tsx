@@ -54,6 +54,7 @@ import { FlowNodeActionsContext, NODE_LOOKS, NODE_TYPES } from './flow-nodes';
 import { FlowPlanGate } from './flow-plan-gate';
 import {
   CREATABLE_NODE_TYPES,
+  canEditFlows,
   FLOW_EDITOR_DELAYS,
   FLOW_TEST_PANEL_WIDTH,
   type FlowNodeType,
@@ -107,7 +108,8 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const [loaded, setLoaded] = useState(false);
   const [dialog, setDialog] = useState<DialogState>(null);
   const [dialOpen, setDialOpen] = useState(false);
-  const admin = useCurrentUser().profile === 'admin';
+  // Readers (the `cshow` flag) see the graph; its write controls are for admins and super users.
+  const admin = canEditFlows(useCurrentUser());
   const [testOpen, setTestOpen] = useState(false);
   // Once opened the panel stays mounted, so closing it keeps the run and its conversation.
   const [testUsed, setTestUsed] = useState(false);
@@ -221,18 +223,22 @@ function FlowEditor({ flowId }: { flowId: number }) {
         <Typography variant="h5" component="h1" sx={{ flex: 1 }} noWrap>
           {graph.data?.flow.name ?? t('flows.editor.title')}
         </Typography>
-        <Alert severity="info" sx={{ py: 0 }} data-testid="flow-save-hint">
-          {t('flows.editor.saveHint')}
-        </Alert>
-        <Button
-          variant="contained"
-          startIcon={<SaveIcon />}
-          onClick={onSave}
-          disabled={!loaded || save.isPending}
-          data-testid="flow-save"
-        >
-          {t('flows.editor.save')}
-        </Button>
+        {admin && (
+          <Alert severity="info" sx={{ py: 0 }} data-testid="flow-save-hint">
+            {t('flows.editor.saveHint')}
+          </Alert>
+        )}
+        {admin && (
+          <Button
+            variant="contained"
+            startIcon={<SaveIcon />}
+            onClick={onSave}
+            disabled={!loaded || save.isPending}
+            data-testid="flow-save"
+          >
+            {t('flows.editor.save')}
+          </Button>
+        )}
         {admin && (
           <Button
             variant="outlined"
@@ -276,12 +282,14 @@ function FlowEditor({ flowId }: { flowId: number }) {
               onConnect={onConnect}
               onNodeClick={(_e, node) => setNodes((list) => highlightNodes(list, node.id))}
               onEdgeClick={() => setNodes((list) => highlightNodes(list, null))}
+              nodesDraggable={admin}
+              nodesConnectable={admin}
               onNodeDoubleClick={(_e, node) => {
-                if (node.type && TYPES_WITH_DIALOG.includes(node.type))
+                if (admin && node.type && TYPES_WITH_DIALOG.includes(node.type))
                   setDialog({ type: node.type, nodeId: node.id });
               }}
               zoomOnDoubleClick={false}
-              deleteKeyCode={[...DELETE_KEYS]}
+              deleteKeyCode={admin ? [...DELETE_KEYS] : null}
               fitView
               fitViewOptions={{ maxZoom: 1 }}
               minZoom={0.2}
@@ -291,28 +299,30 @@ function FlowEditor({ flowId }: { flowId: number }) {
             </ReactFlow>
           </FlowNodeActionsContext.Provider>
         )}
-        <SpeedDial
-          ariaLabel={t('flows.editor.addNode')}
-          icon={<SpeedDialIcon />}
-          open={dialOpen}
-          onOpen={(_event, reason) => reason === 'toggle' && setDialOpen(true)}
-          onClose={(_event, reason) => reason !== 'mouseLeave' && setDialOpen(false)}
-          direction="down"
-          sx={{ position: 'absolute', top: 16, left: 16 }}
-          FabProps={{ size: 'medium', ...({ 'data-testid': 'flow-speed-dial' } as object) }}
-        >
-          {CREATABLE_NODE_TYPES.map((type) => (
-            <SpeedDialAction
-              key={type}
-              icon={NODE_LOOKS[type].icon}
-              slotProps={{
-                tooltip: { title: t(`flows.speedDial.${type}`), open: true },
-                fab: { ...({ 'data-testid': `flow-add-${type}` } as object) },
-              }}
-              onClick={() => addFromDial(type)}
-            />
-          ))}
-        </SpeedDial>
+        {admin && (
+          <SpeedDial
+            ariaLabel={t('flows.editor.addNode')}
+            icon={<SpeedDialIcon />}
+            open={dialOpen}
+            onOpen={(_event, reason) => reason === 'toggle' && setDialOpen(true)}
+            onClose={(_event, reason) => reason !== 'mouseLeave' && setDialOpen(false)}
+            direction="down"
+            sx={{ position: 'absolute', top: 16, left: 16 }}
+            FabProps={{ size: 'medium', ...({ 'data-testid': 'flow-speed-dial' } as object) }}
+          >
+            {CREATABLE_NODE_TYPES.map((type) => (
+              <SpeedDialAction
+                key={type}
+                icon={NODE_LOOKS[type].icon}
+                slotProps={{
+                  tooltip: { title: t(`flows.speedDial.${type}`), open: true },
+                  fab: { ...({ 'data-testid': `flow-add-${type}` } as object) },
+                }}
+                onClick={() => addFromDial(type)}
+              />
+            ))}
+          </SpeedDial>
+        )}
       </Box>
       {admin && testUsed && (
         <Suspense fallback={null}>

@@ -126,6 +126,22 @@ describe('flow builder screen', () => {
     expect(await screen.findByText('Flow saved')).toBeTruthy();
   });
 
+  it('shows an agent (the cshow flag) the graph without save, node menu or test run', async () => {
+    const agent = createSessionUser({ profile: 'user' }, { useCampaigns: true });
+    renderWithProviders(
+      <Routes>
+        <Route path="/flowbuilder/:id?" element={<FlowBuilderPage />} />
+      </Routes>,
+      { user: agent, route: '/flowbuilder/7' },
+    );
+    expect(await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 })).toBeTruthy();
+    expect(screen.getByText('Escolha uma opção')).toBeTruthy();
+    expect(screen.queryByTestId('flow-save')).toBeNull();
+    expect(screen.queryByTestId('flow-save-hint')).toBeNull();
+    expect(screen.queryByTestId('flow-speed-dial')).toBeNull();
+    expect(screen.queryByTestId('flow-test-open')).toBeNull();
+  });
+
   it('starts an empty flow with the start node', async () => {
     graph = null;
     renderEditor();

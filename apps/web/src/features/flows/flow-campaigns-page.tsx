@@ -10,7 +10,7 @@ import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
 import { FlowPlanGate } from './flow-plan-gate';
-import type { FlowCampaign } from './flow-types';
+import { canEditFlows, type FlowCampaign } from './flow-types';
 import { useDeleteFlowCampaign, useFlowCampaigns, useSaveFlowCampaign } from './use-flow-campaigns';
 
 /** The campaign form (react-hook-form, zod), loaded when it is first opened. */
@@ -34,7 +34,8 @@ export function FlowCampaignsPage() {
 function FlowCampaignsList() {
   const { t } = useTranslation();
   const me = useCurrentUser();
-  const canDelete = can(me.profile, 'contacts-page:deleteContact');
+  const canEdit = canEditFlows(me);
+  const canDelete = canEdit && can(me.profile, 'contacts-page:deleteContact');
   const list = useFlowCampaigns();
   const save = useSaveFlowCampaign();
   const remove = useDeleteFlowCampaign();
@@ -61,11 +62,15 @@ function FlowCampaignsList() {
     <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
       <ListPageHeader
         title={t('flows.campaigns.title')}
-        add={{
-          label: t('flows.campaigns.add'),
-          testId: 'add-flow-campaign',
-          onClick: () => setDialog({ id: null }),
-        }}
+        add={
+          canEdit
+            ? {
+                label: t('flows.campaigns.add'),
+                testId: 'add-flow-campaign',
+                onClick: () => setDialog({ id: null }),
+              }
+            : undefined
+        }
       />
       <DataTable
         testId="flow-campaigns-table"
@@ -97,6 +102,7 @@ function FlowCampaignsList() {
               <Switch
                 size="small"
                 checked={campaign.status}
+                disabled={!canEdit}
                 onChange={(e) => toggle(campaign, e.target.checked)}
                 slotProps={{
                   input: {
@@ -111,14 +117,16 @@ function FlowCampaignsList() {
               </Typography>
             </TableCell>
             <TableCell align="center">
-              <RowActions
-                testIdPrefix="flow-campaign"
-                id={campaign.id}
-                editLabel={t('flows.campaigns.edit', { name: campaign.name })}
-                onEdit={() => setDialog({ id: campaign.id })}
-                deleteLabel={t('flows.campaigns.delete', { name: campaign.name })}
-                onDelete={canDelete ? () => setToDelete(campaign) : undefined}
-              />
+              {canEdit && (
+                <RowActions
+                  testIdPrefix="flow-campaign"
+                  id={campaign.id}
+                  editLabel={t('flows.campaigns.edit', { name: campaign.name })}
+                  onEdit={() => setDialog({ id: campaign.id })}
+                  deleteLabel={t('flows.campaigns.delete', { name: campaign.name })}
+                  onDelete={canDelete ? () => setToDelete(campaign) : undefined}
+                />
+              )}
             </TableCell>
           </TableRow>
         ))}

@@ -132,3 +132,12 @@ export const FLOW_MESSAGES = {
   required: 'required',
   invalid: 'invalid',
 } as const;
+
+/**
+ * Whether a user may change flows and flow campaigns: the server takes their writes from an admin or
+ * a super user only (403 ERR_NO_PERMISSION otherwise); the `cshow` flag opens the screens to others
+ * for reading, so their write controls stay hidden.
+ */
+export function canEditFlows(user: { profile: string; super: boolean }): boolean {
+  return user.profile === 'admin' || user.super;
+}

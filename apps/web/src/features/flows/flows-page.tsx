@@ -24,11 +24,12 @@ import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { useCurrentUser } from '../auth/session-context';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { FlowPlanGate } from './flow-plan-gate';
-import type { Flow } from './flow-types';
+import { canEditFlows, type Flow } from './flow-types';
 import { useDeleteFlow, useDuplicateFlow, useFlows, useSetFlowActive } from './use-flows';
 
 /** The name form (react-hook-form, zod), loaded when it is first opened. */
@@ -56,6 +57,7 @@ export function FlowsPage() {
 function FlowsList() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const canEdit = canEditFlows(useCurrentUser());
   const [search, setSearch] = useState('');
   const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const list = useFlows(searchParam);
@@ -83,7 +85,11 @@ function FlowsList() {
       <ListPageHeader
         title={t('flows.title')}
         search={{ value: search, onChange: setSearch, label: t('flows.search'), testId: 'flows-search' }}
-        add={{ label: t('flows.add'), testId: 'add-flow', onClick: () => setNameDialog({ flow: null }) }}
+        add={
+          canEdit
+            ? { label: t('flows.add'), testId: 'add-flow', onClick: () => setNameDialog({ flow: null }) }
+            : undefined
+        }
       />
       <DataTable
         testId="flows-table"
@@ -136,6 +142,7 @@ function FlowsList() {
                 <Switch
                   size="small"
                   checked={flow.active}
+                  disabled={!canEdit}
                   onChange={(e) =>
                     setActive.mutate(
                       { flowId: flow.id, active: e.target.checked },
@@ -156,14 +163,16 @@ function FlowsList() {
               </Stack>
             </TableCell>
             <TableCell align="center">
-              <IconButton
-                size="small"
-                aria-label={t('flows.rowMenu', { name: flow.name })}
-                data-testid={`flow-menu-${flow.id}`}
-                onClick={(e) => openMenu(e, flow)}
-              >
-                <MoreVert fontSize="small" />
-              </IconButton>
+              {canEdit && (
+                <IconButton
+                  size="small"
+                  aria-label={t('flows.rowMenu', { name: flow.name })}
+                  data-testid={`flow-menu-${flow.id}`}
+                  onClick={(e) => openMenu(e, flow)}
+                >
+                  <MoreVert fontSize="small" />
+                </IconButton>
+              )}
             </TableCell>
           </TableRow>
         ))}

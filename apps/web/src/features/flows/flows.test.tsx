@@ -188,14 +188,31 @@ describe('flows pages', () => {
     );
   });
 
-  it('offers delete only to profiles allowed contacts-page:deleteContact', async () => {
-    const { unmount } = renderWithProviders(<FlowCampaignsPage />, { user: agent });
+  it('shows an agent (the cshow flag) the flows and flow campaigns without their write controls', async () => {
+    // The server takes flow and flow-campaign writes from admins and super users only.
+    const first = renderWithProviders(<FlowCampaignsPage />, { user: agent });
     await screen.findByTestId('flow-campaign-row-4');
-    expect(screen.getByTestId('flow-campaign-edit-4')).toBeTruthy();
+    expect(screen.queryByTestId('add-flow-campaign')).toBeNull();
+    expect(screen.queryByTestId('flow-campaign-edit-4')).toBeNull();
     expect(screen.queryByTestId('flow-campaign-delete-4')).toBeNull();
-    unmount();
+    expect((screen.getByTestId('flow-campaign-status-4') as HTMLInputElement).disabled).toBe(true);
+    first.unmount();
+    const second = renderWithProviders(<FlowsPage />, { user: agent, route: '/flowbuilders' });
+    await screen.findByText('Boas-vindas');
+    expect(screen.queryByTestId('add-flow')).toBeNull();
+    expect(screen.queryByTestId('flow-menu-7')).toBeNull();
+    expect((screen.getByTestId('flow-active-7') as HTMLInputElement).disabled).toBe(true);
+    second.unmount();
+    // A super user who is not a company admin writes, as the server allows.
+    const superUser = createSessionUser({ profile: 'user', super: true }, { useCampaigns: true });
+    const third = renderWithProviders(<FlowsPage />, { user: superUser, route: '/flowbuilders' });
+    expect(await screen.findByTestId('flow-menu-7')).toBeTruthy();
+    expect(screen.getByTestId('add-flow')).toBeTruthy();
+    third.unmount();
     renderWithProviders(<FlowCampaignsPage />, { user: admin });
     expect(await screen.findByTestId('flow-campaign-delete-4')).toBeTruthy();
+    expect(screen.getByTestId('flow-campaign-edit-4')).toBeTruthy();
+    expect(screen.getByTestId('add-flow-campaign')).toBeTruthy();
   });
 
   it('flags the empty campaign fields and creates one with flow, connection and phrase', async () => {
