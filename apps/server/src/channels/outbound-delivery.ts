@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Message, OutboundContent } from '@zapdesk/shared';
+import type { Message, OutboundContent, SentMessage } from '@zapdesk/shared';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import mime from 'mime-types';
 import type { AppContext } from '../context.js';
@@ -7,6 +7,7 @@ import { contacts, messages } from '../db/schema/index.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { AppError } from '../lib/app-error.js';
 import { findMessage } from '../modules/messages/message-repository.js';
+import type { ChannelDriver } from './driver.js';
 import type { MediaStore } from './media-store.js';
 import { emitMessageUpdates } from './message-events.js';
 import { ChannelSendError } from './send-error.js';
@@ -156,15 +157,7 @@ export class OutboundDelivery {
    * claimant's claim never lapses mid-call).
    */
   async deliver(companyId: number, messageId: number, attempt = 0): Promise<Message> {
-    const [row] = await this.ctx.db
-      .select({
-        message: messages,
-        number: contacts.number,
-        quotedWid: sql<string | null>`(select q.wid from messages q where q.id = ${messages.quotedMsgId})`,
-      })
-      .from(messages)
-      .innerJoin(contacts, eq(contacts.id, messages.contactId))
-      .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
+    const [row] = await this.rowsOf(companyId, [messageId]);
     if (!row) throw new AppError('ERR_NO_MESSAGE_FOUND');
     const m = row.message;
     const local = m.whatsappId ? this.sessions.ready(m.whatsappId) : undefined;
@@ -178,21 +171,46 @@ export class OutboundDelivery {
     if (!claimed) return current();
     let outcome: Outcome;
     try {
-      const driver = local;
-      if (!driver) throw new Error('session not running');
-      const content = await this.contentOf(companyId, m);
-      const sent = await withTimeout(
-        driver.send(row.number, content, {
-          quotedProviderId: row.quotedWid ?? undefined,
-          messageId: outboundProviderId(m),
-        }),
-        this.claim.claimMs / 2,
-      );
+      const sent = await this.sendThrough(local, companyId, row);
       outcome = { wid: sent.providerId, ack: sent.ack };
     } catch (error) {
       outcome = this.failureOf(error, messageId, attempt);
     }
     return this.record(companyId, messageId, attempt, outcome);
+  }
+
+  /** Stored messages of a company with their contact's number and the quoted message's provider id. */
+  private rowsOf(companyId: number, ids: number[]) {
+    return this.ctx.db
+      .select({
+        message: messages,
+        number: contacts.number,
+        quotedWid: sql<string | null>`(select q.wid from messages q where q.id = ${messages.quotedMsgId})`,
+      })
+      .from(messages)
+      .innerJoin(contacts, eq(contacts.id, messages.contactId))
+      .where(and(eq(messages.companyId, companyId), inArray(messages.id, ids)));
+  }
+
+  /**
+   * Hands a claimed message to its session's driver with the provider id of every attempt
+   * (`outboundProviderId`); given up after `claimMs / 2`.
+   * @throws when the session is not running here, or what the driver throws.
+   */
+  private async sendThrough(
+    driver: ChannelDriver | undefined,
+    companyId: number,
+    row: Awaited<ReturnType<OutboundDelivery['rowsOf']>>[number],
+  ): Promise<SentMessage> {
+    if (!driver) throw new Error('session not running');
+    const content = await this.contentOf(companyId, row.message);
+    return withTimeout(
+      driver.send(row.number, content, {
+        quotedProviderId: row.quotedWid ?? undefined,
+        messageId: outboundProviderId(row.message),
+      }),
+      this.claim.claimMs / 2,
+    );
   }
 
   /** The outcome of a driver call that threw: wait for the session, retry later, or fail. */
@@ -253,15 +271,7 @@ export class OutboundDelivery {
    * failure (ack -1). @returns the messages, in the order of `ids`.
    */
   async deliverMany(companyId: number, ids: number[]): Promise<Message[]> {
-    const rows = await this.ctx.db
-      .select({
-        message: messages,
-        number: contacts.number,
-        quotedWid: sql<string | null>`(select q.wid from messages q where q.id = ${messages.quotedMsgId})`,
-      })
-      .from(messages)
-      .innerJoin(contacts, eq(contacts.id, messages.contactId))
-      .where(and(eq(messages.companyId, companyId), inArray(messages.id, ids)));
+    const rows = await this.rowsOf(companyId, ids);
     const local = rows.filter((r) => r.message.whatsappId && this.sessions.ready(r.message.whatsappId));
     const claimed = local.length
       ? await this.ctx.db
@@ -287,16 +297,7 @@ export class OutboundDelivery {
       const m = row.message;
       if (!mine.has(m.id)) continue;
       try {
-        const driver = this.sessions.ready(m.whatsappId!);
-        if (!driver) throw new Error('session not running');
-        const content = await this.contentOf(companyId, m);
-        const sent = await withTimeout(
-          driver.send(row.number, content, {
-            quotedProviderId: row.quotedWid ?? undefined,
-            messageId: outboundProviderId(m),
-          }),
-          this.claim.claimMs / 2,
-        );
+        const sent = await this.sendThrough(this.sessions.ready(m.whatsappId!), companyId, row);
         accepted.push({ id: m.id, wid: sent.providerId, ack: sent.ack });
       } catch (error) {
         results.set(m.id, await this.record(companyId, m.id, 0, this.failureOf(error, m.id, 0)));

@@ -1,16 +1,7 @@
-import {
-  Avatar,
-  Badge,
-  Box,
-  List,
-  ListItemAvatar,
-  ListItemButton,
-  ListItemText,
-  Popover,
-  Typography,
-} from '@mui/material';
+import { Avatar, Badge, List, ListItemAvatar, ListItemButton, ListItemText, Typography } from '@mui/material';
 import type { Ticket } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
+import { TopBarPopover, TopBarPopoverEmpty } from '../../features/common/top-bar-popover';
 import { formatTicketTime } from '../../features/tickets/ticket-format';
 
 interface NotificationsListProps {
@@ -25,20 +16,9 @@ interface NotificationsListProps {
 export function NotificationsList({ anchor, tickets, onClose, onOpen }: NotificationsListProps) {
   const { t } = useTranslation();
   return (
-    <Popover
-      open={anchor !== null}
-      anchorEl={anchor}
-      onClose={onClose}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      slotProps={{ paper: { sx: { width: 340, maxHeight: 420 } } }}
-    >
+    <TopBarPopover anchor={anchor} onClose={onClose} paperSx={{ width: 340, maxHeight: 420 }}>
       {tickets.length === 0 ? (
-        <Box sx={{ p: 2 }}>
-          <Typography variant="body2" color="text.secondary">
-            {t('tickets.notifications.empty')}
-          </Typography>
-        </Box>
+        <TopBarPopoverEmpty text={t('tickets.notifications.empty')} />
       ) : (
         <List dense disablePadding data-testid="notifications-list">
           {tickets.map((ticket) => (
@@ -69,6 +49,6 @@ export function NotificationsList({ anchor, tickets, onClose, onOpen }: Notifica
           ))}
         </List>
       )}
-    </Popover>
+    </TopBarPopover>
   );
 }

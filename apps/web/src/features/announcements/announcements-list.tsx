@@ -1,7 +1,8 @@
-import { Box, Chip, List, ListItem, ListItemText, Popover, Stack, Typography } from '@mui/material';
+import { Box, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import type { Announcement } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
+import { TopBarPopover } from '../common/top-bar-popover';
 import { useMediaUrl } from '../ticket-view/media';
 import { announcementMediaUrl } from './use-announcements';
 
@@ -30,13 +31,7 @@ interface AnnouncementsListProps {
 export function AnnouncementsList({ anchor, records, onClose }: AnnouncementsListProps) {
   const { t } = useTranslation();
   return (
-    <Popover
-      open={anchor !== null}
-      anchorEl={anchor}
-      onClose={onClose}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-    >
+    <TopBarPopover anchor={anchor} onClose={onClose}>
       <Box sx={{ width: 360, maxHeight: 480, overflow: 'auto' }} data-testid="announcements-popover">
         <Typography variant="subtitle1" sx={{ px: 2, pt: 1.5 }}>
           {t('announcements.popover.title')}
@@ -82,6 +77,6 @@ export function AnnouncementsList({ anchor, records, onClose }: AnnouncementsLis
           </List>
         )}
       </Box>
-    </Popover>
+    </TopBarPopover>
   );
 }

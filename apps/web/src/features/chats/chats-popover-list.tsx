@@ -1,6 +1,7 @@
-import { Badge, Box, List, ListItemButton, ListItemText, Popover, Typography } from '@mui/material';
+import { Badge, List, ListItemButton, ListItemText } from '@mui/material';
 import type { Chat } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
+import { TopBarPopover, TopBarPopoverEmpty } from '../common/top-bar-popover';
 import { unreadsOf } from './use-chats';
 
 interface ChatsPopoverListProps {
@@ -17,20 +18,9 @@ interface ChatsPopoverListProps {
 export function ChatsPopoverList({ anchor, chats, meId, onClose, onOpen }: ChatsPopoverListProps) {
   const { t } = useTranslation();
   return (
-    <Popover
-      open={anchor !== null}
-      anchorEl={anchor}
-      onClose={onClose}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-      slotProps={{ paper: { sx: { width: 340, maxHeight: 420 } } }}
-    >
+    <TopBarPopover anchor={anchor} onClose={onClose} paperSx={{ width: 340, maxHeight: 420 }}>
       {chats.length === 0 ? (
-        <Box sx={{ p: 2 }}>
-          <Typography variant="body2" color="text.secondary">
-            {t('chat.noChats')}
-          </Typography>
-        </Box>
+        <TopBarPopoverEmpty text={t('chat.noChats')} />
       ) : (
         <List dense disablePadding data-testid="chats-popover-list">
           {chats.map((chat) => (
@@ -50,6 +40,6 @@ export function ChatsPopoverList({ anchor, chats, meId, onClose, onOpen }: Chats
           ))}
         </List>
       )}
-    </Popover>
+    </TopBarPopover>
   );
 }
