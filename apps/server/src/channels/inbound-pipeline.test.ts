@@ -17,6 +17,7 @@ import {
   type TenantFixture,
 } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+import { emitMessageUpdates } from './message-events.js';
 
 let t: TestApp;
 let a: TenantFixture;
@@ -32,6 +33,14 @@ afterAll(() => t.close());
 const inbound = inboundMessage;
 
 const ref = () => ({ id: whatsappId, companyId: a.companyId });
+
+/** Resolves once `done()` holds, checking every 10 ms (fails the test after 10 s). */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 10) {
+    if (waited > 10_000) throw new Error('timed out waiting for the events');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe('inbound pipeline', () => {
   it('creates exactly one ticket when 50 messages of a new contact arrive at once', async () => {
@@ -235,16 +244,19 @@ describe('events', () => {
     expect(sent.statusCode).toBe(201);
     const reply = sent.json()[0];
     expect(reply.ack).toBe(1);
-    await new Promise((r) => setTimeout(r, 100));
+    const acks = () =>
+      adminMessages
+        .filter((e) => e.action === 'update' && e.message?.body === 'Oi!')
+        .map((e) => e.message!.ack);
+    // The simulated phone acks 2 (delivered) and 3 after its delivery delays; then it reads (4).
+    await until(() => acks().includes(3));
     t.app.simulator.read(whatsappId, from);
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => acks().includes(4));
+    // A late ack 2 changes nothing.
     await t.app.pipeline.ack({ id: whatsappId, companyId: a.companyId }, reply.wid, 2);
     const [row] = await t.app.ctx.db.select().from(messages).where(eq(messages.id, reply.id));
     expect(row?.ack).toBe(4);
-    const acks = adminMessages
-      .filter((e) => e.action === 'update' && e.message?.body === 'Oi!')
-      .map((e) => e.message!.ack);
-    expect(acks).toEqual([1, 2, 3, 4]);
+    expect(acks()).toEqual([1, 2, 3, 4]);
     expect(adminMessages.filter((e) => e.action === 'create').map((e) => e.message!.body)).toEqual([
       'Olá',
       'Oi!',
@@ -252,6 +264,29 @@ describe('events', () => {
     expect(adminTickets.some((e) => e.ticket?.id === ticketId)).toBe(true);
     expect(leakedA).toEqual([]);
     expect(leakedB).toEqual([]);
+  });
+
+  it('never emits a message snapshot older than one it emitted; a failure always goes out', async () => {
+    const admin = await open(a.admin.token);
+    const events = record(admin, companyChannel(a.companyId, 'appMessage'));
+    const from = customerNumber();
+    const { id } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'instantâneo' });
+    const setAck = (ack: number) => t.app.ctx.db.update(messages).set({ ack }).where(eq(messages.id, id));
+    const emitted = () =>
+      events
+        .filter((e) => e.action === 'update' && e.message?.body === 'instantâneo')
+        .map((e) => e.message!.ack);
+    await setAck(3);
+    await emitMessageUpdates(t.app.ctx, a.companyId, [id]);
+    // A snapshot read before that change (as a slower emitter holds one) stays unsent.
+    await setAck(1);
+    await emitMessageUpdates(t.app.ctx, a.companyId, [id]);
+    await setAck(-1);
+    await emitMessageUpdates(t.app.ctx, a.companyId, [id]);
+    await setAck(4);
+    await emitMessageUpdates(t.app.ctx, a.companyId, [id]);
+    await until(() => emitted().length >= 3);
+    expect(emitted()).toEqual([3, -1, 4]);
   });
 
   it('stores the acks reported together in one batch: the highest wins, events never go back', async () => {
