@@ -54,13 +54,22 @@ function librariesOf(file) {
 }
 
 const pages = Object.keys(manifest).filter((key) => manifest[key].isDynamicEntry && /-page\.tsx$/.test(key));
-/** The entry, the providers and the signed-in layout: loaded before most pages. */
+/**
+ * The entry chunk, the two entries it picks from (the login entry, the full app), the providers and
+ * the signed-in layout: loaded before most pages.
+ */
 const SHELL = [
   Object.keys(manifest).find((key) => manifest[key].isEntry),
+  'src/app/login-entry.tsx',
+  'src/app/app.tsx',
   'src/app/app-providers.tsx',
   'src/app/layout/app-layout.tsx',
 ];
 const offenders = [];
+for (const key of SHELL) {
+  if (!manifest[key])
+    offenders.push(`${key}: not a chunk of the build (renamed? update scripts/check-form-free.mjs)`);
+}
 for (const page of [...SHELL, ...pages.filter((p) => !FORM_PAGES.includes(p)).sort()]) {
   const found = new Set(
     [...closure(page, new Set())].filter((f) => f.endsWith('.js')).flatMap((f) => librariesOf(f)),

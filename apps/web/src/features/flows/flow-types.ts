@@ -46,17 +46,10 @@ export const CREATABLE_NODE_TYPES = [
 ] as const satisfies readonly FlowNodeType[];
 export type CreatableNodeType = (typeof CREATABLE_NODE_TYPES)[number];
 
-/** Node types that have a create/edit dialog. */
-export const TYPES_WITH_DIALOG: readonly FlowNodeType[] = [
-  'singleBlock',
-  'menu',
-  'randomizer',
-  'interval',
-  'ticket',
-  'typebot',
-  'openai',
-  'question',
-];
+/** Node types that have a create/edit dialog: every creatable one but the start. */
+export const TYPES_WITH_DIALOG: readonly FlowNodeType[] = CREATABLE_NODE_TYPES.filter(
+  (type) => type !== 'start',
+);
 
 /** A typebot node's integration (document 3 section 3 "Typebot integration"). */
 export interface TypebotData {
