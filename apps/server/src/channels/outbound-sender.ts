@@ -7,6 +7,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import { AppError } from '../lib/app-error.js';
 import { type AuthContext, isAdmin } from '../lib/guards.js';
 import { findMessage } from '../modules/messages/message-repository.js';
+import { assertMayActOnTicket, loadViewer } from '../modules/tickets/visibility.js';
 import type { MediaStore } from './media-store.js';
 import { emitMessageUpdates } from './message-events.js';
 import { OutboundDelivery, type SendingClaimOptions } from './outbound-delivery.js';
@@ -242,10 +243,12 @@ export class OutboundSender {
 
   /**
    * POST /messages/:id/retry: sends a failed message again. A message already accepted by the
-   * provider (or in flight) is answered as it is, never sent twice.
-   * @throws ERR_NO_MESSAGE_FOUND, ERR_SENDING_WAPP_MSG.
+   * provider (or in flight) is answered as it is, never sent twice. The caller must be able to open
+   * the message's ticket (docs/architecture.md "Acting on a ticket").
+   * @throws ERR_NO_MESSAGE_FOUND, ERR_NO_PERMISSION (403), ERR_SENDING_WAPP_MSG.
    */
   async retry(auth: AuthContext, messageId: number): Promise<Message> {
+    await this.assertMayActOnMessage(auth, messageId);
     const [claimed] = await this.ctx.db
       .update(messages)
       .set({ ack: 0, error: null, sendingAt: null, sendingBy: null, updatedAt: sql`now()` })
@@ -271,9 +274,11 @@ export class OutboundSender {
 
   /**
    * DELETE /messages/:id: deletes for everyone a message sent by the company — the sender's own, or
-   * any for admins. @throws ERR_NO_MESSAGE_FOUND, ERR_NO_PERMISSION, ERR_DELETE_WAPP_MSG.
+   * any for admins — on a ticket the caller may open (docs/architecture.md "Acting on a ticket").
+   * @throws ERR_NO_MESSAGE_FOUND, ERR_NO_PERMISSION, ERR_DELETE_WAPP_MSG.
    */
   async remove(auth: AuthContext, messageId: number): Promise<Message> {
+    await this.assertMayActOnMessage(auth, messageId);
     const [row] = await this.ctx.db
       .select({ message: messages, number: contacts.number })
       .from(messages)
@@ -296,6 +301,19 @@ export class OutboundSender {
       .where(eq(messages.id, m.id));
     const [updated] = await emitMessageUpdates(this.ctx, auth.companyId, [m.id]);
     return updated!;
+  }
+
+  /**
+   * The caller may act on the ticket of the company's message `messageId` (when it has one).
+   * @throws ERR_NO_PERMISSION (403).
+   */
+  private async assertMayActOnMessage(auth: AuthContext, messageId: number): Promise<void> {
+    const [row] = await this.ctx.db
+      .select({ userId: tickets.userId, queueId: tickets.queueId, status: tickets.status })
+      .from(messages)
+      .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+      .where(and(eq(messages.companyId, auth.companyId), eq(messages.id, messageId)));
+    if (row) assertMayActOnTicket(await loadViewer(this.ctx.db, auth), row);
   }
 
   /**

@@ -18,6 +18,12 @@ import { contacts, schedules, tickets, whatsapps } from '../../db/schema/index.j
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
+import {
+  assertMayActOnContact,
+  assertMayActOnTicket,
+  loadUserViewer,
+  loadViewer,
+} from '../tickets/visibility.js';
 
 /** Schedules per page of GET /schedules. */
 export const SCHEDULES_PAGE_SIZE = 20;
@@ -30,6 +36,15 @@ export interface ScheduleSendJob {
   companyId: number;
   scheduleId: number;
   sendAt: string;
+}
+
+/** The ticket a schedule's job sends on, with what the acting check reads. */
+interface ScheduleTicket {
+  id: number;
+  createdAt: Date;
+  userId: number | null;
+  queueId: number | null;
+  status: string;
 }
 
 const keyOf = (scheduleId: number) => `schedule-${scheduleId}`;
@@ -178,12 +193,23 @@ export class ScheduleService {
   }
 
   /**
+   * The caller may write to the contact: it exists in the company and the caller may open each of
+   * its live tickets (docs/architecture.md "Acting on a ticket").
+   * @throws ERR_NO_CONTACT_FOUND, ERR_NO_PERMISSION (403).
+   */
+  private async assertMayWriteTo(auth: AuthContext, contactId: number): Promise<void> {
+    await this.assertContact(auth.companyId, contactId);
+    await assertMayActOnContact(this.ctx.db, await loadViewer(this.ctx.db, auth), contactId);
+  }
+
+  /**
    * POST /schedules: a PENDENTE schedule of the caller for a company contact, and its job due at
-   * sendAt. @throws ERR_VALIDATION, ERR_NO_CONTACT_FOUND (no such contact in the company).
+   * sendAt. @throws ERR_VALIDATION, ERR_NO_CONTACT_FOUND (no such contact in the company),
+   * ERR_NO_PERMISSION (403: the contact has a live ticket the caller may not open).
    */
   async create(auth: AuthContext, input: ScheduleBody): Promise<Schedule> {
     const body = ZScheduleBody.parse(input);
-    await this.assertContact(auth.companyId, body.contactId);
+    await this.assertMayWriteTo(auth, body.contactId);
     const sendAt = new Date(body.sendAt);
     const id = await this.ctx.db.transaction(async (tx) => {
       const [row] = await tx
@@ -208,12 +234,14 @@ export class ScheduleService {
   /**
    * PUT /schedules/:id: edits body, contact and sendAt. The schedule becomes PENDENTE again (error
    * and sentAt cleared: editing is how a failed or sent schedule is sent again), its queued job is
-   * cancelled and a new one queued at the new sendAt. @throws ERR_NOT_FOUND, ERR_NO_CONTACT_FOUND.
+   * cancelled and a new one queued at the new sendAt. The editor re-arms it: the editor must be able
+   * to write to its (new) contact, and the job then sends on the editor's behalf (`userId`).
+   * @throws ERR_NOT_FOUND, ERR_NO_CONTACT_FOUND, ERR_NO_PERMISSION (403, as in `create`).
    */
   async update(auth: AuthContext, id: number, input: Partial<ScheduleBody>): Promise<Schedule> {
     const patch = parsePatch(ZScheduleBody, input);
-    await this.get(auth, id);
-    if (patch.contactId !== undefined) await this.assertContact(auth.companyId, patch.contactId);
+    const current = await this.get(auth, id);
+    await this.assertMayWriteTo(auth, patch.contactId ?? current.contactId);
     await this.ctx.db.transaction(async (tx) => {
       const [row] = await tx
         .update(schedules)
@@ -221,6 +249,7 @@ export class ScheduleService {
           ...(patch.body !== undefined ? { body: patch.body } : {}),
           ...(patch.contactId !== undefined ? { contactId: patch.contactId } : {}),
           ...(patch.sendAt !== undefined ? { sendAt: new Date(patch.sendAt) } : {}),
+          userId: auth.userId,
           status: 'PENDENTE',
           error: null,
           sentAt: null,
@@ -257,10 +286,12 @@ export class ScheduleService {
 
   /**
    * POST /schedules/:id/media-upload: stores a png/jpg/jpeg (checked by content) as the schedule's
-   * media, replacing any previous one. @throws ERR_NOT_FOUND, ERR_UNSUPPORTED_MEDIA_TYPE, ERR_PAYLOAD_TOO_LARGE.
+   * media, replacing any previous one. The caller must be able to write to the schedule's contact.
+   * @throws ERR_NOT_FOUND, ERR_NO_PERMISSION (403), ERR_UNSUPPORTED_MEDIA_TYPE, ERR_PAYLOAD_TOO_LARGE.
    */
   async uploadMedia(auth: AuthContext, id: number, file: UploadedFile): Promise<Schedule> {
     const current = await this.get(auth, id);
+    await this.assertMayWriteTo(auth, current.contactId);
     const inspected = await inspectUpload(file);
     if (!(SCHEDULE_MEDIA_TYPES as readonly string[]).includes(inspected.mimetype))
       throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', { extra: { field: 'file' } });
@@ -294,9 +325,16 @@ export class ScheduleService {
    * pending ticket by itself; the conversation enters the inbox when the customer answers.
    * @throws ERR_NO_DEF_WAPP_FOUND.
    */
-  private async ticketFor(companyId: number, contactId: number): Promise<{ id: number; createdAt: Date }> {
+  private async ticketFor(companyId: number, contactId: number): Promise<ScheduleTicket> {
+    const ticketColumns = {
+      id: tickets.id,
+      createdAt: tickets.createdAt,
+      userId: tickets.userId,
+      queueId: tickets.queueId,
+      status: tickets.status,
+    };
     const [live] = await this.ctx.db
-      .select({ id: tickets.id, createdAt: tickets.createdAt })
+      .select(ticketColumns)
       .from(tickets)
       .where(
         and(
@@ -316,7 +354,7 @@ export class ScheduleService {
     const [created] = await this.ctx.db
       .insert(tickets)
       .values({ companyId, contactId, whatsappId: connection.id, status: 'closed', closedAt: new Date() })
-      .returning({ id: tickets.id, createdAt: tickets.createdAt });
+      .returning(ticketColumns);
     return created!;
   }
 
@@ -325,7 +363,10 @@ export class ScheduleService {
    * sendAt is the one the job was queued for (an edit queued another job); it claims the schedule
    * (PENDENTE -> ENVIADA) in one statement before sending, so a job run twice, or an old job next
    * to a new one, sends once. A failure (no default connection, the provider refused) records ERRO
-   * with the reason; the job itself succeeds (no retry sends twice).
+   * with the reason; the job itself succeeds (no retry sends twice). The schedule's user (its creator
+   * or last editor) must still exist and be able to open the ticket the job picks, as at the time of
+   * the request (docs/architecture.md "Acting on a ticket"): otherwise ERRO with ERR_NO_PERMISSION and
+   * nothing is sent.
    */
   async runJob(data: ScheduleSendJob): Promise<void> {
     const [claimed] = await this.ctx.db
@@ -348,7 +389,13 @@ export class ScheduleService {
         .select({ name: contacts.name })
         .from(contacts)
         .where(eq(contacts.id, claimed.contactId));
+      const viewer =
+        claimed.userId === null
+          ? undefined
+          : await loadUserViewer(this.ctx.db, data.companyId, claimed.userId);
+      if (!viewer) throw new AppError('ERR_NO_PERMISSION');
       const ticket = await this.ticketFor(data.companyId, claimed.contactId);
+      assertMayActOnTicket(viewer, ticket);
       ticketId = ticket.id;
       const body = fillVariables(claimed.body, {
         contactName: contact?.name ?? '',

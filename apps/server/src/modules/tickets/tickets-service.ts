@@ -20,7 +20,7 @@ import { assertPromptOfCompany } from '../prompts/prompts-service.js';
 import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
 import { listStatement, ROW_COUNT, ROW_CURSOR_KEY, toListTicket } from './ticket-list-statement.js';
 import { findTicket, ticketQuery, toTicket } from './ticket-repository.js';
-import { canOpen, loadViewer, type Viewer, visibleWhere } from './visibility.js';
+import { assertMayActOnTicket, loadViewer, type Viewer, visibleWhere } from './visibility.js';
 
 /** GET /tickets query after parsing. */
 export type TicketsQueryParsed = z.output<typeof ZTicketsQuery>;
@@ -189,7 +189,7 @@ export async function getVisibleTicket(
   );
   if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
   const ticket = toTicket(row);
-  if (!canOpen(await loadViewer(ctx.db, auth), ticket)) throw new AppError('ERR_NO_PERMISSION');
+  assertMayActOnTicket(await loadViewer(ctx.db, auth), ticket);
   return ticket;
 }
 

@@ -1,6 +1,7 @@
-import { and, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { tickets, userQueues, users } from '../../db/schema/index.js';
+import { AppError } from '../../lib/app-error.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
 
 /** What decides which tickets a user sees (issue: tickets inbox, point 2). */
@@ -67,4 +68,63 @@ export function canOpen(
     (ticket.queueId !== null && viewer.queueIds.includes(ticket.queueId)) ||
     (viewer.allTicket && ticket.status === 'pending')
   );
+}
+
+/** What `canOpen` reads of a ticket. */
+type OpenableTicket = { userId: number | null; queueId: number | null; status: string };
+
+/**
+ * The one check of every route that writes onto a ticket (a message, a retry, a template, a
+ * transfer): the caller may act on a ticket exactly when it may open it (`canOpen`, the rule of
+ * GET /messages/:ticketId). @throws ERR_NO_PERMISSION (403).
+ */
+export function assertMayActOnTicket(viewer: Viewer, ticket: OpenableTicket): void {
+  if (!canOpen(viewer, ticket)) throw new AppError('ERR_NO_PERMISSION');
+}
+
+/**
+ * The same check for a send addressed to a contact (a schedule): the send lands on one of the
+ * contact's live (not closed) tickets, so the caller must be able to open every one of them. A
+ * contact without a live ticket is open to anyone of the company (the send starts a closed
+ * conversation without queue or user). @throws ERR_NO_PERMISSION (403).
+ */
+export async function assertMayActOnContact(db: Tx, viewer: Viewer, contactId: number): Promise<void> {
+  if (viewer.admin) return;
+  const live = await db
+    .select({ userId: tickets.userId, queueId: tickets.queueId, status: tickets.status })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.companyId, viewer.companyId),
+        eq(tickets.contactId, contactId),
+        ne(tickets.status, 'closed'),
+      ),
+    );
+  for (const ticket of live) assertMayActOnTicket(viewer, ticket);
+}
+
+/**
+ * The viewer of a user of the company read by id, for work done later on that user's behalf (a
+ * schedule's job). @returns undefined when the user no longer exists in the company.
+ */
+export async function loadUserViewer(db: Tx, companyId: number, userId: number): Promise<Viewer | undefined> {
+  const rows = await db
+    .select({
+      profile: users.profile,
+      super: users.super,
+      allTicket: users.allTicket,
+      queueId: userQueues.queueId,
+    })
+    .from(users)
+    .leftJoin(userQueues, eq(userQueues.userId, users.id))
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+  const first = rows[0];
+  if (!first) return undefined;
+  return {
+    userId,
+    companyId,
+    admin: first.profile === 'admin' || first.super === true,
+    allTicket: first.allTicket === 'enabled',
+    queueIds: rows.flatMap((r) => (r.queueId === null ? [] : [r.queueId])),
+  };
 }
