@@ -461,7 +461,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       queueIntegrationRoutes(zapi, ctx);
       externalApiRoutes(zapi, ctx, sender);
       webhookRoutes(zapi, ctx, jobs);
-      cloudRoutes(zapi, cloud);
+      cloudRoutes(zapi, cloud, ctx);
       contactListRoutes(zapi, contactListService);
       campaignRoutes(zapi, campaignService);
       flowRoutes(zapi, ctx, media, { engine: flowEngine, sessions });

@@ -2,7 +2,14 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudConnections, messages, tickets, whatsapps } from '../../db/schema/index.js';
-import { bearer, createTenant, customerNumber, type TenantFixture } from '../../test/factories.js';
+import {
+  bearer,
+  createQueue,
+  createTenant,
+  createUser,
+  customerNumber,
+  type TenantFixture,
+} from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { MediaStore } from '../media-store.js';
 import { CloudDriver } from './cloud-driver.js';
@@ -783,6 +790,55 @@ describe('24-hour window and templates', () => {
         ],
       },
     });
+  });
+
+  it('refuses the window, templates and a template send on a ticket the agent may not open', async () => {
+    const { from, ticketId } = await staleTicket();
+    const queueB = await createQueue(t.app, a.companyId);
+    const agentB = await createUser(t.app, a.companyId, { queueIds: [queueB] });
+    await t.app.ctx.db
+      .update(tickets)
+      .set({ status: 'open', queueId: queueB, userId: agentB.id })
+      .where(eq(tickets.id, ticketId!));
+    const reference = await t.app.inject({
+      method: 'GET',
+      url: `/api/messages/${ticketId}`,
+      headers: bearer(a.agent),
+    });
+    expect(reference.statusCode).toBe(403);
+    const sentBefore = fake.sent().length;
+    const payload = { name: 'order_update', language: 'pt_BR', parameters: ['Carlos', '#9'] };
+    for (const [method, suffix] of [
+      ['GET', 'window'],
+      ['GET', 'templates'],
+      ['POST', 'template'],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url: `/api/cloud/tickets/${ticketId}/${suffix}`,
+        headers: bearer(a.agent),
+        ...(method === 'POST' ? { payload } : {}),
+      });
+      expect(res.statusCode, suffix).toBe(403);
+      expect(res.json()).toMatchObject({ error: 'ERR_NO_PERMISSION' });
+    }
+    expect(fake.sent()).toHaveLength(sentBefore);
+    // Positive controls: the queue's own agent and an admin send it.
+    for (const user of [agentB, a.admin]) {
+      const ok = await t.app.inject({
+        method: 'POST',
+        url: `/api/cloud/tickets/${ticketId}/template`,
+        headers: bearer(user),
+        payload,
+      });
+      expect(ok.statusCode, ok.body).toBe(201);
+    }
+    expect(
+      fake
+        .sent()
+        .slice(sentBefore)
+        .map((m) => (m as { to: string }).to),
+    ).toEqual([from, from]);
   });
 
   it('answers the window of a non-cloud ticket as open and refuses its templates', async () => {

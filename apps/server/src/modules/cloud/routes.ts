@@ -10,9 +10,10 @@ import {
 } from '@zapdesk/shared';
 import { z } from 'zod';
 import type { CloudChannel } from '../../channels/cloud/cloud-channel.js';
-import type { ZodApp } from '../../context.js';
+import type { AppContext, ZodApp } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { adminRoute, publicRoute, userRoute } from '../../lib/guards.js';
+import { getVisibleTicket } from '../tickets/tickets-service.js';
 
 /** Largest webhook body accepted (Meta batches up to 1000 changes), bytes. */
 const WEBHOOK_LIMIT = 3 * 1024 * 1024;
@@ -22,9 +23,10 @@ const ZTicketParam = z.object({ ticketId: ZCoercedId });
 /**
  * WhatsApp Business Cloud API routes (issue 16): the connection's settings (admin), Meta's
  * webhook (public, authenticated by the verify token and the app secret's signature), and for
- * agents the 24-hour window, the approved templates and template sends of a ticket.
+ * agents the 24-hour window, the approved templates and template sends of a ticket — of a ticket the
+ * caller may open (docs/architecture.md "Acting on a ticket"; 403 ERR_NO_PERMISSION otherwise).
  */
-export function cloudRoutes(app: ZodApp, cloud: CloudChannel): void {
+export function cloudRoutes(app: ZodApp, cloud: CloudChannel, ctx: AppContext): void {
   const tags = ['cloud'];
   app.get(
     '/whatsapp/:id/cloud',
@@ -42,12 +44,18 @@ export function cloudRoutes(app: ZodApp, cloud: CloudChannel): void {
   app.get(
     '/cloud/tickets/:ticketId/window',
     { config: userRoute, schema: { tags, params: ZTicketParam, response: { 200: ZCloudWindow } } },
-    (request) => cloud.window(request.auth.companyId, request.params.ticketId),
+    async (request) => {
+      await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
+      return cloud.window(request.auth.companyId, request.params.ticketId);
+    },
   );
   app.get(
     '/cloud/tickets/:ticketId/templates',
     { config: userRoute, schema: { tags, params: ZTicketParam, response: { 200: z.array(ZCloudTemplate) } } },
-    (request) => cloud.templates(request.auth.companyId, request.params.ticketId),
+    async (request) => {
+      await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
+      return cloud.templates(request.auth.companyId, request.params.ticketId);
+    },
   );
   app.post(
     '/cloud/tickets/:ticketId/template',
@@ -57,6 +65,7 @@ export function cloudRoutes(app: ZodApp, cloud: CloudChannel): void {
     },
     async (request, reply) => {
       const { name, language, parameters } = ZCloudTemplateSendBody.parse(request.body);
+      await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
       const message = await cloud.sendTemplate(
         request.auth.companyId,
         request.auth.userId,
