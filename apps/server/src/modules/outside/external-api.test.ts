@@ -96,6 +96,29 @@ describe('POST /api/messages/send', () => {
     expect(again.json().id).toBeGreaterThan(res.json().id);
   });
 
+  it("writes only on the contact's live ticket of its own connection, never another company's", async () => {
+    const from = customerNumber();
+    // The same customer talks to company B and to another connection of company A.
+    const b = await createTenant(t.app);
+    const bConnection = await createSimulatorConnection(t.app, b.admin);
+    const bTicket = await injectMessage(t.app, b.admin, bConnection, { from, body: 'Oi B' });
+    const aOther = await createSimulatorConnection(t.app, a.admin);
+    const aOtherTicket = await injectMessage(t.app, a.admin, aOther, { from, body: 'Oi outra' });
+    const res = await send(TOKEN, { number: from, body: 'Pela API de A' });
+    expect(res.statusCode, res.body).toBe(200);
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, res.json().ticketId));
+    expect(ticket).toMatchObject({ companyId: a.companyId, whatsappId, status: 'pending' });
+    expect([bTicket.ticketId, aOtherTicket.ticketId]).not.toContain(ticket!.id);
+    const written = await t.app.ctx.db
+      .select({ ticketId: messages.ticketId })
+      .from(messages)
+      .where(and(eq(messages.body, 'Pela API de A'), eq(messages.fromMe, true)));
+    expect(written).toEqual([{ ticketId: ticket!.id }]);
+    expect(t.app.simulator.outbox(bConnection, from)).toEqual([]);
+    expect(t.app.simulator.outbox(aOther, from)).toEqual([]);
+    expect((await outbox(from)).map((m) => m.body)).toEqual(['Pela API de A']);
+  });
+
   it('sends media from multipart number + medias, with an optional caption', async () => {
     const number = customerNumber();
     const form = multipart([
