@@ -330,7 +330,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nodeId: config.nodeId,
   });
   const pipeline = new InboundPipeline(ctx, media, jobs);
-  const network = options.simulator ?? new SimulatorNetwork(config.NODE_ENV === 'test' ? 5 : 300);
+  const network =
+    options.simulator ?? new SimulatorNetwork(config.NODE_ENV === 'test' ? 5 : 300, config.SIMULATOR_JOURNAL);
   // The Cloud API channel needs the session manager, which needs its driver factory: late-bound.
   let cloud: CloudChannel | undefined;
   const sessions = new SessionManager(

@@ -3,18 +3,15 @@
  * on a Postgres database and Redis (when TEST_DATABASE_URL and TEST_REDIS_URL are set, as in .ci/run):
  * both workers serve the port, a killed worker is replaced, SIGTERM stops them all.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterProblems, workerNodeId } from './cluster.js';
 import { loadConfig } from './config.js';
-
-const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+import { childrenOf, freePort, startServer } from './test/server-process.js';
 
 describe('cluster setup', () => {
   it('one worker needs nothing more', () => {
@@ -133,76 +130,6 @@ describe.runIf(serverUrl && redisUrl)('two workers on Postgres and Redis', () =>
   }, 90_000);
 });
 
-/** Starts `src/main.ts` with `env` added; collects its output. */
-function startServer(env: Record<string, string>) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=source', 'src/main.ts'],
-    {
-      cwd: SERVER_DIR,
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        JWT_SECRET: 'cluster-test-secret-cluster-test-secret-01',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let text = '';
-  const waiters = new Set<() => void>();
-  const add = (chunk: Buffer) => {
-    text += chunk.toString();
-    for (const waiter of waiters) waiter();
-  };
-  child.stdout!.on('data', add);
-  child.stderr!.on('data', add);
-  return {
-    process: child,
-    output: () => text,
-    /** Resolves when the output matches `pattern`; rejects after `ms` or when the process exits. */
-    waitFor(pattern: RegExp, ms: number): Promise<void> {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (pattern.test(text)) {
-            waiters.delete(check);
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`no ${pattern} in the server's output:\n${text}`));
-        }, ms);
-        child.once('exit', (code) => {
-          if (!pattern.test(text)) reject(new Error(`server exited (${code}):\n${text}`));
-        });
-        waiters.add(check);
-        check();
-      });
-    },
-  };
-}
-
-/** The pids of the server processes (src/main.ts) whose parent is `pid` (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      // tsx's esbuild service is a child too.
-      if (ppid === pid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('src/main.ts')) {
-        children.push(Number(entry));
-      }
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return children.sort((a, b) => a - b);
-}
-
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -220,16 +147,4 @@ async function waitUntil<T>(probe: () => T | undefined): Promise<T> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error('timed out waiting');
-}
-
-/** A TCP port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

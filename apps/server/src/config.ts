@@ -128,6 +128,11 @@ const ZEnv = z.object({
   /** How long the simulator's QR step takes before pairing by itself, ms. */
   SIMULATOR_PAIR_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   /**
+   * A file the simulated phones append each message they take to (one JSON line: connectionId, to,
+   * id, body), so what reached them outlives the server's processes (crash tests). Unset: none.
+   */
+  SIMULATOR_JOURNAL: z.string().min(1).optional(),
+  /**
    * Meta's Graph API for the Cloud API driver (provider 'cloud'): origin and version. Tests point
    * the origin at a local fake.
    */

@@ -188,10 +188,10 @@ describe('POST /api/messages/:ticketId', () => {
     // Another node claimed it long ago and never came back.
     const lapsed = await post('reivindicada há muito tempo');
     await claim(lapsed, 'gone-node/1', 3600);
+    const fresh = await post('sem reivindicação');
     // Another live node is handing it to the session right now: not ours to send.
     const live = await post('reivindicada por um nó vivo');
     await claim(live, 'other-node/1', 1);
-    const fresh = await post('sem reivindicação');
 
     await t.app.sessions.start(a.companyId, whatsappId, { force: false });
     // A second connect (a restart of the session in this process) sends nothing again.
@@ -209,6 +209,99 @@ describe('POST /api/messages/:ticketId', () => {
     expect(wids[dead]).toBe(sent('reivindicada por um processo morto')[0]!.id);
     expect(wids[lapsed]).toBe(sent('reivindicada há muito tempo')[0]!.id);
     expect(wids[live]).toBeNull();
+  });
+
+  it("holds a ticket's later messages behind an earlier one a dead process claimed, then sends them in order", async () => {
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
+    const other = customerNumber();
+    const otherTicket = (await injectMessage(t.app, a.admin, whatsappId, { from: other, body: 'oi' }))
+      .ticketId;
+    const post = async (ticket: number, body: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/messages/${ticket}`,
+        headers: bearer(a.admin),
+        payload: { body },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json()[0].id as number;
+    };
+    const phone = (n: string) => t.app.simulator.outbox(whatsappId, n).map((o) => o.body);
+    await post(ticketId, 'passo 1');
+    // Step 2 is stored while the session is away, and another node's process claims it and dies.
+    await t.app.sessions.stop(a.companyId, whatsappId, { silent: true, keepLease: true });
+    const two = await post(ticketId, 'passo 2');
+    await t.app.ctx.db
+      .update(messages)
+      .set({ sendingBy: 'gone-node/1', sendingAt: sql`now()` })
+      .where(eq(messages.id, two));
+    await t.app.sessions.start(a.companyId, whatsappId, { force: false });
+    // Step 3, stored after it, waits behind it; another ticket's message does not (control).
+    const three = await post(ticketId, 'passo 3');
+    await post(otherTicket, 'outro cliente');
+    expect(phone(other)).toEqual(['outro cliente']);
+    expect(phone(from)).toEqual(['passo 1']);
+    const [held] = await t.app.ctx.db.select().from(messages).where(eq(messages.id, three));
+    expect(held).toMatchObject({ ack: 0, wid: null, sendingBy: null });
+    // A connect or a lease tick while the dead claim holds sends nothing of the ticket either.
+    await t.app.sessions.start(a.companyId, whatsappId, { force: false });
+    await t.app.sessions.tick();
+    expect(phone(from)).toEqual(['passo 1']);
+
+    // The dead claim lapses: the job queued for that moment sends step 2, then step 3, once each.
+    await t.app.ctx.db
+      .update(messages)
+      .set({ sendingAt: sql`now() - interval '1 hour'` })
+      .where(eq(messages.id, two));
+    const { rows: due } = await t.app.ctx.db.execute(
+      sql`update pgboss.job set start_after = now() - interval '1 second'
+          where name = 'outbound-order' and state = 'created' and start_after > now() returning id`,
+    );
+    expect(due.length).toBeGreaterThan(0);
+    await t.app.jobs.drain();
+    expect(phone(from)).toEqual(['passo 1', 'passo 2', 'passo 3']);
+    const rows = await t.app.ctx.db
+      .select({ id: messages.id, wid: messages.wid })
+      .from(messages)
+      .where(inArray(messages.id, [two, three]));
+    expect(rows.every((r) => r.wid !== null)).toBe(true);
+    await t.app.jobs.drain();
+    await t.app.sessions.start(a.companyId, whatsappId, { force: false });
+    expect(phone(from)).toEqual(['passo 1', 'passo 2', 'passo 3']);
+  });
+
+  it('a message that failed for good holds nothing back; sent again, it goes before the ones behind it', async () => {
+    const from = customerNumber();
+    const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
+    const post = async (body: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/messages/${ticketId}`,
+        headers: bearer(a.admin),
+        payload: { body },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json()[0].id as number;
+    };
+    const phone = () => t.app.simulator.outbox(whatsappId, from).map((o) => o.body);
+    await t.app.sessions.stop(a.companyId, whatsappId, { silent: true, keepLease: true });
+    const failed = await post('falhou');
+    // Its retries ran out while the session was away.
+    await t.app.ctx.db
+      .update(messages)
+      .set({ ack: -1, error: 'ERR_SENDING_WAPP_MSG' })
+      .where(eq(messages.id, failed));
+    await t.app.sessions.start(a.companyId, whatsappId, { force: false });
+    await post('depois da falha');
+    expect(phone()).toEqual(['depois da falha']);
+    const retried = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${failed}/retry`,
+      headers: bearer(a.admin),
+    });
+    expect(retried.statusCode).toBe(200);
+    expect(phone()).toEqual(['depois da falha', 'falhou']);
   });
 
   it('stores a batch for several tickets in one transaction and delivers it in one pass, each once', async () => {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 
 /** One message the business sent to a simulated phone. */
 export interface OutboxItem {
@@ -25,7 +26,15 @@ interface Line {
 export class SimulatorNetwork {
   private readonly lines = new Map<number, Line>();
 
-  constructor(private readonly deliveryDelayMs = 50) {}
+  /**
+   * `deliveryDelayMs`: the delay of each of acks 2 and 3, ms. `journal`: a file each message a phone
+   * takes is appended to (one JSON line `{ connectionId, to, id, body }`), written before `deliver`
+   * returns, so it survives the process (several processes may share it).
+   */
+  constructor(
+    private readonly deliveryDelayMs = 50,
+    private readonly journal?: string,
+  ) {}
 
   /** Registers a connection's line (called by its driver on start). */
   attach(connectionId: number, onAck: Line['onAck']): void {
@@ -64,6 +73,8 @@ export class SimulatorNetwork {
       quotedId,
       timestamp: Date.now(),
     };
+    if (this.journal)
+      fs.appendFileSync(this.journal, `${JSON.stringify({ connectionId, to, id: item.id, body })}\n`);
     const list = line.outbox.get(to) ?? [];
     list.push(item);
     line.outbox.set(to, list.slice(-500));

@@ -150,6 +150,11 @@ export const messages = pgTable(
     index('messages_unsent_idx')
       .on(t.whatsappId, t.id)
       .where(sql`${t.fromMe} and ${t.wid} is null and ${t.ack} = 0`),
+    // Per-ticket outbound order: a message is claimed only when no earlier one of its ticket is
+    // unsent, and whoever settles one sends the next (the same few rows as above, by ticket).
+    index('messages_ticket_unsent_idx')
+      .on(t.companyId, t.ticketId, t.id)
+      .where(sql`${t.fromMe} and ${t.wid} is null and ${t.ack} = 0`),
     index('messages_ticket_created_idx').on(t.ticketId, t.createdAt, t.id),
     index('messages_company_contact_created_idx').on(t.companyId, t.contactId, t.createdAt, t.id),
     index('messages_body_trgm_idx').using('gin', sql`${t.body} gin_trgm_ops`),

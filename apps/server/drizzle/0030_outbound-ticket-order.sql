@@ -1,0 +1,1 @@
+CREATE INDEX "messages_ticket_unsent_idx" ON "messages" USING btree ("company_id","ticket_id","id") WHERE "messages"."from_me" and "messages"."wid" is null and "messages"."ack" = 0;
