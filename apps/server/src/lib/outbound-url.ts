@@ -318,18 +318,22 @@ export async function outboundRequest(
 
 /**
  * Refuses, as a client error, a URL the company asks the server to call (saving or testing a bot
- * integration, a webhook, a key's token_uri): `assertOutboundUrl` under the app's policy.
+ * integration, a webhook, a key's token_uri, a flow's Typebot node): `assertOutboundUrl` under the
+ * app's policy. `extra` joins the answer (e.g. the flow `node`).
  * @throws AppError ERR_URL_NOT_ALLOWED (400) with `field`.
  */
 export async function assertUrlAllowed(
   ctx: Pick<AppContext, 'config' | 'outbound'>,
   url: string,
   field: string,
+  extra: Record<string, unknown> = {},
 ): Promise<void> {
   try {
     await assertOutboundUrl(url, outboundPolicy(ctx));
   } catch (error) {
-    if (error instanceof OutboundError) throw new AppError('ERR_URL_NOT_ALLOWED', { extra: { field } });
+    if (error instanceof OutboundError) {
+      throw new AppError('ERR_URL_NOT_ALLOWED', { extra: { ...extra, field } });
+    }
     throw error;
   }
 }
