@@ -215,7 +215,7 @@ function requestOnce(
       if (error instanceof OutboundError) reject(error);
       else if (signal.aborted) reject(new OutboundError('timeout', 'timeout'));
       else {
-        const cause = error instanceof OutboundError ? error : (error as { cause?: unknown }).cause;
+        const cause = (error as { cause?: unknown }).cause;
         if (cause instanceof OutboundError) reject(cause);
         else reject(new OutboundError('unreachable', (error as NodeJS.ErrnoException).code ?? error.message));
       }
@@ -262,10 +262,14 @@ function requestOnce(
         );
       });
       res.on('close', () => {
-        if (!settled && signal.aborted) {
-          settled = true;
-          reject(new OutboundError('timeout', 'timeout'));
-        }
+        // A connection closed before the end of the answer (a reset, or the deadline).
+        if (settled) return;
+        settled = true;
+        reject(
+          signal.aborted
+            ? new OutboundError('timeout', 'timeout')
+            : new OutboundError('unreachable', 'connection closed'),
+        );
       });
     });
     req.end(init.body);
