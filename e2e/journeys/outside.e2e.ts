@@ -52,7 +52,7 @@ const api = async (path: string, init: RequestInit = {}) =>
 before(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   // The receiver is on loopback: this server may call it.
-  server = await startServer({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  server = await startServer({ OUTBOUND_ALLOW_PRIVATE_URLS: 'true' });
   browser = await launchBrowser();
   page = await (await browser.newContext({ locale: 'en-US' })).newPage();
   const login = await fetch(`${server.url}/api/auth/login`, {

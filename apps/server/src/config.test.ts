@@ -26,6 +26,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_PREFIX: '/a b' })).toThrow(/API_PREFIX/);
   });
 
+  it('reads OUTBOUND_ALLOW_PRIVATE_URLS, closed by default, with WEBHOOK_ALLOW_PRIVATE_URLS as its former name', () => {
+    expect(loadConfig({}).OUTBOUND_ALLOW_PRIVATE_URLS).toBe(false);
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE_URLS: 'true' }).OUTBOUND_ALLOW_PRIVATE_URLS).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).OUTBOUND_ALLOW_PRIVATE_URLS).toBe(true);
+    expect(
+      loadConfig({ OUTBOUND_ALLOW_PRIVATE_URLS: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' })
+        .OUTBOUND_ALLOW_PRIVATE_URLS,
+    ).toBe(false);
+    expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE_URLS: 'yes' })).toThrow(/OUTBOUND_ALLOW_PRIVATE_URLS/);
+  });
+
   it('reads CORS_ORIGINS as a list of bare origins', () => {
     expect(loadConfig({}).CORS_ORIGINS).toEqual([]);
     expect(

@@ -159,14 +159,14 @@ const ZEnv = z.object({
    */
   SENDING_CLAIM_MS: z.coerce.number().int().min(10_000).max(3_600_000).default(120_000),
   /**
-   * Let outgoing webhooks reach loopback, private, link-local and other non-public addresses
-   * (a receiver on the same machine or network). Off by default: a company's webhook URL cannot
-   * probe the server's own network.
+   * Let server-side requests to URLs a company supplies (outgoing webhooks, n8n/webhook/Typebot
+   * bots, the flow builder's Typebot node, a Dialogflow key's token_uri) reach loopback, private,
+   * link-local and other non-public addresses (receivers on the same machine or network). Off by
+   * default: a company's URL cannot probe the server's own network.
    */
-  WEBHOOK_ALLOW_PRIVATE_URLS: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  OUTBOUND_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).optional(),
+  /** The former name of OUTBOUND_ALLOW_PRIVATE_URLS, still read when that one is unset. */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(['true', 'false']).optional(),
   /**
    * This node's id, stable across restarts and unique among live nodes: it owns session leases and
    * claimed jobs, which a restart takes back at once. Default: host name + a hash of DATA_DIR.
@@ -220,7 +220,12 @@ const ZEnv = z.object({
   PASSWORD_RESET_IP_MAX: z.coerce.number().int().min(1).max(100_000).default(20),
 });
 
-export type Config = z.infer<typeof ZEnv> & {
+export type Config = Omit<
+  z.infer<typeof ZEnv>,
+  'OUTBOUND_ALLOW_PRIVATE_URLS' | 'WEBHOOK_ALLOW_PRIVATE_URLS'
+> & {
+  /** OUTBOUND_ALLOW_PRIVATE_URLS, or its former name WEBHOOK_ALLOW_PRIVATE_URLS; false when neither is set. */
+  OUTBOUND_ALLOW_PRIVATE_URLS: boolean;
   production: boolean;
   dataDir: string;
   /** NODE_ID, or the host name with a hash of the resolved DATA_DIR. */
@@ -237,9 +242,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const c = parsed.data;
+  const { OUTBOUND_ALLOW_PRIVATE_URLS, WEBHOOK_ALLOW_PRIVATE_URLS, ...c } = parsed.data;
   const dataDir = path.resolve(c.DATA_DIR);
   const nodeId =
     c.NODE_ID ?? `${os.hostname()}-${crypto.createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}`;
-  return { ...c, production: c.NODE_ENV === 'production', dataDir, nodeId };
+  return {
+    ...c,
+    OUTBOUND_ALLOW_PRIVATE_URLS: (OUTBOUND_ALLOW_PRIVATE_URLS ?? WEBHOOK_ALLOW_PRIVATE_URLS) === 'true',
+    production: c.NODE_ENV === 'production',
+    dataDir,
+    nodeId,
+  };
 }

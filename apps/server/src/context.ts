@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import type { CompanyCaches } from './lib/company-cache.js';
 import type { NotifyListener } from './lib/notify-listener.js';
+import type { OutboundPolicy } from './lib/outbound-url.js';
 import type { Secrets } from './lib/secrets.js';
 import type { AuthCache } from './modules/auth/auth-cache.js';
 import type { Realtime } from './realtime/realtime.js';
@@ -26,6 +27,11 @@ export interface AppContext {
   caches?: CompanyCaches;
   /** The node's one LISTEN connection, carrying authCache and caches; absent without buildApp. */
   notifications?: NotifyListener;
+  /**
+   * Seams of the outbound-URL policy (a resolver, an address judge) that tests set to treat a local
+   * server as public; unset in production.
+   */
+  outbound?: Pick<OutboundPolicy, 'resolve' | 'isAllowedAddress'>;
 }
 
 /** Fastify instance with the zod type provider, as route modules receive it. */

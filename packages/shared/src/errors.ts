@@ -104,6 +104,11 @@ export const ERROR_STATUS = {
    * the edge), `reason` is one of FLOW_GRAPH_PROBLEMS and `field` the invalid data field.
    */
   ERR_FLOW_INVALID: 400,
+  /**
+   * A URL the server would call (bot integration, webhook, a service-account key's token_uri) is
+   * not http(s) or leads to a non-public address; `field` names it.
+   */
+  ERR_URL_NOT_ALLOWED: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -22,7 +22,7 @@ let t: TestApp;
 let a: TenantFixture;
 let whatsappId: number;
 beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }));
+  ({ t, a, whatsappId } = await openConnectionFixture({ OUTBOUND_ALLOW_PRIVATE_URLS: 'true' }));
   await campaignsAnyHour(t.app, a.admin);
 });
 afterAll(() => t.close());

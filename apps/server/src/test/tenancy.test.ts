@@ -34,7 +34,8 @@ let conn: {
   webhookId: number;
 };
 beforeAll(async () => {
-  t = await createTestApp();
+  // Integrations and webhooks here point at loopback, which only OUTBOUND_ALLOW_PRIVATE_URLS allows.
+  t = await createTestApp({ OUTBOUND_ALLOW_PRIVATE_URLS: 'true' });
   ({ a, b } = await createTenantPair(t.app));
   const whatsappId = await createSimulatorConnection(t.app, a.admin);
   const bWhatsappId = await createSimulatorConnection(t.app, b.admin);

@@ -15,6 +15,7 @@ import {
   whatsapps,
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
+import { outboundPolicy } from '../../lib/outbound-url.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import { findTicket } from '../../modules/tickets/ticket-repository.js';
 import { type BotBubblesJob, QUEUE_BOT_JOB, type QueueBotJob } from '../jobs.js';
@@ -334,7 +335,13 @@ export class BotEngine {
       case 'webhook': {
         const payload = await this.webhookPayload(ticket, integration, job.messageId);
         const answer = await postToWebhook(
-          { url: integration.urlN8N, secret: integration.secret, timeoutMs, service: integration.type },
+          {
+            url: integration.urlN8N,
+            secret: integration.secret,
+            timeoutMs,
+            service: integration.type,
+            policy: outboundPolicy(this.ctx),
+          },
           payload,
         );
         await this.say(ticket, answer.replies);
@@ -356,6 +363,7 @@ export class BotEngine {
             language: integration.language,
             baseUrl: this.ctx.config.DIALOGFLOW_BASE_URL,
             timeoutMs,
+            policy: outboundPolicy(this.ctx),
           },
           ticket.uuid,
           body,
@@ -415,6 +423,7 @@ export class BotEngine {
       url: integration.urlN8N,
       slug: integration.typebotSlug,
       timeoutMs: this.ctx.config.BOT_TIMEOUT_MS,
+      policy: outboundPolicy(this.ctx),
     };
     const text = body.trim();
     const lower = text.toLowerCase();

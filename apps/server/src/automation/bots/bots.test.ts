@@ -18,10 +18,12 @@ let t: TestApp;
 let fake: FakeBotServices;
 beforeAll(async () => {
   fake = await new FakeBotServices().start();
+  // The fake services listen on loopback, which only OUTBOUND_ALLOW_PRIVATE_URLS lets bots reach.
   t = await createTestApp({
     OPENAI_BASE_URL: `${fake.url}/v1`,
     DIALOGFLOW_BASE_URL: fake.url,
     BOT_TIMEOUT_MS: '800',
+    OUTBOUND_ALLOW_PRIVATE_URLS: 'true',
   });
 });
 afterAll(async () => {

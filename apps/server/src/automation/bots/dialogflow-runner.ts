@@ -1,5 +1,6 @@
 import { importPKCS8, SignJWT } from 'jose';
-import { BotServiceError, postJson } from './bot-error.js';
+import { type OutboundPolicy, outboundRequest } from '../../lib/outbound-url.js';
+import { BOT_ANSWER_MAX_BYTES, BotServiceError, botFailure, postJson } from './bot-error.js';
 
 /** Google's scope for Dialogflow. */
 const SCOPE = 'https://www.googleapis.com/auth/dialogflow';
@@ -22,6 +23,8 @@ export interface DialogflowTarget {
   /** Dialogflow's REST base (config DIALOGFLOW_BASE_URL). */
   baseUrl: string;
   timeoutMs: number;
+  /** The outbound-URL policy for the key's token_uri and the API calls. */
+  policy: OutboundPolicy;
 }
 
 export interface DialogflowAnswer {
@@ -44,10 +47,16 @@ function readKey(jsonContent: string): ServiceAccountKey {
 
 /**
  * An OAuth access token for the service account: a JWT signed with its private key (RS256) traded
- * at its token_uri (grant type jwt-bearer), cached until a minute before it expires.
- * @throws BotServiceError when the key cannot sign or the token endpoint refuses.
+ * at its token_uri (grant type jwt-bearer) under the outbound-URL policy (the key is company input),
+ * cached until a minute before it expires. `timeoutMs` in ms.
+ * @throws BotServiceError when the key cannot sign, the token_uri is refused by the policy (reason
+ *   'token endpoint unreachable'), or the token endpoint fails or refuses.
  */
-export async function serviceAccountToken(jsonContent: string, timeoutMs: number): Promise<string> {
+export async function serviceAccountToken(
+  jsonContent: string,
+  timeoutMs: number,
+  policy: OutboundPolicy,
+): Promise<string> {
   const key = readKey(jsonContent);
   const tokenUri = key.token_uri ?? 'https://oauth2.googleapis.com/token';
   const cacheKey = `${key.client_email}|${tokenUri}`;
@@ -67,19 +76,33 @@ export async function serviceAccountToken(jsonContent: string, timeoutMs: number
   } catch {
     throw new BotServiceError('dialogflow', 'invalid private key');
   }
-  let response: Response;
+  let response: Awaited<ReturnType<typeof outboundRequest>>;
   try {
-    response = await fetch(tokenUri, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch {
-    throw new BotServiceError('dialogflow', 'token endpoint unreachable');
+    response = await outboundRequest(
+      tokenUri,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+          assertion,
+        }).toString(),
+        timeoutMs,
+        maxBytes: BOT_ANSWER_MAX_BYTES,
+      },
+      policy,
+    );
+  } catch (error) {
+    const failure = botFailure('dialogflow', error);
+    throw new BotServiceError('dialogflow', 'token endpoint unreachable', undefined, failure.refusedUrl);
   }
-  const body = (await response.json().catch(() => ({}))) as { access_token?: string; expires_in?: number };
-  if (!response.ok || typeof body.access_token !== 'string') {
+  let body: { access_token?: string; expires_in?: number } = {};
+  try {
+    body = JSON.parse(response.text()) as typeof body;
+  } catch {
+    // answered below
+  }
+  if (!response.ok || typeof body?.access_token !== 'string') {
     throw new BotServiceError('dialogflow', 'credentials refused', response.status);
   }
   tokens.set(cacheKey, {
@@ -102,13 +125,13 @@ export async function detectIntent(
   const key = readKey(target.jsonContent);
   const project = target.projectName.trim() || key.project_id || '';
   if (!project) throw new BotServiceError('dialogflow', 'no project');
-  const token = await serviceAccountToken(target.jsonContent, target.timeoutMs);
+  const token = await serviceAccountToken(target.jsonContent, target.timeoutMs, target.policy);
   const base = target.baseUrl.replace(/\/+$/, '');
   const answer = (await postJson(
     'dialogflow',
     `${base}/v2/projects/${encodeURIComponent(project)}/agent/sessions/${encodeURIComponent(sessionId)}:detectIntent`,
     { queryInput: { text: { text: text.slice(0, 256), languageCode: target.language } } },
-    { timeoutMs: target.timeoutMs, headers: { authorization: `Bearer ${token}` } },
+    { timeoutMs: target.timeoutMs, policy: target.policy, headers: { authorization: `Bearer ${token}` } },
   )) as {
     queryResult?: {
       fulfillmentText?: string;

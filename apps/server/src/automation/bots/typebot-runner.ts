@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '../../lib/outbound-url.js';
 import { BotServiceError, postJson } from './bot-error.js';
 
 /** Where a typebot lives: the Typebot viewer's base URL (urlN8N) and the bot's public id (typebotSlug). */
@@ -5,6 +6,8 @@ export interface TypebotTarget {
   url: string;
   slug: string;
   timeoutMs: number;
+  /** The outbound-URL policy (the URL is company input). */
+  policy: OutboundPolicy;
 }
 
 /** What one turn of a Typebot chat gives: the bubbles to send in order, and what it waits for. */
@@ -87,7 +90,7 @@ export async function typebotStart(
       textBubbleContentFormat: 'markdown',
       prefilledVariables: options.variables ?? {},
     },
-    { timeoutMs: target.timeoutMs },
+    { timeoutMs: target.timeoutMs, policy: target.policy },
   );
   return parseTypebotAnswer(answer);
 }
@@ -107,7 +110,7 @@ export async function typebotContinue(
       'typebot',
       `${base}/api/v1/sessions/${encodeURIComponent(sessionId)}/continueChat`,
       { message: { type: 'text', text }, textBubbleContentFormat: 'markdown' },
-      { timeoutMs: target.timeoutMs },
+      { timeoutMs: target.timeoutMs, policy: target.policy },
     );
     return parseTypebotAnswer(answer, sessionId);
   } catch (error) {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { OutboundPolicy } from '../../lib/outbound-url.js';
 import { BotServiceError, postJson } from './bot-error.js';
 
 /** Header carrying `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
@@ -41,16 +42,24 @@ export function parseWebhookAnswer(answer: unknown): WebhookAnswer {
 /**
  * POSTs the event (message, contact, ticket) as JSON to an n8n or webhook URL, signed with
  * HMAC-SHA256 (SIGNATURE_HEADER) under the integration's secret, and reads the replies it answers.
- * @throws BotServiceError on network errors, timeouts, non-2xx answers and non-JSON bodies.
+ * The URL is company input: `target.policy` is the outbound-URL policy (`timeoutMs` in ms).
+ * @throws BotServiceError on a refused URL (as 'unreachable'), network errors, timeouts, non-2xx answers and non-JSON bodies.
  */
 export async function postToWebhook(
-  target: { url: string; secret: string; timeoutMs: number; service: 'n8n' | 'webhook' },
+  target: {
+    url: string;
+    secret: string;
+    timeoutMs: number;
+    service: 'n8n' | 'webhook';
+    policy: OutboundPolicy;
+  },
   payload: unknown,
 ): Promise<WebhookAnswer> {
   const raw = JSON.stringify(payload);
   const signature = signBody(target.secret, raw, Math.floor(Date.now() / 1000));
   const answer = await postJson(target.service, target.url, undefined, {
     timeoutMs: target.timeoutMs,
+    policy: target.policy,
     raw,
     headers: { [SIGNATURE_HEADER]: signature },
   });

@@ -2,6 +2,7 @@ import type { FlowGraph, TypedFlowNode } from '@zapdesk/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { companies, messages, plans } from '../../db/schema/index.js';
+import { outboundPolicy } from '../../lib/outbound-url.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import { BotServiceError } from '../bots/bot-error.js';
 import { askModel, type ChatTurn } from '../bots/openai-runner.js';
@@ -62,6 +63,7 @@ export async function openAiOutcome(
     }
   } catch (error) {
     if (!(error instanceof BotServiceError)) throw error;
+    ctx.log.warn({ err: error, ticketId: ticket.id }, 'flow Typebot node failed; ticket handed to a human');
     outcome = {
       nodeId: null,
       contentIndex: 0,
@@ -93,6 +95,7 @@ export async function typebotOutcome(
     url: settings.urlN8N,
     slug: settings.typebotSlug,
     timeoutMs: ctx.config.BOT_TIMEOUT_MS,
+    policy: outboundPolicy(ctx),
   };
   let outcome: Outcome;
   try {
@@ -127,6 +130,7 @@ export async function typebotOutcome(
     }
   } catch (error) {
     if (!(error instanceof BotServiceError)) throw error;
+    ctx.log.warn({ err: error, ticketId: ticket.id }, 'flow Typebot node failed; ticket handed to a human');
     outcome = {
       nodeId: null,
       contentIndex: 0,

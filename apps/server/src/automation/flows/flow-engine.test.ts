@@ -20,7 +20,12 @@ let t: TestApp;
 let fake: FakeBotServices;
 beforeAll(async () => {
   fake = await new FakeBotServices().start();
-  t = await createTestApp({ OPENAI_BASE_URL: `${fake.url}/v1`, BOT_TIMEOUT_MS: '2000' });
+  // The fake services listen on loopback, which only OUTBOUND_ALLOW_PRIVATE_URLS lets bots reach.
+  t = await createTestApp({
+    OPENAI_BASE_URL: `${fake.url}/v1`,
+    BOT_TIMEOUT_MS: '2000',
+    OUTBOUND_ALLOW_PRIVATE_URLS: 'true',
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -477,6 +482,39 @@ describe('flow engine', () => {
     expect((await say(s, from, '1')).replies()).toEqual(['Ótimo, vendas! Qual produto?']);
     expect((await say(s, from, 'Notebook')).replies()).toEqual(['Obrigado!', 'Fim do bot.']);
     expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended', botState: null });
+  });
+
+  it('a Typebot node whose URL is not public reaches nothing and hands the ticket over, as if unreachable', async () => {
+    const graph = () => ({
+      nodes: [
+        START,
+        node('bot', 'typebot', {
+          typebotIntegration: { name: 'Bot', urlN8N: fake.url, typebotSlug: 'loja' },
+        }),
+        node('end', 'message', { label: 'Fim do bot.' }),
+      ],
+      connections: [edge('1', 'bot'), edge('bot', 'end')],
+    });
+    const s = await setup(graph);
+    const before = fake.requests('/api/v1/typebots').length;
+    t.app.ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS = false;
+    try {
+      const from = customerNumber();
+      const said = await say(s, from, 'oi');
+      await flush();
+      expect(replies(s, from)).toEqual([]);
+      expect(fake.requests('/api/v1/typebots').length).toBe(before);
+      expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
+    } finally {
+      t.app.ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS = true;
+    }
+    // Positive control: with the switch on, the same node reaches the Typebot.
+    const open = await setup(graph);
+    const from = customerNumber();
+    await say(open, from, 'oi');
+    await flush();
+    expect(replies(open, from)[0]).toBe('Olá! Eu sou o bot.');
+    expect(fake.requests('/api/v1/typebots').length).toBe(before + 1);
   });
 
   it('starts the flow named like a flowbuilder integration', async () => {

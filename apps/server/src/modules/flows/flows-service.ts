@@ -15,6 +15,7 @@ import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { flowRuns, flows, queues, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import { assertUrlAllowed } from '../../lib/outbound-url.js';
 import { decryptSecret, encryptSecret, maskSecret } from '../../lib/secrets.js';
 
 /** Flows per page of GET /flowbuilder. */
@@ -224,8 +225,10 @@ function storedKeys(graph: FlowGraph | null): Map<string, string> {
 /**
  * POST /flowbuilder/flow (document 3 section 7): validates the graph (see `checkFlowGraph`; the
  * queues of ticket and OpenAI nodes must be the company's), encrypts OpenAI API keys (a masked key,
- * containing '…', keeps the one stored for that node) and stores it.
- * @throws ERR_NOT_FOUND, ERR_FLOW_INVALID `{ reason, node, connection, field }`.
+ * containing '…', keeps the one stored for that node) and stores it. A Typebot node's URL must pass
+ * the outbound-URL policy.
+ * @throws ERR_NOT_FOUND, ERR_FLOW_INVALID `{ reason, node, connection, field }`, ERR_URL_NOT_ALLOWED
+ *   `{ node, field }`.
  */
 export async function saveFlowGraph(
   ctx: AppContext,
@@ -240,6 +243,13 @@ export async function saveFlowGraph(
   const checked = checkFlowGraph({ nodes: body.nodes, connections: body.connections });
   if (!checked.ok) throw new AppError('ERR_FLOW_INVALID', { extra: { ...checked.problem } });
   await assertQueues(ctx, companyId, checked.nodes);
+  for (const node of checked.nodes) {
+    if (node.type === 'typebot') {
+      await assertUrlAllowed(ctx, node.data.typebotIntegration.urlN8N, 'typebotIntegration.urlN8N', {
+        node: node.id,
+      });
+    }
+  }
   const keys = storedKeys(current.graph);
   const nodes = checked.nodes.map((node) => {
     if (node.type !== 'openai') return node;

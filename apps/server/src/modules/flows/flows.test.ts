@@ -387,6 +387,46 @@ describe('flows', () => {
     });
   });
 
+  it('refuses a Typebot node whose URL is not public (ERR_URL_NOT_ALLOWED naming the node)', async () => {
+    const flow = await newFlow('Typebot interno');
+    const graph = fullGraph(a.queueId);
+    const typebot = graph.nodes.find((n) => n.type === 'typebot')!;
+    const at = (urlN8N: string) => ({
+      ...graph,
+      nodes: graph.nodes.map((n) =>
+        n === typebot
+          ? {
+              ...n,
+              data: {
+                ...n.data,
+                typebotIntegration: {
+                  ...(n.data as { typebotIntegration: object }).typebotIntegration,
+                  urlN8N,
+                },
+              },
+            }
+          : n,
+      ),
+    });
+    for (const url of [
+      'http://127.0.0.1:3000',
+      'http://[::1]/',
+      'http://169.254.169.254/',
+      'http://2130706433/',
+    ]) {
+      const res = await save(flow.id, at(url));
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json(), url).toMatchObject({
+        error: 'ERR_URL_NOT_ALLOWED',
+        node: typebot.id,
+        field: 'typebotIntegration.urlN8N',
+      });
+    }
+    // Positive control: a public address is saved.
+    const ok = await save(flow.id, at('https://203.0.114.7/typebot'));
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
   it("answers 404 for another company's flow", async () => {
     const theirs = await newFlow('Deles', b.admin);
     expect((await inject('GET', `/api/flowbuilder/flow/${theirs.id}`, a.admin)).statusCode).toBe(404);

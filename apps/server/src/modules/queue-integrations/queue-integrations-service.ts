@@ -18,6 +18,7 @@ import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { queueIntegrations, queues, tickets, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import { assertUrlAllowed, outboundPolicy } from '../../lib/outbound-url.js';
 import { decryptSecret, encryptSecret } from '../../lib/secrets.js';
 
 /** Queue integrations per page of GET /queueIntegration. */
@@ -111,6 +112,33 @@ function checkFields(record: Parameters<typeof integrationProblem>[0]): void {
   if (field) throw new AppError('ERR_VALIDATION', { extra: { field, message: 'required' } });
 }
 
+/** The token_uri of a service-account JSON, when it names one. */
+function tokenUriOf(jsonContent: string): string | undefined {
+  try {
+    const uri = (JSON.parse(jsonContent) as { token_uri?: unknown }).token_uri;
+    return typeof uri === 'string' ? uri : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Applies the outbound-URL policy to the URLs an integration makes the server call: urlN8N of the
+ * n8n, webhook and Typebot types, the key's token_uri of Dialogflow. `jsonContent` is checked only
+ * when given. @throws ERR_URL_NOT_ALLOWED (field urlN8N or jsonContent).
+ */
+async function checkUrls(
+  ctx: AppContext,
+  record: { type?: string; urlN8N?: string; jsonContent?: string },
+): Promise<void> {
+  if (record.type && ['n8n', 'webhook', 'typebot'].includes(record.type) && record.urlN8N) {
+    await assertUrlAllowed(ctx, record.urlN8N, 'urlN8N');
+  }
+  const tokenUri =
+    record.type === 'dialogflow' && record.jsonContent ? tokenUriOf(record.jsonContent) : undefined;
+  if (tokenUri !== undefined) await assertUrlAllowed(ctx, tokenUri, 'jsonContent');
+}
+
 /**
  * POST /queueIntegration: creates an integration with a fresh signing secret; the JSON key is
  * stored encrypted. @throws ERR_VALIDATION (with `field` for a field its type requires).
@@ -122,6 +150,7 @@ export async function createIntegration(
 ): Promise<QueueIntegration> {
   const body = withProjectName(ZQueueIntegrationBody.parse(input));
   checkFields(body);
+  await checkUrls(ctx, body);
   const [row] = await ctx.db
     .insert(queueIntegrations)
     .values({
@@ -152,6 +181,10 @@ export async function updateIntegration(
   const merged = withProjectName({ ...current, ...rest });
   const plainJson = jsonContent ? jsonContent : decryptSecret(current.jsonContent, ctx.secrets.sessionKey);
   checkFields({ ...merged, jsonContent: plainJson });
+  // A URL saved before is not judged again unless the change touches it.
+  if (rest.urlN8N !== undefined || rest.type !== undefined || jsonContent) {
+    await checkUrls(ctx, { type: merged.type, urlN8N: merged.urlN8N, jsonContent: jsonContent || undefined });
+  }
   const set: Partial<Row> = { ...rest, projectName: merged.projectName };
   if (jsonContent) set.jsonContent = encryptSecret(jsonContent, ctx.secrets.sessionKey);
   const [row] = await ctx.db
@@ -195,7 +228,9 @@ export async function deleteIntegration(ctx: AppContext, companyId: number, id: 
  * POST /queueIntegration/testSession: runs one exchange with the integration (a saved one by `id`,
  * or the dialog's unsaved fields; the spec's projectName, jsonContent and language run Dialogflow):
  * Dialogflow detectIntent, Typebot startChat, a signed test POST to n8n/webhook. A failure answers
- * `ok: false` with the reason, never a 5xx. @throws ERR_NOT_FOUND (another company's id).
+ * `ok: false` with the reason, never a 5xx. A URL the outbound-URL policy refuses (before the call
+ * or as the connection opens) answers ERR_URL_NOT_ALLOWED, whatever the address would have
+ * answered. @throws ERR_NOT_FOUND (another company's id), ERR_URL_NOT_ALLOWED.
  */
 export async function testSession(
   ctx: AppContext,
@@ -217,26 +252,33 @@ export async function testSession(
   };
   const problem = integrationProblem(record);
   if (problem) return { ok: false, replies: [], error: `${problem} required` };
+  await checkUrls(ctx, record);
   const message = input.message || 'Olá';
   const timeoutMs = Math.min(ctx.config.BOT_TIMEOUT_MS, 10_000);
+  const policy = outboundPolicy(ctx);
   try {
     switch (type) {
       case 'dialogflow': {
         const answer = await detectIntent(
-          { ...record, baseUrl: ctx.config.DIALOGFLOW_BASE_URL, timeoutMs },
+          { ...record, baseUrl: ctx.config.DIALOGFLOW_BASE_URL, timeoutMs, policy },
           `test-${crypto.randomUUID()}`,
           message,
         );
         return { ok: true, replies: answer.texts };
       }
       case 'typebot': {
-        const turn = await typebotStart({ url: record.urlN8N, slug: record.typebotSlug, timeoutMs });
+        const turn = await typebotStart({
+          url: record.urlN8N,
+          slug: record.typebotSlug,
+          timeoutMs,
+          policy,
+        });
         return { ok: true, replies: [...turn.bubbles, ...turn.choices] };
       }
       case 'n8n':
       case 'webhook': {
         const answer = await postToWebhook(
-          { url: record.urlN8N, secret: saved?.secret ?? 'test', timeoutMs, service: type },
+          { url: record.urlN8N, secret: saved?.secret ?? 'test', timeoutMs, service: type, policy },
           { event: 'test', integration: { id: saved?.id ?? null, type }, message: { body: message } },
         );
         return { ok: true, replies: answer.replies };
@@ -245,6 +287,11 @@ export async function testSession(
         return { ok: true, replies: [] };
     }
   } catch (error) {
+    if (error instanceof BotServiceError && error.refusedUrl) {
+      throw new AppError('ERR_URL_NOT_ALLOWED', {
+        extra: { field: type === 'dialogflow' ? 'jsonContent' : 'urlN8N' },
+      });
+    }
     if (error instanceof BotServiceError) return { ok: false, replies: [], error: error.message };
     throw error;
   }

@@ -5,8 +5,8 @@ import type { AppContext } from '../../context.js';
 import { companies, plans, webhookDeliveries, webhooks } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import type { CompanyCache } from '../../lib/company-cache.js';
+import { OutboundError, outboundPolicy, outboundRequest } from '../../lib/outbound-url.js';
 import { decryptSecret } from '../../lib/secrets.js';
-import { privateUrlReason } from './public-address.js';
 
 /** The job delivering one stored webhook delivery (data `{ deliveryId }`). */
 export const WEBHOOK_DELIVERY_JOB = 'webhook-delivery';
@@ -41,27 +41,6 @@ export function signPayload(secret: string, timestamp: string, body: string): st
   return `sha256=${crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
-/** The first `max` characters of an answer's body, reading no further (a huge answer is not held). */
-async function readStart(response: Response, max: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < max) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } catch {
-    // An answer cut short keeps what arrived.
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).toString('utf8').slice(0, max);
-}
-
 /** What the dispatcher needs of an active webhook to store its deliveries. */
 interface ActiveHook {
   id: number;
@@ -75,9 +54,6 @@ interface ActiveHook {
  */
 const WEBHOOKS_WRITE =
   /^\s*(?:insert\s+into|update|delete\s+from)\s+"?(?:webhooks|companies|plans)"?[\s(;]|^\s*truncate\b/i;
-
-/** A URL refused before any request (a non-public address). */
-class RefusedUrl extends Error {}
 
 /** An event as a webhook receives it (the JSON body). */
 export interface WebhookEnvelope {
@@ -167,8 +143,6 @@ export class WebhookDispatcher {
   constructor(
     private readonly ctx: AppContext,
     private readonly jobs: JobQueue,
-    /** fetch, replaceable in tests. */
-    private readonly fetcher: typeof fetch = fetch,
   ) {
     this.#hooks = ctx.caches?.define({
       topic: 'webhooks',
@@ -292,38 +266,41 @@ export class WebhookDispatcher {
     const timestamp = String(Math.floor(Date.now() / 1000));
     const secret = decryptSecret(hook.secretSealed, this.ctx.secrets.sessionKey);
     let responseCode: number | null = null;
-    let error: string | null = this.ctx.config.WEBHOOK_ALLOW_PRIVATE_URLS
-      ? null
-      : ((await privateUrlReason(hook.url)) ?? null);
+    let error: string | null = null;
     try {
-      if (error !== null) throw new RefusedUrl(error);
-      const response = await this.fetcher(hook.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Zapdesk-Webhooks/1',
-          [WEBHOOK_HEADERS.event]: delivery.event,
-          [WEBHOOK_HEADERS.delivery]: delivery.eventId,
-          [WEBHOOK_HEADERS.timestamp]: timestamp,
-          [WEBHOOK_HEADERS.signature]: signPayload(secret, timestamp, body),
+      // The outbound-URL policy: a non-public address is refused (the reason is the delivery's error).
+      const response = await outboundRequest(
+        hook.url,
+        {
+          method: 'POST',
+          timeoutMs: WEBHOOK_TIMEOUT_MS,
+          maxBytes: ERROR_TEXT_MAX * 4,
+          truncate: true,
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Zapdesk-Webhooks/1',
+            [WEBHOOK_HEADERS.event]: delivery.event,
+            [WEBHOOK_HEADERS.delivery]: delivery.eventId,
+            [WEBHOOK_HEADERS.timestamp]: timestamp,
+            [WEBHOOK_HEADERS.signature]: signPayload(secret, timestamp, body),
+          },
+          body,
         },
-        body,
-      });
+        outboundPolicy(this.ctx),
+      );
       responseCode = response.status;
-      const text = await readStart(response, ERROR_TEXT_MAX);
-      if (response.status < 200 || response.status > 299) {
+      const text = response.text().slice(0, ERROR_TEXT_MAX);
+      if (!response.ok) {
         error = `HTTP ${response.status}${text ? `: ${text}` : ''}`.slice(0, ERROR_TEXT_MAX);
       }
     } catch (failure) {
-      if (failure instanceof RefusedUrl) error = failure.message;
-      else {
-        const cause = (failure as { cause?: { code?: string } }).cause?.code;
-        error = (failure instanceof Error ? `${failure.name}: ${failure.message}` : String(failure))
-          .concat(cause ? ` (${cause})` : '')
-          .slice(0, ERROR_TEXT_MAX);
-      }
+      error = (
+        failure instanceof OutboundError
+          ? failure.kind === 'refused'
+            ? `refused: ${failure.message}`
+            : `${failure.kind}: ${failure.message}`
+          : String(failure)
+      ).slice(0, ERROR_TEXT_MAX);
     }
     if (error === null) {
       await this.ctx.db

@@ -21,6 +21,7 @@ import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { adminRoute } from '../../lib/guards.js';
+import { assertUrlAllowed } from '../../lib/outbound-url.js';
 import { encryptSecret } from '../../lib/secrets.js';
 import { WEBHOOK_DELIVERY_JOB } from './dispatcher.js';
 
@@ -109,8 +110,9 @@ export function webhookRoutes(app: ZodApp, ctx: AppContext, jobs: JobQueue): voi
       if ((total?.value ?? 0) >= WEBHOOKS_PER_COMPANY) {
         throw new AppError('ERR_VALIDATION', { extra: { field: 'url', message: 'invalid' } });
       }
-      const { secret, secretSealedHint } = newSecret();
       const body = request.body;
+      await assertUrlAllowed(ctx, body.url, 'url');
+      const { secret, secretSealedHint } = newSecret();
       const [row] = await ctx.db
         .insert(webhooks)
         .values({
@@ -140,6 +142,7 @@ export function webhookRoutes(app: ZodApp, ctx: AppContext, jobs: JobQueue): voi
     async (request) => {
       await findOwned(ctx, request.auth, request.params.id);
       const patch = parsePatch(ZWebhookBody, request.body);
+      if (patch.url !== undefined) await assertUrlAllowed(ctx, patch.url, 'url');
       const [row] = await ctx.db
         .update(webhooks)
         .set({

@@ -17,7 +17,6 @@ import {
 } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { backoffSeconds, WEBHOOK_DELIVERY_JOB, WEBHOOK_MAX_TRIES } from './dispatcher.js';
-import { isPrivateAddress } from './public-address.js';
 
 /** A local receiver: records every request; answers the status queued for its path (default 200). */
 interface Received {
@@ -49,8 +48,8 @@ let bWhatsapp: number;
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  // The receiver listens on loopback, which only WEBHOOK_ALLOW_PRIVATE_URLS lets webhooks reach.
-  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  // The receiver listens on loopback, which only OUTBOUND_ALLOW_PRIVATE_URLS lets webhooks reach.
+  t = await createTestApp({ OUTBOUND_ALLOW_PRIVATE_URLS: 'true' });
   a = await createTenant(t.app);
   b = await createTenant(t.app);
   aWhatsapp = await createSimulatorConnection(t.app, a.admin);
@@ -392,34 +391,19 @@ describe('webhook deliveries', () => {
     expect(again.statusCode).toBe(400);
   });
 
-  it('refuses loopback, private and link-local addresses unless WEBHOOK_ALLOW_PRIVATE_URLS', async () => {
-    for (const address of [
-      '127.0.0.1',
-      '10.1.2.3',
-      '172.16.0.9',
-      '192.168.1.1',
-      '169.254.169.254',
-      '::1',
-      'fd00::1',
-      '::ffff:127.0.0.1',
-      '0.0.0.0',
-    ]) {
-      expect(isPrivateAddress(address), address).toBe(true);
-    }
-    for (const address of ['8.8.8.8', '200.147.67.142', '2606:4700:4700::1111']) {
-      expect(isPrivateAddress(address), address).toBe(false);
-    }
-    t.app.ctx.config.WEBHOOK_ALLOW_PRIVATE_URLS = false;
+  it('refuses loopback, private and link-local addresses unless OUTBOUND_ALLOW_PRIVATE_URLS', async () => {
+    // Saved while the policy is open (a self-hosted receiver), then the policy closes.
+    await createHook(a, { url: `${base}/private`, events: ['contact.created'] });
+    t.app.ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS = false;
     try {
-      await createHook(a, { url: `${base}/private`, events: ['contact.created'] });
       await injectMessage(t.app, a.admin, aWhatsapp, { from: customerNumber(), body: 'Oi' });
       await flush();
       const [refused] = await t.app.ctx.db.select().from(webhookDeliveries);
       expect(refused).toMatchObject({ status: 'pending', tries: 1, responseCode: null });
-      expect(refused!.lastError).toContain('non-public address (127.0.0.1)');
+      expect(refused!.lastError).toContain('refused');
       expect(received).toEqual([]);
     } finally {
-      t.app.ctx.config.WEBHOOK_ALLOW_PRIVATE_URLS = true;
+      t.app.ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS = true;
     }
     // Positive control: allowed, the retry reaches the receiver.
     await makeRetriesDue();
@@ -427,5 +411,45 @@ describe('webhook deliveries', () => {
     const [delivered] = await t.app.ctx.db.select().from(webhookDeliveries);
     expect(delivered).toMatchObject({ status: 'delivered', tries: 2 });
     expect(received.filter((r) => r.path === '/private').length).toBe(1);
+  });
+
+  it('refuses to save a webhook URL of a non-public address, in any notation, unless the switch is on', async () => {
+    const port = (receiver.address() as AddressInfo).port;
+    t.app.ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS = false;
+    try {
+      for (const url of [
+        `${base}/x`,
+        `http://localhost:${port}/x`,
+        `http://[::1]:${port}/x`,
+        `http://[::ffff:127.0.0.1]:${port}/x`,
+        `http://2130706433:${port}/x`,
+        `http://0x7f.1:${port}/x`,
+        'http://192.0.2.1/x',
+        'http://100.64.0.1/x',
+        'http://169.254.169.254/latest/meta-data',
+      ]) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/webhooks',
+          headers: bearer(a.admin),
+          payload: { url, events: ['contact.created'] },
+        });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json(), url).toMatchObject({ error: 'ERR_URL_NOT_ALLOWED', field: 'url' });
+      }
+      const hook = await createHook(a, { url: 'https://203.0.114.7/hook', events: ['contact.created'] });
+      const moved = await t.app.inject({
+        method: 'PUT',
+        url: `/api/webhooks/${hook.id}`,
+        headers: bearer(a.admin),
+        payload: { url: `${base}/x` },
+      });
+      expect(moved.statusCode).toBe(400);
+      expect(moved.json()).toMatchObject({ error: 'ERR_URL_NOT_ALLOWED' });
+    } finally {
+      t.app.ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS = true;
+    }
+    // Positive control: the switch on, a loopback receiver is saved.
+    await createHook(a, { url: `${base}/x`, events: ['contact.created'] });
   });
 });
