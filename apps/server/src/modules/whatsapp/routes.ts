@@ -1,7 +1,8 @@
 import { ZIdParam, ZWhatsapp, ZWhatsappBody } from '@zapdesk/shared';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
-import { adminRoute, isAdmin, userRoute } from '../../lib/guards.js';
+import { adminRoute, userRoute } from '../../lib/guards.js';
+import { viewerOf, whatsappView } from '../../lib/secret-views.js';
 import { selectWhatsapps } from './whatsapp-repository.js';
 import {
   createWhatsapp,
@@ -14,9 +15,7 @@ import {
 /** Connections and sessions API (document 2 section 7 Connections). */
 export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionControl): void {
   const tags = ['connections'];
-  // Agents see connections for pickers, without the API token.
-  const forCaller = <T extends { token: string | null }>(isAdminCaller: boolean, w: T): T =>
-    isAdminCaller ? w : { ...w, token: null };
+  // Agents see connections for pickers, without the API token (the one serializer of REST and sockets).
   app.get(
     '/whatsapp',
     {
@@ -28,13 +27,18 @@ export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionCo
       },
     },
     async (request) =>
-      (await selectWhatsapps(ctx.db, request.auth.companyId)).map((w) => forCaller(isAdmin(request.auth), w)),
+      (await selectWhatsapps(ctx.db, request.auth.companyId)).map((w) =>
+        whatsappView(viewerOf(request.auth), w),
+      ),
   );
   app.get(
     '/whatsapp/:id',
     { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZWhatsapp } } },
     async (request) =>
-      forCaller(isAdmin(request.auth), await requireWhatsapp(ctx, request.auth.companyId, request.params.id)),
+      whatsappView(
+        viewerOf(request.auth),
+        await requireWhatsapp(ctx, request.auth.companyId, request.params.id),
+      ),
   );
   app.post(
     '/whatsapp',

@@ -7,6 +7,7 @@ import { companies, plans, queues, tickets, whatsappQueues, whatsapps } from '..
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { whatsappView } from '../../lib/secret-views.js';
 import { assertFlowOfCompany } from '../flows/flows-service.js';
 import { assertPromptOfCompany } from '../prompts/prompts-service.js';
 import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
@@ -17,6 +18,17 @@ import { findWhatsapp, selectWhatsapps } from './whatsapp-repository.js';
 export interface SessionControl {
   start(companyId: number, connectionId: number): Promise<void>;
   stop(companyId: number, connectionId: number, options?: { logout?: boolean }): Promise<void>;
+}
+
+/**
+ * Emits `company-{id}-whatsapp` update with `whatsapp`, its token only to the company's admins
+ * (`whatsappView`, the serializer of the REST answers).
+ */
+export function emitWhatsapp(ctx: AppContext, companyId: number, whatsapp: Whatsapp): void {
+  ctx.realtime.toCompanyPerViewer(companyId, 'whatsapp', (viewer) => ({
+    action: 'update',
+    whatsapp: whatsappView(viewer, whatsapp),
+  }));
 }
 
 async function assertCompanyQueues(tx: Tx, companyId: number, ids: number[], field: string): Promise<void> {
@@ -104,7 +116,7 @@ export async function createWhatsapp(
     })
     .catch(rethrowName);
   const created = (await findWhatsapp(ctx.db, auth.companyId, id))!;
-  ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'update', whatsapp: created });
+  emitWhatsapp(ctx, auth.companyId, created);
   await sessions
     .start(auth.companyId, id)
     .catch((error) => ctx.log.warn({ err: error }, 'session start failed'));
@@ -174,8 +186,7 @@ export async function updateWhatsapp(
   const changed = body.isDefault
     ? await selectWhatsapps(ctx.db, auth.companyId)
     : [await findWhatsapp(ctx.db, auth.companyId, id)];
-  for (const whatsapp of changed)
-    if (whatsapp) ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'update', whatsapp });
+  for (const whatsapp of changed) if (whatsapp) emitWhatsapp(ctx, auth.companyId, whatsapp);
   const updated = changed.find((w) => w?.id === id)!;
   return updated;
 }
@@ -226,7 +237,7 @@ export async function deleteWhatsapp(
   }
   if (promoted) {
     const next = await findWhatsapp(ctx.db, auth.companyId, promoted);
-    if (next) ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'update', whatsapp: next });
+    if (next) emitWhatsapp(ctx, auth.companyId, next);
   }
 }
 
