@@ -7,6 +7,7 @@ import { selectWhatsapps } from './whatsapp-repository.js';
 import {
   createWhatsapp,
   deleteWhatsapp,
+  regenerateToken,
   requireWhatsapp,
   type SessionControl,
   updateWhatsapp,
@@ -53,6 +54,22 @@ export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionCo
       schema: { tags, params: ZIdParam, body: ZWhatsappBody.partial(), response: { 200: ZWhatsapp } },
     },
     (request) => updateWhatsapp(ctx, sessions, request.auth, request.params.id, request.body),
+  );
+  app.post(
+    '/whatsapp/:id/token',
+    {
+      config: adminRoute,
+      schema: {
+        tags,
+        summary: "Replace the connection's external-API token",
+        description:
+          'A new random token (256 bits) replaces the old one, which stops working at once. Answers the ' +
+          'connection with its new token. Errors: 404 ERR_NO_WAPP_FOUND.',
+        params: ZIdParam,
+        response: { 200: ZWhatsapp },
+      },
+    },
+    (request) => regenerateToken(ctx, request.auth, request.params.id),
   );
   app.delete(
     '/whatsapp/:id',
