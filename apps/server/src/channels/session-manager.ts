@@ -2,6 +2,7 @@ import type { ConnectionState } from '@zapdesk/shared';
 import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { whatsappLeases, whatsappSessions, whatsapps } from '../db/schema/index.js';
+import { whatsappView } from '../lib/secret-views.js';
 import { findWhatsapp } from '../modules/whatsapp/whatsapp-repository.js';
 import type { ChannelDriver, DriverContext, DriverEvents } from './driver.js';
 import type { ConnectionRef, InboundPipeline } from './inbound-pipeline.js';
@@ -328,6 +329,12 @@ export class SessionManager {
       })
       .where(and(eq(whatsapps.companyId, ref.companyId), eq(whatsapps.id, ref.id)));
     const session = await findWhatsapp(this.ctx.db, ref.companyId, ref.id);
-    if (session) this.ctx.realtime.toCompany(ref.companyId, 'whatsappSession', { action: 'update', session });
+    if (session) {
+      // The token only to admins, as in REST (`whatsappView`).
+      this.ctx.realtime.toCompanyPerViewer(ref.companyId, 'whatsappSession', (viewer) => ({
+        action: 'update',
+        session: whatsappView(viewer, session),
+      }));
+    }
   }
 }

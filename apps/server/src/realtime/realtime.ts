@@ -9,6 +9,7 @@ import {
 } from '@zapdesk/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { Server, type Socket } from 'socket.io';
+import type { Viewer } from '../lib/secret-views.js';
 import type { AccessClaims } from '../modules/auth/tokens.js';
 
 /** Room of one sign-in session (refresh-token family), used to spare it from duplicate-login events. */
@@ -129,6 +130,25 @@ export class Realtime {
   toCompany<C extends ChannelName>(companyId: number, channel: C, payload: ChannelPayloads[C]): void {
     this.io.to(companyRoom(companyId)).emit(companyChannel(companyId, channel), payload);
     this.#publish(companyId, channel, payload);
+  }
+
+  /**
+   * Emits `company-{id}-{channel}` to every socket of the company, shaped per recipient by one
+   * serializer (`lib/secret-views.ts`): the admins room (admins and super users) gets
+   * `shape('admin')`, every other socket `shape('member')`. For records that hold a secret (a
+   * connection's API token, an integration's signing secret, a prompt's key). Listeners (outgoing
+   * webhooks) are told the member shape: a secret never leaves the server through them.
+   */
+  toCompanyPerViewer<C extends ChannelName>(
+    companyId: number,
+    channel: C,
+    shape: (viewer: Viewer) => ChannelPayloads[C],
+  ): void {
+    const name = companyChannel(companyId, channel);
+    const member = shape('member');
+    this.io.to(adminsRoom(companyId)).emit(name, shape('admin'));
+    this.io.to(companyRoom(companyId)).except(adminsRoom(companyId)).emit(name, member);
+    this.#publish(companyId, channel, member);
   }
 
   /** Emits `company-{id}-{channel}` to the sockets of one user, except those of `exceptSessionId`. */

@@ -169,6 +169,11 @@ const MATRIX: Case[] = [
     expected: 200,
   },
   {
+    route: 'POST /api/whatsapp/:id/token',
+    call: async () => ({ method: 'POST', url: `/api/whatsapp/${conn.whatsappId}/token` }),
+    expected: 200,
+  },
+  {
     route: 'POST /api/whatsappsession/:id',
     call: async () => ({ method: 'POST', url: `/api/whatsappsession/${conn.whatsappId}` }),
     expected: 204,

@@ -38,6 +38,7 @@ export const ZWhatsapp = z.object({
   complationMessage: z.string(),
   outOfHoursMessage: z.string(),
   ratingMessage: z.string(),
+  /** The external API's bearer token (server-made, unique); null for callers who are not admins. */
   token: z.string().nullable(),
   expiresInactiveMessage: z.string(),
   expiresTicket: z.number(),
@@ -68,6 +69,10 @@ export const ZWhatsappBody = z.object({
   complationMessage: message,
   outOfHoursMessage: message,
   ratingMessage: message,
+  /**
+   * Accepted for older clients that send the field back, and ignored: the token is made by the
+   * server and replaced with POST /whatsapp/:id/token.
+   */
   token: z.string().max(200).nullable().optional(),
   expiresInactiveMessage: message,
   expiresTicket: minutes,

@@ -37,7 +37,14 @@ export const whatsapps = pgTable(
     complationMessage: text().notNull().default(''),
     outOfHoursMessage: text().notNull().default(''),
     ratingMessage: text().notNull().default(''),
-    token: text(),
+    /**
+     * The external API's bearer token: made by the server (`newApiToken`, 256 random bits), unique
+     * across the platform, replaced by POST /whatsapp/:id/token. The database default (two random
+     * UUIDs, 244 bits) covers rows inserted without one.
+     */
+    token: text()
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
     expiresInactiveMessage: text().notNull().default(''),
     /** Close open tickets inactive for this many minutes (0: never). */
     expiresTicket: integer().notNull().default(0),
@@ -57,6 +64,7 @@ export const whatsapps = pgTable(
   },
   (t) => [
     uniqueIndex('whatsapps_company_name_key').on(t.companyId, t.name),
+    uniqueIndex('whatsapps_token_key').on(t.token),
     uniqueIndex('whatsapps_company_default_key').on(t.companyId).where(sql`${t.isDefault}`),
     index('whatsapps_status_idx').on(t.status),
     index('whatsapps_flow_id_welcome_idx').on(t.flowIdWelcome),

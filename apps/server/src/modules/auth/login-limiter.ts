@@ -14,6 +14,27 @@ const DAY_SECONDS = 86_400;
  */
 const KNOWN_ADDRESS_SECONDS = 20 * DAY_SECONDS;
 
+/**
+ * A rate-limiter-flexible counter of `points` per `duration` seconds (then blocked `blockDuration`
+ * seconds): in memory on one node, or in Redis under `zapdesk:{keyPrefix}` when a client is given
+ * (shared by every node; an in-memory limiter stands in while Redis is unreachable).
+ */
+export function sharedLimiter(
+  keyPrefix: string,
+  options: { points: number; duration: number; blockDuration?: number },
+  redis?: RedisClientType,
+): RateLimiterAbstract {
+  const memory = new RateLimiterMemory({ keyPrefix, ...options });
+  if (!redis) return memory;
+  return new RateLimiterRedis({
+    storeClient: redis,
+    useRedisPackage: true,
+    keyPrefix: `zapdesk:${keyPrefix}`,
+    ...options,
+    insuranceLimiter: memory,
+  });
+}
+
 /** The limits of `LoginLimiter` (config LOGIN_RATE_MAX, LOGIN_RATE_WINDOW_MS, LOGIN_*_DAILY_MAX). */
 export interface LoginLimits {
   /** Consecutive failures allowed per e-mail from one address before a lock. */
@@ -53,18 +74,8 @@ export class LoginLimiter {
   private readonly known: RateLimiterAbstract;
 
   constructor(limits: LoginLimits, redis?: RedisClientType) {
-    const limiter = (keyPrefix: string, points: number, duration: number, blockDuration = 0) => {
-      const options = { points, duration, blockDuration };
-      const memory = new RateLimiterMemory({ keyPrefix, ...options });
-      if (!redis) return memory;
-      return new RateLimiterRedis({
-        storeClient: redis,
-        useRedisPackage: true,
-        keyPrefix: `zapdesk:${keyPrefix}`,
-        ...options,
-        insuranceLimiter: memory,
-      });
-    };
+    const limiter = (keyPrefix: string, points: number, duration: number, blockDuration = 0) =>
+      sharedLimiter(keyPrefix, { points, duration, blockDuration }, redis);
     this.byEmailIp = limiter(
       'login-fail-email-ip',
       limits.consecutiveMax,

@@ -14,6 +14,7 @@ import { bearerToken } from '../auth/guard.js';
 import { getContact } from '../contacts/contacts-service.js';
 import { canonicalNumber, digitsOnly, numberVariants } from '../contacts/phone-number.js';
 import { findTicket } from '../tickets/ticket-repository.js';
+import { API_TOKEN_FAILURES_MAX, ApiTokenLimiter } from './token-limiter.js';
 
 /** Requests one connection token may make per minute (answered 429 ERR_TOO_MANY_REQUESTS beyond). */
 export const EXTERNAL_API_RATE_PER_MINUTE = 60;
@@ -40,8 +41,8 @@ function tokenKey(request: FastifyRequest): string {
 
 /**
  * Resolves the bearer token to the one connection whose `token` it is (document 2 section 3).
- * @throws 401 ERR_INVALID_CREDENTIALS (missing, unknown or ambiguous token: two companies' connections
- *   share it), 403 ERR_PLAN_FEATURE_DISABLED (plan without useExternalApi), 402 ERR_SUBSCRIPTION_EXPIRED.
+ * @throws 401 ERR_INVALID_CREDENTIALS (missing or unknown token; the unique index keeps two
+ *   connections from sharing one, a shared one would still be refused), 403 ERR_PLAN_FEATURE_DISABLED (plan without useExternalApi), 402 ERR_SUBSCRIPTION_EXPIRED.
  */
 export async function resolveApiToken(ctx: AppContext, token: string | undefined): Promise<ApiCaller> {
   if (!token || token.length > 200) throw new AppError('ERR_INVALID_CREDENTIALS', { status: 401 });
@@ -156,9 +157,11 @@ async function readMultipart(
  * `POST /messages/send` with a connection's token as bearer. JSON `{ number, body }` sends a text;
  * multipart `number` + `medias` (one or more files, `body` optional as the first one's caption) sends
  * media. The contact and its live ticket on that connection are found or created; answers the stored
- * message id (`id`, the first; `ids`, all). Rate limited per token.
+ * message id (`id`, the first; `ids`, all). Rate limited per token; failed tokens are limited per
+ * address (`ApiTokenLimiter`).
  */
 export function externalApiRoutes(app: ZodApp, ctx: AppContext, sender: OutboundSender): void {
+  const failures = new ApiTokenLimiter(ctx.redis);
   app.post(
     '/messages/send',
     {
@@ -166,9 +169,17 @@ export function externalApiRoutes(app: ZodApp, ctx: AppContext, sender: Outbound
         ...publicRoute,
         rateLimit: { max: EXTERNAL_API_RATE_PER_MINUTE, timeWindow: 60_000, keyGenerator: tokenKey },
       },
-      // The token is checked before anything is read: a wrong or missing one sends nothing.
+      // The token is checked before anything is read: a wrong or missing one sends nothing, and
+      // counts against the caller's address (refused with 429 past the limit, before the lookup).
       onRequest: async (request) => {
-        request.apiCaller = await resolveApiToken(ctx, bearerToken(request));
+        await failures.check(request.ip);
+        try {
+          request.apiCaller = await resolveApiToken(ctx, bearerToken(request));
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'ERR_INVALID_CREDENTIALS')
+            await failures.failed(request.ip);
+          throw error;
+        }
       },
       schema: {
         tags: ['external-api'],
@@ -177,7 +188,8 @@ export function externalApiRoutes(app: ZodApp, ctx: AppContext, sender: Outbound
           "Authenticate with a connection's token (the connection's `token` field) as `Authorization: Bearer <token>`. " +
           'Send JSON `{ "number": "5511999998888", "body": "text" }`, or multipart/form-data with `number`, ' +
           'one or more `medias` files and an optional `body` caption. The contact and its ticket on that connection ' +
-          `are found or created. At most ${EXTERNAL_API_RATE_PER_MINUTE} requests a minute per token. ` +
+          `are found or created. At most ${EXTERNAL_API_RATE_PER_MINUTE} requests a minute per token; after ` +
+          `${API_TOKEN_FAILURES_MAX} wrong or missing tokens in an hour an address is refused (429) for an hour. ` +
           'Errors: 401 ERR_INVALID_CREDENTIALS, 403 ERR_PLAN_FEATURE_DISABLED, 400 ERR_VALIDATION, ' +
           '400 ERR_SENDING_WAPP_MSG, 413 ERR_PAYLOAD_TOO_LARGE, 415 ERR_UNSUPPORTED_MEDIA_TYPE, 429 ERR_TOO_MANY_REQUESTS.',
         security: [{ bearer: [] }],

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { prompts, queues, tickets, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import { promptView } from '../../lib/secret-views.js';
 import { decryptSecret, encryptSecret, maskSecret } from '../../lib/secrets.js';
 
 type PromptRow = typeof prompts.$inferSelect;
@@ -111,7 +112,10 @@ export async function createPrompt(ctx: AppContext, companyId: number, input: Pr
     .values({ ...body, apiKey: encryptSecret(body.apiKey, ctx.secrets.sessionKey), companyId })
     .returning({ id: prompts.id });
   const prompt = await getPrompt(ctx, companyId, row!.id);
-  ctx.realtime.toCompany(companyId, 'prompt', { action: 'create', prompt });
+  ctx.realtime.toCompanyPerViewer(companyId, 'prompt', (viewer) => ({
+    action: 'create',
+    prompt: promptView(viewer, prompt),
+  }));
   return prompt;
 }
 
@@ -139,7 +143,10 @@ export async function updatePrompt(
     .set({ ...set, updatedAt: sql`now()` })
     .where(and(eq(prompts.companyId, companyId), eq(prompts.id, id)));
   const prompt = await getPrompt(ctx, companyId, id);
-  ctx.realtime.toCompany(companyId, 'prompt', { action: 'update', prompt });
+  ctx.realtime.toCompanyPerViewer(companyId, 'prompt', (viewer) => ({
+    action: 'update',
+    prompt: promptView(viewer, prompt),
+  }));
   return prompt;
 }
 

@@ -19,6 +19,7 @@ import type { Tx } from '../../db/client.js';
 import { queueIntegrations, queues, tickets, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertUrlAllowed, outboundPolicy } from '../../lib/outbound-url.js';
+import { queueIntegrationView } from '../../lib/secret-views.js';
 import { decryptSecret, encryptSecret } from '../../lib/secrets.js';
 
 /** Queue integrations per page of GET /queueIntegration. */
@@ -161,7 +162,10 @@ export async function createIntegration(
     })
     .returning();
   const integration = present(row!);
-  ctx.realtime.toCompany(companyId, 'queueIntegration', { action: 'create', queueIntegration: integration });
+  ctx.realtime.toCompanyPerViewer(companyId, 'queueIntegration', (viewer) => ({
+    action: 'create',
+    queueIntegration: queueIntegrationView(viewer, integration),
+  }));
   return integration;
 }
 
@@ -193,7 +197,10 @@ export async function updateIntegration(
     .where(and(eq(queueIntegrations.companyId, companyId), eq(queueIntegrations.id, id)))
     .returning();
   const integration = present(row!);
-  ctx.realtime.toCompany(companyId, 'queueIntegration', { action: 'update', queueIntegration: integration });
+  ctx.realtime.toCompanyPerViewer(companyId, 'queueIntegration', (viewer) => ({
+    action: 'update',
+    queueIntegration: queueIntegrationView(viewer, integration),
+  }));
   return integration;
 }
 

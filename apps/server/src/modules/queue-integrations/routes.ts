@@ -9,6 +9,7 @@ import {
 } from '@zapdesk/shared';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
+import { queueIntegrationView, viewerOf } from '../../lib/secret-views.js';
 import {
   createIntegration,
   deleteIntegration,
@@ -22,7 +23,10 @@ import {
 const readRoute = { auth: 'user', plan: 'useIntegrations' } as const;
 const adminRoute = { auth: 'user', role: 'admin', plan: 'useIntegrations' } as const;
 
-/** Queue integrations API (document 2 section 7 "Queue integrations"). */
+/**
+ * Queue integrations API (document 2 section 7 "Queue integrations"). Every user reads them (pickers);
+ * the signing secret only admins (`queueIntegrationView`).
+ */
 export function queueIntegrationRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['queue-integrations'];
   app.get(
@@ -31,7 +35,14 @@ export function queueIntegrationRoutes(app: ZodApp, ctx: AppContext): void {
       config: readRoute,
       schema: { tags, querystring: ZPageQuery, response: { 200: ZQueueIntegrationsPage } },
     },
-    (request) => listIntegrations(ctx, request.auth.companyId, request.query),
+    async (request) => {
+      const page = await listIntegrations(ctx, request.auth.companyId, request.query);
+      const viewer = viewerOf(request.auth);
+      return {
+        ...page,
+        queueIntegrations: page.queueIntegrations.map((i) => queueIntegrationView(viewer, i)),
+      };
+    },
   );
   app.post(
     '/queueIntegration/testSession',
@@ -44,7 +55,11 @@ export function queueIntegrationRoutes(app: ZodApp, ctx: AppContext): void {
   app.get(
     '/queueIntegration/:id',
     { config: readRoute, schema: { tags, params: ZIdParam, response: { 200: ZQueueIntegration } } },
-    (request) => getIntegration(ctx, request.auth.companyId, request.params.id),
+    async (request) =>
+      queueIntegrationView(
+        viewerOf(request.auth),
+        await getIntegration(ctx, request.auth.companyId, request.params.id),
+      ),
   );
   app.post(
     '/queueIntegration',

@@ -1,11 +1,13 @@
 import { ZIdParam, ZWhatsapp, ZWhatsappBody } from '@zapdesk/shared';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
-import { adminRoute, isAdmin, userRoute } from '../../lib/guards.js';
+import { adminRoute, userRoute } from '../../lib/guards.js';
+import { viewerOf, whatsappView } from '../../lib/secret-views.js';
 import { selectWhatsapps } from './whatsapp-repository.js';
 import {
   createWhatsapp,
   deleteWhatsapp,
+  regenerateToken,
   requireWhatsapp,
   type SessionControl,
   updateWhatsapp,
@@ -14,9 +16,7 @@ import {
 /** Connections and sessions API (document 2 section 7 Connections). */
 export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionControl): void {
   const tags = ['connections'];
-  // Agents see connections for pickers, without the API token.
-  const forCaller = <T extends { token: string | null }>(isAdminCaller: boolean, w: T): T =>
-    isAdminCaller ? w : { ...w, token: null };
+  // Agents see connections for pickers, without the API token (the one serializer of REST and sockets).
   app.get(
     '/whatsapp',
     {
@@ -28,13 +28,18 @@ export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionCo
       },
     },
     async (request) =>
-      (await selectWhatsapps(ctx.db, request.auth.companyId)).map((w) => forCaller(isAdmin(request.auth), w)),
+      (await selectWhatsapps(ctx.db, request.auth.companyId)).map((w) =>
+        whatsappView(viewerOf(request.auth), w),
+      ),
   );
   app.get(
     '/whatsapp/:id',
     { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZWhatsapp } } },
     async (request) =>
-      forCaller(isAdmin(request.auth), await requireWhatsapp(ctx, request.auth.companyId, request.params.id)),
+      whatsappView(
+        viewerOf(request.auth),
+        await requireWhatsapp(ctx, request.auth.companyId, request.params.id),
+      ),
   );
   app.post(
     '/whatsapp',
@@ -49,6 +54,22 @@ export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionCo
       schema: { tags, params: ZIdParam, body: ZWhatsappBody.partial(), response: { 200: ZWhatsapp } },
     },
     (request) => updateWhatsapp(ctx, sessions, request.auth, request.params.id, request.body),
+  );
+  app.post(
+    '/whatsapp/:id/token',
+    {
+      config: adminRoute,
+      schema: {
+        tags,
+        summary: "Replace the connection's external-API token",
+        description:
+          'A new random token (256 bits) replaces the old one, which stops working at once. Answers the ' +
+          'connection with its new token. Errors: 404 ERR_NO_WAPP_FOUND.',
+        params: ZIdParam,
+        response: { 200: ZWhatsapp },
+      },
+    },
+    (request) => regenerateToken(ctx, request.auth, request.params.id),
   );
   app.delete(
     '/whatsapp/:id',

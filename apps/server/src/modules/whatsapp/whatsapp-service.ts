@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Whatsapp, WhatsappBody } from '@zapdesk/shared';
 import { parsePatch, ZWhatsappBody } from '@zapdesk/shared';
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
@@ -7,6 +8,7 @@ import { companies, plans, queues, tickets, whatsappQueues, whatsapps } from '..
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { whatsappView } from '../../lib/secret-views.js';
 import { assertFlowOfCompany } from '../flows/flows-service.js';
 import { assertPromptOfCompany } from '../prompts/prompts-service.js';
 import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
@@ -17,6 +19,17 @@ import { findWhatsapp, selectWhatsapps } from './whatsapp-repository.js';
 export interface SessionControl {
   start(companyId: number, connectionId: number): Promise<void>;
   stop(companyId: number, connectionId: number, options?: { logout?: boolean }): Promise<void>;
+}
+
+/**
+ * Emits `company-{id}-whatsapp` update with `whatsapp`, its token only to the company's admins
+ * (`whatsappView`, the serializer of the REST answers).
+ */
+export function emitWhatsapp(ctx: AppContext, companyId: number, whatsapp: Whatsapp): void {
+  ctx.realtime.toCompanyPerViewer(companyId, 'whatsapp', (viewer) => ({
+    action: 'update',
+    whatsapp: whatsappView(viewer, whatsapp),
+  }));
 }
 
 async function assertCompanyQueues(tx: Tx, companyId: number, ids: number[], field: string): Promise<void> {
@@ -53,9 +66,17 @@ function rethrowName(error: unknown): never {
   throw error;
 }
 
+/**
+ * A new external-API token: 32 bytes from `crypto.randomBytes` (256 bits) in base64url, 43
+ * characters. Tokens are the server's: a `token` a client sends on save is ignored.
+ */
+export function newApiToken(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
 function columnsOf(body: ReturnType<typeof ZWhatsappBody.parse>) {
-  const { queueIds: _q, ...rest } = body;
-  return { ...rest, token: rest.token ?? null, transferQueueId: rest.transferQueueId ?? null };
+  const { queueIds: _q, token: _ignored, ...rest } = body;
+  return { ...rest, token: newApiToken(), transferQueueId: rest.transferQueueId ?? null };
 }
 
 /**
@@ -104,7 +125,7 @@ export async function createWhatsapp(
     })
     .catch(rethrowName);
   const created = (await findWhatsapp(ctx.db, auth.companyId, id))!;
-  ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'update', whatsapp: created });
+  emitWhatsapp(ctx, auth.companyId, created);
   await sessions
     .start(auth.companyId, id)
     .catch((error) => ctx.log.warn({ err: error }, 'session start failed'));
@@ -155,7 +176,8 @@ export async function updateWhatsapp(
         ).map((row) => row.queueId);
       assertGreeting({ queueIds, greetingMessage: body.greetingMessage ?? current.greetingMessage ?? '' });
       if (body.isDefault) await clearDefault(tx, auth.companyId, id);
-      const { queueIds: _named, ...columns } = body;
+      // The token is the server's: replaced only by POST /whatsapp/:id/token.
+      const { queueIds: _named, token: _ignored, ...columns } = body;
       await tx
         .update(whatsapps)
         .set({ ...columns, updatedAt: sql`now()` })
@@ -174,8 +196,7 @@ export async function updateWhatsapp(
   const changed = body.isDefault
     ? await selectWhatsapps(ctx.db, auth.companyId)
     : [await findWhatsapp(ctx.db, auth.companyId, id)];
-  for (const whatsapp of changed)
-    if (whatsapp) ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'update', whatsapp });
+  for (const whatsapp of changed) if (whatsapp) emitWhatsapp(ctx, auth.companyId, whatsapp);
   const updated = changed.find((w) => w?.id === id)!;
   return updated;
 }
@@ -226,8 +247,25 @@ export async function deleteWhatsapp(
   }
   if (promoted) {
     const next = await findWhatsapp(ctx.db, auth.companyId, promoted);
-    if (next) ctx.realtime.toCompany(auth.companyId, 'whatsapp', { action: 'update', whatsapp: next });
+    if (next) emitWhatsapp(ctx, auth.companyId, next);
   }
+}
+
+/**
+ * POST /whatsapp/:id/token (admin): replaces the connection's external-API token with a new one
+ * (`newApiToken`); the old one stops working at once. Emits `whatsapp` update (the token to admins
+ * only). @returns the connection with its new token. @throws ERR_NO_WAPP_FOUND.
+ */
+export async function regenerateToken(ctx: AppContext, auth: AuthContext, id: number): Promise<Whatsapp> {
+  const [row] = await ctx.db
+    .update(whatsapps)
+    .set({ token: newApiToken(), updatedAt: sql`now()` })
+    .where(and(eq(whatsapps.companyId, auth.companyId), eq(whatsapps.id, id)))
+    .returning({ id: whatsapps.id });
+  if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
+  const whatsapp = await requireWhatsapp(ctx, auth.companyId, id);
+  emitWhatsapp(ctx, auth.companyId, whatsapp);
+  return whatsapp;
 }
 
 /** Checks a connection belongs to the company. @throws ERR_NO_WAPP_FOUND. */

@@ -67,7 +67,7 @@ describe('ConnectionModal', () => {
     await user.click(screen.getByTestId('connection-save'));
     expect(await screen.findByText('Invalid value')).toBeTruthy();
     expect(writes()).toHaveLength(0);
-  }, 15_000);
+  }, 30_000);
 
   it('creates a connection with the defaults (provider beta, 3 bot uses), toasts and closes', async () => {
     const user = userEvent.setup();
@@ -92,9 +92,33 @@ describe('ConnectionModal', () => {
       maxUseBotQueues: 3,
       expiresTicket: 0,
       transferQueueId: null,
-      token: null,
     });
+    // The token is the server's: never sent.
+    expect(JSON.parse(String(post?.[1]?.body))).not.toHaveProperty('token');
     expect(await screen.findByText('Connection saved successfully.')).toBeTruthy();
+  });
+
+  it('shows the API token read-only and replaces it with POST /whatsapp/:id/token', async () => {
+    const base = fetchMock.getMockImplementation() as (
+      input: RequestInfo | URL,
+      init?: RequestInit,
+    ) => Promise<Response>;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url.startsWith('/api/whatsapp/30/token') && init?.method === 'POST')
+        return json(200, { ...existing, token: 'new-token-from-the-server' });
+      if (url.startsWith('/api/whatsapp/30') && (init?.method ?? 'GET') === 'GET')
+        return json(200, { ...existing, token: 'old-token-from-the-server' });
+      return base(input, init);
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<ConnectionModal whatsappId={30} onClose={vi.fn()} />, { user: admin });
+    const field = (await screen.findByDisplayValue('old-token-from-the-server')) as HTMLInputElement;
+    expect(field.readOnly).toBe(true);
+    await user.click(screen.getByTestId('connection-token-regenerate'));
+    expect(await screen.findByDisplayValue('new-token-from-the-server')).toBeTruthy();
+    expect(writes().map((w) => [w[0], w[1]?.method])).toEqual([['/api/whatsapp/30/token', 'POST']]);
+    expect(await screen.findByText('New token generated. The previous one no longer works.')).toBeTruthy();
   });
 
   it('edits an existing connection with PUT, keeping prompt and queues', async () => {

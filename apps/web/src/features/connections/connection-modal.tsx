@@ -1,4 +1,4 @@
-import { FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import { Button, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import {
   boundedString,
   type Provider,
@@ -21,7 +21,7 @@ import { MessageTextField } from '../common/message-text-field';
 import { useRecordForm } from '../common/use-record-form';
 import { useFlowOptions } from '../flows/use-flows';
 import { useQueueList } from '../queues/use-queues';
-import { useConnection, useSaveConnection } from './use-connections';
+import { useConnection, useRegenerateToken, useSaveConnection } from './use-connections';
 
 /** Values of the connection form (document 2 section 3 "Whatsapp connection"). */
 export interface ConnectionFormValues {
@@ -32,7 +32,6 @@ export interface ConnectionFormValues {
   complationMessage: string;
   outOfHoursMessage: string;
   ratingMessage: string;
-  token: string;
   queueIds: number[];
   expiresTicket: number;
   expiresInactiveMessage: string;
@@ -51,7 +50,6 @@ const EMPTY: ConnectionFormValues = {
   complationMessage: '',
   outOfHoursMessage: '',
   ratingMessage: '',
-  token: '',
   queueIds: [],
   expiresTicket: 0,
   expiresInactiveMessage: '',
@@ -70,7 +68,6 @@ const toForm = (w: Whatsapp): ConnectionFormValues => ({
   complationMessage: w.complationMessage ?? '',
   outOfHoursMessage: w.outOfHoursMessage ?? '',
   ratingMessage: w.ratingMessage ?? '',
-  token: w.token ?? '',
   queueIds: (w.queues ?? []).map((q) => q.id),
   expiresTicket: w.expiresTicket ?? 0,
   expiresInactiveMessage: w.expiresInactiveMessage ?? '',
@@ -107,7 +104,8 @@ interface ConnectionModalProps {
 
 /**
  * Add/edit connection dialog (document 2 sections 2, 3 and 5): name (2..50), provider, default switch,
- * greeting, completion, out-of-hours and rating messages, queues, token, and the timers (close after
+ * greeting, completion, out-of-hours and rating messages, queues, the API token (read-only, made by
+ * the server, with a button that replaces it), and the timers (close after
  * minutes with its message, transfer after minutes to a queue, bot queue limits). The message fields
  * offer the message variables (`{{firstName}}`...). POST /whatsapp or PUT /whatsapp/:id, then a success
  * toast; a server error naming a field (ERR_WAPP_GREETING_REQUIRED...) also marks that field. Prompt
@@ -156,10 +154,9 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
   const cloud = useRef<CloudSettingsHandle>(null);
 
   const onSubmit = handleSubmit(async (values) => {
-    const token = values.token?.trim() ?? '';
+    // The token is the server's: never sent (POST /whatsapp/:id/token replaces it).
     const body: WhatsappBody = {
       ...values,
-      token: token === '' ? null : token,
       promptId: bots?.promptId ?? existing.data?.promptId ?? null,
       integrationId: bots?.integrationId ?? existing.data?.integrationId ?? null,
       flowIdWelcome: flowOptions.isSuccess ? offeredFlow(values.flowIdWelcome) : values.flowIdWelcome,
@@ -280,13 +277,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
             />
           )}
         />
-        <TextField
-          label={t('connectionModal.token')}
-          fullWidth
-          autoComplete="off"
-          {...register('token')}
-          {...fieldProps('token')}
-        />
+        <ConnectionToken whatsappId={editing ? whatsappId : null} token={existing.data?.token ?? null} />
         <Typography variant="subtitle2" component="h3">
           {t('connectionModal.timers')}
         </Typography>
@@ -364,4 +355,40 @@ function CloudProviderSection({
 }) {
   const provider = useWatch({ control, name: 'provider' });
   return provider === 'cloud' ? <CloudSettingsSection whatsappId={whatsappId} ref={cloudRef} /> : null;
+}
+
+/**
+ * The connection's external-API token, read-only (the server makes it): shown to admins, with a
+ * button that replaces it (POST /whatsapp/:id/token; the old one stops working). A new connection
+ * gets its token when saved.
+ */
+function ConnectionToken({ whatsappId, token }: { whatsappId: number | null; token: string | null }) {
+  const { t } = useTranslation();
+  const regenerate = useRegenerateToken();
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
+      <TextField
+        label={t('connectionModal.token')}
+        fullWidth
+        value={whatsappId === null ? '' : (token ?? '')}
+        helperText={whatsappId === null ? t('connectionModal.tokenOnCreate') : t('connectionModal.tokenHelp')}
+        slotProps={{ htmlInput: { readOnly: true, 'data-testid': 'connection-token' } }}
+      />
+      {whatsappId !== null && (
+        <Button
+          variant="outlined"
+          sx={{ flexShrink: 0, mt: { sm: 1 } }}
+          disabled={regenerate.isPending}
+          data-testid="connection-token-regenerate"
+          onClick={() =>
+            regenerate.mutate(whatsappId, {
+              onSuccess: () => toast.success(t('connectionModal.tokenRegenerated')),
+            })
+          }
+        >
+          {t('connectionModal.regenerateToken')}
+        </Button>
+      )}
+    </Stack>
+  );
 }

@@ -41,6 +41,21 @@ export function useSaveConnection() {
   });
 }
 
+/**
+ * POST /whatsapp/:id/token (admin): a new external-API token replaces the old one; the answer (the
+ * connection with its new token) goes into the list and detail caches.
+ */
+export function useRegenerateToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.post<Whatsapp>(`/whatsapp/${id}/token`),
+    onSuccess: (whatsapp) => {
+      queryClient.setQueryData(connectionsKeys.detail(whatsapp.id), whatsapp);
+      queryClient.setQueryData<Whatsapp[]>(connectionsKeys.list(), (d) => upsertConnection(d, whatsapp));
+    },
+  });
+}
+
 /** DELETE /whatsapp/:id. */
 export function useDeleteConnection() {
   const queryClient = useQueryClient();

@@ -1,0 +1,33 @@
+import type { Prompt, QueueIntegration } from '@zapdesk/shared';
+import { type AuthContext, isAdmin } from './guards.js';
+
+/**
+ * Who receives a record that holds a secret: `admin` (a company admin or a super user, who may
+ * manage it) gets it whole; `member` (every other user) gets it redacted. REST answers and socket
+ * events both go through the views below, so a secret reaches the same people on either path
+ * (docs/architecture.md, "Secrets and tokens").
+ */
+export type Viewer = 'admin' | 'member';
+
+/** The viewer class of a signed-in caller. */
+export function viewerOf(auth: AuthContext): Viewer {
+  return isAdmin(auth) ? 'admin' : 'member';
+}
+
+/** A connection as `viewer` may see it: members get `token: null` (the external API's bearer). */
+export function whatsappView<T extends { token: string | null }>(viewer: Viewer, whatsapp: T): T {
+  return viewer === 'admin' ? whatsapp : { ...whatsapp, token: null };
+}
+
+/** A queue integration as `viewer` may see it: members get `secret: ''` (its signing secret). */
+export function queueIntegrationView(viewer: Viewer, integration: QueueIntegration): QueueIntegration {
+  return viewer === 'admin' ? integration : { ...integration, secret: '' };
+}
+
+/**
+ * A prompt as `viewer` may see it: admins get the masked key (first 3 and last 4 characters),
+ * members `apiKey: ''`.
+ */
+export function promptView(viewer: Viewer, prompt: Prompt): Prompt {
+  return viewer === 'admin' ? prompt : { ...prompt, apiKey: '' };
+}
