@@ -413,6 +413,34 @@ describe('webhook deliveries', () => {
     expect(received.filter((r) => r.path === '/private').length).toBe(1);
   });
 
+  it('checks at connect time: a host name that now resolves to loopback is refused at delivery', async () => {
+    const port = (receiver.address() as AddressInfo).port;
+    // internal.test resolves (through the context's resolver seam) to the loopback receiver.
+    t.app.ctx.outbound = { resolve: async () => [{ address: '127.0.0.1', family: 4 }] };
+    try {
+      await createHook(a, { url: `http://internal.test:${port}/named`, events: ['contact.created'] });
+      t.app.ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS = false;
+      try {
+        await injectMessage(t.app, a.admin, aWhatsapp, { from: customerNumber(), body: 'Oi' });
+        await flush();
+        const [refused] = await t.app.ctx.db.select().from(webhookDeliveries);
+        expect(refused).toMatchObject({ status: 'pending', tries: 1, responseCode: null });
+        expect(refused!.lastError).toContain('refused');
+        expect(received).toEqual([]);
+      } finally {
+        t.app.ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS = true;
+      }
+      // Positive control: the switch on, the same name is delivered to.
+      await makeRetriesDue();
+      await flush();
+      const [delivered] = await t.app.ctx.db.select().from(webhookDeliveries);
+      expect(delivered).toMatchObject({ status: 'delivered', tries: 2 });
+      expect(received.filter((r) => r.path === '/named').length).toBe(1);
+    } finally {
+      t.app.ctx.outbound = undefined;
+    }
+  });
+
   it('refuses to save a webhook URL of a non-public address, in any notation, unless the switch is on', async () => {
     const port = (receiver.address() as AddressInfo).port;
     t.app.ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS = false;
