@@ -16,7 +16,6 @@ import { DEMO_ADMIN } from '../support/demo.js';
 import { signIn, waitForPath } from '../support/pages.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
-const TOKEN = `e2e-${crypto.randomBytes(12).toString('hex')}`;
 const CUSTOMER = '5511987650123';
 
 interface Received {
@@ -38,6 +37,8 @@ let browser: Browser;
 let page: Page;
 let adminToken: string;
 let whatsappId: number;
+/** The connection's API token, made by the server (POST /whatsapp/:id/token). */
+let TOKEN: string;
 
 const api = async (path: string, init: RequestInit = {}) =>
   fetch(`${server.url}/api${path}`, {
@@ -63,8 +64,9 @@ before(async () => {
   adminToken = ((await login.json()) as { token: string }).token;
   const connections = (await (await api('/whatsapp')).json()) as { id: number; provider: string }[];
   whatsappId = connections.find((c) => c.provider === 'simulator')!.id;
-  const put = await api(`/whatsapp/${whatsappId}`, { method: 'PUT', body: JSON.stringify({ token: TOKEN }) });
-  assert.equal(put.status, 200, await put.clone().text());
+  const renewed = await api(`/whatsapp/${whatsappId}/token`, { method: 'POST' });
+  assert.equal(renewed.status, 200, await renewed.clone().text());
+  TOKEN = ((await renewed.json()) as { token: string }).token;
   await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
   // One session per user: the API calls below use the browser's own token.
   adminToken = (await page.evaluate(() => localStorage.getItem('token')))!;
