@@ -37,6 +37,7 @@ import { CompanyCaches } from './lib/company-cache.js';
 import { errorHandler } from './lib/error-handler.js';
 import type { RouteGuard } from './lib/guards.js';
 import { inputGuard, keepUnnamedFields } from './lib/input-guard.js';
+import { registerJsonParser } from './lib/json-body.js';
 import { createMetrics } from './lib/metrics.js';
 import { NotifyListener } from './lib/notify-listener.js';
 import type { Secrets } from './lib/secrets.js';
@@ -213,6 +214,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider() as unknown as ZodApp;
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  // JSON bodies nested deeper than MAX_JSON_DEPTH are refused before they are parsed.
+  registerJsonParser(app as unknown as FastifyInstance);
   app.setValidatorCompiler(numericParamsAsNotFound);
   const prefix = config.API_PREFIX;
   setMediaPrefix(prefix);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Message, NormalizedMessage, Ticket } from '@zapdesk/shared';
+import { type Message, type NormalizedMessage, type Ticket, withoutBidiControls } from '@zapdesk/shared';
 import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import mime from 'mime-types';
 import type pg from 'pg';
@@ -225,6 +225,21 @@ function chatKey(connection: ConnectionRef, message: NormalizedMessage): string 
 }
 
 /** The name a contact gets from the message that creates it: the sender's, else the chat's id. */
+/**
+ * `message` with bidi embedding, override and isolate controls removed from the names it carries
+ * (the sender's push name and the media file name), which are stored and shown as they are.
+ */
+export function withoutBidiInNames(message: NormalizedMessage): NormalizedMessage {
+  const senderName = message.senderName && withoutBidiControls(message.senderName);
+  const fileName = message.media?.fileName && withoutBidiControls(message.media.fileName);
+  if (senderName === message.senderName && fileName === message.media?.fileName) return message;
+  return {
+    ...message,
+    senderName,
+    media: message.media && { ...message.media, fileName: fileName || undefined },
+  };
+}
+
 function contactNameOf(message: NormalizedMessage): string {
   return message.isGroup || message.fromMe ? message.chatId : message.senderName || message.chatId;
 }
@@ -296,7 +311,7 @@ export class InboundPipeline {
    */
   async ingest(connection: ConnectionRef, received: NormalizedMessage): Promise<IngestResult | undefined> {
     const { db } = this.ctx;
-    const message = withoutNulBytes(received);
+    const message = withoutBidiInNames(withoutNulBytes(received));
     if (message.isGroup && (await this.ignoresGroups(connection.companyId))) return undefined;
     // The unique index de-duplicates when storing; this early look only spares a redelivered
     // message's media from being downloaded again.

@@ -4,16 +4,38 @@ import { AppError } from './app-error.js';
 /**
  * Dotted path of the first string holding a NUL byte (U+0000) in a parsed body, query or params
  * ('' for the value itself), or undefined. Postgres text cannot store NUL, so such input is refused
- * before any handler runs. Keys are checked too; depth is bounded by the JSON body limit.
+ * before any handler runs. Keys are checked too. The walk keeps its own stack (no recursion), so no
+ * nesting can exhaust the call stack; JSON bodies are bounded anyway (lib/json-body.ts).
  */
-export function findNulByte(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : undefined;
-  if (!value || typeof value !== 'object') return undefined;
-  if (Buffer.isBuffer(value)) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key].join('.');
-    const found = findNulByte(item, [...path, key]);
-    if (found !== undefined) return found;
+export function findNulByte(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? '' : undefined;
+  /** A value still to look at, and the key path that leads to it from `value`. */
+  interface Pending {
+    item: unknown;
+    parent: Pending | undefined;
+    key: string;
+  }
+  const pathOf = (pending: Pending | undefined, last?: string): string => {
+    const keys: string[] = last === undefined ? [] : [last];
+    for (let at = pending; at?.parent; at = at.parent) keys.push(at.key);
+    return keys.reverse().join('.');
+  };
+  const stack: Pending[] = [{ item: value, parent: undefined, key: '' }];
+  while (stack.length) {
+    const pending = stack.pop()!;
+    const { item } = pending;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return pathOf(pending);
+      continue;
+    }
+    if (!item || typeof item !== 'object' || Buffer.isBuffer(item)) continue;
+    const entries = Object.entries(item);
+    // Pushed last to first, so the first field is looked at first (the same order as before).
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i]!;
+      if (key.includes('\u0000')) return pathOf(pending, key);
+      stack.push({ item: child, parent: pending, key });
+    }
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { withoutBidiControls } from '@zapdesk/shared';
 import type { FastifyRequest } from 'fastify';
 import type { UploadedFile } from '../channels/outbound-upload.js';
 import { AppError } from './app-error.js';
@@ -22,7 +23,7 @@ export async function readSingleUpload(
     for await (const part of parts) {
       if (part.type !== 'file') continue;
       const data = await part.toBuffer();
-      file ??= { data, fileName: part.filename, mimetype: part.mimetype };
+      file ??= { data, fileName: withoutBidiControls(part.filename), mimetype: part.mimetype };
     }
   } catch (error) {
     if (maxBytes !== undefined && (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {

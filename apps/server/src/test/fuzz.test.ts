@@ -5,7 +5,9 @@
  * lacking its boundary. A fixed seed keeps the cases the same on every run; a new route joins the
  * sweep by being in the document. Afterwards the server still answers. The sweep runs again, with
  * fewer cases, with the API at the root (API_PREFIX ''); socket.io handshakes with forged, ended and
- * malformed tokens, and malformed engine.io requests, are refused without a 5xx.
+ * malformed tokens, and malformed engine.io requests, are refused without a 5xx. Every operation
+ * taking a body also gets arrays and objects nested 20,000 deep, 5,000-long arrays and 5,000-key
+ * objects, while `/health` is asked alongside and must answer within a second each time.
  */
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -322,6 +324,113 @@ async function sweep(fx: Fixture, casesPerOperation: number): Promise<{ failures
   return { failures, sent };
 }
 
+/** How deep the nested bodies go: far past MAX_JSON_DEPTH and past what a recursive walk survives. */
+const NESTING = 20_000;
+/** Elements of the long arrays and keys of the wide objects. */
+const WIDTH = 5_000;
+/** The slowest `/health` answer allowed while the nested, long and wide bodies are in flight. */
+const HEALTH_BUDGET_MS = 1000;
+
+/** A JSON value nested `levels` deep: arrays `[[[...]]]` or objects `{"a":{"a":...}}`. */
+function nested(kind: 'array' | 'object', levels: number): string {
+  return kind === 'array'
+    ? `${'['.repeat(levels)}1${']'.repeat(levels)}`
+    : `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+}
+
+/**
+ * The shape attacks on one operation's body, as JSON text: arrays and objects nested NESTING deep
+ * (as the body and as its first field), WIDTH long arrays (as the body and in every array field, of
+ * plausible items) and WIDTH wide objects (as a body without fields, and in every object field).
+ */
+function shapeBodies(schema: JsonSchema | undefined, id: number): string[] {
+  const base = plausible(schema, id);
+  const fields = Object.entries(schema?.properties ?? {});
+  const withField = (key: string, json: string) => {
+    const rest = JSON.stringify({ ...(base as Record<string, unknown>), [key]: null });
+    return rest.replace(`${JSON.stringify(key)}:null`, `${JSON.stringify(key)}:${json}`);
+  };
+  const wide = (n: number) =>
+    JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])));
+  const long = (item: unknown) => JSON.stringify(Array.from({ length: WIDTH }, () => item));
+  const bodies = [nested('array', NESTING), nested('object', NESTING), long(id)];
+  const first = fields[0]?.[0];
+  if (first) bodies.push(withField(first, nested(id % 2 ? 'array' : 'object', NESTING)));
+  else bodies.push(wide(WIDTH));
+  const arrays = fields.filter(
+    ([, f]) => f.type === 'array' || (Array.isArray(f.type) && f.type.includes('array')),
+  );
+  const objects = fields.filter(
+    ([, f]) => f.type === 'object' || (Array.isArray(f.type) && f.type.includes('object')),
+  );
+  if (arrays.length) {
+    const replaced = Object.fromEntries(
+      arrays.map(([key, f]) => [key, Array.from({ length: WIDTH }, () => plausible(f.items, id))]),
+    );
+    bodies.push(JSON.stringify({ ...(base as Record<string, unknown>), ...replaced }));
+  }
+  for (const [key] of objects) bodies.push(withField(key, wide(WIDTH)));
+  // Past the body limit the answer is 413 before any parse; kept under it so the parse is reached.
+  return bodies.map((body) => (body.length < 1_000_000 ? body : body.slice(0, 999_000)));
+}
+
+/**
+ * Sends shapeBodies to every operation that takes a body while `/health` is asked again and again
+ * alongside. @returns the 5xx answers, the slowest health answer (ms) and how many were sent.
+ */
+async function shapeSweep(
+  fx: Fixture,
+): Promise<{ failures: string[]; slowestHealthMs: number; sent: number }> {
+  const { t, tenant, superUser, realIds } = fx;
+  const prefix = t.config.API_PREFIX;
+  const operations = operationsOf(t.app.swagger() as never).filter(
+    (op) => !op.path.startsWith(`${prefix}/docs`) && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(op.method),
+  );
+  expect(operations.length).toBeGreaterThan(30);
+  const failures: string[] = [];
+  let sent = 0;
+  let running = true;
+  let slowestHealthMs = 0;
+  const probe = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await t.app.inject({ method: 'GET', url: `${prefix}/health` });
+      slowestHealthMs = Math.max(slowestHealthMs, performance.now() - started);
+      if (res.statusCode !== 200) failures.push(`${res.statusCode} GET ${prefix}/health`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  try {
+    for (const op of operations) {
+      const user =
+        op.path.startsWith(`${prefix}/companies`) || op.path.startsWith(`${prefix}/plans`)
+          ? superUser
+          : tenant.admin;
+      // A body that got through may have ended the session (logout): each operation starts with a live one.
+      user.token = await tokenFor(t.app, user);
+      const url = op.path.replace(/\{[^}]+\}/g, String(realIds[0]));
+      for (const payload of shapeBodies(op.body, realIds[0]!)) {
+        const res = await t.app.inject({
+          method: op.method as 'POST',
+          url,
+          headers: { ...bearer(user), 'content-type': 'application/json' },
+          payload,
+        });
+        sent++;
+        if (res.statusCode >= 500) {
+          failures.push(
+            `${res.statusCode} ${op.method} ${url} ${payload.slice(0, 80)} -> ${res.body.slice(0, 200)}`,
+          );
+        }
+      }
+    }
+  } finally {
+    running = false;
+    await probe;
+  }
+  return { failures, slowestHealthMs, sent };
+}
+
 /** The server still answers: health, and a list with a fresh token. */
 async function expectHealthy(fx: Fixture): Promise<void> {
   const prefix = fx.t.config.API_PREFIX;
@@ -347,6 +456,16 @@ describe('bad input never answers 5xx', () => {
     const { failures, sent } = await sweep(fx, CASES_PER_OPERATION);
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(2000);
+    await expectHealthy(fx);
+  });
+
+  it('answers deep, long and wide JSON bodies without 5xx while /health stays quick', {
+    timeout: 300_000,
+  }, async () => {
+    const { failures, slowestHealthMs, sent } = await shapeSweep(fx);
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThan(200);
+    expect(slowestHealthMs).toBeLessThan(HEALTH_BUDGET_MS);
     await expectHealthy(fx);
   });
 });

@@ -60,3 +60,15 @@ export function parsePatch<S extends z.ZodObject>(schema: S, input: unknown): Pa
     Object.entries(data).filter(([key]) => key in named && named[key] !== undefined),
   ) as Partial<z.output<S>>;
 }
+
+/**
+ * The bidirectional embedding, override and isolate controls (U+202A..U+202E, U+2066..U+2069): in a
+ * name they reorder what follows ("gnp.exe" shown as "exe.png"). The marks U+200E/U+200F/U+061C
+ * are kept: they change only the direction of neighbouring punctuation, never the order of letters.
+ */
+export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
+/** `text` without bidi embedding, override and isolate controls (BIDI_CONTROLS); other text unchanged. */
+export function withoutBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, '');
+}

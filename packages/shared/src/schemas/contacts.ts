@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutBidiControls } from './common.js';
 
 export const ZExtraInfo = z.object({ id: z.number().optional(), name: z.string(), value: z.string() });
 
@@ -37,7 +38,13 @@ export const ZExtraInfoBody = z.object({
 
 /** POST /contacts and PUT /contacts/:id (core section 5 contact form): number kept as digits. */
 export const ZContactBody = z.object({
-  name: z.string().trim().min(1, 'required').min(2, 'tooShort').max(50, 'tooLong'),
+  name: z
+    .string()
+    .overwrite(withoutBidiControls)
+    .trim()
+    .min(1, 'required')
+    .min(2, 'tooShort')
+    .max(50, 'tooLong'),
   number: z
     .string()
     .trim()

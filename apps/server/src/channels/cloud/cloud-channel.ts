@@ -7,6 +7,7 @@ import { cloudConnections, contacts, messages, tickets, whatsapps } from '../../
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
+import { jsonTooDeep, tooDeepError } from '../../lib/json-body.js';
 import { findMessage } from '../../modules/messages/message-repository.js';
 import { decryptValue, encryptValue } from '../baileys/auth-state.js';
 import type { DriverContext } from '../driver.js';
@@ -198,8 +199,10 @@ export class CloudChannel {
     const expected = `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
     if (!signature || !safeEqual(signature, expected)) throw new AppError('ERR_NO_PERMISSION');
     let body: unknown;
+    const text = raw.toString('utf8');
+    if (jsonTooDeep(text)) throw tooDeepError();
     try {
-      body = JSON.parse(raw.toString('utf8'));
+      body = JSON.parse(text);
     } catch {
       throw new AppError('ERR_VALIDATION', { extra: { field: 'body', message: 'invalid JSON' } });
     }

@@ -4,6 +4,7 @@ import {
   type ContactListItem,
   PAGE_SIZE,
   parsePatch,
+  withoutBidiControls,
   ZContactBody,
 } from '@zapdesk/shared';
 import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
@@ -250,7 +251,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Validates one row: the contact to insert or the errorBag code. */
 function checkRow(row: ImportRow): { name: string; number: string; email: string } | { error: string } {
-  const name = row.name.trim();
+  const name = withoutBidiControls(row.name).trim();
   const number = row.number.replace(/\D/g, '');
   const email = row.email.trim();
   if (!name) return { error: 'ERR_MISSING_NAME' };
@@ -279,7 +280,7 @@ export async function importContacts(
     const batch: { row: number; name: string; number: string; email: string }[] = [];
     rows.slice(start, start + IMPORT_BATCH).forEach((row, i) => {
       const checked = checkRow(row);
-      const contactName = row.name.trim() || row.number.trim();
+      const contactName = withoutBidiControls(row.name).trim() || row.number.trim();
       if ('error' in checked) {
         errors.push({ row: start + i, contactName, error: checked.error });
       } else if (seen.has(canonicalNumber(checked.number))) {

@@ -1,5 +1,6 @@
 import {
   FILE_LIST_MAX_OPTIONS,
+  withoutBidiControls,
   ZFileList,
   ZFileListBody,
   ZFileListsPage,
@@ -84,7 +85,7 @@ export function fileRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): voi
             uploads.push(
               await storeUpload(media, request.auth.companyId, {
                 data,
-                fileName: part.filename,
+                fileName: withoutBidiControls(part.filename),
                 mimetype: part.mimetype,
               }),
             );

@@ -1,5 +1,12 @@
 import fs from 'node:fs';
-import { PAGE_SIZE, ZIdParam, ZMessage, ZMessagesPage, ZSendMessageBody } from '@zapdesk/shared';
+import {
+  PAGE_SIZE,
+  withoutBidiControls,
+  ZIdParam,
+  ZMessage,
+  ZMessagesPage,
+  ZSendMessageBody,
+} from '@zapdesk/shared';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type MediaStore, mediaHeaders } from '../../channels/media-store.js';
@@ -87,7 +94,12 @@ export function messageRoutes(
         const fields: Record<string, string> = {};
         for await (const part of request.parts()) {
           if (part.type === 'file') {
-            files.push({ data: await part.toBuffer(), fileName: part.filename, mimetype: part.mimetype });
+            files.push({
+              data: await part.toBuffer(),
+              // Bidi controls would show the name reordered ("gnp.exe" as "exe.png").
+              fileName: withoutBidiControls(part.filename),
+              mimetype: part.mimetype,
+            });
           } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         }
         const quoted = Number(fields.quotedMsgId ?? fields.quotedMsg);
@@ -98,7 +110,7 @@ export function messageRoutes(
           quotedMsgId: Number.isInteger(quoted) && quoted > 0 ? quoted : undefined,
         };
         // The spec's client sends the file name as body; it is not a caption then.
-        if (files.length === 1 && input.body === files[0]!.fileName) input.body = '';
+        if (files.length === 1 && withoutBidiControls(input.body) === files[0]!.fileName) input.body = '';
       } else {
         const body = ZSendMessageBody.parse(request.body ?? {});
         const quoted = typeof body.quotedMsg === 'number' ? body.quotedMsg : body.quotedMsg?.id;

@@ -1,5 +1,10 @@
 import crypto from 'node:crypto';
-import { type ExternalSendResult, ZExternalSendBody, ZExternalSendResult } from '@zapdesk/shared';
+import {
+  type ExternalSendResult,
+  withoutBidiControls,
+  ZExternalSendBody,
+  ZExternalSendResult,
+} from '@zapdesk/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -146,7 +151,11 @@ async function readMultipart(
           extra: { field: 'medias', limit: MEDIA_LIMITS.document },
         });
       }
-      files.push({ data, fileName: part.filename.slice(0, 255) || 'file', mimetype: part.mimetype });
+      files.push({
+        data,
+        fileName: withoutBidiControls(part.filename).slice(0, 255) || 'file',
+        mimetype: part.mimetype,
+      });
     } else if (typeof part.value === 'string') fields[part.fieldname] = part.value;
   }
   return { fields, files };
