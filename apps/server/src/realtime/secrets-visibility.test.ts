@@ -107,7 +107,7 @@ describe('secrets on sockets and REST', () => {
         const res = await call(a.admin, 'POST', '/api/queueIntegration', {
           type: 'webhook',
           name: 'ERP',
-          urlN8N: 'http://127.0.0.1:9/erp',
+          urlN8N: 'http://93.184.216.34/erp',
         });
         expect(res.statusCode, res.body).toBe(200);
         id = res.json().id;
