@@ -17,6 +17,7 @@ import type { Tx } from '../../db/client.js';
 import { contacts, schedules, tickets, whatsapps } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
+import { companyRefusal } from '../../lib/company-entitlement.js';
 import type { AuthContext } from '../../lib/guards.js';
 
 /** Schedules per page of GET /schedules. */
@@ -325,7 +326,9 @@ export class ScheduleService {
    * sendAt is the one the job was queued for (an edit queued another job); it claims the schedule
    * (PENDENTE -> ENVIADA) in one statement before sending, so a job run twice, or an old job next
    * to a new one, sends once. A failure (no default connection, the provider refused) records ERRO
-   * with the reason; the job itself succeeds (no retry sends twice).
+   * with the reason; the job itself succeeds (no retry sends twice). A company no longer allowed to
+   * send schedules when the job runs (plan without useSchedules, inactive or past its dueDate; see
+   * companyRefusal) gets ERRO with that refusal's code and nothing is sent.
    */
   async runJob(data: ScheduleSendJob): Promise<void> {
     const [claimed] = await this.ctx.db
@@ -344,6 +347,8 @@ export class ScheduleService {
     let ticketId: number | null = null;
     let error: string | null = null;
     try {
+      const refusal = await companyRefusal(this.ctx, data.companyId, 'useSchedules');
+      if (refusal) throw new AppError(refusal);
       const [contact] = await this.ctx.db
         .select({ name: contacts.name })
         .from(contacts)
