@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { NormalizedMessage } from '@zapdesk/shared';
+import { type NormalizedMessage, PLAN_FLAGS } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { companies, plans, queues, refreshTokens, userQueues, users } from '../db/schema/index.js';
@@ -157,6 +157,19 @@ export async function createTenantPair(
 
 /** `Authorization` header for a user. */
 export const bearer = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
+
+/**
+ * Moves a company to a new plan whose flags are all off (what a super user's downgrade to the
+ * most restricted plan does). Work queued before keeps its rows and jobs.
+ */
+export async function downgradeToNoFlags(app: FastifyInstance, companyId: number): Promise<void> {
+  const flags = Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, false]));
+  const [plan] = await app.ctx.db
+    .insert(plans)
+    .values({ name: `plan-${unique()}`, ...flags })
+    .returning({ id: plans.id });
+  await app.ctx.db.update(companies).set({ planId: plan!.id }).where(eq(companies.id, companyId));
+}
 
 /** Sets a company's due date. */
 export async function setDueDate(

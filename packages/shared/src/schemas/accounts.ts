@@ -1,3 +1,4 @@
+import { isValid, parseISO } from 'date-fns';
 import { z } from 'zod';
 import { RECURRENCES } from '../constants.js';
 import { boundedString, INT4_MAX, V, ZEmail, ZId } from './common.js';
@@ -57,17 +58,27 @@ export const ZPlanBody = z.object({
 });
 export type PlanBody = z.input<typeof ZPlanBody>;
 
+/** Earliest and latest company due date accepted (UTC). */
+const DUE_DATE_MIN = Date.UTC(2000, 0, 1);
+const DUE_DATE_MAX = Date.UTC(2100, 11, 31, 23, 59, 59, 999);
+
 /**
- * A date-time or a date ('2026-12-01') as an ISO string; empty or invalid is null (document 3
- * section 5 Company form). Parsing its own output gives the same value.
+ * A company due date: a real calendar date ('2026-12-01', read as UTC midnight) or ISO date-time
+ * (date-fns `parseISO`, which refuses '2026-02-30' and words such as 'now') between 2000-01-01 and
+ * 2100-12-31, answered as an ISO string; empty or null is null (never expires). Anything else is a
+ * validation error. Parsing its own output gives the same value.
  */
-const ZDueDate = z.union([z.string().max(40), z.null()]).transform((v) => {
-  if (!v) return null;
-  const date = new Date(v);
-  return Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999 || date.getUTCFullYear() < 1970
-    ? null
-    : date.toISOString();
-});
+const ZDueDate = z
+  .union([z.string().max(40), z.null()])
+  .refine(
+    (v) => {
+      if (!v) return true;
+      const time = new Date(v).getTime();
+      return isValid(parseISO(v)) && !Number.isNaN(time) && time >= DUE_DATE_MIN && time <= DUE_DATE_MAX;
+    },
+    { message: 'invalid' },
+  )
+  .transform((v) => (v ? new Date(v).toISOString() : null));
 
 /**
  * POST /companies body (super user); PUT /companies/:id takes any part of it. With `password`, a

@@ -147,6 +147,8 @@ const invoiceDetail = (plan: { id: number; name: string }, period: string) =>
  * POST /subscription (document 3 sections 4 and 7, checkout): charges an open invoice of the
  * company (`invoiceId`) or a new invoice of a plan and period priced by the server (annual 12 ×
  * monthly × 0.8). An open invoice of the same plan and period is reused. Answers the Pix data.
+ * When the payment provider fails, an invoice this call created is deleted again (an existing one
+ * is kept as it was) and the provider's error is thrown.
  * @throws ERR_NO_PLAN_FOUND (unknown or free-trial plan), ERR_NO_INVOICE_FOUND,
  *   ERR_INVOICE_NOT_OPEN, ERR_PENDING_INVOICE (two or more open invoices), ERR_PIX_KEY_NOT_SET,
  *   ERR_PAYMENT_PROVIDER.
@@ -159,6 +161,8 @@ export async function subscribe(
   const body = ZSubscribeBody.parse(input);
   const companyId = auth.companyId;
   let row: InvoiceRow | undefined;
+  // An invoice this call created is removed again when its charge fails (no open invoice left behind).
+  let created = false;
   if (body.invoiceId !== undefined) {
     [row] = await ctx.db
       .select()
@@ -199,6 +203,7 @@ export async function subscribe(
           provider: billingDriver(ctx).name,
         })
         .returning();
+      created = true;
     }
   }
   const invoice = row!;
@@ -208,14 +213,30 @@ export async function subscribe(
       .select()
       .from(billingProfiles)
       .where(eq(billingProfiles.companyId, companyId));
-    const charge = await driver.charge(ctx, {
-      invoiceId: invoice.id,
-      companyId,
-      detail: invoice.detail,
-      value: invoice.value,
-      dueDate: invoice.dueDate,
-      customer: profile[0] ?? null,
-    });
+    let charge: Awaited<ReturnType<typeof driver.charge>>;
+    try {
+      charge = await driver.charge(ctx, {
+        invoiceId: invoice.id,
+        companyId,
+        detail: invoice.detail,
+        value: invoice.value,
+        dueDate: invoice.dueDate,
+        customer: profile[0] ?? null,
+      });
+    } catch (error) {
+      if (created) {
+        await ctx.db
+          .delete(invoices)
+          .where(
+            and(
+              eq(invoices.id, invoice.id),
+              eq(invoices.status, 'open'),
+              sql`${invoices.providerChargeId} is null`,
+            ),
+          );
+      }
+      throw error;
+    }
     const [updated] = await ctx.db
       .update(invoices)
       .set({

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plans } from '../../db/schema/index.js';
+import { invoices, plans, platformBilling } from '../../db/schema/index.js';
 import { bearer, createTenant, createUser, type TenantFixture } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -148,5 +148,36 @@ describe('POST /subscription with the checkout payload', () => {
       const res = await checkout(specPayload(extra));
       expect(res.statusCode, JSON.stringify(extra)).toBe(400);
     }
+  });
+});
+
+describe('a failed checkout', () => {
+  it('leaves no open invoice behind when the payment provider fails; a later checkout charges', async () => {
+    const buyer = await createTenant(t.app);
+    const pay = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/subscription',
+        headers: bearer(buyer.admin),
+        payload: specPayload(),
+      });
+    const openInvoices = () =>
+      t.app.ctx.db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.companyId, buyer.companyId), eq(invoices.status, 'open')));
+    const [saved] = await t.app.ctx.db.select().from(platformBilling);
+    await t.app.ctx.db.update(platformBilling).set({ pixKey: '' });
+    try {
+      const failed = await pay();
+      expect(failed.statusCode).toBeGreaterThanOrEqual(400);
+      expect(failed.json().error).toBe('ERR_PIX_KEY_NOT_SET');
+      expect(await openInvoices()).toHaveLength(0);
+    } finally {
+      await t.app.ctx.db.update(platformBilling).set({ pixKey: saved!.pixKey });
+    }
+    const paid = await pay();
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(await openInvoices()).toHaveLength(1);
   });
 });

@@ -7,12 +7,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plans } from '../../db/schema/index.js';
+import { companies, plans } from '../../db/schema/index.js';
 import { bearer, createTenant, type TenantFixture } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const TOKEN = 'perfex-secret-token';
-const customers: { userid: string; company: string }[] = [];
+const customers: { userid: string; company: string; website: string }[] = [];
 const crmInvoices: { id: string; number: string; hash: string; form: URLSearchParams }[] = [];
 const seen: { method: string; url: string; token: string | undefined }[] = [];
 let fake: http.Server;
@@ -36,11 +36,15 @@ beforeAll(async () => {
       const url = decodeURIComponent(req.url ?? '');
       if (req.method === 'GET' && url.startsWith('/api/customers/search/')) {
         const key = url.slice('/api/customers/search/'.length);
-        const found = customers.filter((c) => c.company.includes(key));
+        const found = customers.filter((c) => c.company.includes(key) || c.website.includes(key));
         return found.length ? send(200, found) : send(404, { status: false, message: 'No data were found' });
       }
       if (req.method === 'POST' && url === '/api/customers') {
-        customers.push({ userid: String(100 + customers.length), company: form.get('company')! });
+        customers.push({
+          userid: String(100 + customers.length),
+          company: form.get('company')!,
+          website: form.get('website') ?? '',
+        });
         return send(200, { status: true, message: 'Client add successful.' });
       }
       if (req.method === 'PUT' && url.startsWith('/api/customers/')) {
@@ -229,5 +233,61 @@ describe('CRM calls (Perfex)', () => {
     expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
     expect(cancelled.json().detail).toMatch(/CANCELADO$/);
     expect(seen.some((s) => s.method === 'DELETE' && s.url === `/api/invoices/${crmId}`)).toBe(true);
+  });
+
+  it('binds the CRM customer by its kept id or Zapdesk reference, never by a shared company name', async () => {
+    // Company B's customer exists at the CRM under B's name (created through Zapdesk).
+    const victim = await createTenant(t.app);
+    const name = `Co B ${Date.now()}`;
+    await t.app.ctx.db.update(companies).set({ name }).where(eq(companies.id, victim.companyId));
+    const own = await call(victim, 'POST', '/api/crm-create-customer', customer);
+    expect(own.statusCode).toBe(200);
+    const victimId = own.json().clientid as string;
+    // A manually created customer of the same name (no Zapdesk reference) at the CRM too.
+    customers.push({ userid: String(100 + customers.length), company: name, website: '' });
+    // Another company signs up with the same name.
+    const attacker = await createTenant(t.app);
+    await t.app.ctx.db.update(companies).set({ name }).where(eq(companies.id, attacker.companyId));
+    const before = seen.length;
+    const read = await call(attacker, 'GET', '/api/crm-verify-customer?name=x');
+    expect(read.statusCode).toBe(404);
+    expect(read.body).not.toContain(victimId);
+    const overwrite = await call(attacker, 'PUT', '/api/crm-update-customer', {
+      ...customer,
+      id: victimId,
+      vat: '111.444.777-35',
+    });
+    expect(overwrite.statusCode).toBe(404);
+    const billing = {
+      planId,
+      clientid: victimId,
+      billing_street: 'Rua A, 1',
+      billing_city: 'São Paulo',
+      billing_state: 'SP',
+      billing_zip: '01001-000',
+      billing_country: 'BR',
+    };
+    const invoice = await call(attacker, 'POST', '/api/crm-create-invoice', billing);
+    expect(invoice.statusCode).toBe(400);
+    expect(invoice.json().field).toBe('clientid');
+    const after = seen.slice(before);
+    expect(after.some((s) => s.method === 'PUT')).toBe(false);
+    expect(after.some((s) => s.method === 'POST')).toBe(false);
+    // Positive control: the newcomer gets its own customer and invoices to it.
+    const created = await call(attacker, 'POST', '/api/crm-create-customer', customer);
+    expect(created.statusCode).toBe(200);
+    const ownId = created.json().clientid as string;
+    expect(ownId).not.toBe(victimId);
+    expect((await call(attacker, 'GET', '/api/crm-verify-customer')).json()).toEqual({
+      exists: true,
+      id: ownId,
+    });
+    expect((await call(victim, 'GET', '/api/crm-verify-customer')).json()).toEqual({
+      exists: true,
+      id: victimId,
+    });
+    const mine = await call(attacker, 'POST', '/api/crm-create-invoice', billing);
+    expect(mine.statusCode).toBe(200);
+    expect(crmInvoices.at(-1)!.form.get('clientid')).toBe(ownId);
   });
 });

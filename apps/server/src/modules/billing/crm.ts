@@ -46,15 +46,32 @@ async function perfex<T>(
   return { status: response.status, body };
 }
 
-/** Perfex customers whose company name equals `name` (its search is a substring search). */
-async function findCustomer(ctx: AppContext, name: string): Promise<string | null> {
-  const { status, body } = await perfex<{ userid?: string | number; company?: string }[] | object>(
+/**
+ * The reference Zapdesk writes in the `website` field of the CRM customer it creates for a company:
+ * built from the company id and creation instant, never from anything a client sends, so a customer
+ * found with it is that company's own (names are not unique; signup is public).
+ */
+function customerReference(company: { id: number; createdAt: Date }): string {
+  return `zapdesk:company:${company.id}:${company.createdAt.getTime().toString(36)}`;
+}
+
+/**
+ * The CRM customer id of the customer Zapdesk created for the company: Perfex's search by the
+ * company's name, keeping only the customer whose `website` holds the company's reference.
+ * A customer that merely shares the name is never returned. Null when none.
+ */
+async function findOwnCustomer(
+  ctx: AppContext,
+  company: { id: number; name: string; createdAt: Date },
+): Promise<string | null> {
+  const { status, body } = await perfex<{ userid?: string | number; website?: string }[] | object>(
     ctx,
     'GET',
-    `/customers/search/${encodeURIComponent(name)}`,
+    `/customers/search/${encodeURIComponent(company.name)}`,
   );
   if (status !== 200 || !Array.isArray(body)) return null;
-  const match = body.find((c) => c.company === name);
+  const reference = customerReference(company);
+  const match = body.find((c) => c.website === reference);
   return match?.userid !== undefined ? String(match.userid) : null;
 }
 
@@ -73,9 +90,13 @@ const ZCustomerBody = z.object({
 /** Perfex country ids of the spec's two options (BR, usa). */
 const COUNTRY_IDS: Record<string, string> = { BR: '32', usa: '236' };
 
-function customerForm(companyName: string, body: z.infer<typeof ZCustomerBody>): URLSearchParams {
+function customerForm(
+  company: { id: number; name: string; createdAt: Date },
+  body: z.infer<typeof ZCustomerBody>,
+): URLSearchParams {
   return new URLSearchParams({
-    company: companyName,
+    company: company.name,
+    website: customerReference(company),
     vat: onlyDigits(body.vat),
     phonenumber: body.phone,
     address: body.address,
@@ -91,10 +112,15 @@ function customerForm(companyName: string, body: z.infer<typeof ZCustomerBody>):
   });
 }
 
-/** The caller company's name and the CRM customer id kept for it. */
+/** The caller company's id, name, creation instant and the CRM customer id kept for it. */
 async function companyContext(ctx: AppContext, companyId: number) {
   const [row] = await ctx.db
-    .select({ name: companies.name, customerId: billingProfiles.providerCustomerId })
+    .select({
+      id: companies.id,
+      name: companies.name,
+      createdAt: companies.createdAt,
+      customerId: billingProfiles.providerCustomerId,
+    })
     .from(companies)
     .leftJoin(billingProfiles, eq(billingProfiles.companyId, companies.id))
     .where(eq(companies.id, companyId));
@@ -102,11 +128,35 @@ async function companyContext(ctx: AppContext, companyId: number) {
   return row;
 }
 
-async function keepCustomerId(ctx: AppContext, companyId: number, id: string) {
+/**
+ * Binds the CRM customer id to the company (its billing profile; created from the customer body
+ * when the company has none yet, so the binding is never lost).
+ */
+async function keepCustomerId(
+  ctx: AppContext,
+  companyId: number,
+  id: string,
+  body: z.infer<typeof ZCustomerBody>,
+) {
   await ctx.db
-    .update(billingProfiles)
-    .set({ providerCustomerId: id, updatedAt: sql`now()` })
-    .where(eq(billingProfiles.companyId, companyId));
+    .insert(billingProfiles)
+    .values({
+      companyId,
+      name: body.name,
+      email: body.email,
+      phone: body.phone,
+      cnpjCpf: onlyDigits(body.vat),
+      address: body.address,
+      city: body.city,
+      state: body.state,
+      zipcode: body.zip,
+      country: body.country,
+      providerCustomerId: id,
+    })
+    .onConflictDoUpdate({
+      target: billingProfiles.companyId,
+      set: { providerCustomerId: id, updatedAt: sql`now()` },
+    });
 }
 
 const ZCreateInvoiceBody = z.object({
@@ -132,7 +182,7 @@ async function createCrmInvoice(
   options: { ignorePending?: boolean } = {},
 ): Promise<{ message: string; link: string | null; invoiceId: number }> {
   const company = await companyContext(ctx, companyId);
-  const customerId = company.customerId ?? (await findCustomer(ctx, company.name));
+  const customerId = company.customerId ?? (await findOwnCustomer(ctx, company));
   if (!customerId) {
     throw new AppError('ERR_VALIDATION', { extra: { field: 'clientid', message: 'required' } });
   }
@@ -235,7 +285,8 @@ const ZInvoiceNameQuery = z.object({ name: z.string().trim().min(1).max(200) });
  * The spec's external-CRM calls (document 3 section 7, `{crm-prefix}` = '/crm'), served by Zapdesk
  * and forwarded to the configured Perfex CRM with the server's token (never sent to the browser).
  * Customers and invoices are always the caller company's: names and ids in requests that would
- * point elsewhere are ignored. Prices come from the plan (12 × monthly × 0.8 annual).
+ * point elsewhere are ignored. The CRM customer is bound to the company by the id kept on its
+ * billing profile, or found by the reference only Zapdesk writes for that company — never by name. Prices come from the plan (12 × monthly × 0.8 annual).
  */
 export function crmRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['crm'];
@@ -251,7 +302,7 @@ export function crmRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request) => {
       const company = await companyContext(ctx, request.auth.companyId);
-      const id = company.customerId ?? (await findCustomer(ctx, company.name));
+      const id = company.customerId ?? (await findOwnCustomer(ctx, company));
       if (!id) throw new AppError('ERR_NOT_FOUND');
       return { exists: true, id };
     },
@@ -272,20 +323,20 @@ export function crmRoutes(app: ZodApp, ctx: AppContext): void {
         ctx,
         'POST',
         '/customers',
-        customerForm(company.name, request.body),
+        customerForm(company, request.body),
       );
       if (created.status >= 400 || created.body.status === false) {
         throw new AppError('ERR_PAYMENT_PROVIDER', {
           extra: { message: String(created.body.message ?? 'CRM refused') },
         });
       }
-      const id = await findCustomer(ctx, company.name);
+      const id = await findOwnCustomer(ctx, company);
       if (!id) {
         throw new AppError('ERR_PAYMENT_PROVIDER', {
           extra: { message: 'Falha ao obter ID do cliente no CRM após criação.' },
         });
       }
-      await keepCustomerId(ctx, request.auth.companyId, id);
+      await keepCustomerId(ctx, request.auth.companyId, id, request.body);
       return { clientid: id };
     },
   );
@@ -301,13 +352,13 @@ export function crmRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request) => {
       const company = await companyContext(ctx, request.auth.companyId);
-      const id = company.customerId ?? (await findCustomer(ctx, company.name));
+      const id = company.customerId ?? (await findOwnCustomer(ctx, company));
       if (!id) throw new AppError('ERR_NOT_FOUND');
       const updated = await perfex<{ status?: boolean; message?: string }>(
         ctx,
         'PUT',
         `/customers/${encodeURIComponent(id)}`,
-        customerForm(company.name, request.body),
+        customerForm(company, request.body),
       );
       if (updated.status >= 400 || updated.body.status === false) {
         throw new AppError('ERR_PAYMENT_PROVIDER', {

@@ -11,6 +11,7 @@ import type { Tx } from '../../db/client.js';
 import { campaignPace, campaignShippings, campaigns, whatsapps } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
+import { companyRefusal, type EntitlementRefusal } from '../../lib/company-entitlement.js';
 import { CampaignAnswers } from './campaign-answers.js';
 import { CAMPAIGN_PACE_JOB, type PaceJob, paceStep, type Step, type StepDeps } from './campaign-step.js';
 
@@ -96,8 +97,30 @@ export class CampaignEngine {
     await this.jobs.cancelKey(CAMPAIGN_START_JOB, startKey(campaignId), { tx });
   }
 
-  /** The `campaign-start` handler: starts a PROGRAMADA campaign whose scheduledAt is still the job's. */
+  /**
+   * The `campaign-start` handler: starts a PROGRAMADA campaign whose scheduledAt is still the job's.
+   * When the company may no longer send campaigns (companyRefusal with useCampaigns: plan
+   * downgraded, inactive or past its dueDate) the campaign becomes CANCELADA and nothing is sent.
+   */
   private async runStart(data: StartJob): Promise<void> {
+    const refusal = await companyRefusal(this.ctx, data.companyId, 'useCampaigns');
+    if (refusal) {
+      const cancelled = await this.ctx.db
+        .update(campaigns)
+        .set({ status: 'CANCELADA', updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(campaigns.companyId, data.companyId),
+            eq(campaigns.id, data.campaignId),
+            eq(campaigns.status, 'PROGRAMADA'),
+            eq(campaigns.scheduledAt, new Date(data.scheduledAt)),
+          ),
+        )
+        .returning({ id: campaigns.id });
+      this.ctx.log.info({ ...data, refusal }, 'scheduled campaign cancelled: company not allowed');
+      if (cancelled.length) await this.notify(data.companyId, data.campaignId);
+      return;
+    }
     await this.start(data.companyId, data.campaignId, {
       from: ['PROGRAMADA'],
       strict: false,
@@ -276,9 +299,19 @@ export class CampaignEngine {
    * shipping, or a batch of them with interval 0), delivers each step's messages after its commit,
    * marks the refused ones failed, and goes on while the wait is 0; a step with a wait queued the
    * next run itself. Opted-out numbers are skipped without waiting. A connection that is not
-   * CONNECTED pauses (nothing is claimed or marked; `resume` queues it again on connect).
+   * CONNECTED pauses (nothing is claimed or marked; `resume` queues it again on connect). When the
+   * connection's company may no longer send campaigns (companyRefusal with useCampaigns: plan
+   * downgraded, inactive or past its dueDate), nothing is sent: see `halt`.
    */
   async runPace(whatsappId: number): Promise<void> {
+    const [owner] = await this.ctx.db
+      .select({ companyId: whatsapps.companyId })
+      .from(whatsapps)
+      .where(eq(whatsapps.id, whatsappId));
+    if (owner) {
+      const refusal = await companyRefusal(this.ctx, owner.companyId, 'useCampaigns');
+      if (refusal) return this.halt(owner.companyId, whatsappId, refusal);
+    }
     for (let i = 0; i < PACE_RUN_STEPS; i++) {
       const step = await this.ctx.db.transaction((tx) => this.step(tx, whatsappId));
       if (step.kind === 'idle') return;
@@ -313,6 +346,43 @@ export class CampaignEngine {
     // Back to back (interval 0, opt-outs): the run ends here and the next one goes on. A crash
     // before this line leaves this job active; the queue hands it back at start.
     await this.jobs.send<PaceJob>(CAMPAIGN_PACE_JOB, { whatsappId });
+  }
+
+  /**
+   * Stops the connection's running campaigns of a company that may no longer send them: their
+   * pending shippings on the connection become skipped with the refusal code as error, the
+   * campaigns CANCELADA (restartable from the screen once the plan allows it again); no job is
+   * queued again.
+   */
+  private async halt(companyId: number, whatsappId: number, refusal: EntitlementRefusal): Promise<void> {
+    const halted = await this.ctx.db.transaction(async (tx) => {
+      const skipped = await tx
+        .update(campaignShippings)
+        .set({ status: 'skipped', error: refusal, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(campaignShippings.companyId, companyId),
+            eq(campaignShippings.whatsappId, whatsappId),
+            eq(campaignShippings.status, 'pending'),
+          ),
+        )
+        .returning({ campaignId: campaignShippings.campaignId });
+      const ids = [...new Set(skipped.map((s) => s.campaignId))];
+      if (!ids.length) return [];
+      return tx
+        .update(campaigns)
+        .set({ status: 'CANCELADA', updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(campaigns.companyId, companyId),
+            inArray(campaigns.id, ids),
+            eq(campaigns.status, 'EM_ANDAMENTO'),
+          ),
+        )
+        .returning({ id: campaigns.id });
+    });
+    this.ctx.log.info({ companyId, whatsappId, refusal }, 'campaign sends halted: company not allowed');
+    for (const { id } of halted) await this.notify(companyId, id);
   }
 
   /** One pace step inside `tx` (`paceStep`; tests call it to stop a run between commit and delivery). */

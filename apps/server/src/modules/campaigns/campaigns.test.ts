@@ -4,13 +4,15 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.js';
 import type { IngestResult } from '../../channels/inbound-pipeline.js';
-import { campaignShippings, messages, tickets } from '../../db/schema/index.js';
+import { campaignShippings, campaigns, messages, tickets } from '../../db/schema/index.js';
 import {
   bearer,
   createCompany,
+  createSimulatorConnection,
   createTenant,
   createUser,
   customerNumber,
+  downgradeToNoFlags,
   injectMessage,
   type TenantFixture,
   type TestUser,
@@ -164,6 +166,72 @@ describe('campaigns', () => {
     expect(restartScheduled.json().error).toBe('ERR_CAMPAIGN_NOT_RESTARTABLE');
     await t.app.jobs.drain();
     expect((await detail(far.id)).status).toBe('PROGRAMADA');
+  });
+
+  it('scheduled and running campaigns stop sending once the plan no longer has campaigns', async () => {
+    const b = await createTenant(t.app);
+    const bWhatsapp = await createSimulatorConnection(t.app, b.admin);
+    await campaignsAnyHour(t.app, b.admin);
+    const make = async (name: string, count: number, scheduledAt?: string) => {
+      const list = await contactList(count, b.admin);
+      const res = await inject('POST', '/api/campaigns', b.admin, {
+        whatsappId: bWhatsapp,
+        name,
+        message1: 'Oferta',
+        contactListId: list.id,
+        ...(scheduledAt ? { scheduledAt } : {}),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return { id: res.json().id as number, numbers: list.numbers };
+    };
+    const bOutbox = (n: string) => t.app.simulator.outbox(bWhatsapp, n);
+    // Positive control: on the full plan a due scheduled campaign sends.
+    const control = await make('Controle', 1, new Date(Date.now() - 1000).toISOString());
+    await t.app.jobs.drain();
+    expect((await detail(control.id, b.admin)).status).toBe('FINALIZADA');
+    expect(bOutbox(control.numbers[0]!)).toHaveLength(1);
+    // A campaign scheduled for tomorrow, and one running at a 20 s interval (one sent, two waiting).
+    const scheduled = await make('Programada', 2, inOneDay());
+    await inject('POST', '/api/campaign-settings', b.admin, { settings: { messageInterval: 20 } });
+    const bPaceDue = async () => {
+      await t.app.ctx.db.execute(
+        sql`update campaign_pace set next_at = null where whatsapp_id = ${bWhatsapp}`,
+      );
+      await t.app.jobs.cancelKey(CAMPAIGN_PACE_JOB, `pace-${bWhatsapp}`);
+    };
+    await bPaceDue();
+    const running = await make('Rodando', 3);
+    const started = await inject('POST', `/api/campaigns/${running.id}/restart`, b.admin);
+    expect(started.json().status).toBe('EM_ANDAMENTO');
+    await t.app.jobs.drain();
+    expect((await detail(running.id, b.admin)).totals).toMatchObject({ delivered: 1, pending: 2 });
+    // The super user moves the company to a plan with every flag off.
+    await downgradeToNoFlags(t.app, b.companyId);
+    // The schedule comes due and the pace comes due: nothing more reaches a phone.
+    const due = new Date(Date.now() - 1000);
+    await t.app.ctx.db.update(campaigns).set({ scheduledAt: due }).where(eq(campaigns.id, scheduled.id));
+    await t.app.ctx.db.transaction(async (tx) => {
+      await t.app.campaigns.cancelStart(tx, scheduled.id);
+      await t.app.campaigns.queueStart(tx, b.companyId, scheduled.id, due);
+    });
+    await bPaceDue();
+    await t.app.campaigns.runPace(bWhatsapp);
+    await t.app.jobs.drain();
+    const [s] = await t.app.ctx.db.select().from(campaigns).where(eq(campaigns.id, scheduled.id));
+    expect(s!.status).toBe('CANCELADA');
+    for (const n of scheduled.numbers) expect(bOutbox(n)).toHaveLength(0);
+    const [r] = await t.app.ctx.db.select().from(campaigns).where(eq(campaigns.id, running.id));
+    expect(r!.status).toBe('CANCELADA');
+    const shippings = await t.app.ctx.db
+      .select()
+      .from(campaignShippings)
+      .where(eq(campaignShippings.campaignId, running.id));
+    expect(shippings.filter((x) => x.status === 'delivered')).toHaveLength(1);
+    expect(shippings.filter((x) => x.status === 'skipped').map((x) => x.error)).toEqual([
+      'ERR_PLAN_FEATURE_DISABLED',
+      'ERR_PLAN_FEATURE_DISABLED',
+    ]);
+    expect(running.numbers.map((n) => bOutbox(n).length).reduce((x, y) => x + y)).toBe(1);
   });
 
   it('an empty list cannot start', async () => {

@@ -116,10 +116,22 @@ describe('companies administration', () => {
     expect(noPlan.json().error).toBe('ERR_NO_PLAN_FOUND');
   });
 
-  it('edits the plan, status and due date; an empty or invalid due date is null', async () => {
+  it('edits the plan, status and due date; an empty due date is null, an invalid one is refused', async () => {
     const id = (await as(root, 'POST', '/api/companies', { name: 'Editável', planId })).json().id;
-    const res = await as(root, 'PUT', `/api/companies/${id}`, { status: false, dueDate: 'not a date' });
-    expect(res.json()).toMatchObject({ status: false, dueDate: null, name: 'Editável' });
+    const res = await as(root, 'PUT', `/api/companies/${id}`, { status: false, dueDate: '2031-02-28' });
+    expect(res.json()).toMatchObject({
+      status: false,
+      dueDate: '2031-02-28T00:00:00.000Z',
+      name: 'Editável',
+    });
+    for (const dueDate of ['not a date', 'now', '0001-01-01', '2026-02-30', '2031-13-01', '9999-12-31']) {
+      const refused = await as(root, 'PUT', `/api/companies/${id}`, { dueDate });
+      expect(refused.statusCode, dueDate).toBe(400);
+      expect(refused.json(), dueDate).toMatchObject({ error: 'ERR_VALIDATION', field: 'dueDate' });
+      const created = await as(root, 'POST', '/api/companies', { name: 'Data ruim', planId, dueDate });
+      expect(created.statusCode, dueDate).toBe(400);
+    }
+    expect((await dueOf(id))?.toISOString()).toBe('2031-02-28T00:00:00.000Z');
     expect((await as(root, 'PUT', `/api/companies/${id}`, { dueDate: '' })).json().dueDate).toBeNull();
     expect((await as(root, 'PUT', `/api/companies/${id}`, { recurrence: 'X' })).statusCode).toBe(400);
     expect((await as(root, 'PUT', `/api/companies/999999`, { name: 'Ninguém' })).statusCode).toBe(404);

@@ -17,6 +17,7 @@ import type { Tx } from '../../db/client.js';
 import { contacts, schedules, tickets, whatsapps } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
+import { companyRefusal } from '../../lib/company-entitlement.js';
 import type { AuthContext } from '../../lib/guards.js';
 import {
   assertMayActOnContact,
@@ -366,7 +367,9 @@ export class ScheduleService {
    * with the reason; the job itself succeeds (no retry sends twice). The schedule's user (its creator
    * or last editor) must still exist and be able to open the ticket the job picks, as at the time of
    * the request (docs/architecture.md "Acting on a ticket"): otherwise ERRO with ERR_NO_PERMISSION and
-   * nothing is sent.
+   * nothing is sent. A company no longer allowed to send schedules when the job runs (plan without
+   * useSchedules, inactive or past its dueDate; see companyRefusal) gets ERRO with that refusal's
+   * code and nothing is sent.
    */
   async runJob(data: ScheduleSendJob): Promise<void> {
     const [claimed] = await this.ctx.db
@@ -385,6 +388,8 @@ export class ScheduleService {
     let ticketId: number | null = null;
     let error: string | null = null;
     try {
+      const refusal = await companyRefusal(this.ctx, data.companyId, 'useSchedules');
+      if (refusal) throw new AppError(refusal);
       const [contact] = await this.ctx.db
         .select({ name: contacts.name })
         .from(contacts)

@@ -9,6 +9,8 @@ import {
   createTenant,
   createUser,
   customerNumber,
+  downgradeToNoFlags,
+  setDueDate,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
@@ -163,6 +165,52 @@ describe('schedules', () => {
     await expect
       .poll(() => outbox(c.number).map((m) => m.body))
       .toEqual(['Olá Carlos, sua consulta é amanhã']);
+  });
+
+  it('a schedule queued under a full plan is not sent after a downgrade or an expiry', async () => {
+    const b = await createTenant(t.app);
+    const bWhatsapp = await createSimulatorConnection(t.app, b.admin);
+    const pending = async () => {
+      const c = await contact(b.admin);
+      const s = await schedule({ body: 'Lembrete', contactId: c.id, sendAt: inOneHour() }, b.admin);
+      const [row] = await t.app.ctx.db.select().from(schedules).where(eq(schedules.id, s.id));
+      return { c, data: { companyId: b.companyId, scheduleId: s.id, sendAt: row!.sendAt.toISOString() } };
+    };
+    // Positive control: on the full plan the job sends.
+    const sent = await pending();
+    await t.app.schedules.runJob(sent.data);
+    await t.app.jobs.drain();
+    expect(await messagesOf(sent.c.id)).toHaveLength(1);
+    await expect.poll(() => t.app.simulator.outbox(bWhatsapp, sent.c.number).length).toBe(1);
+    // Downgraded to a plan with every flag off: recorded, nothing reaches the phone.
+    const downgraded = await pending();
+    await downgradeToNoFlags(t.app, b.companyId);
+    await t.app.schedules.runJob(downgraded.data);
+    await t.app.jobs.drain();
+    const [skipped] = await t.app.ctx.db
+      .select()
+      .from(schedules)
+      .where(eq(schedules.id, downgraded.data.scheduleId));
+    expect(skipped).toMatchObject({ status: 'ERRO', error: 'ERR_PLAN_FEATURE_DISABLED' });
+    expect(await messagesOf(downgraded.c.id)).toHaveLength(0);
+    expect(t.app.simulator.outbox(bWhatsapp, downgraded.c.number)).toHaveLength(0);
+    // A company past its due date sends nothing either.
+    const c = await contact(a.admin);
+    const s = await schedule({ body: 'Vencida', contactId: c.id, sendAt: inOneHour() });
+    const [row] = await t.app.ctx.db.select().from(schedules).where(eq(schedules.id, s.id));
+    await setDueDate(t.app, a.companyId, new Date(Date.now() - 1000));
+    try {
+      await t.app.schedules.runJob({
+        companyId: a.companyId,
+        scheduleId: s.id,
+        sendAt: row!.sendAt.toISOString(),
+      });
+    } finally {
+      await setDueDate(t.app, a.companyId, new Date(Date.now() + 30 * 86_400_000));
+    }
+    const [expired] = await t.app.ctx.db.select().from(schedules).where(eq(schedules.id, s.id));
+    expect(expired).toMatchObject({ status: 'ERRO', error: 'ERR_SUBSCRIPTION_EXPIRED' });
+    expect(await messagesOf(c.id)).toHaveLength(0);
   });
 
   it('a job run twice sends once', async () => {

@@ -10,7 +10,7 @@ import {
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
-import { companies, plans, queues, tickets, userQueues, users } from '../../db/schema/index.js';
+import { companies, plans, queues, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
@@ -87,6 +87,23 @@ async function assertQueuesOfCompany(db: Tx, companyId: number, queueIds: number
   }
 }
 
+/**
+ * Checks that a user's default connection id (null or undefined: none / unchanged) is one of the
+ * company's connections. @throws ERR_VALIDATION naming whatsappId.
+ */
+async function assertConnectionOfCompany(
+  db: Tx,
+  companyId: number,
+  whatsappId: number | null | undefined,
+): Promise<void> {
+  if (whatsappId === null || whatsappId === undefined) return;
+  const [found] = await db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, whatsappId)));
+  if (!found) throw new AppError('ERR_VALIDATION', { extra: { field: 'whatsappId', message: 'invalid' } });
+}
+
 async function setUserQueues(db: Tx, companyId: number, userId: number, queueIds: number[]): Promise<void> {
   await db.delete(userQueues).where(and(eq(userQueues.companyId, companyId), eq(userQueues.userId, userId)));
   const unique = [...new Set(queueIds)];
@@ -108,7 +125,7 @@ async function lockCompany(db: Tx, companyId: number) {
 
 /**
  * POST /users (admin). Creates a user in the caller's company within the plan's user limit.
- * @throws ERR_USER_LIMIT_REACHED, ERR_EMAIL_ALREADY_EXISTS, ERR_VALIDATION (queueIds).
+ * @throws ERR_USER_LIMIT_REACHED, ERR_EMAIL_ALREADY_EXISTS, ERR_VALIDATION (queueIds, whatsappId).
  */
 export async function createUser(
   ctx: AppContext,
@@ -128,6 +145,7 @@ export async function createUser(
         throw new AppError('ERR_USER_LIMIT_REACHED', { extra: { limit: company.maxUsers } });
       }
       await assertQueuesOfCompany(tx, auth.companyId, body.queueIds);
+      await assertConnectionOfCompany(tx, auth.companyId, body.whatsappId);
       const [row] = await tx
         .insert(users)
         .values({
@@ -218,6 +236,7 @@ export async function updateUser(
       }
       if (ends) await revokeSessions(tx, { companyId: auth.companyId, userId, ...ends });
       if (body.queueIds) await assertQueuesOfCompany(tx, auth.companyId, body.queueIds);
+      await assertConnectionOfCompany(tx, auth.companyId, body.whatsappId);
       await tx
         .update(users)
         .set({

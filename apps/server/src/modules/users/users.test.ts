@@ -6,6 +6,7 @@ import {
   bearer,
   createCompany,
   createQueue,
+  createSimulatorConnection,
   createTenant,
   createUser,
   TEST_PASSWORD,
@@ -275,5 +276,37 @@ describe('POST /api/users/set-language/:lang', () => {
     const bad = await inject('POST', '/api/users/set-language/fr', agent);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().field).toBe('lang');
+  });
+});
+
+describe('default connection of a user', () => {
+  it("refuses another company's connection on create and update; the company's own is kept", async () => {
+    const a = await createTenant(t.app);
+    const b = await createTenant(t.app);
+    const own = await createSimulatorConnection(t.app, a.admin);
+    const foreign = await createSimulatorConnection(t.app, b.admin);
+    const payload = (whatsappId: number) => ({
+      name: 'Padrão',
+      email: `default-${whatsappId}-${Date.now()}@example.test`,
+      password: TEST_PASSWORD,
+      profile: 'user',
+      whatsappId,
+    });
+    const refused = await inject('POST', '/api/users', a.admin, payload(foreign));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'whatsappId' });
+    expect(refused.body).not.toContain(`"whatsappId":${foreign}`);
+    const created = await inject('POST', '/api/users', a.admin, payload(own));
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as number;
+    const [stored] = await t.app.ctx.db.select().from(users).where(eq(users.id, id));
+    expect(stored!.whatsappId).toBe(own);
+    const update = await inject('PUT', `/api/users/${id}`, a.admin, { whatsappId: foreign });
+    expect(update.statusCode).toBe(400);
+    expect(update.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'whatsappId' });
+    const [after] = await t.app.ctx.db.select().from(users).where(eq(users.id, id));
+    expect(after!.whatsappId).toBe(own);
+    const cleared = await inject('PUT', `/api/users/${id}`, a.admin, { whatsappId: null });
+    expect(cleared.statusCode, cleared.body).toBe(200);
   });
 });

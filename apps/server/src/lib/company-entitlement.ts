@@ -1,0 +1,36 @@
+import type { PlanFlag } from '@zapdesk/shared';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import { companies, plans } from '../db/schema/index.js';
+
+/** Why a company's background work may not run now (a catalogue code, recorded on the skipped item). */
+export type EntitlementRefusal =
+  | 'ERR_NO_COMPANY_FOUND'
+  | 'ERR_SUBSCRIPTION_EXPIRED'
+  | 'ERR_PLAN_FEATURE_DISABLED';
+
+/**
+ * Whether the company may still do work that needs plan flag `flag` (or none) at run time: the
+ * routes' rule (lib/guards.ts, modules/auth/guard.ts) applied by jobs queued earlier, read fresh
+ * from the database so a plan change or an expiry after queueing is seen. Answers null when
+ * allowed, else the refusal: ERR_NO_COMPANY_FOUND (company gone), ERR_SUBSCRIPTION_EXPIRED
+ * (company inactive, or its dueDate has passed), ERR_PLAN_FEATURE_DISABLED (its plan — or no plan —
+ * lacks the flag). Never throws for a refusal.
+ */
+export async function companyRefusal(
+  ctx: AppContext,
+  companyId: number,
+  flag?: PlanFlag,
+): Promise<EntitlementRefusal | null> {
+  const [row] = await ctx.db
+    .select({ status: companies.status, dueDate: companies.dueDate, plan: plans })
+    .from(companies)
+    .leftJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, companyId))
+    .limit(1);
+  if (!row) return 'ERR_NO_COMPANY_FOUND';
+  if (!row.status) return 'ERR_SUBSCRIPTION_EXPIRED';
+  if (row.dueDate !== null && row.dueDate.getTime() <= Date.now()) return 'ERR_SUBSCRIPTION_EXPIRED';
+  if (flag && !row.plan?.[flag]) return 'ERR_PLAN_FEATURE_DISABLED';
+  return null;
+}
