@@ -8,7 +8,9 @@ import {
   createSimulatorConnection,
   createTenant,
   customerNumber,
+  downgradeToNoFlags,
   injectMessage,
+  setDueDate,
   type TenantFixture,
 } from '../../test/factories.js';
 import { FakeBotServices } from '../../test/fake-bot-services.js';
@@ -388,6 +390,47 @@ describe('flow engine', () => {
     await flush();
     expect(replies(s, from)).toEqual(['Olá Maria!']);
     expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
+  });
+
+  it('stops a run at its next step when the company loses flows or its due date passes', async () => {
+    // Positive control: the same flow on the full plan sends the step after the interval.
+    const control = await setup();
+    const controlFrom = customerNumber();
+    await say(control, controlFrom, 'oi');
+    await flush();
+    expect(replies(control, controlFrom)).toContain('Vamos lá.');
+
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'waitingUntil' });
+    await downgradeToNoFlags(t.app, s.companyId);
+    await flush();
+    expect(replies(s, from)).toEqual(['Olá Maria!']);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, said.ticketId));
+    expect(ticket).toMatchObject({ status: 'pending', userId: null, useIntegration: false });
+
+    const expired = await setup();
+    const expiredFrom = customerNumber();
+    const started = await say(expired, expiredFrom, 'oi');
+    await setDueDate(t.app, expired.companyId, new Date(Date.now() - 60_000));
+    await flush();
+    expect(replies(expired, expiredFrom)).toEqual(['Olá Maria!']);
+    expect(await runOf(started.ticketId)).toMatchObject({ status: 'ended' });
+  });
+
+  it('ends a run waiting for an answer when the company lost flows, sending nothing more', async () => {
+    const s = await setup();
+    const from = customerNumber();
+    const said = await say(s, from, 'oi');
+    await flush();
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'waitingInput', nodeId: 'menu' });
+    await downgradeToNoFlags(t.app, s.companyId);
+    expect((await say(s, from, '1')).replies()).toEqual([]);
+    expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
+    const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, said.ticketId));
+    expect(ticket).toMatchObject({ status: 'pending', useIntegration: false });
   });
 
   it('follows the randomizer odds and hands a failing bot node to a human with a note', async () => {

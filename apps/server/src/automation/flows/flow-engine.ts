@@ -18,6 +18,7 @@ import {
   whatsapps,
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
+import { companyRefusal } from '../../lib/company-entitlement.js';
 import { findTicket } from '../../modules/tickets/ticket-repository.js';
 import type { QueueBotJob } from '../jobs.js';
 import { openAiOutcome, typebotOutcome } from './flow-bot-nodes.js';
@@ -141,7 +142,10 @@ export class FlowEngine {
       .where(and(eq(flowRuns.ticketId, ticket.id), ne(flowRuns.status, 'ended')));
     if (run && job.ticketCreated) await this.end(run.id);
     else if (run) {
-      if (run.status === 'waitingInput') await this.takeInput(ticket, run, body);
+      if (run.status !== 'waitingInput') return true;
+      // A company that may no longer run flows: the answer ends the run and the ticket goes to the agents.
+      if (await companyRefusal(this.ctx, companyId, 'useCampaigns')) await this.endRefused(ticket, run);
+      else await this.takeInput(ticket, run, body);
       return true;
     }
     if (ticket.useIntegration || !ticket.whatsappId) return false;
@@ -209,6 +213,18 @@ export class FlowEngine {
       .limit(500);
     const flow = candidates.find((candidate) => normalizeText(candidate.name) === wanted);
     return flow ? this.start(companyId, ticketId, flow.id) : false;
+  }
+
+  /**
+   * Ends a run the company may no longer run (companyRefusal) if it is still where it was (`seen`'s
+   * step): nothing more is sent and the ticket is handed to the agents.
+   */
+  private async endRefused(ticket: TicketRow, seen: RunRow): Promise<void> {
+    await this.ctx.db.transaction(async (tx) => {
+      const run = (await this.lock(tx, seen.id))?.run;
+      if (!run || run.step !== seen.step || run.status === 'ended') return;
+      await this.apply(tx, ticket, run, { nodeId: null, contentIndex: 0, status: 'ended', send: [] });
+    });
   }
 
   /** Ends a run (no further step runs). */
@@ -294,6 +310,9 @@ export class FlowEngine {
    */
   async step(job: FlowStepJob): Promise<void> {
     const ticket = await this.ticket(job.companyId, job.ticketId);
+    // Read before the transaction (one connection on PGlite): a plan without flows (useCampaigns),
+    // an inactive company or one past its dueDate ends the run here, sending nothing more.
+    const refused = (await companyRefusal(this.ctx, job.companyId, 'useCampaigns')) !== null;
     // Set inside the transaction's callback (declared wide so the checks after it are not narrowed away).
     let before = undefined as Awaited<ReturnType<typeof findTicket>>;
     let typebot = undefined as { run: RunRow; graph: FlowGraph; node: TypebotNode } | undefined;
@@ -303,8 +322,8 @@ export class FlowEngine {
       const { run, graph } = locked;
       if (run.companyId !== job.companyId || run.step !== job.step) return [];
       if (run.status === 'ended' || run.status === 'waitingInput') return [];
-      // An agent took the ticket (or it closed): the flow stops here.
-      if (ticket?.status !== 'pending' || ticket.userId !== null) {
+      // An agent took the ticket (or it closed), or the company may no longer run flows: it stops here.
+      if (refused || ticket?.status !== 'pending' || ticket.userId !== null) {
         return this.apply(tx, ticket, run, { nodeId: null, contentIndex: 0, status: 'ended', send: [] });
       }
       const node = graph?.nodes.find((n) => n.id === run.nodeId) as TypedFlowNode | undefined;
