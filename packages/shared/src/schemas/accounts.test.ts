@@ -23,11 +23,12 @@ describe('accounts schemas', () => {
     );
   });
 
-  it('company due dates: empty or invalid is null, and parsing the output again keeps it', () => {
+  it('company due dates: empty is null, invalid is refused, and parsing the output again keeps it', () => {
     const base = { name: 'Loja', planId: 1 };
     expect(ZCompanyBody.parse({ ...base, dueDate: '' }).dueDate).toBeNull();
-    expect(ZCompanyBody.parse({ ...base, dueDate: 'amanhã' }).dueDate).toBeNull();
-    expect(ZCompanyBody.parse({ ...base, dueDate: '99999-01-01' }).dueDate).toBeNull();
+    for (const dueDate of ['amanhã', '99999-01-01', 'now', '0001-01-01', '2026-02-30']) {
+      expect(ZCompanyBody.safeParse({ ...base, dueDate }).success, dueDate).toBe(false);
+    }
     const once = ZCompanyBody.parse({ ...base, dueDate: '2030-02-01' });
     expect(once.dueDate).toBe('2030-02-01T00:00:00.000Z');
     expect(ZCompanyBody.parse(once)).toEqual(once);
