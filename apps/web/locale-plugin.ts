@@ -6,7 +6,7 @@ import { type LocalePlan, planLocales } from './locale-sections';
 const PREFIX = 'virtual:locale/';
 
 /**
- * Vite plugin: the locale files split per route (docs/architecture.md, "Web delivery").
+ * Vite plugin: the locale files split per route (docs/web.md, "Web delivery").
  *
  * - `virtual:locale/<lang>/boot` exports `strings`, the boot sections of src/locales/<lang>.json
  *   (the entry's and the login form's), and `chunks`, a loader per root (locale-sections.ts) that

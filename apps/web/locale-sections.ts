@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * Which locale sections (the top-level keys of src/locales/<lang>.json) each lazy chunk of the web
- * app needs, found by reading the source (docs/architecture.md, "Web delivery", locales per route).
+ * app needs, found by reading the source (docs/web.md, "Web delivery", locales per route).
  *
  * A *root* is a module the router loads on demand with its own strings: every `*-page.tsx`, the
  * signed-in layout and the app providers. A root needs the sections named by a string literal or

@@ -1,5 +1,5 @@
 /**
- * Tickets API latency benchmark (issue 4, 'Done when'): one company with N tickets and M messages
+ * Tickets API latency benchmark: one company with N tickets and M messages
  * (plus a smaller second company), seeded with set-based SQL on a fresh Postgres database, then
  * `GET /api/tickets` measured over HTTP on loopback, scenario by scenario: sequential requests, then
  * again with a few requests in flight. Prints p50/p95/p99/max and requests/s per scenario, the
@@ -48,7 +48,7 @@ import { createTeardown } from '../support/teardown.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DOC = path.join(ROOT, 'docs/benchmarks.md');
 const HEADING = '## Tickets API (bench/api)';
-/** Issue 4: pages and searches answer in under 50 ms at p99. */
+/** The target: pages and searches answer in under 50 ms at p99. */
 const TARGET_P99_MS = 50;
 const WARMUP_PER_SCENARIO = 15;
 /** EXPLAIN'd scenarios: the slowest (sequential p99), all over the target within these bounds. */
@@ -901,7 +901,7 @@ function section(options: Options, env: Facts, load: Load, results: ScenarioResu
     '',
     ...resultTable(results, options.concurrency),
     '',
-    `Target (issue 4: pages and searches under ${TARGET_P99_MS} ms at p99 with 10,000 tickets and 200,000 ` +
+    `Target (pages and searches under ${TARGET_P99_MS} ms at p99 with 10,000 tickets and 200,000 ` +
       `messages): ${
         misses.length === 0
           ? 'met by every scenario, sequential and concurrent.'

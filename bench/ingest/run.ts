@@ -1,5 +1,5 @@
 /**
- * Ingest benchmark (issue 3, point 7): N simulated customers send M messages each through the
+ * Ingest benchmark: N simulated customers send M messages each through the
  * simulator driver into the full inbound pipeline (dedupe, contact upsert, live ticket, store, ticket
  * update, emit after commit) on a Postgres server, while one socket.io client per agent receives the
  * `company-{id}-appMessage` events. Reports messages/s and the latency from injection to the moment
@@ -47,7 +47,7 @@ const SECTION = 'Ingest (bench/ingest)';
 /** The app's pool size (apps/server/src/db/client.ts); the INSERT reference uses the same. */
 const APP_POOL_MAX = 10;
 const DELIVERY_WAIT_MS = 30_000;
-/** Issue 10, item 3: at least half the raw single-row INSERT rate of the same run, p99 under 100 ms. */
+/** The aim: at least half the raw single-row INSERT rate of the same run, p99 under 100 ms. */
 const AIM = { insertShare: 0.5, p99Ms: 100 };
 
 // ---------------------------------------------------------------------------------------------

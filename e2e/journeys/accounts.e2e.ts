@@ -1,5 +1,5 @@
 /**
- * Journeys of accounts administration (issue 15 items 1 and 2): a user who forgot the password asks
+ * Journeys of accounts administration: a user who forgot the password asks
  * for a code, reads it in the mail (the outbox folder of the embedded default, no SMTP_URL), sets a
  * new password and signs in with it; the super user creates a plan and a company on it in /settings
  * and extends the company's due date with Expire.

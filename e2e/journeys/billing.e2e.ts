@@ -1,5 +1,5 @@
 /**
- * Journey of issue 15 item 3 and 4 (manual provider): the super user sets the platform Pix key; a
+ * Journey of subscriptions and billing (manual provider): the super user sets the platform Pix key; a
  * company admin subscribes to a plan on /planos (billing data with masks, CPF check digits), sees
  * the Pix QR and its 'copia e cola'; the super user marks the invoice paid on /financeiro; the
  * admin's checkout says the licence is renewed and the due date in the top bar moves. Then the

@@ -1,5 +1,5 @@
 /**
- * Journey of an AI prompt (issue 13): an admin creates a prompt against a local fake model on the
+ * Journey of an AI prompt: an admin creates a prompt against a local fake model on the
  * /prompts page and binds it to the 'Suporte' queue in the queue modal; the customer writes in the
  * simulator and gets the model's answer; asks for a human and the ticket appears pending for the
  * agents of 'Suporte', the bot off.

@@ -1,5 +1,5 @@
 /**
- * Campaigns journey (issue 11): an admin sets the campaign pace (no interval, sending all day),
+ * Campaigns journey: an admin sets the campaign pace (no interval, sending all day),
  * imports a contact list from an .xlsx, makes a file list with an image, creates a campaign to that
  * list with the file list and starts it; the report reaches FINALIZADA ('Finished') at 100% and every customer
  * finds the message (with their first name) and the image in the simulator.

@@ -1,5 +1,5 @@
 /**
- * Journey (issue 16): an admin adds a WhatsApp Business Cloud API connection against a local fake
+ * Journey: an admin adds a WhatsApp Business Cloud API connection against a local fake
  * Graph API; it turns CONNECTED and the modal shows the webhook URL and verify token, which pass
  * Meta's verification handshake; a signed inbound webhook becomes a pending ticket live in the
  * inbox; the agent accepts it, replies, and the fake Graph API records the send.

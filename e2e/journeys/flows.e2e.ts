@@ -1,5 +1,5 @@
 /**
- * Flow builder journey (issue 14): an admin creates a flow, draws start → menu → (option 2) question
+ * Flow builder journey: an admin creates a flow, draws start → menu → (option 2) question
  * → ticket node (queue 'Vendas') in the editor, saves it, and the flow reloads exactly as drawn;
  * binds it to the phrase 'oi' on the simulator connection; a customer who writes 'oi' gets the
  * menu, picks 2, answers the question with a name, and the ticket lands in the queue 'Vendas'.

@@ -1,5 +1,5 @@
 /**
- * Journeys of the platform's notices (issue 12 points 3 and 4): the super user posts an announcement
+ * Journeys of the platform's notices: the super user posts an announcement
  * on /announcements and an agent, signed in elsewhere, sees it in the top bar without a reload; a
  * help video opens in its modal and closes with Escape (no internet: only the iframe's address is
  * checked, not its content).

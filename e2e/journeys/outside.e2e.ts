@@ -1,5 +1,5 @@
 /**
- * Journeys of the outside world (issue 13 items 3 and 4): an admin finds the connection's token and
+ * Journeys of the outside world: an admin finds the connection's token and
  * the curl example with this server's URL on /messages-api, sends a text with the test form and the
  * customer receives it in the simulator; then adds a webhook pointing at a local receiver, copies
  * the secret shown once, and the next message sent through the API reaches the receiver signed with

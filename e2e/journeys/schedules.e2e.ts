@@ -1,5 +1,5 @@
 /**
- * Schedules journey (issue 11 item 1): an admin opens /schedules?contactId= for a contact, the modal
+ * Schedules journey: an admin opens /schedules?contactId= for a contact, the modal
  * opens with that contact, writes a message with a variable and a send time in the current minute,
  * saves; the schedule shows on the calendar and the customer receives the message in the simulator,
  * with the variable replaced, and the calendar shows it as sent.

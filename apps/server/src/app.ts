@@ -125,15 +125,15 @@ declare module 'fastify' {
     pipeline: InboundPipeline;
     simulator: SimulatorNetwork;
     jobs: JobQueue;
-    /** Scheduled messages (issue 11 item 1); campaigns and tests call it. */
+    /** Scheduled messages; campaigns and tests call it. */
     schedules: ScheduleService;
-    /** The campaign engine (issue 11 item 4): tests and benchmarks drive it. */
+    /** The campaign engine: tests and benchmarks drive it. */
     campaigns: CampaignEngine;
-    /** Contact lists (issue 11): campaigns call `validRecipients` on it. */
+    /** Contact lists: campaigns call `validRecipients` on it. */
     contactLists: ContactListService;
     /** The answering engine of AI prompts and queue integrations. */
     bots: BotEngine;
-    /** The flow engine (issue 14): flow runs advanced by jobs; tests call it. */
+    /** The flow engine: flow runs advanced by jobs; tests call it. */
     flows: FlowEngine;
     /** The connection timers (run every minute by the job queue; tests call `run(now)`). */
     timers: ConnectionTimers;
@@ -143,7 +143,7 @@ declare module 'fastify' {
 }
 
 /**
- * The Content-Security-Policy of the web app and the API (docs/architecture.md, "Headers"): scripts
+ * The Content-Security-Policy of the web app and the API (docs/security.md, "Headers"): scripts
  * and everything else from the app's own origin; inline styles (MUI's emotion inserts <style>
  * tags); images and media also from data: and blob: (media is fetched with the token into blob
  * URLs); socket.io over the same origin ('self' covers ws:/wss: of the page's host); no frames,

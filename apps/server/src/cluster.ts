@@ -1,5 +1,5 @@
 /**
- * Several server processes on one machine (`WORKERS` > 1, docs/architecture.md "Worker processes").
+ * Several server processes on one machine (`WORKERS` > 1, docs/operations.md "Worker processes").
  * The primary process prepares the database (migrations, seed, secrets) once, then forks the workers,
  * which share the listening port (node:cluster hands each new connection to one of them) and behave
  * as separate nodes: each has its own node id, its own pools and caches, and they meet through

@@ -198,7 +198,7 @@ const ZEnv = z.object({
     .refine((v) => /^smtps?:/.test(v), 'must start with smtp:// or smtps://')
     .optional(),
   /**
-   * Who charges the subscriptions (issue 15): 'manual' (Pix BR Code to the platform key set by the
+   * Who charges the subscriptions: 'manual' (Pix BR Code to the platform key set by the
    * super user, who marks invoices paid), 'asaas' (Pix charges at the Asaas API, confirmed by its
    * webhook) or 'crm' (invoices at a Perfex CRM, which returns a payment link).
    */

@@ -1,5 +1,5 @@
 /**
- * Web size budget (issue 10, docs/architecture.md "Web delivery"): sums, per route, the gzip size
+ * Web size budget (docs/web.md "Web delivery"): sums, per route, the gzip size
  * (level 9) of the JavaScript a cold load of that route needs before it renders (the entry chunk and
  * its static imports, the boot strings of the default UI language (en); for /login the login entry
  * (src/app/login-entry.tsx, which holds the login page) and nothing of the full app; for every other
@@ -18,9 +18,9 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 
 /**
- * Budgets in KiB of gzip JavaScript: the sizes reached by issue 10's work plus a few KiB, so a
- * regression fails CI; lower them as the app gets lighter (issue 10 aims at 100 for /login and 200
- * for /tickets). Named routes first; every other page gets DEFAULT_BUDGET_KB.
+ * Budgets in KiB of gzip JavaScript: the sizes reached plus a few KiB, so a
+ * regression fails CI; lower them as the app gets lighter (the delivery aims are 100 for /login and
+ * 200 for /tickets). Named routes first; every other page gets DEFAULT_BUDGET_KB.
  */
 const ROUTES = [
   // The login entry alone: the full app loads after the sign-in or a link.
@@ -29,7 +29,7 @@ const ROUTES = [
   { route: '/forgetpsw', page: 'src/features/auth/forgot-password-page.tsx', budgetKb: 258 }, // the two-step MUI form inside the app providers
   // The ticket list only: the open ticket's view, the search filters, the peek dialog, the realtime
   // connection and every page's strings but its own load later; the shell's and the list's menus,
-  // popovers, tooltips and closed-filter inputs load on first use (docs/architecture.md, "Web delivery").
+  // popovers, tooltips and closed-filter inputs load on first use (docs/web.md, "Web delivery").
   { route: '/tickets', page: 'src/features/tickets/tickets-page.tsx', budgetKb: 258 },
   // The date pickers come with the date-range filter, the charts after the counters.
   { route: '/ (dashboard)', page: 'src/features/dashboard/dashboard-page.tsx', budgetKb: 263 },

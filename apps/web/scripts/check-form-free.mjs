@@ -1,5 +1,5 @@
 /**
- * Form-free first render (issue 10, docs/architecture.md "Web delivery"): fails (exit 1) when the
+ * Form-free first render (docs/web.md "Web delivery"): fails (exit 1) when the
  * JavaScript a page needs before it renders (its chunk and its static imports, read from the build's
  * manifest, dist/.vite/manifest.json), or that of the entry, providers or signed-in layout, holds zod
  * or react-hook-form. Forms load with the modal, tab or

@@ -1,7 +1,7 @@
 /**
  * The billing rules the web pages need before any form opens (document 3 sections 4 and 9):
  * constants, plan price and subscription state. No zod here, so a page that shows plans or
- * invoices loads no schema code (docs/architecture.md, "Web delivery"); the request and response
+ * invoices loads no schema code (docs/web.md, "Web delivery"); the request and response
  * schemas are in schemas/billing.ts.
  */
 import { FREE_TRIAL_PLAN_NAME } from './constants.js';
@@ -24,7 +24,7 @@ export const CANCELLED_SUFFIX = 'CANCELADO';
 export const BILLING_PERIODS = ['MENSAL', 'ANUAL'] as const;
 export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 
-/** Billing providers (issue 15 item 4): chosen by BILLING_PROVIDER on the server. */
+/** Billing providers: chosen by BILLING_PROVIDER on the server. */
 export const BILLING_PROVIDERS = ['manual', 'asaas', 'crm'] as const;
 export type BillingProvider = (typeof BILLING_PROVIDERS)[number];
 

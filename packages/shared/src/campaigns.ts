@@ -1,6 +1,6 @@
 /**
  * Campaign statuses, limits and setting defaults (document 2 sections 4 and 9). No zod here, so the
- * campaign pages load no schema code before a form opens (docs/architecture.md, "Web delivery"); the
+ * campaign pages load no schema code before a form opens (docs/web.md, "Web delivery"); the
  * request and response schemas are in schemas/campaigns.ts.
  */
 
@@ -46,7 +46,7 @@ export const CAMPAIGN_MEDIA_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * Defaults of the campaign settings: the spec's intervals (document 2 section 9) and ours for bulk
- * senders (issue 11 item 4): random jitter of up to 5 s added to every wait, a send window of
+ * senders: random jitter of up to 5 s added to every wait, a send window of
  * 08:00–20:00 in the company's time zone, at most 1,000 campaign sends per connection per day, and
  * the opt-out keyword 'SAIR'.
  */

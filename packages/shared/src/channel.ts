@@ -1,6 +1,6 @@
 /**
- * The one message shape every channel driver produces for the inbound pipeline (issue: messaging
- * engine, point 1). Numbers are digits only (country code first, no '+'); group chats are
+ * The one message shape every channel driver produces for the inbound pipeline.
+ * Numbers are digits only (country code first, no '+'); group chats are
  * identified by their group id.
  */
 import type { MediaType } from './schemas/messages.js';

@@ -66,7 +66,7 @@ export const ERROR_STATUS = {
   /** The request body is too large or its content type is not accepted. */
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,
-  /** Billing (issue 15): the invoice is not the company's or does not exist. */
+  /** Billing: the invoice is not the company's or does not exist. */
   ERR_NO_INVOICE_FOUND: 404,
   /** Two or more open invoices block a new subscription (document 3 section 8). */
   ERR_PENDING_INVOICE: 403,
@@ -80,7 +80,7 @@ export const ERROR_STATUS = {
   ERR_PAYMENT_PROVIDER: 502,
   /**
    * Cloud API connection: the customer last wrote more than 24 hours ago, so only an approved
-   * message template may be sent (issue 16).
+   * message template may be sent.
    */
   ERR_WAPP_OUTSIDE_WINDOW: 400,
   /** Password reset: the code is unknown, expired, already used or wrong (one answer for all). */
@@ -100,7 +100,7 @@ export const ERROR_STATUS = {
   /** Campaign: neither a contact list nor a tag was chosen. */
   ERR_CAMPAIGN_NO_LIST: 400,
   /**
-   * Flow builder (issue 14): the saved graph breaks a rule; `node` names the node (or `connection`
+   * Flow builder: the saved graph breaks a rule; `node` names the node (or `connection`
    * the edge), `reason` is one of FLOW_GRAPH_PROBLEMS and `field` the invalid data field.
    */
   ERR_FLOW_INVALID: 400,

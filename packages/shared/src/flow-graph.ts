@@ -56,7 +56,7 @@ export function isWaitingNode(node: TypedFlowNode): boolean {
 }
 
 /**
- * Checks a flow graph on save (document 3 sections 3 and 5; issue 14): one start node with id
+ * Checks a flow graph on save (document 3 sections 3 and 5): one start node with id
  * '1'; every node's data fits its type (defaults filled in); connections join existing nodes
  * from existing, unused handles and never end at the start node; every cycle passes through a
  * waiting node. @returns the typed graph, or the first problem found.

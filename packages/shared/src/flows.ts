@@ -1,6 +1,6 @@
 /**
  * Flow limits, node types and output handles (document 3 sections 3 and 9). No zod here, so the
- * flow editor loads no schema code until a dialog opens or the graph is saved (docs/architecture.md,
+ * flow editor loads no schema code until a dialog opens or the graph is saved (docs/web.md,
  * "Web delivery"); the graph and request schemas are in schemas/flows.ts.
  */
 

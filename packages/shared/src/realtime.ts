@@ -75,7 +75,7 @@ export interface ChannelPayloads {
   queueIntegration:
     | { action: 'create' | 'update'; queueIntegration: QueueIntegration }
     | { action: 'delete'; integrationId: number };
-  /** Schedules (issue 11 item 1): the calendar stays live as schedules are saved, sent or deleted. */
+  /** Schedules: the calendar stays live as schedules are saved, sent or deleted. */
   schedule: { action: 'create' | 'update'; schedule: Schedule } | { action: 'delete'; scheduleId: number };
   /** File lists (document 2 section 7): the /files page stays live. */
   file: { action: 'create' | 'update'; fileList: FileListRecord } | { action: 'delete'; fileListId: number };
@@ -92,7 +92,7 @@ export interface ChannelPayloads {
     | { action: 'create' | 'update'; record: ContactListEntry }
     | { action: 'delete'; id: number }
     | { action: 'reload'; contactListId: number };
-  /** Campaigns (issue 11 item 4): list changes and the report's live progress. */
+  /** Campaigns: list changes and the report's live progress. */
   campaign: CampaignEvent;
   ticket: { action: string; [k: string]: unknown };
   appMessage: { action: string; [k: string]: unknown };

@@ -1,6 +1,6 @@
 /**
  * Company settings keys, allowed values and defaults (document 2 section 9, document 3 section 9).
- * No zod here, so the settings page's options tab loads no schema code (docs/architecture.md, "Web
+ * No zod here, so the settings page's options tab loads no schema code (docs/web.md, "Web
  * delivery"); the request schemas are in schemas/settings.ts.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The chatbot after a crash (issue 9 point 7): a backlog of new customers is greeted at the rate the
+ * The chatbot after a crash: a backlog of new customers is greeted at the rate the
  * machine allows, each customer's messages answered in order, and a bot job the killed process
  * left active runs again as soon as the same node starts.
  */

@@ -41,7 +41,7 @@ function joinParts(...parts: (string | null | undefined)[]): string {
 }
 
 /**
- * The queue chatbot (issue 5 point 3; document 2 Queues and Connections), run from the job queue for
+ * The queue chatbot (document 2 Queues and Connections), run from the job queue for
  * each customer message on a pending ticket:
  * - outside attendance hours (company hours when `scheduleType` is company, the queue's when queue)
  *   the out-of-hours message is sent and the bot stops;
@@ -58,7 +58,7 @@ export class QueueBot {
   constructor(
     private readonly ctx: AppContext,
     private readonly sender: OutboundSender,
-    /** AI prompts and queue integrations: they answer before the menus when attached (issue 13). */
+    /** AI prompts and queue integrations: they answer before the menus when attached. */
     private readonly bots?: BotEngine,
   ) {}
 

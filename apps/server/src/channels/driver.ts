@@ -1,5 +1,5 @@
 /**
- * The channel driver interface (issue: messaging engine, point 1). A driver runs one WhatsApp
+ * The channel driver interface. A driver runs one WhatsApp
  * session (one connection row) and reports what happens to the session manager through
  * `DriverEvents`; the inbound pipeline and the outbound sender are the same for every driver.
  */

@@ -1,5 +1,5 @@
 /**
- * Group commit of the inbound pipeline (issue 10, item 3): messages arriving together are stored by
+ * Group commit of the inbound pipeline: messages arriving together are stored by
  * one batch, each once, with one live ticket per conversation, events after commit, and a poisoned
  * message failing alone.
  */

@@ -1,5 +1,5 @@
 /**
- * The group-commit statement of the inbound pipeline (issue 10, item 3): the steady state of many
+ * The group-commit statement of the inbound pipeline: the steady state of many
  * messages (known contact, live ticket) stored by one multi-row statement, which is its own
  * transaction. See InboundPipeline for the batching around it.
  */

@@ -1,5 +1,5 @@
 /**
- * The inbound hooks answer from per-node caches (issue 10, item 3): the campaign opt-out keyword,
+ * The inbound hooks answer from per-node caches: the campaign opt-out keyword,
  * whether a company has a shipping awaiting confirmation, and its active webhooks. A change takes
  * effect on the next message, with the cache back in use by then (not merely bypassed).
  */

@@ -176,7 +176,7 @@ export function previewOf(
   return message.fileName ?? message.mediaType;
 }
 
-/** Group-commit knobs of the inbound pipeline (issue 10, item 3). */
+/** Group-commit knobs of the inbound pipeline. */
 export interface BatchOptions {
   /** How long the first message reaching an idle lane waits for others to join its batch (ms). */
   windowMs: number;
@@ -245,7 +245,7 @@ function contactNameOf(message: NormalizedMessage): string {
 }
 
 /**
- * The inbound pipeline (issue: messaging engine, point 4; group commit: issue 10, item 3).
+ * The inbound pipeline (docs/messaging.md "Inbound pipeline" and "Ingest group commit").
  * De-duplicates by (connection, provider id). Messages arriving within a few milliseconds are stored
  * together (group commit): `ingest()` puts a message in the lane of its chat (a chat always uses the
  * same lane, so its messages keep their order) and each lane runs one batch at a time — the messages
@@ -541,7 +541,7 @@ export class InboundPipeline {
   }
 
   /**
-   * Stores a batch's messages of the transaction path in `tx`, batch-wide (issue 10, item 3): the
+   * Stores a batch's messages of the transaction path in `tx`, batch-wide: the
    * contacts of all their chats with one statement, the chats' live tickets (taken, reopened or
    * opened) with one, the messages with the batch statement, and their chatbot jobs with one. A chat
    * that needs more than that goes message by message through `write` after them, in order: one

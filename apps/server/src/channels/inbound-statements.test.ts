@@ -1,5 +1,5 @@
 /**
- * The inbound pipeline's database work per batch (issue 10, item 3): a batch of messages of known
+ * The inbound pipeline's database work per batch: a batch of messages of known
  * conversations costs a bounded number of statements, whatever its size — the per-message hooks
  * (campaign opt-out, campaign confirmation) answer from caches instead of querying per message —
  * and so does a batch of new conversations (contacts, tickets, messages and chatbot jobs each

@@ -40,7 +40,7 @@ export type MediaHeaders = Record<
 >;
 
 /**
- * How a stored media file is served (docs/architecture.md, "Active content"): types on the inline
+ * How a stored media file is served (docs/security.md, "Active content"): types on the inline
  * allow-list keep their type and show inline; every other file (SVG, HTML, XML, unknown) is sent as
  * `application/octet-stream` with `Content-Disposition: attachment`, so neither the page nor a blob
  * URL made from it can run its script. Every answer carries `nosniff` and a sandboxing CSP.

@@ -29,7 +29,7 @@ export type SendCheck = (
 ) => Promise<void>;
 
 /**
- * Outbound messages (issue: messaging engine, point 5). Each message is stored with ack 0 before
+ * Outbound messages. Each message is stored with ack 0 before
  * the driver call and updated with the provider id and ack afterwards; a driver failure marks it
  * ack -1 with error ERR_SENDING_WAPP_MSG, and `retry` sends it again. A message with a provider id
  * is never sent again. While the connection's session is not connected anywhere yet (starting,
@@ -115,7 +115,7 @@ export class OutboundSender {
 
   /**
    * Sends a text, or files (the text as the first file's caption), on a ticket as the company itself,
-   * with no user behind it (the external messages API, issue 13 item 3). Answers the stored messages.
+   * with no user behind it (the external messages API). Answers the stored messages.
    * @throws ERR_NO_TICKET_FOUND, ERR_VALIDATION (nothing to send), ERR_UNSUPPORTED_MEDIA_TYPE,
    *   ERR_PAYLOAD_TOO_LARGE, ERR_SENDING_WAPP_MSG (with `messageIds`, retry possible).
    */
@@ -244,7 +244,7 @@ export class OutboundSender {
   /**
    * POST /messages/:id/retry: sends a failed message again. A message already accepted by the
    * provider (or in flight) is answered as it is, never sent twice. The caller must be able to open
-   * the message's ticket (docs/architecture.md "Acting on a ticket").
+   * the message's ticket (docs/security.md "Acting on a ticket").
    * @throws ERR_NO_MESSAGE_FOUND, ERR_NO_PERMISSION (403), ERR_SENDING_WAPP_MSG.
    */
   async retry(auth: AuthContext, messageId: number): Promise<Message> {
@@ -274,7 +274,7 @@ export class OutboundSender {
 
   /**
    * DELETE /messages/:id: deletes for everyone a message sent by the company — the sender's own, or
-   * any for admins — on a ticket the caller may open (docs/architecture.md "Acting on a ticket").
+   * any for admins — on a ticket the caller may open (docs/security.md "Acting on a ticket").
    * @throws ERR_NO_MESSAGE_FOUND, ERR_NO_PERMISSION, ERR_DELETE_WAPP_MSG.
    */
   async remove(auth: AuthContext, messageId: number): Promise<Message> {

@@ -33,7 +33,7 @@ export interface DatabaseHandle {
    * Runs the named prepared statement `name` (text with $1… placeholders; one name per text) on the
    * prepared pool (see `preparedDb`) and answers its rows as arrays of column values in select order,
    * with `timestamptz` values left as Postgres's text (as Drizzle reads them, for `new Date(text)`).
-   * For the hot lists whose SQL text is built once (issue 10); PGlite prepares every statement anyway.
+   * For the hot lists whose SQL text is built once; PGlite prepares every statement anyway.
    */
   preparedRows(name: string, text: string, values: unknown[]): Promise<unknown[][]>;
   kind: 'pglite' | 'postgres';

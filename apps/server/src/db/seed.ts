@@ -67,7 +67,7 @@ export const DEMO = {
 } as const;
 
 /**
- * Demo data for the embedded default (issue: platform foundation, point 10): plans, the company
+ * Demo data for the embedded default: plans, the company
  * 'Zapdesk Demo' on the full plan for a year, its admin (also the super user), an agent in the
  * queue 'Suporte' (and a queue 'Vendas'), the default simulator connection 'Simulador', two tags,
  * two quick replies and default settings. Runs only when there is no company yet; returns whether it

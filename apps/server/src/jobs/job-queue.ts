@@ -244,7 +244,7 @@ class Worker {
  * its raw executor, so it runs the same on PGlite (one backend, serialised) and on Postgres. Jobs can
  * be written in the same transaction as the data they concern; handlers are defined before `start()`.
  * pg-boss stores, retries, expires, archives and schedules jobs; this class claims and runs them
- * (per-key order, several at once, no pause between claims while work is due; docs/architecture.md
+ * (per-key order, several at once, no pause between claims while work is due; docs/operations.md
  * "Job queue").
  */
 export class JobQueue {

@@ -1,5 +1,5 @@
 /**
- * The per-node company caches (issue 10, item 3): what they store and drop, and the NOTIFY the
+ * The per-node company caches: what they store and drop, and the NOTIFY the
  * triggers of migration 0028 send for every change the caches depend on.
  */
 import { and, eq, sql } from 'drizzle-orm';

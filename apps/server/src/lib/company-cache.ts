@@ -30,7 +30,7 @@ export interface CompanyCacheOptions<V> {
 }
 
 /**
- * A per-node cache of one value per company (issue 10, item 3: the inbound hooks' per-message
+ * A per-node cache of one value per company (the inbound hooks' per-message
  * lookups), on the mechanism of the auth guard's cache (modules/auth/auth-cache.ts): entries are
  * dropped by the NOTIFY that database triggers send at the commit of any change they depend on, so
  * every node — and every writer, plain SQL included — invalidates without calling anything; this

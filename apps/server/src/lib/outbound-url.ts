@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { AppError } from './app-error.js';
 
 /**
- * The outbound-URL policy (docs/architecture.md "The outbound-URL policy"): every server-side
+ * The outbound-URL policy (docs/security.md "The outbound-URL policy"): every server-side
  * request to a URL a company typed (bot runners, the flow builder's Typebot node, a Dialogflow key's
  * token_uri, outgoing webhooks) goes through `outboundRequest`, which speaks only http(s), refuses
  * non-public addresses at connect time (each address a host name resolves to), re-checks every

@@ -5,7 +5,7 @@ import { type AuthContext, isAdmin } from './guards.js';
  * Who receives a record that holds a secret: `admin` (a company admin or a super user, who may
  * manage it) gets it whole; `member` (every other user) gets it redacted. REST answers and socket
  * events both go through the views below, so a secret reaches the same people on either path
- * (docs/architecture.md, "Secrets and tokens").
+ * (docs/security.md, "Secrets and tokens").
  */
 export type Viewer = 'admin' | 'member';
 

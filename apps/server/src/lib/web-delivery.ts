@@ -1,5 +1,5 @@
 /**
- * How the server hands out bytes (docs/architecture.md, "Web delivery"): brotli or gzip for text
+ * How the server hands out bytes (docs/web.md, "Web delivery"): brotli or gzip for text
  * answers, the built web app's precompressed files, and cache headers that let browsers keep the
  * hashed assets forever while always revalidating the page that names them.
  */

@@ -3,7 +3,7 @@ import type { AppContext, ZodApp } from '../context.js';
 import { announcementRoutes } from './announcements/routes.js';
 import { helpRoutes } from './helps/routes.js';
 
-/** The platform's notices to every user (issue 12 points 3 and 4): announcements and helps. */
+/** The platform's notices to every user: announcements and helps. */
 export function noticeRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): void {
   announcementRoutes(app, ctx, media);
   helpRoutes(app, ctx);

@@ -1,5 +1,5 @@
 /**
- * Secrets reach only the people who may manage them (docs/architecture.md, "Secrets and tokens"):
+ * Secrets reach only the people who may manage them (docs/security.md, "Secrets and tokens"):
  * a connection's API token, an integration's signing secret and a prompt's key go to the company's
  * admins, redacted to everybody else, on REST and on the sockets alike (real socket.io clients).
  */

@@ -1,5 +1,5 @@
 /**
- * Active content (issue 9 point 4): media that can carry script goes out as a download with
+ * Active content: media that can carry script goes out as a download with
  * nosniff and a sandboxing CSP, while images stay inline; the web app and the API carry a strict
  * CSP and the usual headers (HSTS only in production); /metrics is closed in production without
  * its token.

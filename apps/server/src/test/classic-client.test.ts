@@ -1,6 +1,6 @@
 /**
  * Contract test: the original Whaticket SaaS web client, hosted on another origin and pointed at
- * Zapdesk, works unchanged (issue 9 points 9 and 10). Its calls are replayed with the bodies and
+ * Zapdesk, works unchanged. Its calls are replayed with the bodies and
  * headers it sends (axios with `withCredentials`, a bearer token, JSON bodies): sign-in, refresh,
  * connections, the ticket list, accept, reply, close, contacts. Run with API_PREFIX '' (the API at
  * the root, as that client expects) and with the default '/api'.

@@ -1,5 +1,5 @@
 /**
- * Bad input answers a clear 4xx and loses nothing (issue: hardening). Each refusal sits beside a
+ * Bad input answers a clear 4xx and loses nothing. Each refusal sits beside a
  * positive control: the same route with good input succeeds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -774,7 +774,7 @@ const MATRIX: Case[] = [
     },
     expected: 200,
   },
-  // Flow builder and flow campaigns (issue 14): path ids and the ids the spec sends in the body.
+  // Flow builder and flow campaigns: path ids and the ids the spec sends in the body.
   ...(
     [
       ['GET /api/flowbuilder/flow/:id', 200],

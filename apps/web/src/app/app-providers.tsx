@@ -11,7 +11,7 @@ onSessionCleared(() => queryClient.clear());
 /**
  * Layout route of every MUI page (the signed-in app, /signup, /forgetpsw): the TanStack Query
  * client and the MUI theme. A lazy chunk, so the login form's first render loads neither
- * (docs/architecture.md, "Web delivery").
+ * (docs/web.md, "Web delivery").
  */
 export function AppProviders() {
   return (

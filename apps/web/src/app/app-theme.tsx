@@ -7,7 +7,7 @@ import { createAppTheme } from './theme';
 /**
  * The MUI theme (colour mode and MUI locale from the preferences) with MUI's CSS baseline. Only
  * the MUI parts of the app load it (app-providers.tsx, the login's language menu), so /login's
- * first render needs no MUI (docs/architecture.md, "Web delivery").
+ * first render needs no MUI (docs/web.md, "Web delivery").
  */
 export function AppThemeProvider({ children }: { children: ReactNode }) {
   const { mode, language } = usePreferences();

@@ -2,7 +2,7 @@
  * The page's first script (main.tsx) picks the entry: the login entry (login-entry.tsx) at /login
  * without a stored session, else the full app (app.tsx); each is a chunk of its own with React and
  * i18next, so this module stays small and the boot strings download alongside the entry
- * (docs/architecture.md, "Web delivery").
+ * (docs/web.md, "Web delivery").
  */
 import { prefetchBootStrings } from '../lib/i18n-boot';
 import { getToken } from '../lib/storage';

@@ -1,5 +1,5 @@
 /**
- * The login entry (core section 2, docs/architecture.md "Web delivery"): what a visitor without a
+ * The login entry (core section 2, docs/web.md "Web delivery"): what a visitor without a
  * stored session needs at /login, and nothing of the full app. Preferences, the login form, a
  * session whose `login` signs in through `requestLogin`, and a toast container loaded with the
  * first message. After a sign-in it loads the full app and hands it the answer (the app starts

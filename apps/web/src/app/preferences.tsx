@@ -50,7 +50,7 @@ function usePrefersDark(): boolean {
 
 /**
  * Provides the preferences. No MUI here: the MUI theme built from them is `AppThemeProvider`
- * (app-theme.tsx), loaded with the MUI pages, so the login form needs no MUI (docs/architecture.md,
+ * (app-theme.tsx), loaded with the MUI pages, so the login form needs no MUI (docs/web.md,
  * "Web delivery").
  */
 export function PreferencesProvider({ children }: { children: ReactNode }) {

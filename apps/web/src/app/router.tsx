@@ -7,7 +7,7 @@ import { PageLoader, PrivateRoute, PublicRoute } from './guards';
 
 /*
  * Every page is a route-level chunk loaded on demand, so the first download stays small (/login
- * fetches only the login's code; docs/architecture.md, "Web delivery"). To add a page, follow the
+ * fetches only the login's code; docs/web.md, "Web delivery"). To add a page, follow the
  * one pattern:
  *
  *   const XPage = lazy(() => withStrings('features/x/x-page', import('../features/x/x-page')).then((m) => ({ default: m.XPage })));

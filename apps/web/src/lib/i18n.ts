@@ -2,7 +2,7 @@
  * i18next setup (core section 1): pt, en and es, fallback pt; the initial language comes from local
  * storage `i18nextLng`, else English. Locale files live in src/locales and share the same keys.
  *
- * The strings arrive in pieces (docs/architecture.md, "Web delivery", locales per route): the boot
+ * The strings arrive in pieces (docs/web.md, "Web delivery", locales per route): the boot
  * strings of the UI language before the first render (the entry's and the login form's sections),
  * then each lazy root's sections (a page, the signed-in layout) with its code, through
  * `withStrings` in router.tsx. Only the UI language is loaded: every key exists in the three

@@ -3,7 +3,7 @@
  * TOAST_ERROR_MS; unknown text is shown as it is; anything else is only logged.
  *
  * react-toastify is not a static import here: the login entry (app/login-entry.tsx) shows its
- * first toast only when a message must show, and loads the library then (docs/architecture.md,
+ * first toast only when a message must show, and loads the library then (docs/web.md,
  * "Web delivery"). The full app hands its already loaded `toast` over (`setToastApi`), so its
  * toasts show at once.
  */

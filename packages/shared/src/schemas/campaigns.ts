@@ -56,7 +56,7 @@ export const ZCampaignSettingsBody = z.object({
 });
 export type CampaignSettingsBody = z.input<typeof ZCampaignSettingsBody>;
 
-/** Totals of a campaign's report (issue 11 item 4). */
+/** Totals of a campaign's report. */
 export const ZCampaignTotals = z.object({
   recipients: z.number(),
   delivered: z.number(),

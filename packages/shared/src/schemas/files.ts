@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { boundedString, ZId } from './common.js';
 
-/** Most files a file list holds (document 2 section 6 "File list"; docs/architecture.md "File lists"). */
+/** Most files a file list holds (document 2 section 6 "File list"; docs/automation.md "File lists"). */
 export const FILE_LIST_MAX_OPTIONS = 20;
 
 /**

@@ -9,7 +9,7 @@ import {
 import { boundedString, V, ZCoercedId, ZId } from './common.js';
 
 /**
- * Flow builder and flow campaigns (document 3 sections 2–9; issue 14). A flow is a graph of nodes
+ * Flow builder and flow campaigns (document 3 sections 2–9). A flow is a graph of nodes
  * joined by connections (React Flow edges). The graph is stored as the editor draws it and is
  * validated on save (`POST /flowbuilder/flow`) by the server (see `flowGraphProblem` on the server).
  */
@@ -329,7 +329,7 @@ export const ZFlowCampaignsQuery = z.object({
 });
 
 /**
- * GET /tickets/:id/flow-run (issue 14 item 4): the flow a ticket's conversation is in and the node it
+ * GET /tickets/:id/flow-run: the flow a ticket's conversation is in and the node it
  * executes next or waits on; the answer is null when the ticket has no live run.
  */
 export const ZTicketFlowRun = z
@@ -348,7 +348,7 @@ export type TicketFlowRun = z.infer<typeof ZTicketFlowRun>;
 export const FLOW_TEST_DEFAULT_NUMBER = '5511900000000';
 
 /**
- * POST /flowbuilder/:id/test body (issue 14 item 4, "test this flow"): the company's simulator
+ * POST /flowbuilder/:id/test body ("test this flow"): the company's simulator
  * connection and the simulated phone (8 to 20 digits; other characters are dropped) the run talks to.
  */
 export const ZFlowTestBody = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INT4_MAX } from './common.js';
 
 /**
- * The outside world (issue 13 items 3 and 4): the external messages API (document 2 section 7
+ * The outside world: the external messages API (document 2 section 7
  * "External messages API") and the company's outgoing webhooks.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { V, ZId } from './common.js';
 
 /**
- * A schedule's status (document 2 section 5, issue 11 item 1): PENDENTE until its job runs, then
+ * A schedule's status (document 2 section 5): PENDENTE until its job runs, then
  * ENVIADA (the message was stored and sent) or ERRO (`error` says why).
  */
 export const SCHEDULE_STATUSES = ['PENDENTE', 'ENVIADA', 'ERRO'] as const;

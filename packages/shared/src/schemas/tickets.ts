@@ -95,7 +95,7 @@ export const ZTicketsQuery = z.object({
   showAll: boolParam,
   withUnreadMessages: boolParam,
   /**
-   * Keyset paging (issue 10): the `nextCursor` of the previous page; the page then starts right after
+   * Keyset paging: the `nextCursor` of the previous page; the page then starts right after
    * that ticket in the list's order and `pageNumber` is ignored.
    */
   cursor: z
@@ -117,7 +117,7 @@ export const ZTicketsPage = z.object({
   nextCursor: z.string().optional(),
 });
 
-/** GET /tickets counts matching tickets exactly up to this many (issue 10: a bounded count). */
+/** GET /tickets counts matching tickets exactly up to this many (a bounded count). */
 export const TICKETS_COUNT_BOUND = 10_000;
 
 /** POST /tickets: a ticket started by staff begins open (core section 4). */

@@ -48,7 +48,7 @@ export const ZWhatsapp = z.object({
   transferQueueId: z.number().nullable(),
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
-  /** The welcome flow started for a new ticket when no phrase matched (issue 14), or null. */
+  /** The welcome flow started for a new ticket when no phrase matched, or null. */
   flowIdWelcome: z.number().nullable().optional(),
   queues: z.array(ZQueueRef),
   companyId: z.number(),

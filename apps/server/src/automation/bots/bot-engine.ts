@@ -56,7 +56,7 @@ export type FlowStarter = (input: {
 }) => Promise<boolean>;
 
 /**
- * The flow builder's turn on a customer message (issue 14): asked first, before any prompt or
+ * The flow builder's turn on a customer message: asked first, before any prompt or
  * integration. @returns whether a flow run handled the message.
  */
 export type FlowResponder = (input: {
@@ -67,8 +67,8 @@ export type FlowResponder = (input: {
 }) => Promise<boolean>;
 
 /**
- * The answering engine of AI prompts and queue integrations (issue 13; document 2 "Prompts" and
- * "Queue integrations"; docs/architecture.md "Bots"). The queue chatbot's job calls `answer` for
+ * The answering engine of AI prompts and queue integrations (document 2 "Prompts" and
+ * "Queue integrations"; docs/automation.md "Bots"). The queue chatbot's job calls `answer` for
  * each customer message on a pending ticket without a user, in order per ticket, outside the
  * inbound transaction. A bot *takes* a ticket (useIntegration true with promptId or integrationId)
  * from its connection, or from its queue once it is in one, and answers until it *hands it back*:

@@ -12,7 +12,7 @@ import { nextAfter, type Outcome, type RunRow, type TicketRow, textRow } from '.
 import { normalizeText } from './flow-text.js';
 
 /**
- * Flow nodes answered by outside services (issue 14): OpenAI and Typebot. Each computes the
+ * Flow nodes answered by outside services: OpenAI and Typebot. Each computes the
  * step's outcome outside any transaction; the engine stores it only if the run is still where it
  * was (FlowEngine `commitTurn`).
  */

@@ -55,7 +55,7 @@ export interface FlowStepJob {
 }
 
 /**
- * The flow engine (issue 14 item 3; docs/architecture.md "Flows"). A flow run (one row per ticket
+ * The flow engine (docs/automation.md "Flows"). A flow run (one row per ticket
  * in flow_runs) is advanced by `flow-step` jobs, one step at a time: each step locks the run, checks
  * the job is for the run's current step, executes one node (or one element of a content node),
  * stores the messages it sends and the run's new position in the same transaction, and queues the
@@ -171,7 +171,7 @@ export class FlowEngine {
   }
 
   /**
-   * Starts the connection's welcome flow (`whatsapps.flowIdWelcome`, issue 14 item 3) for a new
+   * Starts the connection's welcome flow (`whatsapps.flowIdWelcome`) for a new
    * ticket no phrase matched, when that flow is the company's and active and the plan has
    * useCampaigns. @returns whether a flow started.
    */

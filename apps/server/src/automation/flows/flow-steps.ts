@@ -12,7 +12,7 @@ import { menuOf } from '../queue-bot.js';
 import { fillFlowVariables, normalizeText } from './flow-text.js';
 
 /**
- * What executing a flow node does (issue 14; the engine in flow-engine.ts stores it): pure
+ * What executing a flow node does (the engine in flow-engine.ts stores it): pure
  * functions of the graph, the run and the ticket.
  */
 

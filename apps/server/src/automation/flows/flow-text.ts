@@ -1,5 +1,5 @@
 /**
- * Text matching of the flow engine (issue 14): trigger phrases and menu answers are compared
+ * Text matching of the flow engine: trigger phrases and menu answers are compared
  * without case, accents or extra spaces ('Olá  Mundo' matches 'ola mundo').
  */
 

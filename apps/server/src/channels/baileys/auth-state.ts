@@ -1,5 +1,5 @@
 /**
- * Baileys authentication state kept in the database (issue: messaging engine, point 3): the
+ * Baileys authentication state kept in the database: the
  * credentials and the signal key store of one connection, one `whatsapp_sessions` row per key,
  * each value serialised with Baileys' `BufferJSON` and encrypted with AES-256-GCM under the
  * session key (lib/secrets.ts). It replaces Baileys' `useMultiFileAuthState`.

@@ -1,5 +1,5 @@
 /**
- * The Baileys driver (provider 'beta'; issue: messaging engine, point 3): one WhatsApp Web
+ * The Baileys driver (provider 'beta'): one WhatsApp Web
  * multi-device session per connection, auth state in the database (auth-state.ts), inbound
  * messages normalised (normalize.ts), outbound content mapped (outbound.ts).
  *

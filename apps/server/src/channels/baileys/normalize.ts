@@ -1,6 +1,6 @@
 /**
- * Pure mapping from Baileys messages to Zapdesk's `NormalizedMessage` (issue: messaging engine,
- * point 3; core spec section 3 media types), plus the mapping of message updates (acks, edits,
+ * Pure mapping from Baileys messages to Zapdesk's `NormalizedMessage` (core spec
+ * section 3 media types), plus the mapping of message updates (acks, edits,
  * deletions). Nothing here talks to the network: media bytes load lazily through an injected
  * downloader.
  *

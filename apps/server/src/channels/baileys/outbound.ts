@@ -1,6 +1,6 @@
 /**
  * Outbound mapping for the Baileys driver: chat ids to JIDs and Zapdesk's `OutboundContent` to
- * Baileys message content (issue: messaging engine, points 1 and 3).
+ * Baileys message content.
  *
  * Group chats are signalled by the chat id itself, as `normalizeMessage` produces it: an id of the
  * form 'digits-digits' (old-style 'creator-timestamp' group ids) or with more than 15 digits

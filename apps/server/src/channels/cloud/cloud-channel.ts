@@ -35,7 +35,7 @@ interface CloudWebhookJob {
 export const WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The Cloud API channel (issue 16) around its drivers: the connection settings (token and app
+ * The Cloud API channel around its drivers: the connection settings (token and app
  * secret encrypted with the session key), the webhook (verification handshake, signature over the
  * raw body, durable store as a job, then the pipeline), the 24-hour customer-service window and
  * message templates.

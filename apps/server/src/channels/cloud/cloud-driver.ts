@@ -71,7 +71,7 @@ export function isTokenError(error: unknown): boolean {
 }
 
 /**
- * The WhatsApp Business Cloud API driver (provider 'cloud', issue 16). No QR and no socket: the
+ * The WhatsApp Business Cloud API driver (provider 'cloud'). No QR and no socket: the
  * session is CONNECTED once GET /{phone-number-id} answers with the stored token, DISCONNECTED with
  * the reason otherwise or when a later call finds the token revoked (queued sends then wait for
  * the next start). Inbound messages and statuses arrive through the webhook (CloudChannel), not

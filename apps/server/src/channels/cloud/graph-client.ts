@@ -1,5 +1,5 @@
 /**
- * A small client of Meta's Graph API for the WhatsApp Business Cloud API (issue 16): JSON calls and
+ * A small client of Meta's Graph API for the WhatsApp Business Cloud API: JSON calls and
  * media uploads with the bearer token, media downloads, and Graph errors as `GraphError`.
  */
 

@@ -2,7 +2,7 @@ import type { MediaType, NormalizedMessage } from '@zapdesk/shared';
 import { z } from 'zod';
 
 /**
- * The WhatsApp Business Cloud API webhook (issue 16): the payload's shape as Meta documents it
+ * The WhatsApp Business Cloud API webhook: the payload's shape as Meta documents it
  * (`object: whatsapp_business_account`, entries of changes whose `value` carries `metadata`,
  * `contacts`, `messages` and `statuses`), and its mapping to the pipeline's `NormalizedMessage`.
  *

@@ -20,7 +20,7 @@ import { timestamps } from './timestamps.js';
 import { whatsapps } from './whatsapps.js';
 
 /**
- * Campaigns (document 2 sections 3 and 4, issue 11 item 4): up to five message variants sent to a
+ * Campaigns (document 2 sections 3 and 4): up to five message variants sent to a
  * contact list or the contacts of a tag on one connection. `status` INATIVA, PROGRAMADA,
  * EM_ANDAMENTO, CANCELADA, FINALIZADA.
  */

@@ -16,7 +16,7 @@ import { timestamps } from './timestamps.js';
 import { whatsapps } from './whatsapps.js';
 
 /**
- * Flows of the flow builder (document 3 section 3 "Flow"; issue 14). `graph` holds the nodes and
+ * Flows of the flow builder (document 3 section 3 "Flow"). `graph` holds the nodes and
  * connections exactly as saved (validated by POST /flowbuilder/flow), null until the first save.
  * OpenAI nodes keep their API key encrypted (lib/secrets.ts) inside the graph.
  */
@@ -65,7 +65,7 @@ export const flowCampaigns = pgTable(
 );
 
 /**
- * A flow run: where one ticket is in a flow (issue 14 item 3). One row per ticket. `nodeId` is
+ * A flow run: where one ticket is in a flow. One row per ticket. `nodeId` is
  * the node to execute next, `contentIndex` the next element of a content node; `status` says
  * whether the run executes (`running`), waits for the customer (`waitingInput`), waits for the
  * clock (`waitingUntil`, until `waitingUntil`) or has ended. `step` counts executed steps: a job

@@ -14,7 +14,7 @@ import { companies } from './companies.js';
 import { timestamps } from './timestamps.js';
 
 /**
- * Outgoing webhooks of a company (issue 13 item 4): where to POST which events. The signing secret
+ * Outgoing webhooks of a company: where to POST which events. The signing secret
  * is stored encrypted (AES-256-GCM under the session key, lib/secrets.ts); `secretHint` keeps its
  * last characters for the masked display.
  */

@@ -5,7 +5,7 @@ import { timestamps } from './timestamps.js';
 import { users } from './users.js';
 
 /**
- * Scheduled messages (document 2 section 5, issue 11 item 1). Each pending schedule has one job
+ * Scheduled messages (document 2 section 5). Each pending schedule has one job
  * (`schedule-send`, keyed by the schedule) due at `sendAt`; the job sends once and records
  * `status` ENVIADA with `sentAt` and `ticketId`, or ERRO with `error`.
  */

@@ -56,7 +56,7 @@ export const whatsapps = pgTable(
     promptId: integer(),
     integrationId: integer(),
     /**
-     * The welcome flow (issue 14 item 3): started for a new ticket of this connection when no flow
+     * The welcome flow: started for a new ticket of this connection when no flow
      * campaign's phrase matched. Deleting the flow clears it; an inactive flow simply does not start.
      */
     flowIdWelcome: integer().references((): AnyPgColumn => flows.id, { onDelete: 'set null' }),

@@ -1,5 +1,5 @@
 /**
- * Announcements and helps (document 2 sections 2, 3, 5 and 7; issue 12 points 3 and 4): super-only
+ * Announcements and helps (document 2 sections 2, 3, 5 and 7): super-only
  * writes, active-only reads for others, image validation and safe serving, platform-wide realtime.
  */
 import type { AddressInfo } from 'node:net';

@@ -19,7 +19,7 @@ import {
 } from '../../test/factories.js';
 
 /**
- * Issue 10: the guard's per-node cache (AuthCache). Two nodes (two apps) share one database: on
+ * The guard's per-node cache (AuthCache). Two nodes (two apps) share one database: on
  * Postgres each has its own pool and LISTEN connection, as two server processes would; on PGlite
  * they share the embedded database. Every path that changes what the guard answers (role, queues,
  * plan flag, deletion, ended session, company due date) must apply on the next request, on the node

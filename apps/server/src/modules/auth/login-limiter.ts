@@ -53,7 +53,7 @@ export interface LoginAttempt {
 }
 
 /**
- * Sign-in limits that count failures only (issue 9), in the shape of rate-limiter-flexible's
+ * Sign-in limits that count failures only, in the shape of rate-limiter-flexible's
  * "login endpoint protection":
  * - consecutive failures per e-mail + address: LOGIN_RATE_MAX, then that pair is locked for
  *   LOGIN_RATE_WINDOW_MS; a success clears the count. Failing on an e-mail from one address never

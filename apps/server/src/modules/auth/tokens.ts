@@ -40,7 +40,7 @@ const VERIFIED_MAX = 10_000;
 
 /**
  * Verifies an access token. A token whose signature was verified before is answered from memory
- * until its `exp` (issue 10: the HMAC is the guard's largest CPU cost once the user is cached); the
+ * until its `exp` (the HMAC is the guard's largest CPU cost once the user is cached); the
  * same text under the same secret always verifies the same way.
  * @throws AppError ERR_SESSION_EXPIRED (403: the client refreshes once) when expired or invalid.
  */

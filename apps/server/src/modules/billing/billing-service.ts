@@ -294,7 +294,7 @@ export async function cancelInvoice(ctx: AppContext, companyId: number, id: numb
 const PERIOD_MONTHS = { MENSAL: 1, ANUAL: 12 } as const;
 
 /**
- * THE place where a payment moves a company's dueDate (issue 15 item 4), for every provider:
+ * THE place where a payment moves a company's dueDate, for every provider:
  * records the provider's payment id (unique per provider), marks the invoice paid and moves the
  * company's dueDate forward by the invoice period (1 or 12 months from the later of its dueDate
  * and now; a null dueDate stays null) and sets the company's plan and recurrence, in one

@@ -33,7 +33,7 @@ export interface Charge {
 }
 
 /**
- * One billing provider (issue 15 item 4). `charge` creates the payment request of an invoice;
+ * One billing provider. `charge` creates the payment request of an invoice;
  * payments come back through `confirmInvoicePayment` (webhook or super user).
  * @throws AppError ERR_PIX_KEY_NOT_SET / ERR_PAYMENT_PROVIDER / ERR_VALIDATION.
  */

@@ -40,8 +40,8 @@ const ZAsaasEvent = z.looseObject({
 });
 
 /**
- * Invoices, subscription (checkout) and billing settings (document 3 sections 4 and 7, issue 15
- * items 3 and 4). Company routes read the company from the token only.
+ * Invoices, subscription (checkout) and billing settings (document 3 sections 4 and
+ * 7). Company routes read the company from the token only.
  */
 export function billingRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['billing'];

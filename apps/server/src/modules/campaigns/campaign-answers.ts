@@ -19,7 +19,7 @@ import { normalizeKeyword } from './shipping-content.js';
 
 /**
  * How long after a campaign message reached a number its next customer message on that connection
- * still counts as the answer that confirms it, ms (3 days; docs/architecture.md "Campaign engine").
+ * still counts as the answer that confirms it, ms (3 days; docs/automation.md "Campaign engine").
  */
 export const CONFIRMATION_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 

@@ -34,7 +34,7 @@ const rowsOf = (result: unknown) =>
   ((result as { rows?: unknown[] }).rows ?? (result as unknown[])) as Record<string, unknown>[];
 
 /**
- * The campaign engine (issue 11 item 4; docs/architecture.md "Campaign engine"). Starting a campaign
+ * The campaign engine (docs/automation.md "Campaign engine"). Starting a campaign
  * inserts one shipping per distinct recipient in one INSERT … SELECT; each connection has one pace
  * (`campaign_pace`) shared by its campaigns and one `campaign-pace` job chain: each step
  * (campaign-step.ts) claims the connection's next due pending shippings of EM_ANDAMENTO campaigns

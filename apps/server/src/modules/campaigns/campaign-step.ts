@@ -154,7 +154,7 @@ async function advancePace(
 }
 
 /**
- * One pace step of a connection inside `tx` (docs/architecture.md "Campaign engine"): when its
+ * One pace step of a connection inside `tx` (docs/automation.md "Campaign engine"): when its
  * nextAt is due, its session connected and the send window and daily cap allow, claims its next
  * due pending shippings of EM_ANDAMENTO campaigns (`planSends`: a batch with interval 0, else one)
  * with FOR UPDATE SKIP LOCKED, resolves their contacts and tickets set-based, stores their messages
@@ -250,7 +250,7 @@ export async function paceStep(deps: StepDeps, tx: Tx, whatsappId: number): Prom
       texts.push(row);
       continue;
     }
-    // Outside the 24-hour window only an approved template may go out (issue 16).
+    // Outside the 24-hour window only an approved template may go out.
     if (!campaign.templateName || !campaign.templateLanguage) {
       marks.push({
         id: shipping.id,

@@ -113,7 +113,7 @@ function toSettings(row: typeof campaignSettings.$inferSelect | undefined): Camp
 }
 
 /**
- * Campaigns (document 2 sections 3–9, issue 11 item 4): CRUD with the editability rules, cancel and
+ * Campaigns (document 2 sections 3–9): CRUD with the editability rules, cancel and
  * restart, media, campaign settings and the report. Starting and sending are the engine's
  * (campaign-engine.ts). Realtime `company-{id}-campaign`.
  */

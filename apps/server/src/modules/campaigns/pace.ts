@@ -20,7 +20,7 @@ export interface DayCount {
 }
 
 /**
- * The wait after a send, in seconds (issue 11 item 4, document 2 section 9): `messageInterval`
+ * The wait after a send, in seconds (document 2 section 9): `messageInterval`
  * between two sends, or `greaterInterval` when this send completes a run of `longerIntervalAfter`
  * sends (0 = never); plus a random jitter in [0, jitterSeconds). `sentInRun` counts the sends since
  * the last longer pause, this one included. `longer` says the run is over (its count restarts at 0).

@@ -21,10 +21,10 @@ const WEBHOOK_LIMIT = 3 * 1024 * 1024;
 const ZTicketParam = z.object({ ticketId: ZCoercedId });
 
 /**
- * WhatsApp Business Cloud API routes (issue 16): the connection's settings (admin), Meta's
+ * WhatsApp Business Cloud API routes: the connection's settings (admin), Meta's
  * webhook (public, authenticated by the verify token and the app secret's signature), and for
  * agents the 24-hour window, the approved templates and template sends of a ticket — of a ticket the
- * caller may open (docs/architecture.md "Acting on a ticket"; 403 ERR_NO_PERMISSION otherwise).
+ * caller may open (docs/security.md "Acting on a ticket"; 403 ERR_NO_PERMISSION otherwise).
  */
 export function cloudRoutes(app: ZodApp, cloud: CloudChannel, ctx: AppContext): void {
   const tags = ['cloud'];

@@ -1,5 +1,5 @@
 /**
- * Companies administration (issue 15 item 2, document 3 sections 4, 7 and 9): the super user
+ * Companies administration (document 3 sections 4, 7 and 9): the super user
  * lists, creates, edits, extends (Expire) and deletes companies; everyone else gets 403.
  */
 import fs from 'node:fs';

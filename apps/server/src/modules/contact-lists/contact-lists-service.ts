@@ -81,7 +81,7 @@ function duplicateNumber(error: unknown): never {
 }
 
 /**
- * Contact lists and their items (document 2 sections 3–7, issue 11 item 3): CRUD, sheet import as a
+ * Contact lists and their items (document 2 sections 3–7): CRUD, sheet import as a
  * job with progress events, WhatsApp validity checked through the company's default connection in
  * background jobs, and `validRecipients` for campaigns. Realtime `company-{id}-ContactListWithCount` and
  * `company-{id}-ContactListEntry`.

@@ -24,7 +24,7 @@ export const CONTACT_LIST_SHEET_MAX_BYTES = 20 * 1024 * 1024;
 const campaignRoute = { auth: 'user', role: 'admin', plan: 'useCampaigns' } as const satisfies RouteGuard;
 
 /**
- * Contact lists (document 2 section 7 "Contact lists", issue 11 item 3): lists with counts, items,
+ * Contact lists (document 2 section 7 "Contact lists"): lists with counts, items,
  * sheet import (as a job), the sample sheet and the latest import's state.
  */
 export function contactListRoutes(app: ZodApp, service: ContactListService): void {

@@ -97,7 +97,7 @@ export async function listContacts(
       : undefined,
   );
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
-  // One round trip (issue 10): the count rides on the page as an uncorrelated sub-select.
+  // One round trip: the count rides on the page as an uncorrelated sub-select.
   const countSql = sql<number>`(select count(*)::int from ${contacts} where ${where})`;
   const rows = await ctx.db
     .select({ contact: contacts, extraInfo: extraInfoJson, whatsapp: whatsappJson, total: countSql })

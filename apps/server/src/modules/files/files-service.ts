@@ -132,7 +132,7 @@ export interface FileListFile {
 
 /**
  * The files of a company's file list that are uploaded and present on disk, in option order: what a
- * campaign attaches (issue 11, `fileListId`). Options still without a file are skipped.
+ * campaign attaches (`fileListId`). Options still without a file are skipped.
  * @throws ERR_NOT_FOUND when the list is missing or another company's.
  */
 export async function getFileListFiles(

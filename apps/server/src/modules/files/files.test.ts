@@ -1,5 +1,5 @@
 /**
- * File lists (document 2 sections 6 and 8, issue 11 item 2): CRUD with the `{ files, hasMore }`
+ * File lists (document 2 sections 6 and 8): CRUD with the `{ files, hasMore }`
  * page, multipart uploads checked for type and size, files served only to the company's users,
  * realtime `company-{id}-file`, and getFileListFiles for campaigns.
  */

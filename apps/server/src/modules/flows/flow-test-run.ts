@@ -12,7 +12,7 @@ import { findTicket } from '../tickets/ticket-repository.js';
 import { requireWhatsapp } from '../whatsapp/whatsapp-service.js';
 
 /**
- * POST /flowbuilder/:id/test (issue 14 item 4, "test this flow"; docs/architecture.md "Flows"):
+ * POST /flowbuilder/:id/test ("test this flow"; docs/automation.md "Flows"):
  * starts the saved graph of flow `flowId` on the ticket of a simulated phone, as a phrase or welcome
  * trigger would. The phone's contact is found (either form of a Brazilian mobile number) or created;
  * its live ticket on the connection is handed back to the flow (pending, no agent, no chatbot menu),

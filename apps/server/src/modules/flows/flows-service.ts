@@ -307,7 +307,7 @@ async function assertQueues(ctx: AppContext, companyId: number, nodes: TypedFlow
 
 /**
  * Checks that `flowId` (when given) is a flow of the company: a connection's welcome flow
- * (`flowIdWelcome`, issue 14 item 3). @throws ERR_NOT_FOUND with `field: 'flowIdWelcome'`.
+ * (`flowIdWelcome`). @throws ERR_NOT_FOUND with `field: 'flowIdWelcome'`.
  */
 export async function assertFlowOfCompany(
   db: Tx,

@@ -55,7 +55,7 @@ const flowWriteRoute = { auth: 'user', role: 'admin', plan: 'useCampaigns' } as 
 
 /**
  * Flow builder and flow campaigns API (document 3 section 7 "Flow builder", "Flow campaigns"), and
- * the editor's test run (issue 14 item 4) on a simulator connection, which needs the flow engine and
+ * the editor's test run on a simulator connection, which needs the flow engine and
  * the connections' sessions.
  */
 export function flowRoutes(

@@ -6,7 +6,7 @@ import type { AuthContext } from '../../lib/guards.js';
 import { getVisibleTicket } from '../tickets/tickets-service.js';
 
 /**
- * GET /tickets/:id/flow-run (issue 14 item 4, "the ticket view shows which flow and node a
+ * GET /tickets/:id/flow-run ("the ticket view shows which flow and node a
  * conversation is in"): the ticket's live flow run — flow id and name, the node it executes next or
  * waits on and its type, the run's status — or null when no run is live (none, or ended).
  * One query after the visibility check (flow_runs_ticket_key).

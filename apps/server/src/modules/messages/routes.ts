@@ -53,7 +53,7 @@ export function messageRoutes(
         eq(messages.contactId, ticket.contactId),
       );
       const offset = (request.query.pageNumber - 1) * PAGE_SIZE;
-      // One round trip (issue 10): the count rides on the page as an uncorrelated sub-select.
+      // One round trip: the count rides on the page as an uncorrelated sub-select.
       const rows = await selectMessages(ctx.db, where, {
         total: sql<number>`(select count(*)::int from ${messages} where ${where})`,
       })

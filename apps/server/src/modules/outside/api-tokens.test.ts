@@ -1,5 +1,5 @@
 /**
- * External-API tokens (docs/architecture.md, "Secrets and tokens"): made by the server, unique
+ * External-API tokens (docs/security.md, "Secrets and tokens"): made by the server, unique
  * across the platform, replaced by an admin, and wrong guesses limited per address.
  */
 import { eq } from 'drizzle-orm';

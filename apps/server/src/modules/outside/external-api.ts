@@ -162,7 +162,7 @@ async function readMultipart(
 }
 
 /**
- * External messages API (issue 13 item 3; document 2 section 7 "External messages API"):
+ * External messages API (document 2 section 7 "External messages API"):
  * `POST /messages/send` with a connection's token as bearer. JSON `{ number, body }` sends a text;
  * multipart `number` + `medias` (one or more files, `body` optional as the first one's caption) sends
  * media. The contact and its live ticket on that connection are found or created; answers the stored

@@ -15,7 +15,7 @@ import { revokeSessions } from '../auth/sessions.js';
 import { hashPassword } from '../users/users-service.js';
 import { resetMail } from './mail-text.js';
 
-/** Lifetime of a reset code (issue 15: 30 minutes). */
+/** Lifetime of a reset code (30 minutes). */
 export const RESET_CODE_MINUTES = 30;
 /** Wrong codes a reset survives; the next wrong one kills it. */
 export const RESET_CODE_MAX_FAILURES = 5;

@@ -1,5 +1,5 @@
 /**
- * Password reset (issue 15 item 1, document 3 sections 2, 5 and 7): the code travels by real SMTP
+ * Password reset (document 3 sections 2, 5 and 7): the code travels by real SMTP
  * to a server started here; it is single use, 30 minutes, limited per e-mail and per address,
  * refused with one generic error when wrong, and never written to the logs.
  */

@@ -56,7 +56,7 @@ export async function updatePlan(ctx: AppContext, id: number, input: Partial<Pla
 }
 
 /**
- * DELETE /plans/:id (super user): only a plan no company uses (issue 15 'Bad input'). The plan row
+ * DELETE /plans/:id (super user): only a plan no company uses. The plan row
  * is locked first, so a company joining it meanwhile either is counted or fails its foreign key.
  * @throws ERR_NO_PLAN_FOUND, ERR_PLAN_IN_USE (409, with `companies`: how many use it).
  */

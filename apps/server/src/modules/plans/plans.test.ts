@@ -1,5 +1,5 @@
 /**
- * Plans administration (issue 15 item 2, document 3 section 7): the super user creates, edits and
+ * Plans administration (document 3 section 7): the super user creates, edits and
  * deletes plans; everyone signed in reads them; a plan in use cannot be deleted; a plan's new
  * limits and flags apply to its companies at once.
  */

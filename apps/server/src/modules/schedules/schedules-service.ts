@@ -104,7 +104,7 @@ function toSchedule(row: Row): Schedule {
 }
 
 /**
- * Schedules (document 2 section 5, issue 11 item 1): CRUD, media, and the job that sends each one
+ * Schedules (document 2 section 5): CRUD, media, and the job that sends each one
  * at its sendAt. Build one per app; `register(jobs)` before the queue starts. Other modules
  * (campaigns) may call `create`, `find` and `sendDue`-style helpers through this class.
  */
@@ -195,7 +195,7 @@ export class ScheduleService {
 
   /**
    * The caller may write to the contact: it exists in the company and the caller may open each of
-   * its live tickets (docs/architecture.md "Acting on a ticket").
+   * its live tickets (docs/security.md "Acting on a ticket").
    * @throws ERR_NO_CONTACT_FOUND, ERR_NO_PERMISSION (403).
    */
   private async assertMayWriteTo(auth: AuthContext, contactId: number): Promise<void> {
@@ -366,7 +366,7 @@ export class ScheduleService {
    * to a new one, sends once. A failure (no default connection, the provider refused) records ERRO
    * with the reason; the job itself succeeds (no retry sends twice). The schedule's user (its creator
    * or last editor) must still exist and be able to open the ticket the job picks, as at the time of
-   * the request (docs/architecture.md "Acting on a ticket"): otherwise ERRO with ERR_NO_PERMISSION and
+   * the request (docs/security.md "Acting on a ticket"): otherwise ERRO with ERR_NO_PERMISSION and
    * nothing is sent. A company no longer allowed to send schedules when the job runs (plan without
    * useSchedules, inactive or past its dueDate; see companyRefusal) gets ERRO with that refusal's
    * code and nothing is sent.

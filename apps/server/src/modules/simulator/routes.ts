@@ -21,7 +21,7 @@ function decodeDataUrl(url: string): { data: Buffer; mimetype: string } {
 }
 
 /**
- * Simulator routes (issue: messaging engine, point 2), for company admins and simulator
+ * Simulator routes, for company admins and simulator
  * connections only: inject a customer message, read the outbox of a number, mark it read.
  */
 export function simulatorRoutes(

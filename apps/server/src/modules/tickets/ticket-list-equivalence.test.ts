@@ -9,7 +9,7 @@ import { findTickets } from './ticket-repository.js';
 import { TICKETS_PAGE_SIZE } from './tickets-service.js';
 
 /**
- * Issue 10, item 4: the optimised ticket list (one prepared statement, bounded count, keyset cursor,
+ * The optimised ticket list (one prepared statement, bounded count, keyset cursor,
  * viewer from the guard's cache) answers exactly what the straightforward query answers, on random
  * data: random statuses, queues, holders, tags, unread counts and update times with many ties, in two
  * companies, for random filters, as an admin with showAll and as agents with visibility. Every page

@@ -5,7 +5,7 @@ import { intArrayParam, localDayRange, type TicketsQueryParsed } from './tickets
 import type { Viewer } from './visibility.js';
 
 /**
- * The plain ticket list's statement written as SQL text (issue 10, item 1): the same rows, order,
+ * The plain ticket list's statement written as SQL text: the same rows, order,
  * count and cursor as the Drizzle query of `ticketQuery` + `ticketListWhere` + `afterCursor`
  * (checked by ticket-list-equivalence.test.ts and the tickets tests), without rebuilding a query
  * tree per request. The text depends only on the request's shape (which filters are present); the

@@ -81,7 +81,7 @@ function afterCursor(cursor: string): SQL {
 
 /**
  * GET /tickets (core section 7): the spec's filters with visibility applied, newest update first,
- * TICKETS_PAGE_SIZE per page. A plain list is ONE statement (issue 10), prepared by name: the page
+ * TICKETS_PAGE_SIZE per page. A plain list is ONE statement, prepared by name: the page
  * (tickets joined with contact, user, queue, connection and tags, one row more than a page to know
  * `hasMore`) with the count of matching tickets as an uncorrelated sub-select, exact up to
  * TICKETS_COUNT_BOUND (an index-only scan of at most that many entries). The viewer's queues come from
@@ -340,7 +340,7 @@ export async function updateTicket(
   if (status === 'open' && before.status !== 'open') {
     set.acceptedAt = new Date();
     set.userId = body.userId ?? auth.userId;
-    // An agent who accepts the ticket stops its bot (issue 13).
+    // An agent who accepts the ticket stops its bot.
     if (body.useIntegration === undefined) set.useIntegration = false;
   }
   if (status === 'pending' && body.userId === undefined && before.status === 'open') set.userId = null;

@@ -4,7 +4,7 @@ import { tickets, userQueues, users } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
 
-/** What decides which tickets a user sees (issue: tickets inbox, point 2). */
+/** What decides which tickets a user sees. */
 export interface Viewer {
   userId: number;
   companyId: number;

@@ -20,7 +20,7 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** Characters of a receiver's answer kept in `lastError`. */
 const ERROR_TEXT_MAX = 500;
 
-/** Headers of each delivery (docs/architecture.md "Outgoing webhooks"). */
+/** Headers of each delivery (docs/messaging.md "External messages API and outgoing webhooks"). */
 export const WEBHOOK_HEADERS = {
   event: 'x-zapdesk-event',
   delivery: 'x-zapdesk-delivery',
@@ -125,7 +125,7 @@ export function webhookCandidates(channel: ChannelName, payload: unknown): Candi
 }
 
 /**
- * Outgoing webhooks (issue 13 item 4). Subscribes once to the realtime emissions
+ * Outgoing webhooks. Subscribes once to the realtime emissions
  * (`Realtime.subscribe`), turns the ticket, message and contact events of a company into delivery
  * rows of its active webhooks that chose them, and queues one durable job per delivery in the same
  * transaction. The job POSTs the event, signed, and on a failure (no answer in WEBHOOK_TIMEOUT_MS,

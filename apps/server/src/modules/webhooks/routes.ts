@@ -79,7 +79,7 @@ async function findOwned(ctx: AppContext, auth: AuthContext, id: number): Promis
 export const WEBHOOKS_PER_COMPANY = 20;
 
 /**
- * Outgoing webhooks API (issue 13 item 4), admins only, plan flag useExternalApi:
+ * Outgoing webhooks API, admins only, plan flag useExternalApi:
  * GET/POST /webhooks, GET/PUT/DELETE /webhooks/:id, POST /webhooks/:id/secret (a new secret, shown
  * once), GET /webhooks/:id/deliveries (the delivery log, newest first, 20 a page).
  * Another company's webhook answers 404 ERR_NOT_FOUND.

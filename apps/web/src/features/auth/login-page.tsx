@@ -24,7 +24,7 @@ const AFTER_FORM_MS = 400;
  * app/base.css in the theme's colours: the form's first render needs no MUI, TanStack Query or
  * zod, and neither react-router nor react-toastify (the links follow AuthNavigationContext, the
  * toasts load on demand), so the login entry (app/login-entry.tsx) serves it alone
- * (docs/architecture.md, "Web delivery").
+ * (docs/web.md, "Web delivery").
  */
 export function LoginPage() {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 /**
  * What the login form needs only once it is submitted: zod with the login schema, and the date
  * format of the expired-subscription message. login-page.tsx imports this module on demand, so
- * the form is usable before this code arrives (docs/architecture.md, "Web delivery").
+ * the form is usable before this code arrives (docs/web.md, "Web delivery").
  */
 import { type LoginBody, ZLoginBody } from '@zapdesk/shared';
 

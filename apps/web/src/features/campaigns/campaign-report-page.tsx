@@ -51,7 +51,7 @@ export function CampaignReportPage() {
 }
 
 /**
- * A campaign's report (issue 11 item 4): totals (recipients, delivered, pending, failed, skipped,
+ * A campaign's report: totals (recipients, delivered, pending, failed, skipped,
  * confirmed) from GET /campaigns/:id, a progress bar kept live by `company-{id}-campaign`, and the
  * recipients (GET /campaigns/:id/shippings) page by page. When the campaign becomes FINALIZADA it
  * reloads after 5 s (document 2 section 4).

@@ -97,7 +97,7 @@ const INTERVAL_FIELDS = [
 /**
  * The form of /campaigns-config (document 2 sections 3, 5 and 9): the three interval selects with
  * the spec's options and defaults, the custom variables (a key already in the list is not added),
- * and our pacing fields (issue 11 item 4): send window (equal times: all day), daily cap per
+ * and our pacing fields: send window (equal times: all day), daily cap per
  * connection (0: none), random jitter added to each wait and the opt-out keyword (empty: off).
  * `saved` is the company's stored settings, undefined until the GET answers: every field stays
  * disabled until then, and the first answer fills the form once, so a later answer (a refetch on

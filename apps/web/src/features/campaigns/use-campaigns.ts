@@ -1,4 +1,4 @@
-/** Queries and mutations of the campaign pages (document 2 section 7 "Campaigns", issue 11 item 4). */
+/** Queries and mutations of the campaign pages (document 2 section 7 "Campaigns"). */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Campaign,

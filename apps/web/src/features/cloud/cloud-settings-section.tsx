@@ -17,7 +17,7 @@ type Fields = Required<CloudConfigBody>;
 const EMPTY: Fields = { phoneNumberId: '', wabaId: '', accessToken: '', appSecret: '' };
 
 /**
- * The Cloud API part of the connection modal (issue 16): phone number id, WhatsApp Business Account
+ * The Cloud API part of the connection modal: phone number id, WhatsApp Business Account
  * id, access token and app secret (never shown back: the stored token's last characters only), and,
  * once saved, the webhook URL and verify token to paste into Meta's app dashboard.
  */

@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useCloudTemplates, useCloudWindow, useSendTemplate } from './use-cloud';
 
 /**
- * Above the composer of a ticket on a Cloud API connection (issue 16): when the customer last wrote
+ * Above the composer of a ticket on a Cloud API connection: when the customer last wrote
  * more than 24 hours ago, free text is refused (ERR_WAPP_OUTSIDE_WINDOW), so this bar says so and
  * offers the approved message templates instead. Nothing shows for other connections.
  */

@@ -1,4 +1,4 @@
-/** Queries and mutations of the WhatsApp Business Cloud API channel (issue 16). */
+/** Queries and mutations of the WhatsApp Business Cloud API channel. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CloudConfig, CloudConfigBody, CloudTemplate, CloudWindow, Message } from '@zapdesk/shared';
 import { api } from '../../lib/api';

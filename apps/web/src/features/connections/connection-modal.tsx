@@ -109,7 +109,7 @@ interface ConnectionModalProps {
  * minutes with its message, transfer after minutes to a queue, bot queue limits). The message fields
  * offer the message variables (`{{firstName}}`...). POST /whatsapp or PUT /whatsapp/:id, then a success
  * toast; a server error naming a field (ERR_WAPP_GREETING_REQUIRED...) also marks that field. Prompt
- * and integration are kept as they are. The welcome flow (issue 14) is offered when the plan has flows.
+ * and integration are kept as they are. The welcome flow is offered when the plan has flows.
  */
 export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
   const { t } = useTranslation();

@@ -78,7 +78,7 @@ const NodeDialogSwitch = lazy(() =>
  * Pergunta) through their create dialogs, placed after the last node; a double click opens a node's
  * edit dialog; each node duplicates (240 px right of the rightmost node) or deletes itself; Delete and
  * Backspace remove the selection; a clicked node is highlighted in blue. The graph loads 500 ms after
- * the screen opens and is saved as a whole with 'Salvar'. Admins get 'Testar fluxo' (issue 14 item 4):
+ * the screen opens and is saved as a whole with 'Salvar'. Admins get 'Testar fluxo':
  * a side panel runs the saved flow on a simulator phone, and the run's node gets a green outline.
  */
 export function FlowBuilderPage() {

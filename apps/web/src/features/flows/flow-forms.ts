@@ -1,6 +1,6 @@
 /**
  * The form schemas of the flow dialogs (document 3 sections 3 and 5), apart from flow-types.ts so
- * that zod loads only with a dialog (docs/architecture.md, "Web delivery").
+ * that zod loads only with a dialog (docs/web.md, "Web delivery").
  */
 import { FLOW_LIMITS, ZFlowVariableName } from '@zapdesk/shared';
 import { z } from 'zod';

@@ -5,7 +5,7 @@ import { usePlanFlag } from '../bots/use-bots';
 
 /**
  * The flow screens need a plan with campaigns: the server gates every /flowbuilder and
- * /flowcampaign call by useCampaigns (docs/architecture.md, "Flow builder screens"). Without it the
+ * /flowcampaign call by useCampaigns (docs/automation.md, "Flow builder screens"). Without it the
  * page explains why instead of failing call after call.
  */
 export function FlowPlanGate({ children }: { children: ReactNode }) {

@@ -48,7 +48,7 @@ function messageText(message: Message, media: string): string {
 }
 
 /**
- * The flow editor's 'Testar fluxo' side panel (issue 14 item 4): pick a simulator connection and a
+ * The flow editor's 'Testar fluxo' side panel: pick a simulator connection and a
  * test phone, 'Iniciar' saves the graph if needed and starts the flow on that phone's ticket
  * (POST /flowbuilder/:id/test); the conversation is the ticket's messages since the start, live
  * through the realtime message events; the customer's answers go to the simulator; the run's node is

@@ -35,7 +35,7 @@ import { useDeleteFlow, useDuplicateFlow, useFlows, useSetFlowActive } from './u
 /** The name form (react-hook-form, zod), loaded when it is first opened. */
 const FlowNameDialog = lazy(() => import('./flow-name-dialog').then((m) => ({ default: m.FlowNameDialog })));
 
-/** True when the server flagged the flow as referencing a deleted queue or integration (issue 14 item 4). */
+/** True when the server flagged the flow as referencing a deleted queue or integration. */
 export function hasBrokenReferences(flow: Flow): boolean {
   return flow.broken === true;
 }

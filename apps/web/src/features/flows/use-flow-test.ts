@@ -1,5 +1,5 @@
 /**
- * Calls of the flow editor's test panel (issue 14 item 4, "test this flow"): start a test run on a
+ * Calls of the flow editor's test panel ("test this flow"): start a test run on a
  * simulator phone, follow the run's node. The conversation itself is the ticket's message history
  * (`useMessages` of the ticket view), kept live by the app's realtime events.
  */

@@ -13,7 +13,7 @@ const WebhooksTab = lazy(() => import('./webhooks-tab').then((m) => ({ default: 
 export const MESSAGES_API_REDIRECT_MS = 1000;
 
 /**
- * /messages-api (document 2 section 2 "Messages API page"; issue 13 items 3 and 4): how to send
+ * /messages-api (document 2 section 2 "Messages API page"): how to send
  * messages from outside (curl examples with this deployment's URL and the connections' tokens, the
  * text and media test forms) and, for admins, the company's outgoing webhooks with their delivery
  * log. Needs the plan's useExternalApi flag: otherwise the toast 'messagesAPI.toasts.unauthorized'

@@ -1,4 +1,4 @@
-/** Queries and mutations of the outgoing webhooks tab (issue 13 item 4). */
+/** Queries and mutations of the outgoing webhooks tab. */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Webhook,

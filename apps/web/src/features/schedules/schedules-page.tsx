@@ -46,7 +46,7 @@ interface ScheduleEvent {
 type ModalState = { record?: Schedule | null; contact?: Contact | null; start?: Date } | null;
 
 /**
- * /schedules (document 2 sections 2 and 5, issue 11 item 1): a month/week/day calendar 500 px high
+ * /schedules (document 2 sections 2 and 5): a month/week/day calendar 500 px high
  * in the UI language, search (500 ms), add/edit dialog, delete after confirmation; `?contactId=`
  * opens the dialog for that contact. Live through `company-{id}-schedule`.
  */

@@ -1,4 +1,4 @@
-/** Queries and mutations of the schedules page (document 2 section 5 "Schedules", issue 11 item 1). */
+/** Queries and mutations of the schedules page (document 2 section 5 "Schedules"). */
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChannelPayloads, Schedule, ScheduleBody, SchedulesPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';

@@ -58,7 +58,7 @@ export function AckTicks({ ack }: { ack: number }) {
 }
 
 /**
- * /simulator (issue 3 point 2): an admin plays a customer on a simulator connection. Choose the
+ * /simulator: an admin plays a customer on a simulator connection. Choose the
  * connection, a phone number and a name, send messages (POST /simulator/:id/messages) and see what
  * the business sent to that number (GET outbox every 2 s) with its ticks; 'mark as read' makes the
  * simulated phone read them (ack 4).

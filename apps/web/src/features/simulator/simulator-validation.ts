@@ -1,14 +1,14 @@
 /**
  * What the simulator form needs only to check what it sends: zod with ZSimulatorInboundBody.
  * simulator-page.tsx fetches this module right after its first render, so the page shows before
- * this code arrives (docs/architecture.md, "Web delivery").
+ * this code arrives (docs/web.md, "Web delivery").
  */
 import { type SimulatorInboundBody, V, ZSimulatorInboundBody } from '@zapdesk/shared';
 import type { z } from 'zod';
 
 const KNOWN_MESSAGES = new Set<string>(Object.values(V));
 
-/** The digits of a valid phone number for the simulator (issue 3 point 2), or null. */
+/** The digits of a valid phone number for the simulator, or null. */
 export function validNumber(from: string): string | null {
   const parsed = ZSimulatorInboundBody.shape.from.safeParse(from);
   return parsed.success ? parsed.data : null;

@@ -1,5 +1,5 @@
 /**
- * Calls of the simulator page (issue 3 point 2): inject a customer's message, read what the business
+ * Calls of the simulator page: inject a customer's message, read what the business
  * sent to that number (polled every SIMULATOR_POLL_MS) and mark it read. Only for connections whose
  * provider is 'simulator'; admins only (the server decides).
  */

@@ -1,5 +1,5 @@
 /**
- * The flow a conversation is in (issue 14 item 4): a chip 'Fluxo: <name> · <node type>' in the ticket
+ * The flow a conversation is in: a chip 'Fluxo: <name> · <node type>' in the ticket
  * header while the ticket has a live flow run; for admins it opens the flow in the editor.
  */
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';

@@ -234,7 +234,7 @@ export function useDeleteNote(ticketId: number, contactId: number) {
 }
 
 /**
- * GET /tickets/:id/flow-run (issue 14 item 4): the flow run the conversation is in, or null. Asked
+ * GET /tickets/:id/flow-run: the flow run the conversation is in, or null. Asked
  * again whenever the newest message changes (`newestMessageId`): each flow step sends or awaits a
  * message, so the run moves only with the conversation. Silent: the chip is only a hint.
  */
