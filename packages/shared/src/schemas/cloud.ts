@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The official WhatsApp Business Cloud API channel (provider 'cloud', issue 16): connection
+ * The official WhatsApp Business Cloud API channel (provider 'cloud'): connection
  * settings, message templates and the 24-hour customer-service window.
  */
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestampFields } from './answers.js';
 import { ZId } from './common.js';
 import { ZQueueRef } from './queues.js';
 
@@ -48,12 +49,11 @@ export const ZWhatsapp = z.object({
   transferQueueId: z.number().nullable(),
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
-  /** The welcome flow started for a new ticket when no phrase matched (issue 14), or null. */
+  /** The welcome flow started for a new ticket when no phrase matched, or null. */
   flowIdWelcome: z.number().nullable().optional(),
   queues: z.array(ZQueueRef),
   companyId: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Whatsapp = z.infer<typeof ZWhatsapp>;
 
