@@ -1,6 +1,8 @@
 /**
  * Building blocks of answer schemas: the field groups and the page wrapper that many records and
  * lists share. Spread a field group where its fields stand, so the answer keeps its key order.
+ * Only groups that mean the same in every record live here: records whose field lists merely line
+ * up alike (an invoice and a chat message, say) keep their own lists, as they change apart.
  */
 import { z } from 'zod';
 
