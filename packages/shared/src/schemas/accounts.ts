@@ -1,7 +1,8 @@
 import { isValid, parseISO } from 'date-fns';
 import { z } from 'zod';
 import { RECURRENCES } from '../constants.js';
-import { boundedString, INT4_MAX, V, ZEmail, ZId } from './common.js';
+import { countedPageOf } from './answers.js';
+import { boundedString, INT4_MAX, V, ZEmail, ZId, ZPageQuery } from './common.js';
 import { ZCompany } from './companies.js';
 
 /**
@@ -108,21 +109,14 @@ export const ZCompanyBody = z.object({
 export type CompanyBody = z.input<typeof ZCompanyBody>;
 
 /** GET /companies query (super user). */
-export const ZCompaniesQuery = z.object({
-  searchParam: z.string().max(200).optional().default(''),
-  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
-});
+export const ZCompaniesQuery = ZPageQuery;
 
 /** A company row of the super user's list, with its number of users. */
 export const ZCompanyRow = ZCompany.extend({ userCount: z.number().int().min(0).max(INT4_MAX) });
 export type CompanyRow = z.infer<typeof ZCompanyRow>;
 
 /** GET /companies answer. */
-export const ZCompaniesPage = z.object({
-  companies: z.array(ZCompanyRow),
-  count: z.number(),
-  hasMore: z.boolean(),
-});
+export const ZCompaniesPage = countedPageOf('companies', ZCompanyRow);
 export type CompaniesPage = z.infer<typeof ZCompaniesPage>;
 
 /** Months the Expire action adds per recurrence (document 3 sections 4 and 9). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf } from './answers.js';
 import { boundedString, ZCoercedId } from './common.js';
 import { boolParam, idList, ZQuickMessage, ZTag, ZTicketStatus } from './tickets.js';
 
@@ -7,7 +8,7 @@ export const ZTagWithCount = ZTag.extend({ ticketsCount: z.number() });
 export type TagWithCount = z.infer<typeof ZTagWithCount>;
 
 /** GET /tags page: 20 tags by name and whether more follow. */
-export const ZTagsPage = z.object({ tags: z.array(ZTagWithCount), hasMore: z.boolean() });
+export const ZTagsPage = pageOf('tags', ZTagWithCount);
 export type TagsPage = z.infer<typeof ZTagsPage>;
 
 /** GET /tags/kanban: the company's kanban lanes (tags flagged kanban). */
@@ -28,7 +29,7 @@ export const ZTagBody = z.object({
 export type TagBody = z.input<typeof ZTagBody>;
 
 /** GET /quick-messages page. */
-export const ZQuickMessagesPage = z.object({ records: z.array(ZQuickMessage), hasMore: z.boolean() });
+export const ZQuickMessagesPage = pageOf('records', ZQuickMessage);
 export type QuickMessagesPage = z.infer<typeof ZQuickMessagesPage>;
 
 /**
@@ -72,7 +73,7 @@ export const ZKanbanTicket = z.object({
 export type KanbanTicket = z.infer<typeof ZKanbanTicket>;
 
 /** GET /ticket/kanban answer: a page of live tickets, newest update first. */
-export const ZKanbanPage = z.object({ tickets: z.array(ZKanbanTicket), hasMore: z.boolean() });
+export const ZKanbanPage = pageOf('tickets', ZKanbanTicket);
 export type KanbanPage = z.infer<typeof ZKanbanPage>;
 
 /** PUT /ticket-tags/:ticketId/:tagId and DELETE /ticket-tags/:ticketId path. */

@@ -1,6 +1,7 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { z } from 'zod';
 import { BILLING_PERIODS, BILLING_PROVIDERS, INVOICE_STATUSES } from '../billing.js';
+import { timestampFields } from './answers.js';
 import { INT4_MAX, V, ZId } from './common.js';
 
 /** Only the digits of a CPF/CNPJ, phone or CEP. */
@@ -54,8 +55,7 @@ export const ZInvoice = z.object({
   /** Payment page of the provider (CRM, Asaas), when it gives one. */
   paymentLink: z.string().nullable(),
   paidAt: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Invoice = z.infer<typeof ZInvoice>;
 

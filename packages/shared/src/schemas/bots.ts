@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countedPageOf, ZNamedRef } from './answers.js';
 import { boundedString, V, ZId } from './common.js';
 
 /** The models the prompt dialog offers (document 2 section 3 "Prompt"); any compatible name is accepted. */
@@ -41,7 +42,7 @@ export const ZPrompt = z.object({
   maxMessages: z.number(),
   apiKey: z.string(),
   queueId: z.number().nullable(),
-  queue: z.object({ id: z.number(), name: z.string() }).nullable(),
+  queue: ZNamedRef.nullable(),
 });
 export type Prompt = z.infer<typeof ZPrompt>;
 
@@ -133,11 +134,7 @@ export const ZQueueIntegration = ZQueueIntegrationBody.omit({ jsonContent: true 
 });
 export type QueueIntegration = z.infer<typeof ZQueueIntegration>;
 
-export const ZQueueIntegrationsPage = z.object({
-  queueIntegrations: z.array(ZQueueIntegration),
-  count: z.number(),
-  hasMore: z.boolean(),
-});
+export const ZQueueIntegrationsPage = countedPageOf('queueIntegrations', ZQueueIntegration);
 export type QueueIntegrationsPage = z.infer<typeof ZQueueIntegrationsPage>;
 
 /**

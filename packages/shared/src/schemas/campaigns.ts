@@ -5,7 +5,8 @@ import {
   CAMPAIGN_STATUSES,
   type CampaignStatus,
 } from '../campaigns.js';
-import { boundedString, V, ZCoercedId, ZId, ZPageQuery } from './common.js';
+import { countedPageOf, mediaFields, timestampFields, ZNamedRef } from './answers.js';
+import { boundedString, V, ZId, ZIdParam, ZPageQuery } from './common.js';
 
 /** A custom variable of the campaign settings, used in campaign messages as `{{key}}`. */
 export const ZCampaignVariable = z.object({
@@ -90,17 +91,15 @@ export const ZCampaign = z.object({
   tagId: z.number().nullable(),
   fileListId: z.number().nullable(),
   companyId: z.number(),
-  mediaPath: z.string().nullable(),
-  mediaName: z.string().nullable(),
+  ...mediaFields,
   /** Cloud API connections: the approved template sent outside the 24-hour window. */
   templateName: z.string().nullable(),
   templateLanguage: z.string().nullable(),
-  contactList: z.object({ id: z.number(), name: z.string() }).nullable(),
-  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
+  contactList: ZNamedRef.nullable(),
+  whatsapp: ZNamedRef.nullable(),
   /** Whether the dialog may save it (document 2 section 4). */
   editable: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Campaign = z.infer<typeof ZCampaign>;
 
@@ -109,11 +108,7 @@ export const ZCampaignDetail = ZCampaign.extend({ totals: ZCampaignTotals });
 export type CampaignDetail = z.infer<typeof ZCampaignDetail>;
 
 /** GET /campaigns page (document 2 section 7): `records`, `hasMore`, and `count` of all matches. */
-export const ZCampaignsPage = z.object({
-  records: z.array(ZCampaign),
-  count: z.number(),
-  hasMore: z.boolean(),
-});
+export const ZCampaignsPage = countedPageOf('records', ZCampaign);
 export type CampaignsPage = z.infer<typeof ZCampaignsPage>;
 
 /** GET /campaigns query: search text on the name, page. */
@@ -195,15 +190,11 @@ export const ZCampaignShippingsQuery = ZPageQuery.extend({
 });
 
 /** GET /campaigns/:id/shippings page: the report's recipient table. */
-export const ZCampaignShippingsPage = z.object({
-  records: z.array(ZCampaignShipping),
-  count: z.number(),
-  hasMore: z.boolean(),
-});
+export const ZCampaignShippingsPage = countedPageOf('records', ZCampaignShipping);
 export type CampaignShippingsPage = z.infer<typeof ZCampaignShippingsPage>;
 
 /** Path params of /campaigns/:id routes. */
-export const ZCampaignIdParam = z.object({ id: ZCoercedId });
+export const ZCampaignIdParam = ZIdParam;
 
 /** Realtime `company-{id}-campaign` payload (document 2 section 7). */
 export type CampaignEvent =

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, ZNamedRef } from './answers.js';
 import { boundedString, V, ZId } from './common.js';
 
 /** Longest chat title and chat message accepted (characters). */
@@ -11,7 +12,7 @@ export const CHAT_USERS_MAX = 500;
 export const ZChatUser = z.object({
   userId: z.number(),
   unreads: z.number(),
-  user: z.object({ id: z.number(), name: z.string() }),
+  user: ZNamedRef,
 });
 export type ChatUser = z.infer<typeof ZChatUser>;
 
@@ -28,7 +29,7 @@ export const ZChat = z.object({
 export type Chat = z.infer<typeof ZChat>;
 
 /** GET /chats: the caller's chats, latest activity first. */
-export const ZChatsPage = z.object({ records: z.array(ZChat), hasMore: z.boolean() });
+export const ZChatsPage = pageOf('records', ZChat);
 export type ChatsPage = z.infer<typeof ZChatsPage>;
 
 /**
@@ -46,14 +47,14 @@ export const ZChatMessage = z.object({
   id: z.number(),
   chatId: z.number(),
   senderId: z.number().nullable(),
-  sender: z.object({ id: z.number(), name: z.string() }).nullable(),
+  sender: ZNamedRef.nullable(),
   message: z.string(),
   createdAt: z.string(),
 });
 export type ChatMessage = z.infer<typeof ZChatMessage>;
 
 /** GET /chats/:id/messages: 20 a page, newest first. */
-export const ZChatMessagesPage = z.object({ records: z.array(ZChatMessage), hasMore: z.boolean() });
+export const ZChatMessagesPage = pageOf('records', ZChatMessage);
 export type ChatMessagesPage = z.infer<typeof ZChatMessagesPage>;
 
 /** POST /chats/:id/messages body: a non-empty message. */

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { RECURRENCES } from '../constants.js';
 import { ZPlan } from './plans.js';
+import { DEFAULT_QUEUE_SCHEDULES, WEEKDAYS_EN } from './queues.js';
 
-/** Working hours of one weekday (document 3 section 3): times are 'HH:mm'. */
+/**
+ * Working hours of one weekday (document 3 section 3): times are 'HH:mm'. Alike ZQueueSchedule but
+ * its own record: a company's rows refuse an empty name and answer 'invalidTime'.
+ */
 export const ZCompanySchedule = z.object({
   weekday: z.string().min(1).max(30),
-  weekdayEn: z.enum(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']),
+  weekdayEn: z.enum(WEEKDAYS_EN),
   startTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'invalidTime'),
   endTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'invalidTime'),
 });
@@ -20,16 +24,13 @@ export const ZUpdateCompanySchedulesBody = z.object({
 });
 export type UpdateCompanySchedulesBody = z.infer<typeof ZUpdateCompanySchedulesBody>;
 
-/** Default company working hours (document 2 section 3): Mon-Fri 08-18, Sat 08-12, Sun closed. */
-export const DEFAULT_COMPANY_SCHEDULES: CompanySchedule[] = [
-  { weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' },
-  { weekday: 'Terça-feira', weekdayEn: 'tuesday', startTime: '08:00', endTime: '18:00' },
-  { weekday: 'Quarta-feira', weekdayEn: 'wednesday', startTime: '08:00', endTime: '18:00' },
-  { weekday: 'Quinta-feira', weekdayEn: 'thursday', startTime: '08:00', endTime: '18:00' },
-  { weekday: 'Sexta-feira', weekdayEn: 'friday', startTime: '08:00', endTime: '18:00' },
-  { weekday: 'Sábado', weekdayEn: 'saturday', startTime: '08:00', endTime: '12:00' },
-  { weekday: 'Domingo', weekdayEn: 'sunday', startTime: '00:00', endTime: '00:00' },
-];
+/**
+ * Default company working hours (document 2 section 3): the same week as the queues' default,
+ * Mon-Fri 08-18, Sat 08-12, Sun closed.
+ */
+export const DEFAULT_COMPANY_SCHEDULES: CompanySchedule[] = DEFAULT_QUEUE_SCHEDULES.map((day) => ({
+  ...day,
+}));
 
 /** Company (document 3 section 3). */
 export const ZCompany = z.object({

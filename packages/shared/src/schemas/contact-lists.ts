@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf } from './answers.js';
 import { boundedString, V, ZCoercedId, ZEmail, ZId, ZPageQuery } from './common.js';
 
 /** Contact list with its number of items (document 2 section 3 "Contact list"). */
@@ -10,7 +11,7 @@ export const ZContactListWithCount = z.object({
 export type ContactListWithCount = z.infer<typeof ZContactListWithCount>;
 
 /** GET /contact-lists page. */
-export const ZContactListsPage = z.object({ records: z.array(ZContactListWithCount), hasMore: z.boolean() });
+export const ZContactListsPage = pageOf('records', ZContactListWithCount);
 export type ContactListsPage = z.infer<typeof ZContactListsPage>;
 
 /** POST/PUT /contact-lists body: name 2 to 50 characters (document 2 section 5). */
@@ -30,7 +31,7 @@ export const ZContactListEntry = z.object({
 export type ContactListEntry = z.infer<typeof ZContactListEntry>;
 
 /** GET /contact-list-items page. */
-export const ZContactListItemsPage = z.object({ contacts: z.array(ZContactListEntry), hasMore: z.boolean() });
+export const ZContactListItemsPage = pageOf('contacts', ZContactListEntry);
 export type ContactListItemsPage = z.infer<typeof ZContactListItemsPage>;
 
 /** GET /contact-list-items query: the list, search text and page. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, timestampFields, ZNamedRef } from './answers.js';
 import { withoutBidiControls } from './common.js';
 
 export const ZExtraInfo = z.object({ id: z.number().optional(), name: z.string(), value: z.string() });
@@ -16,16 +17,13 @@ export const ZContact = z.object({
   isGroup: z.boolean(),
   companyId: z.number(),
   extraInfo: z.array(ZExtraInfo).optional(),
-  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable().optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  whatsapp: ZNamedRef.nullable().optional(),
+  ...timestampFields,
 });
 export type Contact = z.infer<typeof ZContact>;
 
 /** GET /contacts answer (core section 7). */
-export const ZContactsPage = z.object({
-  contacts: z.array(ZContact),
-  hasMore: z.boolean(),
+export const ZContactsPage = pageOf('contacts', ZContact).extend({
   count: z.number(),
 });
 export type ContactsPage = z.infer<typeof ZContactsPage>;

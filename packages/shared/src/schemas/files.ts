@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf } from './answers.js';
 import { boundedString, ZId } from './common.js';
 
 /** Most files a file list holds (document 2 section 6 "File list"; docs/automation.md "File lists"). */
@@ -28,7 +29,7 @@ export const ZFileList = z.object({
 export type FileListRecord = z.infer<typeof ZFileList>;
 
 /** GET /files page (document 2 section 8): `files` and `hasMore`. */
-export const ZFileListsPage = z.object({ files: z.array(ZFileList), hasMore: z.boolean() });
+export const ZFileListsPage = pageOf('files', ZFileList);
 export type FileListsPage = z.infer<typeof ZFileListsPage>;
 
 /**

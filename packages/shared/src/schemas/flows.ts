@@ -6,7 +6,8 @@ import {
   FLOW_OPENAI_VOICES,
   type FlowNodeType,
 } from '../flows.js';
-import { boundedString, V, ZCoercedId, ZId } from './common.js';
+import { pageOf, timestampFields, ZNamedRef } from './answers.js';
+import { boundedString, V, ZCoercedId, ZId, ZPageQuery } from './common.js';
 
 /**
  * Flow builder and flow campaigns (document 3 sections 2–9). A flow is a graph of nodes
@@ -252,13 +253,12 @@ export const ZFlow = z.object({
   name: z.string(),
   active: z.boolean(),
   broken: z.boolean(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Flow = z.infer<typeof ZFlow>;
 
 /** GET /flowbuilder: a page of 20 flows by name and whether more follow. */
-export const ZFlowsPage = z.object({ flows: z.array(ZFlow), hasMore: z.boolean() });
+export const ZFlowsPage = pageOf('flows', ZFlow);
 export type FlowsPage = z.infer<typeof ZFlowsPage>;
 
 /** POST /flowbuilder body. */
@@ -293,15 +293,14 @@ export const ZFlowCampaign = z.object({
   whatsappId: z.number(),
   phrase: z.string(),
   status: z.boolean(),
-  flow: z.object({ id: z.number(), name: z.string() }).nullable(),
-  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  flow: ZNamedRef.nullable(),
+  whatsapp: ZNamedRef.nullable(),
+  ...timestampFields,
 });
 export type FlowCampaign = z.infer<typeof ZFlowCampaign>;
 
 /** GET /flowcampaign: the company's flow campaigns by name (`flow`), paged by 20. */
-export const ZFlowCampaignsPage = z.object({ flow: z.array(ZFlowCampaign), hasMore: z.boolean() });
+export const ZFlowCampaignsPage = pageOf('flow', ZFlowCampaign);
 export type FlowCampaignsPage = z.infer<typeof ZFlowCampaignsPage>;
 
 /**
@@ -323,8 +322,7 @@ export type FlowCampaignUpdateBody = z.input<typeof ZFlowCampaignUpdateBody>;
 
 /** GET /flowcampaign query. */
 export const ZFlowCampaignsQuery = z.object({
-  searchParam: z.string().max(200).optional().default(''),
-  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  ...ZPageQuery.shape,
   flowId: ZCoercedId.optional(),
 });
 

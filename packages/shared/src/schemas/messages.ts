@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, timestampFields } from './answers.js';
 import { looseBoolean } from './classic.js';
 import { ZId } from './common.js';
 
@@ -66,14 +67,11 @@ export const ZMessage = z.object({
   userId: z.number().nullable(),
   /** Set when sending failed; the message can be retried. */
   error: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Message = z.infer<typeof ZMessage>;
 
-export const ZMessagesPage = z.object({
-  messages: z.array(ZMessage),
-  hasMore: z.boolean(),
+export const ZMessagesPage = pageOf('messages', ZMessage).extend({
   count: z.number(),
   ticket: z.unknown(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mediaFields, pageOf, timestampFields } from './answers.js';
 
 /**
  * Announcement (document 2 section 3): a platform notice written by the super user. `priority` is
@@ -11,10 +12,8 @@ export const ZAnnouncement = z.object({
   text: z.string(),
   priority: z.number(),
   status: z.boolean(),
-  mediaPath: z.string().nullable(),
-  mediaName: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...mediaFields,
+  ...timestampFields,
 });
 export type Announcement = z.infer<typeof ZAnnouncement>;
 
@@ -28,7 +27,7 @@ export const ZAnnouncementBody = z.object({
 export type AnnouncementBody = z.input<typeof ZAnnouncementBody>;
 
 /** GET /announcements answer. */
-export const ZAnnouncementsPage = z.object({ records: z.array(ZAnnouncement), hasMore: z.boolean() });
+export const ZAnnouncementsPage = pageOf('records', ZAnnouncement);
 export type AnnouncementsPage = z.infer<typeof ZAnnouncementsPage>;
 
 /** Announcement images: png and jpeg only (document 2 section 5), at most this many bytes. */
@@ -57,5 +56,5 @@ export const ZHelpBody = z.object({
 export type HelpBody = z.input<typeof ZHelpBody>;
 
 /** GET /helps answer. */
-export const ZHelpsPage = z.object({ records: z.array(ZHelp), hasMore: z.boolean() });
+export const ZHelpsPage = pageOf('records', ZHelp);
 export type HelpsPage = z.infer<typeof ZHelpsPage>;

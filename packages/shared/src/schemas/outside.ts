@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, timestampFields } from './answers.js';
 import { INT4_MAX } from './common.js';
 
 /**
@@ -71,8 +72,7 @@ export const ZWebhook = z.object({
   active: z.boolean(),
   description: z.string(),
   secretHint: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Webhook = z.infer<typeof ZWebhook>;
 
@@ -93,8 +93,7 @@ export const ZWebhookDelivery = z.object({
   lastError: z.string().nullable(),
   responseCode: z.number().nullable(),
   nextAttemptAt: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type WebhookDelivery = z.infer<typeof ZWebhookDelivery>;
 
@@ -102,9 +101,7 @@ export const ZWebhookDeliveriesQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
   status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional(),
 });
-export const ZWebhookDeliveriesPage = z.object({
-  records: z.array(ZWebhookDelivery),
-  hasMore: z.boolean(),
+export const ZWebhookDeliveriesPage = pageOf('records', ZWebhookDelivery).extend({
   count: z.number().int().min(0).max(INT4_MAX),
 });
 export type WebhookDeliveriesPage = z.infer<typeof ZWebhookDeliveriesPage>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { V, ZId } from './common.js';
+import { mediaFields, pageOf } from './answers.js';
+import { V, ZCoercedId, ZId, ZPageQuery } from './common.js';
 
 /**
  * A schedule's status (document 2 section 5): PENDENTE until its job runs, then
@@ -27,21 +28,19 @@ export const ZSchedule = z.object({
   contact: z.object({ id: z.number(), name: z.string(), number: z.string() }),
   userId: z.number().nullable(),
   ticketId: z.number().nullable(),
-  mediaPath: z.string().nullable(),
-  mediaName: z.string().nullable(),
+  ...mediaFields,
   createdAt: z.string(),
 });
 export type Schedule = z.infer<typeof ZSchedule>;
 
 /** GET /schedules page: 20 schedules by sendAt and whether more follow. */
-export const ZSchedulesPage = z.object({ schedules: z.array(ZSchedule), hasMore: z.boolean() });
+export const ZSchedulesPage = pageOf('schedules', ZSchedule);
 export type SchedulesPage = z.infer<typeof ZSchedulesPage>;
 
 /** GET /schedules query: `searchParam` (body or contact name), `pageNumber`, optional `contactId`. */
 export const ZSchedulesQuery = z.object({
-  searchParam: z.string().max(200).optional().default(''),
-  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
-  contactId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  ...ZPageQuery.shape,
+  contactId: ZCoercedId.optional(),
 });
 
 /** Earliest and latest accepted sendAt (a sane calendar range, inside Postgres timestamptz). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { mediaFields, pageOf, timestampFields, ZNamedRef } from './answers.js';
 import { falseAsNull, looseBoolean } from './classic.js';
-import { INT4_MAX, ZId } from './common.js';
+import { INT4_MAX, ZId, ZPageQuery } from './common.js';
 import { ZContact } from './contacts.js';
 import { ZQueueRef } from './queues.js';
 
@@ -16,11 +17,11 @@ export const ZTicket = z.object({
   code: z.string(),
   status: ZTicketStatus,
   userId: z.number().nullable(),
-  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  user: ZNamedRef.nullable(),
   queueId: z.number().nullable(),
   queue: ZQueueRef.nullable(),
   whatsappId: z.number().nullable(),
-  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
+  whatsapp: ZNamedRef.nullable(),
   contactId: z.number(),
   contact: ZContact.pick({
     id: true,
@@ -39,8 +40,7 @@ export const ZTicket = z.object({
   useIntegration: z.boolean(),
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Ticket = z.infer<typeof ZTicket>;
 
@@ -73,25 +73,24 @@ export const boolParam = z
   .transform((v) => v === true || v === 'true');
 
 /**
+ * A day written yyyy-MM-dd, checked for its form only (unlike the dashboard's ZIsoDate, which also
+ * refuses impossible dates with 'invalidDate').
+ */
+const ZDayText = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/**
  * GET /tickets query (core section 7). `queueIds`, `tags` and `users` are JSON arrays of ids;
  * `status` one of open, pending, closed; `date` (yyyy-MM-dd) the creation day; `updatedAt`
  * (yyyy-MM-dd) the last update day; `showAll` only for permitted roles; `withUnreadMessages`.
  */
 export const ZTicketsQuery = z.object({
-  searchParam: z.string().max(200).optional().default(''),
-  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  ...ZPageQuery.shape,
   status: ZTicketStatus.optional(),
   queueIds: idList,
   tags: idList,
   users: idList,
-  date: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional(),
-  updatedAt: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional(),
+  date: ZDayText.optional(),
+  updatedAt: ZDayText.optional(),
   showAll: boolParam,
   withUnreadMessages: boolParam,
   /**
@@ -110,9 +109,7 @@ export type TicketsQuery = z.input<typeof ZTicketsQuery>;
  * A page of GET /tickets. `count` is exact up to TICKETS_COUNT_BOUND matching tickets and that bound
  * beyond (a search's count is a lower bound); `nextCursor` (plain lists only) asks for the next page.
  */
-export const ZTicketsPage = z.object({
-  tickets: z.array(ZTicket),
-  hasMore: z.boolean(),
+export const ZTicketsPage = pageOf('tickets', ZTicket).extend({
   count: z.number(),
   nextCursor: z.string().optional(),
 });
@@ -152,9 +149,8 @@ export const ZTicketNote = z.object({
   ticketId: z.number(),
   contactId: z.number(),
   userId: z.number().nullable(),
-  user: z.object({ id: z.number(), name: z.string() }).nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  user: ZNamedRef.nullable(),
+  ...timestampFields,
 });
 export type TicketNote = z.infer<typeof ZTicketNote>;
 
@@ -179,8 +175,7 @@ export const ZQuickMessage = z.object({
   id: z.number(),
   shortcode: z.string(),
   message: z.string(),
-  mediaPath: z.string().nullable(),
-  mediaName: z.string().nullable(),
+  ...mediaFields,
   geral: z.boolean(),
   userId: z.number().nullable(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../constants.js';
+import { pageOf, timestampFields } from './answers.js';
 import { boundedString, V, ZEmail, ZId } from './common.js';
 import { ZQueueRef } from './queues.js';
 
@@ -24,8 +25,7 @@ export const ZPublicUser = z.object({
   companyId: z.number(),
   queues: z.array(ZQueueRef),
   company: z.object({ dueDate: z.string().nullable() }),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type PublicUser = z.infer<typeof ZPublicUser>;
 
@@ -57,7 +57,7 @@ export type UpdateUserBody = z.input<typeof ZUpdateUserBody>;
 
 export const ZUserListItem = z.object({ id: z.number(), name: z.string() });
 
-export const ZUsersPage = z.object({ users: z.array(ZPublicUser), hasMore: z.boolean(), count: z.number() });
+export const ZUsersPage = pageOf('users', ZPublicUser).extend({ count: z.number() });
 export type UsersPage = z.infer<typeof ZUsersPage>;
 
 export const ZLanguageParam = z.object({ lang: z.enum(LANGUAGES) });

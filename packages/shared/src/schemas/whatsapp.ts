@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestampFields } from './answers.js';
 import { ZId } from './common.js';
 import { ZQueueRef } from './queues.js';
 
@@ -52,8 +53,7 @@ export const ZWhatsapp = z.object({
   flowIdWelcome: z.number().nullable().optional(),
   queues: z.array(ZQueueRef),
   companyId: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  ...timestampFields,
 });
 export type Whatsapp = z.infer<typeof ZWhatsapp>;
 

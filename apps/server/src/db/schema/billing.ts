@@ -1,33 +1,28 @@
 import { sql } from 'drizzle-orm';
+import { check, index, integer, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import {
-  check,
-  index,
-  integer,
-  numeric,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+  createdAtColumn,
+  extensionKey,
+  idColumn,
+  optionalRef,
+  parentRef,
+  timestamps,
+  timestamptz,
+} from './columns.js';
 import { companies, plans } from './companies.js';
-import { timestamps } from './timestamps.js';
+import { companyRef, companyTable } from './tenant.js';
 
 /**
  * Invoices of a company's subscription (document 3 sections 3 and 4). `status` is open, paid or
  * cancelled; 'expired' is derived. `providerChargeId` is the charge at the payment service or CRM.
  */
-export const invoices = pgTable(
+export const invoices = companyTable(
   'invoices',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    planId: integer().references(() => plans.id, { onDelete: 'set null' }),
+    planId: optionalRef(() => plans.id),
     detail: text().notNull(),
     value: numeric({ precision: 12, scale: 2, mode: 'number' }).notNull(),
-    dueDate: timestamp({ withTimezone: true }).notNull(),
+    dueDate: timestamptz().notNull(),
     status: text({ enum: ['open', 'paid', 'cancelled'] })
       .notNull()
       .default('open'),
@@ -40,7 +35,7 @@ export const invoices = pgTable(
     providerChargeId: text(),
     pixCode: text(),
     paymentLink: text(),
-    paidAt: timestamp({ withTimezone: true }),
+    paidAt: timestamptz(),
     ...timestamps,
   },
   (t) => [
@@ -58,28 +53,22 @@ export const invoices = pgTable(
 export const invoicePayments = pgTable(
   'invoice_payments',
   {
-    id: serial().primaryKey(),
-    invoiceId: integer()
-      .notNull()
-      .references(() => invoices.id, { onDelete: 'cascade' }),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
+    id: idColumn(),
+    invoiceId: parentRef(() => invoices.id),
+    companyId: companyRef(),
     provider: text().notNull(),
     providerPaymentId: text().notNull(),
     /** Company dueDate before and after this payment (null when it did not move it). */
-    dueDateBefore: timestamp({ withTimezone: true }),
-    dueDateAfter: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    dueDateBefore: timestamptz(),
+    dueDateAfter: timestamptz(),
+    createdAt: createdAtColumn(),
   },
   (t) => [uniqueIndex('invoice_payments_provider_payment_key').on(t.provider, t.providerPaymentId)],
 );
 
 /** Billing data of a company (plans page dialog, document 3 section 3) and its CRM customer id. */
 export const billingProfiles = pgTable('billing_profiles', {
-  companyId: integer()
-    .primaryKey()
-    .references(() => companies.id, { onDelete: 'cascade' }),
+  companyId: extensionKey(() => companies.id),
   name: text().notNull(),
   email: text().notNull(),
   phone: text().notNull(),

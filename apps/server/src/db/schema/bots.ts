@@ -1,31 +1,17 @@
-import {
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
+import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { optionalRef, parentRef, timestamps, timestamptz } from './columns.js';
 import { queues } from './queues.js';
+import { companyRef, companyTable } from './tenant.js';
 import { tickets } from './tickets.js';
-import { timestamps } from './timestamps.js';
 
 /**
  * AI prompts (document 2 section 3 "Prompt"): an assistant answering the tickets of the queues and
  * connections whose `promptId` points here. `apiKey` is encrypted at rest (lib/secrets.ts
  * `encryptSecret`); `queueId` is the queue the ticket goes to when the customer asks for a human.
  */
-export const prompts = pgTable(
+export const prompts = companyTable(
   'prompts',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     prompt: text().notNull(),
     model: text().notNull().default('gpt-3.5-turbo-1106'),
@@ -33,7 +19,7 @@ export const prompts = pgTable(
     temperature: doublePrecision().notNull().default(1),
     maxMessages: integer().notNull().default(10),
     apiKey: text().notNull(),
-    queueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    queueId: optionalRef(() => queues.id),
     ...timestamps,
   },
   (t) => [index('prompts_company_name_idx').on(t.companyId, t.name)],
@@ -45,13 +31,9 @@ export const prompts = pgTable(
  * `integrationId` points here. `jsonContent` (a Dialogflow service-account key) is encrypted at
  * rest; `secret` signs the n8n/webhook requests (HMAC-SHA256).
  */
-export const queueIntegrations = pgTable(
+export const queueIntegrations = companyTable(
   'queue_integrations',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     type: text({ enum: ['dialogflow', 'n8n', 'webhook', 'typebot', 'flowbuilder'] }).notNull(),
     name: text().notNull(),
     projectName: text().notNull().default(''),
@@ -78,21 +60,15 @@ export const queueIntegrations = pgTable(
 export const botSessions = pgTable(
   'bot_sessions',
   {
-    ticketId: integer()
-      .notNull()
-      .references(() => tickets.id, { onDelete: 'cascade' }),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    integrationId: integer()
-      .notNull()
-      .references(() => queueIntegrations.id, { onDelete: 'cascade' }),
+    ticketId: parentRef(() => tickets.id),
+    companyId: companyRef(),
+    integrationId: parentRef(() => queueIntegrations.id),
     /** The outside session id (Typebot's sessionId), empty when none is open. */
     sessionId: text().notNull().default(''),
     /** Runner-specific state (e.g. the choices Typebot offered last). */
     state: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     /** Last exchange with the customer: a Typebot session older than typebotExpires starts anew. */
-    lastActivityAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastActivityAt: timestamptz().notNull().defaultNow(),
     ...timestamps,
   },
   (t) => [primaryKey({ columns: [t.ticketId] })],

@@ -1,22 +1,20 @@
 import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+  createdAtColumn,
+  extensionKey,
+  mediaColumns,
+  optionalRef,
+  parentRef,
+  timestamps,
+  timestamptz,
+} from './columns.js';
 import { companies } from './companies.js';
 import { contactLists } from './contact-lists.js';
 import { fileLists } from './files.js';
 import { tags } from './tags.js';
+import { companyRef, companyTable } from './tenant.js';
 import { contacts } from './tickets.js';
-import { timestamps } from './timestamps.js';
 import { whatsapps } from './whatsapps.js';
 
 /**
@@ -24,13 +22,9 @@ import { whatsapps } from './whatsapps.js';
  * contact list or the contacts of a tag on one connection. `status` INATIVA, PROGRAMADA,
  * EM_ANDAMENTO, CANCELADA, FINALIZADA.
  */
-export const campaigns = pgTable(
+export const campaigns = companyTable(
   'campaigns',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     status: text({ enum: ['INATIVA', 'PROGRAMADA', 'EM_ANDAMENTO', 'CANCELADA', 'FINALIZADA'] })
       .notNull()
@@ -46,14 +40,13 @@ export const campaigns = pgTable(
     confirmationMessage3: text().notNull().default(''),
     confirmationMessage4: text().notNull().default(''),
     confirmationMessage5: text().notNull().default(''),
-    scheduledAt: timestamp({ withTimezone: true }),
-    completedAt: timestamp({ withTimezone: true }),
-    whatsappId: integer().references(() => whatsapps.id, { onDelete: 'set null' }),
-    contactListId: integer().references(() => contactLists.id, { onDelete: 'set null' }),
-    tagId: integer().references(() => tags.id, { onDelete: 'set null' }),
-    fileListId: integer().references(() => fileLists.id, { onDelete: 'set null' }),
-    mediaPath: text(),
-    mediaName: text(),
+    scheduledAt: timestamptz(),
+    completedAt: timestamptz(),
+    whatsappId: optionalRef(() => whatsapps.id),
+    contactListId: optionalRef(() => contactLists.id),
+    tagId: optionalRef(() => tags.id),
+    fileListId: optionalRef(() => fileLists.id),
+    ...mediaColumns(),
     templateName: text(),
     templateLanguage: text(),
     ...timestamps,
@@ -70,20 +63,14 @@ export const campaigns = pgTable(
  * stores the outbound message), failed when the provider refused it, skipped when the number opted
  * out. `whatsappId` is the connection that sends it (the claim index).
  */
-export const campaignShippings = pgTable(
+export const campaignShippings = companyTable(
   'campaign_shippings',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    campaignId: integer()
-      .notNull()
-      .references(() => campaigns.id, { onDelete: 'cascade' }),
-    whatsappId: integer().references(() => whatsapps.id, { onDelete: 'set null' }),
+    campaignId: parentRef(() => campaigns.id),
+    whatsappId: optionalRef(() => whatsapps.id),
     number: text().notNull(),
     name: text().notNull().default(''),
-    contactId: integer().references(() => contacts.id, { onDelete: 'set null' }),
+    contactId: optionalRef(() => contacts.id),
     status: text({ enum: ['pending', 'delivered', 'failed', 'skipped'] })
       .notNull()
       .default('pending'),
@@ -92,9 +79,9 @@ export const campaignShippings = pgTable(
     /** The outbound message that carries it (messages.id). */
     messageId: integer(),
     error: text(),
-    deliveredAt: timestamp({ withTimezone: true }),
-    confirmationRequestedAt: timestamp({ withTimezone: true }),
-    confirmedAt: timestamp({ withTimezone: true }),
+    deliveredAt: timestamptz(),
+    confirmationRequestedAt: timestamptz(),
+    confirmedAt: timestamptz(),
     ...timestamps,
   },
   (t) => [
@@ -111,9 +98,7 @@ export const campaignShippings = pgTable(
 
 /** Campaign settings of a company (document 2 section 3 plus ours; defaults in the shared schema). */
 export const campaignSettings = pgTable('campaign_settings', {
-  companyId: integer()
-    .primaryKey()
-    .references(() => companies.id, { onDelete: 'cascade' }),
+  companyId: extensionKey(() => companies.id),
   messageInterval: integer().notNull().default(20),
   longerIntervalAfter: integer().notNull().default(20),
   greaterInterval: integer().notNull().default(60),
@@ -132,14 +117,10 @@ export const campaignSettings = pgTable('campaign_settings', {
  * day `day` (yyyy-MM-dd, company time zone) for the daily cap.
  */
 export const campaignPace = pgTable('campaign_pace', {
-  whatsappId: integer()
-    .primaryKey()
-    .references(() => whatsapps.id, { onDelete: 'cascade' }),
-  companyId: integer()
-    .notNull()
-    .references(() => companies.id, { onDelete: 'cascade' }),
-  nextAt: timestamp({ withTimezone: true }),
-  lastSentAt: timestamp({ withTimezone: true }),
+  whatsappId: extensionKey(() => whatsapps.id),
+  companyId: companyRef(),
+  nextAt: timestamptz(),
+  lastSentAt: timestamptz(),
   sentInRun: integer().notNull().default(0),
   day: text().notNull().default(''),
   sentToday: integer().notNull().default(0),
@@ -150,11 +131,9 @@ export const campaignPace = pgTable('campaign_pace', {
 export const campaignOptOuts = pgTable(
   'campaign_opt_outs',
   {
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
     number: text().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAtColumn(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.number] })],
 );

@@ -1,6 +1,6 @@
-import { integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
-import { timestamps } from './timestamps.js';
+import { pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { extensionKey, timestamps } from './columns.js';
+import { companyRef } from './tenant.js';
 import { whatsapps } from './whatsapps.js';
 
 /**
@@ -12,12 +12,8 @@ import { whatsapps } from './whatsapps.js';
 export const cloudConnections = pgTable(
   'cloud_connections',
   {
-    whatsappId: integer()
-      .primaryKey()
-      .references(() => whatsapps.id, { onDelete: 'cascade' }),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
+    whatsappId: extensionKey(() => whatsapps.id),
+    companyId: companyRef(),
     phoneNumberId: text().notNull(),
     wabaId: text().notNull(),
     accessToken: text().notNull(),

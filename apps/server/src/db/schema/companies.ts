@@ -1,22 +1,12 @@
 import type { CompanySchedule } from '@zapdesk/shared';
-import {
-  boolean,
-  integer,
-  jsonb,
-  numeric,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { timestamps } from './timestamps.js';
+import { boolean, integer, jsonb, numeric, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { idColumn, optionalRef, timestamps, timestamptz } from './columns.js';
 
 /** Subscription plans (document 3 section 3). Not a tenant table: plans are platform-wide. */
 export const plans = pgTable(
   'plans',
   {
-    id: serial().primaryKey(),
+    id: idColumn(),
     name: text().notNull(),
     value: numeric({ precision: 12, scale: 2, mode: 'number' }).notNull().default(0),
     users: integer().notNull().default(1),
@@ -36,20 +26,19 @@ export const plans = pgTable(
 
 /** Companies: the tenants. `dueDate` null means the subscription never expires. */
 export const companies = pgTable('companies', {
-  id: serial().primaryKey(),
+  id: idColumn(),
   name: text().notNull(),
   email: text(),
   phone: text(),
-  planId: integer().references(() => plans.id, { onDelete: 'set null' }),
+  planId: optionalRef(() => plans.id),
   status: boolean().notNull().default(true),
   campaignsEnabled: boolean().notNull().default(false),
-  dueDate: timestamp({ withTimezone: true }),
+  dueDate: timestamptz(),
   recurrence: text(),
   /**
    * Working hours per weekday (document 3 section 3), used when scheduleType is 'company';
    * null means DEFAULT_COMPANY_SCHEDULES of @zapdesk/shared.
    */
   schedules: jsonb().$type<CompanySchedule[]>(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  ...timestamps,
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, serial, smallint, timestamp } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
+import { check, index, smallint } from 'drizzle-orm/pg-core';
+import { createdAtColumn, optionalRef } from './columns.js';
+import { companyTable } from './tenant.js';
 import { tickets } from './tickets.js';
 import { users } from './users.js';
 
@@ -8,17 +9,13 @@ import { users } from './users.js';
  * Customer ratings of an attendant for a ticket (core section 9: 1 unsatisfied, 2 satisfied,
  * 3 very satisfied). The dashboard averages them per user over a period.
  */
-export const userRatings = pgTable(
+export const userRatings = companyTable(
   'user_ratings',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    ticketId: integer().references(() => tickets.id, { onDelete: 'set null' }),
-    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    ticketId: optionalRef(() => tickets.id),
+    userId: optionalRef(() => users.id),
     rate: smallint().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAtColumn(),
   },
   (t) => [
     check('user_ratings_rate_check', sql`${t.rate} between 1 and 3`),

@@ -1,15 +1,11 @@
-import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
-import { timestamps } from './timestamps.js';
+import { boolean, index, integer, jsonb, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { parentRef, timestamps } from './columns.js';
+import { companyTable } from './tenant.js';
 
 /** Contact lists (document 2 section 3 "Contact list"): named recipient lists for campaigns. */
-export const contactLists = pgTable(
+export const contactLists = companyTable(
   'contact_lists',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     ...timestamps,
   },
@@ -20,16 +16,10 @@ export const contactLists = pgTable(
  * Items of a contact list (document 2 section 3 "Contact list item"). `number` holds digits only and
  * is unique per list; `isWhatsappValid` is null until the background check ran.
  */
-export const contactListItems = pgTable(
+export const contactListItems = companyTable(
   'contact_list_items',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    contactListId: integer()
-      .notNull()
-      .references(() => contactLists.id, { onDelete: 'cascade' }),
+    contactListId: parentRef(() => contactLists.id),
     name: text().notNull(),
     number: text().notNull(),
     email: text().notNull().default(''),
@@ -53,16 +43,10 @@ export interface ContactListImportError {
  * Sheet imports into a contact list, run as jobs: the uploaded sheet (base64) waits here until the
  * job reads it (then it is cleared); counts and the per-row error bag are kept for the page.
  */
-export const contactListImports = pgTable(
+export const contactListImports = companyTable(
   'contact_list_imports',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    contactListId: integer()
-      .notNull()
-      .references(() => contactLists.id, { onDelete: 'cascade' }),
+    contactListId: parentRef(() => contactLists.id),
     /** pending, running, done, failed */
     status: text().notNull().default('pending'),
     sheet: text(),

@@ -1,17 +1,13 @@
-import { index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
-import { timestamps } from './timestamps.js';
+import { index, text } from 'drizzle-orm/pg-core';
+import { optionalRef, parentRef, timestamps } from './columns.js';
+import { companyTable } from './tenant.js';
 import { users } from './users.js';
 
 /** File lists (document 2 section 6): named sets of files with a message, attached by campaigns. */
-export const fileLists = pgTable(
+export const fileLists = companyTable(
   'file_lists',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    userId: optionalRef(() => users.id),
     name: text().notNull(),
     message: text().notNull().default(''),
     ...timestamps,
@@ -23,16 +19,10 @@ export const fileLists = pgTable(
  * The files of a file list: `path` is the media store name (null until uploaded), `mediaType`
  * the MIME type found in the content.
  */
-export const fileListOptions = pgTable(
+export const fileListOptions = companyTable(
   'file_list_options',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    fileListId: integer()
-      .notNull()
-      .references(() => fileLists.id, { onDelete: 'cascade' }),
+    fileListId: parentRef(() => fileLists.id),
     name: text().notNull().default(''),
     path: text(),
     mediaType: text(),

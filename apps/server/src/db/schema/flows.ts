@@ -1,18 +1,8 @@
 import type { FlowGraph } from '@zapdesk/shared';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
+import { boolean, index, integer, jsonb, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { parentRef, timestamps, timestamptz } from './columns.js';
+import { companyTable } from './tenant.js';
 import { tickets } from './tickets.js';
-import { timestamps } from './timestamps.js';
 import { whatsapps } from './whatsapps.js';
 
 /**
@@ -20,13 +10,9 @@ import { whatsapps } from './whatsapps.js';
  * connections exactly as saved (validated by POST /flowbuilder/flow), null until the first save.
  * OpenAI nodes keep their API key encrypted (lib/secrets.ts) inside the graph.
  */
-export const flows = pgTable(
+export const flows = companyTable(
   'flows',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     active: boolean().notNull().default(true),
     graph: jsonb().$type<FlowGraph>(),
@@ -39,20 +25,12 @@ export const flows = pgTable(
  * Flow campaigns (document 3 section 3 "Flow campaign"): a trigger `phrase` on connection
  * `whatsappId` that starts flow `flowId` when `status` is on.
  */
-export const flowCampaigns = pgTable(
+export const flowCampaigns = companyTable(
   'flow_campaigns',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
-    flowId: integer()
-      .notNull()
-      .references(() => flows.id, { onDelete: 'cascade' }),
-    whatsappId: integer()
-      .notNull()
-      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    flowId: parentRef(() => flows.id),
+    whatsappId: parentRef(() => whatsapps.id),
     phrase: text().notNull(),
     status: boolean().notNull().default(true),
     ...timestamps,
@@ -71,30 +49,22 @@ export const flowCampaigns = pgTable(
  * clock (`waitingUntil`, until `waitingUntil`) or has ended. `step` counts executed steps: a job
  * carries the step it was queued for, so a job run twice does nothing the second time.
  */
-export const flowRuns = pgTable(
+export const flowRuns = companyTable(
   'flow_runs',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    ticketId: integer()
-      .notNull()
-      .references(() => tickets.id, { onDelete: 'cascade' }),
-    flowId: integer()
-      .notNull()
-      .references(() => flows.id, { onDelete: 'cascade' }),
+    ticketId: parentRef(() => tickets.id),
+    flowId: parentRef(() => flows.id),
     nodeId: text().notNull(),
     contentIndex: integer().notNull().default(0),
     status: text({ enum: ['running', 'waitingInput', 'waitingUntil', 'ended'] })
       .notNull()
       .default('running'),
-    waitingUntil: timestamp({ withTimezone: true }),
+    waitingUntil: timestamptz(),
     variables: jsonb().$type<Record<string, string>>().notNull().default({}),
     /** An outside bot's state on the current node (a Typebot node's session id and choices). */
     botState: jsonb().$type<{ sessionId: string; choices: string[] }>(),
     step: integer().notNull().default(0),
-    endedAt: timestamp({ withTimezone: true }),
+    endedAt: timestamptz(),
     ...timestamps,
   },
   (t) => [

@@ -1,30 +1,16 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
-import { timestamps } from './timestamps.js';
+import { boolean, index, integer, jsonb, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { parentRef, timestamps, timestamptz } from './columns.js';
+import { companyTable } from './tenant.js';
 
 /**
  * Outgoing webhooks of a company: where to POST which events. The signing secret
  * is stored encrypted (AES-256-GCM under the session key, lib/secrets.ts); `secretHint` keeps its
  * last characters for the masked display.
  */
-export const webhooks = pgTable(
+export const webhooks = companyTable(
   'webhooks',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     url: text().notNull(),
     /** Subscribed event names (WEBHOOK_EVENTS). */
     events: text().array().notNull().default(sql`'{}'::text[]`),
@@ -41,16 +27,10 @@ export const webhooks = pgTable(
  * One event for one webhook, and how its delivery went. `eventId` is the idempotency id sent in the
  * `X-Zapdesk-Delivery` header; it is unique per webhook, so an event seen twice is delivered once.
  */
-export const webhookDeliveries = pgTable(
+export const webhookDeliveries = companyTable(
   'webhook_deliveries',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    webhookId: integer()
-      .notNull()
-      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    webhookId: parentRef(() => webhooks.id),
     eventId: text().notNull(),
     event: text().notNull(),
     payload: jsonb().notNull(),
@@ -61,7 +41,7 @@ export const webhookDeliveries = pgTable(
     tries: integer().notNull().default(0),
     lastError: text(),
     responseCode: integer(),
-    nextAttemptAt: timestamp({ withTimezone: true }),
+    nextAttemptAt: timestamptz(),
     ...timestamps,
   },
   (t) => [

@@ -1,5 +1,6 @@
-import { index, integer, pgTable, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
+import { index, pgTable, smallint, text } from 'drizzle-orm/pg-core';
+import { createdAtColumn, idColumn, parentRef, timestamptz } from './columns.js';
+import { companyTable } from './tenant.js';
 import { users } from './users.js';
 
 /**
@@ -7,22 +8,16 @@ import { users } from './users.js';
  * valid for 30 minutes, once, and dies after a few wrong tries. A new request replaces the user's
  * earlier codes.
  */
-export const passwordResets = pgTable(
+export const passwordResets = companyTable(
   'password_resets',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: parentRef(() => users.id),
     codeHash: text().notNull(),
     /** Wrong codes tried against this reset. */
     failures: smallint().notNull().default(0),
-    expiresAt: timestamp({ withTimezone: true }).notNull(),
-    usedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamptz().notNull(),
+    usedAt: timestamptz(),
+    createdAt: createdAtColumn(),
   },
   (t) => [index('password_resets_company_user_idx').on(t.companyId, t.userId)],
 );
@@ -34,13 +29,13 @@ export const passwordResets = pgTable(
 export const passwordResetAttempts = pgTable(
   'password_reset_attempts',
   {
-    id: serial().primaryKey(),
+    id: idColumn(),
     /** 'request' (a code was asked for) or 'reset' (a code was tried). */
     kind: text({ enum: ['request', 'reset'] }).notNull(),
     /** The e-mail, lowercased. */
     email: text().notNull(),
     ip: text().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAtColumn(),
   },
   (t) => [
     index('password_reset_attempts_email_idx').on(t.kind, t.email, t.createdAt),

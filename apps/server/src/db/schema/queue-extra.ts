@@ -1,23 +1,17 @@
-import { type AnyPgColumn, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
+import { type AnyPgColumn, index, integer, text } from 'drizzle-orm/pg-core';
+import { parentRef, timestamps } from './columns.js';
 import { queues } from './queues.js';
-import { timestamps } from './timestamps.js';
+import { companyTable } from './tenant.js';
 
 /**
  * Queue options: the chatbot tree of a queue (document 2 section 3). `parentId` null is the top
  * level; deleting an option deletes its subtree (foreign key cascade). `option` is the number the
  * customer answers, kept as text ('1', '2', …) and used for ordering.
  */
-export const queueOptions = pgTable(
+export const queueOptions = companyTable(
   'queue_options',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    queueId: integer()
-      .notNull()
-      .references(() => queues.id, { onDelete: 'cascade' }),
+    queueId: parentRef(() => queues.id),
     parentId: integer().references((): AnyPgColumn => queueOptions.id, { onDelete: 'cascade' }),
     title: text().notNull(),
     message: text().notNull().default(''),

@@ -1,20 +1,16 @@
 import type { QueueSchedule } from '@zapdesk/shared';
-import { index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
-import { timestamps } from './timestamps.js';
+import { index, integer, jsonb, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps } from './columns.js';
+import { companyTable } from './tenant.js';
 
 /**
  * Queues (departments), document 2 section 3. Colour is unique per company. `schedules` holds the
  * attendance hours per weekday (null until saved: the spec's defaults apply); `integrationId` and
  * `promptId` point at tables built later (no foreign key yet).
  */
-export const queues = pgTable(
+export const queues = companyTable(
   'queues',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     color: text().notNull(),
     orderQueue: integer(),

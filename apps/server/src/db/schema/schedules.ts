@@ -1,7 +1,7 @@
-import { index, integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
+import { index, text } from 'drizzle-orm/pg-core';
+import { mediaColumns, optionalRef, parentRef, timestamps, timestamptz } from './columns.js';
+import { companyTable } from './tenant.js';
 import { contacts, tickets } from './tickets.js';
-import { timestamps } from './timestamps.js';
 import { users } from './users.js';
 
 /**
@@ -9,28 +9,21 @@ import { users } from './users.js';
  * (`schedule-send`, keyed by the schedule) due at `sendAt`; the job sends once and records
  * `status` ENVIADA with `sentAt` and `ticketId`, or ERRO with `error`.
  */
-export const schedules = pgTable(
+export const schedules = companyTable(
   'schedules',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    contactId: integer()
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
-    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    contactId: parentRef(() => contacts.id),
+    userId: optionalRef(() => users.id),
     /** The ticket the message was stored on, once sent. */
-    ticketId: integer().references(() => tickets.id, { onDelete: 'set null' }),
+    ticketId: optionalRef(() => tickets.id),
     body: text().notNull(),
-    sendAt: timestamp({ withTimezone: true }).notNull(),
-    sentAt: timestamp({ withTimezone: true }),
+    sendAt: timestamptz().notNull(),
+    sentAt: timestamptz(),
     status: text({ enum: ['PENDENTE', 'ENVIADA', 'ERRO'] })
       .notNull()
       .default('PENDENTE'),
     error: text(),
-    mediaPath: text(),
-    mediaName: text(),
+    ...mediaColumns(),
     ...timestamps,
   },
   (t) => [index('schedules_company_send_at_idx').on(t.companyId, t.sendAt)],

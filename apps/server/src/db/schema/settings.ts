@@ -1,15 +1,11 @@
-import { integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
-import { timestamps } from './timestamps.js';
+import { text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps } from './columns.js';
+import { companyTable } from './tenant.js';
 
 /** Company settings as key/value pairs (document 2 section 9). */
-export const settings = pgTable(
+export const settings = companyTable(
   'settings',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     key: text().notNull(),
     value: text().notNull(),
     ...timestamps,

@@ -1,17 +1,13 @@
-import { boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { mediaColumns, optionalRef, parentRef, timestamps } from './columns.js';
+import { companyRef, companyTable } from './tenant.js';
 import { tickets } from './tickets.js';
-import { timestamps } from './timestamps.js';
 import { users } from './users.js';
 
 /** Tags (document 2 section 3); `kanban` 1 makes the tag a kanban lane. */
-export const tags = pgTable(
+export const tags = companyTable(
   'tags',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     color: text().notNull().default('#5C59A0'),
     kanban: integer().notNull().default(0),
@@ -27,15 +23,9 @@ export const tags = pgTable(
 export const ticketTags = pgTable(
   'ticket_tags',
   {
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    ticketId: integer()
-      .notNull()
-      .references(() => tickets.id, { onDelete: 'cascade' }),
-    tagId: integer()
-      .notNull()
-      .references(() => tags.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    ticketId: parentRef(() => tickets.id),
+    tagId: parentRef(() => tags.id),
   },
   (t) => [
     primaryKey({ columns: [t.ticketId, t.tagId] }),
@@ -44,18 +34,12 @@ export const ticketTags = pgTable(
 );
 
 /** Notes staff keep on a ticket (core section 3 Ticket note). */
-export const ticketNotes = pgTable(
+export const ticketNotes = companyTable(
   'ticket_notes',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    ticketId: integer()
-      .notNull()
-      .references(() => tickets.id, { onDelete: 'cascade' }),
+    ticketId: parentRef(() => tickets.id),
     contactId: integer().notNull(),
-    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    userId: optionalRef(() => users.id),
     note: text().notNull(),
     ...timestamps,
   },
@@ -63,18 +47,13 @@ export const ticketNotes = pgTable(
 );
 
 /** Quick replies: company-wide (`geral`) or a user's own. */
-export const quickMessages = pgTable(
+export const quickMessages = companyTable(
   'quick_messages',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     userId: integer().references(() => users.id, { onDelete: 'cascade' }),
     shortcode: text().notNull(),
     message: text().notNull().default(''),
-    mediaPath: text(),
-    mediaName: text(),
+    ...mediaColumns(),
     geral: boolean().notNull().default(true),
     ...timestamps,
   },

@@ -1,32 +1,18 @@
-import {
-  boolean,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
-import { timestamps } from './timestamps.js';
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { idColumn, mediaColumns, optionalRef, parentRef, timestamps } from './columns.js';
+import { companyRef, companyTable } from './tenant.js';
 import { users } from './users.js';
 
 /**
  * Internal chats among a company's staff (document 2 section 3 Chat): a title, the owner (who alone
  * edits and deletes it), the last message for the list and a uuid for /chats/{uuid}.
  */
-export const chats = pgTable(
+export const chats = companyTable(
   'chats',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     uuid: uuid().notNull().defaultRandom(),
     title: text().notNull(),
-    ownerId: integer().references(() => users.id, { onDelete: 'set null' }),
+    ownerId: optionalRef(() => users.id),
     lastMessage: text().notNull().default(''),
     ...timestamps,
   },
@@ -40,15 +26,9 @@ export const chats = pgTable(
 export const chatUsers = pgTable(
   'chat_users',
   {
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    chatId: integer()
-      .notNull()
-      .references(() => chats.id, { onDelete: 'cascade' }),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    chatId: parentRef(() => chats.id),
+    userId: parentRef(() => users.id),
     unreads: integer().notNull().default(0),
     ...timestamps,
   },
@@ -59,20 +39,13 @@ export const chatUsers = pgTable(
 );
 
 /** Messages of an internal chat, paged newest first. */
-export const chatMessages = pgTable(
+export const chatMessages = companyTable(
   'chat_messages',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    chatId: integer()
-      .notNull()
-      .references(() => chats.id, { onDelete: 'cascade' }),
-    senderId: integer().references(() => users.id, { onDelete: 'set null' }),
+    chatId: parentRef(() => chats.id),
+    senderId: optionalRef(() => users.id),
     message: text().notNull(),
-    mediaPath: text(),
-    mediaName: text(),
+    ...mediaColumns(),
     ...timestamps,
   },
   (t) => [index('chat_messages_company_chat_idx').on(t.companyId, t.chatId, t.id)],
@@ -82,20 +55,15 @@ export const chatMessages = pgTable(
  * Platform announcements written by the super user (document 2 section 3 Announcement): every
  * company's users read the active ones. `companyId` is the author's company.
  */
-export const announcements = pgTable(
+export const announcements = companyTable(
   'announcements',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     title: text().notNull(),
     text: text().notNull(),
     /** 1 high, 2 medium, 3 low. */
     priority: integer().notNull().default(3),
     status: boolean().notNull().default(true),
-    mediaPath: text(),
-    mediaName: text(),
+    ...mediaColumns(),
     ...timestamps,
   },
   (t) => [index('announcements_status_priority_idx').on(t.status, t.priority, t.createdAt)],
@@ -103,7 +71,7 @@ export const announcements = pgTable(
 
 /** Video help cards of the platform (document 2 section 3 Help), managed by the super user. */
 export const helps = pgTable('helps', {
-  id: serial().primaryKey(),
+  id: idColumn(),
   title: text().notNull(),
   description: text().notNull().default(''),
   /** The video's id on its host (e.g. a YouTube id). */

@@ -6,27 +6,21 @@ import {
   index,
   integer,
   pgTable,
-  serial,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
+import { idColumn, optionalRef, parentRef, timestamps, timestamptz } from './columns.js';
 import { queueOptions } from './queue-extra.js';
 import { queues } from './queues.js';
-import { timestamps } from './timestamps.js';
+import { companyRef, companyTable } from './tenant.js';
 import { users } from './users.js';
 import { whatsapps } from './whatsapps.js';
 
 /** Contacts: one per company and number (digits only, or a group id). */
-export const contacts = pgTable(
+export const contacts = companyTable(
   'contacts',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     number: text().notNull(),
     email: text().notNull().default(''),
@@ -49,17 +43,13 @@ export const contacts = pgTable(
 export const tickets = pgTable(
   'tickets',
   {
-    id: serial().primaryKey(),
+    id: idColumn(),
     uuid: uuid().notNull().defaultRandom(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    contactId: integer()
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
-    whatsappId: integer().references(() => whatsapps.id, { onDelete: 'set null' }),
-    userId: integer().references(() => users.id, { onDelete: 'set null' }),
-    queueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    companyId: companyRef(),
+    contactId: parentRef(() => contacts.id),
+    whatsappId: optionalRef(() => whatsapps.id),
+    userId: optionalRef(() => users.id),
+    queueId: optionalRef(() => queues.id),
     status: text({ enum: ['open', 'pending', 'closed'] })
       .notNull()
       .default('pending'),
@@ -72,11 +62,11 @@ export const tickets = pgTable(
     integrationId: integer(),
     amountUsedBotQueues: integer().notNull().default(0),
     /** Where the queue chatbot stands in the queue's option tree (null: the queue's top level). */
-    queueOptionId: integer().references(() => queueOptions.id, { onDelete: 'set null' }),
+    queueOptionId: optionalRef(() => queueOptions.id),
     /** Closed with a rating question: the customer's next 1..3 answers it instead of reopening. */
     awaitingRating: boolean().notNull().default(false),
-    acceptedAt: timestamp({ withTimezone: true }),
-    closedAt: timestamp({ withTimezone: true }),
+    acceptedAt: timestamptz(),
+    closedAt: timestamptz(),
     ...timestamps,
   },
   (t) => [
@@ -106,15 +96,11 @@ export const messages = pgTable(
   'messages',
   {
     id: bigserial({ mode: 'number' }).primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    ticketId: integer()
-      .notNull()
-      .references(() => tickets.id, { onDelete: 'cascade' }),
-    contactId: integer().references(() => contacts.id, { onDelete: 'set null' }),
-    whatsappId: integer().references(() => whatsapps.id, { onDelete: 'set null' }),
-    userId: integer().references(() => users.id, { onDelete: 'set null' }),
+    companyId: companyRef(),
+    ticketId: parentRef(() => tickets.id),
+    contactId: optionalRef(() => contacts.id),
+    whatsappId: optionalRef(() => whatsapps.id),
+    userId: optionalRef(() => users.id),
     wid: text(),
     body: text().notNull().default(''),
     fromMe: boolean().notNull().default(false),
@@ -135,7 +121,7 @@ export const messages = pgTable(
      * When a node took the outbound message to hand it to its session (null: not yet). The claim makes
      * sure one node sends it once; the session's owner sends what other nodes stored.
      */
-    sendingAt: timestamp({ withTimezone: true }),
+    sendingAt: timestamptz(),
     /**
      * Who holds the claim: `<node id>/<process instance>`. A claim of this node id by another
      * instance was left by a process that died; any claim older than SENDING_CLAIM_MS has lapsed.

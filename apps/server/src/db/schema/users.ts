@@ -1,29 +1,14 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
+import { boolean, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAtColumn, optionalRef, parentRef, timestamps, timestamptz } from './columns.js';
 import { queues } from './queues.js';
-import { timestamps } from './timestamps.js';
+import { companyRef, companyTable } from './tenant.js';
 import { whatsapps } from './whatsapps.js';
 
 /** Staff users. E-mail is unique across the platform (login is by e-mail alone). */
-export const users = pgTable(
+export const users = companyTable(
   'users',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     email: text().notNull(),
     passwordHash: text().notNull(),
@@ -35,7 +20,7 @@ export const users = pgTable(
     allTicket: text({ enum: ['enabled', 'desabled'] })
       .notNull()
       .default('desabled'),
-    whatsappId: integer().references(() => whatsapps.id, { onDelete: 'set null' }),
+    whatsappId: optionalRef(() => whatsapps.id),
     language: text(),
     ...timestamps,
   },
@@ -49,15 +34,9 @@ export const users = pgTable(
 export const userQueues = pgTable(
   'user_queues',
   {
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    queueId: integer()
-      .notNull()
-      .references(() => queues.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    userId: parentRef(() => users.id),
+    queueId: parentRef(() => queues.id),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.queueId] }),
@@ -70,21 +49,15 @@ export const userQueues = pgTable(
  * refresh revokes the presented token and issues the next one in the family; presenting a revoked
  * token revokes the whole family.
  */
-export const refreshTokens = pgTable(
+export const refreshTokens = companyTable(
   'refresh_tokens',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    userId: integer()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: parentRef(() => users.id),
     familyId: uuid().notNull(),
     tokenHash: text().notNull(),
-    expiresAt: timestamp({ withTimezone: true }).notNull(),
-    revokedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamptz().notNull(),
+    revokedAt: timestamptz(),
+    createdAt: createdAtColumn(),
   },
   (t) => [
     uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash),

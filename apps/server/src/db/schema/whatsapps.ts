@@ -6,24 +6,18 @@ import {
   integer,
   pgTable,
   primaryKey,
-  serial,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { companies } from './companies.js';
+import { extensionKey, optionalRef, parentRef, timestamps, timestamptz } from './columns.js';
 import { flows } from './flows.js';
 import { queues } from './queues.js';
-import { timestamps } from './timestamps.js';
+import { companyRef, companyTable } from './tenant.js';
 
 /** WhatsApp connections (document 2 section 3). One default per company (partial unique index). */
-export const whatsapps = pgTable(
+export const whatsapps = companyTable(
   'whatsapps',
   {
-    id: serial().primaryKey(),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
     name: text().notNull(),
     status: text().notNull().default('DISCONNECTED'),
     /** Why the session last stopped, as the driver reported it; null once connected. */
@@ -52,14 +46,14 @@ export const whatsapps = pgTable(
     maxUseBotQueues: integer().notNull().default(3),
     /** Move waiting tickets to transferQueueId after this many minutes (0: never). */
     timeToTransfer: integer().notNull().default(0),
-    transferQueueId: integer().references(() => queues.id, { onDelete: 'set null' }),
+    transferQueueId: optionalRef(() => queues.id),
     promptId: integer(),
     integrationId: integer(),
     /**
      * The welcome flow: started for a new ticket of this connection when no flow
      * campaign's phrase matched. Deleting the flow clears it; an inactive flow simply does not start.
      */
-    flowIdWelcome: integer().references((): AnyPgColumn => flows.id, { onDelete: 'set null' }),
+    flowIdWelcome: optionalRef((): AnyPgColumn => flows.id),
     ...timestamps,
   },
   (t) => [
@@ -75,15 +69,9 @@ export const whatsapps = pgTable(
 export const whatsappQueues = pgTable(
   'whatsapp_queues',
   {
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    whatsappId: integer()
-      .notNull()
-      .references(() => whatsapps.id, { onDelete: 'cascade' }),
-    queueId: integer()
-      .notNull()
-      .references(() => queues.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    whatsappId: parentRef(() => whatsapps.id),
+    queueId: parentRef(() => queues.id),
   },
   (t) => [
     primaryKey({ columns: [t.whatsappId, t.queueId] }),
@@ -98,12 +86,8 @@ export const whatsappQueues = pgTable(
 export const whatsappSessions = pgTable(
   'whatsapp_sessions',
   {
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
-    whatsappId: integer()
-      .notNull()
-      .references(() => whatsapps.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    whatsappId: parentRef(() => whatsapps.id),
     key: text().notNull(),
     value: text().notNull(),
     ...timestamps,
@@ -119,14 +103,10 @@ export const whatsappSessions = pgTable(
 export const whatsappLeases = pgTable(
   'whatsapp_leases',
   {
-    whatsappId: integer()
-      .primaryKey()
-      .references(() => whatsapps.id, { onDelete: 'cascade' }),
-    companyId: integer()
-      .notNull()
-      .references(() => companies.id, { onDelete: 'cascade' }),
+    whatsappId: extensionKey(() => whatsapps.id),
+    companyId: companyRef(),
     owner: text().notNull(),
-    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    expiresAt: timestamptz().notNull(),
   },
   (t) => [index('whatsapp_leases_owner_idx').on(t.owner)],
 );
