@@ -104,37 +104,6 @@ module.exports = {
       {
         // temporary: removed when the pipeline no longer imports automation/modules
         fromNot: [PIPELINE],
-        known: [
-          [
-            'apps/server/src/channels/cloud/cloud-channel.ts',
-            'apps/server/src/modules/messages/message-repository.ts',
-          ],
-          [
-            'apps/server/src/channels/message-events.ts',
-            'apps/server/src/modules/messages/message-repository.ts',
-          ],
-          [
-            'apps/server/src/channels/outbound-delivery.ts',
-            'apps/server/src/modules/messages/message-repository.ts',
-          ],
-          [
-            'apps/server/src/channels/outbound-sender.ts',
-            'apps/server/src/modules/messages/message-repository.ts',
-          ],
-          ['apps/server/src/channels/outbound-sender.ts', 'apps/server/src/modules/tickets/visibility.ts'],
-          [
-            'apps/server/src/channels/outbound-store.ts',
-            'apps/server/src/modules/messages/message-repository.ts',
-          ],
-          [
-            'apps/server/src/channels/outbound-store.ts',
-            'apps/server/src/modules/tickets/ticket-repository.ts',
-          ],
-          [
-            'apps/server/src/channels/session-manager.ts',
-            'apps/server/src/modules/whatsapp/whatsapp-repository.ts',
-          ],
-        ],
       },
     ),
     ...layer(
@@ -142,27 +111,6 @@ module.exports = {
       'automation/ never imports modules/: what it needs from a module reaches it through an interface in context.ts.',
       `${SERVER}automation/`,
       `${SERVER}modules/|${ROOT_ABOVE_CONFIG}`,
-      {
-        known: [
-          [
-            'apps/server/src/automation/bots/bot-engine.ts',
-            'apps/server/src/modules/tickets/ticket-repository.ts',
-          ],
-          [
-            'apps/server/src/automation/connection-timers.ts',
-            'apps/server/src/modules/tickets/ticket-repository.ts',
-          ],
-          [
-            'apps/server/src/automation/connection-timers.ts',
-            'apps/server/src/modules/tickets/tickets-service.ts',
-          ],
-          [
-            'apps/server/src/automation/flows/flow-engine.ts',
-            'apps/server/src/modules/tickets/ticket-repository.ts',
-          ],
-          ['apps/server/src/automation/queue-bot.ts', 'apps/server/src/modules/tickets/ticket-repository.ts'],
-        ],
-      },
     ),
     ...layer(
       'server-modules-below-root',

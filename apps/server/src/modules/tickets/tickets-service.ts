@@ -1,5 +1,6 @@
 import { TICKETS_COUNT_BOUND, type Ticket, type UpdateTicketFields } from '@zapdesk/shared';
 import { and, desc, eq, gt, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { AUTOMATIC_MESSAGES } from '../../automation/automatic-messages.js';
 import { sendClosingMessages } from '../../automation/ratings.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext } from '../../context.js';
@@ -21,6 +22,7 @@ import {
 import { findTicket, ticketQuery, toTicket } from './ticket-repository.js';
 import { assertMayActOnTicket, loadViewer, type Viewer, visibleWhere } from './visibility.js';
 
+export { AUTOMATIC_MESSAGES } from '../../automation/automatic-messages.js';
 export { intArrayParam, localDayRange, type TicketsQueryParsed } from './ticket-list-statement.js';
 
 /** Tickets per page of GET /tickets. */
@@ -280,16 +282,6 @@ export async function createTicket(
   ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
   return ticket;
 }
-
-/** The automatic message texts (pt-BR, the product's default language for customers). */
-export const AUTOMATIC_MESSAGES = {
-  greeting: (contact: string, user: string) =>
-    `Olá *${contact}*, meu nome é *${user}* e agora vou prosseguir com o seu atendimento!`,
-  transferQueue: (queue: string) =>
-    `Seu atendimento foi transferido para o setor *${queue}*. Aguarde, já vamos atender você!`,
-  transferUser: (user: string) =>
-    `Seu atendimento foi transferido para *${user}*. Aguarde, já vamos atender você!`,
-};
 
 /**
  * PUT /tickets/:id (core section 4): accept, close/resolve, reopen, return, transfer to a queue or
