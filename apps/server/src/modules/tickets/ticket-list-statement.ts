@@ -4,7 +4,7 @@ import { DASHBOARD_TIME_ZONE, TICKETS_COUNT_BOUND, type Ticket, type ZTicketsQue
 import { addDays } from 'date-fns';
 import type { z } from 'zod';
 import { protocolOf } from '../../automation/message-variables.js';
-import type { Viewer } from './visibility.js';
+import type { Viewer } from '../../db/ticket-visibility.js';
 
 /** GET /tickets query after parsing. */
 export type TicketsQueryParsed = z.output<typeof ZTicketsQuery>;

@@ -5,6 +5,7 @@ import { sendClosingMessages } from '../../automation/ratings.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext } from '../../context.js';
 import { contacts, messages, queues, settings, tickets, users, whatsapps } from '../../db/schema/index.js';
+import { assertMayActOnTicket, loadViewer, type Viewer, visibleWhere } from '../../db/ticket-visibility.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
@@ -20,7 +21,6 @@ import {
   toListTicket,
 } from './ticket-list-statement.js';
 import { findTicket, ticketQuery, toTicket } from './ticket-repository.js';
-import { assertMayActOnTicket, loadViewer, type Viewer, visibleWhere } from './visibility.js';
 
 export { AUTOMATIC_MESSAGES } from '../../automation/automatic-messages.js';
 export { intArrayParam, localDayRange, type TicketsQueryParsed } from './ticket-list-statement.js';

@@ -1,2 +1,0 @@
-/** The connection readers: they live in db/ with the other row readers channels and modules share. */
-export * from '../../db/whatsapp-repository.js';
