@@ -4,7 +4,8 @@
  * Server (`apps/server/src`), from bottom to top; a folder imports its own layer and the layers below,
  * never above:
  *   1. lib/                 generic infrastructure (errors, guards, URL policy, secrets, web delivery, metrics)
- *   2. db/                  schema, client, migrations
+ *   2. db/                  schema, client, migrations, seed, and the row readers every layer above
+ *                           shares (messages, tickets, connections, ticket visibility)
  *   3. jobs/, realtime/     the durable job queue and the socket layer
  *   4. channels/            WhatsApp drivers, the inbound pipeline, outbound delivery, media store
  *   5. automation/          queue chatbot, bots, flows, ratings, attendance hours, timers
@@ -86,7 +87,7 @@ module.exports = {
     ),
     ...layer(
       'server-db-above-lib',
-      'db/ (schema, client, migrations) imports lib/ at most.',
+      'db/ (schema, client, migrations, seed, row readers) imports lib/ at most.',
       `${SERVER}db/`,
       `${SERVER}(channels|automation|modules|realtime|jobs)/|${ROOT_ABOVE_CONFIG}|${SERVER}context\\.ts$`,
     ),
