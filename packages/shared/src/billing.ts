@@ -5,7 +5,6 @@
  * schemas are in schemas/billing.ts.
  */
 import { FREE_TRIAL_PLAN_NAME } from './constants.js';
-import type { Invoice } from './schemas/billing.js';
 
 /** Annual discount of the plans page (document 3 section 9): annual = 12 × monthly × 0.8. */
 export const ANNUAL_DISCOUNT = 0.2;
@@ -38,9 +37,23 @@ export function planPrice(monthly: number, period: BillingPeriod): number {
 export const INVOICE_STATUSES = ['open', 'paid', 'cancelled'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
+/**
+ * The invoice fields the rules below read, as schemas/billing.ts's Invoice carries them (declared
+ * here so this file stays below the schemas and free of zod).
+ */
+interface InvoiceFacts {
+  status: InvoiceStatus;
+  /** ISO date or date-time. */
+  dueDate: string;
+  detail: string;
+  planId: number | null;
+  /** ISO date-time. */
+  updatedAt: string;
+}
+
 /** What the invoices page shows: paid, open, or expired (open and due before today). */
 export function invoiceDisplayStatus(
-  invoice: Pick<Invoice, 'status' | 'dueDate'>,
+  invoice: Pick<InvoiceFacts, 'status' | 'dueDate'>,
   now: Date = new Date(),
 ): 'paid' | 'open' | 'expired' | 'cancelled' {
   if (invoice.status !== 'open') return invoice.status;
@@ -50,7 +63,7 @@ export function invoiceDisplayStatus(
 }
 
 /** Free-trial invoices are hidden from the invoices page (document 3 section 9). */
-export const isFreeTrialInvoice = (invoice: Pick<Invoice, 'detail'>) =>
+export const isFreeTrialInvoice = (invoice: Pick<InvoiceFacts, 'detail'>) =>
   invoice.detail.toLowerCase().includes(FREE_TRIAL_PLAN_NAME.toLowerCase());
 
 /**
@@ -59,7 +72,7 @@ export const isFreeTrialInvoice = (invoice: Pick<Invoice, 'detail'>) =>
  * period is ANUAL when that invoice's detail says so. A plan mismatch is `inconsistent`.
  */
 export function subscriptionState(
-  invoices: Pick<Invoice, 'status' | 'planId' | 'detail' | 'updatedAt'>[],
+  invoices: Pick<InvoiceFacts, 'status' | 'planId' | 'detail' | 'updatedAt'>[],
   companyPlanId: number | null,
 ): { subscribed: boolean; period: BillingPeriod | null; inconsistent: boolean } {
   const paid = invoices

@@ -2,9 +2,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { OutboundSender } from '../channels/outbound-sender.js';
 import type { AppContext } from '../context.js';
 import { settings } from '../db/schema/index.js';
+import { findTicket } from '../db/ticket-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { findTicket } from '../modules/tickets/ticket-repository.js';
-import { AUTOMATIC_MESSAGES } from '../modules/tickets/tickets-service.js';
+import { AUTOMATIC_MESSAGES } from './automatic-messages.js';
 import { CONNECTION_TIMERS_JOB } from './jobs.js';
 import { fillVariables } from './message-variables.js';
 

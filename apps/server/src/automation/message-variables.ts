@@ -1,6 +1,9 @@
 import { TZDate } from '@date-fns/tz';
 import { DASHBOARD_TIME_ZONE } from '@zapdesk/shared';
 import { format } from 'date-fns';
+import { protocolOf } from '../db/ticket-repository.js';
+
+export { protocolOf } from '../db/ticket-repository.js';
 
 /** What the variables of an automatic message are filled from. */
 export interface VariableContext {
@@ -23,45 +26,6 @@ export function greetingFor(hour: number): string {
   if (hour < 12) return 'Bom dia';
   if (hour < 18) return 'Boa tarde';
   return 'Boa noite';
-}
-
-/**
- * The protocol number of a ticket: its creation day (yyyyMMdd, company time) followed by the ticket
- * id padded to six digits — unique per ticket and readable over the phone.
- */
-export function protocolOf(ticketId: number, createdAt: Date, timeZone = DASHBOARD_TIME_ZONE): string {
-  return `${localDate(createdAt, timeZone)}${String(ticketId).padStart(6, '0')}`;
-}
-
-/** One Intl formatter per time zone (yyyy-MM-dd in 'en-CA'): lists format 40 protocols per page. */
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-/**
- * Days already formatted, per time zone, by quarter hour since the epoch: UTC offsets are whole
- * quarter hours and change on quarter hours (every zone since the early 20th century), so all the
- * instants of one quarter hour fall on the same local day. Cleared when it grows past DAY_CACHE_MAX.
- */
-const dayCache = new Map<string, Map<number, string>>();
-const QUARTER_HOUR_MS = 15 * 60 * 1000;
-const DAY_CACHE_MAX = 20_000;
-
-/** The calendar day of `at` in `timeZone` as yyyyMMdd. */
-function localDate(at: Date, timeZone: string): string {
-  const quarter = Math.floor(at.getTime() / QUARTER_HOUR_MS);
-  let days = dayCache.get(timeZone);
-  const known = days?.get(quarter);
-  if (known !== undefined) return known;
-  let f = dayFormats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, f);
-  }
-  const day = f.format(at).replaceAll('-', '');
-  if (!days || days.size >= DAY_CACHE_MAX) {
-    days = new Map();
-    dayCache.set(timeZone, days);
-  }
-  if (!Number.isNaN(quarter)) days.set(quarter, day);
-  return day;
 }
 
 /**

@@ -18,8 +18,8 @@ import {
   whatsappQueues,
   whatsapps,
 } from '../db/schema/index.js';
+import { findTicket } from '../db/ticket-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
-import { findTicket } from '../modules/tickets/ticket-repository.js';
 import { isWithinSchedule } from './attendance-hours.js';
 import type { BotEngine } from './bots/bot-engine.js';
 import { type BotBubblesJob, QUEUE_BOT_JOB, type QueueBotJob, queueBotKey } from './jobs.js';

@@ -1,8 +1,8 @@
 import type { Message } from '@zapdesk/shared';
 import { inArray } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
+import { findMessages } from '../db/message-repository.js';
 import { tickets } from '../db/schema/index.js';
-import { findMessages } from '../modules/messages/message-repository.js';
 
 /** How many messages' last emitted ack a node remembers (the oldest are forgotten first). */
 const EMITTED_ACKS_KEPT = 10_000;

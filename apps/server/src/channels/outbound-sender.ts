@@ -2,12 +2,12 @@ import { type ErrorCode, isErrorCode, type MediaType, type Message } from '@zapd
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/client.js';
+import { findMessage } from '../db/message-repository.js';
 import { contacts, messages, tickets, users } from '../db/schema/index.js';
+import { assertMayActOnTicket, loadViewer } from '../db/ticket-visibility.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { AppError } from '../lib/app-error.js';
 import { type AuthContext, isAdmin } from '../lib/guards.js';
-import { findMessage } from '../modules/messages/message-repository.js';
-import { assertMayActOnTicket, loadViewer } from '../modules/tickets/visibility.js';
 import type { MediaStore } from './media-store.js';
 import { emitMessageUpdates } from './message-events.js';
 import { OutboundDelivery, type SendingClaimOptions } from './outbound-delivery.js';

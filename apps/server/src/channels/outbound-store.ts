@@ -2,9 +2,9 @@ import type { MediaType } from '@zapdesk/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/client.js';
+import { findMessages } from '../db/message-repository.js';
 import { messages, tickets } from '../db/schema/index.js';
-import { findMessages } from '../modules/messages/message-repository.js';
-import { findTicket, findTickets } from '../modules/tickets/ticket-repository.js';
+import { findTicket, findTickets } from '../db/ticket-repository.js';
 import { previewOf } from './inbound-pipeline.js';
 
 /** One outbound message to store (a text, or a stored file with its caption). */

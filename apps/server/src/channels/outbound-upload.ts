@@ -1,13 +1,9 @@
 import { fileTypeFromBuffer } from 'file-type';
 import mime from 'mime-types';
 import { AppError } from '../lib/app-error.js';
+import type { UploadedFile } from '../lib/single-upload.js';
 
-/** An uploaded file to send. */
-export interface UploadedFile {
-  data: Buffer;
-  fileName: string;
-  mimetype: string;
-}
+export type { UploadedFile } from '../lib/single-upload.js';
 
 /** Media size limits in bytes by kind (WhatsApp's own limits). */
 export const MEDIA_LIMITS = {

@@ -2,8 +2,8 @@ import type { ConnectionState } from '@zapdesk/shared';
 import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { whatsappLeases, whatsappSessions, whatsapps } from '../db/schema/index.js';
+import { findWhatsapp } from '../db/whatsapp-repository.js';
 import { whatsappView } from '../lib/secret-views.js';
-import { findWhatsapp } from '../modules/whatsapp/whatsapp-repository.js';
 import type { ChannelDriver, DriverContext, DriverEvents } from './driver.js';
 import type { ConnectionRef, InboundPipeline } from './inbound-pipeline.js';
 

@@ -1,9 +1,9 @@
 import { FREE_TRIAL_PLAN_NAME } from '@zapdesk/shared';
 import { count, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
-import { insertCompany } from '../modules/companies/companies-service.js';
-import { hashPassword } from '../modules/users/users-service.js';
+import { hashPassword } from '../lib/password.js';
 import type { Database } from './client.js';
+import { insertCompany } from './company-rows.js';
 import {
   companies,
   plans,

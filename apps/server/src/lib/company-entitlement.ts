@@ -1,6 +1,6 @@
 import type { PlanFlag } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
-import type { AppContext } from '../context.js';
+import type { Database } from '../db/client.js';
 import { companies, plans } from '../db/schema/index.js';
 
 /** Why a company's background work may not run now (a catalogue code, recorded on the skipped item). */
@@ -18,7 +18,7 @@ export type EntitlementRefusal =
  * lacks the flag). Never throws for a refusal.
  */
 export async function companyRefusal(
-  ctx: AppContext,
+  ctx: { db: Database },
   companyId: number,
   flag?: PlanFlag,
 ): Promise<EntitlementRefusal | null> {

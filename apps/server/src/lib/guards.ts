@@ -1,4 +1,5 @@
 import type { PlanFlag } from '@zapdesk/shared';
+import type { AccessClaims } from './access-claims.js';
 
 /**
  * Every route under /api declares its guard in `config`:
@@ -13,14 +14,8 @@ export interface RouteGuard {
   plan?: PlanFlag;
 }
 
-/** The verified caller, set on `request.auth` for `auth: 'user'` routes. */
-export interface AuthContext {
-  userId: number;
-  companyId: number;
-  profile: 'admin' | 'user';
-  super: boolean;
-  /** Session (refresh token family) the access token was issued for. */
-  sessionId: string;
+/** The verified caller, set on `request.auth` for `auth: 'user'` routes: the token's claims and more. */
+export interface AuthContext extends AccessClaims {
   planFlags: Record<PlanFlag, boolean>;
   /**
    * The caller's queues and allTicket flag, as the guard read them for this request (so listing

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError } from './app-error.js';
 
 /**
@@ -112,8 +112,17 @@ export function isPublicAddress(address: string): boolean {
 const systemResolve = (hostname: string): Promise<ResolvedAddress[]> =>
   dns.promises.lookup(hostname, { all: true, verbatim: true });
 
+/**
+ * What the policy reads from the app's context (AppContext satisfies it): the configuration, and the
+ * seams (a resolver, an address judge) that tests set to treat a local server as public.
+ */
+export interface OutboundContext {
+  config: Pick<Config, 'OUTBOUND_ALLOW_PRIVATE_URLS'>;
+  outbound?: Pick<OutboundPolicy, 'resolve' | 'isAllowedAddress'>;
+}
+
 /** The app's policy: OUTBOUND_ALLOW_PRIVATE_URLS, read at each call, and the context's test seams. */
-export function outboundPolicy(ctx: Pick<AppContext, 'config' | 'outbound'>): OutboundPolicy {
+export function outboundPolicy(ctx: OutboundContext): OutboundPolicy {
   return { allowPrivate: ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS, ...ctx.outbound };
 }
 
@@ -327,7 +336,7 @@ export async function outboundRequest(
  * @throws AppError ERR_URL_NOT_ALLOWED (400) with `field`.
  */
 export async function assertUrlAllowed(
-  ctx: Pick<AppContext, 'config' | 'outbound'>,
+  ctx: OutboundContext,
   url: string,
   field: string,
   extra: Record<string, unknown> = {},

@@ -1,7 +1,13 @@
 import { withoutBidiControls } from '@zapdesk/shared';
 import type { FastifyRequest } from 'fastify';
-import type { UploadedFile } from '../channels/outbound-upload.js';
 import { AppError } from './app-error.js';
+
+/** An uploaded file (to send, to store): its bytes, the name the client gave it, its declared type. */
+export interface UploadedFile {
+  data: Buffer;
+  fileName: string;
+  mimetype: string;
+}
 
 /**
  * Reads the one file of a multipart upload (`POST …/media-upload`): the first file part is kept,

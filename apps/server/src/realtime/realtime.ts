@@ -9,8 +9,8 @@ import {
 } from '@zapdesk/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { Server, type Socket } from 'socket.io';
+import type { AccessClaims } from '../lib/access-claims.js';
 import type { Viewer } from '../lib/secret-views.js';
-import type { AccessClaims } from '../modules/auth/tokens.js';
 
 /** Room of one sign-in session (refresh-token family), used to spare it from duplicate-login events. */
 export const sessionRoom = (sessionId: string) => `session-${sessionId}`;

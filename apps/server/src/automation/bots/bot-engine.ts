@@ -14,10 +14,10 @@ import {
   tickets,
   whatsapps,
 } from '../../db/schema/index.js';
+import { findTicket } from '../../db/ticket-repository.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { outboundPolicy } from '../../lib/outbound-url.js';
 import { decryptSecret } from '../../lib/secrets.js';
-import { findTicket } from '../../modules/tickets/ticket-repository.js';
 import { type BotBubblesJob, QUEUE_BOT_JOB, type QueueBotJob } from '../jobs.js';
 import { BotServiceError } from './bot-error.js';
 import { detectIntent } from './dialogflow-runner.js';

@@ -17,9 +17,9 @@ import {
   tickets,
   whatsapps,
 } from '../../db/schema/index.js';
+import { findTicket } from '../../db/ticket-repository.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { companyRefusal } from '../../lib/company-entitlement.js';
-import { findTicket } from '../../modules/tickets/ticket-repository.js';
 import type { QueueBotJob } from '../jobs.js';
 import { openAiOutcome, typebotOutcome } from './flow-bot-nodes.js';
 import {

@@ -3,12 +3,12 @@ import type { CloudConfig, CloudConfigBody, CloudTemplate, CloudWindow, Message 
 import { and, eq, max, sql } from 'drizzle-orm';
 import { ZodError } from 'zod';
 import type { AppContext } from '../../context.js';
+import { findMessage } from '../../db/message-repository.js';
 import { cloudConnections, contacts, messages, tickets, whatsapps } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { jsonTooDeep, tooDeepError } from '../../lib/json-body.js';
-import { findMessage } from '../../modules/messages/message-repository.js';
 import { decryptValue, encryptValue } from '../baileys/auth-state.js';
 import type { DriverContext } from '../driver.js';
 import type { InboundPipeline } from '../inbound-pipeline.js';

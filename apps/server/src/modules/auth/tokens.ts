@@ -1,15 +1,9 @@
 import crypto from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { AccessClaims } from '../../lib/access-claims.js';
 import { AppError } from '../../lib/app-error.js';
 
-/** Claims of the access token (a short-lived HS256 JWT sent as bearer). */
-export interface AccessClaims {
-  userId: number;
-  companyId: number;
-  profile: 'admin' | 'user';
-  super: boolean;
-  sessionId: string;
-}
+export type { AccessClaims } from '../../lib/access-claims.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);

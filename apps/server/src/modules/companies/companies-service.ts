@@ -1,7 +1,6 @@
 import {
   type Company,
   DEFAULT_COMPANY_SCHEDULES,
-  DEFAULT_SETTINGS,
   FREE_TRIAL_PLAN_NAME,
   type ListPlanResponse,
   type Recurrence,
@@ -11,37 +10,15 @@ import {
 } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import type { Tx } from '../../db/client.js';
-import { companies, plans, settings, users } from '../../db/schema/index.js';
+import { insertCompany } from '../../db/company-rows.js';
+import { companies, plans, users } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { toPlan } from '../auth/session-user.js';
 import { hashPassword } from '../users/users-service.js';
 
-export interface NewCompany {
-  name: string;
-  email?: string | null;
-  phone?: string | null;
-  planId: number | null;
-  dueDate: Date | null;
-  recurrence: Recurrence | null;
-  status?: boolean;
-  campaignsEnabled?: boolean;
-}
-
-/** Inserts a company with the default settings (document 2 section 9); returns its id. */
-export async function insertCompany(tx: Tx, input: NewCompany): Promise<number> {
-  const [row] = await tx
-    .insert(companies)
-    .values({ ...input, status: input.status ?? true, campaignsEnabled: input.campaignsEnabled ?? false })
-    .returning({ id: companies.id });
-  const companyId = row!.id;
-  await tx
-    .insert(settings)
-    .values(Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({ companyId, key, value })));
-  return companyId;
-}
+export { insertCompany, type NewCompany } from '../../db/company-rows.js';
 
 /**
  * POST /companies/cadastro (document 3 sections 5 and 9): a company on the free-trial plan with one

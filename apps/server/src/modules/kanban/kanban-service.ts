@@ -4,11 +4,11 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { contacts, tags, tickets, ticketTags } from '../../db/schema/index.js';
+import { loadViewer, visibleWhere } from '../../db/ticket-visibility.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { findTicket } from '../tickets/ticket-repository.js';
 import { getVisibleTicket } from '../tickets/tickets-service.js';
-import { loadViewer, visibleWhere } from '../tickets/visibility.js';
 
 /** GET /ticket/kanban query after parsing. */
 export type KanbanQueryParsed = z.output<typeof ZKanbanQuery>;

@@ -15,16 +15,16 @@ import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { contacts, schedules, tickets, whatsapps } from '../../db/schema/index.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
-import { AppError } from '../../lib/app-error.js';
-import { companyRefusal } from '../../lib/company-entitlement.js';
-import type { AuthContext } from '../../lib/guards.js';
 import {
   assertMayActOnContact,
   assertMayActOnTicket,
   loadUserViewer,
   loadViewer,
-} from '../tickets/visibility.js';
+} from '../../db/ticket-visibility.js';
+import type { JobQueue } from '../../jobs/job-queue.js';
+import { AppError } from '../../lib/app-error.js';
+import { companyRefusal } from '../../lib/company-entitlement.js';
+import type { AuthContext } from '../../lib/guards.js';
 
 /** Schedules per page of GET /schedules. */
 export const SCHEDULES_PAGE_SIZE = 20;

@@ -1,8 +1,26 @@
 import crypto from 'node:crypto';
-import { TICKETS_COUNT_BOUND, type Ticket } from '@zapdesk/shared';
+import { TZDate } from '@date-fns/tz';
+import { DASHBOARD_TIME_ZONE, TICKETS_COUNT_BOUND, type Ticket, type ZTicketsQuery } from '@zapdesk/shared';
+import { addDays } from 'date-fns';
+import type { z } from 'zod';
 import { protocolOf } from '../../automation/message-variables.js';
-import { intArrayParam, localDayRange, type TicketsQueryParsed } from './tickets-service.js';
-import type { Viewer } from './visibility.js';
+import type { Viewer } from '../../db/ticket-visibility.js';
+
+/** GET /tickets query after parsing. */
+export type TicketsQueryParsed = z.output<typeof ZTicketsQuery>;
+
+/**
+ * The instants of a calendar day (yyyy-MM-dd) in the company's time zone (America/Sao_Paulo, as the
+ * dashboard): from its local midnight to the next local midnight.
+ */
+export function localDayRange(day: string, timeZone = DASHBOARD_TIME_ZONE): { start: Date; end: Date } {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const start = new TZDate(year, month - 1, date, timeZone);
+  return { start: new Date(start.getTime()), end: new Date(addDays(start, 1).getTime()) };
+}
+
+/** A Postgres int[] literal of validated ids, sent as one parameter so the statement text stays fixed. */
+export const intArrayParam = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
 
 /**
  * The plain ticket list's statement written as SQL text: the same rows, order,

@@ -1,52 +1,39 @@
-import { TZDate } from '@date-fns/tz';
-import {
-  DASHBOARD_TIME_ZONE,
-  TICKETS_COUNT_BOUND,
-  type Ticket,
-  type UpdateTicketFields,
-  type ZTicketsQuery,
-} from '@zapdesk/shared';
-import { addDays } from 'date-fns';
+import { TICKETS_COUNT_BOUND, type Ticket, type UpdateTicketFields } from '@zapdesk/shared';
 import { and, desc, eq, gt, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { z } from 'zod';
+import { AUTOMATIC_MESSAGES } from '../../automation/automatic-messages.js';
 import { sendClosingMessages } from '../../automation/ratings.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext } from '../../context.js';
 import { contacts, messages, queues, settings, tickets, users, whatsapps } from '../../db/schema/index.js';
+import { assertMayActOnTicket, loadViewer, type Viewer, visibleWhere } from '../../db/ticket-visibility.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { assertPromptOfCompany } from '../prompts/prompts-service.js';
 import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
-import { listStatement, ROW_COUNT, ROW_CURSOR_KEY, toListTicket } from './ticket-list-statement.js';
+import {
+  intArrayParam,
+  listStatement,
+  localDayRange,
+  ROW_COUNT,
+  ROW_CURSOR_KEY,
+  type TicketsQueryParsed,
+  toListTicket,
+} from './ticket-list-statement.js';
 import { findTicket, ticketQuery, toTicket } from './ticket-repository.js';
-import { assertMayActOnTicket, loadViewer, type Viewer, visibleWhere } from './visibility.js';
 
-/** GET /tickets query after parsing. */
-export type TicketsQueryParsed = z.output<typeof ZTicketsQuery>;
+export { AUTOMATIC_MESSAGES } from '../../automation/automatic-messages.js';
+export { intArrayParam, localDayRange, type TicketsQueryParsed } from './ticket-list-statement.js';
 
 /** Tickets per page of GET /tickets. */
 export const TICKETS_PAGE_SIZE = 40;
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/**
- * The instants of a calendar day (yyyy-MM-dd) in the company's time zone (America/Sao_Paulo, as the
- * dashboard): from its local midnight to the next local midnight.
- */
-export function localDayRange(day: string, timeZone = DASHBOARD_TIME_ZONE): { start: Date; end: Date } {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const start = new TZDate(year, month - 1, date, timeZone);
-  return { start: new Date(start.getTime()), end: new Date(addDays(start, 1).getTime()) };
-}
-
 function dayRange(column: typeof tickets.createdAt | typeof tickets.updatedAt, day: string): SQL {
   const { start, end } = localDayRange(day);
   return and(gte(column, start), lt(column, end))!;
 }
-
-/** A Postgres int[] literal of validated ids, sent as one parameter so the statement text stays fixed. */
-export const intArrayParam = (ids: number[]) => `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
 
 /** `column = any($n::int[])`: one parameter whatever the number of ids. */
 const anyOf = (column: SQL | typeof tickets.queueId, ids: number[]) =>
@@ -295,16 +282,6 @@ export async function createTicket(
   ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
   return ticket;
 }
-
-/** The automatic message texts (pt-BR, the product's default language for customers). */
-export const AUTOMATIC_MESSAGES = {
-  greeting: (contact: string, user: string) =>
-    `Olá *${contact}*, meu nome é *${user}* e agora vou prosseguir com o seu atendimento!`,
-  transferQueue: (queue: string) =>
-    `Seu atendimento foi transferido para o setor *${queue}*. Aguarde, já vamos atender você!`,
-  transferUser: (user: string) =>
-    `Seu atendimento foi transferido para *${user}*. Aguarde, já vamos atender você!`,
-};
 
 /**
  * PUT /tickets/:id (core section 4): accept, close/resolve, reopen, return, transfer to a queue or

@@ -1,4 +1,3 @@
-import { hash } from '@node-rs/argon2';
 import {
   type CreateUserBody,
   PAGE_SIZE,
@@ -14,15 +13,13 @@ import { companies, plans, queues, tickets, userQueues, users, whatsapps } from 
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
+import { hashPassword } from '../../lib/password.js';
 import { companyVisibilityRooms, visibilityRooms } from '../../realtime/visibility-rooms.js';
 import { revokeSessions } from '../auth/sessions.js';
 import { findTickets } from '../tickets/ticket-repository.js';
 import { findPublicUser, selectPublicUsers, toPublicUser } from './user-repository.js';
 
-/** Hashes a password with argon2id (the library's defaults: 19 MiB, 2 passes). */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password);
-}
+export { hashPassword } from '../../lib/password.js';
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);

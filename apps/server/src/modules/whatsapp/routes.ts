@@ -1,9 +1,9 @@
 import { ZIdParam, ZWhatsapp, ZWhatsappBody } from '@zapdesk/shared';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
+import { selectWhatsapps } from '../../db/whatsapp-repository.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
 import { viewerOf, whatsappView } from '../../lib/secret-views.js';
-import { selectWhatsapps } from './whatsapp-repository.js';
 import {
   createWhatsapp,
   deleteWhatsapp,

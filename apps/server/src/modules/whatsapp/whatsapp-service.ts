@@ -5,6 +5,7 @@ import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { companies, plans, queues, tickets, whatsappQueues, whatsapps } from '../../db/schema/index.js';
+import { findWhatsapp, selectWhatsapps } from '../../db/whatsapp-repository.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
@@ -13,7 +14,6 @@ import { assertFlowOfCompany } from '../flows/flows-service.js';
 import { assertPromptOfCompany } from '../prompts/prompts-service.js';
 import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
 import { findTickets } from '../tickets/ticket-repository.js';
-import { findWhatsapp, selectWhatsapps } from './whatsapp-repository.js';
 
 /** Connections need the session manager to start and stop sessions. */
 export interface SessionControl {

@@ -1,5 +1,11 @@
 import { FormControlLabel, Switch } from '@mui/material';
-import type { ShowAllSwitchProps } from './show-all-switch';
+
+/** The 'show all' switch's props: its label, whether it is on, and what to call with the new state. */
+export interface ShowAllSwitchProps {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}
 
 /** The 'show all' switch as MUI draws and animates it (FormControlLabel, Switch): a chunk of its own. */
 export function ShowAllSwitchMui({ label, checked, onChange }: ShowAllSwitchProps) {

@@ -1,11 +1,8 @@
 import { Box } from '@mui/material';
 import { lazy, Suspense } from 'react';
+import type { ShowAllSwitchProps } from './show-all-switch-mui';
 
-export interface ShowAllSwitchProps {
-  label: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-}
+export type { ShowAllSwitchProps } from './show-all-switch-mui';
 
 /** MUI's switch (ripple, hover, motion), fetched right after the first render. */
 const ShowAllSwitchMui = lazy(() =>

@@ -1,7 +1,7 @@
 import type { ConnectionState, Provider, QueueRef, Whatsapp } from '@zapdesk/shared';
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client.js';
-import { whatsapps } from '../../db/schema/index.js';
+import type { Tx } from './client.js';
+import { whatsapps } from './schema/index.js';
 
 /** The connection's queues as a JSON array (one subquery, no query per row). */
 const queuesJson = sql<QueueRef[]>`coalesce((

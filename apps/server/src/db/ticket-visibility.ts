@@ -1,8 +1,8 @@
 import { and, eq, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client.js';
-import { tickets, userQueues, users } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
-import { type AuthContext, isAdmin } from '../../lib/guards.js';
+import { AppError } from '../lib/app-error.js';
+import { type AuthContext, isAdmin } from '../lib/guards.js';
+import type { Tx } from './client.js';
+import { tickets, userQueues, users } from './schema/index.js';
 
 /** What decides which tickets a user sees. */
 export interface Viewer {

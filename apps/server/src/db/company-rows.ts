@@ -1,0 +1,28 @@
+import { DEFAULT_SETTINGS, type Recurrence } from '@zapdesk/shared';
+import type { Tx } from './client.js';
+import { companies, settings } from './schema/index.js';
+
+/** A company to insert: its identity, plan and due date (null: never due); status and campaigns default. */
+export interface NewCompany {
+  name: string;
+  email?: string | null;
+  phone?: string | null;
+  planId: number | null;
+  dueDate: Date | null;
+  recurrence: Recurrence | null;
+  status?: boolean;
+  campaignsEnabled?: boolean;
+}
+
+/** Inserts a company with the default settings (document 2 section 9); returns its id. */
+export async function insertCompany(tx: Tx, input: NewCompany): Promise<number> {
+  const [row] = await tx
+    .insert(companies)
+    .values({ ...input, status: input.status ?? true, campaignsEnabled: input.campaignsEnabled ?? false })
+    .returning({ id: companies.id });
+  const companyId = row!.id;
+  await tx
+    .insert(settings)
+    .values(Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({ companyId, key, value })));
+  return companyId;
+}
