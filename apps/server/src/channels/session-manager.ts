@@ -39,7 +39,7 @@ export class SessionManager {
   >();
   private closing = false;
   private timer: NodeJS.Timeout | undefined;
-  /** Send what other nodes stored for the connections this node runs (set by the app), in order. */
+  /** What sends what other nodes stored for the connections this node runs (added by the app), in order. */
   private readonly pendingDelivery: ((connectionIds: number[]) => Promise<void>)[] = [];
 
   constructor(
