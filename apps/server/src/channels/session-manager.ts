@@ -39,8 +39,8 @@ export class SessionManager {
   >();
   private closing = false;
   private timer: NodeJS.Timeout | undefined;
-  /** Sends what other nodes stored for the connections this node runs (set by the app). */
-  private pendingDelivery: ((connectionIds: number[]) => Promise<void>) | undefined;
+  /** What sends what other nodes stored for the connections this node runs (added by the app), in order. */
+  private readonly pendingDelivery: ((connectionIds: number[]) => Promise<void>)[] = [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -50,11 +50,17 @@ export class SessionManager {
   ) {}
 
   /**
-   * Registers what sends the outbound messages waiting for this node's sessions: called when a
-   * session reports CONNECTED and, with leases, by `tick()` for the connected sessions.
+   * Adds what sends the outbound messages waiting for this node's sessions: called when a session
+   * reports CONNECTED and, with leases, by `tick()` for the connected sessions. Several run one after
+   * the other, in the order they were added; a failure stops the ones after it.
    */
   onPendingDelivery(fn: (connectionIds: number[]) => Promise<void>): void {
-    this.pendingDelivery = fn;
+    this.pendingDelivery.push(fn);
+  }
+
+  /** Runs the pending-delivery senders for these connections, in order. */
+  private async deliverPending(connectionIds: number[]): Promise<void> {
+    for (const deliver of this.pendingDelivery) await deliver(connectionIds);
   }
 
   /**
@@ -150,7 +156,7 @@ export class SessionManager {
       );
     }
     const connected = [...this.drivers].filter(([, entry]) => entry.connected).map(([id]) => id);
-    if (connected.length && this.pendingDelivery) await this.pendingDelivery(connected);
+    if (connected.length && this.pendingDelivery.length) await this.deliverPending(connected);
   }
 
   /** Runs `tick()` every `ttlMs / 4` until `closeAll()` (servers with leases). */
@@ -297,7 +303,8 @@ export class SessionManager {
           }),
         );
         // What waited for the session (ack 0) goes out now.
-        if (state === 'CONNECTED' && this.pendingDelivery) inOrder(() => this.pendingDelivery!([ref.id]));
+        if (state === 'CONNECTED' && this.pendingDelivery.length)
+          inOrder(() => this.deliverPending([ref.id]));
       },
       message: async (message) => {
         await this.pipeline.ingest(ref, message);
