@@ -14,7 +14,7 @@ import { registerCompression } from '../lib/web-delivery.js';
 import { authGuard } from '../modules/auth/guard.js';
 
 /**
- * The Content-Security-Policy of the web app and the API (docs/architecture.md, "Headers"): scripts
+ * The Content-Security-Policy of the web app and the API (docs/security.md, "Headers"): scripts
  * and everything else from the app's own origin; inline styles (MUI's emotion inserts <style>
  * tags); images and media also from data: and blob: (media is fetched with the token into blob
  * URLs); socket.io over the same origin ('self' covers ws:/wss: of the page's host); no frames,
