@@ -26,6 +26,7 @@ export interface ResourceSpec<
   Body extends z.ZodType,
   UpdateBody extends z.ZodType,
   Query extends z.ZodType,
+  Page extends z.ZodType,
 > {
   path: string;
   tags: string[];
@@ -35,8 +36,8 @@ export interface ResourceSpec<
   /** The `:id` schema; ZIdParam unless given. */
   params?: IdParams;
   query?: Query;
-  page?: z.ZodType;
-  list?: Route<(auth: AuthContext, query: z.output<Query>) => unknown>;
+  page?: Page;
+  list?: Route<(auth: AuthContext, query: z.output<Query>) => Promise<z.input<Page>>>;
   show?: Route<(auth: AuthContext, id: number) => Promise<z.input<Item>>>;
   create?: Route<(auth: AuthContext, body: z.output<Body>) => Promise<z.input<Item>>>;
   update?: Route<(auth: AuthContext, id: number, body: z.output<UpdateBody>) => Promise<z.input<Item>>>;
@@ -70,7 +71,8 @@ export function resourceRoutes<
   Body extends z.ZodType,
   UpdateBody extends z.ZodType = z.ZodUnknown,
   Query extends z.ZodType = z.ZodUnknown,
->(app: ZodApp, spec: ResourceSpec<Item, Body, UpdateBody, Query>): void {
+  Page extends z.ZodType = z.ZodUnknown,
+>(app: ZodApp, spec: ResourceSpec<Item, Body, UpdateBody, Query, Page>): void {
   const { path, tags, item, list, show, create, update, remove } = spec;
   const params = spec.params ?? ZIdParam;
   const one = `${path}/:id`;
