@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
+import type { Database, Tx } from '../db/client.js';
 import { queues, userQueues, users } from '../db/schema/index.js';
 import { adminsRoom, noQueueRoom, pendingRoom, queueRoom } from './realtime.js';
 
@@ -13,6 +13,32 @@ export async function visibilityRooms(
   companyId: number,
   userId: number,
 ): Promise<string[] | undefined> {
+  const user = await readUserVisibility(db, companyId, userId);
+  if (!user) return undefined;
+  if (user.admin) return [adminsRoom(companyId)];
+  return [
+    noQueueRoom(companyId),
+    ...(user.allTicket ? [pendingRoom(companyId)] : []),
+    ...user.queueIds.map((queueId) => queueRoom(companyId, queueId)),
+  ];
+}
+
+/** What decides which tickets a user sees: admin (or super user), allTicket enabled, its queues. */
+export interface UserVisibility {
+  admin: boolean;
+  allTicket: boolean;
+  queueIds: number[];
+}
+
+/**
+ * Reads a user of the company by id with its queues, in one query (`db` may be a transaction).
+ * @returns undefined when the user no longer exists in the company.
+ */
+export async function readUserVisibility(
+  db: Tx,
+  companyId: number,
+  userId: number,
+): Promise<UserVisibility | undefined> {
   const rows = await db
     .select({
       profile: users.profile,
@@ -25,12 +51,11 @@ export async function visibilityRooms(
     .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
   const first = rows[0];
   if (!first) return undefined;
-  if (first.profile === 'admin' || first.super) return [adminsRoom(companyId)];
-  return [
-    noQueueRoom(companyId),
-    ...(first.allTicket === 'enabled' ? [pendingRoom(companyId)] : []),
-    ...rows.flatMap((r) => (r.queueId === null ? [] : [queueRoom(companyId, r.queueId)])),
-  ];
+  return {
+    admin: first.profile === 'admin' || first.super === true,
+    allTicket: first.allTicket === 'enabled',
+    queueIds: rows.flatMap((r) => (r.queueId === null ? [] : [r.queueId])),
+  };
 }
 
 /**

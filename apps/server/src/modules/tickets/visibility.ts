@@ -3,6 +3,7 @@ import type { Tx } from '../../db/client.js';
 import { tickets, userQueues, users } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
+import { readUserVisibility } from '../../realtime/visibility-rooms.js';
 
 /** What decides which tickets a user sees (issue: tickets inbox, point 2). */
 export interface Viewer {
@@ -108,23 +109,6 @@ export async function assertMayActOnContact(db: Tx, viewer: Viewer, contactId: n
  * schedule's job). @returns undefined when the user no longer exists in the company.
  */
 export async function loadUserViewer(db: Tx, companyId: number, userId: number): Promise<Viewer | undefined> {
-  const rows = await db
-    .select({
-      profile: users.profile,
-      super: users.super,
-      allTicket: users.allTicket,
-      queueId: userQueues.queueId,
-    })
-    .from(users)
-    .leftJoin(userQueues, eq(userQueues.userId, users.id))
-    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
-  const first = rows[0];
-  if (!first) return undefined;
-  return {
-    userId,
-    companyId,
-    admin: first.profile === 'admin' || first.super === true,
-    allTicket: first.allTicket === 'enabled',
-    queueIds: rows.flatMap((r) => (r.queueId === null ? [] : [r.queueId])),
-  };
+  const user = await readUserVisibility(db, companyId, userId);
+  return user && { userId, companyId, ...user };
 }
