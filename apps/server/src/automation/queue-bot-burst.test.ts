@@ -7,7 +7,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { queues, tickets } from '../db/schema/index.js';
-import { bearer, createQueue, createTenant, customerNumber, injectMessage } from '../test/factories.js';
+import { customerNumber, injectMessage } from '../test/factories.js';
+import { openBotTenant } from '../test/queue-bot-fixture.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { QUEUE_BOT_JOB } from './jobs.js';
 
@@ -21,24 +22,7 @@ afterEach(async () => {
 });
 
 /** A tenant with queues 'Suporte' and 'Vendas' on one simulator connection with a greeting. */
-async function setup() {
-  const tenant = await createTenant(t.app);
-  const support = await createQueue(t.app, tenant.companyId, 'Suporte');
-  const sales = await createQueue(t.app, tenant.companyId, 'Vendas');
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/whatsapp',
-    headers: bearer(tenant.admin),
-    payload: {
-      name: 'Bot',
-      provider: 'simulator',
-      queueIds: [support, sales],
-      greetingMessage: 'Olá! Escolha um setor:',
-    },
-  });
-  expect(res.statusCode).toBe(201);
-  return { ...tenant, whatsappId: res.json().id as number, support, sales };
-}
+const setup = () => openBotTenant(t.app, { greetingMessage: 'Olá! Escolha um setor:' });
 
 describe('queue chatbot after a crash', () => {
   it('greets a backlog of new customers in parallel and answers each one in order', async () => {

@@ -2,14 +2,8 @@ import { WEEKDAYS_EN } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, queueOptions, queues, settings, tickets } from '../db/schema/index.js';
-import {
-  bearer,
-  createQueue,
-  createTenant,
-  customerNumber,
-  injectMessage,
-  type TenantFixture,
-} from '../test/factories.js';
+import { bearer, createQueue, createTenant, customerNumber, injectMessage } from '../test/factories.js';
+import { type BotTenant, openBotTenant } from '../test/queue-bot-fixture.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
@@ -28,32 +22,11 @@ const ALWAYS_OPEN = WEEKDAYS_EN.map((weekdayEn) => ({
 }));
 const ALWAYS_CLOSED = ALWAYS_OPEN.map((row) => ({ ...row, startTime: '00:00', endTime: '00:00' }));
 
-interface Setup extends TenantFixture {
-  whatsappId: number;
-  support: number;
-  sales: number;
-}
+type Setup = BotTenant;
 
 /** A tenant with queues 'Suporte' and 'Vendas' on one simulator connection with a greeting. */
-async function setup(connection: Record<string, unknown> = {}): Promise<Setup> {
-  const tenant = await createTenant(t.app);
-  const support = await createQueue(t.app, tenant.companyId, 'Suporte');
-  const sales = await createQueue(t.app, tenant.companyId, 'Vendas');
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/whatsapp',
-    headers: bearer(tenant.admin),
-    payload: {
-      name: 'Bot',
-      provider: 'simulator',
-      queueIds: [support, sales],
-      greetingMessage: '{{ms}}, {{firstName}}! Escolha um setor:',
-      ...connection,
-    },
-  });
-  expect(res.statusCode).toBe(201);
-  return { ...tenant, whatsappId: res.json().id, support, sales };
-}
+const setup = (connection: Record<string, unknown> = {}): Promise<Setup> =>
+  openBotTenant(t.app, { greetingMessage: '{{ms}}, {{firstName}}! Escolha um setor:', ...connection });
 
 async function setSetting(companyId: number, key: string, value: string) {
   await t.app.ctx.db

@@ -22,6 +22,7 @@ import { findTicket } from '../db/ticket-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { isWithinSchedule } from './attendance-hours.js';
 import type { BotEngine } from './bots/bot-engine.js';
+import { whileBotMayAnswer } from './bots/bot-ticket.js';
 import { type BotBubblesJob, QUEUE_BOT_JOB, type QueueBotJob, queueBotKey } from './jobs.js';
 import { fillVariables } from './message-variables.js';
 import { answerRating } from './ratings.js';
@@ -251,14 +252,7 @@ export class QueueBot {
     const [changed] = await this.ctx.db
       .update(tickets)
       .set(set)
-      .where(
-        and(
-          eq(tickets.companyId, ticket.companyId),
-          eq(tickets.id, ticket.id),
-          eq(tickets.status, 'pending'),
-          sql`${tickets.userId} is null`,
-        ),
-      )
+      .where(whileBotMayAnswer(ticket))
       .returning({ id: tickets.id });
     if (!changed) return;
     const before = { ...ticket };

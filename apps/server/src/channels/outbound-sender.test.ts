@@ -1,16 +1,9 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, tickets } from '../db/schema/index.js';
-import {
-  bearer,
-  createSimulatorConnection,
-  createTenant,
-  createUser,
-  customerNumber,
-  injectMessage,
-  type TenantFixture,
-} from '../test/factories.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { bearer, createUser, customerNumber, injectMessage, type TenantFixture } from '../test/factories.js';
+import { openConnectionFixture } from '../test/fixtures.js';
+import type { TestApp } from '../test/test-app.js';
 import { outboundProviderId } from './outbound-delivery.js';
 import type { OutboundSender } from './outbound-sender.js';
 
@@ -18,9 +11,7 @@ let t: TestApp;
 let a: TenantFixture;
 let whatsappId: number;
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
+  ({ t, a, whatsappId } = await openConnectionFixture());
 });
 afterAll(() => t.close());
 

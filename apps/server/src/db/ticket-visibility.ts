@@ -108,6 +108,27 @@ export async function assertMayActOnContact(db: Tx, viewer: Viewer, contactId: n
  * schedule's job). @returns undefined when the user no longer exists in the company.
  */
 export async function loadUserViewer(db: Tx, companyId: number, userId: number): Promise<Viewer | undefined> {
+  const user = await readUserVisibility(db, companyId, userId);
+  return user && { userId, companyId, ...user };
+}
+
+/** What decides which tickets a user sees: admin (or super user), allTicket enabled, its queues. */
+export interface UserVisibility {
+  admin: boolean;
+  allTicket: boolean;
+  queueIds: number[];
+}
+
+/**
+ * Reads a user of the company by id with its queues, in one query (`db` may be a transaction);
+ * the ticket viewer of the routes and the socket rooms both start from it.
+ * @returns undefined when the user no longer exists in the company.
+ */
+export async function readUserVisibility(
+  db: Tx,
+  companyId: number,
+  userId: number,
+): Promise<UserVisibility | undefined> {
   const rows = await db
     .select({
       profile: users.profile,
@@ -121,8 +142,6 @@ export async function loadUserViewer(db: Tx, companyId: number, userId: number):
   const first = rows[0];
   if (!first) return undefined;
   return {
-    userId,
-    companyId,
     admin: first.profile === 'admin' || first.super === true,
     allTicket: first.allTicket === 'enabled',
     queueIds: rows.flatMap((r) => (r.queueId === null ? [] : [r.queueId])),

@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import { queues, userQueues, users } from '../db/schema/index.js';
+import { queues } from '../db/schema/index.js';
+import { readUserVisibility } from '../db/ticket-visibility.js';
 import { adminsRoom, noQueueRoom, pendingRoom, queueRoom } from './realtime.js';
 
 /**
@@ -13,23 +14,13 @@ export async function visibilityRooms(
   companyId: number,
   userId: number,
 ): Promise<string[] | undefined> {
-  const rows = await db
-    .select({
-      profile: users.profile,
-      super: users.super,
-      allTicket: users.allTicket,
-      queueId: userQueues.queueId,
-    })
-    .from(users)
-    .leftJoin(userQueues, eq(userQueues.userId, users.id))
-    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
-  const first = rows[0];
-  if (!first) return undefined;
-  if (first.profile === 'admin' || first.super) return [adminsRoom(companyId)];
+  const user = await readUserVisibility(db, companyId, userId);
+  if (!user) return undefined;
+  if (user.admin) return [adminsRoom(companyId)];
   return [
     noQueueRoom(companyId),
-    ...(first.allTicket === 'enabled' ? [pendingRoom(companyId)] : []),
-    ...rows.flatMap((r) => (r.queueId === null ? [] : [queueRoom(companyId, r.queueId)])),
+    ...(user.allTicket ? [pendingRoom(companyId)] : []),
+    ...user.queueIds.map((queueId) => queueRoom(companyId, queueId)),
   ];
 }
 

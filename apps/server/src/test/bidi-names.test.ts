@@ -8,15 +8,9 @@ import { withoutBidiControls } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages } from '../db/schema/index.js';
-import {
-  bearer,
-  createSimulatorConnection,
-  createTenant,
-  customerNumber,
-  inboundMessage,
-  type TenantFixture,
-} from './factories.js';
-import { createTestApp, type TestApp } from './test-app.js';
+import { bearer, customerNumber, inboundMessage, type TenantFixture } from './factories.js';
+import { openConnectionFixture } from './fixtures.js';
+import type { TestApp } from './test-app.js';
 
 const RLO = '\u202E';
 const spoofed = `Invoice ${RLO}gnp.exe`;
@@ -25,9 +19,7 @@ let t: TestApp;
 let a: TenantFixture;
 let whatsappId: number;
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
+  ({ t, a, whatsappId } = await openConnectionFixture());
 });
 afterAll(async () => t?.close());
 

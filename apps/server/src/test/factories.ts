@@ -244,3 +244,12 @@ export function inboundMessage(
     ...extra,
   };
 }
+
+/**
+ * The usual `inject` of a module test: `method url` as `user` (bearer token) with an optional JSON
+ * payload, on the app `app()` returns when called (so it can be set in `beforeAll`).
+ */
+export const injectAs =
+  (app: () => FastifyInstance) =>
+  (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
+    app().inject({ method, url, headers: bearer(user), payload });

@@ -4,15 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientErrorFromDatabase } from '../lib/db-errors.js';
-import {
-  bearer,
-  createSimulatorConnection,
-  createTenant,
-  customerNumber,
-  injectMessage,
-  type TenantFixture,
-} from './factories.js';
-import { createTestApp, type TestApp } from './test-app.js';
+import { bearer, customerNumber, injectMessage, type TenantFixture } from './factories.js';
+import { openConnectionFixture } from './fixtures.js';
+import type { TestApp } from './test-app.js';
 
 let t: TestApp;
 let a: TenantFixture;
@@ -20,9 +14,7 @@ let ticketId: number;
 let contactId: number;
 let whatsappId: number;
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
+  ({ t, a, whatsappId } = await openConnectionFixture());
   const inbound = await injectMessage(t.app, a.admin, whatsappId, { from: customerNumber(), body: 'oi' });
   ticketId = inbound.ticketId;
   const ticket = await t.app.inject({

@@ -117,271 +117,129 @@ interface Case {
   expected: number;
 }
 
+/** POST `url` with `payload` as `owner`'s admin: how a case creates the row it then calls on. */
+const postAs = (owner: TenantFixture, url: string, payload: object) =>
+  t.app.inject({ method: 'POST', url, headers: bearer(owner.admin), payload });
+
+/** A route's method and path. */
+const split = (route: string) => route.split(' ') as [Method, string];
+
+/**
+ * A case that creates nothing first: the route's own method on the url `call` gives, with the
+ * payload it gives when there is one.
+ */
+function direct(
+  route: Case['route'],
+  expected: number,
+  call: (owner: TenantFixture) => [string, object?],
+): Case {
+  const method = route.split(' ')[0] as Method;
+  return {
+    route,
+    expected,
+    call: async (o) => {
+      const [url, payload] = call(o);
+      return payload ? { method, url, payload } : { method, url };
+    },
+  };
+}
+
 const MATRIX: Case[] = [
-  {
-    route: 'GET /api/users/:id',
-    call: async (o) => ({ method: 'GET', url: `/api/users/${o.agent.id}` }),
-    expected: 200,
-  },
-  {
-    route: 'PUT /api/users/:id',
-    call: async (o) => ({ method: 'PUT', url: `/api/users/${o.agent.id}`, payload: { name: 'Renamed' } }),
-    expected: 200,
-  },
+  direct('GET /api/users/:id', 200, (o) => [`/api/users/${o.agent.id}`]),
+  direct('PUT /api/users/:id', 200, (o) => [`/api/users/${o.agent.id}`, { name: 'Renamed' }]),
   {
     route: 'DELETE /api/users/:id',
     call: async (o) => ({ method: 'DELETE', url: `/api/users/${(await createUser(t.app, o.companyId)).id}` }),
     expected: 204,
   },
-  {
-    route: 'GET /api/companies/:id',
-    call: async (o) => ({ method: 'GET', url: `/api/companies/${o.companyId}` }),
-    expected: 200,
-  },
-  {
-    route: 'GET /api/companies/listPlan/:companyId',
-    call: async (o) => ({ method: 'GET', url: `/api/companies/listPlan/${o.companyId}` }),
-    expected: 200,
-  },
-  {
-    route: 'PUT /api/companies/:id/schedules',
-    call: async (o) => ({
-      method: 'PUT',
-      url: `/api/companies/${o.companyId}/schedules`,
-      payload: {
-        schedules: [{ weekday: 'Domingo', weekdayEn: 'sunday', startTime: '00:00', endTime: '00:00' }],
-      },
-    }),
-    expected: 200,
-  },
-  {
-    route: 'GET /api/whatsapp/:id',
-    call: async () => ({ method: 'GET', url: `/api/whatsapp/${conn.whatsappId}` }),
-    expected: 200,
-  },
-  {
-    route: 'PUT /api/whatsapp/:id',
-    call: async () => ({
-      method: 'PUT',
-      url: `/api/whatsapp/${conn.whatsappId}`,
-      payload: { name: 'Renamed', provider: 'simulator', isDefault: true },
-    }),
-    expected: 200,
-  },
-  {
-    route: 'POST /api/whatsapp/:id/token',
-    call: async () => ({ method: 'POST', url: `/api/whatsapp/${conn.whatsappId}/token` }),
-    expected: 200,
-  },
-  {
-    route: 'POST /api/whatsappsession/:id',
-    call: async () => ({ method: 'POST', url: `/api/whatsappsession/${conn.whatsappId}` }),
-    expected: 204,
-  },
-  {
-    route: 'PUT /api/whatsappsession/:id',
-    call: async () => ({ method: 'PUT', url: `/api/whatsappsession/${conn.whatsappId}` }),
-    expected: 204,
-  },
-  {
-    route: 'GET /api/messages/:ticketId',
-    call: async () => ({ method: 'GET', url: `/api/messages/${conn.ticketId}` }),
-    expected: 200,
-  },
-  {
-    route: 'POST /api/messages/:ticketId',
-    call: async () => ({ method: 'POST', url: `/api/messages/${conn.ticketId}`, payload: { body: 'again' } }),
-    expected: 201,
-  },
-  {
-    route: 'POST /api/messages/:id/retry',
-    call: async () => ({ method: 'POST', url: `/api/messages/${conn.replyId}/retry` }),
-    expected: 200,
-  },
-  {
-    route: 'GET /api/public/:name',
-    call: async () => ({ method: 'GET', url: `/api/public/${conn.mediaName}` }),
-    expected: 200,
-  },
-  {
-    route: 'POST /api/simulator/:whatsappId/messages',
-    call: async () => ({
-      method: 'POST',
-      url: `/api/simulator/${conn.whatsappId}/messages`,
-      payload: { from: conn.from, body: 'x' },
-    }),
-    expected: 201,
-  },
-  {
-    route: 'GET /api/simulator/:whatsappId/outbox',
-    call: async () => ({
-      method: 'GET',
-      url: `/api/simulator/${conn.whatsappId}/outbox?number=${conn.from}`,
-    }),
-    expected: 200,
-  },
-  {
-    route: 'POST /api/simulator/:whatsappId/read',
-    call: async () => ({
-      method: 'POST',
-      url: `/api/simulator/${conn.whatsappId}/read`,
-      payload: { number: conn.from },
-    }),
-    expected: 204,
-  },
-  {
-    route: 'GET /api/tickets/:id',
-    call: async () => ({ method: 'GET', url: `/api/tickets/${conn.ticketId}` }),
-    expected: 200,
-  },
-  {
-    route: 'GET /api/tickets/:id/flow-run',
-    call: async () => ({ method: 'GET', url: `/api/tickets/${conn.ticketId}/flow-run` }),
-    expected: 200,
-  },
-  {
-    route: 'GET /api/tickets/u/:uuid',
-    call: async () => ({ method: 'GET', url: `/api/tickets/u/${conn.ticketUuid}` }),
-    expected: 200,
-  },
-  {
-    route: 'PUT /api/tickets/:id',
-    call: async () => ({
-      method: 'PUT',
-      url: `/api/tickets/${conn.ticketId}`,
-      payload: { status: 'open', userId: a.admin.id },
-    }),
-    expected: 200,
-  },
-  {
-    route: 'GET /api/ticket-notes/list',
-    call: async () => ({
-      method: 'GET',
-      url: `/api/ticket-notes/list?ticketId=${conn.ticketId}&contactId=${conn.contactId}`,
-    }),
-    expected: 200,
-  },
-  {
-    route: 'POST /api/ticket-notes',
-    call: async () => ({
-      method: 'POST',
-      url: '/api/ticket-notes',
-      payload: { note: 'outra nota', ticketId: conn.ticketId, contactId: conn.contactId },
-    }),
-    expected: 201,
-  },
-  {
-    route: 'POST /api/tags/sync',
-    call: async () => ({
-      method: 'POST',
-      url: '/api/tags/sync',
-      payload: { ticketId: conn.ticketId, tags: [conn.tagId] },
-    }),
-    expected: 200,
-  },
-  {
-    route: 'PUT /api/ticket-tags/:ticketId/:tagId',
-    call: async () => ({
-      method: 'PUT',
-      url: `/api/ticket-tags/${conn.ticketId}/${conn.tagId}?replace=true`,
-    }),
-    expected: 200,
-  },
-  {
-    route: 'DELETE /api/ticket-tags/:ticketId',
-    call: async () => ({ method: 'DELETE', url: `/api/ticket-tags/${conn.ticketId}` }),
-    expected: 200,
-  },
-  {
-    route: 'GET /api/contacts/:id',
-    call: async () => ({ method: 'GET', url: `/api/contacts/${conn.contactId}` }),
-    expected: 200,
-  },
-  {
-    route: 'PUT /api/contacts/:id',
-    call: async () => ({
-      method: 'PUT',
-      url: `/api/contacts/${conn.contactId}`,
-      payload: { name: 'Cliente A', number: conn.from },
-    }),
-    expected: 200,
-  },
+  direct('GET /api/companies/:id', 200, (o) => [`/api/companies/${o.companyId}`]),
+  direct('GET /api/companies/listPlan/:companyId', 200, (o) => [`/api/companies/listPlan/${o.companyId}`]),
+  direct('PUT /api/companies/:id/schedules', 200, (o) => [
+    `/api/companies/${o.companyId}/schedules`,
+    { schedules: [{ weekday: 'Domingo', weekdayEn: 'sunday', startTime: '00:00', endTime: '00:00' }] },
+  ]),
+  direct('GET /api/whatsapp/:id', 200, () => [`/api/whatsapp/${conn.whatsappId}`]),
+  direct('PUT /api/whatsapp/:id', 200, () => [
+    `/api/whatsapp/${conn.whatsappId}`,
+    { name: 'Renamed', provider: 'simulator', isDefault: true },
+  ]),
+  direct('POST /api/whatsapp/:id/token', 200, () => [`/api/whatsapp/${conn.whatsappId}/token`]),
+  direct('POST /api/whatsappsession/:id', 204, () => [`/api/whatsappsession/${conn.whatsappId}`]),
+  direct('PUT /api/whatsappsession/:id', 204, () => [`/api/whatsappsession/${conn.whatsappId}`]),
+  direct('GET /api/messages/:ticketId', 200, () => [`/api/messages/${conn.ticketId}`]),
+  direct('POST /api/messages/:ticketId', 201, () => [`/api/messages/${conn.ticketId}`, { body: 'again' }]),
+  direct('POST /api/messages/:id/retry', 200, () => [`/api/messages/${conn.replyId}/retry`]),
+  direct('GET /api/public/:name', 200, () => [`/api/public/${conn.mediaName}`]),
+  direct('POST /api/simulator/:whatsappId/messages', 201, () => [
+    `/api/simulator/${conn.whatsappId}/messages`,
+    { from: conn.from, body: 'x' },
+  ]),
+  direct('GET /api/simulator/:whatsappId/outbox', 200, () => [
+    `/api/simulator/${conn.whatsappId}/outbox?number=${conn.from}`,
+  ]),
+  direct('POST /api/simulator/:whatsappId/read', 204, () => [
+    `/api/simulator/${conn.whatsappId}/read`,
+    { number: conn.from },
+  ]),
+  direct('GET /api/tickets/:id', 200, () => [`/api/tickets/${conn.ticketId}`]),
+  direct('GET /api/tickets/:id/flow-run', 200, () => [`/api/tickets/${conn.ticketId}/flow-run`]),
+  direct('GET /api/tickets/u/:uuid', 200, () => [`/api/tickets/u/${conn.ticketUuid}`]),
+  direct('PUT /api/tickets/:id', 200, () => [
+    `/api/tickets/${conn.ticketId}`,
+    { status: 'open', userId: a.admin.id },
+  ]),
+  direct('GET /api/ticket-notes/list', 200, () => [
+    `/api/ticket-notes/list?ticketId=${conn.ticketId}&contactId=${conn.contactId}`,
+  ]),
+  direct('POST /api/ticket-notes', 201, () => [
+    '/api/ticket-notes',
+    { note: 'outra nota', ticketId: conn.ticketId, contactId: conn.contactId },
+  ]),
+  direct('POST /api/tags/sync', 200, () => [
+    '/api/tags/sync',
+    { ticketId: conn.ticketId, tags: [conn.tagId] },
+  ]),
+  direct('PUT /api/ticket-tags/:ticketId/:tagId', 200, () => [
+    `/api/ticket-tags/${conn.ticketId}/${conn.tagId}?replace=true`,
+  ]),
+  direct('DELETE /api/ticket-tags/:ticketId', 200, () => [`/api/ticket-tags/${conn.ticketId}`]),
+  direct('GET /api/contacts/:id', 200, () => [`/api/contacts/${conn.contactId}`]),
+  direct('PUT /api/contacts/:id', 200, () => [
+    `/api/contacts/${conn.contactId}`,
+    { name: 'Cliente A', number: conn.from },
+  ]),
   {
     route: 'DELETE /api/contacts/:id',
     call: async () => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/contacts',
-        headers: bearer(a.admin),
-        payload: { name: 'Para excluir', number: customerNumber() },
-      });
+      const res = await postAs(a, '/api/contacts', { name: 'Para excluir', number: customerNumber() });
       return { method: 'DELETE', url: `/api/contacts/${res.json().id}` };
     },
     expected: 204,
   },
-  {
-    route: 'DELETE /api/ticket-notes/:id',
-    call: async () => ({ method: 'DELETE', url: `/api/ticket-notes/${conn.noteId}` }),
-    expected: 204,
-  },
-  {
-    route: 'DELETE /api/messages/:id',
-    call: async () => ({ method: 'DELETE', url: `/api/messages/${conn.replyId}` }),
-    expected: 200,
-  },
+  direct('DELETE /api/ticket-notes/:id', 204, () => [`/api/ticket-notes/${conn.noteId}`]),
+  direct('DELETE /api/messages/:id', 200, () => [`/api/messages/${conn.replyId}`]),
   // Cloud API routes on A's simulator connection and ticket: A reaches the provider check (400).
-  {
-    route: 'GET /api/whatsapp/:id/cloud',
-    call: async () => ({ method: 'GET', url: `/api/whatsapp/${conn.whatsappId}/cloud` }),
-    expected: 400,
-  },
-  {
-    route: 'PUT /api/whatsapp/:id/cloud',
-    call: async () => ({
-      method: 'PUT',
-      url: `/api/whatsapp/${conn.whatsappId}/cloud`,
-      payload: { wabaId: '1' },
-    }),
-    expected: 400,
-  },
-  {
-    route: 'GET /api/cloud/tickets/:ticketId/window',
-    call: async () => ({ method: 'GET', url: `/api/cloud/tickets/${conn.ticketId}/window` }),
-    expected: 200,
-  },
-  {
-    route: 'GET /api/cloud/tickets/:ticketId/templates',
-    call: async () => ({ method: 'GET', url: `/api/cloud/tickets/${conn.ticketId}/templates` }),
-    expected: 400,
-  },
-  {
-    route: 'POST /api/cloud/tickets/:ticketId/template',
-    call: async () => ({
-      method: 'POST',
-      url: `/api/cloud/tickets/${conn.ticketId}/template`,
-      payload: { name: 'hello_world', language: 'en_US' },
-    }),
-    expected: 400,
-  },
-  {
-    route: 'DELETE /api/whatsappsession/:id',
-    call: async () => ({ method: 'DELETE', url: `/api/whatsappsession/${conn.whatsappId}` }),
-    expected: 204,
-  },
-  {
-    route: 'POST /api/tickets',
-    call: async () => ({
-      method: 'POST',
-      url: '/api/tickets',
-      payload: { contactId: conn.contactId, whatsappId: conn.whatsappId },
-    }),
-    expected: 409,
-  },
-  {
-    route: 'DELETE /api/tickets/:id',
-    call: async () => ({ method: 'DELETE', url: `/api/tickets/${conn.ticketId}` }),
-    expected: 204,
-  },
+  direct('GET /api/whatsapp/:id/cloud', 400, () => [`/api/whatsapp/${conn.whatsappId}/cloud`]),
+  direct('PUT /api/whatsapp/:id/cloud', 400, () => [
+    `/api/whatsapp/${conn.whatsappId}/cloud`,
+    { wabaId: '1' },
+  ]),
+  direct('GET /api/cloud/tickets/:ticketId/window', 200, () => [
+    `/api/cloud/tickets/${conn.ticketId}/window`,
+  ]),
+  direct('GET /api/cloud/tickets/:ticketId/templates', 400, () => [
+    `/api/cloud/tickets/${conn.ticketId}/templates`,
+  ]),
+  direct('POST /api/cloud/tickets/:ticketId/template', 400, () => [
+    `/api/cloud/tickets/${conn.ticketId}/template`,
+    { name: 'hello_world', language: 'en_US' },
+  ]),
+  direct('DELETE /api/whatsappsession/:id', 204, () => [`/api/whatsappsession/${conn.whatsappId}`]),
+  direct('POST /api/tickets', 409, () => [
+    '/api/tickets',
+    { contactId: conn.contactId, whatsappId: conn.whatsappId },
+  ]),
+  direct('DELETE /api/tickets/:id', 204, () => [`/api/tickets/${conn.ticketId}`]),
   {
     route: 'DELETE /api/whatsapp/:id',
     call: async (o) => ({
@@ -390,28 +248,14 @@ const MATRIX: Case[] = [
     }),
     expected: 204,
   },
-  {
-    route: 'GET /api/queue/:id',
-    call: async (o) => ({ method: 'GET', url: `/api/queue/${o.queueId}` }),
-    expected: 200,
-  },
-  {
-    route: 'PUT /api/queue/:id',
-    call: async (o) => ({
-      method: 'PUT',
-      url: `/api/queue/${o.queueId}`,
-      payload: { name: 'Fila A', color: '#A0A0A1' },
-    }),
-    expected: 200,
-  },
+  direct('GET /api/queue/:id', 200, (o) => [`/api/queue/${o.queueId}`]),
+  direct('PUT /api/queue/:id', 200, (o) => [`/api/queue/${o.queueId}`, { name: 'Fila A', color: '#A0A0A1' }]),
   {
     route: 'DELETE /api/queue/:id',
     call: async (o) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/queue',
-        headers: bearer(o.admin),
-        payload: { name: 'Fila apagar', color: `#${String(Date.now()).slice(-6)}` },
+      const res = await postAs(o, '/api/queue', {
+        name: 'Fila apagar',
+        color: `#${String(Date.now()).slice(-6)}`,
       });
       return { method: 'DELETE', url: `/api/queue/${res.json().id}` };
     },
@@ -421,12 +265,7 @@ const MATRIX: Case[] = [
     (method): Case => ({
       route: `${method} /api/queue-options/:id`,
       call: async (o) => {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/queue-options',
-          headers: bearer(o.admin),
-          payload: { queueId: o.queueId, title: 'Opção A' },
-        });
+        const res = await postAs(o, '/api/queue-options', { queueId: o.queueId, title: 'Opção A' });
         return { method, url: `/api/queue-options/${res.json().id}`, payload: { title: 'Opção A2' } };
       },
       expected: method === 'PUT' ? 200 : 204,
@@ -436,12 +275,7 @@ const MATRIX: Case[] = [
     (method): Case => ({
       route: `${method} /api/tags/:id`,
       call: async (o) => {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/tags',
-          headers: bearer(o.admin),
-          payload: { name: `Tag ${method} ${Date.now()}` },
-        });
+        const res = await postAs(o, '/api/tags', { name: `Tag ${method} ${Date.now()}` });
         return { method, url: `/api/tags/${res.json().id}`, payload: { name: `Tag ${method} 2` } };
       },
       expected: method === 'DELETE' ? 204 : 200,
@@ -460,23 +294,13 @@ const MATRIX: Case[] = [
     ([route, expected]): Case => ({
       route,
       call: async (o) => {
-        const contact = await t.app.inject({
-          method: 'POST',
-          url: '/api/contacts',
-          headers: bearer(o.admin),
-          payload: { name: 'Agendado', number: customerNumber() },
+        const contact = await postAs(o, '/api/contacts', { name: 'Agendado', number: customerNumber() });
+        const res = await postAs(o, '/api/schedules', {
+          body: 'Mensagem agendada',
+          contactId: contact.json().id,
+          sendAt: new Date(Date.now() + 3_600_000).toISOString(),
         });
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/schedules',
-          headers: bearer(o.admin),
-          payload: {
-            body: 'Mensagem agendada',
-            contactId: contact.json().id,
-            sendAt: new Date(Date.now() + 3_600_000).toISOString(),
-          },
-        });
-        const [method, path] = route.split(' ') as [Method, string];
+        const [method, path] = split(route);
         return {
           method,
           url: path.replace(':id', String(res.json().id)),
@@ -498,16 +322,11 @@ const MATRIX: Case[] = [
     ([route, expected]): Case => ({
       route,
       call: async (o) => {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/contact-lists',
-          headers: bearer(o.admin),
-          payload: { name: `Lista ${route.length}` },
-        });
+        const res = await postAs(o, '/api/contact-lists', { name: `Lista ${route.length}` });
         const contactListId = res.json().id as number;
         if (route.endsWith('/import'))
           await t.app.ctx.db.insert(contactListImports).values({ companyId: o.companyId, contactListId });
-        const [method, path] = route.split(' ') as [Method, string];
+        const [method, path] = split(route);
         return { method, url: path.replace(':id', String(contactListId)), payload: { name: 'Lista 2' } };
       },
       // The upload's positive control sends JSON, so A gets 400 after the list check.
@@ -526,20 +345,14 @@ const MATRIX: Case[] = [
     ([route, expected]): Case => ({
       route,
       call: async (o) => {
-        const list = await t.app.inject({
-          method: 'POST',
-          url: '/api/contact-lists',
-          headers: bearer(o.admin),
-          payload: { name: 'Lista de itens' },
-        });
+        const list = await postAs(o, '/api/contact-lists', { name: 'Lista de itens' });
         const contactListId = list.json().id as number;
-        const item = await t.app.inject({
-          method: 'POST',
-          url: '/api/contact-list-items',
-          headers: bearer(o.admin),
-          payload: { contactListId, name: 'Maria', number: '5511999990001' },
+        const item = await postAs(o, '/api/contact-list-items', {
+          contactListId,
+          name: 'Maria',
+          number: '5511999990001',
         });
-        const [method, path] = route.split(' ') as [Method, string];
+        const [method, path] = split(route);
         if (route === 'GET /api/contact-list-items')
           return { method, url: `${path}?contactListId=${contactListId}` };
         if (route === 'POST /api/contact-list-items')
@@ -561,13 +374,8 @@ const MATRIX: Case[] = [
     (route): Case => ({
       route,
       call: async (o) => {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/quick-messages',
-          headers: bearer(o.admin),
-          payload: { shortcode: `qm-${route.length}-${Date.now()}` },
-        });
-        const [method, path] = route.split(' ') as [Method, string];
+        const res = await postAs(o, '/api/quick-messages', { shortcode: `qm-${route.length}-${Date.now()}` });
+        const [method, path] = split(route);
         return { method, url: path.replace(':id', String(res.json().id)), payload: { shortcode: 'qm' } };
       },
       // The upload's positive control sends JSON (the matrix replaces headers), so A gets 400 after the id check.
@@ -586,13 +394,8 @@ const MATRIX: Case[] = [
     ([route, expected]): Case => ({
       route,
       call: async (o) => {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/files',
-          headers: bearer(o.admin),
-          payload: { name: `Arquivos ${Date.now()}`, message: 'Segue' },
-        });
-        const [method, path] = route.split(' ') as [Method, string];
+        const res = await postAs(o, '/api/files', { name: `Arquivos ${Date.now()}`, message: 'Segue' });
+        const [method, path] = split(route);
         return { method, url: path.replace(':id', String(res.json().id)), payload: { name: 'Arquivos 2' } };
       },
       expected,
@@ -611,13 +414,8 @@ const MATRIX: Case[] = [
     ([route, expected]): Case => ({
       route,
       call: async (o) => {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/chats',
-          headers: bearer(o.admin),
-          payload: { title: 'Equipe A', users: [o.agent.id] },
-        });
-        const [method, path] = route.split(' ') as [Method, string];
+        const res = await postAs(o, '/api/chats', { title: 'Equipe A', users: [o.agent.id] });
+        const [method, path] = split(route);
         const payload =
           method === 'GET' || method === 'DELETE' ? undefined : { title: 'Equipe', message: 'oi' };
         const url = path.replace(':id', String(res.json().id)).replace(':uuid', res.json().uuid);
@@ -630,16 +428,11 @@ const MATRIX: Case[] = [
     (method): Case => ({
       route: `${method} /api/prompt/:id`,
       call: async (o) => {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/prompt',
-          headers: bearer(o.admin),
-          payload: {
-            name: 'Assistente',
-            prompt: 'Você é o assistente da loja. Responda com educação e poucas palavras.',
-            apiKey: 'sk-test-key-1234',
-            queueId: o.queueId,
-          },
+        const res = await postAs(o, '/api/prompt', {
+          name: 'Assistente',
+          prompt: 'Você é o assistente da loja. Responda com educação e poucas palavras.',
+          apiKey: 'sk-test-key-1234',
+          queueId: o.queueId,
         });
         return { method, url: `/api/prompt/${res.json().id}`, payload: { name: 'Assistente 2' } };
       },
@@ -650,11 +443,10 @@ const MATRIX: Case[] = [
     (method): Case => ({
       route: `${method} /api/queueIntegration/:id`,
       call: async (o) => {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/queueIntegration',
-          headers: bearer(o.admin),
-          payload: { type: 'webhook', name: 'Gancho', urlN8N: 'http://127.0.0.1:9/hook' },
+        const res = await postAs(o, '/api/queueIntegration', {
+          type: 'webhook',
+          name: 'Gancho',
+          urlN8N: 'http://127.0.0.1:9/hook',
         });
         return { method, url: `/api/queueIntegration/${res.json().id}`, payload: { name: 'Gancho 2' } };
       },
@@ -671,7 +463,7 @@ const MATRIX: Case[] = [
       route,
       call: async (o) => {
         const invoiceId = await createOpenInvoice(o.companyId);
-        const [method, path] = route.split(' ') as [Method, string];
+        const [method, path] = split(route);
         return { method, url: path.replace(':id', String(invoiceId)) };
       },
       expected,
@@ -689,13 +481,11 @@ const MATRIX: Case[] = [
     ([route, expected]): Case => ({
       route,
       call: async (o) => {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/webhooks',
-          headers: bearer(o.admin),
-          payload: { url: 'https://hooks.example.com/zapdesk', events: ['message.created'] },
+        const res = await postAs(o, '/api/webhooks', {
+          url: 'https://hooks.example.com/zapdesk',
+          events: ['message.created'],
         });
-        const [method, path] = route.split(' ') as [Method, string];
+        const [method, path] = split(route);
         const payload = method === 'PUT' ? { active: false } : undefined;
         return { method, url: path.replace(':id', String(res.json().id)), payload };
       },
@@ -718,32 +508,21 @@ const MATRIX: Case[] = [
     ([route, expected]): Case => ({
       route,
       call: async (o) => {
-        const list = await t.app.inject({
-          method: 'POST',
-          url: '/api/contact-lists',
-          headers: bearer(o.admin),
-          payload: { name: `Lista campanha ${route.length}` },
+        const list = await postAs(o, '/api/contact-lists', { name: `Lista campanha ${route.length}` });
+        await postAs(o, '/api/contact-list-items', {
+          contactListId: list.json().id,
+          name: 'Cliente',
+          number: customerNumber(),
         });
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/contact-list-items',
-          headers: bearer(o.admin),
-          payload: { contactListId: list.json().id, name: 'Cliente', number: customerNumber() },
+        const res = await postAs(o, '/api/campaigns', {
+          name: 'Campanha',
+          message1: 'Olá',
+          contactListId: list.json().id,
+          whatsappId: conn.whatsappId,
+          // Cancel needs a scheduled campaign; restart starts an inactive one.
+          scheduledAt: route.endsWith('/cancel') ? new Date(Date.now() + 86_400_000).toISOString() : null,
         });
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/campaigns',
-          headers: bearer(o.admin),
-          payload: {
-            name: 'Campanha',
-            message1: 'Olá',
-            contactListId: list.json().id,
-            whatsappId: conn.whatsappId,
-            // Cancel needs a scheduled campaign; restart starts an inactive one.
-            scheduledAt: route.endsWith('/cancel') ? new Date(Date.now() + 86_400_000).toISOString() : null,
-          },
-        });
-        const [method, path] = route.split(' ') as [Method, string];
+        const [method, path] = split(route);
         return { method, url: path.replace(':id', String(res.json().id)), payload: { name: 'Campanha 2' } };
       },
       expected,
@@ -752,11 +531,9 @@ const MATRIX: Case[] = [
   {
     route: 'POST /api/webhooks/:id/deliveries/:deliveryId/retry',
     call: async (o) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/webhooks',
-        headers: bearer(o.admin),
-        payload: { url: 'https://hooks.example.com/retry', events: ['contact.created'] },
+      const res = await postAs(o, '/api/webhooks', {
+        url: 'https://hooks.example.com/retry',
+        events: ['contact.created'],
       });
       const [failed] = await t.app.ctx.db
         .insert(webhookDeliveries)
@@ -791,21 +568,16 @@ const MATRIX: Case[] = [
     ([route, expected]): Case => ({
       route,
       call: async (o) => {
-        const flow = await t.app.inject({
-          method: 'POST',
-          url: '/api/flowbuilder',
-          headers: bearer(o.admin),
-          payload: { name: 'Fluxo de A' },
-        });
+        const flow = await postAs(o, '/api/flowbuilder', { name: 'Fluxo de A' });
         const flowId = flow.json().id as number;
-        const [method, path] = route.split(' ') as [Method, string];
+        const [method, path] = split(route);
         if (path.startsWith('/api/flowcampaign')) {
           const whatsappId = await createSimulatorConnection(t.app, o.admin);
-          const campaign = await t.app.inject({
-            method: 'POST',
-            url: '/api/flowcampaign',
-            headers: bearer(o.admin),
-            payload: { name: 'Frase de A', flowId, whatsappId, phrase: 'oi' },
+          const campaign = await postAs(o, '/api/flowcampaign', {
+            name: 'Frase de A',
+            flowId,
+            whatsappId,
+            phrase: 'oi',
           });
           const id = campaign.json().id as number;
           return { method, url: path.replace(':id', String(id)), payload: { id, phrase: 'olá' } };
@@ -818,12 +590,7 @@ const MATRIX: Case[] = [
         };
         if (path.endsWith('/test')) {
           // A test run: A's saved flow on A's simulator phone.
-          await t.app.inject({
-            method: 'POST',
-            url: '/api/flowbuilder/flow',
-            headers: bearer(o.admin),
-            payload: { idFlow: flowId, nodes: [start], connections: [] },
-          });
+          await postAs(o, '/api/flowbuilder/flow', { idFlow: flowId, nodes: [start], connections: [] });
           const whatsappId = await createSimulatorConnection(t.app, o.admin);
           return {
             method,

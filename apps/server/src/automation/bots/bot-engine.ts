@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext } from '../../context.js';
 import {
@@ -20,8 +20,9 @@ import { outboundPolicy } from '../../lib/outbound-url.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import { type BotBubblesJob, QUEUE_BOT_JOB, type QueueBotJob } from '../jobs.js';
 import { BotServiceError } from './bot-error.js';
+import { chatHistory, whileBotMayAnswer } from './bot-ticket.js';
 import { detectIntent } from './dialogflow-runner.js';
-import { askModel, type ChatTurn } from './openai-runner.js';
+import { askModel } from './openai-runner.js';
 import {
   matchChoice,
   TypebotSessionGone,
@@ -206,14 +207,7 @@ export class BotEngine {
     const [changed] = await this.ctx.db
       .update(tickets)
       .set(set)
-      .where(
-        and(
-          eq(tickets.companyId, ticket.companyId),
-          eq(tickets.id, ticket.id),
-          eq(tickets.status, 'pending'),
-          sql`${tickets.userId} is null`,
-        ),
-      )
+      .where(whileBotMayAnswer(ticket))
       .returning({ id: tickets.id });
     if (!changed) return false;
     await this.ctx.db.delete(botSessions).where(eq(botSessions.ticketId, ticket.id));
@@ -232,17 +226,7 @@ export class BotEngine {
     const before = await findTicket(this.ctx.db, ticket.companyId, ticket.id);
     const set: Partial<TicketRow> = { useIntegration: false, chatbot: false };
     if (options.queueId) set.queueId = options.queueId;
-    await this.ctx.db
-      .update(tickets)
-      .set(set)
-      .where(
-        and(
-          eq(tickets.companyId, ticket.companyId),
-          eq(tickets.id, ticket.id),
-          eq(tickets.status, 'pending'),
-          sql`${tickets.userId} is null`,
-        ),
-      );
+    await this.ctx.db.update(tickets).set(set).where(whileBotMayAnswer(ticket));
     Object.assign(ticket, set);
     await this.ctx.db.delete(botSessions).where(eq(botSessions.ticketId, ticket.id));
     if (options.note) {
@@ -262,24 +246,6 @@ export class BotEngine {
     for (const text of texts) {
       if (text.trim()) await this.sender.sendAutomatic(ticket.companyId, ticket.id, text);
     }
-  }
-
-  /** The last `limit` text messages of the ticket, oldest first, as chat turns. */
-  private async history(ticket: TicketRow, limit: number): Promise<ChatTurn[]> {
-    const rows = await this.ctx.db
-      .select({ body: messages.body, fromMe: messages.fromMe })
-      .from(messages)
-      .where(
-        and(
-          eq(messages.companyId, ticket.companyId),
-          eq(messages.ticketId, ticket.id),
-          sql`${messages.body} <> ''`,
-          sql`${messages.reactionToId} is null`,
-        ),
-      )
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(limit);
-    return rows.reverse().map((r) => ({ role: r.fromMe ? 'assistant' : 'user', content: r.body }));
   }
 
   private async runPrompt(ticket: TicketRow, promptId: number): Promise<void> {
@@ -307,7 +273,7 @@ export class BotEngine {
         baseURL: this.ctx.config.OPENAI_BASE_URL,
         timeoutMs: this.ctx.config.BOT_TIMEOUT_MS,
       },
-      await this.history(ticket, prompt.maxMessages),
+      await chatHistory(this.ctx.db, ticket, prompt.maxMessages),
     );
     if (answer.handover) {
       if (answer.text) await this.say(ticket, [answer.text]);

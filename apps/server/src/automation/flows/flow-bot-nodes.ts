@@ -1,11 +1,12 @@
 import type { FlowGraph, TypedFlowNode } from '@zapdesk/shared';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { companies, messages, plans } from '../../db/schema/index.js';
+import { companies, plans } from '../../db/schema/index.js';
 import { outboundPolicy } from '../../lib/outbound-url.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import { BotServiceError } from '../bots/bot-error.js';
-import { askModel, type ChatTurn } from '../bots/openai-runner.js';
+import { chatHistory } from '../bots/bot-ticket.js';
+import { askModel } from '../bots/openai-runner.js';
 import { matchChoice, type TypebotTurn, typebotContinue, typebotStart } from '../bots/typebot-runner.js';
 import { menuOf } from '../queue-bot.js';
 import { nextAfter, type Outcome, type RunRow, type TicketRow, textRow } from './flow-steps.js';
@@ -51,7 +52,7 @@ export async function openAiOutcome(
         baseURL: ctx.config.OPENAI_BASE_URL,
         timeoutMs: ctx.config.BOT_TIMEOUT_MS,
       },
-      await history(ctx, ticket, settings.maxMessages),
+      await chatHistory(ctx.db, ticket, settings.maxMessages),
     );
     const said = answer.text.trim() ? [textRow(answer.text, ticket, seen)] : [];
     if (answer.handover) {
@@ -62,15 +63,7 @@ export async function openAiOutcome(
       outcome = { nodeId: node.id, contentIndex: 0, status: 'waitingInput', send: said };
     }
   } catch (error) {
-    if (!(error instanceof BotServiceError)) throw error;
-    ctx.log.warn({ err: error, ticketId: ticket.id }, 'flow Typebot node failed; ticket handed to a human');
-    outcome = {
-      nodeId: null,
-      contentIndex: 0,
-      status: 'ended',
-      send: [],
-      note: `O assistente do fluxo falhou (${error.service}: ${error.reason}). O ticket aguarda um atendente.`,
-    };
+    outcome = handedToHuman(ctx, ticket, error, 'O assistente');
   }
   return outcome;
 }
@@ -129,17 +122,25 @@ export async function typebotOutcome(
         : { ...nextAfter(graph, node, 'a'), send };
     }
   } catch (error) {
-    if (!(error instanceof BotServiceError)) throw error;
-    ctx.log.warn({ err: error, ticketId: ticket.id }, 'flow Typebot node failed; ticket handed to a human');
-    outcome = {
-      nodeId: null,
-      contentIndex: 0,
-      status: 'ended',
-      send: [],
-      note: `O Typebot do fluxo falhou (${error.service}: ${error.reason}). O ticket aguarda um atendente.`,
-    };
+    outcome = handedToHuman(ctx, ticket, error, 'O Typebot');
   }
   return outcome;
+}
+
+/**
+ * The outcome of a bot node whose service failed (`error`, rethrown unless a BotServiceError): the
+ * run ends, the ticket waits for a human, and a note names `who` ("O Typebot", "O assistente").
+ */
+function handedToHuman(ctx: AppContext, ticket: TicketRow, error: unknown, who: string): Outcome {
+  if (!(error instanceof BotServiceError)) throw error;
+  ctx.log.warn({ err: error, ticketId: ticket.id }, 'flow Typebot node failed; ticket handed to a human');
+  return {
+    nodeId: null,
+    contentIndex: 0,
+    status: 'ended',
+    send: [],
+    note: `${who} do fluxo falhou (${error.service}: ${error.reason}). O ticket aguarda um atendente.`,
+  };
 }
 
 async function planAllowsAi(ctx: AppContext, companyId: number): Promise<boolean> {
@@ -149,22 +150,4 @@ async function planAllowsAi(ctx: AppContext, companyId: number): Promise<boolean
     .innerJoin(plans, eq(plans.id, companies.planId))
     .where(eq(companies.id, companyId));
   return row?.useOpenAi === true;
-}
-
-/** The ticket's last `limit` texts, oldest first, as chat turns. */
-async function history(ctx: AppContext, ticket: TicketRow, limit: number): Promise<ChatTurn[]> {
-  const rows = await ctx.db
-    .select({ body: messages.body, fromMe: messages.fromMe })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.companyId, ticket.companyId),
-        eq(messages.ticketId, ticket.id),
-        sql`${messages.body} <> ''`,
-        sql`${messages.reactionToId} is null`,
-      ),
-    )
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(limit);
-  return rows.reverse().map((row) => ({ role: row.fromMe ? 'assistant' : 'user', content: row.body }));
 }

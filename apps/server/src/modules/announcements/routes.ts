@@ -10,7 +10,7 @@ import {
 import { type MediaStore, mediaHeaders } from '../../channels/media-store.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { superRoute, userRoute } from '../../lib/guards.js';
-import { readSingleUpload } from '../../lib/single-upload.js';
+import { mediaUploadRoutes, resourceRoutes } from '../common/resource-routes.js';
 import {
   createAnnouncement,
   deleteAnnouncement,
@@ -29,16 +29,20 @@ import {
  */
 export function announcementRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): void {
   const tags = ['announcements'];
-  app.get(
-    '/announcements',
-    { config: userRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZAnnouncementsPage } } },
-    (request) => listAnnouncements(ctx, request.auth, request.query),
-  );
-  app.get(
-    '/announcements/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZAnnouncement } } },
-    (request) => getAnnouncement(ctx, request.auth, request.params.id),
-  );
+  resourceRoutes(app, {
+    path: '/announcements',
+    tags,
+    item: ZAnnouncement,
+    body: ZAnnouncementBody,
+    updateBody: ZAnnouncementBody.partial(),
+    query: ZPageQuery,
+    page: ZAnnouncementsPage,
+    list: [userRoute, (auth, query) => listAnnouncements(ctx, auth, query)],
+    show: [userRoute, (auth, id) => getAnnouncement(ctx, auth, id)],
+    create: [superRoute, (auth, body) => createAnnouncement(ctx, auth, body)],
+    update: [superRoute, (auth, id, body) => updateAnnouncement(ctx, auth, id, body)],
+    remove: [superRoute, (auth, id) => deleteAnnouncement(ctx, media, auth, id)],
+  });
   app.get(
     '/announcements/:id/media',
     { config: userRoute, schema: { tags, params: ZIdParam } },
@@ -49,40 +53,14 @@ export function announcementRoutes(app: ZodApp, ctx: AppContext, media: MediaSto
       return reply.send(fs.createReadStream(file));
     },
   );
-  app.post(
-    '/announcements',
-    { config: superRoute, schema: { tags, body: ZAnnouncementBody, response: { 201: ZAnnouncement } } },
-    async (request, reply) =>
-      reply.status(201).send(await createAnnouncement(ctx, request.auth, request.body)),
-  );
-  app.put(
-    '/announcements/:id',
-    {
-      config: superRoute,
-      schema: { tags, params: ZIdParam, body: ZAnnouncementBody.partial(), response: { 200: ZAnnouncement } },
-    },
-    (request) => updateAnnouncement(ctx, request.auth, request.params.id, request.body),
-  );
-  app.delete(
-    '/announcements/:id',
-    { config: superRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteAnnouncement(ctx, media, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
-  app.post(
-    '/announcements/:id/media-upload',
-    { config: superRoute, schema: { tags, params: ZIdParam, response: { 200: ZAnnouncement } } },
-    async (request) => {
-      await getAnnouncement(ctx, request.auth, request.params.id);
-      const file = await readSingleUpload(request, { maxBytes: ANNOUNCEMENT_MEDIA_MAX_BYTES });
-      return uploadAnnouncementMedia(ctx, media, request.auth, request.params.id, file);
-    },
-  );
-  app.delete(
-    '/announcements/:id/media-upload',
-    { config: superRoute, schema: { tags, params: ZIdParam, response: { 200: ZAnnouncement } } },
-    (request) => deleteAnnouncementMedia(ctx, media, request.auth, request.params.id),
-  );
+  mediaUploadRoutes(app, {
+    path: '/announcements/:id',
+    tags,
+    guard: superRoute,
+    item: ZAnnouncement,
+    maxBytes: ANNOUNCEMENT_MEDIA_MAX_BYTES,
+    check: (auth, id) => getAnnouncement(ctx, auth, id),
+    upload: (auth, id, file) => uploadAnnouncementMedia(ctx, media, auth, id, file),
+    remove: (auth, id) => deleteAnnouncementMedia(ctx, media, auth, id),
+  });
 }

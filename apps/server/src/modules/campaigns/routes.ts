@@ -12,7 +12,7 @@ import {
   ZCampaignsQuery,
 } from '@zapdesk/shared';
 import type { ZodApp } from '../../context.js';
-import { readSingleUpload } from '../../lib/single-upload.js';
+import { mediaUploadRoutes, resourceRoutes } from '../common/resource-routes.js';
 import type { CampaignService } from './campaigns-service.js';
 
 /** Every campaign route: a signed-in user of a company whose plan has useCampaigns. */
@@ -27,14 +27,20 @@ const campaignAdminRoute = { auth: 'user', role: 'admin', plan: 'useCampaigns' }
  */
 export function campaignRoutes(app: ZodApp, service: CampaignService): void {
   const tags = ['campaigns'];
-  app.get(
-    '/campaigns',
-    {
-      config: campaignRoute,
-      schema: { tags, querystring: ZCampaignsQuery, response: { 200: ZCampaignsPage } },
-    },
-    (request) => service.list(request.auth, request.query),
-  );
+  resourceRoutes(app, {
+    path: '/campaigns',
+    tags,
+    params: ZCampaignIdParam,
+    item: ZCampaign,
+    body: ZCampaignBody,
+    updateBody: ZCampaignBody.partial(),
+    query: ZCampaignsQuery,
+    page: ZCampaignsPage,
+    list: [campaignRoute, (auth, query) => service.list(auth, query)],
+    create: [campaignRoute, (auth, body) => service.create(auth, body)],
+    update: [campaignRoute, (auth, id, body) => service.update(auth, id, body)],
+    remove: [campaignRoute, (auth, id) => service.remove(auth, id)],
+  });
   app.get(
     '/campaigns/:id',
     { config: campaignRoute, schema: { tags, params: ZCampaignIdParam, response: { 200: ZCampaignDetail } } },
@@ -54,27 +60,6 @@ export function campaignRoutes(app: ZodApp, service: CampaignService): void {
     (request) => service.shippings(request.auth, request.params.id, request.query),
   );
   app.post(
-    '/campaigns',
-    { config: campaignRoute, schema: { tags, body: ZCampaignBody, response: { 201: ZCampaign } } },
-    async (request, reply) => reply.status(201).send(await service.create(request.auth, request.body)),
-  );
-  app.put(
-    '/campaigns/:id',
-    {
-      config: campaignRoute,
-      schema: { tags, params: ZCampaignIdParam, body: ZCampaignBody.partial(), response: { 200: ZCampaign } },
-    },
-    (request) => service.update(request.auth, request.params.id, request.body),
-  );
-  app.delete(
-    '/campaigns/:id',
-    { config: campaignRoute, schema: { tags, params: ZCampaignIdParam } },
-    async (request, reply) => {
-      await service.remove(request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
-  app.post(
     '/campaigns/:id/cancel',
     { config: campaignRoute, schema: { tags, params: ZCampaignIdParam, response: { 200: ZCampaign } } },
     (request) => service.cancel(request.auth, request.params.id),
@@ -84,20 +69,17 @@ export function campaignRoutes(app: ZodApp, service: CampaignService): void {
     { config: campaignRoute, schema: { tags, params: ZCampaignIdParam, response: { 200: ZCampaign } } },
     (request) => service.restart(request.auth, request.params.id),
   );
-  app.post(
-    '/campaigns/:id/media-upload',
-    { config: campaignRoute, schema: { tags, params: ZCampaignIdParam, response: { 200: ZCampaign } } },
-    async (request) => {
-      await service.get(request.auth, request.params.id);
-      const file = await readSingleUpload(request, { maxBytes: CAMPAIGN_MEDIA_MAX_BYTES });
-      return service.uploadMedia(request.auth, request.params.id, file);
-    },
-  );
-  app.delete(
-    '/campaigns/:id/media-upload',
-    { config: campaignRoute, schema: { tags, params: ZCampaignIdParam, response: { 200: ZCampaign } } },
-    (request) => service.deleteMedia(request.auth, request.params.id),
-  );
+  mediaUploadRoutes(app, {
+    path: '/campaigns/:id',
+    tags,
+    guard: campaignRoute,
+    params: ZCampaignIdParam,
+    item: ZCampaign,
+    maxBytes: CAMPAIGN_MEDIA_MAX_BYTES,
+    check: (auth, id) => service.get(auth, id),
+    upload: (auth, id, file) => service.uploadMedia(auth, id, file),
+    remove: (auth, id) => service.deleteMedia(auth, id),
+  });
   app.get(
     '/campaign-settings',
     { config: campaignRoute, schema: { tags, response: { 200: ZCampaignSettingsAnswer } } },

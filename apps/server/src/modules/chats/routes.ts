@@ -12,6 +12,7 @@ import {
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import type { RouteGuard } from '../../lib/guards.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import {
   createChat,
   deleteChat,
@@ -46,27 +47,16 @@ export function chatRoutes(app: ZodApp, ctx: AppContext): void {
     },
     (request) => getParticipantChatByUuid(ctx, request.auth, request.params.uuid),
   );
-  app.post(
-    '/chats',
-    { config: chatRoute, schema: { tags, body: ZChatBody, response: { 201: ZChat } } },
-    async (request, reply) => reply.status(201).send(await createChat(ctx, request.auth, request.body)),
-  );
-  app.put(
-    '/chats/:id',
-    {
-      config: chatRoute,
-      schema: { tags, params: ZIdParam, body: ZChatBody.partial(), response: { 200: ZChat } },
-    },
-    (request) => updateChat(ctx, request.auth, request.params.id, request.body),
-  );
-  app.delete(
-    '/chats/:id',
-    { config: chatRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteChat(ctx, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  resourceRoutes(app, {
+    path: '/chats',
+    tags,
+    item: ZChat,
+    body: ZChatBody,
+    updateBody: ZChatBody.partial(),
+    create: [chatRoute, (auth, body) => createChat(ctx, auth, body)],
+    update: [chatRoute, (auth, id, body) => updateChat(ctx, auth, id, body)],
+    remove: [chatRoute, (auth, id) => deleteChat(ctx, auth, id)],
+  });
   app.post(
     '/chats/:id/read',
     {

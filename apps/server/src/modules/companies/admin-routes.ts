@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { MediaStore } from '../../channels/media-store.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { superRoute } from '../../lib/guards.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import type { SessionControl } from '../whatsapp/whatsapp-service.js';
 import {
   allCompanies,
@@ -24,40 +25,27 @@ export function companyAdminRoutes(
   media: MediaStore,
 ): void {
   const tags = ['companies'];
-  app.get(
-    '/companies',
-    { config: superRoute, schema: { tags, querystring: ZCompaniesQuery, response: { 200: ZCompaniesPage } } },
-    (request) => listCompanies(ctx, request.query),
-  );
+  resourceRoutes(app, {
+    path: '/companies',
+    tags,
+    item: ZCompanyRow,
+    body: ZCompanyBody,
+    updateBody: ZCompanyBody.partial(),
+    query: ZCompaniesQuery,
+    page: ZCompaniesPage,
+    list: [superRoute, (_auth, query) => listCompanies(ctx, query)],
+    create: [superRoute, (_auth, body) => createCompanyAdmin(ctx, body)],
+    update: [superRoute, (_auth, id, body) => updateCompanyAdmin(ctx, id, body)],
+    remove: [superRoute, (auth, id) => deleteCompanyAdmin(ctx, sessions, media, auth, id)],
+  });
   app.get(
     '/companies/list',
     { config: superRoute, schema: { tags, response: { 200: z.array(ZCompanyRow) } } },
     () => allCompanies(ctx),
   );
   app.post(
-    '/companies',
-    { config: superRoute, schema: { tags, body: ZCompanyBody, response: { 201: ZCompanyRow } } },
-    async (request, reply) => reply.status(201).send(await createCompanyAdmin(ctx, request.body)),
-  );
-  app.put(
-    '/companies/:id',
-    {
-      config: superRoute,
-      schema: { tags, params: ZIdParam, body: ZCompanyBody.partial(), response: { 200: ZCompanyRow } },
-    },
-    (request) => updateCompanyAdmin(ctx, request.params.id, request.body),
-  );
-  app.post(
     '/companies/:id/extend',
     { config: superRoute, schema: { tags, params: ZIdParam, response: { 200: ZCompanyRow } } },
     (request) => extendCompanyDueDate(ctx, request.params.id),
-  );
-  app.delete(
-    '/companies/:id',
-    { config: superRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteCompanyAdmin(ctx, sessions, media, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
   );
 }

@@ -7,6 +7,7 @@ import {
   createSimulatorConnection,
   createTenant,
   createUser,
+  injectAs,
   type TestUser,
 } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -17,8 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(user), payload });
+const inject = injectAs(() => t.app);
 
 /** A multipart body with one file part. */
 function multipart(data: Buffer, fileName: string, mimetype = XLSX) {

@@ -5,12 +5,12 @@ import {
   ZContactImportResult,
   ZContactList,
   ZContactsPage,
-  ZIdParam,
   ZPageQuery,
 } from '@zapdesk/shared';
 import type { AppContext, ZodApp } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import {
   createContact,
   deleteContact,
@@ -29,41 +29,28 @@ const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 /** Contacts API (core section 7 Contacts): list, picker list, read, create, edit, delete, import. */
 export function contactRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['contacts'];
-  app.get(
-    '/contacts',
-    { config: userRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZContactsPage } } },
-    (request) => listContacts(ctx, request.auth, request.query),
-  );
+  resourceRoutes(app, {
+    path: '/contacts',
+    tags,
+    item: ZContact,
+    updateBody: ZContactBody.partial(),
+    query: ZPageQuery,
+    page: ZContactsPage,
+    list: [userRoute, (auth, query) => listContacts(ctx, auth, query)],
+    show: [userRoute, (auth, id) => getContact(ctx, auth.companyId, id)],
+    update: [userRoute, (auth, id, body) => updateContact(ctx, auth, id, body)],
+    remove: [adminRoute, (auth, id) => deleteContact(ctx, auth, id)],
+  });
   app.get(
     '/contacts/list',
     { config: userRoute, schema: { tags, response: { 200: ZContactList } } },
     (request) => listContactsForPicker(ctx, request.auth),
   );
-  app.get(
-    '/contacts/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZContact } } },
-    (request) => getContact(ctx, request.auth.companyId, request.params.id),
-  );
+  // POST /contacts answers 200, not the 201 of the other resources' create: its answer is kept as is.
   app.post(
     '/contacts',
     { config: userRoute, schema: { tags, body: ZContactBody, response: { 200: ZContact } } },
     (request) => createContact(ctx, request.auth, request.body),
-  );
-  app.put(
-    '/contacts/:id',
-    {
-      config: userRoute,
-      schema: { tags, params: ZIdParam, body: ZContactBody.partial(), response: { 200: ZContact } },
-    },
-    (request) => updateContact(ctx, request.auth, request.params.id, request.body),
-  );
-  app.delete(
-    '/contacts/:id',
-    { config: adminRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteContact(ctx, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
   );
   app.post(
     '/contacts/upload',

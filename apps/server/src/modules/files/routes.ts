@@ -12,6 +12,7 @@ import { MEDIA_LIMITS } from '../../channels/outbound-upload.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { userRoute } from '../../lib/guards.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import {
   attachUploads,
   createFileList,
@@ -34,37 +35,20 @@ const MAX_FILE_BYTES = Math.max(...Object.values(MEDIA_LIMITS));
  */
 export function fileRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): void {
   const tags = ['files'];
-  app.get(
-    '/files',
-    { config: userRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZFileListsPage } } },
-    (request) => listFileLists(ctx, request.auth, request.query),
-  );
-  app.get(
-    '/files/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZFileList } } },
-    (request) => getFileList(ctx, request.auth.companyId, request.params.id),
-  );
-  app.post(
-    '/files',
-    { config: userRoute, schema: { tags, body: ZFileListBody, response: { 201: ZFileList } } },
-    async (request, reply) => reply.status(201).send(await createFileList(ctx, request.auth, request.body)),
-  );
-  app.put(
-    '/files/:id',
-    {
-      config: userRoute,
-      schema: { tags, params: ZIdParam, body: ZFileListBody.partial(), response: { 200: ZFileList } },
-    },
-    (request) => updateFileList(ctx, media, request.auth, request.params.id, request.body),
-  );
-  app.delete(
-    '/files/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteFileList(ctx, media, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  resourceRoutes(app, {
+    path: '/files',
+    tags,
+    item: ZFileList,
+    body: ZFileListBody,
+    updateBody: ZFileListBody.partial(),
+    query: ZPageQuery,
+    page: ZFileListsPage,
+    list: [userRoute, (auth, query) => listFileLists(ctx, auth, query)],
+    show: [userRoute, (auth, id) => getFileList(ctx, auth.companyId, id)],
+    create: [userRoute, (auth, body) => createFileList(ctx, auth, body)],
+    update: [userRoute, (auth, id, body) => updateFileList(ctx, media, auth, id, body)],
+    remove: [userRoute, (auth, id) => deleteFileList(ctx, media, auth, id)],
+  });
   app.post(
     '/files/uploadList/:id',
     { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZFileList } } },

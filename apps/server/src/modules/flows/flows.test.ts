@@ -8,8 +8,8 @@ import {
   createSimulatorConnection,
   createTenant,
   createUser,
+  injectAs,
   type TenantFixture,
-  type TestUser,
 } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -25,8 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(user), payload });
+const inject = injectAs(() => t.app);
 
 async function newFlow(name = 'Fluxo de boas-vindas', user = a.admin) {
   const res = await inject('POST', '/api/flowbuilder', user, { name });

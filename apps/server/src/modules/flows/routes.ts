@@ -23,6 +23,7 @@ import type { MediaStore } from '../../channels/media-store.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { userRoute } from '../../lib/guards.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import {
   createFlowCampaign,
   deleteFlowCampaign,
@@ -71,17 +72,17 @@ export function flowRoutes(
     { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZTicketFlowRun } } },
     (request) => getTicketFlowRun(ctx, request.auth, request.params.id),
   );
-  app.get(
-    '/flowbuilder',
-    { config: flowReadRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZFlowsPage } } },
-    (request) => listFlows(ctx, request.auth.companyId, request.query),
-  );
-  app.post(
-    '/flowbuilder',
-    { config: flowWriteRoute, schema: { tags, body: ZFlowCreateBody, response: { 201: ZFlow } } },
-    async (request, reply) =>
-      reply.status(201).send(await createFlow(ctx, request.auth.companyId, request.body)),
-  );
+  resourceRoutes(app, {
+    path: '/flowbuilder',
+    tags,
+    item: ZFlow,
+    body: ZFlowCreateBody,
+    query: ZPageQuery,
+    page: ZFlowsPage,
+    list: [flowReadRoute, (auth, query) => listFlows(ctx, auth.companyId, query)],
+    create: [flowWriteRoute, (auth, body) => createFlow(ctx, auth.companyId, body)],
+    remove: [flowWriteRoute, (auth, id) => deleteFlow(ctx, auth.companyId, id)],
+  });
   app.put(
     '/flowbuilder',
     {
@@ -89,14 +90,6 @@ export function flowRoutes(
       schema: { tags, body: ZFlowUpdateBody.partial().required({ flowId: true }), response: { 200: ZFlow } },
     },
     (request) => updateFlow(ctx, request.auth.companyId, request.body),
-  );
-  app.delete(
-    '/flowbuilder/:id',
-    { config: flowWriteRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteFlow(ctx, request.auth.companyId, request.params.id);
-      return reply.status(204).send();
-    },
   );
   app.post(
     '/flowbuilder/duplicate',
@@ -143,25 +136,18 @@ export function flowRoutes(
     );
   }
 
-  app.get(
-    '/flowcampaign',
-    {
-      config: flowReadRoute,
-      schema: { tags, querystring: ZFlowCampaignsQuery, response: { 200: ZFlowCampaignsPage } },
-    },
-    (request) => listFlowCampaigns(ctx, request.auth.companyId, request.query),
-  );
-  app.get(
-    '/flowcampaign/:id',
-    { config: flowReadRoute, schema: { tags, params: ZIdParam, response: { 200: ZFlowCampaign } } },
-    (request) => getFlowCampaign(ctx, request.auth.companyId, request.params.id),
-  );
-  app.post(
-    '/flowcampaign',
-    { config: flowWriteRoute, schema: { tags, body: ZFlowCampaignBody, response: { 201: ZFlowCampaign } } },
-    async (request, reply) =>
-      reply.status(201).send(await createFlowCampaign(ctx, request.auth.companyId, request.body)),
-  );
+  resourceRoutes(app, {
+    path: '/flowcampaign',
+    tags,
+    item: ZFlowCampaign,
+    body: ZFlowCampaignBody,
+    query: ZFlowCampaignsQuery,
+    page: ZFlowCampaignsPage,
+    list: [flowReadRoute, (auth, query) => listFlowCampaigns(ctx, auth.companyId, query)],
+    show: [flowReadRoute, (auth, id) => getFlowCampaign(ctx, auth.companyId, id)],
+    create: [flowWriteRoute, (auth, body) => createFlowCampaign(ctx, auth.companyId, body)],
+    remove: [flowWriteRoute, (auth, id) => deleteFlowCampaign(ctx, auth.companyId, id)],
+  });
   app.put(
     '/flowcampaign',
     {
@@ -171,14 +157,6 @@ export function flowRoutes(
     (request) => {
       const { id, ...fields } = request.body;
       return updateFlowCampaign(ctx, request.auth.companyId, id, fields);
-    },
-  );
-  app.delete(
-    '/flowcampaign/:id',
-    { config: flowWriteRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteFlowCampaign(ctx, request.auth.companyId, request.params.id);
-      return reply.status(204).send();
     },
   );
 }

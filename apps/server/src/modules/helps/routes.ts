@@ -1,7 +1,8 @@
-import { ZHelp, ZHelpBody, ZHelpsPage, ZIdParam, ZPageQuery } from '@zapdesk/shared';
+import { ZHelp, ZHelpBody, ZHelpsPage, ZPageQuery } from '@zapdesk/shared';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { superRoute, userRoute } from '../../lib/guards.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import { allHelps, createHelp, deleteHelp, listHelps, updateHelp } from './helps-service.js';
 
 /** Helps (document 2 sections 2 and 7, document 3 Helps): every user reads; the super user writes. */
@@ -15,25 +16,14 @@ export function helpRoutes(app: ZodApp, ctx: AppContext): void {
   app.get('/helps/list', { config: userRoute, schema: { tags, response: { 200: z.array(ZHelp) } } }, () =>
     allHelps(ctx),
   );
-  app.post(
-    '/helps',
-    { config: superRoute, schema: { tags, body: ZHelpBody, response: { 201: ZHelp } } },
-    async (request, reply) => reply.status(201).send(await createHelp(ctx, request.body)),
-  );
-  app.put(
-    '/helps/:id',
-    {
-      config: superRoute,
-      schema: { tags, params: ZIdParam, body: ZHelpBody.partial(), response: { 200: ZHelp } },
-    },
-    (request) => updateHelp(ctx, request.params.id, request.body),
-  );
-  app.delete(
-    '/helps/:id',
-    { config: superRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteHelp(ctx, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  resourceRoutes(app, {
+    path: '/helps',
+    tags,
+    item: ZHelp,
+    body: ZHelpBody,
+    updateBody: ZHelpBody.partial(),
+    create: [superRoute, (_auth, body) => createHelp(ctx, body)],
+    update: [superRoute, (_auth, id, body) => updateHelp(ctx, id, body)],
+    remove: [superRoute, (_auth, id) => deleteHelp(ctx, id)],
+  });
 }

@@ -19,16 +19,15 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
+import { openConnectionFixture } from '../../test/fixtures.js';
 import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import type { TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
 let a: TenantFixture;
 let whatsappId: number;
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
+  ({ t, a, whatsappId } = await openConnectionFixture());
 });
 afterAll(() => t.close());
 

@@ -11,7 +11,8 @@ import {
   injectMessage,
   type TenantFixture,
 } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { openConnectionFixture } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 import { EXTERNAL_API_RATE_PER_MINUTE } from './external-api.js';
 
 let t: TestApp;
@@ -55,9 +56,7 @@ const outbox = async (number: string) => {
 };
 
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
+  ({ t, a, whatsappId } = await openConnectionFixture());
   await t.app.ctx.db.update(whatsapps).set({ token: TOKEN }).where(eq(whatsapps.id, whatsappId));
 });
 afterAll(() => t.close());

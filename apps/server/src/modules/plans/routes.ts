@@ -1,7 +1,8 @@
-import { ZIdParam, ZPlan, ZPlanBody } from '@zapdesk/shared';
+import { ZPlan, ZPlanBody } from '@zapdesk/shared';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { publicRoute, superRoute, userRoute } from '../../lib/guards.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from './plans-service.js';
 
 /**
@@ -15,30 +16,15 @@ export function planRoutes(app: ZodApp, ctx: AppContext): void {
     listPlans(ctx),
   );
   app.get('/plans/all', { config: userRoute, schema: { tags, response: list } }, () => listPlans(ctx));
-  app.get(
-    '/plans/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZPlan } } },
-    (request) => getPlan(ctx, request.params.id),
-  );
-  app.post(
-    '/plans',
-    { config: superRoute, schema: { tags, body: ZPlanBody, response: { 201: ZPlan } } },
-    async (request, reply) => reply.status(201).send(await createPlan(ctx, request.body)),
-  );
-  app.put(
-    '/plans/:id',
-    {
-      config: superRoute,
-      schema: { tags, params: ZIdParam, body: ZPlanBody.partial(), response: { 200: ZPlan } },
-    },
-    (request) => updatePlan(ctx, request.params.id, request.body),
-  );
-  app.delete(
-    '/plans/:id',
-    { config: superRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deletePlan(ctx, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  resourceRoutes(app, {
+    path: '/plans',
+    tags,
+    item: ZPlan,
+    body: ZPlanBody,
+    updateBody: ZPlanBody.partial(),
+    show: [userRoute, (_auth, id) => getPlan(ctx, id)],
+    create: [superRoute, (_auth, body) => createPlan(ctx, body)],
+    update: [superRoute, (_auth, id, body) => updatePlan(ctx, id, body)],
+    remove: [superRoute, (_auth, id) => deletePlan(ctx, id)],
+  });
 }

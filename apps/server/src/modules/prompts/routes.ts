@@ -22,6 +22,7 @@ export function promptRoutes(app: ZodApp, ctx: AppContext): void {
     async (request) =>
       promptView(viewerOf(request.auth), await getPrompt(ctx, request.auth.companyId, request.params.id)),
   );
+  // Create answers 200 and delete a message (not 201 and 204 as resourceRoutes does): kept as they are.
   app.post(
     '/prompt',
     { config: promptAdminRoute, schema: { tags, body: ZPromptBody, response: { 200: ZPrompt } } },

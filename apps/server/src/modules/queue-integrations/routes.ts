@@ -61,6 +61,7 @@ export function queueIntegrationRoutes(app: ZodApp, ctx: AppContext): void {
         await getIntegration(ctx, request.auth.companyId, request.params.id),
       ),
   );
+  // Create answers 200 and delete a message (not 201 and 204 as resourceRoutes does): kept as they are.
   app.post(
     '/queueIntegration',
     {

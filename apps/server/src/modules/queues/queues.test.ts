@@ -2,7 +2,7 @@ import { DEFAULT_QUEUE_SCHEDULES, type QueueOption, ZQueueDetail } from '@zapdes
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueOptions } from '../../db/schema/index.js';
-import { bearer, createCompany, createTenant, createUser, type TestUser } from '../../test/factories.js';
+import { createCompany, createTenant, createUser, injectAs } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -11,8 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(user), payload });
+const inject = injectAs(() => t.app);
 
 describe('queues CRUD', () => {
   it('creates with default hours, reads, updates schedules and deletes', async () => {

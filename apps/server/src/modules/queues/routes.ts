@@ -1,6 +1,5 @@
 import {
   ZCreateQueueOptionBody,
-  ZIdParam,
   ZQueue,
   ZQueueBody,
   ZQueueDetail,
@@ -13,6 +12,7 @@ import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { queues } from '../../db/schema/index.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import {
   createOption,
   createQueue,
@@ -44,33 +44,17 @@ export function queueRoutes(app: ZodApp, ctx: AppContext): void {
       .where(eq(queues.companyId, request.auth.companyId))
       .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name)),
   );
-  app.get(
-    '/queue/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZQueueDetail } } },
-    (request) => getQueue(ctx, request.auth.companyId, request.params.id),
-  );
-  app.post(
-    '/queue',
-    { config: adminRoute, schema: { tags, body: ZQueueBody, response: { 201: ZQueueDetail } } },
-    async (request, reply) =>
-      reply.status(201).send(await createQueue(ctx, request.auth.companyId, request.body)),
-  );
-  app.put(
-    '/queue/:id',
-    {
-      config: adminRoute,
-      schema: { tags, params: ZIdParam, body: ZQueueBody.partial(), response: { 200: ZQueueDetail } },
-    },
-    (request) => updateQueue(ctx, request.auth.companyId, request.params.id, request.body),
-  );
-  app.delete(
-    '/queue/:id',
-    { config: adminRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteQueue(ctx, request.auth.companyId, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  resourceRoutes(app, {
+    path: '/queue',
+    tags,
+    item: ZQueueDetail,
+    body: ZQueueBody,
+    updateBody: ZQueueBody.partial(),
+    show: [userRoute, (auth, id) => getQueue(ctx, auth.companyId, id)],
+    create: [adminRoute, (auth, body) => createQueue(ctx, auth.companyId, body)],
+    update: [adminRoute, (auth, id, body) => updateQueue(ctx, auth.companyId, id, body)],
+    remove: [adminRoute, (auth, id) => deleteQueue(ctx, auth.companyId, id)],
+  });
 
   app.get(
     '/queue-options',
@@ -80,31 +64,14 @@ export function queueRoutes(app: ZodApp, ctx: AppContext): void {
     },
     (request) => listOptions(ctx, request.auth.companyId, request.query.queueId, request.query.parentId),
   );
-  app.post(
-    '/queue-options',
-    { config: adminRoute, schema: { tags, body: ZCreateQueueOptionBody, response: { 201: ZQueueOption } } },
-    async (request, reply) =>
-      reply.status(201).send(await createOption(ctx, request.auth.companyId, request.body)),
-  );
-  app.put(
-    '/queue-options/:id',
-    {
-      config: adminRoute,
-      schema: {
-        tags,
-        params: ZIdParam,
-        body: ZUpdateQueueOptionBody.partial(),
-        response: { 200: ZQueueOption },
-      },
-    },
-    (request) => updateOption(ctx, request.auth.companyId, request.params.id, request.body),
-  );
-  app.delete(
-    '/queue-options/:id',
-    { config: adminRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteOption(ctx, request.auth.companyId, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  resourceRoutes(app, {
+    path: '/queue-options',
+    tags,
+    item: ZQueueOption,
+    body: ZCreateQueueOptionBody,
+    updateBody: ZUpdateQueueOptionBody.partial(),
+    create: [adminRoute, (auth, body) => createOption(ctx, auth.companyId, body)],
+    update: [adminRoute, (auth, id, body) => updateOption(ctx, auth.companyId, id, body)],
+    remove: [adminRoute, (auth, id) => deleteOption(ctx, auth.companyId, id)],
+  });
 }

@@ -1,6 +1,6 @@
 import { ZQuickMessagesPage } from '@zapdesk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTenant, createUser, type TestUser } from '../../test/factories.js';
+import { bearer, createTenant, createUser, injectAs } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -9,8 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(user), payload });
+const inject = injectAs(() => t.app);
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',

@@ -1,11 +1,11 @@
-import { ZIdParam, ZPageQuery, ZQuickMessage, ZQuickMessageBody, ZQuickMessagesPage } from '@zapdesk/shared';
+import { ZPageQuery, ZQuickMessage, ZQuickMessageBody, ZQuickMessagesPage } from '@zapdesk/shared';
 import { and, asc, eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { MediaStore } from '../../channels/media-store.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { quickMessages } from '../../db/schema/index.js';
 import { userRoute } from '../../lib/guards.js';
-import { readSingleUpload } from '../../lib/single-upload.js';
+import { mediaUploadRoutes, resourceRoutes } from '../common/resource-routes.js';
 import {
   createQuickMessage,
   deleteQuickMessage,
@@ -53,57 +53,27 @@ export function quickMessageRoutes(app: ZodApp, ctx: AppContext, media: MediaSto
         )
         .orderBy(asc(quickMessages.shortcode)),
   );
-  app.get(
-    '/quick-messages',
-    {
-      config: userRoute,
-      schema: {
-        tags,
-        querystring: ZPageQuery.extend({ userId: z.string().max(20).optional() }),
-        response: { 200: ZQuickMessagesPage },
-      },
-    },
-    (request) => listQuickMessages(ctx, request.auth, request.query),
-  );
-  app.get(
-    '/quick-messages/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZQuickMessage } } },
-    (request) => getQuickMessage(ctx, request.auth, request.params.id),
-  );
-  app.post(
-    '/quick-messages',
-    { config: userRoute, schema: { tags, body: ZQuickMessageBody, response: { 201: ZQuickMessage } } },
-    async (request, reply) =>
-      reply.status(201).send(await createQuickMessage(ctx, request.auth, request.body)),
-  );
-  app.put(
-    '/quick-messages/:id',
-    {
-      config: userRoute,
-      schema: { tags, params: ZIdParam, body: ZQuickMessageBody.partial(), response: { 200: ZQuickMessage } },
-    },
-    (request) => updateQuickMessage(ctx, request.auth, request.params.id, request.body),
-  );
-  app.delete(
-    '/quick-messages/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteQuickMessage(ctx, media, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
-  app.post(
-    '/quick-messages/:id/media-upload',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZQuickMessage } } },
-    async (request) => {
-      await getEditable(ctx, request.auth, request.params.id);
-      const file = await readSingleUpload(request);
-      return uploadQuickMessageMedia(ctx, media, request.auth, request.params.id, file);
-    },
-  );
-  app.delete(
-    '/quick-messages/:id/media-upload',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZQuickMessage } } },
-    (request) => deleteQuickMessageMedia(ctx, media, request.auth, request.params.id),
-  );
+  resourceRoutes(app, {
+    path: '/quick-messages',
+    tags,
+    item: ZQuickMessage,
+    body: ZQuickMessageBody,
+    updateBody: ZQuickMessageBody.partial(),
+    query: ZPageQuery.extend({ userId: z.string().max(20).optional() }),
+    page: ZQuickMessagesPage,
+    list: [userRoute, (auth, query) => listQuickMessages(ctx, auth, query)],
+    show: [userRoute, (auth, id) => getQuickMessage(ctx, auth, id)],
+    create: [userRoute, (auth, body) => createQuickMessage(ctx, auth, body)],
+    update: [userRoute, (auth, id, body) => updateQuickMessage(ctx, auth, id, body)],
+    remove: [userRoute, (auth, id) => deleteQuickMessage(ctx, media, auth, id)],
+  });
+  mediaUploadRoutes(app, {
+    path: '/quick-messages/:id',
+    tags,
+    guard: userRoute,
+    item: ZQuickMessage,
+    check: (auth, id) => getEditable(ctx, auth, id),
+    upload: (auth, id, file) => uploadQuickMessageMedia(ctx, media, auth, id, file),
+    remove: (auth, id) => deleteQuickMessageMedia(ctx, media, auth, id),
+  });
 }

@@ -1,13 +1,12 @@
 import {
   SCHEDULE_MEDIA_MAX_BYTES,
-  ZIdParam,
   ZSchedule,
   ZScheduleBody,
   ZSchedulesPage,
   ZSchedulesQuery,
 } from '@zapdesk/shared';
 import type { ZodApp } from '../../context.js';
-import { readSingleUpload } from '../../lib/single-upload.js';
+import { mediaUploadRoutes, resourceRoutes } from '../common/resource-routes.js';
 import type { ScheduleService } from './schedules-service.js';
 
 /** Every schedule route: a signed-in user of a company whose plan has useSchedules. */
@@ -19,52 +18,28 @@ const scheduleRoute = { auth: 'user', plan: 'useSchedules' } as const;
  */
 export function scheduleRoutes(app: ZodApp, service: ScheduleService): void {
   const tags = ['schedules'];
-  app.get(
-    '/schedules',
-    {
-      config: scheduleRoute,
-      schema: { tags, querystring: ZSchedulesQuery, response: { 200: ZSchedulesPage } },
-    },
-    (request) => service.list(request.auth, request.query),
-  );
-  app.get(
-    '/schedules/:id',
-    { config: scheduleRoute, schema: { tags, params: ZIdParam, response: { 200: ZSchedule } } },
-    (request) => service.get(request.auth, request.params.id),
-  );
-  app.post(
-    '/schedules',
-    { config: scheduleRoute, schema: { tags, body: ZScheduleBody, response: { 201: ZSchedule } } },
-    async (request, reply) => reply.status(201).send(await service.create(request.auth, request.body)),
-  );
-  app.put(
-    '/schedules/:id',
-    {
-      config: scheduleRoute,
-      schema: { tags, params: ZIdParam, body: ZScheduleBody.partial(), response: { 200: ZSchedule } },
-    },
-    (request) => service.update(request.auth, request.params.id, request.body),
-  );
-  app.delete(
-    '/schedules/:id',
-    { config: scheduleRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await service.remove(request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
-  app.post(
-    '/schedules/:id/media-upload',
-    { config: scheduleRoute, schema: { tags, params: ZIdParam, response: { 200: ZSchedule } } },
-    async (request) => {
-      await service.get(request.auth, request.params.id);
-      const file = await readSingleUpload(request, { maxBytes: SCHEDULE_MEDIA_MAX_BYTES });
-      return service.uploadMedia(request.auth, request.params.id, file);
-    },
-  );
-  app.delete(
-    '/schedules/:id/media-upload',
-    { config: scheduleRoute, schema: { tags, params: ZIdParam, response: { 200: ZSchedule } } },
-    (request) => service.deleteMedia(request.auth, request.params.id),
-  );
+  resourceRoutes(app, {
+    path: '/schedules',
+    tags,
+    item: ZSchedule,
+    body: ZScheduleBody,
+    updateBody: ZScheduleBody.partial(),
+    query: ZSchedulesQuery,
+    page: ZSchedulesPage,
+    list: [scheduleRoute, (auth, query) => service.list(auth, query)],
+    show: [scheduleRoute, (auth, id) => service.get(auth, id)],
+    create: [scheduleRoute, (auth, body) => service.create(auth, body)],
+    update: [scheduleRoute, (auth, id, body) => service.update(auth, id, body)],
+    remove: [scheduleRoute, (auth, id) => service.remove(auth, id)],
+  });
+  mediaUploadRoutes(app, {
+    path: '/schedules/:id',
+    tags,
+    guard: scheduleRoute,
+    item: ZSchedule,
+    maxBytes: SCHEDULE_MEDIA_MAX_BYTES,
+    check: (auth, id) => service.get(auth, id),
+    upload: (auth, id, file) => service.uploadMedia(auth, id, file),
+    remove: (auth, id) => service.deleteMedia(auth, id),
+  });
 }

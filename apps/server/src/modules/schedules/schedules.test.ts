@@ -10,25 +10,24 @@ import {
   createUser,
   customerNumber,
   downgradeToNoFlags,
+  injectAs,
   setDueDate,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { openConnectionFixture } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 import { SCHEDULE_SEND_JOB } from './schedules-service.js';
 
 let t: TestApp;
 let a: TenantFixture;
 let whatsappId: number;
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
+  ({ t, a, whatsappId } = await openConnectionFixture());
 });
 afterAll(() => t.close());
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(user), payload });
+const inject = injectAs(() => t.app);
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',

@@ -1,19 +1,11 @@
-import {
-  ZIdParam,
-  ZKanbanTags,
-  ZPageQuery,
-  ZSyncTagsBody,
-  ZTag,
-  ZTagBody,
-  ZTagsPage,
-  ZTicket,
-} from '@zapdesk/shared';
+import { ZKanbanTags, ZPageQuery, ZSyncTagsBody, ZTag, ZTagBody, ZTagsPage, ZTicket } from '@zapdesk/shared';
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { tags, ticketTags } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { userRoute } from '../../lib/guards.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import { kanbanRoute } from '../kanban/routes.js';
 import { findTicket } from '../tickets/ticket-repository.js';
 import { getVisibleTicket } from '../tickets/tickets-service.js';
@@ -25,44 +17,24 @@ import { createTag, deleteTag, getTag, listKanbanTags, listTags, updateTag } fro
  */
 export function tagRoutes(app: ZodApp, ctx: AppContext): void {
   const tagsDoc = ['tags'];
-  app.get(
-    '/tags',
-    {
-      config: userRoute,
-      schema: { tags: tagsDoc, querystring: ZPageQuery.passthrough(), response: { 200: ZTagsPage } },
-    },
-    (request) => listTags(ctx, request.auth.companyId, request.query),
-  );
+  resourceRoutes(app, {
+    path: '/tags',
+    tags: tagsDoc,
+    item: ZTag,
+    body: ZTagBody,
+    updateBody: ZTagBody.partial(),
+    query: ZPageQuery.passthrough(),
+    page: ZTagsPage,
+    list: [userRoute, (auth, query) => listTags(ctx, auth.companyId, query)],
+    show: [userRoute, (auth, id) => getTag(ctx, auth.companyId, id)],
+    create: [userRoute, (auth, body) => createTag(ctx, auth, body)],
+    update: [userRoute, (auth, id, body) => updateTag(ctx, auth, id, body)],
+    remove: [userRoute, (auth, id) => deleteTag(ctx, auth.companyId, id)],
+  });
   app.get(
     '/tags/kanban',
     { config: kanbanRoute, schema: { tags: tagsDoc, response: { 200: ZKanbanTags } } },
     (request) => listKanbanTags(ctx, request.auth.companyId),
-  );
-  app.get(
-    '/tags/:id',
-    { config: userRoute, schema: { tags: tagsDoc, params: ZIdParam, response: { 200: ZTag } } },
-    (request) => getTag(ctx, request.auth.companyId, request.params.id),
-  );
-  app.post(
-    '/tags',
-    { config: userRoute, schema: { tags: tagsDoc, body: ZTagBody, response: { 201: ZTag } } },
-    async (request, reply) => reply.status(201).send(await createTag(ctx, request.auth, request.body)),
-  );
-  app.put(
-    '/tags/:id',
-    {
-      config: userRoute,
-      schema: { tags: tagsDoc, params: ZIdParam, body: ZTagBody.partial(), response: { 200: ZTag } },
-    },
-    (request) => updateTag(ctx, request.auth, request.params.id, request.body),
-  );
-  app.delete(
-    '/tags/:id',
-    { config: userRoute, schema: { tags: tagsDoc, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteTag(ctx, request.auth.companyId, request.params.id);
-      return reply.status(204).send();
-    },
   );
   app.get(
     '/tags/list',

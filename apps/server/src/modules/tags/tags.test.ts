@@ -2,12 +2,11 @@ import { ZTagsPage } from '@zapdesk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketTags } from '../../db/schema/index.js';
 import {
-  bearer,
   createSimulatorConnection,
   createTenant,
   customerNumber,
+  injectAs,
   injectMessage,
-  type TestUser,
 } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -17,8 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(user), payload });
+const inject = injectAs(() => t.app);
 
 describe('tags', () => {
   it('lists with ticket counts, search and paging', async () => {

@@ -5,14 +5,14 @@ import { messages, schedules, tickets } from '../../db/schema/index.js';
 import {
   bearer,
   createQueue,
-  createSimulatorConnection,
-  createTenant,
   createUser,
   customerNumber,
+  injectAs,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { openConnectionFixture } from '../../test/fixtures.js';
+import type { TestApp } from '../../test/test-app.js';
 
 // Every route that writes onto a ticket (or onto a contact's live ticket) refuses an agent who may
 // not open that ticket, with the answer of GET /messages/:ticketId (403 ERR_NO_PERMISSION), and
@@ -25,16 +25,13 @@ let whatsappId: number;
 let queueB: number;
 let agentB: TestUser;
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  whatsappId = await createSimulatorConnection(t.app, a.admin);
+  ({ t, a, whatsappId } = await openConnectionFixture());
   queueB = await createQueue(t.app, a.companyId);
   agentB = await createUser(t.app, a.companyId, { queueIds: [queueB] });
 });
 afterAll(() => t.close());
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(user), payload });
+const inject = injectAs(() => t.app);
 
 /** A contact with a live (open) ticket in `queue`, held by `holder`. */
 async function contactWithTicket(queue: number, holder: TestUser) {

@@ -1,6 +1,5 @@
 import {
   ZCreateUserBody,
-  ZIdParam,
   ZLanguageParam,
   ZPageQuery,
   ZPublicUser,
@@ -11,6 +10,7 @@ import {
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import {
   createUser,
   deleteUser,
@@ -24,41 +24,24 @@ import {
 /** Users API, core document section 7 (Users). */
 export function userRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['users'];
-  app.get(
-    '/users',
-    { config: userRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZUsersPage } } },
-    (request) => listUsers(ctx, request.auth.companyId, request.query),
-  );
+  resourceRoutes(app, {
+    path: '/users',
+    tags,
+    item: ZPublicUser,
+    body: ZCreateUserBody,
+    updateBody: ZUpdateUserBody,
+    query: ZPageQuery,
+    page: ZUsersPage,
+    list: [userRoute, (auth, query) => listUsers(ctx, auth.companyId, query)],
+    show: [userRoute, (auth, id) => getUser(ctx, auth.companyId, id)],
+    create: [adminRoute, (auth, body) => createUser(ctx, auth, body)],
+    update: [userRoute, (auth, id, body) => updateUser(ctx, auth, id, body)],
+    remove: [adminRoute, (auth, id) => deleteUser(ctx, auth, id)],
+  });
   app.get(
     '/users/list',
     { config: userRoute, schema: { tags, response: { 200: z.array(ZUserListItem) } } },
     (request) => listUserNames(ctx, request.auth.companyId),
-  );
-  app.get(
-    '/users/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZPublicUser } } },
-    (request) => getUser(ctx, request.auth.companyId, request.params.id),
-  );
-  app.post(
-    '/users',
-    { config: adminRoute, schema: { tags, body: ZCreateUserBody, response: { 201: ZPublicUser } } },
-    async (request, reply) => reply.status(201).send(await createUser(ctx, request.auth, request.body)),
-  );
-  app.put(
-    '/users/:id',
-    {
-      config: userRoute,
-      schema: { tags, params: ZIdParam, body: ZUpdateUserBody, response: { 200: ZPublicUser } },
-    },
-    (request) => updateUser(ctx, request.auth, request.params.id, request.body),
-  );
-  app.delete(
-    '/users/:id',
-    { config: adminRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteUser(ctx, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
   );
   app.post(
     '/users/set-language/:lang',

@@ -4,6 +4,7 @@ import type { AppContext, ZodApp } from '../../context.js';
 import { selectWhatsapps } from '../../db/whatsapp-repository.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
 import { viewerOf, whatsappView } from '../../lib/secret-views.js';
+import { resourceRoutes } from '../common/resource-routes.js';
 import {
   createWhatsapp,
   deleteWhatsapp,
@@ -32,29 +33,20 @@ export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionCo
         whatsappView(viewerOf(request.auth), w),
       ),
   );
-  app.get(
-    '/whatsapp/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZWhatsapp } } },
-    async (request) =>
-      whatsappView(
-        viewerOf(request.auth),
-        await requireWhatsapp(ctx, request.auth.companyId, request.params.id),
-      ),
-  );
-  app.post(
-    '/whatsapp',
-    { config: adminRoute, schema: { tags, body: ZWhatsappBody, response: { 201: ZWhatsapp } } },
-    async (request, reply) =>
-      reply.status(201).send(await createWhatsapp(ctx, sessions, request.auth, request.body)),
-  );
-  app.put(
-    '/whatsapp/:id',
-    {
-      config: adminRoute,
-      schema: { tags, params: ZIdParam, body: ZWhatsappBody.partial(), response: { 200: ZWhatsapp } },
-    },
-    (request) => updateWhatsapp(ctx, sessions, request.auth, request.params.id, request.body),
-  );
+  resourceRoutes(app, {
+    path: '/whatsapp',
+    tags,
+    item: ZWhatsapp,
+    body: ZWhatsappBody,
+    updateBody: ZWhatsappBody.partial(),
+    show: [
+      userRoute,
+      async (auth, id) => whatsappView(viewerOf(auth), await requireWhatsapp(ctx, auth.companyId, id)),
+    ],
+    create: [adminRoute, (auth, body) => createWhatsapp(ctx, sessions, auth, body)],
+    update: [adminRoute, (auth, id, body) => updateWhatsapp(ctx, sessions, auth, id, body)],
+    remove: [adminRoute, (auth, id) => deleteWhatsapp(ctx, sessions, auth, id)],
+  });
   app.post(
     '/whatsapp/:id/token',
     {
@@ -70,14 +62,6 @@ export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionCo
       },
     },
     (request) => regenerateToken(ctx, request.auth, request.params.id),
-  );
-  app.delete(
-    '/whatsapp/:id',
-    { config: adminRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteWhatsapp(ctx, sessions, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
   );
 
   // Session control: start, new QR (restart pairing), disconnect.
