@@ -1,6 +1,5 @@
 /** The tickets API benchmark's command line (see run.ts). */
-import { parseArgs } from 'node:util';
-import { databaseServer, intOption } from '../support/options.js';
+import { benchArgs, databaseServer, intOption } from '../support/options.js';
 
 export interface Options {
   tickets: number;
@@ -24,20 +23,19 @@ export interface Options {
 
 /** Reads the options from the command line (prints the usage and exits on --help); throws on a bad value. */
 export function readOptions(): Options {
-  const { values } = parseArgs({
-    options: {
-      tickets: { type: 'string', default: '10000' },
-      messages: { type: 'string', default: '200000' },
-      requests: { type: 'string', default: '300' },
-      concurrency: { type: 'string', default: '10' },
-      timeout: { type: 'string', default: '900' },
-      'no-write': { type: 'boolean', default: false },
-      only: { type: 'string', default: '' },
-      encoding: { type: 'string', default: 'gzip, deflate, br' },
-      workers: { type: 'string', default: '1' },
-      help: { type: 'boolean', default: false },
+  const values = benchArgs(
+    {
+      tickets: '10000',
+      messages: '200000',
+      requests: '300',
+      concurrency: '10',
+      timeout: '900',
+      only: '',
+      encoding: 'gzip, deflate, br',
+      workers: '1',
     },
-  });
+    ['no-write', 'help'],
+  );
   if (values.help) {
     console.log(
       'npx tsx --conditions=source bench/api/run.ts [--tickets N] [--messages M] [--requests R]\n' +

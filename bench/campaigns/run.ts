@@ -24,8 +24,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sql } from 'drizzle-orm';
@@ -41,11 +39,11 @@ import { bearer, createCompany, createUser, type TestUser } from '../../apps/ser
 import { childSetup, exitOf, hasExited, killChild, spawnChild } from '../support/child-server.js';
 import { backendJiffies, machineJiffies } from '../support/cpu.js';
 import { openBenchDatabase } from '../support/database.js';
+import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
-import { writeSection } from '../support/report.js';
+import { benchArgs, countOption, runBench } from '../support/options.js';
+import { writeOrPrint } from '../support/report.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DOC = path.resolve(HERE, '../../docs/benchmarks.md');
 const SECTION = 'Campaigns (bench/campaigns)';
 const JIFFY_MS = 10;
 const MB = 1024 * 1024;
@@ -449,7 +447,6 @@ async function runChild(): Promise<void> {
 }
 
 function section(t: Throughput, k: Kills | undefined): string {
-  const cpus = os.cpus();
   const perSecond = t.recipients / (t.sendMs / 1000);
   const cpuPerShipping = (t.nodeCpuMs + t.postgresCpuMs) / t.recipients;
   return [
@@ -461,7 +458,7 @@ function section(t: Throughput, k: Kills | undefined): string {
     'npx tsx --conditions=source bench/campaigns/run.ts [--recipients 10000] [--kills 3] [--no-write]',
     '```',
     '',
-    `Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; \`nproc\` ${os.availableParallelism()} (${cpus[0]?.model.trim() ?? 'unknown'}), Node ${process.version}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the send, load average ${t.loadAvg.map((l) => f2(l)).join(' / ')} at its end).`,
+    `${lastRunLine()}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the send, load average ${t.loadAvg.map((l) => f2(l)).join(' / ')} at its end).`,
     '',
     '| recipients | start s | send s | shippings/s | Node CPU ms / shipping | Postgres CPU ms / shipping | RSS MB before → after | heap MB before → after | reached twice | never |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -477,20 +474,10 @@ function section(t: Throughput, k: Kills | undefined): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      recipients: { type: 'string', default: '10000' },
-      kills: { type: 'string', default: '3' },
-      child: { type: 'boolean', default: false },
-      'no-write': { type: 'boolean', default: false },
-    },
-  });
+  const values = benchArgs({ recipients: '10000', kills: '3' }, ['child', 'no-write']);
   if (values.child) return runChild();
-  const recipients = Number(values.recipients);
-  if (!Number.isInteger(recipients) || recipients < 1 || recipients > 1_000_000)
-    throw new Error('--recipients: 1..1000000');
-  const kills = Number(values.kills);
-  if (!Number.isInteger(kills) || kills < 0 || kills > 20) throw new Error('--kills: 0..20');
+  const recipients = countOption('recipients', values.recipients, 1, 1_000_000);
+  const kills = countOption('kills', values.kills, 0, 20);
   const t = await throughput(recipients);
   console.log(
     `${recipients} shippings: start ${f2(t.startMs / 1000)} s, send ${f1(t.sendMs / 1000)} s = ` +
@@ -507,17 +494,10 @@ async function main(): Promise<void> {
     );
   }
   const text = section(t, k);
-  if (values['no-write']) console.log(text);
-  else writeSection(DOC, `## ${SECTION}`, text);
+  writeOrPrint(!values['no-write'], `## ${SECTION}`, text);
   const bad = (r: Reach | undefined) =>
     !!r && (r.phoneTwice || r.phoneNever || r.storedTwice || r.storedNever);
   if (bad(t) || bad(k)) process.exitCode = 1;
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

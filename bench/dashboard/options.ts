@@ -1,6 +1,5 @@
 /** The dashboard benchmark's command line (see run.ts). */
-import { parseArgs } from 'node:util';
-import { databaseServer, intOption } from '../support/options.js';
+import { benchArgs, databaseServer, intOption } from '../support/options.js';
 
 export interface Options {
   tickets: number;
@@ -15,17 +14,11 @@ export interface Options {
 
 /** Reads the options from the command line (prints the usage and exits on --help); throws on a bad value. */
 export function readOptions(): Options {
-  const { values } = parseArgs({
-    options: {
-      tickets: { type: 'string', default: '100000' },
-      requests: { type: 'string', default: '200' },
-      concurrency: { type: 'string', default: '4' },
-      timeout: { type: 'string', default: '1200' },
-      'no-write': { type: 'boolean', default: false },
-      'keep-database': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
+  const values = benchArgs({ tickets: '100000', requests: '200', concurrency: '4', timeout: '1200' }, [
+    'no-write',
+    'keep-database',
+    'help',
+  ]);
   if (values.help) {
     console.log(
       'npx tsx --conditions=source bench/dashboard/run.ts [--tickets N] [--requests R] [--concurrency C]\n' +

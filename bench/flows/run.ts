@@ -18,8 +18,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.js';
@@ -33,11 +31,11 @@ import { bearer, createCompany, createUser, type TestUser } from '../../apps/ser
 import { childSetup, exitOf, hasExited, killChild, spawnChild } from '../support/child-server.js';
 import { backendJiffies, machineJiffies } from '../support/cpu.js';
 import { openBenchDatabase } from '../support/database.js';
+import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
-import { writeSection } from '../support/report.js';
+import { benchArgs, countOption, runBench } from '../support/options.js';
+import { writeOrPrint } from '../support/report.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DOC = path.resolve(HERE, '../../docs/benchmarks.md');
 const SECTION = 'Flows (bench/flows)';
 const JIFFY_MS = 10;
 const INTERVAL_SEC = 2;
@@ -370,7 +368,6 @@ async function runChild(): Promise<void> {
 }
 
 function section(t: Throughput, c: Crash | undefined): string {
-  const cpus = os.cpus();
   const stepsPerSecond = t.steps / (t.wallMs / 1000);
   return [
     `## ${SECTION}`,
@@ -381,7 +378,7 @@ function section(t: Throughput, c: Crash | undefined): string {
     'npx tsx --conditions=source bench/flows/run.ts [--customers 1000] [--no-crash] [--no-write]',
     '```',
     '',
-    `Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; \`nproc\` ${os.availableParallelism()} (${cpus[0]?.model.trim() ?? 'unknown'}), Node ${process.version}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the run).`,
+    `${lastRunLine()}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the run).`,
     '',
     '| customers | steps | jobs | wall s | steps/s | interval delay p50 ms | p99 ms | statements / step | Node CPU ms / step | Postgres CPU ms / step | lost | twice |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -399,18 +396,9 @@ function section(t: Throughput, c: Crash | undefined): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      customers: { type: 'string', default: '1000' },
-      child: { type: 'boolean', default: false },
-      'no-crash': { type: 'boolean', default: false },
-      'no-write': { type: 'boolean', default: false },
-    },
-  });
+  const values = benchArgs({ customers: '1000' }, ['child', 'no-crash', 'no-write']);
   if (values.child) return runChild();
-  const customers = Number(values.customers);
-  if (!Number.isInteger(customers) || customers < 1 || customers > 100_000)
-    throw new Error('--customers: 1..100000');
+  const customers = countOption('customers', values.customers, 1, 100_000);
   const t = await throughput(customers);
   console.log(
     `${customers} customers: ${t.steps} steps in ${f1(t.wallMs / 1000)} s = ${f0(t.steps / (t.wallMs / 1000))}/s, ` +
@@ -423,15 +411,8 @@ async function main(): Promise<void> {
     console.log(`crash at ${c.stepsAtKill} steps: ended ${c.ended}, lost ${c.lost}, twice ${c.twice}`);
   }
   const text = section(t, c);
-  if (values['no-write']) console.log(text);
-  else writeSection(DOC, `## ${SECTION}`, text);
+  writeOrPrint(!values['no-write'], `## ${SECTION}`, text);
   if (t.lost || t.twice || c?.lost || c?.twice) process.exitCode = 1;
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

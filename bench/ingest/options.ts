@@ -1,6 +1,5 @@
 /** The ingest benchmark's command line (see run.ts). */
-import { parseArgs } from 'node:util';
-import { databaseServer } from '../support/options.js';
+import { benchArgs, databaseServer } from '../support/options.js';
 
 /** The run's parameters. */
 export interface Params {
@@ -22,17 +21,10 @@ function positive(name: string, value: string): number {
 
 /** Reads the parameters from the command line (prints the usage and exits on --help); throws on a bad value. */
 export function parseParams(): Params {
-  const { values } = parseArgs({
-    options: {
-      customers: { type: 'string', default: '200' },
-      messages: { type: 'string', default: '10' },
-      agents: { type: 'string', default: '5' },
-      concurrency: { type: 'string', default: '8,16,32,64' },
-      timeout: { type: 'string', default: '300' },
-      'no-write': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
+  const values = benchArgs(
+    { customers: '200', messages: '10', agents: '5', concurrency: '8,16,32,64', timeout: '300' },
+    ['no-write', 'help'],
+  );
   if (values.help) {
     console.log(
       'npx tsx --conditions=source bench/ingest/run.ts [--customers N] [--messages M] [--agents A]\n' +

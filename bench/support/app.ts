@@ -14,6 +14,7 @@ import { type Config, loadConfig } from '../../apps/server/src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
+import { bearer, type TestUser } from '../../apps/server/src/test/factories.js';
 import { type BenchBackend, openBenchDatabase } from './database.js';
 
 /**
@@ -70,10 +71,12 @@ export async function openBenchApp(
   let app: FastifyInstance | undefined;
   const close = async () => {
     try {
-      await app?.close();
+      // The app's connections (pools, queue workers, LISTEN) end before the drop, whose `with
+      // (force)` would otherwise kill them under a live client.
+      await app?.close().catch(() => undefined);
     } finally {
       await ref?.end();
-      await database.close();
+      await database.close().catch(() => undefined);
       await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -153,4 +156,31 @@ export async function openServerBench(
   const app = await buildBenchApp(config, database);
   onTeardown('app', () => app.close());
   return { app, database, config, name, url, ref };
+}
+
+/** Creates a connection through the API as `admin`; resolves with its id; throws unless 201. */
+export async function createConnection(
+  app: FastifyInstance,
+  admin: TestUser,
+  payload: Record<string, unknown>,
+): Promise<number> {
+  const created = await app.inject({ method: 'POST', url: '/api/whatsapp', headers: bearer(admin), payload });
+  if (created.statusCode !== 201) throw new Error(`connection: ${created.body}`);
+  return created.json().id as number;
+}
+
+/** A customer's message into a simulator connection, through its inbound route; throws unless 201. */
+export async function injectMessage(
+  app: FastifyInstance,
+  admin: TestUser,
+  whatsappId: number,
+  payload: { from: string; body: string; name?: string },
+): Promise<void> {
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/simulator/${whatsappId}/messages`,
+    headers: bearer(admin),
+    payload,
+  });
+  if (res.statusCode !== 201) throw new Error(`inject: ${res.body}`);
 }

@@ -58,3 +58,7 @@ export function loadAverage(): string {
     .map((l) => l.toFixed(2))
     .join(' / ');
 }
+
+/** `Last run: <date>; \`nproc\` N (<cpu>), Node <version>` of the small benchmarks' sections. */
+export const lastRunLine = (): string =>
+  `Last run: ${isoNow()}; \`nproc\` ${os.availableParallelism()} (${cpuModel()}), Node ${process.version}`;

@@ -1,4 +1,5 @@
 /** Command-line helpers shared by the benchmarks: numeric options, backends and the run wrapper. */
+import { parseArgs } from 'node:util';
 import type { BenchBackend } from './database.js';
 
 /** The Postgres server of the benchmarks: BENCH_DATABASE_URL, or the local test server. */
@@ -73,4 +74,20 @@ export function guardRun(timeoutSeconds: number, abort: (reason: unknown) => Pro
   process.once('SIGTERM', () => void abort('terminated'));
   process.on('unhandledRejection', (reason) => void abort(reason));
   return () => clearTimeout(deadline);
+}
+
+/**
+ * Parses the command line: `strings` are the string options with their defaults, `flags` the
+ * boolean ones (default false). Throws on an unknown option, as `parseArgs` does.
+ */
+export function benchArgs<S extends string, B extends string = never>(
+  strings: Record<S, string>,
+  flags: readonly B[] = [],
+): Record<S, string> & Record<B, boolean> {
+  const options: Record<string, { type: 'string'; default: string } | { type: 'boolean'; default: boolean }> =
+    {};
+  for (const [name, value] of Object.entries<string>(strings))
+    options[name] = { type: 'string', default: value };
+  for (const name of flags) options[name] = { type: 'boolean', default: false };
+  return parseArgs({ options }).values as Record<S, string> & Record<B, boolean>;
 }

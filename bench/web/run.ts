@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser } from '../../e2e/support/browser.js';
@@ -21,6 +20,7 @@ import { DEMO_ADMIN } from '../../e2e/support/demo.js';
 import { signIn } from '../../e2e/support/pages.js';
 import { startServer } from '../../e2e/support/server.js';
 import { machineJiffies } from '../support/cpu.js';
+import { benchArgs } from '../support/options.js';
 import { createTeardown } from '../support/teardown.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -102,13 +102,7 @@ interface RouteResult {
 }
 
 function readOptions() {
-  const { values } = parseArgs({
-    options: {
-      runs: { type: 'string', default: '5' },
-      label: { type: 'string', default: '' },
-      'no-write': { type: 'boolean', default: false },
-    },
-  });
+  const values = benchArgs({ runs: '5', label: '' }, ['no-write']);
   return { runs: Math.max(1, Number(values.runs) || 5), label: values.label, write: !values['no-write'] };
 }
 
