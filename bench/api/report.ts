@@ -1,9 +1,16 @@
 /** The tickets API benchmark's report: its tables and its section of docs/benchmarks.md. */
 import { TICKETS_PAGE_SIZE } from '../../apps/server/src/modules/tickets/tickets-service.js';
-import type { Facts } from '../support/facts.js';
-import { factsLines, loadLine, markP99 } from '../support/http-bench.js';
-import { f0, f1, f2, type Load } from '../support/load.js';
+import {
+  factsLines,
+  loadLine,
+  type MeasuredRun,
+  type MeasureSettings,
+  markP99,
+  type ReportPlan,
+} from '../support/http-bench.js';
+import { f0, f1, f2 } from '../support/load.js';
 import { planTable as planTableOf, slowestPlanDetails } from '../support/plans.js';
+import { BENCHMARKS_DOC, writeSection } from '../support/report.js';
 import { serverLoadText } from './cluster.js';
 import type { Plan, ScenarioResult } from './measure.js';
 import type { Options } from './options.js';
@@ -50,14 +57,14 @@ export function planTable(plans: Plan[]): string[] {
 }
 
 /** The whole 'Tickets API (bench/api)' section of docs/benchmarks.md. */
-export function section(
-  options: Options,
-  env: Facts,
-  volumes: string,
-  load: Load,
-  results: ScenarioResult[],
-  plans: Plan[],
-): string {
+export function section({
+  options,
+  env,
+  volumes,
+  load,
+  results,
+  plans,
+}: MeasuredRun<Options, ScenarioResult, Plan>): string {
   const misses = results.filter(
     (r) => r.sequential.latency.p99 >= TARGET_P99_MS || r.concurrent.latency.p99 >= TARGET_P99_MS,
   );
@@ -131,3 +138,21 @@ export function section(
     '',
   ].join('\n');
 }
+
+/** How the run is measured (see `measureAndExplain`). */
+export const MEASURE: MeasureSettings = {
+  warmupPerScenario: WARMUP_PER_SCENARIO,
+  targetMs: TARGET_P99_MS,
+  explainAtLeast: EXPLAIN_AT_LEAST,
+  explainAtMost: EXPLAIN_AT_MOST,
+  noun: 'query',
+};
+
+/** How the run is reported (see `reportRun`). */
+export const REPORT: ReportPlan<Options, ScenarioResult, Plan> = {
+  section,
+  tables: (run) => [resultTable(run.results, run.options.concurrency), planTable(run.plans)],
+  loadText: (run) => serverLoadText(run.load, run.options),
+  heading: HEADING,
+  writeDoc: (text) => writeSection(BENCHMARKS_DOC, HEADING, text),
+};

@@ -15,41 +15,22 @@
  * Seed data: seed.ts; scenarios and measurement: measure.ts; the report: report.ts.
  */
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { tokenFor } from '../../apps/server/src/test/factories.js';
 import { openServerBench } from '../support/app.js';
 import { processCpuMs } from '../support/cpu.js';
-import { machineFacts } from '../support/facts.js';
-import { printSummary, warmUp } from '../support/http-bench.js';
-import { f0, f1, startLoad, thisProcessCpuMs } from '../support/load.js';
+import { measureAndExplain, reportRun } from '../support/http-bench.js';
+import { f0, f1, thisProcessCpuMs } from '../support/load.js';
 import { LoadGenerator } from '../support/load-generator.js';
 import { assertLoopback, guardRun, runBench } from '../support/options.js';
-import { slowestResults } from '../support/plans.js';
 import { installQueryRecorder } from '../support/query-recorder.js';
-import { writeSection } from '../support/report.js';
 import { createTeardown } from '../support/teardown.js';
-import { serverLoadText, startCluster } from './cluster.js';
-import { Client, explain, measureAll, type Plan, scenariosFor } from './measure.js';
+import { startCluster } from './cluster.js';
+import { Client, explain, measureAll, scenariosFor } from './measure.js';
 import { readOptions } from './options.js';
-import {
-  EXPLAIN_AT_LEAST,
-  EXPLAIN_AT_MOST,
-  HEADING,
-  planTable,
-  resultTable,
-  section,
-  TARGET_P99_MS,
-  WARMUP_PER_SCENARIO,
-} from './report.js';
+import * as report from './report.js';
 import { dataVolumes, seedCompany } from './seed.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DOC = path.join(ROOT, 'docs/benchmarks.md');
-/** The Postgres settings the report shows. */
-const PG_SETTINGS = ['shared_buffers', 'work_mem', 'effective_cache_size', 'random_page_cost', 'jit'];
 
 // Every resource registers its release; they run in reverse order, once, even on failure.
 const { onTeardown, teardown, abort } = createTeardown('tickets API benchmark');
@@ -151,33 +132,17 @@ async function main(): Promise<void> {
     );
   }
 
-  await warmUp(client, scenarios, WARMUP_PER_SCENARIO, options.concurrency);
-  const endLoad = await startLoad(ref, serverCpuMs);
-  const results = await measureAll(client, scenarios, options);
-  const load = await endLoad();
+  const { results, load, plans } = await measureAndExplain(report.MEASURE, options.concurrency, {
+    client,
+    scenarios: scenarios,
+    ref,
+    serverCpuMs,
+    measure: () => measureAll(client, scenarios, options),
+    explain: (r) => explain(client, ref, r.scenario),
+  });
 
-  const toExplain = slowestResults(results, TARGET_P99_MS, EXPLAIN_AT_LEAST, EXPLAIN_AT_MOST);
-  const plans: Plan[] = [];
-  for (const r of toExplain) {
-    for (const plan of await explain(client, ref, r.scenario)) {
-      plans.push(plan);
-      console.log(`\n--- EXPLAIN (ANALYZE, BUFFERS): ${plan.scenario}, ${plan.kind} query ---\n${plan.text}`);
-    }
-  }
-
-  const env = await machineFacts(ref, PG_SETTINGS);
   const volumes = await dataVolumes(ref, main, second);
-  const text = section(options, env, volumes, load, results, plans);
-  printSummary(
-    [resultTable(results, options.concurrency), planTable(plans)],
-    env,
-    volumes,
-    serverLoadText(load, options),
-  );
-  if (options.write) {
-    writeSection(DOC, HEADING, text);
-    console.log(`wrote the '${HEADING.slice(3)}' section of ${path.relative(process.cwd(), DOC)}`);
-  }
+  await reportRun(ref, { options, volumes, load, results, plans }, report.REPORT);
   clearGuard();
   await teardown();
 }

@@ -27,16 +27,13 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/config.js';
-import { type DatabaseHandle, openDatabase } from '../../apps/server/src/db/client.js';
+import type { DatabaseHandle } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
-import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
 import { STEP_BATCH } from '../../apps/server/src/modules/campaigns/campaign-step.js';
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
-import { childSetup, exitOf, hasExited, killChild, spawnChild } from '../support/child-server.js';
+import { benchEnv, startApp } from '../support/app.js';
+import { exitOf, hasExited, inChild, killChild, spawnChild } from '../support/child-server.js';
 import { backendJiffies, machineJiffies } from '../support/cpu.js';
 import { openBenchDatabase } from '../support/database.js';
 import { lastRunLine } from '../support/facts.js';
@@ -64,13 +61,6 @@ interface Setup {
   outboxLog: string;
 }
 
-async function openApp(database: DatabaseHandle, env: Record<string, string>): Promise<FastifyInstance> {
-  const config = loadConfig(env);
-  const app = await buildApp({ config, database, secrets: loadSecrets(config), logger: false });
-  await app.ready();
-  return app;
-}
-
 /**
  * Creates the company, the connection, the settings (interval 0, no jitter, all day, no cap), the
  * list of `recipients` items and the campaign on a fresh database, through the API (items by SQL).
@@ -85,16 +75,8 @@ async function prepare(
   await database.migrate();
   await seedPlans(database.db);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `zapdesk-bench-${tag}-`));
-  const env = {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    NODE_ID: `bench-${tag}-${crypto.randomBytes(3).toString('hex')}`,
-    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-    SESSION_KEY: crypto.randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-  };
-  const app = await openApp(database, env);
+  const env = { ...benchEnv(dataDir), NODE_ID: `bench-${tag}-${crypto.randomBytes(3).toString('hex')}` };
+  const app = await startApp(database, env);
   try {
     const companyId = await createCompany(app);
     const owner = await createUser(app, companyId, { profile: 'admin' });
@@ -195,7 +177,7 @@ async function throughput(recipients: number): Promise<Throughput> {
   const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
   try {
     const s = await prepare(bench.url!, bench.database, recipients, 'campaigns');
-    const app = await openApp(bench.database, s.env);
+    const app = await startApp(bench.database, s.env);
     try {
       await app.jobs.work();
       await app.sessions.startAll();
@@ -325,7 +307,7 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
     const s = await prepare(bench.url!, bench.database, recipients, 'campaigns-kill');
     try {
       // Started through the API with no worker here: the first child's queue takes the pace job.
-      const app = await openApp(bench.database, s.env);
+      const app = await startApp(bench.database, s.env);
       const res = await app.inject({
         method: 'POST',
         url: `/api/campaigns/${s.campaignId}/restart`,
@@ -412,38 +394,33 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
  * accepted message to the outbox log; starts the sessions (as main.ts does) and runs until the
  * campaign is FINALIZADA and nothing waits at ack 0.
  */
-async function runChild(): Promise<void> {
-  const s = childSetup<Setup>(SETUP_ENV);
-  const database = await openDatabase({ url: s.url });
-  const ref = new pg.Pool({ connectionString: s.url, max: 1 });
-  const app = await openApp(database, s.env);
-  const log = fs.openSync(s.outboxLog, 'a');
-  const network = app.simulator;
-  const deliver = network.deliver.bind(network);
-  network.deliver = (connectionId, to, kind, body, quotedId) => {
-    const item = deliver(connectionId, to, kind, body, quotedId);
-    fs.writeSync(log, `${to}\t${item.id}\n`);
-    return item;
-  };
-  try {
-    await app.jobs.work();
-    await app.sessions.startAll();
-    await waitFinished(ref, s.campaignId);
-    for (;;) {
-      const { rows } = await ref.query<{ n: number }>(
-        'select count(*)::int as n from messages where from_me and ack = 0 and wid is null and whatsapp_id = $1',
-        [s.whatsappId],
-      );
-      if (!rows[0]?.n) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+function runChild(): Promise<void> {
+  return inChild<Setup>(SETUP_ENV, async (s, app, ref) => {
+    const log = fs.openSync(s.outboxLog, 'a');
+    const network = app.simulator;
+    const deliver = network.deliver.bind(network);
+    network.deliver = (connectionId, to, kind, body, quotedId) => {
+      const item = deliver(connectionId, to, kind, body, quotedId);
+      fs.writeSync(log, `${to}\t${item.id}\n`);
+      return item;
+    };
+    try {
+      await app.jobs.work();
+      await app.sessions.startAll();
+      await waitFinished(ref, s.campaignId);
+      for (;;) {
+        const { rows } = await ref.query<{ n: number }>(
+          'select count(*)::int as n from messages where from_me and ack = 0 and wid is null and whatsapp_id = $1',
+          [s.whatsappId],
+        );
+        if (!rows[0]?.n) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await app.jobs.idle();
+    } finally {
+      fs.closeSync(log);
     }
-    await app.jobs.idle();
-  } finally {
-    fs.closeSync(log);
-    await app.close();
-    await ref.end();
-    await database.close();
-  }
+  });
 }
 
 function section(t: Throughput, k: Kills | undefined): string {

@@ -1,9 +1,16 @@
 /** The dashboard benchmark's report: its tables and its section of docs/benchmarks.md. */
 import fs from 'node:fs';
-import type { Facts } from '../support/facts.js';
-import { factsLines, loadLine, markP99 } from '../support/http-bench.js';
-import { f0, f1, type Load, loadText } from '../support/load.js';
+import {
+  factsLines,
+  loadLine,
+  type MeasuredRun,
+  type MeasureSettings,
+  markP99,
+  type ReportPlan,
+} from '../support/http-bench.js';
+import { f0, f1, loadText } from '../support/load.js';
 import { planTable as planTableOf, slowestPlanDetails } from '../support/plans.js';
+import { BENCHMARKS_DOC } from '../support/report.js';
 import type { Plan, ScenarioResult } from './measure.js';
 import type { Options } from './options.js';
 import { PERIOD_DAYS } from './seed.js';
@@ -76,14 +83,14 @@ export function resultTable(results: ScenarioResult[], concurrency: number): str
 export const planTable = (plans: Plan[]): string[] => planTableOf(plans, 'statement');
 
 /** The whole 'Dashboard (bench/dashboard)' section of docs/benchmarks.md. */
-export function section(
-  options: Options,
-  env: Facts,
-  volumes: string,
-  load: Load,
-  results: ScenarioResult[],
-  plans: Plan[],
-): string {
+export function section({
+  options,
+  env,
+  volumes,
+  load,
+  results,
+  plans,
+}: MeasuredRun<Options, ScenarioResult, Plan>): string {
   const over = (r: ScenarioResult) =>
     r.sequential.latency.p99 >= TARGET_P99_MS || r.concurrent.latency.p99 >= TARGET_P99_MS;
   const dashboard = results.filter((r) => r.scenario.path === '/api/dashboard');
@@ -193,3 +200,21 @@ export function writeDashboardSection(doc: string, text: string): void {
   }
   fs.writeFileSync(doc, `${next.trimEnd()}\n`);
 }
+
+/** How the run is measured (see `measureAndExplain`). */
+export const MEASURE: MeasureSettings = {
+  warmupPerScenario: WARMUP_PER_SCENARIO,
+  targetMs: TARGET_P99_MS,
+  explainAtLeast: EXPLAIN_AT_LEAST,
+  explainAtMost: EXPLAIN_AT_MOST,
+  noun: 'statement',
+};
+
+/** How the run is reported (see `reportRun`). */
+export const REPORT: ReportPlan<Options, ScenarioResult, Plan> = {
+  section,
+  tables: (run) => [resultTable(run.results, run.options.concurrency), planTable(run.plans)],
+  loadText: (run) => loadText(run.load),
+  heading: HEADING,
+  writeDoc: (text) => writeDashboardSection(BENCHMARKS_DOC, text),
+};

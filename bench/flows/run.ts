@@ -20,15 +20,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../apps/server/src/app.js';
 import { FLOW_STEP_CONCURRENCY, FLOW_STEP_JOB } from '../../apps/server/src/automation/flows/flow-engine.js';
-import { type Config, loadConfig } from '../../apps/server/src/config.js';
 import type { DatabaseHandle } from '../../apps/server/src/db/client.js';
-import { openDatabase } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
-import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
-import { childSetup, exitOf, hasExited, killChild, spawnChild } from '../support/child-server.js';
+import { benchEnv, startApp } from '../support/app.js';
+import { exitOf, hasExited, inChild, killChild, spawnChild } from '../support/child-server.js';
 import { backendJiffies, machineJiffies } from '../support/cpu.js';
 import { openBenchDatabase } from '../support/database.js';
 import { lastRunLine } from '../support/facts.js';
@@ -65,32 +62,13 @@ const edge = (source: string, target: string, sourceHandle = 'a') => ({
   targetHandle: null,
 });
 
-function configOf(env: Record<string, string>): Config {
-  return loadConfig(env);
-}
-
-async function openApp(database: DatabaseHandle, env: Record<string, string>): Promise<FastifyInstance> {
-  const config = configOf(env);
-  const app = await buildApp({ config, database, secrets: loadSecrets(config), logger: false });
-  await app.ready();
-  return app;
-}
-
 /** Creates the company, the connection, the flow and its campaign on a fresh database (through the API). */
 async function prepare(url: string, database: DatabaseHandle, customers: number): Promise<Setup> {
   await database.migrate();
   await seedPlans(database.db);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-flows-'));
-  const env = {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    NODE_ID: `bench-flows-${crypto.randomBytes(3).toString('hex')}`,
-    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-    SESSION_KEY: crypto.randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-  };
-  const app = await openApp(database, env);
+  const env = { ...benchEnv(dataDir), NODE_ID: `bench-flows-${crypto.randomBytes(3).toString('hex')}` };
+  const app = await startApp(database, env);
   try {
     const companyId = await createCompany(app);
     const owner = await createUser(app, companyId, { profile: 'admin' });
@@ -264,7 +242,7 @@ async function throughput(customers: number): Promise<Throughput> {
   const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
   try {
     const s = await prepare(bench.url!, bench.database, customers);
-    const app = await openApp(bench.database, s.env);
+    const app = await startApp(bench.database, s.env);
     try {
       await app.jobs.work();
       let statements = 0;
@@ -351,20 +329,12 @@ async function crash(customers: number): Promise<Crash> {
 }
 
 /** The child: opens the same database and node, restarts the connection and drives to the end. */
-async function runChild(): Promise<void> {
-  const s = childSetup<Setup>(SETUP_ENV);
-  const database = await openDatabase({ url: s.url });
-  const ref = new pg.Pool({ connectionString: s.url, max: 1 });
-  const app = await openApp(database, s.env);
-  try {
+function runChild(): Promise<void> {
+  return inChild<Setup>(SETUP_ENV, async (s, app, ref) => {
     await app.jobs.work();
     await drive(app, ref, s);
     await app.jobs.idle();
-  } finally {
-    await app.close();
-    await ref.end();
-    await database.close();
-  }
+  });
 }
 
 function section(t: Throughput, c: Crash | undefined): string {

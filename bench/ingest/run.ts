@@ -14,11 +14,10 @@
  * Setup: setup.ts; the measured phases: phases.ts; the report: report.ts.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadAverage } from '../support/facts.js';
 import { f0, f1 } from '../support/load.js';
 import { guardRun, runBench } from '../support/options.js';
-import { writeSection } from '../support/report.js';
+import { BENCHMARKS_DOC, writeSection } from '../support/report.js';
 import { createTeardown } from '../support/teardown.js';
 import { parseParams } from './options.js';
 import { insertPhase, pipelinePhase } from './phases.js';
@@ -34,9 +33,6 @@ import {
   tableOf,
 } from './report.js';
 import { setup } from './setup.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DOC = path.join(ROOT, 'docs/benchmarks.md');
 
 // Every resource registers its release; they run in reverse order, once, even on failure.
 const { onTeardown, teardown, abort } = createTeardown('ingest benchmark');
@@ -98,7 +94,7 @@ async function main(): Promise<void> {
 
   env.loadEnd = loadAverage();
   const best = rounds.reduce((a, b) => (b.pipeline.perSecond > a.pipeline.perSecond ? b : a));
-  const section = sectionOf(params, env, rounds, best, historyOf(currentSection(DOC)));
+  const section = sectionOf(params, env, rounds, best, historyOf(currentSection(BENCHMARKS_DOC)));
   console.log('');
   console.log(tableOf(rounds, best).join('\n'));
   console.log('');
@@ -109,8 +105,8 @@ async function main(): Promise<void> {
       env.settings.map(([k, v]) => `${k}=${v}`).join(' '),
   );
   if (params.write) {
-    writeSection(DOC, `## ${SECTION}`, section, INTRO);
-    console.log(`wrote the '${SECTION}' section of ${path.relative(process.cwd(), DOC)}`);
+    writeSection(BENCHMARKS_DOC, `## ${SECTION}`, section, INTRO);
+    console.log(`wrote the '${SECTION}' section of ${path.relative(process.cwd(), BENCHMARKS_DOC)}`);
   }
   clearGuard();
   await teardown();

@@ -22,15 +22,29 @@ import { type BenchBackend, openBenchDatabase } from './database.js';
  * silent logs, no web build; `env` adds or overrides variables (e.g. HOST, CLOUD_API_URL).
  */
 export function benchConfig(dataDir: string, env: Record<string, string> = {}): Config {
-  return loadConfig({
+  return loadConfig({ ...benchEnv(dataDir), ...env });
+}
+
+/** The environment `benchConfig` reads, as variables (for a child process running the app). */
+export function benchEnv(dataDir: string): Record<string, string> {
+  return {
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     JWT_SECRET: crypto.randomBytes(32).toString('hex'),
     SESSION_KEY: crypto.randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
     WEB_DIST: path.join(dataDir, 'no-web'),
-    ...env,
-  });
+  };
+}
+
+/** Builds the app from the variables `env` on an open, migrated database and waits until it is ready. */
+export async function startApp(
+  database: DatabaseHandle,
+  env: Record<string, string>,
+): Promise<FastifyInstance> {
+  const app = await buildBenchApp(loadConfig(env), database);
+  await app.ready();
+  return app;
 }
 
 /** A temporary data dir for one run (`zapdesk-bench-<tag>-…` under the OS temp dir). */

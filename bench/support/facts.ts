@@ -3,6 +3,15 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import type pg from 'pg';
 
+/** The Postgres settings the plan-reading benchmarks report (bench/api, bench/dashboard). */
+export const PLANNER_SETTINGS = [
+  'shared_buffers',
+  'work_mem',
+  'effective_cache_size',
+  'random_page_cost',
+  'jit',
+];
+
 /** Now as an ISO date to the second, e.g. `2026-11-27T03:00:00Z`. */
 export const isoNow = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
