@@ -128,10 +128,25 @@ export class Client {
     private readonly tokens: Record<Scenario['as'], string>,
     private readonly ref: pg.Pool,
     private readonly load: LoadGenerator,
-    private readonly encoding: string,
+    private readonly options: Options,
     /** CPU ms used so far by the server's process(es). */
     private readonly serverCpuMs: () => number,
   ) {}
+
+  /** The `accept-encoding` of every request (`--encoding`; '' sends identity). */
+  private get encoding(): string {
+    return this.options.encoding || 'identity';
+  }
+
+  /** Measures every scenario (see `measureAll`). */
+  measureAll(scenarios: Scenario[]): Promise<ScenarioResult[]> {
+    return measureAll(this, scenarios, this.options);
+  }
+
+  /** The plans of a measured scenario's page and count queries (see `explain`). */
+  explain(result: ScenarioResult): Promise<Plan[]> {
+    return explain(this, this.ref, result.scenario);
+  }
 
   /** The scenario's full URL. */
   url(scenario: Scenario): string {

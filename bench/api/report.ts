@@ -1,16 +1,9 @@
 /** The tickets API benchmark's report: its tables and its section of docs/benchmarks.md. */
 import { TICKETS_PAGE_SIZE } from '../../apps/server/src/modules/tickets/tickets-service.js';
-import {
-  factsLines,
-  loadLine,
-  type MeasuredRun,
-  type MeasureSettings,
-  markP99,
-  type ReportPlan,
-} from '../support/http-bench.js';
+import * as http from '../support/http-bench.js';
 import { f0, f1, f2 } from '../support/load.js';
-import { planTable as planTableOf, slowestPlanDetails } from '../support/plans.js';
-import { BENCHMARKS_DOC, writeSection } from '../support/report.js';
+import { plansPart, planTable as planTableOf } from '../support/plans.js';
+import { BENCHMARKS_DOC, commandBlock, writeSection } from '../support/report.js';
 import { serverLoadText } from './cluster.js';
 import type { Plan, ScenarioResult } from './measure.js';
 import type { Options } from './options.js';
@@ -18,12 +11,12 @@ import type { Options } from './options.js';
 /** Pages and searches answer in under 50 ms at p99. */
 export const TARGET_P99_MS = 50;
 export const WARMUP_PER_SCENARIO = 15;
-/** EXPLAIN'd scenarios: the slowest (sequential p99), all over the target within these bounds. */
-export const EXPLAIN_AT_LEAST = 2;
-export const EXPLAIN_AT_MOST = 4;
+/** One measured run of this bench. */
+type Run = http.MeasuredRun<Options, ScenarioResult, Plan>;
+
 export const HEADING = '## Tickets API (bench/api)';
 
-const mark = (p99: number) => markP99(p99, TARGET_P99_MS);
+const mark = (p99: number) => http.markP99(p99, TARGET_P99_MS);
 
 /** The results table (markdown lines): latency, throughput, CPU and SQL per scenario. */
 export function resultTable(results: ScenarioResult[], concurrency: number): string[] {
@@ -57,14 +50,7 @@ export function planTable(plans: Plan[]): string[] {
 }
 
 /** The whole 'Tickets API (bench/api)' section of docs/benchmarks.md. */
-export function section({
-  options,
-  env,
-  volumes,
-  load,
-  results,
-  plans,
-}: MeasuredRun<Options, ScenarioResult, Plan>): string {
+export function section({ options, env, volumes, load, results, plans }: Run): string {
   const misses = results.filter(
     (r) => r.sequential.latency.p99 >= TARGET_P99_MS || r.concurrent.latency.p99 >= TARGET_P99_MS,
   );
@@ -92,19 +78,18 @@ export function section({
     'Run it (a few minutes; a fresh database is created on the server and dropped at the end; this section is ' +
       'rewritten with the new figures unless `--no-write`):',
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/api/run.ts [--tickets 10000] [--messages 200000] [--requests 300] \\',
-    "  [--concurrency 10] [--timeout 900] [--no-write] [--only 'name part,…'] [--encoding identity] [--workers N]",
-    '# --workers N runs the server as N processes (WORKERS, with Redis at BENCH_REDIS_URL, default redis://127.0.0.1:6379)',
-    '# --only runs those scenarios alone (nothing written); --encoding sets accept-encoding (default gzip, deflate, br)',
-    '# BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server',
-    '```',
+    ...commandBlock([
+      'npx tsx --conditions=source bench/api/run.ts [--tickets 10000] [--messages 200000] [--requests 300] \\',
+      "  [--concurrency 10] [--timeout 900] [--no-write] [--only 'name part,…'] [--encoding identity] [--workers N]",
+      '# --workers N runs the server as N processes (WORKERS, with Redis at BENCH_REDIS_URL, default redis://127.0.0.1:6379)',
+      '# --only runs those scenarios alone (nothing written); --encoding sets accept-encoding (default gzip, deflate, br)',
+    ]),
     '',
-    ...factsLines(env, volumes),
+    ...http.factsLines(env, volumes),
     `Parameters: ${f0(options.requests)} requests per scenario and run, concurrency ${options.concurrency} ` +
       `in the second run${options.workers > 1 ? `, the server as ${options.workers} worker processes` : ''}.` +
       ' Times in ms; p99 at or over the target in bold.',
-    loadLine(serverLoadText(load, options), load.other),
+    http.loadLine(serverLoadText(load, options), load.other),
     '',
     ...resultTable(results, options.concurrency),
     '',
@@ -126,33 +111,30 @@ export function section({
             }.`
       }`,
     '',
-    `### Plans (bench/api)`,
-    '',
-    'EXPLAIN (ANALYZE, BUFFERS) of the page and count queries the app sent for one request of the ' +
-      `slowest scenarios by sequential p99 (those over the target, at least ${EXPLAIN_AT_LEAST}, at most ` +
-      `${EXPLAIN_AT_MOST}), run once more on the same database; ` +
-      'the full plans are printed by the run.',
-    '',
-    ...planTable(plans),
-    ...slowestPlanDetails(plans, 'query'),
-    '',
+    ...plansPart(
+      '### Plans (bench/api)',
+      'EXPLAIN (ANALYZE, BUFFERS) of the page and count queries the app sent for one request of the ' +
+        `slowest scenarios by sequential p99 (those over the target, at least ${http.EXPLAIN_AT_LEAST}, at most ` +
+        `${http.EXPLAIN_AT_MOST}), run once more on the same database; ` +
+        'the full plans are printed by the run.',
+      planTable(plans),
+      plans,
+      'query',
+    ),
   ].join('\n');
 }
 
-/** How the run is measured (see `measureAndExplain`). */
-export const MEASURE: MeasureSettings = {
-  warmupPerScenario: WARMUP_PER_SCENARIO,
-  targetMs: TARGET_P99_MS,
-  explainAtLeast: EXPLAIN_AT_LEAST,
-  explainAtMost: EXPLAIN_AT_MOST,
-  noun: 'query',
-};
+/** The plan headers call a recorded statement a query. */
+export const STATEMENT = 'query';
 
-/** How the run is reported (see `reportRun`). */
-export const REPORT: ReportPlan<Options, ScenarioResult, Plan> = {
-  section,
-  tables: (run) => [resultTable(run.results, run.options.concurrency), planTable(run.plans)],
-  loadText: (run) => serverLoadText(run.load, run.options),
-  heading: HEADING,
-  writeDoc: (text) => writeSection(BENCHMARKS_DOC, HEADING, text),
-};
+/** The tables printed at the end of a run: results, then plans. */
+export const tables = (run: Run): string[][] => [
+  resultTable(run.results, run.options.concurrency),
+  planTable(run.plans),
+];
+
+/** The load line of the printed summary. */
+export const runLoadText = (run: Run): string => serverLoadText(run.load, run.options);
+
+/** Writes the section into docs/benchmarks.md. */
+export const writeDoc = (text: string): void => writeSection(BENCHMARKS_DOC, HEADING, text);

@@ -16,33 +16,26 @@
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { tokenFor } from '../../apps/server/src/test/factories.js';
-import { openServerBench } from '../support/app.js';
+import { openServerBench, seedConnection } from '../support/app.js';
 import { processCpuMs } from '../support/cpu.js';
-import { measureAndExplain, reportRun } from '../support/http-bench.js';
+import { guardServerRun, measureAndExplain, reportRun, startHttpBench } from '../support/http-bench.js';
 import { f0, f1, thisProcessCpuMs } from '../support/load.js';
 import { LoadGenerator } from '../support/load-generator.js';
-import { assertLoopback, guardRun, runBench } from '../support/options.js';
-import { installQueryRecorder } from '../support/query-recorder.js';
-import { createTeardown } from '../support/teardown.js';
+import { runBench } from '../support/options.js';
 import { startCluster } from './cluster.js';
-import { Client, explain, measureAll, scenariosFor } from './measure.js';
+import { Client, scenariosFor } from './measure.js';
 import { readOptions } from './options.js';
 import * as report from './report.js';
 import { dataVolumes, seedCompany } from './seed.js';
 
-// Every resource registers its release; they run in reverse order, once, even on failure.
-const { onTeardown, teardown, abort } = createTeardown('tickets API benchmark');
-
-// The app's queries (through its pg.Pool) with their text, values and duration.
-installQueryRecorder();
+// The app's queries are recorded; every resource registers its release, run once even on failure.
+const { onTeardown, teardown, abort } = startHttpBench('tickets API benchmark');
 
 /** Seeds, measures every scenario, explains the slowest and writes the report. */
 async function main(): Promise<void> {
   const options = readOptions();
-  const clearGuard = guardRun(options.timeoutSeconds, abort);
-  assertLoopback(options.serverUrl);
+  guardServerRun(options, abort);
   console.log(
     `tickets API benchmark: ${f0(options.tickets)} tickets, ${f0(options.messages)} messages, ` +
       `${options.requests} requests per scenario, concurrency ${options.concurrency}`,
@@ -58,9 +51,7 @@ async function main(): Promise<void> {
 
   // Seed.
   const seedStarted = performance.now();
-  const sql = new pg.Client({ connectionString: dbUrl });
-  await sql.connect();
-  onTeardown('seed connection', () => sql.end());
+  const sql = await seedConnection(dbUrl, onTeardown);
   const main = await seedCompany(app, sql, {
     tickets: options.tickets,
     messages: options.messages,
@@ -107,7 +98,7 @@ async function main(): Promise<void> {
     },
     ref,
     generator,
-    options.encoding || 'identity',
+    options,
     serverCpuMs,
   );
 
@@ -132,19 +123,8 @@ async function main(): Promise<void> {
     );
   }
 
-  const { results, load, plans } = await measureAndExplain(report.MEASURE, options.concurrency, {
-    client,
-    scenarios: scenarios,
-    ref,
-    serverCpuMs,
-    measure: () => measureAll(client, scenarios, options),
-    explain: (r) => explain(client, ref, r.scenario),
-  });
-
-  const volumes = await dataVolumes(ref, main, second);
-  await reportRun(ref, { options, volumes, load, results, plans }, report.REPORT);
-  clearGuard();
-  await teardown();
+  const measured = await measureAndExplain(report, options.concurrency, client, scenarios, ref, serverCpuMs);
+  await reportRun(ref, { options, volumes: await dataVolumes(ref, main, second), ...measured }, report);
 }
 
-runBench(main, abort);
+runBench(main, abort, teardown);

@@ -53,6 +53,15 @@ export const TAG_NAMES = [
   'Retorno',
 ];
 
+/** How much to seed: volumes, the random seed, whether there is an agent, where numbers start. */
+interface Size {
+  tickets: number;
+  messages: number;
+  seed: number;
+  withAgent: boolean;
+  numberOffset: number;
+}
+
 export interface SeededCompany {
   companyId: number;
   whatsappId: number;
@@ -71,11 +80,7 @@ export interface SeededCompany {
  * each, `size.messages` messages spread over them, tags on about a third of the tickets. Everything
  * bulk is one INSERT ... SELECT over generate_series.
  */
-export async function seedCompany(
-  app: FastifyInstance,
-  sql: pg.Client,
-  size: { tickets: number; messages: number; seed: number; withAgent: boolean; numberOffset: number },
-): Promise<SeededCompany> {
+export async function seedCompany(app: FastifyInstance, sql: pg.Client, size: Size): Promise<SeededCompany> {
   const companyId = await createCompany(app);
   const queueIds: number[] = [];
   for (const name of QUEUE_NAMES) queueIds.push(await createQueue(app, companyId, name));

@@ -39,7 +39,7 @@ import { openBenchDatabase } from '../support/database.js';
 import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
 import { benchArgs, countOption, runBench } from '../support/options.js';
-import { writeOrPrint } from '../support/report.js';
+import { commandBlock, writeOrPrint } from '../support/report.js';
 
 const SECTION = 'Campaigns (bench/campaigns)';
 const JIFFY_MS = 10;
@@ -431,9 +431,10 @@ function section(t: Throughput, k: Kills | undefined): string {
     '',
     `One campaign to ${f0(t.recipients)} recipients of a contact list (two variants with \`{{firstName}}\`), interval 0, no jitter, all-day window, no daily cap, on one simulator connection and the Postgres server. *Start* is POST /campaigns/:id/restart: one INSERT … SELECT of the shippings. *Send* runs the connection's pace chain until FINALIZADA: each step claims up to ${STEP_BATCH} due shippings (FOR UPDATE SKIP LOCKED), resolves their opt-outs, contacts and closed tickets set-based, stores all their messages at ack 0 and marks them delivered in the same transaction; then the batch goes to the simulator in one pass (one claim, one UPDATE of the provider ids) and the simulated phones' acks 2 and 3 come back. *Node CPU* is the server process (plus this benchmark's polling); *Postgres CPU* the backends of the benchmark database; *busy* is the whole machine during the send. Memory is read after a full garbage collection; the heap after the send includes the simulator's outbox, which keeps every message sent in the same process.`,
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/campaigns/run.ts [--recipients 10000] [--kills 3] [--no-write]',
-    '```',
+    ...commandBlock(
+      ['npx tsx --conditions=source bench/campaigns/run.ts [--recipients 10000] [--kills 3] [--no-write]'],
+      false,
+    ),
     '',
     `${lastRunLine()}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the send, load average ${t.loadAvg.map((l) => f2(l)).join(' / ')} at its end).`,
     '',

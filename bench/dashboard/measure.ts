@@ -82,7 +82,19 @@ export class Client {
   constructor(
     private readonly base: string,
     private readonly token: string,
+    private readonly ref: pg.Pool,
+    private readonly options: Options,
   ) {}
+
+  /** Measures every scenario (see `measureAll`). */
+  measureAll(list: Scenario[]): Promise<ScenarioResult[]> {
+    return measureAll(this, list, this.options);
+  }
+
+  /** The plans of a measured scenario's statements (see `explain`). */
+  explain(result: ScenarioResult): Promise<Plan[]> {
+    return explain(this, this.ref, result.scenario);
+  }
 
   /** One request; resolves with its wall time (until the whole body is read) and the body. */
   async get(scenario: Scenario): Promise<{ ms: number; body: string }> {

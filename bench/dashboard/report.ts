@@ -1,26 +1,20 @@
 /** The dashboard benchmark's report: its tables and its section of docs/benchmarks.md. */
 import fs from 'node:fs';
-import {
-  factsLines,
-  loadLine,
-  type MeasuredRun,
-  type MeasureSettings,
-  markP99,
-  type ReportPlan,
-} from '../support/http-bench.js';
+import * as http from '../support/http-bench.js';
 import { f0, f1, loadText } from '../support/load.js';
-import { planTable as planTableOf, slowestPlanDetails } from '../support/plans.js';
-import { BENCHMARKS_DOC } from '../support/report.js';
+import { plansPart, planTable as planTableOf } from '../support/plans.js';
+import { BENCHMARKS_DOC, commandBlock } from '../support/report.js';
 import type { Plan, ScenarioResult } from './measure.js';
 import type { Options } from './options.js';
 import { PERIOD_DAYS } from './seed.js';
+
+/** One measured run of this bench. */
+type Run = http.MeasuredRun<Options, ScenarioResult, Plan>;
 
 export const HEADING = '## Dashboard (bench/dashboard)';
 /** `GET /api/dashboard` answers under 100 ms at p99 over 100,000 tickets. */
 export const TARGET_P99_MS = 100;
 export const WARMUP_PER_SCENARIO = 10;
-export const EXPLAIN_AT_LEAST = 2;
-export const EXPLAIN_AT_MOST = 4;
 const INTRO_BULLET = [
   '- **Dashboard** (`bench/dashboard`): latency of `GET /api/dashboard` (7, 30, 90 days and a 180-day',
   '  range) and of its two charts over HTTP with 100,000 tickets over 180 days in one company, with the',
@@ -55,7 +49,7 @@ const HOW = [
     'single stalls of the shared machine (max 198 and 261 ms), with 5 to 14 ms of SQL per request.',
 ];
 
-const mark = (p99: number) => markP99(p99, TARGET_P99_MS);
+const mark = (p99: number) => http.markP99(p99, TARGET_P99_MS);
 const sqlText = (r: ScenarioResult) =>
   r.scenario.path === '/api/dashboard'
     ? `${f1(r.sqlMs.dashboard)} / ${f1(r.sqlMs.other)}`
@@ -83,14 +77,7 @@ export function resultTable(results: ScenarioResult[], concurrency: number): str
 export const planTable = (plans: Plan[]): string[] => planTableOf(plans, 'statement');
 
 /** The whole 'Dashboard (bench/dashboard)' section of docs/benchmarks.md. */
-export function section({
-  options,
-  env,
-  volumes,
-  load,
-  results,
-  plans,
-}: MeasuredRun<Options, ScenarioResult, Plan>): string {
+export function section({ options, env, volumes, load, results, plans }: Run): string {
   const over = (r: ScenarioResult) =>
     r.sequential.latency.p99 >= TARGET_P99_MS || r.concurrent.latency.p99 >= TARGET_P99_MS;
   const dashboard = results.filter((r) => r.scenario.path === '/api/dashboard');
@@ -118,16 +105,15 @@ export function section({
     'Run it (a few minutes; a fresh database is created on the server and dropped at the end unless `--keep-database`; this section is ' +
       'rewritten with the new figures unless `--no-write`):',
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/dashboard/run.ts [--tickets 100000] [--requests 200] [--concurrency 4] \\',
-    '  [--timeout 1200] [--no-write] [--keep-database]',
-    '# BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server',
-    '```',
+    ...commandBlock([
+      'npx tsx --conditions=source bench/dashboard/run.ts [--tickets 100000] [--requests 200] [--concurrency 4] \\',
+      '  [--timeout 1200] [--no-write] [--keep-database]',
+    ]),
     '',
-    ...factsLines(env, volumes),
+    ...http.factsLines(env, volumes),
     `Parameters: ${f0(options.requests)} requests per scenario and run, concurrency ${options.concurrency} ` +
       'in the second run. Times in ms; p99 at or over the target in bold.',
-    loadLine(loadText(load), load.other),
+    http.loadLine(loadText(load), load.other),
     '',
     ...resultTable(results, options.concurrency),
     '',
@@ -157,15 +143,15 @@ export function section({
         ]
       : []),
     '',
-    '### Plans (bench/dashboard)',
-    '',
-    'EXPLAIN (ANALYZE, BUFFERS) of the statements the app sent for one request of the slowest scenarios by ' +
-      `sequential p99 (those over the target, at least ${EXPLAIN_AT_LEAST}, at most ${EXPLAIN_AT_MOST}), run ` +
-      'once more on the same database; the full plans are printed by the run.',
-    '',
-    ...planTable(plans),
-    ...slowestPlanDetails(plans, 'statement'),
-    '',
+    ...plansPart(
+      '### Plans (bench/dashboard)',
+      'EXPLAIN (ANALYZE, BUFFERS) of the statements the app sent for one request of the slowest scenarios by ' +
+        `sequential p99 (those over the target, at least ${http.EXPLAIN_AT_LEAST}, at most ${http.EXPLAIN_AT_MOST}), run ` +
+        'once more on the same database; the full plans are printed by the run.',
+      planTable(plans),
+      plans,
+      'statement',
+    ),
   ].join('\n');
 }
 
@@ -201,20 +187,17 @@ export function writeDashboardSection(doc: string, text: string): void {
   fs.writeFileSync(doc, `${next.trimEnd()}\n`);
 }
 
-/** How the run is measured (see `measureAndExplain`). */
-export const MEASURE: MeasureSettings = {
-  warmupPerScenario: WARMUP_PER_SCENARIO,
-  targetMs: TARGET_P99_MS,
-  explainAtLeast: EXPLAIN_AT_LEAST,
-  explainAtMost: EXPLAIN_AT_MOST,
-  noun: 'statement',
-};
+/** The plan headers call a recorded statement a statement. */
+export const STATEMENT = 'statement';
 
-/** How the run is reported (see `reportRun`). */
-export const REPORT: ReportPlan<Options, ScenarioResult, Plan> = {
-  section,
-  tables: (run) => [resultTable(run.results, run.options.concurrency), planTable(run.plans)],
-  loadText: (run) => loadText(run.load),
-  heading: HEADING,
-  writeDoc: (text) => writeDashboardSection(BENCHMARKS_DOC, text),
-};
+/** The tables printed at the end of a run: results, then plans. */
+export const tables = (run: Run): string[][] => [
+  resultTable(run.results, run.options.concurrency),
+  planTable(run.plans),
+];
+
+/** The load line of the printed summary. */
+export const runLoadText = (run: Run): string => loadText(run.load);
+
+/** Writes the section into docs/benchmarks.md. */
+export const writeDoc = (text: string): void => writeDashboardSection(BENCHMARKS_DOC, text);

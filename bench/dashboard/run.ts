@@ -20,31 +20,24 @@
 
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { tokenFor } from '../../apps/server/src/test/factories.js';
-import { openServerBench } from '../support/app.js';
-import { measureAndExplain, reportRun } from '../support/http-bench.js';
+import { openServerBench, seedConnection } from '../support/app.js';
+import { guardServerRun, measureAndExplain, reportRun, startHttpBench } from '../support/http-bench.js';
 import { f0, f1 } from '../support/load.js';
-import { assertLoopback, guardRun, runBench } from '../support/options.js';
-import { installQueryRecorder } from '../support/query-recorder.js';
-import { createTeardown } from '../support/teardown.js';
-import { Client, explain, measureAll, scenarios } from './measure.js';
+import { runBench } from '../support/options.js';
+import { Client, scenarios } from './measure.js';
 import { readOptions } from './options.js';
 import { checkDashboard } from './reference.js';
 import * as report from './report.js';
 import { AGENTS, dataVolumes, ONLINE_AGENTS, PERIOD_DAYS, seedCompany } from './seed.js';
 
-// Every resource registers its release; they run in reverse order, once, even on failure.
-const { onTeardown, teardown, abort } = createTeardown('dashboard benchmark');
-
-// The app's queries (through its pg.Pool) with their text, values and duration.
-installQueryRecorder();
+// The app's queries are recorded; every resource registers its release, run once even on failure.
+const { onTeardown, teardown, abort } = startHttpBench('dashboard benchmark');
 
 /** Seeds, checks the answers, measures every scenario, explains the slowest and writes the report. */
 async function main(): Promise<void> {
   const options = readOptions();
-  const clearGuard = guardRun(options.timeoutSeconds, abort);
-  assertLoopback(options.serverUrl);
+  guardServerRun(options, abort);
   console.log(
     `dashboard benchmark: ${f0(options.tickets)} tickets over ${PERIOD_DAYS} days, ` +
       `${options.requests} requests per scenario, concurrency ${options.concurrency}`,
@@ -62,9 +55,7 @@ async function main(): Promise<void> {
 
   // Seed.
   const seedStarted = performance.now();
-  const sql = new pg.Client({ connectionString: dbUrl });
-  await sql.connect();
-  onTeardown('seed connection', () => sql.end());
+  const sql = await seedConnection(dbUrl, onTeardown);
   const main = await seedCompany(app, sql, {
     tickets: options.tickets,
     seed: 0.42,
@@ -87,6 +78,8 @@ async function main(): Promise<void> {
   const client = new Client(
     `http://127.0.0.1:${port}`,
     await tokenFor(app, main.admin, options.timeoutSeconds + 60),
+    ref,
+    options,
   );
 
   const list = scenarios();
@@ -96,19 +89,8 @@ async function main(): Promise<void> {
     await checkDashboard(client, ref, main.companyId, scenario);
   }
 
-  const { results, load, plans } = await measureAndExplain(report.MEASURE, options.concurrency, {
-    client,
-    scenarios: list,
-    ref,
-
-    measure: () => measureAll(client, list, options),
-    explain: (r) => explain(client, ref, r.scenario),
-  });
-
-  const volumes = await dataVolumes(ref, main, second);
-  await reportRun(ref, { options, volumes, load, results, plans }, report.REPORT);
-  clearGuard();
-  await teardown();
+  const measured = await measureAndExplain(report, options.concurrency, client, list, ref);
+  await reportRun(ref, { options, volumes: await dataVolumes(ref, main, second), ...measured }, report);
 }
 
-runBench(main, abort);
+runBench(main, abort, teardown);

@@ -21,6 +21,9 @@ export const ONLINE_AGENTS = 7;
 const FIRST_NAMES = ALL_FIRST_NAMES.slice(0, ALL_FIRST_NAMES.indexOf('Thiago') + 1);
 const LAST_NAMES = ALL_LAST_NAMES.slice(0, ALL_LAST_NAMES.indexOf('Nunes') + 1);
 
+/** How much to seed: tickets, the random seed, where numbers start, agents and how many online. */
+type Size = { tickets: number; seed: number; numberOffset: number; agents: number; online: number };
+
 export interface SeededCompany {
   companyId: number;
   admin: TestUser;
@@ -40,11 +43,7 @@ export interface SeededCompany {
  * (open 35%, pending 20%), a few old ones stay open (0.3%); the rest is closed, 6% of them without an
  * agent (closed by the bot or from pending). Agents are drawn with a skew (some take more tickets).
  */
-export async function seedCompany(
-  app: FastifyInstance,
-  sql: pg.Client,
-  size: { tickets: number; seed: number; numberOffset: number; agents: number; online: number },
-): Promise<SeededCompany> {
+export async function seedCompany(app: FastifyInstance, sql: pg.Client, size: Size): Promise<SeededCompany> {
   const companyId = await createCompany(app);
   const admin = await createUser(app, companyId, { profile: 'admin', name: 'Bench Admin' });
   await sql.query('select setseed($1)', [size.seed]);

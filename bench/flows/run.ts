@@ -31,7 +31,7 @@ import { openBenchDatabase } from '../support/database.js';
 import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
 import { benchArgs, countOption, runBench } from '../support/options.js';
-import { writeOrPrint } from '../support/report.js';
+import { commandBlock, writeOrPrint } from '../support/report.js';
 
 const SECTION = 'Flows (bench/flows)';
 const JIFFY_MS = 10;
@@ -344,9 +344,10 @@ function section(t: Throughput, c: Crash | undefined): string {
     '',
     `${f0(t.customers)} simulated customers each say the flow campaign's phrase 'oi' on one simulator connection (through the simulator driver's inbound route) and go through a flow saved through the API: a greeting, a ${INTERVAL_SEC}-second interval node, a menu (answered '1'), a question (answered with a name), a second ${INTERVAL_SEC}-second interval node and a thanks message with the answer; on the Postgres server, in one process (server and customers). *Steps* are the flow nodes the engine ran (\`flow_runs.step\` summed: 9 per customer); one \`flow-step\` job runs a node and the nodes after it that need no wait, and an answer may run the node after it, so *jobs* is fewer; *steps/s* is over the whole run, so it includes the two intervals and the customers' answering. *Interval delay* is how late the step queued by an interval started beyond its due time (pg-boss \`started_on - start_after\`). *CPU ms / step* is this process plus the Postgres backends of the benchmark database; *statements / step* counts every statement this process sent (inbound messages, answers, deliveries and the job queue included).`,
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/flows/run.ts [--customers 1000] [--no-crash] [--no-write]',
-    '```',
+    ...commandBlock(
+      ['npx tsx --conditions=source bench/flows/run.ts [--customers 1000] [--no-crash] [--no-write]'],
+      false,
+    ),
     '',
     `${lastRunLine()}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the run).`,
     '',

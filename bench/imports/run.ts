@@ -18,8 +18,8 @@ import { openBenchApp } from '../support/app.js';
 import type { BenchBackend } from '../support/database.js';
 import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2, type Load, pct, startLoad } from '../support/load.js';
-import { backendsOption, benchArgs, countOption, runBench } from '../support/options.js';
-import { writeOrPrint } from '../support/report.js';
+import { benchArgs, countOption, runBench, runPerBackend } from '../support/options.js';
+import { commandBlock, writeOrPrint } from '../support/report.js';
 
 const HEADING = '## Contact list import (bench/imports)';
 
@@ -164,9 +164,12 @@ function section(results: Result[]): string {
     '',
     'Run it (a fresh database is created on the server and dropped at the end; this section is rewritten unless `--no-write`):',
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/imports/run.ts [--rows 50000] [--backends postgres,pglite] [--no-write]',
-    '```',
+    ...commandBlock(
+      [
+        'npx tsx --conditions=source bench/imports/run.ts [--rows 50000] [--backends postgres,pglite] [--no-write]',
+      ],
+      false,
+    ),
     '',
     `${lastRunLine()}.`,
     '',
@@ -177,17 +180,16 @@ function section(results: Result[]): string {
   ].join('\n');
 }
 
+/** The console line of one backend's result (rows: the run's size). */
+const summary =
+  (rows: number) =>
+  (backend: string, r: Result): string =>
+    `${backend}: ${rows} rows, upload ${f0(r.uploadMs)} ms, import ${f1(r.importMs / 1000)} s = ${f0(rows / (r.importMs / 1000))} rows/s, Node CPU ${f2(r.nodeCpuMs / rows)} ms/row, peak RSS +${f0(r.peakRssMb)} MiB`;
+
 async function main(): Promise<void> {
   const values = benchArgs({ rows: '50000', backends: 'postgres,pglite' }, ['no-write']);
   const rows = countOption('rows', values.rows, 100, 100_000);
-  const results: Result[] = [];
-  for (const backend of backendsOption(values.backends)) {
-    const r = await run(backend, rows);
-    console.log(
-      `${backend}: ${rows} rows, upload ${f0(r.uploadMs)} ms, import ${f1(r.importMs / 1000)} s = ${f0(rows / (r.importMs / 1000))} rows/s, Node CPU ${f2(r.nodeCpuMs / rows)} ms/row, peak RSS +${f0(r.peakRssMb)} MiB`,
-    );
-    results.push(r);
-  }
+  const results = await runPerBackend(values.backends, (backend) => run(backend, rows), summary(rows));
   const text = section(results);
   writeOrPrint(!values['no-write'], HEADING, text);
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type pg from 'pg';
 import { type Facts, loadAverage, machineFacts } from '../support/facts.js';
 import { f0, f1, f2, pct } from '../support/load.js';
+import { commandBlock } from '../support/report.js';
 import type { Params } from './options.js';
 import type { InsertResult, PipelineResult } from './phases.js';
 import { APP_POOL_MAX } from './setup.js';
@@ -157,11 +158,10 @@ export function sectionOf(
     'Run it (about a minute; a fresh database is created on the server and dropped at the end; this section is ' +
       'rewritten with the new figures unless `--no-write`):',
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/ingest/run.ts [--customers 200] [--messages 10] [--agents 5] \\',
-    '  [--concurrency 8,16,32,64] [--timeout 300] [--no-write]',
-    '# BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server',
-    '```',
+    ...commandBlock([
+      'npx tsx --conditions=source bench/ingest/run.ts [--customers 200] [--messages 10] [--agents 5] \\',
+      '  [--concurrency 8,16,32,64] [--timeout 300] [--no-write]',
+    ]),
     '',
     `Last run: ${env.date}; \`nproc\` ${env.nproc} (${env.cpu}), ${env.memoryGiB} GiB memory, Node ${env.node}; ` +
       `${env.postgres}.`,

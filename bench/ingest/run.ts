@@ -40,7 +40,7 @@ const { onTeardown, teardown, abort } = createTeardown('ingest benchmark');
 /** Warms up, runs a pipeline round and an INSERT round per C, checks the stored rows and reports. */
 async function main(): Promise<void> {
   const params = parseParams();
-  const clearGuard = guardRun(params.timeoutSeconds, abort);
+  guardRun(params.timeoutSeconds, abort);
 
   console.log(
     `ingest benchmark: ${params.customers} customers × ${params.messages} messages, ${params.agents} agents, ` +
@@ -108,8 +108,6 @@ async function main(): Promise<void> {
     writeSection(BENCHMARKS_DOC, `## ${SECTION}`, section, INTRO);
     console.log(`wrote the '${SECTION}' section of ${path.relative(process.cwd(), BENCHMARKS_DOC)}`);
   }
-  clearGuard();
-  await teardown();
 }
 
-runBench(main, abort);
+runBench(main, abort, teardown);

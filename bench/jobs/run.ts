@@ -1,11 +1,10 @@
-import { performance } from 'node:perf_hooks';
 import { createCompany, createQueue, createUser } from '../../apps/server/src/test/factories.js';
-import { createConnection, injectMessage, openBenchApp } from '../support/app.js';
+import { createConnection, drainJobs, injectMessage, openBenchApp } from '../support/app.js';
 import { backendJiffies } from '../support/cpu.js';
 import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
-import { backendsOption, benchArgs, countOption, runBench } from '../support/options.js';
-import { writeOrPrint } from '../support/report.js';
+import { benchArgs, countOption, runBench, runPerBackend } from '../support/options.js';
+import { commandBlock, writeOrPrint } from '../support/report.js';
 
 const SECTION = 'Job queue drain (bench/jobs)';
 const MENU = 'Olá! Escolha um setor:\n\n*1* - Suporte\n*2* - Vendas';
@@ -43,12 +42,7 @@ async function run(backend: Result['backend'], jobs: number): Promise<Result> {
 
     const before = app.jobs.counters;
     const backends0 = ref ? await backendJiffies(ref) : undefined;
-    const cpu0 = process.cpuUsage();
-    const wall0 = performance.now();
-    await app.jobs.work();
-    await app.jobs.idle();
-    const wallMs = performance.now() - wall0;
-    const cpu = process.cpuUsage(cpu0);
+    const { wallMs, cpu } = await drainJobs(app);
     const backends1 = ref ? await backendJiffies(ref) : undefined;
     const after = app.jobs.counters;
 
@@ -92,10 +86,9 @@ function section(results: Result[], jobs: number): string {
     '',
     'Run it (under a minute; the Postgres database is created on the server and dropped at the end; this section is rewritten unless `--no-write`):',
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/jobs/run.ts [--jobs 400] [--backends pglite,postgres] [--no-write]',
-    '# BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server',
-    '```',
+    ...commandBlock([
+      'npx tsx --conditions=source bench/jobs/run.ts [--jobs 400] [--backends pglite,postgres] [--no-write]',
+    ]),
     '',
     `${lastRunLine()}; worker concurrency 8 per queue (the default of \`define\`). The machine was shared with other work during the run.`,
     '',
@@ -108,21 +101,18 @@ function section(results: Result[], jobs: number): string {
   ].join('\n');
 }
 
+/** The console line of one backend's result (jobs: the run's size). */
+const summary =
+  (jobs: number) =>
+  (backend: string, result: Result): string =>
+    `${backend}: ${jobs} jobs in ${f1(result.wallMs / 1000)} s = ${f0(jobs / (result.wallMs / 1000))} jobs/s, ` +
+    `Node CPU ${f2(result.nodeCpuMs / jobs)} ms/job` +
+    (result.postgresCpuMs === undefined ? '' : `, Postgres CPU ${f2(result.postgresCpuMs / jobs)} ms/job`);
+
 async function main(): Promise<void> {
   const values = benchArgs({ jobs: '400', backends: 'pglite,postgres' }, ['no-write']);
   const jobs = countOption('jobs', values.jobs, 1, 100_000);
-  const results: Result[] = [];
-  for (const backend of backendsOption(values.backends)) {
-    const result = await run(backend, jobs);
-    console.log(
-      `${backend}: ${jobs} jobs in ${f1(result.wallMs / 1000)} s = ${f0(jobs / (result.wallMs / 1000))} jobs/s, ` +
-        `Node CPU ${f2(result.nodeCpuMs / jobs)} ms/job` +
-        (result.postgresCpuMs === undefined
-          ? ''
-          : `, Postgres CPU ${f2(result.postgresCpuMs / jobs)} ms/job`),
-    );
-    results.push(result);
-  }
+  const results = await runPerBackend(values.backends, (backend) => run(backend, jobs), summary(jobs));
   const text = section(results, jobs);
   writeOrPrint(!values['no-write'], `## ${SECTION}`, text);
 }

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.js';
@@ -197,4 +198,22 @@ export async function injectMessage(
     payload,
   });
   if (res.statusCode !== 201) throw new Error(`inject: ${res.body}`);
+}
+
+/** Runs the app's job workers until the queue is idle; resolves with the wall time (ms) and this process's CPU. */
+export async function drainJobs(app: FastifyInstance): Promise<{ wallMs: number; cpu: NodeJS.CpuUsage }> {
+  const cpu0 = process.cpuUsage();
+  const wall0 = performance.now();
+  await app.jobs.work();
+  await app.jobs.idle();
+  const wallMs = performance.now() - wall0;
+  return { wallMs, cpu: process.cpuUsage(cpu0) };
+}
+
+/** A client on the database `url` for seeding, connected; it ends at teardown. */
+export async function seedConnection(url: string, onTeardown: OnTeardown): Promise<pg.Client> {
+  const sql = new pg.Client({ connectionString: url });
+  await sql.connect();
+  onTeardown('seed connection', () => sql.end());
+  return sql;
 }

@@ -6,9 +6,12 @@ import path from 'node:path';
 import type pg from 'pg';
 import { type Facts, machineFacts, PLANNER_SETTINGS } from './facts.js';
 import { f1, type Load, startLoad } from './load.js';
+import { assertLoopback, guardRun } from './options.js';
 import { type Plan, slowestResults } from './plans.js';
+import { installQueryRecorder } from './query-recorder.js';
 import { BENCHMARKS_DOC } from './report.js';
 import type { Stats } from './stats.js';
+import { createTeardown } from './teardown.js';
 
 /** Latency and throughput of one run of a scenario. */
 export interface RunResult {
@@ -87,91 +90,103 @@ export interface MeasuredRun<O, R, P> {
   plans: P[];
 }
 
-/** A benchmark's fixed measuring settings (see `measureAndExplain`). */
-export interface MeasureSettings {
-  warmupPerScenario: number;
-  /** p99 target and how many scenarios to EXPLAIN (see `slowestResults`). */
-  targetMs: number;
-  explainAtLeast: number;
-  explainAtMost: number;
+/** EXPLAIN'd scenarios: the slowest (sequential p99), all over the target within these bounds. */
+export const EXPLAIN_AT_LEAST = 2;
+export const EXPLAIN_AT_MOST = 4;
+
+/** What a benchmark's report module provides (see `measureAndExplain`, `reportRun`). */
+export interface HttpBenchReport<O, R, P> {
+  /** Warm-up requests of every scenario, and the p99 target in ms. */
+  WARMUP_PER_SCENARIO: number;
+  TARGET_P99_MS: number;
   /** What a statement is called in the printed plan headers ('query', 'statement'). */
-  noun: string;
+  STATEMENT: string;
+  HEADING: string;
+  /** The section's text. */
+  section(run: MeasuredRun<O, R, P>): string;
+  /** The markdown tables printed at the end. */
+  tables(run: MeasuredRun<O, R, P>): string[][];
+  /** The load described in one line. */
+  runLoadText(run: MeasuredRun<O, R, P>): string;
+  /** Writes the section's text into docs/benchmarks.md. */
+  writeDoc(text: string): void;
 }
 
-/** One run's scenarios and how to measure and explain them (see `measureAndExplain`). */
-export interface MeasureRun<S, R, P> {
-  client: ScenarioClient<S>;
-  scenarios: S[];
-  /** The database the load probe samples, and the server's CPU ms so far (default: this process). */
-  ref: pg.Pool;
-  serverCpuMs?: () => number;
-  measure: () => Promise<R[]>;
-  /** The plans of one scenario's statements. */
-  explain: (result: R) => Promise<P[]>;
+/** What `measureAndExplain` needs of a bench's HTTP client. */
+export interface BenchClient<S, R, P> extends ScenarioClient<S> {
+  /** Measures every scenario in turn. */
+  measureAll(scenarios: S[]): Promise<R[]>;
+  /** The plans of one measured scenario's statements. */
+  explain(result: R): Promise<P[]>;
 }
 
 /**
- * Warms up (with `concurrency` in flight at the end), measures every scenario under the load probe,
- * then EXPLAINs the slowest and prints each plan. Resolves with the results, the load and the plans.
+ * Warms up (with `concurrency` in flight at the end), measures every scenario under the load probe
+ * (`ref`'s database; the server's CPU from `serverCpuMs`, default this process), then EXPLAINs the
+ * slowest and prints each plan. Resolves with the results, the load and the plans.
  */
 export async function measureAndExplain<
   S,
   R extends { sequential: { latency: { p99: number } } },
   P extends Plan,
 >(
-  settings: MeasureSettings,
+  report: Pick<HttpBenchReport<unknown, R, P>, 'WARMUP_PER_SCENARIO' | 'TARGET_P99_MS' | 'STATEMENT'>,
   concurrency: number,
-  m: MeasureRun<S, R, P>,
+  client: BenchClient<S, R, P>,
+  scenarios: S[],
+  ref: pg.Pool,
+  serverCpuMs?: () => number,
 ): Promise<{ results: R[]; load: Load; plans: P[] }> {
-  await warmUp(m.client, m.scenarios, settings.warmupPerScenario, concurrency);
-  const endLoad = await startLoad(m.ref, m.serverCpuMs);
-  const results = await m.measure();
+  await warmUp(client, scenarios, report.WARMUP_PER_SCENARIO, concurrency);
+  const endLoad = await startLoad(ref, serverCpuMs);
+  const results = await client.measureAll(scenarios);
   const load = await endLoad();
   const plans: P[] = [];
-  for (const r of slowestResults(
-    results,
-    settings.targetMs,
-    settings.explainAtLeast,
-    settings.explainAtMost,
-  )) {
-    for (const plan of await m.explain(r)) {
+  for (const r of slowestResults(results, report.TARGET_P99_MS, EXPLAIN_AT_LEAST, EXPLAIN_AT_MOST)) {
+    for (const plan of await client.explain(r)) {
       plans.push(plan);
       console.log(
-        `\n--- EXPLAIN (ANALYZE, BUFFERS): ${plan.scenario}, ${plan.kind} ${settings.noun} ---\n${plan.text}`,
+        `\n--- EXPLAIN (ANALYZE, BUFFERS): ${plan.scenario}, ${plan.kind} ${report.STATEMENT} ---\n${plan.text}`,
       );
     }
   }
   return { results, load, plans };
 }
 
-/** How an HTTP benchmark reports a run (see `reportRun`). */
-export interface ReportPlan<O, R, P> {
-  section: (run: MeasuredRun<O, R, P>) => string;
-  /** The markdown tables printed at the end. */
-  tables: (run: MeasuredRun<O, R, P>) => string[][];
-  /** The load described in one line. */
-  loadText: (run: MeasuredRun<O, R, P>) => string;
-  heading: string;
-  /** Writes the section's text into docs/benchmarks.md. */
-  writeDoc: (text: string) => void;
-}
-
 /**
- * Reads the machine facts, prints the tables and the summary lines and, when `options.write`, writes the
- * section into docs/benchmarks.md.
+ * Reads the machine facts, prints the bench's tables and summary lines and, when `options.write`,
+ * writes its section into docs/benchmarks.md (`report`: the bench's report module).
  */
 export async function reportRun<O extends { write: boolean }, R, P>(
   ref: pg.Pool,
   parts: Omit<MeasuredRun<O, R, P>, 'env'>,
-  how: ReportPlan<O, R, P>,
+  report: HttpBenchReport<O, R, P>,
 ): Promise<void> {
   const run = { ...parts, env: await machineFacts(ref, PLANNER_SETTINGS) };
-  const text = how.section(run);
-  printSummary(how.tables(run), run.env, run.volumes, how.loadText(run));
+  const text = report.section(run);
+  printSummary(report.tables(run), run.env, run.volumes, report.runLoadText(run));
   if (run.options.write) {
-    how.writeDoc(text);
+    report.writeDoc(text);
     console.log(
-      `wrote the '${how.heading.slice(3)}' section of ${path.relative(process.cwd(), BENCHMARKS_DOC)}`,
+      `wrote the '${report.HEADING.slice(3)}' section of ${path.relative(process.cwd(), BENCHMARKS_DOC)}`,
     );
   }
+}
+
+/**
+ * Starts an HTTP benchmark process: the app's queries are recorded (see `installQueryRecorder`) and
+ * every resource registers its release with the returned teardown (see `createTeardown`).
+ */
+export function startHttpBench(label: string): ReturnType<typeof createTeardown> {
+  installQueryRecorder();
+  return createTeardown(label);
+}
+
+/** Guards the run (see `guardRun`) and checks that the database server is on loopback. */
+export function guardServerRun(
+  options: { timeoutSeconds: number; serverUrl: string },
+  abort: (reason: unknown) => Promise<never>,
+): void {
+  guardRun(options.timeoutSeconds, abort);
+  assertLoopback(options.serverUrl);
 }

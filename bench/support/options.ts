@@ -46,25 +46,32 @@ export function assertLoopback(url: string): void {
 }
 
 /**
- * Runs a benchmark's `main` and exits: with `process.exitCode` (0 when unset) once it resolves, with
- * 1 after printing the error when it rejects (or with `onError`'s own handling when given).
+ * Runs a benchmark's `main`, then `teardown` when given, and exits: with `process.exitCode` (0 when
+ * unset) once they resolve, with 1 after printing the error when one rejects (or with `onError`'s own
+ * handling when given).
  */
-export function runBench(main: () => Promise<void>, onError?: (error: unknown) => Promise<never>): void {
-  main().then(
-    () => process.exit(process.exitCode ?? 0),
-    (error: unknown) => {
-      if (onError) return onError(error);
-      console.error(error);
-      process.exit(1);
-    },
-  );
+export function runBench(
+  main: () => Promise<void>,
+  onError?: (error: unknown) => Promise<never>,
+  teardown?: () => Promise<void>,
+): void {
+  main()
+    .then(() => teardown?.())
+    .then(
+      () => process.exit(process.exitCode ?? 0),
+      (error: unknown) => {
+        if (onError) return onError(error);
+        console.error(error);
+        process.exit(1);
+      },
+    );
 }
 
 /**
- * Guards a long benchmark run: after `timeoutSeconds`, on SIGINT/SIGTERM or on an unhandled rejection
- * it calls `abort` with the reason. Returns a function that clears the deadline.
+ * Guards a long benchmark run: after `timeoutSeconds` (the timer does not keep the process alive), on
+ * SIGINT/SIGTERM or on an unhandled rejection it calls `abort` with the reason.
  */
-export function guardRun(timeoutSeconds: number, abort: (reason: unknown) => Promise<never>): () => void {
+export function guardRun(timeoutSeconds: number, abort: (reason: unknown) => Promise<never>): void {
   const deadline = setTimeout(
     () => void abort(`hard timeout of ${timeoutSeconds} s reached`),
     timeoutSeconds * 1000,
@@ -73,7 +80,6 @@ export function guardRun(timeoutSeconds: number, abort: (reason: unknown) => Pro
   process.once('SIGINT', () => void abort('interrupted'));
   process.once('SIGTERM', () => void abort('terminated'));
   process.on('unhandledRejection', (reason) => void abort(reason));
-  return () => clearTimeout(deadline);
 }
 
 /**
@@ -90,4 +96,22 @@ export function benchArgs<S extends string, B extends string = never>(
     options[name] = { type: 'string', default: value };
   for (const name of flags) options[name] = { type: 'boolean', default: false };
   return parseArgs({ options }).values as Record<S, string> & Record<B, boolean>;
+}
+
+/**
+ * Runs `run` on each backend of the comma-separated `backends` in turn, printing `line` of each
+ * result; resolves with the results in order.
+ */
+export async function runPerBackend<R>(
+  backends: string,
+  run: (backend: BenchBackend) => Promise<R>,
+  line: (backend: BenchBackend, result: R) => string,
+): Promise<R[]> {
+  const results: R[] = [];
+  for (const backend of backendsOption(backends)) {
+    const result = await run(backend);
+    console.log(line(backend, result));
+    results.push(result);
+  }
+  return results;
 }

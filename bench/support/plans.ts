@@ -104,3 +104,17 @@ export function slowestPlanDetails(plans: Plan[], noun: string): string[] {
     '</details>',
   ];
 }
+
+/**
+ * The plans part of a section: `heading`, `intro`, the plan table lines and the slowest plan's full
+ * text (`noun`: what a statement is called).
+ */
+export function plansPart(
+  heading: string,
+  intro: string,
+  table: string[],
+  plans: Plan[],
+  noun: string,
+): string[] {
+  return [heading, '', intro, '', ...table, ...slowestPlanDetails(plans, noun), ''];
+}

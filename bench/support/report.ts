@@ -37,3 +37,13 @@ export function writeOrPrint(write: boolean, heading: string, text: string): voi
   if (write) writeSection(BENCHMARKS_DOC, heading, text);
   else console.log(text);
 }
+
+/**
+ * A section's shell block: the command `lines`, then the note that BENCH_DATABASE_URL names the
+ * Postgres server (unless `databaseNote` is false), fenced as ```sh.
+ */
+export function commandBlock(lines: string[], databaseNote = true): string[] {
+  const note =
+    '# BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server';
+  return ['```sh', ...lines, ...(databaseNote ? [note] : []), '```'];
+}

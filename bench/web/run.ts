@@ -21,6 +21,7 @@ import { signIn } from '../../e2e/support/pages.js';
 import { startServer } from '../../e2e/support/server.js';
 import { machineJiffies } from '../support/cpu.js';
 import { benchArgs } from '../support/options.js';
+import { commandBlock } from '../support/report.js';
 import { createTeardown } from '../support/teardown.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -271,9 +272,10 @@ function renderSection(
     '',
     'Run it (about a minute; a temporary data directory is created and removed; this section is rewritten with the new figures unless `--no-write`):',
     '',
-    '```sh',
-    'npm run build && npx tsx bench/web/run.ts [--runs 5] [--label after] [--no-write]',
-    '```',
+    ...commandBlock(
+      ['npm run build && npx tsx bench/web/run.ts [--runs 5] [--label after] [--no-write]'],
+      false,
+    ),
     '',
     `Last run${options.label ? ` (${options.label})` : ''}: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; \`nproc\` ${os.availableParallelism()} (${os.cpus()[0]?.model.split(' ').slice(0, 2).join(' ') ?? '?'}), Node ${process.version}, Chromium ${chromium}; ${options.runs} loads per route after a warm-up; machine busy ${Number.isNaN(busy) ? '?' : `${(busy * 100).toFixed(0)}%`} during the run (1-minute load average ${os.loadavg()[0]!.toFixed(2)} at the end; other engineers' work shares the machine).`,
     '',

@@ -4,11 +4,11 @@ import { performance } from 'node:perf_hooks';
 import { count, eq } from 'drizzle-orm';
 import { webhookDeliveries } from '../../apps/server/src/db/schema/index.js';
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
-import { createConnection, injectMessage, openBenchApp } from '../support/app.js';
+import { createConnection, drainJobs, injectMessage, openBenchApp } from '../support/app.js';
 import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
-import { backendsOption, benchArgs, countOption, runBench } from '../support/options.js';
-import { writeOrPrint } from '../support/report.js';
+import { benchArgs, countOption, runBench, runPerBackend } from '../support/options.js';
+import { commandBlock, writeOrPrint } from '../support/report.js';
 
 const SECTION = 'Outgoing webhooks (bench/webhooks)';
 const HOOKS = 2;
@@ -80,12 +80,7 @@ async function run(backend: Result['backend'], messages: number): Promise<Result
       if (deliveries !== messages * HOOKS * EVENTS_PER_MESSAGE)
         throw new Error(`stored ${deliveries} deliveries, expected ${messages * HOOKS * EVENTS_PER_MESSAGE}`);
 
-      const cpu0 = process.cpuUsage();
-      const wall0 = performance.now();
-      await app.jobs.work();
-      await app.jobs.idle();
-      const drainMs = performance.now() - wall0;
-      const cpu = process.cpuUsage(cpu0);
+      const { wallMs: drainMs, cpu } = await drainJobs(app);
       const [done] = await app.ctx.db
         .select({ value: count() })
         .from(webhookDeliveries)
@@ -123,9 +118,12 @@ function section(results: Result[], messages: number): string {
     '',
     'Run it (under a minute; the Postgres database is created on the server and dropped at the end; this section is rewritten unless `--no-write`):',
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/webhooks/run.ts [--messages 200] [--backends pglite,postgres] [--no-write]',
-    '```',
+    ...commandBlock(
+      [
+        'npx tsx --conditions=source bench/webhooks/run.ts [--messages 200] [--backends pglite,postgres] [--no-write]',
+      ],
+      false,
+    ),
     '',
     `${lastRunLine()}. The machine was shared with other work during the run.`,
     '',
@@ -138,18 +136,21 @@ function section(results: Result[], messages: number): string {
   ].join('\n');
 }
 
+/** The console line of one backend's result (messages: the run's size). */
+const summary =
+  (_messages: number) =>
+  (backend: string, r: Result): string =>
+    `${backend}: ingest ${f2(r.plainMs)} ms → ${f2(r.hookedMs)} ms with webhooks; ` +
+    `${r.deliveries} deliveries in ${f1(r.drainMs / 1000)} s`;
+
 async function main(): Promise<void> {
   const values = benchArgs({ messages: '200', backends: 'pglite,postgres' }, ['no-write']);
   const messages = countOption('messages', values.messages, 1, 100_000);
-  const results: Result[] = [];
-  for (const backend of backendsOption(values.backends)) {
-    const r = await run(backend, messages);
-    console.log(
-      `${backend}: ingest ${f2(r.plainMs)} ms → ${f2(r.hookedMs)} ms with webhooks; ` +
-        `${r.deliveries} deliveries in ${f1(r.drainMs / 1000)} s`,
-    );
-    results.push(r);
-  }
+  const results = await runPerBackend(
+    values.backends,
+    (backend) => run(backend, messages),
+    summary(messages),
+  );
   const text = section(results, messages);
   writeOrPrint(!values['no-write'], `## ${SECTION}`, text);
 }
