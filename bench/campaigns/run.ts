@@ -1,5 +1,5 @@
 /**
- * Campaign throughput and crash safety (bench/campaigns, issue 11 "Benchmark"): a campaign to N
+ * Campaign throughput and crash safety (bench/campaigns): a campaign to N
  * recipients (default 10,000) of a contact list, interval 0, no jitter, all-day window, no daily
  * cap, on one simulator connection and a Postgres server.
  *

@@ -1,5 +1,5 @@
 /**
- * Flow engine throughput and crash safety (bench/flows, issue 14): N simulated customers (default
+ * Flow engine throughput and crash safety (bench/flows): N simulated customers (default
  * 1,000) each say the flow campaign's phrase 'oi' on a simulator connection and go through a flow
  * with a greeting, a 2-second interval node, a menu, a question, a second 2-second interval node and
  * a thanks message, on a Postgres server. Measures flow steps per second, the p99 delay of an

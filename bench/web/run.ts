@@ -1,5 +1,5 @@
 /**
- * Web delivery benchmark (issue 10, item 2): the built web app served by the real server
+ * Web delivery benchmark: the built web app served by the real server
  * (`apps/server/dist/main.js` over `apps/web/dist`, embedded database with the demo data), loaded in
  * Chromium with an empty cache, route by route. For each route: the bytes fetched until the page is
  * usable (JavaScript and everything; raw, gzip -9 of the raw file, and transferred over the wire as
@@ -28,7 +28,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const DOC = path.join(ROOT, 'docs/benchmarks.md');
 const HEADING = '## Web delivery (bench/web)';
 const HISTORY_HEADING = '### Earlier runs';
-/** Issue 10: JavaScript (gzip) before the login form, and before /tickets, is usable. */
+/** Budgets: JavaScript (gzip) before the login form, and before /tickets, is usable. */
 const AIM_LOGIN_KB = 100;
 const AIM_TICKETS_KB = 200;
 /** Lighthouse's mobile network: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up. */
@@ -286,7 +286,7 @@ function renderSection(
         `| ${r.spec.name} | ${r.jsFiles} | ${kb(r.jsRaw)} | ${kb(r.jsGzip)} | ${kb(r.jsTransfer)} | ${kb(r.allRaw)} | ${kb(r.allTransfer)} | ${r.encodings} | ${ms(r.usableMs)} | ${ms(r.slowMs)} |`,
     ),
     '',
-    `Aim (issue 10): at most ${AIM_LOGIN_KB} KB gzip of JavaScript before the login form is usable (${met(login?.jsGzip, AIM_LOGIN_KB)}: ${login ? kb(login.jsGzip) : '?'} KB) and at most ${AIM_TICKETS_KB} KB before /tickets is (${met(tickets?.jsGzip, AIM_TICKETS_KB)}: ${tickets ? kb(tickets.jsGzip) : '?'} KB). The build's own budget check (\`node apps/web/scripts/check-budget.mjs\`, run by CI after the build) holds every route to its budget.`,
+    `Aim: at most ${AIM_LOGIN_KB} KB gzip of JavaScript before the login form is usable (${met(login?.jsGzip, AIM_LOGIN_KB)}: ${login ? kb(login.jsGzip) : '?'} KB) and at most ${AIM_TICKETS_KB} KB before /tickets is (${met(tickets?.jsGzip, AIM_TICKETS_KB)}: ${tickets ? kb(tickets.jsGzip) : '?'} KB). The build's own budget check (\`node apps/web/scripts/check-budget.mjs\`, run by CI after the build) holds every route to its budget.`,
     '',
   ].join('\n');
 }
