@@ -7,25 +7,19 @@
  *   npx tsx --conditions=source bench/billing/run.ts [--companies 100] [--replays 5] [--backends pglite,postgres]
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { eq, inArray } from 'drizzle-orm';
 import { companies, plans } from '../../apps/server/src/db/schema/index.js';
 import { confirmInvoicePayment } from '../../apps/server/src/modules/billing/billing-service.js';
 import { bearer, createTenant, createUser } from '../../apps/server/src/test/factories.js';
 import { createTestApp } from '../../apps/server/src/test/test-app.js';
+import { benchArgs } from '../support/options.js';
 import { stats } from '../support/stats.js';
 
-const { values } = parseArgs({
-  options: {
-    companies: { type: 'string', default: '100' },
-    replays: { type: 'string', default: '5' },
-    backends: { type: 'string', default: 'pglite,postgres' },
-  },
-});
+const values = benchArgs({ companies: '100', replays: '5', backends: 'pglite,postgres' });
 const N = Number(values.companies);
 const R = Number(values.replays);
 
-for (const backend of values.backends!.split(',')) {
+for (const backend of values.backends.split(',')) {
   if (backend === 'postgres') process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
   else delete process.env.TEST_DATABASE_URL;
   const t = await createTestApp();

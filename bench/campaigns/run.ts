@@ -24,28 +24,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/config.js';
-import { type DatabaseHandle, openDatabase } from '../../apps/server/src/db/client.js';
+import type { DatabaseHandle } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
-import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
 import { STEP_BATCH } from '../../apps/server/src/modules/campaigns/campaign-step.js';
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
-import { childSetup, exitOf, hasExited, killChild, spawnChild } from '../support/child-server.js';
+import { benchEnv, startApp } from '../support/app.js';
+import { exitOf, hasExited, inChild, killChild, spawnChild } from '../support/child-server.js';
 import { backendJiffies, machineJiffies } from '../support/cpu.js';
 import { openBenchDatabase } from '../support/database.js';
+import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
-import { writeSection } from '../support/report.js';
+import { benchArgs, countOption, runBench } from '../support/options.js';
+import { commandBlock, writeOrPrint } from '../support/report.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DOC = path.resolve(HERE, '../../docs/benchmarks.md');
 const SECTION = 'Campaigns (bench/campaigns)';
 const JIFFY_MS = 10;
 const MB = 1024 * 1024;
@@ -66,13 +61,6 @@ interface Setup {
   outboxLog: string;
 }
 
-async function openApp(database: DatabaseHandle, env: Record<string, string>): Promise<FastifyInstance> {
-  const config = loadConfig(env);
-  const app = await buildApp({ config, database, secrets: loadSecrets(config), logger: false });
-  await app.ready();
-  return app;
-}
-
 /**
  * Creates the company, the connection, the settings (interval 0, no jitter, all day, no cap), the
  * list of `recipients` items and the campaign on a fresh database, through the API (items by SQL).
@@ -87,16 +75,8 @@ async function prepare(
   await database.migrate();
   await seedPlans(database.db);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `zapdesk-bench-${tag}-`));
-  const env = {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    NODE_ID: `bench-${tag}-${crypto.randomBytes(3).toString('hex')}`,
-    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-    SESSION_KEY: crypto.randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-  };
-  const app = await openApp(database, env);
+  const env = { ...benchEnv(dataDir), NODE_ID: `bench-${tag}-${crypto.randomBytes(3).toString('hex')}` };
+  const app = await startApp(database, env);
   try {
     const companyId = await createCompany(app);
     const owner = await createUser(app, companyId, { profile: 'admin' });
@@ -197,7 +177,7 @@ async function throughput(recipients: number): Promise<Throughput> {
   const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
   try {
     const s = await prepare(bench.url!, bench.database, recipients, 'campaigns');
-    const app = await openApp(bench.database, s.env);
+    const app = await startApp(bench.database, s.env);
     try {
       await app.jobs.work();
       await app.sessions.startAll();
@@ -327,7 +307,7 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
     const s = await prepare(bench.url!, bench.database, recipients, 'campaigns-kill');
     try {
       // Started through the API with no worker here: the first child's queue takes the pace job.
-      const app = await openApp(bench.database, s.env);
+      const app = await startApp(bench.database, s.env);
       const res = await app.inject({
         method: 'POST',
         url: `/api/campaigns/${s.campaignId}/restart`,
@@ -414,42 +394,36 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
  * accepted message to the outbox log; starts the sessions (as main.ts does) and runs until the
  * campaign is FINALIZADA and nothing waits at ack 0.
  */
-async function runChild(): Promise<void> {
-  const s = childSetup<Setup>(SETUP_ENV);
-  const database = await openDatabase({ url: s.url });
-  const ref = new pg.Pool({ connectionString: s.url, max: 1 });
-  const app = await openApp(database, s.env);
-  const log = fs.openSync(s.outboxLog, 'a');
-  const network = app.simulator;
-  const deliver = network.deliver.bind(network);
-  network.deliver = (connectionId, to, kind, body, quotedId) => {
-    const item = deliver(connectionId, to, kind, body, quotedId);
-    fs.writeSync(log, `${to}\t${item.id}\n`);
-    return item;
-  };
-  try {
-    await app.jobs.work();
-    await app.sessions.startAll();
-    await waitFinished(ref, s.campaignId);
-    for (;;) {
-      const { rows } = await ref.query<{ n: number }>(
-        'select count(*)::int as n from messages where from_me and ack = 0 and wid is null and whatsapp_id = $1',
-        [s.whatsappId],
-      );
-      if (!rows[0]?.n) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+function runChild(): Promise<void> {
+  return inChild<Setup>(SETUP_ENV, async (s, app, ref) => {
+    const log = fs.openSync(s.outboxLog, 'a');
+    const network = app.simulator;
+    const deliver = network.deliver.bind(network);
+    network.deliver = (connectionId, to, kind, body, quotedId) => {
+      const item = deliver(connectionId, to, kind, body, quotedId);
+      fs.writeSync(log, `${to}\t${item.id}\n`);
+      return item;
+    };
+    try {
+      await app.jobs.work();
+      await app.sessions.startAll();
+      await waitFinished(ref, s.campaignId);
+      for (;;) {
+        const { rows } = await ref.query<{ n: number }>(
+          'select count(*)::int as n from messages where from_me and ack = 0 and wid is null and whatsapp_id = $1',
+          [s.whatsappId],
+        );
+        if (!rows[0]?.n) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await app.jobs.idle();
+    } finally {
+      fs.closeSync(log);
     }
-    await app.jobs.idle();
-  } finally {
-    fs.closeSync(log);
-    await app.close();
-    await ref.end();
-    await database.close();
-  }
+  });
 }
 
 function section(t: Throughput, k: Kills | undefined): string {
-  const cpus = os.cpus();
   const perSecond = t.recipients / (t.sendMs / 1000);
   const cpuPerShipping = (t.nodeCpuMs + t.postgresCpuMs) / t.recipients;
   return [
@@ -457,11 +431,12 @@ function section(t: Throughput, k: Kills | undefined): string {
     '',
     `One campaign to ${f0(t.recipients)} recipients of a contact list (two variants with \`{{firstName}}\`), interval 0, no jitter, all-day window, no daily cap, on one simulator connection and the Postgres server. *Start* is POST /campaigns/:id/restart: one INSERT … SELECT of the shippings. *Send* runs the connection's pace chain until FINALIZADA: each step claims up to ${STEP_BATCH} due shippings (FOR UPDATE SKIP LOCKED), resolves their opt-outs, contacts and closed tickets set-based, stores all their messages at ack 0 and marks them delivered in the same transaction; then the batch goes to the simulator in one pass (one claim, one UPDATE of the provider ids) and the simulated phones' acks 2 and 3 come back. *Node CPU* is the server process (plus this benchmark's polling); *Postgres CPU* the backends of the benchmark database; *busy* is the whole machine during the send. Memory is read after a full garbage collection; the heap after the send includes the simulator's outbox, which keeps every message sent in the same process.`,
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/campaigns/run.ts [--recipients 10000] [--kills 3] [--no-write]',
-    '```',
+    ...commandBlock(
+      ['npx tsx --conditions=source bench/campaigns/run.ts [--recipients 10000] [--kills 3] [--no-write]'],
+      false,
+    ),
     '',
-    `Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; \`nproc\` ${os.availableParallelism()} (${cpus[0]?.model.trim() ?? 'unknown'}), Node ${process.version}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the send, load average ${t.loadAvg.map((l) => f2(l)).join(' / ')} at its end).`,
+    `${lastRunLine()}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the send, load average ${t.loadAvg.map((l) => f2(l)).join(' / ')} at its end).`,
     '',
     '| recipients | start s | send s | shippings/s | Node CPU ms / shipping | Postgres CPU ms / shipping | RSS MB before → after | heap MB before → after | reached twice | never |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -477,20 +452,10 @@ function section(t: Throughput, k: Kills | undefined): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      recipients: { type: 'string', default: '10000' },
-      kills: { type: 'string', default: '3' },
-      child: { type: 'boolean', default: false },
-      'no-write': { type: 'boolean', default: false },
-    },
-  });
+  const values = benchArgs({ recipients: '10000', kills: '3' }, ['child', 'no-write']);
   if (values.child) return runChild();
-  const recipients = Number(values.recipients);
-  if (!Number.isInteger(recipients) || recipients < 1 || recipients > 1_000_000)
-    throw new Error('--recipients: 1..1000000');
-  const kills = Number(values.kills);
-  if (!Number.isInteger(kills) || kills < 0 || kills > 20) throw new Error('--kills: 0..20');
+  const recipients = countOption('recipients', values.recipients, 1, 1_000_000);
+  const kills = countOption('kills', values.kills, 0, 20);
   const t = await throughput(recipients);
   console.log(
     `${recipients} shippings: start ${f2(t.startMs / 1000)} s, send ${f1(t.sendMs / 1000)} s = ` +
@@ -507,17 +472,10 @@ async function main(): Promise<void> {
     );
   }
   const text = section(t, k);
-  if (values['no-write']) console.log(text);
-  else writeSection(DOC, `## ${SECTION}`, text);
+  writeOrPrint(!values['no-write'], `## ${SECTION}`, text);
   const bad = (r: Reach | undefined) =>
     !!r && (r.phoneTwice || r.phoneNever || r.storedTwice || r.storedNever);
   if (bad(t) || bad(k)) process.exitCode = 1;
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -9,20 +9,15 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { count, eq } from 'drizzle-orm';
-import { buildApp } from '../../apps/server/src/app.js';
 import { FakeGraphApi, sign, webhook } from '../../apps/server/src/channels/cloud/fake-graph-api.js';
-import { loadConfig } from '../../apps/server/src/config.js';
 import { messages } from '../../apps/server/src/db/schema/index.js';
-import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { bearer, createCompany, createUser } from '../../apps/server/src/test/factories.js';
-import { openBenchDatabase } from '../support/database.js';
+import { createConnection, openBenchApp } from '../support/app.js';
 import { f0, f1 } from '../support/load.js';
+import { benchArgs } from '../support/options.js';
 import { stats } from '../support/stats.js';
 
 type Backend = 'pglite' | 'postgres';
@@ -31,35 +26,12 @@ const SECRET = 'bench-app-secret';
 async function run(backend: Backend, n: number) {
   const fake = new FakeGraphApi();
   const origin = await fake.start();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-cloud-'));
-  const { database, drop } = await openBenchDatabase(backend, 'cloud');
+  const bench = await openBenchApp(backend, 'cloud', { CLOUD_API_URL: origin });
+  const { app } = bench;
   try {
-    await database.migrate();
-    await seedPlans(database.db);
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'silent',
-      WEB_DIST: path.join(dataDir, 'no-web'),
-      CLOUD_API_URL: origin,
-    });
-    const app = await buildApp({
-      config,
-      database,
-      secrets: { jwtSecret: new TextEncoder().encode(config.JWT_SECRET), sessionKey: crypto.randomBytes(32) },
-      logger: false,
-    });
-    await app.ready();
     const companyId = await createCompany(app);
     const admin = await createUser(app, companyId, { profile: 'admin' });
-    const created = await app.inject({
-      method: 'POST',
-      url: '/api/whatsapp',
-      headers: bearer(admin),
-      payload: { name: 'Cloud', provider: 'cloud' },
-    });
-    const id = created.json().id as number;
+    const id = await createConnection(app, admin, { name: 'Cloud', provider: 'cloud' });
     await app.inject({
       method: 'PUT',
       url: `/api/whatsapp/${id}/cloud`,
@@ -106,24 +78,16 @@ async function run(backend: Backend, n: number) {
       .from(messages)
       .where(eq(messages.whatsappId, id));
     if (stored?.n !== n) throw new Error(`stored ${stored?.n} of ${n}`);
-    await app.close();
     return { backend, n, ...stats(latencies), drainMs, perSecond: (n / drainMs) * 1000 };
   } finally {
-    await database.close().catch(() => undefined);
-    await drop();
+    await bench.close();
     await fake.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-const { values } = parseArgs({
-  options: {
-    webhooks: { type: 'string', default: '300' },
-    backends: { type: 'string', default: 'pglite,postgres' },
-  },
-});
+const values = benchArgs({ webhooks: '300', backends: 'pglite,postgres' });
 const rows = [];
-for (const backend of values.backends!.split(',') as Backend[])
+for (const backend of values.backends.split(',') as Backend[])
   rows.push(await run(backend, Number(values.webhooks)));
 console.log(`Run: ${new Date().toISOString()}; nproc ${os.cpus().length}, Node ${process.version}\n`);
 console.log('| database | webhooks | answer p50 ms | answer p95 ms | answer max ms | drain s | messages/s |');

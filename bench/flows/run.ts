@@ -18,26 +18,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../apps/server/src/app.js';
 import { FLOW_STEP_CONCURRENCY, FLOW_STEP_JOB } from '../../apps/server/src/automation/flows/flow-engine.js';
-import { type Config, loadConfig } from '../../apps/server/src/config.js';
 import type { DatabaseHandle } from '../../apps/server/src/db/client.js';
-import { openDatabase } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
-import { loadSecrets } from '../../apps/server/src/lib/secrets.js';
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
-import { childSetup, exitOf, hasExited, killChild, spawnChild } from '../support/child-server.js';
+import { benchEnv, startApp } from '../support/app.js';
+import { exitOf, hasExited, inChild, killChild, spawnChild } from '../support/child-server.js';
 import { backendJiffies, machineJiffies } from '../support/cpu.js';
 import { openBenchDatabase } from '../support/database.js';
+import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
-import { writeSection } from '../support/report.js';
+import { benchArgs, countOption, runBench } from '../support/options.js';
+import { commandBlock, writeOrPrint } from '../support/report.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const DOC = path.resolve(HERE, '../../docs/benchmarks.md');
 const SECTION = 'Flows (bench/flows)';
 const JIFFY_MS = 10;
 const INTERVAL_SEC = 2;
@@ -67,32 +62,13 @@ const edge = (source: string, target: string, sourceHandle = 'a') => ({
   targetHandle: null,
 });
 
-function configOf(env: Record<string, string>): Config {
-  return loadConfig(env);
-}
-
-async function openApp(database: DatabaseHandle, env: Record<string, string>): Promise<FastifyInstance> {
-  const config = configOf(env);
-  const app = await buildApp({ config, database, secrets: loadSecrets(config), logger: false });
-  await app.ready();
-  return app;
-}
-
 /** Creates the company, the connection, the flow and its campaign on a fresh database (through the API). */
 async function prepare(url: string, database: DatabaseHandle, customers: number): Promise<Setup> {
   await database.migrate();
   await seedPlans(database.db);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-flows-'));
-  const env = {
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    NODE_ID: `bench-flows-${crypto.randomBytes(3).toString('hex')}`,
-    JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-    SESSION_KEY: crypto.randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-  };
-  const app = await openApp(database, env);
+  const env = { ...benchEnv(dataDir), NODE_ID: `bench-flows-${crypto.randomBytes(3).toString('hex')}` };
+  const app = await startApp(database, env);
   try {
     const companyId = await createCompany(app);
     const owner = await createUser(app, companyId, { profile: 'admin' });
@@ -266,7 +242,7 @@ async function throughput(customers: number): Promise<Throughput> {
   const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
   try {
     const s = await prepare(bench.url!, bench.database, customers);
-    const app = await openApp(bench.database, s.env);
+    const app = await startApp(bench.database, s.env);
     try {
       await app.jobs.work();
       let statements = 0;
@@ -353,35 +329,27 @@ async function crash(customers: number): Promise<Crash> {
 }
 
 /** The child: opens the same database and node, restarts the connection and drives to the end. */
-async function runChild(): Promise<void> {
-  const s = childSetup<Setup>(SETUP_ENV);
-  const database = await openDatabase({ url: s.url });
-  const ref = new pg.Pool({ connectionString: s.url, max: 1 });
-  const app = await openApp(database, s.env);
-  try {
+function runChild(): Promise<void> {
+  return inChild<Setup>(SETUP_ENV, async (s, app, ref) => {
     await app.jobs.work();
     await drive(app, ref, s);
     await app.jobs.idle();
-  } finally {
-    await app.close();
-    await ref.end();
-    await database.close();
-  }
+  });
 }
 
 function section(t: Throughput, c: Crash | undefined): string {
-  const cpus = os.cpus();
   const stepsPerSecond = t.steps / (t.wallMs / 1000);
   return [
     `## ${SECTION}`,
     '',
     `${f0(t.customers)} simulated customers each say the flow campaign's phrase 'oi' on one simulator connection (through the simulator driver's inbound route) and go through a flow saved through the API: a greeting, a ${INTERVAL_SEC}-second interval node, a menu (answered '1'), a question (answered with a name), a second ${INTERVAL_SEC}-second interval node and a thanks message with the answer; on the Postgres server, in one process (server and customers). *Steps* are the flow nodes the engine ran (\`flow_runs.step\` summed: 9 per customer); one \`flow-step\` job runs a node and the nodes after it that need no wait, and an answer may run the node after it, so *jobs* is fewer; *steps/s* is over the whole run, so it includes the two intervals and the customers' answering. *Interval delay* is how late the step queued by an interval started beyond its due time (pg-boss \`started_on - start_after\`). *CPU ms / step* is this process plus the Postgres backends of the benchmark database; *statements / step* counts every statement this process sent (inbound messages, answers, deliveries and the job queue included).`,
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/flows/run.ts [--customers 1000] [--no-crash] [--no-write]',
-    '```',
+    ...commandBlock(
+      ['npx tsx --conditions=source bench/flows/run.ts [--customers 1000] [--no-crash] [--no-write]'],
+      false,
+    ),
     '',
-    `Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; \`nproc\` ${os.availableParallelism()} (${cpus[0]?.model.trim() ?? 'unknown'}), Node ${process.version}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the run).`,
+    `${lastRunLine()}; the machine was shared with other work (busy ${f0(t.load * 100)} % of all cores during the run).`,
     '',
     '| customers | steps | jobs | wall s | steps/s | interval delay p50 ms | p99 ms | statements / step | Node CPU ms / step | Postgres CPU ms / step | lost | twice |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -399,18 +367,9 @@ function section(t: Throughput, c: Crash | undefined): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      customers: { type: 'string', default: '1000' },
-      child: { type: 'boolean', default: false },
-      'no-crash': { type: 'boolean', default: false },
-      'no-write': { type: 'boolean', default: false },
-    },
-  });
+  const values = benchArgs({ customers: '1000' }, ['child', 'no-crash', 'no-write']);
   if (values.child) return runChild();
-  const customers = Number(values.customers);
-  if (!Number.isInteger(customers) || customers < 1 || customers > 100_000)
-    throw new Error('--customers: 1..100000');
+  const customers = countOption('customers', values.customers, 1, 100_000);
   const t = await throughput(customers);
   console.log(
     `${customers} customers: ${t.steps} steps in ${f1(t.wallMs / 1000)} s = ${f0(t.steps / (t.wallMs / 1000))}/s, ` +
@@ -423,15 +382,8 @@ async function main(): Promise<void> {
     console.log(`crash at ${c.stepsAtKill} steps: ended ${c.ended}, lost ${c.lost}, twice ${c.twice}`);
   }
   const text = section(t, c);
-  if (values['no-write']) console.log(text);
-  else writeSection(DOC, `## ${SECTION}`, text);
+  writeOrPrint(!values['no-write'], `## ${SECTION}`, text);
   if (t.lost || t.twice || c?.lost || c?.twice) process.exitCode = 1;
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -9,25 +9,18 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test (the default) names the Postgres server
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ZContactListImport } from '@zapdesk/shared';
 import ExcelJS from 'exceljs';
-import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
-import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/config.js';
-import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { bearer, createCompany, createUser } from '../../apps/server/src/test/factories.js';
-import { type BenchBackend, openBenchDatabase } from '../support/database.js';
+import { openBenchApp } from '../support/app.js';
+import type { BenchBackend } from '../support/database.js';
+import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2, type Load, pct, startLoad } from '../support/load.js';
-import { writeSection } from '../support/report.js';
+import { benchArgs, countOption, runBench, runPerBackend } from '../support/options.js';
+import { commandBlock, writeOrPrint } from '../support/report.js';
 
-const DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/benchmarks.md');
 const HEADING = '## Contact list import (bench/imports)';
 
 interface Result {
@@ -85,28 +78,10 @@ function multipart(data: Buffer) {
 }
 
 async function run(backend: BenchBackend, rows: number): Promise<Result> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-bench-imports-'));
-  const { database, url, drop } = await openBenchDatabase(backend, 'imports');
-  const ref = url ? new pg.Pool({ connectionString: url, max: 1 }) : undefined;
-  let app: FastifyInstance | undefined;
+  const bench = await openBenchApp(backend, 'imports');
+  const { app, ref } = bench;
   let sampler: NodeJS.Timeout | undefined;
   try {
-    await database.migrate();
-    await seedPlans(database.db);
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      JWT_SECRET: crypto.randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'silent',
-      WEB_DIST: path.join(dataDir, 'no-web'),
-    });
-    app = await buildApp({
-      config,
-      database,
-      secrets: { jwtSecret: new TextEncoder().encode(config.JWT_SECRET), sessionKey: crypto.randomBytes(32) },
-      logger: false,
-    });
-    await app.ready();
     const companyId = await createCompany(app, { plan: { useCampaigns: true } });
     const admin = await createUser(app, companyId, { profile: 'admin' });
     const list = await app.inject({
@@ -169,18 +144,11 @@ async function run(backend: BenchBackend, rows: number): Promise<Result> {
     };
   } finally {
     clearInterval(sampler);
-    // The app's connections (its pools, its queue's workers, its LISTEN connection) end before the
-    // drop, whose `with (force)` would otherwise kill them under a live client, also on a failed run.
-    await app?.close().catch(() => undefined);
-    await ref?.end();
-    await database.close().catch(() => undefined);
-    await drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
 function section(results: Result[]): string {
-  const cpus = os.cpus();
   const rows = results.map((r) => {
     const seconds = r.importMs / 1000;
     const pgCpu =
@@ -196,11 +164,14 @@ function section(results: Result[]): string {
     '',
     'Run it (a fresh database is created on the server and dropped at the end; this section is rewritten unless `--no-write`):',
     '',
-    '```sh',
-    'npx tsx --conditions=source bench/imports/run.ts [--rows 50000] [--backends postgres,pglite] [--no-write]',
-    '```',
+    ...commandBlock(
+      [
+        'npx tsx --conditions=source bench/imports/run.ts [--rows 50000] [--backends postgres,pglite] [--no-write]',
+      ],
+      false,
+    ),
     '',
-    `Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; \`nproc\` ${os.availableParallelism()} (${cpus[0]?.model.trim() ?? 'unknown'}), Node ${process.version}.`,
+    `${lastRunLine()}.`,
     '',
     '| database | rows | sheet KiB | upload ms | import s | rows/s | Node CPU ms / row | Postgres CPU ms / row | peak RSS MiB | imported / duplicates / errors | machine busy / other load |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
@@ -209,34 +180,18 @@ function section(results: Result[]): string {
   ].join('\n');
 }
 
+/** The console line of one backend's result (rows: the run's size). */
+const summary =
+  (rows: number) =>
+  (backend: string, r: Result): string =>
+    `${backend}: ${rows} rows, upload ${f0(r.uploadMs)} ms, import ${f1(r.importMs / 1000)} s = ${f0(rows / (r.importMs / 1000))} rows/s, Node CPU ${f2(r.nodeCpuMs / rows)} ms/row, peak RSS +${f0(r.peakRssMb)} MiB`;
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      rows: { type: 'string', default: '50000' },
-      backends: { type: 'string', default: 'postgres,pglite' },
-      'no-write': { type: 'boolean', default: false },
-    },
-  });
-  const rows = Number(values.rows);
-  if (!Number.isInteger(rows) || rows < 100 || rows > 100_000) throw new Error('--rows: 100..100000');
-  const results: Result[] = [];
-  for (const backend of values.backends.split(',').map((b) => b.trim())) {
-    if (backend !== 'pglite' && backend !== 'postgres') throw new Error(`unknown backend ${backend}`);
-    const r = await run(backend, rows);
-    console.log(
-      `${backend}: ${rows} rows, upload ${f0(r.uploadMs)} ms, import ${f1(r.importMs / 1000)} s = ${f0(rows / (r.importMs / 1000))} rows/s, Node CPU ${f2(r.nodeCpuMs / rows)} ms/row, peak RSS +${f0(r.peakRssMb)} MiB`,
-    );
-    results.push(r);
-  }
+  const values = benchArgs({ rows: '50000', backends: 'postgres,pglite' }, ['no-write']);
+  const rows = countOption('rows', values.rows, 100, 100_000);
+  const results = await runPerBackend(values.backends, (backend) => run(backend, rows), summary(rows));
   const text = section(results);
-  if (values['no-write']) console.log(text);
-  else writeSection(DOC, HEADING, text);
+  writeOrPrint(!values['no-write'], HEADING, text);
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

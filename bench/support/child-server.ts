@@ -6,6 +6,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { openDatabase } from '../../apps/server/src/db/client.js';
+import { startApp } from './app.js';
 
 const running = new Set<ChildProcess>();
 // A parent that fails leaves no child running.
@@ -48,4 +52,31 @@ export async function killChild(proc: ChildProcess): Promise<void> {
   const exited = exitOf(proc);
   proc.kill('SIGKILL');
   await exited;
+}
+
+/** What a crash test's child is handed: the database and the app's environment. */
+export interface ChildBase {
+  url: string;
+  env: Record<string, string>;
+}
+
+/**
+ * In the child: opens the database its parent handed in `envName`, a one-connection pool on it and
+ * the app (see `startApp`); runs `body` and closes all three, whatever happens.
+ */
+export async function inChild<S extends ChildBase>(
+  envName: string,
+  body: (s: S, app: FastifyInstance, ref: pg.Pool) => Promise<void>,
+): Promise<void> {
+  const s = childSetup<S>(envName);
+  const database = await openDatabase({ url: s.url });
+  const ref = new pg.Pool({ connectionString: s.url, max: 1 });
+  const app = await startApp(database, s.env);
+  try {
+    await body(s, app, ref);
+  } finally {
+    await app.close();
+    await ref.end();
+    await database.close();
+  }
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import type pg from 'pg';
 
@@ -67,4 +68,27 @@ export function childProcesses(pid: number, marker: string): number[] {
     }
   }
   return found;
+}
+
+let ticks: number | undefined;
+/** Clock ticks per second of /proc times (`getconf CLK_TCK`, USER_HZ: 100 almost everywhere). */
+export function clockTicks(): number {
+  if (ticks === undefined) {
+    try {
+      ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticks = 100;
+    }
+  }
+  return ticks;
+}
+
+/**
+ * CPU ms the pool's database backends used since `before` (a `backendJiffies` reading); a backend
+ * that started since counts from zero.
+ */
+export async function backendCpuMsSince(pool: pg.Pool, before: Map<number, number>): Promise<number> {
+  let jiffies = 0;
+  for (const [pid, used] of await backendJiffies(pool)) jiffies += used - (before.get(pid) ?? 0);
+  return (jiffies * 1000) / clockTicks();
 }

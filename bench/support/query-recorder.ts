@@ -44,3 +44,24 @@ export function installQueryRecorder(): void {
   };
   pg.Pool.prototype.query = recording as unknown as typeof pg.Pool.prototype.query;
 }
+
+/**
+ * Runs `run` with the recorder on and returns its result with the queries recorded meanwhile (the
+ * recorder is emptied again); queries still running at the end keep a NaN duration.
+ */
+export async function recordDuring<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; queries: RecordedQuery[] }> {
+  recorder.queries = [];
+  recorder.on = true;
+  let result: T;
+  try {
+    result = await run();
+  } finally {
+    recorder.on = false;
+  }
+  await new Promise((resolve) => setImmediate(resolve));
+  const queries = recorder.queries;
+  recorder.queries = [];
+  return { result, queries };
+}

@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser } from '../../e2e/support/browser.js';
@@ -21,13 +20,15 @@ import { DEMO_ADMIN } from '../../e2e/support/demo.js';
 import { signIn } from '../../e2e/support/pages.js';
 import { startServer } from '../../e2e/support/server.js';
 import { machineJiffies } from '../support/cpu.js';
+import { benchArgs } from '../support/options.js';
+import { commandBlock } from '../support/report.js';
 import { createTeardown } from '../support/teardown.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DOC = path.join(ROOT, 'docs/benchmarks.md');
 const HEADING = '## Web delivery (bench/web)';
 const HISTORY_HEADING = '### Earlier runs';
-/** The delivery aims: JavaScript (gzip) before the login form, and before /tickets, is usable. */
+/** Budgets: JavaScript (gzip) before the login form, and before /tickets, is usable. */
 const AIM_LOGIN_KB = 100;
 const AIM_TICKETS_KB = 200;
 /** Lighthouse's mobile network: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up. */
@@ -102,13 +103,7 @@ interface RouteResult {
 }
 
 function readOptions() {
-  const { values } = parseArgs({
-    options: {
-      runs: { type: 'string', default: '5' },
-      label: { type: 'string', default: '' },
-      'no-write': { type: 'boolean', default: false },
-    },
-  });
+  const values = benchArgs({ runs: '5', label: '' }, ['no-write']);
   return { runs: Math.max(1, Number(values.runs) || 5), label: values.label, write: !values['no-write'] };
 }
 
@@ -277,9 +272,10 @@ function renderSection(
     '',
     'Run it (about a minute; a temporary data directory is created and removed; this section is rewritten with the new figures unless `--no-write`):',
     '',
-    '```sh',
-    'npm run build && npx tsx bench/web/run.ts [--runs 5] [--label after] [--no-write]',
-    '```',
+    ...commandBlock(
+      ['npm run build && npx tsx bench/web/run.ts [--runs 5] [--label after] [--no-write]'],
+      false,
+    ),
     '',
     `Last run${options.label ? ` (${options.label})` : ''}: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}; \`nproc\` ${os.availableParallelism()} (${os.cpus()[0]?.model.split(' ').slice(0, 2).join(' ') ?? '?'}), Node ${process.version}, Chromium ${chromium}; ${options.runs} loads per route after a warm-up; machine busy ${Number.isNaN(busy) ? '?' : `${(busy * 100).toFixed(0)}%`} during the run (1-minute load average ${os.loadavg()[0]!.toFixed(2)} at the end; other engineers' work shares the machine).`,
     '',
@@ -290,7 +286,7 @@ function renderSection(
         `| ${r.spec.name} | ${r.jsFiles} | ${kb(r.jsRaw)} | ${kb(r.jsGzip)} | ${kb(r.jsTransfer)} | ${kb(r.allRaw)} | ${kb(r.allTransfer)} | ${r.encodings} | ${ms(r.usableMs)} | ${ms(r.slowMs)} |`,
     ),
     '',
-    `Aim (web delivery): at most ${AIM_LOGIN_KB} KB gzip of JavaScript before the login form is usable (${met(login?.jsGzip, AIM_LOGIN_KB)}: ${login ? kb(login.jsGzip) : '?'} KB) and at most ${AIM_TICKETS_KB} KB before /tickets is (${met(tickets?.jsGzip, AIM_TICKETS_KB)}: ${tickets ? kb(tickets.jsGzip) : '?'} KB). The build's own budget check (\`node apps/web/scripts/check-budget.mjs\`, run by CI after the build) holds every route to its budget.`,
+    `Aim: at most ${AIM_LOGIN_KB} KB gzip of JavaScript before the login form is usable (${met(login?.jsGzip, AIM_LOGIN_KB)}: ${login ? kb(login.jsGzip) : '?'} KB) and at most ${AIM_TICKETS_KB} KB before /tickets is (${met(tickets?.jsGzip, AIM_TICKETS_KB)}: ${tickets ? kb(tickets.jsGzip) : '?'} KB). The build's own budget check (\`node apps/web/scripts/check-budget.mjs\`, run by CI after the build) holds every route to its budget.`,
     '',
   ].join('\n');
 }

@@ -9,24 +9,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import { signIn, waitForPath, waitForToast } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { closeJourney, openPage, startJourney } from '../support/journey.js';
+import { signIn, signInAs, waitForPath, waitForToast } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser } = await startJourney());
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
-const newPage = async (): Promise<Page> => (await browser.newContext({ locale: 'en-US' })).newPage();
+const newPage = (): Promise<Page> => openPage(browser);
 
 /** The code of the newest mail to `to` in DATA_DIR/outbox, waiting for it to be written. */
 async function codeFromOutbox(to: string): Promise<string> {
@@ -87,7 +83,7 @@ describe('accounts', () => {
 
   it('the super user creates a plan and a company on it, then extends the company with Expire', async () => {
     const page = await newPage();
-    await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    await signInAs(page, server.url, DEMO_ADMIN);
     await page.goto(`${server.url}/settings`);
     await page.getByTestId('settings-plans-tab').click();
     const planName = `Plano E2E ${Date.now().toString(36)}`;

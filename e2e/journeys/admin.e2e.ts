@@ -6,27 +6,21 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { signIn, waitForPath } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { closeJourney, openPage, startJourney } from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
 
 before(async () => {
-  server = await startServer({ SIMULATOR_PAIR_MS: '100' });
-  browser = await launchBrowser();
-  page = await (
-    await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 860 } })
-  ).newPage();
-  await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
+  page = await openPage(browser, { width: 1366, height: 860 });
+  await signInAs(page, server.url, DEMO_ADMIN);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 async function sheet(rows: (string | number)[][]): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();

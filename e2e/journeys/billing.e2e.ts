@@ -1,5 +1,5 @@
 /**
- * Journey of subscriptions and billing (manual provider): the super user sets the platform Pix key; a
+ * Billing journey (manual provider): the super user sets the platform Pix key; a
  * company admin subscribes to a plan on /planos (billing data with masks, CPF check digits), sees
  * the Pix QR and its 'copia e cola'; the super user marks the invoice paid on /financeiro; the
  * admin's checkout says the licence is renewed and the due date in the top bar moves. Then the
@@ -9,10 +9,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { signIn, waitForPath } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { closeJourney, openPage, startJourney } from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -41,10 +41,9 @@ const greetingDate = async (page: Page) => {
 };
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  superPage = await (await browser.newContext({ locale: 'en-US' })).newPage();
-  adminPage = await (await browser.newContext({ locale: 'en-US' })).newPage();
+  ({ server, browser } = await startJourney());
+  superPage = await openPage(browser);
+  adminPage = await openPage(browser);
   const signup = await fetch(`${server.url}/api/companies/cadastro`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -56,13 +55,10 @@ before(async () => {
     }),
   });
   assert.equal(signup.status, 201, await signup.clone().text());
-  await signIn(superPage, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  await signIn(adminPage, server.url, admin.email, admin.password);
+  await signInAs(superPage, server.url, DEMO_ADMIN);
+  await signInAs(adminPage, server.url, admin);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('billing', () => {
   it('a company admin pays a plan by Pix, the super user confirms it and the due date moves', async () => {

@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
 import { startFakeModel } from '../support/fake-model.js';
-import { signIn, waitForToast } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { closeJourney, openPage, pageToken, startJourney } from '../support/journey.js';
+import { signInAs, waitForToast } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 const CUSTOMER = '5511966665555';
 const HANDOVER_MARK = '#ATENDENTE#';
@@ -41,20 +41,17 @@ before(async () => {
       ? HANDOVER_MARK
       : `Abrimos de segunda a sexta, das 8h às 18h. (${last})`;
   });
-  server = await startServer({ SIMULATOR_PAIR_MS: '100', OPENAI_BASE_URL: `${model.url}/v1` });
-  browser = await launchBrowser();
-  const context = () => browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 860 } });
-  admin = await (await context()).newPage();
-  agent = await (await context()).newPage();
-  await signIn(admin, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  token = (await admin.evaluate(() => localStorage.getItem('token'))) ?? '';
-  await signIn(agent, server.url, DEMO_AGENT.email, DEMO_AGENT.password);
+  ({ server, browser } = await startJourney({
+    SIMULATOR_PAIR_MS: '100',
+    OPENAI_BASE_URL: `${model.url}/v1`,
+  }));
+  admin = await openPage(browser, { width: 1366, height: 860 });
+  agent = await openPage(browser, { width: 1366, height: 860 });
+  await signInAs(admin, server.url, DEMO_ADMIN);
+  token = await pageToken(admin);
+  await signInAs(agent, server.url, DEMO_AGENT);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await model?.close();
-});
+after(() => closeJourney(browser, server, () => model?.close()));
 
 describe('AI prompt on a queue', () => {
   it('the admin creates a prompt and binds it to the Suporte queue', async () => {

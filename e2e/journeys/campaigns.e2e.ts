@@ -8,10 +8,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { signIn, waitForPath, waitForToast } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import {
+  closeJourney,
+  openPage,
+  pageToken,
+  simulatorConnectionId,
+  startJourney,
+} from '../support/journey.js';
+import { signInAs, waitForPath, waitForToast } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 const CUSTOMERS = [
   { name: 'Bruna Campanha', number: '5511987651001' },
@@ -42,20 +48,13 @@ async function sheet(): Promise<Buffer> {
 }
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await (
-    await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 900 } })
-  ).newPage();
-  await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  token = (await page.evaluate(() => localStorage.getItem('token')))!;
-  const connections = (await (await api('/whatsapp')).json()) as { id: number; provider: string }[];
-  whatsappId = connections.find((c) => c.provider === 'simulator')!.id;
+  ({ server, browser } = await startJourney());
+  page = await openPage(browser, { width: 1366, height: 900 });
+  await signInAs(page, server.url, DEMO_ADMIN);
+  token = await pageToken(page);
+  whatsappId = await simulatorConnectionId(api);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('campaigns', () => {
   it('sets the pace: no interval, no jitter, all day', async () => {

@@ -7,10 +7,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import { signIn } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import {
+  apiJson,
+  apiLogin,
+  type Credentials,
+  closeJourney,
+  openPage,
+  pageToken,
+  startJourney,
+  waitForConnected,
+} from '../support/journey.js';
+import { signInAs } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 const CUSTOMER = '5511977776666';
 const SELLER = { email: 'vendas@zapdesk.local', password: 'vendas-pass' };
@@ -21,25 +30,12 @@ let customer: Page;
 let seller: Page;
 let adminToken = '';
 
-async function api<T>(
-  path: string,
-  init: { method?: string; body?: unknown; token?: string } = {},
-): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${init.token ?? adminToken}` },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: res.status, json: (res.status === 204 ? undefined : await res.json()) as T };
-}
+const api = <T>(path: string, init: { method?: string; body?: unknown; token?: string } = {}) =>
+  apiJson<T>(server.url, init.token ?? adminToken, path, init);
 
-async function login(credentials: { email: string; password: string }): Promise<string> {
-  const res = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(credentials),
-  });
-  return ((await res.json()) as { token: string }).token;
+/** Signs in through the API; resolves with the session token. */
+async function login(credentials: Credentials): Promise<string> {
+  return (await apiLogin(server.url, credentials)).token;
 }
 
 /** The customer types on the simulator page. */
@@ -51,14 +47,9 @@ async function customerSays(body: string) {
 let salesQueueId = 0;
 
 before(async () => {
-  server = await startServer({ SIMULATOR_PAIR_MS: '100' });
-  browser = await launchBrowser();
+  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
   adminToken = await login(DEMO_ADMIN);
-  for (let i = 0; i < 50; i++) {
-    const [connection] = (await api<{ status: string }[]>('/whatsapp')).json;
-    if (connection?.status === 'CONNECTED') break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForConnected(async () => (await api<{ status: string }[]>('/whatsapp')).json);
   const queues = (await api<{ id: number; name: string }[]>('/queue')).json;
   const support = queues.find((q) => q.name === 'Suporte')!;
   const sales = queues.find((q) => q.name === 'Vendas')!;
@@ -81,18 +72,14 @@ before(async () => {
   });
   assert.equal(created.status, 201, JSON.stringify(created.json));
 
-  const context = () => browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 860 } });
-  customer = await (await context()).newPage();
-  seller = await (await context()).newPage();
-  await signIn(customer, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  customer = await openPage(browser, { width: 1366, height: 860 });
+  seller = await openPage(browser, { width: 1366, height: 860 });
+  await signInAs(customer, server.url, DEMO_ADMIN);
   // Signing in again ended the admin's API session: the API calls go on with the page's.
-  adminToken = (await customer.evaluate(() => localStorage.getItem('token'))) ?? '';
-  await signIn(seller, server.url, SELLER.email, SELLER.password);
+  adminToken = await pageToken(customer);
+  await signInAs(seller, server.url, SELLER);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('queue chatbot', () => {
   it('greets the customer with the numbered menu of the queues', async () => {

@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import { signIn, waitForPath } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { closeJourney, openPage, startJourney } from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -18,19 +18,13 @@ let admin: Page;
 let agent: Page;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  const open = async () =>
-    (await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } })).newPage();
-  admin = await open();
-  agent = await open();
-  await signIn(admin, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  await signIn(agent, server.url, DEMO_AGENT.email, DEMO_AGENT.password);
+  ({ server, browser } = await startJourney());
+  admin = await openPage(browser, { width: 1280, height: 800 });
+  agent = await openPage(browser, { width: 1280, height: 800 });
+  await signInAs(admin, server.url, DEMO_ADMIN);
+  await signInAs(agent, server.url, DEMO_AGENT);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('internal chat', () => {
   it('two users chat and the unread dot appears and clears', async () => {

@@ -1,5 +1,5 @@
 /**
- * Journey: an admin adds a WhatsApp Business Cloud API connection against a local fake
+ * Cloud API journey: an admin adds a WhatsApp Business Cloud API connection against a local fake
  * Graph API; it turns CONNECTED and the modal shows the webhook URL and verify token, which pass
  * Meta's verification handshake; a signed inbound webhook becomes a pending ticket live in the
  * inbox; the agent accepts it, replies, and the fake Graph API records the send.
@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { FakeGraphApi, sign, webhook } from '../../apps/server/src/channels/cloud/fake-graph-api.js';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { signIn, waitForPath } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { closeJourney, openPage, startJourney } from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 const APP_SECRET = 'e2e-app-secret-0123456789';
 let fake: FakeGraphApi;
@@ -25,21 +25,14 @@ const customer = '5511987654321';
 before(async () => {
   fake = new FakeGraphApi();
   const origin = await fake.start();
-  server = await startServer({ CLOUD_API_URL: origin, CLOUD_API_VERSION: 'v21.0' });
-  browser = await launchBrowser();
-  page = await (
-    await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 860 } })
-  ).newPage();
+  ({ server, browser } = await startJourney({ CLOUD_API_URL: origin, CLOUD_API_VERSION: 'v21.0' }));
+  page = await openPage(browser, { width: 1366, height: 860 });
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await fake?.stop();
-});
+after(() => closeJourney(browser, server, () => fake?.stop()));
 
 describe('the official Cloud API channel', () => {
   it('adds a cloud connection that connects against the Graph API', async () => {
-    await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    await signInAs(page, server.url, DEMO_ADMIN);
     await page.getByTestId('menu-connections').click();
     await waitForPath(page, '/connections');
     await page.getByTestId('add-connection-button').click();

@@ -10,10 +10,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { signIn, waitForPath, waitForToast } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import {
+  apiFetcher,
+  closeJourney,
+  openPage,
+  pageToken,
+  simulatorConnectionId,
+  startJourney,
+} from '../support/journey.js';
+import { signInAs, waitForPath, waitForToast } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 const CUSTOMER = '5511987652001';
 const MENU = 'Como podemos ajudar?';
@@ -28,15 +35,10 @@ let flowId: number;
 let menuId: string;
 let questionId: string;
 
-const api = async (path: string, init: RequestInit = {}) =>
-  fetch(`${server.url}/api${path}`, {
-    ...init,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(init.body ? { 'content-type': 'application/json' } : {}),
-      ...init.headers,
-    },
-  });
+const api = apiFetcher(
+  () => server.url,
+  () => token,
+);
 
 /**
  * Drags an edge from a node's source handle (`handle` when it has several) to another node, again
@@ -109,20 +111,13 @@ async function say(body: string): Promise<void> {
 }
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await (
-    await browser.newContext({ locale: 'en-US', viewport: { width: 1920, height: 1000 } })
-  ).newPage();
-  await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  token = (await page.evaluate(() => localStorage.getItem('token')))!;
-  const connections = (await (await api('/whatsapp')).json()) as { id: number; provider: string }[];
-  whatsappId = connections.find((c) => c.provider === 'simulator')!.id;
+  ({ server, browser } = await startJourney());
+  page = await openPage(browser, { width: 1920, height: 1000 });
+  await signInAs(page, server.url, DEMO_ADMIN);
+  token = await pageToken(page);
+  whatsappId = await simulatorConnectionId(api);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('flow builder', () => {
   it('draws a flow with a menu, a question and a ticket node, saves it and reloads it as drawn', async () => {

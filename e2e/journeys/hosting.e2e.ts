@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { signIn, waitForPath } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { closeJourney, startJourney } from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -20,8 +20,7 @@ const sockets: string[] = [];
 const apiCalls: string[] = [];
 
 before(async () => {
-  server = await startServer({ API_PREFIX: '' });
-  browser = await launchBrowser();
+  ({ server, browser } = await startJourney({ API_PREFIX: '' }));
   context = await browser.newContext({ locale: 'en-US' });
   page = await context.newPage();
   page.on('console', (message) => {
@@ -33,14 +32,11 @@ before(async () => {
     if (request.resourceType() === 'fetch') apiCalls.push(new URL(request.url()).pathname);
   });
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('API at the root', () => {
   it('serves the web app, which signs in through the API at the root', async () => {
-    await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    await signInAs(page, server.url, DEMO_ADMIN);
     await page.getByTestId('side-menu').waitFor();
     assert.ok(apiCalls.includes('/auth/login'), `calls: ${apiCalls.join(', ')}`);
     assert.ok(!apiCalls.some((p) => p.startsWith('/api/')), `calls: ${apiCalls.join(', ')}`);

@@ -6,10 +6,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import { signIn, waitForPath } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import {
+  apiJson,
+  apiLogin,
+  closeJourney,
+  openPage,
+  startJourney,
+  waitForConnected,
+} from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -18,29 +25,13 @@ let agent: Page;
 let ticketId = 0;
 let laneId = 0;
 
-async function api<T>(token: string, path: string, init: { method?: string; body?: unknown } = {}) {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: res.status, json: (await res.json()) as T };
-}
+const api = <T>(token: string, path: string, init: { method?: string; body?: unknown } = {}) =>
+  apiJson<T>(server.url, token, path, init);
 
 before(async () => {
-  server = await startServer({ SIMULATOR_PAIR_MS: '100' });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(DEMO_ADMIN),
-  });
-  const token = ((await login.json()) as { token: string }).token;
-  for (let i = 0; i < 50; i++) {
-    const [connection] = (await api<{ status: string }[]>(token, '/whatsapp')).json;
-    if (connection?.status === 'CONNECTED') break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
+  const { token } = await apiLogin(server.url, DEMO_ADMIN);
+  await waitForConnected(async () => (await api<{ status: string }[]>(token, '/whatsapp')).json);
   const message = await api<{ ticketId: number }>(token, '/simulator/1/messages', {
     method: 'POST',
     body: { from: '5511977776666', name: 'Kátia Kanban', body: 'Quero um orçamento' },
@@ -50,15 +41,12 @@ before(async () => {
   const lanes = await api<{ lista: { id: number; name: string }[] }>(token, '/tags/kanban');
   laneId = lanes.json.lista.find((tag) => tag.name === 'VIP')!.id;
 
-  admin = await (await browser.newContext({ locale: 'en-US' })).newPage();
-  agent = await (await browser.newContext({ locale: 'en-US' })).newPage();
-  await signIn(admin, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  await signIn(agent, server.url, DEMO_AGENT.email, DEMO_AGENT.password);
+  admin = await openPage(browser);
+  agent = await openPage(browser);
+  await signInAs(admin, server.url, DEMO_ADMIN);
+  await signInAs(agent, server.url, DEMO_AGENT);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 const card = (page: Page) => page.getByTestId(`kanban-card-${ticketId}`);
 const lane = (page: Page, id: number | 'open') => page.getByTestId(`kanban-lane-${id}`);

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import { signIn, waitForPath } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { apiLogin, closeJourney, openPage, startJourney } from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -17,22 +17,14 @@ let page: Page;
 let agentToken: string;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ locale: 'en-US' })).newPage();
-  await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(DEMO_AGENT),
-  });
+  ({ server, browser } = await startJourney());
+  page = await openPage(browser);
+  await signInAs(page, server.url, DEMO_ADMIN);
+  const login = await apiLogin(server.url, DEMO_AGENT);
   assert.equal(login.status, 200);
-  agentToken = ((await login.json()) as { token: string }).token;
+  agentToken = login.token;
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 /** A call of the agent's to the API (JSON in and out). */
 async function asAgent(method: string, path: string, body?: unknown): Promise<Response> {

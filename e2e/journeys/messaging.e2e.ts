@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import { signIn, waitForPath } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { closeJourney, openPage, startJourney } from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -20,14 +20,12 @@ let page: Page;
 let agentSocket: Socket | undefined;
 
 before(async () => {
-  server = await startServer({ SIMULATOR_PAIR_MS: '2500' });
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '2500' }));
+  page = await openPage(browser);
 });
-after(async () => {
+after(() => {
   agentSocket?.close();
-  await browser?.close();
-  await server?.stop();
+  return closeJourney(browser, server);
 });
 
 /** Calls the API from the page with its session token. */
@@ -53,7 +51,7 @@ function api<T>(
 
 describe('connections and the simulator', () => {
   it('shows the demo simulator connection as CONNECTED', async () => {
-    await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    await signInAs(page, server.url, DEMO_ADMIN);
     await page.getByTestId('menu-connections').click();
     await waitForPath(page, '/connections');
     await page.locator('[data-testid^="connection-status-"][data-status="CONNECTED"]').first().waitFor();

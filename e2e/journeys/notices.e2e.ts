@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import { signIn, waitForPath } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { apiLogin, closeJourney, openPage, startJourney } from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -18,17 +18,13 @@ let superPage: Page;
 let agentPage: Page;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  superPage = await (await browser.newContext({ locale: 'en-US' })).newPage();
-  agentPage = await (await browser.newContext({ locale: 'en-US' })).newPage();
-  await signIn(superPage, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  await signIn(agentPage, server.url, DEMO_AGENT.email, DEMO_AGENT.password);
+  ({ server, browser } = await startJourney());
+  superPage = await openPage(browser);
+  agentPage = await openPage(browser);
+  await signInAs(superPage, server.url, DEMO_ADMIN);
+  await signInAs(agentPage, server.url, DEMO_AGENT);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('notices', () => {
   it('the super user posts an announcement and an agent sees it in the top bar without reloading', async () => {
@@ -64,13 +60,9 @@ describe('notices', () => {
   });
 
   it('a help video opens and closes with Escape', async () => {
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(DEMO_ADMIN),
-    });
+    const login = await apiLogin(server.url, DEMO_ADMIN);
     assert.equal(login.status, 200);
-    const { token } = (await login.json()) as { token: string };
+    const { token } = login;
     const created = await fetch(`${server.url}/api/helps`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -11,10 +11,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { signIn, waitForPath } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import {
+  apiFetcher,
+  apiLogin,
+  closeJourney,
+  openPage,
+  pageToken,
+  simulatorConnectionId,
+  startJourney,
+} from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 const CUSTOMER = '5511987650123';
 
@@ -40,42 +48,26 @@ let whatsappId: number;
 /** The connection's API token, made by the server (POST /whatsapp/:id/token). */
 let TOKEN: string;
 
-const api = async (path: string, init: RequestInit = {}) =>
-  fetch(`${server.url}/api${path}`, {
-    ...init,
-    headers: {
-      authorization: `Bearer ${adminToken}`,
-      ...(init.body ? { 'content-type': 'application/json' } : {}),
-      ...init.headers,
-    },
-  });
+const api = apiFetcher(
+  () => server.url,
+  () => adminToken,
+);
 
 before(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   // The receiver is on loopback: this server may call it.
-  server = await startServer({ OUTBOUND_ALLOW_PRIVATE_URLS: 'true' });
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ locale: 'en-US' })).newPage();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(DEMO_ADMIN),
-  });
-  adminToken = ((await login.json()) as { token: string }).token;
-  const connections = (await (await api('/whatsapp')).json()) as { id: number; provider: string }[];
-  whatsappId = connections.find((c) => c.provider === 'simulator')!.id;
+  ({ server, browser } = await startJourney({ OUTBOUND_ALLOW_PRIVATE_URLS: 'true' }));
+  page = await openPage(browser);
+  adminToken = (await apiLogin(server.url, DEMO_ADMIN)).token;
+  whatsappId = await simulatorConnectionId(api);
   const renewed = await api(`/whatsapp/${whatsappId}/token`, { method: 'POST' });
   assert.equal(renewed.status, 200, await renewed.clone().text());
   TOKEN = ((await renewed.json()) as { token: string }).token;
-  await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await signInAs(page, server.url, DEMO_ADMIN);
   // One session per user: the API calls below use the browser's own token.
-  adminToken = (await page.evaluate(() => localStorage.getItem('token')))!;
+  adminToken = await pageToken(page);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await new Promise((resolve) => receiver.close(resolve));
-});
+after(() => closeJourney(browser, server, () => new Promise((resolve) => receiver.close(resolve))));
 
 describe('messages API and webhooks', () => {
   it('an admin sends a text from the test form and the customer receives it', async () => {

@@ -7,10 +7,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { signIn, waitForToast } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import {
+  apiFetcher,
+  closeJourney,
+  openPage,
+  pageToken,
+  simulatorConnectionId,
+  startJourney,
+} from '../support/journey.js';
+import { signInAs, waitForToast } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 const CUSTOMER = '5511987650777';
 
@@ -20,29 +27,19 @@ let page: Page;
 let token: string;
 let whatsappId: number;
 
-const api = async (path: string, init: RequestInit = {}) =>
-  fetch(`${server.url}/api${path}`, {
-    ...init,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(init.body ? { 'content-type': 'application/json' } : {}),
-      ...init.headers,
-    },
-  });
+const api = apiFetcher(
+  () => server.url,
+  () => token,
+);
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ locale: 'en-US' })).newPage();
-  await signIn(page, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
-  token = (await page.evaluate(() => localStorage.getItem('token')))!;
-  const connections = (await (await api('/whatsapp')).json()) as { id: number; provider: string }[];
-  whatsappId = connections.find((c) => c.provider === 'simulator')!.id;
+  ({ server, browser } = await startJourney());
+  page = await openPage(browser);
+  await signInAs(page, server.url, DEMO_ADMIN);
+  token = await pageToken(page);
+  whatsappId = await simulatorConnectionId(api);
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('schedules', () => {
   it('schedules a message for a contact from ?contactId= and the customer receives it', async () => {

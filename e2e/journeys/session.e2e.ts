@@ -7,31 +7,27 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { signIn, waitForPath, waitForToast } from '../support/pages.js';
+import { closeJourney, openPage, startJourney } from '../support/journey.js';
+import { signInAs, waitForPath, waitForToast } from '../support/pages.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser } = await startJourney());
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('sessions', () => {
   it('a second sign-in of the same user signs the first browser out', async () => {
-    const first = await (await browser.newContext({ locale: 'en-US' })).newPage();
-    await signIn(first, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const first = await openPage(browser);
+    await signInAs(first, server.url, DEMO_ADMIN);
     await first.getByTestId('side-menu').waitFor();
     await first.waitForTimeout(500);
-    const second = await (await browser.newContext({ locale: 'en-US' })).newPage();
-    await signIn(second, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    const second = await openPage(browser);
+    await signInAs(second, server.url, DEMO_ADMIN);
     await waitForToast(first, 'Your account was accessed from another computer.');
     await waitForPath(first, '/login');
     assert.equal(await first.evaluate(() => localStorage.getItem('token')), null);
@@ -56,7 +52,7 @@ describe('sessions', () => {
     await db.close();
     server = await startServer({}, server.dataDir);
 
-    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    const page = await openPage(browser);
     await page.goto(`${server.url}/login`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('late-pass');

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
-import { signIn, signOut, waitForPath, waitForToast } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { closeJourney, startJourney } from '../support/journey.js';
+import { signInAs, signOut, waitForPath, waitForToast } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 let server: RunningServer;
 let browser: Browser;
@@ -18,15 +18,11 @@ const owner = { company: `Padaria ${stamp}`, email: `owner-${stamp}@example.test
 const agent = { name: `Agente ${stamp}`, email: `agent-${stamp}@example.test`, password: 'agent-pass' };
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  ({ server, browser } = await startJourney());
   context = await browser.newContext({ locale: 'en-US' });
   page = await context.newPage();
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('platform shell', () => {
   it('signs up a company on the free trial and lands on /login', async () => {
@@ -42,7 +38,7 @@ describe('platform shell', () => {
   });
 
   it('signs in and shows the admin menu and the greeting', async () => {
-    await signIn(page, server.url, owner.email, owner.password);
+    await signInAs(page, server.url, owner);
     const menu = page.getByTestId('side-menu');
     await menu.waitFor();
     for (const id of ['menu-dashboard', 'menu-tickets', 'menu-users', 'menu-settings', 'menu-queues']) {
@@ -108,7 +104,7 @@ describe('platform shell', () => {
     await page.goto(`${server.url}/users`);
     await waitForPath(page, '/login');
 
-    await signIn(page, server.url, agent.email, agent.password);
+    await signInAs(page, server.url, agent);
     const menu = page.getByTestId('side-menu');
     await menu.getByTestId('menu-tickets').waitFor();
     for (const id of [

@@ -8,10 +8,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import { signIn, waitForPath, waitForToast } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import {
+  apiJson,
+  apiLogin,
+  closeJourney,
+  openPage,
+  pageToken,
+  startJourney,
+  waitForConnected,
+} from '../support/journey.js';
+import { signIn, signInAs, waitForPath, waitForToast } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -27,17 +35,8 @@ let outsider: Page;
 let adminToken = '';
 let ticketId = 0;
 
-async function api<T>(
-  path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<{ status: number; json: T }> {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: res.status, json: (res.status === 204 ? undefined : await res.json()) as T };
-}
+const api = <T>(path: string, init: { method?: string; body?: unknown } = {}) =>
+  apiJson<T>(server.url, adminToken, path, init);
 
 const customerSays = (body: string) =>
   api<{ ticketId: number }>('/simulator/1/messages', {
@@ -49,20 +48,10 @@ const outbox = async () =>
   (await api<{ body: string; ack: number; kind: string }[]>(`/simulator/1/outbox?number=${CUSTOMER}`)).json;
 
 before(async () => {
-  server = await startServer({ SIMULATOR_PAIR_MS: '100' });
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(DEMO_ADMIN),
-  });
-  adminToken = ((await login.json()) as { token: string }).token;
+  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
+  adminToken = (await apiLogin(server.url, DEMO_ADMIN)).token;
   // Wait for the simulator connection to pair, enable the greeting, add an agent with no queue.
-  for (let i = 0; i < 50; i++) {
-    const [connection] = (await api<{ status: string }[]>('/whatsapp')).json;
-    if (connection?.status === 'CONNECTED') break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitForConnected(async () => (await api<{ status: string }[]>('/whatsapp')).json);
   assert.equal(
     (await api('/settings/sendGreetingAccepted', { method: 'PUT', body: { value: 'enabled' } })).status,
     200,
@@ -83,16 +72,12 @@ before(async () => {
     },
   });
   assert.equal(created.status, 201);
-  const context = () => browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 860 } });
-  agent = await (await context()).newPage();
-  outsider = await (await context()).newPage();
-  await signIn(agent, server.url, DEMO_AGENT.email, DEMO_AGENT.password);
+  agent = await openPage(browser, { width: 1366, height: 860 });
+  outsider = await openPage(browser, { width: 1366, height: 860 });
+  await signInAs(agent, server.url, DEMO_AGENT);
   await signIn(outsider, server.url, 'outsider@zapdesk.local', 'outsider-pass');
 });
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeJourney(browser, server));
 
 describe('tickets inbox', () => {
   it("shows the customer's new ticket live in the agent's pending tab", async () => {
@@ -174,12 +159,10 @@ describe('tickets inbox', () => {
   });
 
   it('the admin resolves it', async () => {
-    admin = await (
-      await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 860 } })
-    ).newPage();
-    await signIn(admin, server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+    admin = await openPage(browser, { width: 1366, height: 860 });
+    await signInAs(admin, server.url, DEMO_ADMIN);
     // Signing in again ended the admin's API session: the API calls go on with the page's.
-    adminToken = (await admin.evaluate(() => localStorage.getItem('token'))) ?? '';
+    adminToken = await pageToken(admin);
     const { uuid } = (await api<{ uuid: string }>(`/tickets/${ticketId}`)).json;
     await admin.goto(`${server.url}/tickets/${uuid}`);
     await admin.getByTestId('ticket-accept').click();

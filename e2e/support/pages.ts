@@ -33,3 +33,12 @@ export async function toastTexts(page: Page): Promise<string[]> {
 export async function waitForToast(page: Page, text: string, timeout = 10_000): Promise<void> {
   await page.locator('.Toastify__toast', { hasText: text }).first().waitFor({ timeout });
 }
+
+/** Signs in as `user` through the /login form (see `signIn`). */
+export function signInAs(
+  page: Page,
+  baseUrl: string,
+  user: { email: string; password: string },
+): Promise<void> {
+  return signIn(page, baseUrl, user.email, user.password);
+}
