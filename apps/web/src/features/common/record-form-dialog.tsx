@@ -1,0 +1,41 @@
+import { createContext, useContext } from 'react';
+import { type FieldValues, FormProvider } from 'react-hook-form';
+import { type FieldMessageOptions, useFieldMessage } from './field-message';
+import { FormDialog, type FormDialogProps } from './form-dialog';
+import type { RecordDialog } from './use-record-form';
+
+const MessageOptions = createContext<FieldMessageOptions>({});
+
+/** The translator of the field errors of the enclosing {@link RecordFormDialog} (see useFieldMessage). */
+export function useFormFieldMessage() {
+  return useFieldMessage(useContext(MessageOptions));
+}
+
+export interface RecordFormDialogProps<T extends FieldValues>
+  extends Omit<FormDialogProps, 'onSubmit' | 'pending'> {
+  /** The modal's form and submit, from useRecordDialog. */
+  dialog: RecordDialog<T>;
+  /** How the fields translate their errors (form-specific messages...). */
+  messages?: FieldMessageOptions;
+}
+
+/**
+ * An add/edit modal driven by useRecordDialog: the FormDialog shell around fields (FormTextField,
+ * FormSwitch, FormSelect) that find the form, and the translator of their errors, by context.
+ */
+export function RecordFormDialog<T extends FieldValues>({
+  dialog,
+  messages,
+  children,
+  ...shell
+}: RecordFormDialogProps<T>) {
+  return (
+    <FormProvider {...dialog.form}>
+      <MessageOptions.Provider value={messages ?? {}}>
+        <FormDialog {...shell} onSubmit={dialog.onSubmit} pending={dialog.pending}>
+          {children}
+        </FormDialog>
+      </MessageOptions.Provider>
+    </FormProvider>
+  );
+}
