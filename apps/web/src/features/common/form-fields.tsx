@@ -63,7 +63,8 @@ export function FormTextField({
 
 export interface FormSwitchProps {
   name: string;
-  label: ReactNode;
+  /** The label, or the label for the current value. */
+  label: ReactNode | ((value: unknown) => ReactNode);
   /** The switch input's data-testid. */
   testId?: string;
   /** The values stored when on and off; true and false unless given (e.g. 1 and 0). */
@@ -85,7 +86,7 @@ export function FormSwitch({ name, label, testId, on = true, off = false, disabl
           slotProps={{ input: { 'data-testid': testId } as object }}
         />
       }
-      label={label}
+      label={typeof label === 'function' ? label(field.value) : label}
     />
   );
 }
@@ -106,6 +107,8 @@ export type FormSelectProps = Omit<TextFieldProps, 'name' | 'select' | 'value' |
   numeric?: boolean;
   /** Store the empty choice ('') as null. */
   emptyAsNull?: boolean;
+  /** Show the value 0 as no choice (an id not chosen yet). */
+  zeroAsEmpty?: boolean;
   /** Shown instead of the translated message when the field has an error. */
   errorText?: string;
 };
@@ -120,6 +123,7 @@ export function FormSelect({
   options,
   numeric,
   emptyAsNull,
+  zeroAsEmpty,
   errorText,
   children,
   helperText,
@@ -133,7 +137,7 @@ export function FormSelect({
       select
       fullWidth
       {...props}
-      value={field.value ?? ''}
+      value={(zeroAsEmpty && field.value === 0 ? '' : field.value) ?? ''}
       onChange={(e) => {
         const raw = e.target.value;
         field.onChange(emptyAsNull && raw === '' ? null : numeric ? Number(raw) : raw);

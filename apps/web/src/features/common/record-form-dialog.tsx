@@ -4,19 +4,24 @@ import { type FieldMessageOptions, useFieldMessage } from './field-message';
 import { FormDialog, type FormDialogProps } from './form-dialog';
 import type { RecordDialog } from './use-record-form';
 
-const MessageOptions = createContext<FieldMessageOptions>({});
+/** A form's own translator of its field errors: a validation key to the text shown, undefined for none. */
+export type FieldMessageTranslator = (key?: string) => string | undefined;
+
+const MessageOptions = createContext<FieldMessageOptions | FieldMessageTranslator>({});
 
 /** The translator of the field errors of the enclosing {@link RecordFormDialog} (see useFieldMessage). */
-export function useFormFieldMessage() {
-  return useFieldMessage(useContext(MessageOptions));
+export function useFormFieldMessage(): FieldMessageTranslator {
+  const options = useContext(MessageOptions);
+  const standard = useFieldMessage(typeof options === 'function' ? {} : options);
+  return typeof options === 'function' ? options : standard;
 }
 
 export interface RecordFormDialogProps<T extends FieldValues>
   extends Omit<FormDialogProps, 'onSubmit' | 'pending'> {
   /** The modal's form and submit, from useRecordDialog. */
   dialog: RecordDialog<T>;
-  /** How the fields translate their errors (form-specific messages...). */
-  messages?: FieldMessageOptions;
+  /** How the fields translate their errors: form-specific messages, or the form's own translator. */
+  messages?: FieldMessageOptions | FieldMessageTranslator;
 }
 
 /**
