@@ -1,4 +1,5 @@
 import { FormControlLabel, MenuItem, Switch, TextField, type TextFieldProps } from '@mui/material';
+import type { SxProps, Theme } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { get, type RegisterOptions, useController, useFormContext, useFormState } from 'react-hook-form';
 import { useFormFieldMessage } from './record-form-dialog';
@@ -71,13 +72,16 @@ export interface FormSwitchProps {
   on?: unknown;
   off?: unknown;
   disabled?: boolean;
+  /** The label's style. */
+  sx?: SxProps<Theme>;
 }
 
 /** A labelled switch of the enclosing RecordFormDialog's form, on while the value is `on`. */
-export function FormSwitch({ name, label, testId, on = true, off = false, disabled }: FormSwitchProps) {
+export function FormSwitch({ name, label, testId, on = true, off = false, disabled, sx }: FormSwitchProps) {
   const { field } = useController({ name });
   return (
     <FormControlLabel
+      sx={sx}
       control={
         <Switch
           checked={on === true ? !!field.value : field.value === on}
