@@ -95,13 +95,11 @@ function CompanyModal({ record, onClose }: { record: CompanyRow | null; onClose:
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'company-modal-title', form: 'company-modal', submit: 'company-save' }}
       onClose={onClose}
       title={record ? t('accounts.companies.edit') : t('accounts.companies.add')}
-      titleId="company-modal-title"
       maxWidth="sm"
-      formTestId="company-modal"
       editing={!!record}
-      submitTestId="company-save"
     >
       <Grid container spacing={2}>
         <Grid size={12}>

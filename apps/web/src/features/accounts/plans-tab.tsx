@@ -71,13 +71,11 @@ function PlanModal({ record, onClose }: { record: Plan | null; onClose: () => vo
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'plan-modal-title', form: 'plan-modal', submit: 'plan-save' }}
       onClose={onClose}
       title={record ? t('accounts.plans.edit') : t('accounts.plans.add')}
-      titleId="plan-modal-title"
       maxWidth="sm"
-      formTestId="plan-modal"
       editing={!!record}
-      submitTestId="plan-save"
     >
       <Stack spacing={2}>
         <FormTextField name="name" label={t('accounts.plans.name')} autoFocus testId="plan-name" />

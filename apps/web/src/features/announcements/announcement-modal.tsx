@@ -50,13 +50,11 @@ export function AnnouncementModal({ record, onClose }: { record: Announcement | 
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'announcement-modal-title', form: 'announcement-modal', submit: 'announcement-save' }}
       onClose={onClose}
       title={record ? t('announcements.modal.titleEdit') : t('announcements.modal.titleAdd')}
-      titleId="announcement-modal-title"
       maxWidth="sm"
-      formTestId="announcement-modal"
       editing={!!record}
-      submitTestId="announcement-save"
     >
       <Stack spacing={2}>
         <FormTextField

@@ -117,15 +117,13 @@ export function IntegrationModal({
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'integration-modal-title', form: 'integration-modal', submit: 'integration-save' }}
       messages={{ unknownAsInvalid: true }}
       onClose={onClose}
       title={editing ? t('bots.integrations.edit') : t('bots.integrations.add')}
-      titleId="integration-modal-title"
       maxWidth="md"
       loading={editing && existing.isPending}
-      formTestId="integration-modal"
       editing={editing}
-      submitTestId="integration-save"
     >
       <Stack spacing={2}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="center">

@@ -84,15 +84,13 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'prompt-modal-title', form: 'prompt-modal', submit: 'prompt-save' }}
       messages={{ unknownAsInvalid: true }}
       onClose={onClose}
       title={editing ? t('bots.prompts.edit') : t('bots.prompts.add')}
-      titleId="prompt-modal-title"
       maxWidth="md"
       loading={editing && existing.isPending}
-      formTestId="prompt-modal"
       editing={editing}
-      submitTestId="prompt-save"
     >
       <Stack spacing={2}>
         <FormTextField name="name" label={t('bots.prompts.name')} autoFocus testId="prompt-name" />

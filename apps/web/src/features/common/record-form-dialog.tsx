@@ -17,7 +17,9 @@ export function useFormFieldMessage(): FieldMessageTranslator {
 }
 
 export interface RecordFormDialogProps<T extends FieldValues>
-  extends Omit<FormDialogProps, 'onSubmit' | 'pending'> {
+  extends Omit<FormDialogProps, 'onSubmit' | 'pending' | 'titleId' | 'formTestId' | 'submitTestId'> {
+  /** The title's id (which labels the dialog), the form's and the save button's data-testid. */
+  ids: { title: string; form: string; submit: string };
   /** The modal's form and submit, from useRecordDialog. */
   dialog: RecordDialog<T>;
   /** How the fields translate their errors: form-specific messages, or the form's own translator. */
@@ -30,6 +32,7 @@ export interface RecordFormDialogProps<T extends FieldValues>
  */
 export function RecordFormDialog<T extends FieldValues>({
   dialog,
+  ids,
   messages,
   children,
   ...shell
@@ -37,7 +40,14 @@ export function RecordFormDialog<T extends FieldValues>({
   return (
     <FormProvider {...dialog.form}>
       <MessageOptions.Provider value={messages ?? {}}>
-        <FormDialog {...shell} onSubmit={dialog.onSubmit} pending={dialog.pending}>
+        <FormDialog
+          {...shell}
+          titleId={ids.title}
+          formTestId={ids.form}
+          submitTestId={ids.submit}
+          onSubmit={dialog.onSubmit}
+          pending={dialog.pending}
+        >
           {children}
         </FormDialog>
       </MessageOptions.Provider>

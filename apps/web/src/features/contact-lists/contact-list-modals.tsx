@@ -35,14 +35,12 @@ export function ContactListModal({ listId, onClose }: { listId: number | null; o
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'contact-list-modal-title', form: 'contact-list-modal', submit: 'contact-list-save' }}
       onClose={onClose}
       title={editing ? t('contactListsPage.modal.titleEdit') : t('contactListsPage.modal.titleAdd')}
-      titleId="contact-list-modal-title"
       maxWidth="xs"
       loading={editing && existing.isPending}
-      formTestId="contact-list-modal"
       editing={editing}
-      submitTestId="contact-list-save"
     >
       <FormTextField
         name="name"
@@ -93,14 +91,16 @@ export function ContactListItemModal({
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{
+        title: 'contact-list-item-modal-title',
+        form: 'contact-list-item-modal',
+        submit: 'contact-list-item-save',
+      }}
       onClose={onClose}
       title={editing ? t('contactListsPage.itemModal.titleEdit') : t('contactListsPage.itemModal.titleAdd')}
-      titleId="contact-list-item-modal-title"
       maxWidth="xs"
       loading={editing && existing.isPending}
-      formTestId="contact-list-item-modal"
       editing={editing}
-      submitTestId="contact-list-item-save"
     >
       <Stack spacing={2}>
         {(['name', 'number', 'email'] as const).map((field, i) => (

@@ -67,16 +67,14 @@ export function ContactModal({ open, contactId, onClose, onSaved }: ContactModal
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'contact-modal-title', form: 'contact-modal', submit: 'contact-modal-save' }}
       messages={{ extra: { duplicated: t('contacts.modal.duplicated') } }}
       open={open}
       onClose={onClose}
       title={editing ? t('contacts.modal.titleEdit') : t('contacts.modal.titleAdd')}
-      titleId="contact-modal-title"
       maxWidth="sm"
       loading={editing && existing.isPending}
-      formTestId="contact-modal"
       editing={editing}
-      submitTestId="contact-modal-save"
     >
       <Stack spacing={2}>
         <Typography variant="subtitle2">{t('contacts.modal.mainInfo')}</Typography>

@@ -57,17 +57,15 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'file-list-modal-title', form: 'file-list-modal', submit: 'file-list-save' }}
       messages={{ extra: { tooShort: t('fileLists.errors.nameShort') } }}
       open={open}
       onClose={onClose}
       title={editing ? t('fileLists.titleEdit') : t('fileLists.titleAdd')}
-      titleId="file-list-modal-title"
       maxWidth="sm"
       loading={editing && existing.isPending}
-      formTestId="file-list-modal"
       editing={editing}
       submitLabel={dialog.pending ? t('fileLists.uploading') : undefined}
-      submitTestId="file-list-save"
     >
       <Stack spacing={2}>
         <FormTextField name="name" label={t('fileLists.name')} autoFocus testId="file-list-name" />

@@ -63,15 +63,17 @@ export function FlowCampaignDialog({
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{
+        title: 'flow-campaign-dialog-title',
+        form: 'flow-campaign-dialog',
+        submit: 'flow-campaign-save',
+      }}
       messages={(key) => (key ? t(`flows.validation.${key}`) : undefined)}
       onClose={onClose}
       title={editing ? t('flows.campaigns.dialog.titleEdit') : t('flows.campaigns.dialog.titleAdd')}
-      titleId="flow-campaign-dialog-title"
       maxWidth="sm"
       loading={editing && existing.isPending}
-      formTestId="flow-campaign-dialog"
       editing={editing}
-      submitTestId="flow-campaign-save"
     >
       <Stack spacing={2}>
         <FormTextField name="name" label={t('flows.campaigns.name')} autoFocus testId="flow-campaign-name" />

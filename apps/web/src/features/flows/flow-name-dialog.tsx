@@ -44,14 +44,12 @@ export function FlowNameDialog({
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'flow-name-dialog-title', form: 'flow-name-dialog', submit: 'flow-name-save' }}
       messages={(key) => (key ? t(`flows.validation.${key}`) : undefined)}
       onClose={onClose}
       title={editing ? t('flows.nameDialog.titleEdit') : t('flows.nameDialog.titleAdd')}
-      titleId="flow-name-dialog-title"
       maxWidth="xs"
-      formTestId="flow-name-dialog"
       editing={editing}
-      submitTestId="flow-name-save"
     >
       <FormTextField
         name="name"

@@ -32,13 +32,11 @@ function HelpModal({ record, onClose }: { record: Help | null; onClose: () => vo
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'help-modal-title', form: 'help-modal', submit: 'help-save' }}
       onClose={onClose}
       title={record ? t('helps.modal.titleEdit') : t('helps.modal.titleAdd')}
-      titleId="help-modal-title"
       maxWidth="sm"
-      formTestId="help-modal"
       editing={!!record}
-      submitTestId="help-save"
     >
       <Stack spacing={2}>
         <FormTextField name="title" label={t('helps.modal.title')} autoFocus testId="help-title" />

@@ -47,14 +47,12 @@ export function QuickMessageModal({ open, record, onClose }: QuickMessageModalPr
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'quick-message-modal-title', form: 'quick-message-modal', submit: 'quick-message-save' }}
       open={open}
       onClose={onClose}
       title={record ? t('quickMessages.modal.titleEdit') : t('quickMessages.modal.titleAdd')}
-      titleId="quick-message-modal-title"
       maxWidth="sm"
-      formTestId="quick-message-modal"
       editing={!!record}
-      submitTestId="quick-message-save"
     >
       <Stack spacing={2}>
         <FormTextField

@@ -82,14 +82,12 @@ export function ScheduleModal({ record, contact, start, onClose }: ScheduleModal
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'schedule-modal-title', form: 'schedule-modal', submit: 'schedule-save' }}
       messages={{ extra: { tooShort: t('schedules.modal.tooShort') } }}
       onClose={onClose}
       title={record ? t('schedules.modal.titleEdit') : t('schedules.modal.titleAdd')}
-      titleId="schedule-modal-title"
       maxWidth="sm"
-      formTestId="schedule-modal"
       editing={!!record}
-      submitTestId="schedule-save"
     >
       <Stack spacing={2}>
         <Controller

@@ -51,6 +51,7 @@ export function TagModal({ open, tagId, onClose }: TagModalProps) {
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'tag-modal-title', form: 'tag-modal', submit: 'tag-save' }}
       // The tag form's own messages (document 2 section 5: 'Obrigatório', 'Mensagem muito curta').
       messages={{
         extra: { required: t('tagModal.errors.required'), tooShort: t('tagModal.errors.tooShort') },
@@ -58,12 +59,9 @@ export function TagModal({ open, tagId, onClose }: TagModalProps) {
       open={open}
       onClose={onClose}
       title={editing ? t('tagModal.titleEdit') : t('tagModal.titleAdd')}
-      titleId="tag-modal-title"
       maxWidth="xs"
       loading={editing && existing.isPending}
-      formTestId="tag-modal"
       editing={editing}
-      submitTestId="tag-save"
     >
       <Stack spacing={2}>
         <FormTextField name="name" label={t('tagModal.name')} autoFocus testId="tag-name" />

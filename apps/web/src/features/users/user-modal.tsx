@@ -94,15 +94,13 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
   return (
     <RecordFormDialog
       dialog={dialog}
+      ids={{ title: 'user-modal-title', form: 'user-form', submit: 'user-modal-save' }}
       open={open}
       onClose={onClose}
       title={editing ? t('userModal.titleEdit') : t('userModal.titleAdd')}
-      titleId="user-modal-title"
       maxWidth="sm"
       loading={editing && existing.isPending}
-      formTestId="user-form"
       editing={editing}
-      submitTestId="user-modal-save"
       lockCancel
     >
       <Stack spacing={2}>
