@@ -1,17 +1,13 @@
 import EventRepeatIcon from '@mui/icons-material/EventRepeat';
 import {
   Button,
-  FormControlLabel,
   Grid,
-  MenuItem,
   Stack,
-  Switch,
   Table,
   TableBody,
   TableCell,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import {
@@ -23,16 +19,15 @@ import {
   ZCompanyBody,
 } from '@zapdesk/shared';
 import { useState } from 'react';
-import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { formatDate } from '../../lib/format';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
+import { FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
 import { ActionIconButton, RowActions } from '../common/row-actions';
-import { useRecordForm } from '../common/use-record-form';
+import { useRecordDialog } from '../common/use-record-form';
 import { useCompanies, useDeleteCompany, useExtendCompany, usePlans, useSaveCompany } from './use-accounts';
 
 /** Row backgrounds by days to due date (document 3 section 9), dark text on them in both themes. */
@@ -78,158 +73,87 @@ function CompanyModal({ record, onClose }: { record: CompanyRow | null; onClose:
   const { t } = useTranslation();
   const save = useSaveCompany();
   const plans = usePlans();
-  const message = useFieldMessage();
-  const {
-    register,
-    control,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<CompanyForm>(ZCompanyForm, toForm(record));
-  const onSubmit = handleSubmit(async ({ dueDate, ...values }) => {
-    // An edit sends the due date only when it was changed, so the exact instant is kept otherwise.
-    const unchanged = record && dueDate === toForm(record).dueDate;
-    const body = {
-      ...values,
-      planId: Number(values.planId),
-      ...(unchanged ? {} : { dueDate: dayToIso(dueDate) }),
-    };
-    const saved = await save.mutateAsync({ id: record?.id, body }).catch(() => null);
-    if (!saved) return;
-    toast.success(t('accounts.companies.saved'));
-    onClose();
+  const dialog = useRecordDialog<CompanyForm>({
+    schema: ZCompanyForm,
+    defaults: toForm(record),
+    save: ({ dueDate, ...values }) => {
+      // An edit sends the due date only when it was changed, so the exact instant is kept otherwise.
+      const unchanged = record && dueDate === toForm(record).dueDate;
+      const body = {
+        ...values,
+        planId: Number(values.planId),
+        ...(unchanged ? {} : { dueDate: dayToIso(dueDate) }),
+      };
+      return save.mutateAsync({ id: record?.id, body });
+    },
+    saved: t('accounts.companies.saved'),
+    onClose,
   });
   const switchField = (name: 'status' | 'campaignsEnabled') => (
-    <Controller
-      name={name}
-      control={control}
-      render={({ field }) => (
-        <FormControlLabel
-          control={
-            <Switch
-              checked={!!field.value}
-              onChange={(e) => field.onChange(e.target.checked)}
-              slotProps={{ input: { 'data-testid': `company-${name}` } as object }}
-            />
-          }
-          label={t(`accounts.companies.${name}`)}
-        />
-      )}
-    />
+    <FormSwitch name={name} label={t(`accounts.companies.${name}`)} testId={`company-${name}`} />
   );
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'company-modal-title', form: 'company-modal', submit: 'company-save' }}
       onClose={onClose}
       title={record ? t('accounts.companies.edit') : t('accounts.companies.add')}
-      titleId="company-modal-title"
       maxWidth="sm"
-      onSubmit={onSubmit}
-      formTestId="company-modal"
       editing={!!record}
-      submitTestId="company-save"
-      pending={isSubmitting}
     >
       <Grid container spacing={2}>
         <Grid size={12}>
-          <TextField
-            label={t('accounts.companies.name')}
-            autoFocus
-            fullWidth
-            {...register('name')}
-            error={!!errors.name}
-            helperText={message(errors.name?.message)}
-            slotProps={{ htmlInput: { 'data-testid': 'company-name' } }}
-          />
+          <FormTextField name="name" label={t('accounts.companies.name')} autoFocus testId="company-name" />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
+          <FormTextField
+            name="email"
             label={t('accounts.companies.email')}
             type="email"
-            fullWidth
-            {...register('email')}
-            error={!!errors.email}
-            helperText={message(errors.email?.message)}
-            slotProps={{ htmlInput: { 'data-testid': 'company-email' } }}
+            testId="company-email"
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
-            label={t('accounts.companies.phone')}
-            fullWidth
-            {...register('phone')}
-            error={!!errors.phone}
-            helperText={message(errors.phone?.message)}
-            slotProps={{ htmlInput: { 'data-testid': 'company-phone' } }}
-          />
+          <FormTextField name="phone" label={t('accounts.companies.phone')} testId="company-phone" />
         </Grid>
         {!record && (
           <Grid size={12}>
-            <TextField
+            <FormTextField
+              name="password"
               label={t('accounts.companies.password')}
               type="password"
               autoComplete="new-password"
-              fullWidth
-              {...register('password', { setValueAs: (v: string) => v || undefined })}
-              error={!!errors.password}
-              helperText={message(errors.password?.message) ?? t('accounts.companies.passwordHint')}
-              slotProps={{ htmlInput: { 'data-testid': 'company-password' } }}
+              rules={{ setValueAs: (v: string) => v || undefined }}
+              hint={t('accounts.companies.passwordHint')}
+              testId="company-password"
             />
           </Grid>
         )}
         <Grid size={{ xs: 12, sm: 6 }}>
-          <Controller
+          <FormSelect
             name="planId"
-            control={control}
-            render={({ field }) => (
-              <TextField
-                select
-                label={t('accounts.companies.plan')}
-                fullWidth
-                value={field.value ?? ''}
-                onChange={(e) => field.onChange(Number(e.target.value))}
-                error={!!errors.planId}
-                helperText={message(errors.planId?.message)}
-                slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'company-plan' } as object } }}
-              >
-                {(plans.data ?? []).map((plan) => (
-                  <MenuItem key={plan.id} value={plan.id}>
-                    {plan.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+            numeric
+            label={t('accounts.companies.plan')}
+            testId="company-plan"
+            options={(plans.data ?? []).map((plan) => ({ value: plan.id, label: plan.name }))}
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <Controller
+          <FormSelect
             name="recurrence"
-            control={control}
-            render={({ field }) => (
-              <TextField
-                select
-                label={t('accounts.companies.recurrence')}
-                fullWidth
-                value={field.value ?? ''}
-                onChange={(e) => field.onChange(e.target.value || null)}
-                slotProps={{
-                  select: { SelectDisplayProps: { 'data-testid': 'company-recurrence' } as object },
-                }}
-              >
-                {RECURRENCES.map((value) => (
-                  <MenuItem key={value} value={value}>
-                    {t(`accounts.recurrence.${value}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+            emptyAsNull
+            label={t('accounts.companies.recurrence')}
+            testId="company-recurrence"
+            options={RECURRENCES.map((value) => ({ value, label: t(`accounts.recurrence.${value}`) }))}
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField
+          <FormTextField
+            name="dueDate"
             label={t('accounts.companies.dueDate')}
             type="date"
-            fullWidth
-            {...register('dueDate')}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'company-due-date' } }}
+            slotProps={{ inputLabel: { shrink: true } }}
+            testId="company-due-date"
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
@@ -239,7 +163,7 @@ function CompanyModal({ record, onClose }: { record: CompanyRow | null; onClose:
           </Stack>
         </Grid>
       </Grid>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }
 

@@ -1,27 +1,22 @@
 import {
   Button,
-  FormControlLabel,
   Grid,
   Stack,
-  Switch,
   Table,
   TableBody,
   TableCell,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import { type Plan, ZPlanBody } from '@zapdesk/shared';
 import { useState } from 'react';
-import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
+import { FormSwitch, FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
 import { RowActions } from '../common/row-actions';
-import { useRecordForm } from '../common/use-record-form';
+import { useRecordDialog } from '../common/use-record-form';
 import { formatBrl, useDeletePlan, usePlans, useSavePlan } from './use-accounts';
 
 /** The plan flags (document 3 section 3), in the order the forms show them. */
@@ -55,53 +50,35 @@ const EMPTY: PlanForm = {
 function PlanModal({ record, onClose }: { record: Plan | null; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSavePlan();
-  const message = useFieldMessage();
   const { id: _id, ...initial } = record ?? { id: 0, ...EMPTY };
-  const {
-    register,
-    control,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<PlanForm>(ZPlanBody, initial);
-  const onSubmit = handleSubmit(async (values) => {
-    const saved = await save.mutateAsync({ id: record?.id, body: values }).catch(() => null);
-    if (!saved) return;
-    toast.success(t('accounts.plans.saved'));
-    onClose();
+  const dialog = useRecordDialog<PlanForm>({
+    schema: ZPlanBody,
+    defaults: initial,
+    save: (values) => save.mutateAsync({ id: record?.id, body: values }),
+    saved: t('accounts.plans.saved'),
+    onClose,
   });
   const number = (name: 'value' | 'users' | 'connections' | 'queues', step: string) => (
-    <TextField
+    <FormTextField
+      name={name}
+      number
       label={t(`accounts.plans.${name}`)}
       type="number"
-      fullWidth
-      {...register(name, { valueAsNumber: true })}
-      error={!!errors[name]}
-      helperText={message(errors[name]?.message)}
-      slotProps={{ htmlInput: { step, min: 0, 'data-testid': `plan-${name}` } }}
+      slotProps={{ htmlInput: { step, min: 0 } }}
+      testId={`plan-${name}`}
     />
   );
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'plan-modal-title', form: 'plan-modal', submit: 'plan-save' }}
       onClose={onClose}
       title={record ? t('accounts.plans.edit') : t('accounts.plans.add')}
-      titleId="plan-modal-title"
       maxWidth="sm"
-      onSubmit={onSubmit}
-      formTestId="plan-modal"
       editing={!!record}
-      submitTestId="plan-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
-        <TextField
-          label={t('accounts.plans.name')}
-          autoFocus
-          fullWidth
-          {...register('name')}
-          error={!!errors.name}
-          helperText={message(errors.name?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'plan-name' } }}
-        />
+        <FormTextField name="name" label={t('accounts.plans.name')} autoFocus testId="plan-name" />
         <Grid container spacing={2}>
           <Grid size={{ xs: 6, sm: 3 }}>{number('value', '0.01')}</Grid>
           <Grid size={{ xs: 6, sm: 3 }}>{number('users', '1')}</Grid>
@@ -111,27 +88,12 @@ function PlanModal({ record, onClose }: { record: Plan | null; onClose: () => vo
         <Grid container>
           {PLAN_FLAG_FIELDS.map((flag) => (
             <Grid key={flag} size={{ xs: 12, sm: 6 }}>
-              <Controller
-                name={flag}
-                control={control}
-                render={({ field }) => (
-                  <FormControlLabel
-                    control={
-                      <Switch
-                        checked={!!field.value}
-                        onChange={(e) => field.onChange(e.target.checked)}
-                        slotProps={{ input: { 'data-testid': `plan-${flag}` } as object }}
-                      />
-                    }
-                    label={t(`accounts.flags.${flag}`)}
-                  />
-                )}
-              />
+              <FormSwitch name={flag} label={t(`accounts.flags.${flag}`)} testId={`plan-${flag}`} />
             </Grid>
           ))}
         </Grid>
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }
 

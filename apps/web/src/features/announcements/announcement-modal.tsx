@@ -1,17 +1,16 @@
-import { FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
+import { Stack } from '@mui/material';
 import { ANNOUNCEMENT_MEDIA_MAX_BYTES, type Announcement, ZAnnouncementBody } from '@zapdesk/shared';
 import { useState } from 'react';
-import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
+import { FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
 import {
   type MediaAttachment,
   MediaAttachmentField,
   NO_MEDIA_CHANGE,
 } from '../common/media-attachment-field';
-import { useRecordForm } from '../common/use-record-form';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { useSaveAnnouncement } from './use-announcements';
 
 /** Values of the announcement form (document 2 sections 3 and 5). */
@@ -38,96 +37,48 @@ export function AnnouncementModal({ record, onClose }: { record: Announcement | 
   const { t } = useTranslation();
   const save = useSaveAnnouncement();
   const [media, setMedia] = useState<MediaAttachment>(NO_MEDIA_CHANGE);
-  const {
-    control,
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<AnnouncementFormValues>(
-    ZAnnouncementBody,
-    record
+  const dialog = useRecordDialog<AnnouncementFormValues>({
+    schema: ZAnnouncementBody,
+    defaults: record
       ? { title: record.title, text: record.text, priority: record.priority, status: record.status }
       : { title: '', text: '', priority: 3, status: true },
-  );
-  const message = useFieldMessage();
-
-  const onSubmit = handleSubmit(async (values) => {
-    const saved = await save.mutateAsync({ id: record?.id, body: values, ...media }).catch(() => null);
-    if (!saved) return;
-    toast.success(t('announcements.toasts.saved'));
-    onClose();
+    save: (values) => save.mutateAsync({ id: record?.id, body: values, ...media }),
+    saved: t('announcements.toasts.saved'),
+    onClose,
   });
 
   return (
-    <FormDialog
-      open
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'announcement-modal-title', form: 'announcement-modal', submit: 'announcement-save' }}
       onClose={onClose}
       title={record ? t('announcements.modal.titleEdit') : t('announcements.modal.titleAdd')}
-      titleId="announcement-modal-title"
       maxWidth="sm"
-      onSubmit={onSubmit}
-      formTestId="announcement-modal"
       editing={!!record}
-      submitTestId="announcement-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
-        <TextField
+        <FormTextField
+          name="title"
           label={t('announcements.modal.title')}
           autoFocus
-          fullWidth
-          {...register('title')}
-          error={!!errors.title}
-          helperText={message(errors.title?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'announcement-title' } }}
+          testId="announcement-title"
         />
-        <TextField
+        <FormTextField
+          name="text"
           label={t('announcements.modal.text')}
           multiline
           minRows={4}
-          fullWidth
-          {...register('text')}
-          error={!!errors.text}
-          helperText={message(errors.text?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'announcement-text' } }}
+          testId="announcement-text"
         />
-        <Controller
-          control={control}
+        <FormSelect
           name="priority"
-          render={({ field }) => (
-            <TextField
-              select
-              label={t('announcements.modal.priority')}
-              value={field.value}
-              onChange={(e) => field.onChange(Number(e.target.value))}
-              slotProps={{
-                select: { SelectDisplayProps: { 'data-testid': 'announcement-priority' } as object },
-              }}
-            >
-              {[1, 2, 3].map((p) => (
-                <MenuItem key={p} value={p}>
-                  {t(`announcements.priority.${p}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
+          numeric
+          fullWidth={false}
+          label={t('announcements.modal.priority')}
+          testId="announcement-priority"
+          options={[1, 2, 3].map((p) => ({ value: p, label: t(`announcements.priority.${p}`) }))}
         />
-        <Controller
-          control={control}
-          name="status"
-          render={({ field }) => (
-            <FormControlLabel
-              control={
-                <Switch
-                  checked={field.value}
-                  onChange={(e) => field.onChange(e.target.checked)}
-                  slotProps={{ input: { 'data-testid': 'announcement-status' } as object }}
-                />
-              }
-              label={t('announcements.modal.active')}
-            />
-          )}
-        />
+        <FormSwitch name="status" label={t('announcements.modal.active')} testId="announcement-status" />
         <MediaAttachmentField
           label={t('announcements.modal.attach')}
           storedName={record?.mediaName}
@@ -142,6 +93,6 @@ export function AnnouncementModal({ record, onClose }: { record: Announcement | 
           testId="announcement"
         />
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

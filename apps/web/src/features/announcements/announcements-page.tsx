@@ -1,15 +1,15 @@
 import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
-import { type Announcement, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import type { Announcement } from '@zapdesk/shared';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import { useAnnouncementsList, useDeleteAnnouncement } from './use-announcements';
 
 /** The form, loaded when it is first opened. */
@@ -39,13 +39,12 @@ export function AnnouncementsPage() {
 
 function AnnouncementsList() {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam();
   const list = useAnnouncementsList(searchParam);
   const remove = useDeleteAnnouncement();
   const [modal, setModal] = useState<{ record: Announcement | null } | null>(null);
   const [toDelete, setToDelete] = useState<Announcement | null>(null);
-  const records = useMemo(() => list.data?.pages.flatMap((p) => p.records) ?? [], [list.data]);
+  const records = usePageRows(list, 'records');
 
   return (
     <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>

@@ -1,8 +1,9 @@
 /** Queries and mutations of announcements (document 2 sections 2 and 7; core top bar). */
-import { type QueryClient, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Announcement, AnnouncementBody, AnnouncementsPage, ChannelPayloads } from '@zapdesk/shared';
 import { api } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
+import { usePagedList } from '../../lib/record-queries';
 import { type MediaSaveInput, saveWithMedia } from '../../lib/save-with-media';
 
 export const announcementsKeys = {
@@ -18,13 +19,10 @@ export const announcementMediaUrl = (id: number) => `${API_BASE}/announcements/$
  * for the super user; highest priority, then newest first.
  */
 export function useAnnouncementsList(search: string) {
-  return useInfiniteQuery({
-    queryKey: announcementsKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<AnnouncementsPage>('/announcements', { searchParam: search, pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<AnnouncementsPage>(announcementsKeys.list(search), '/announcements', (pageNumber) => ({
+    searchParam: search,
+    pageNumber,
+  }));
 }
 
 /** Saves an announcement (POST or PUT), then uploads `file` or removes the image when `removeMedia`. */

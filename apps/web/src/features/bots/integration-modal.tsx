@@ -1,4 +1,4 @@
-import { Button, MenuItem, Stack, TextField } from '@mui/material';
+import { Button, Stack, TextField } from '@mui/material';
 import {
   INTEGRATION_DEFAULTS,
   INTEGRATION_LANGUAGES,
@@ -7,12 +7,11 @@ import {
   type QueueIntegration,
   ZQueueIntegrationBody,
 } from '@zapdesk/shared';
-import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
-import { useRecordForm } from '../common/use-record-form';
+import { FormSelect, FormTextField, type FormTextFieldProps } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { IntegrationLogo } from './integration-logo';
 import { useIntegration, useSaveIntegration, useTestSession } from './use-bots';
 
@@ -75,29 +74,20 @@ export function IntegrationModal({
   const existing = useIntegration(editing ? integrationId : null);
   const save = useSaveIntegration();
   const test = useTestSession();
-  const {
-    control,
-    register,
-    handleSubmit,
-    watch,
-    getValues,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<IntegrationFormValues, QueueIntegration>(
-    ZQueueIntegrationBody,
-    EMPTY,
-    existing.data,
+  const dialog = useRecordDialog<IntegrationFormValues, QueueIntegration>({
+    schema: ZQueueIntegrationBody,
+    defaults: EMPTY,
+    record: existing.data,
     toForm,
-  );
-  const type = watch('type');
-
-  const onSubmit = handleSubmit(async (values) => {
-    const { jsonContent, ...rest } = values;
-    const body = { ...rest, ...(jsonContent ? { jsonContent } : {}) };
-    const saved = await save.mutateAsync({ id: editing ? integrationId : undefined, body }).catch(() => null);
-    if (!saved) return;
-    toast.success(editing ? t('bots.integrations.edited') : t('bots.integrations.added'));
-    onClose();
+    save: ({ jsonContent, ...rest }) => {
+      const body = { ...rest, ...(jsonContent ? { jsonContent } : {}) };
+      return save.mutateAsync({ id: editing ? integrationId : undefined, body });
+    },
+    saved: editing ? t('bots.integrations.edited') : t('bots.integrations.added'),
+    onClose,
   });
+  const { watch, getValues } = dialog.form;
+  const type = watch('type');
 
   const runTest = async () => {
     const values = getValues();
@@ -113,110 +103,74 @@ export function IntegrationModal({
     else toast.error(t('bots.integrations.testFailed', { error: result.error ?? '' }));
   };
 
-  const message = useFieldMessage({ unknownAsInvalid: true });
-  const text = (name: keyof IntegrationFormValues, extra: object = {}) => ({
-    label: t(`bots.integrations.fields.${name}`),
-    fullWidth: true,
-    ...register(name),
-    error: !!errors[name],
-    helperText: message(errors[name]?.message),
-    slotProps: { htmlInput: { 'data-testid': `integration-${name}` } },
-    ...extra,
-  });
-  const number = (name: 'typebotExpires' | 'typebotDelayMessage') => ({
-    ...text(name),
-    type: 'number',
-    ...register(name, { valueAsNumber: true }),
-  });
+  const text = (name: keyof IntegrationFormValues, extra: Partial<FormTextFieldProps> = {}) => (
+    <FormTextField
+      name={name}
+      label={t(`bots.integrations.fields.${name}`)}
+      testId={`integration-${name}`}
+      {...extra}
+    />
+  );
+  const number = (name: 'typebotExpires' | 'typebotDelayMessage') =>
+    text(name, { type: 'number', number: true });
 
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'integration-modal-title', form: 'integration-modal', submit: 'integration-save' }}
+      messages={{ unknownAsInvalid: true }}
       onClose={onClose}
       title={editing ? t('bots.integrations.edit') : t('bots.integrations.add')}
-      titleId="integration-modal-title"
       maxWidth="md"
       loading={editing && existing.isPending}
-      onSubmit={onSubmit}
-      formTestId="integration-modal"
       editing={editing}
-      submitTestId="integration-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="center">
           <IntegrationLogo type={type} />
-          <Controller
-            control={control}
+          <FormSelect
             name="type"
-            render={({ field }) => (
-              <TextField
-                select
-                fullWidth
-                label={t('bots.integrations.fields.type')}
-                value={field.value}
-                onChange={field.onChange}
-                disabled={editing}
-                slotProps={{
-                  select: { SelectDisplayProps: { 'data-testid': 'integration-type' } as object },
-                }}
-              >
-                {INTEGRATION_TYPES.map((option) => (
-                  <MenuItem key={option} value={option}>
-                    {t(`bots.integrations.types.${option}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+            label={t('bots.integrations.fields.type')}
+            disabled={editing}
+            testId="integration-type"
+            options={INTEGRATION_TYPES.map((option) => ({
+              value: option,
+              label: t(`bots.integrations.types.${option}`),
+            }))}
           />
-          <TextField {...text('name')} />
+          {text('name')}
         </Stack>
         {type === 'dialogflow' && (
           <>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField {...text('projectName')} />
-              <Controller
-                control={control}
+              {text('projectName')}
+              <FormSelect
                 name="language"
-                render={({ field }) => (
-                  <TextField
-                    select
-                    fullWidth
-                    label={t('bots.integrations.fields.language')}
-                    value={field.value}
-                    onChange={field.onChange}
-                  >
-                    {INTEGRATION_LANGUAGES.map((lang) => (
-                      <MenuItem key={lang} value={lang}>
-                        {lang}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
+                label={t('bots.integrations.fields.language')}
+                options={INTEGRATION_LANGUAGES.map((lang) => ({ value: lang, label: lang }))}
               />
             </Stack>
-            <TextField
-              {...text('jsonContent', {
-                multiline: true,
-                minRows: 4,
-                placeholder: existing.data?.hasJsonContent ? t('bots.integrations.jsonKept') : undefined,
-              })}
-            />
+            {text('jsonContent', {
+              multiline: true,
+              minRows: 4,
+              placeholder: existing.data?.hasJsonContent ? t('bots.integrations.jsonKept') : undefined,
+            })}
           </>
         )}
-        {(type === 'n8n' || type === 'webhook' || type === 'typebot') && <TextField {...text('urlN8N')} />}
+        {(type === 'n8n' || type === 'webhook' || type === 'typebot') && text('urlN8N')}
         {type === 'typebot' && (
           <>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField {...text('typebotSlug')} />
-              <TextField {...number('typebotExpires')} />
-              <TextField {...number('typebotDelayMessage')} />
+              {text('typebotSlug')}
+              {number('typebotExpires')}
+              {number('typebotDelayMessage')}
             </Stack>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField {...text('typebotKeywordFinish')} />
-              <TextField {...text('typebotKeywordRestart')} />
+              {text('typebotKeywordFinish')}
+              {text('typebotKeywordRestart')}
             </Stack>
-            <TextField {...text('typebotRestartMessage')} />
-            <TextField {...text('typebotUnknownMessage')} />
+            {text('typebotRestartMessage')}
+            {text('typebotUnknownMessage')}
           </>
         )}
         {(type === 'n8n' || type === 'webhook') && editing && existing.data && (
@@ -241,6 +195,6 @@ export function IntegrationModal({
           </Stack>
         )}
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

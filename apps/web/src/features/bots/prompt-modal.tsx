@@ -1,14 +1,12 @@
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { IconButton, InputAdornment, MenuItem, Stack, TextField } from '@mui/material';
+import { IconButton, InputAdornment, Stack } from '@mui/material';
 import { PROMPT_DEFAULTS, PROMPT_MODELS, type Prompt, ZPromptBody } from '@zapdesk/shared';
 import { useState } from 'react';
-import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
-import { useRecordForm } from '../common/use-record-form';
+import { FormSelect, FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { useQueueList } from '../queues/use-queues';
 import { usePrompt, useSavePrompt } from './use-bots';
 
@@ -58,69 +56,51 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
   const queues = useQueueList();
   const save = useSavePrompt();
   const [showKey, setShowKey] = useState(false);
-  const {
-    control,
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<PromptFormValues, Prompt>(ZPromptBody, EMPTY, existing.data, toForm);
-
-  const onSubmit = handleSubmit(async (values) => {
-    const saved = await save
-      .mutateAsync({
+  const dialog = useRecordDialog<PromptFormValues, Prompt>({
+    schema: ZPromptBody,
+    defaults: EMPTY,
+    record: existing.data,
+    toForm,
+    save: (values) =>
+      save.mutateAsync({
         id: editing ? promptId : undefined,
         body: { ...values, queueId: values.queueId ?? undefined },
-      })
-      .catch(() => null);
-    if (!saved) return;
-    toast.success(t('bots.prompts.saved'));
-    onClose();
+      }),
+    saved: t('bots.prompts.saved'),
+    onClose,
   });
-
-  const message = useFieldMessage({ unknownAsInvalid: true });
-  const field = (name: keyof PromptFormValues) => ({
-    error: !!errors[name],
-    helperText: message(errors[name]?.message),
-  });
-  const number = (name: 'maxTokens' | 'temperature' | 'maxMessages', step?: number) => ({
-    type: 'number',
-    fullWidth: true,
-    ...register(name, { valueAsNumber: true }),
-    ...field(name),
-    slotProps: { htmlInput: { step, min: 0, 'data-testid': `prompt-${name}` } },
-  });
+  const model = dialog.form.watch('model');
+  const number = (name: 'maxTokens' | 'temperature' | 'maxMessages', step?: number) => (
+    <FormTextField
+      name={name}
+      number
+      label={t(`bots.prompts.${name}`)}
+      type="number"
+      slotProps={{ htmlInput: { step, min: 0 } }}
+      testId={`prompt-${name}`}
+    />
+  );
 
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'prompt-modal-title', form: 'prompt-modal', submit: 'prompt-save' }}
+      messages={{ unknownAsInvalid: true }}
       onClose={onClose}
       title={editing ? t('bots.prompts.edit') : t('bots.prompts.add')}
-      titleId="prompt-modal-title"
       maxWidth="md"
       loading={editing && existing.isPending}
-      onSubmit={onSubmit}
-      formTestId="prompt-modal"
       editing={editing}
-      submitTestId="prompt-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
-        <TextField
-          label={t('bots.prompts.name')}
-          autoFocus
-          fullWidth
-          {...register('name')}
-          {...field('name')}
-          slotProps={{ htmlInput: { 'data-testid': 'prompt-name' } }}
-        />
-        <TextField
+        <FormTextField name="name" label={t('bots.prompts.name')} autoFocus testId="prompt-name" />
+        <FormTextField
+          name="apiKey"
           label={t('bots.prompts.apiKey')}
-          fullWidth
           autoComplete="off"
           type={showKey ? 'text' : 'password'}
-          {...register('apiKey')}
-          {...field('apiKey')}
+          testId="prompt-apiKey"
           slotProps={{
-            htmlInput: { 'data-testid': 'prompt-apiKey' },
             input: {
               endAdornment: (
                 <InputAdornment position="end">
@@ -136,64 +116,35 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
             },
           }}
         />
-        <TextField
+        <FormTextField
+          name="prompt"
           label={t('bots.prompts.prompt')}
-          fullWidth
           multiline
           minRows={5}
-          {...register('prompt')}
-          {...field('prompt')}
-          slotProps={{ htmlInput: { 'data-testid': 'prompt-prompt' } }}
+          testId="prompt-prompt"
         />
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <Controller
-            control={control}
+          <FormSelect
             name="queueId"
-            render={({ field: f }) => (
-              <TextField
-                select
-                fullWidth
-                label={t('bots.prompts.queue')}
-                value={f.value ?? ''}
-                onChange={(e) => f.onChange(e.target.value === '' ? null : Number(e.target.value))}
-                error={!!errors.queueId}
-                helperText={errors.queueId ? t('bots.prompts.queueRequired') : undefined}
-                slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'prompt-queue' } as object } }}
-              >
-                {(queues.data ?? []).map((q) => (
-                  <MenuItem key={q.id} value={q.id}>
-                    {q.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+            numeric
+            emptyAsNull
+            label={t('bots.prompts.queue')}
+            errorText={t('bots.prompts.queueRequired')}
+            testId="prompt-queue"
+            options={(queues.data ?? []).map((q) => ({ value: q.id, label: q.name }))}
           />
-          <Controller
-            control={control}
+          <FormSelect
             name="model"
-            render={({ field: f }) => (
-              <TextField
-                select
-                fullWidth
-                label={t('bots.prompts.model')}
-                value={f.value}
-                onChange={f.onChange}
-              >
-                {[...new Set([...PROMPT_MODELS, f.value])].map((m) => (
-                  <MenuItem key={m} value={m}>
-                    {m}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+            label={t('bots.prompts.model')}
+            options={[...new Set([...PROMPT_MODELS, model])].map((m) => ({ value: m, label: m }))}
           />
         </Stack>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <TextField label={t('bots.prompts.maxTokens')} {...number('maxTokens')} />
-          <TextField label={t('bots.prompts.temperature')} {...number('temperature', 0.1)} />
-          <TextField label={t('bots.prompts.maxMessages')} {...number('maxMessages')} />
+          {number('maxTokens')}
+          {number('temperature', 0.1)}
+          {number('maxMessages')}
         </Stack>
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

@@ -1,13 +1,13 @@
 import { Stack, TableCell, TableRow } from '@mui/material';
-import { type QueueIntegration, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import type { QueueIntegration } from '@zapdesk/shared';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import { IntegrationLogo } from './integration-logo';
 import { usePlanGate } from './plan-gate';
 import { useDeleteIntegration, useIntegrationsList } from './use-bots';
@@ -29,13 +29,12 @@ export function QueueIntegrationPage() {
 
 function IntegrationsList() {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam();
   const list = useIntegrationsList(searchParam);
   const remove = useDeleteIntegration();
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
   const [toDelete, setToDelete] = useState<QueueIntegration | null>(null);
-  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.queueIntegrations) ?? [], [list.data]);
+  const rows = usePageRows(list, 'queueIntegrations');
   return (
     <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
       <ListPageHeader

@@ -1,11 +1,5 @@
 /** Queries and mutations of the prompts and queue integrations pages (document 2 section 7). */
-import {
-  type QueryClient,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   PlanFlag,
   Prompt,
@@ -17,6 +11,7 @@ import type {
   TestSessionResult,
 } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { usePagedList, useRecordQuery } from '../../lib/record-queries';
 import { useCurrentUser } from '../auth/session-context';
 
 export const botKeys = {
@@ -43,11 +38,7 @@ export function usePrompts(enabled = true) {
 }
 
 export function usePrompt(id: number | null | undefined) {
-  return useQuery({
-    queryKey: botKeys.prompt(id ?? 0),
-    queryFn: ({ signal }) => api.get<Prompt>(`/prompt/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<Prompt>(botKeys.prompt(id ?? 0), '/prompt', id);
 }
 
 export function useSavePrompt() {
@@ -69,26 +60,16 @@ export function useDeletePrompt() {
 
 /** GET /queueIntegration/?searchParam=&pageNumber= as an infinite list. */
 export function useIntegrationsList(search: string, enabled = true) {
-  return useInfiniteQuery({
-    queryKey: botKeys.integrationList(search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<QueueIntegrationsPage>(
-        '/queueIntegration/',
-        { searchParam: search, pageNumber: pageParam },
-        signal,
-      ),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-    enabled,
-  });
+  return usePagedList<QueueIntegrationsPage>(
+    botKeys.integrationList(search),
+    '/queueIntegration/',
+    (pageNumber) => ({ searchParam: search, pageNumber }),
+    { enabled },
+  );
 }
 
 export function useIntegration(id: number | null | undefined) {
-  return useQuery({
-    queryKey: botKeys.integration(id ?? 0),
-    queryFn: ({ signal }) => api.get<QueueIntegration>(`/queueIntegration/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<QueueIntegration>(botKeys.integration(id ?? 0), '/queueIntegration', id);
 }
 
 export function useSaveIntegration() {

@@ -17,16 +17,15 @@ import {
   CAMPAIGN_SHIPPING_STATUSES,
   type CampaignShippingStatus,
   type CampaignTotals,
-  SEARCH_DEBOUNCE_MS,
 } from '@zapdesk/shared';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { DataTable } from '../common/data-table';
 import { NotFoundPage } from '../common/not-found-page';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import { CampaignStatusChip } from './campaign-status';
 import { campaignKeys, useCampaign, useCampaignShippings } from './use-campaigns';
 
@@ -61,11 +60,10 @@ function CampaignReport({ id }: { id: number }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const report = useCampaign(id);
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam();
   const [shippingStatus, setShippingStatus] = useState<CampaignShippingStatus | ''>('');
   const shippings = useCampaignShippings(id, searchParam, shippingStatus);
-  const rows = useMemo(() => shippings.data?.pages.flatMap((p) => p.records) ?? [], [shippings.data]);
+  const rows = usePageRows(shippings, 'records');
   const status = report.data?.status;
   const previous = useRef(status);
 

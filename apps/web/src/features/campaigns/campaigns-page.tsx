@@ -1,18 +1,18 @@
 import { Assessment, PlayArrow, StopCircleOutlined } from '@mui/icons-material';
 import { Stack, TableCell, TableRow } from '@mui/material';
-import { type Campaign, SEARCH_DEBOUNCE_MS, TOAST_ERROR_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { type Campaign, TOAST_ERROR_MS } from '@zapdesk/shared';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { formatDateTime } from '../../lib/format';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { errorMessage } from '../../lib/notify';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { ActionIconButton, RowActions } from '../common/row-actions';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import { CampaignStatusChip } from './campaign-status';
 import { useCampaignCommand, useCampaigns, useDeleteCampaign, useTagOptions } from './use-campaigns';
 
@@ -28,14 +28,13 @@ const CampaignModal = lazy(() => import('./campaign-modal').then((m) => ({ defau
 export function CampaignsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam();
   const list = useCampaigns(searchParam);
   const remove = useDeleteCampaign();
   const command = useCampaignCommand();
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
   const [toDelete, setToDelete] = useState<Campaign | null>(null);
-  const campaigns = useMemo(() => list.data?.pages.flatMap((p) => p.records) ?? [], [list.data]);
+  const campaigns = usePageRows(list, 'records');
   const tags = useTagOptions();
   const tagName = (id: number) => tags.data?.find((tag) => tag.id === id)?.name ?? `#${id}`;
 

@@ -1,5 +1,5 @@
 /** Queries and mutations of the campaign pages (document 2 section 7 "Campaigns"). */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Campaign,
   CampaignBody,
@@ -12,6 +12,7 @@ import type {
   Tag,
 } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { usePagedList, useRecordQuery } from '../../lib/record-queries';
 import { type MediaSaveInput, saveWithMedia } from '../../lib/save-with-media';
 import { campaignKeys } from './campaigns-live';
 
@@ -19,22 +20,15 @@ export { applyCampaignEvent, campaignKeys } from './campaigns-live';
 
 /** GET /campaigns?searchParam=&pageNumber= as an infinite list. */
 export function useCampaigns(search: string) {
-  return useInfiniteQuery({
-    queryKey: campaignKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<CampaignsPage>('/campaigns', { searchParam: search, pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<CampaignsPage>(campaignKeys.list(search), '/campaigns', (pageNumber) => ({
+    searchParam: search,
+    pageNumber,
+  }));
 }
 
 /** GET /campaigns/:id (the campaign with its report totals) when `id` is set. */
 export function useCampaign(id: number | null | undefined) {
-  return useQuery({
-    queryKey: campaignKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api.get<CampaignDetail>(`/campaigns/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<CampaignDetail>(campaignKeys.detail(id ?? 0), '/campaigns', id);
 }
 
 /** Replaces spaces in a media file's name by underscores (document 2 section 5). */
@@ -107,17 +101,11 @@ export function useSaveCampaignSettings() {
  * recipients, searched by name or number; `status` '' for all).
  */
 export function useCampaignShippings(id: number, search: string, status: CampaignShippingStatus | '') {
-  return useInfiniteQuery({
-    queryKey: campaignKeys.shippingsPage(id, search, status),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<CampaignShippingsPage>(
-        `/campaigns/${id}/shippings`,
-        { searchParam: search, pageNumber: pageParam, status: status || undefined },
-        signal,
-      ),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<CampaignShippingsPage>(
+    campaignKeys.shippingsPage(id, search, status),
+    `/campaigns/${id}/shippings`,
+    (pageNumber) => ({ searchParam: search, pageNumber, status: status || undefined }),
+  );
 }
 
 /** The contact lists of the dialog's picker (GET /contact-lists/list). */

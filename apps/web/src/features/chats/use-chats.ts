@@ -2,16 +2,11 @@
  * Queries and mutations of the internal chat (document 2 section 7 "Internal chat"). Chat errors are
  * swallowed silently (document 2 section 8): every call here is `meta.silent`.
  */
-import {
-  type InfiniteData,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { type InfiniteData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Chat, ChatBody, ChatMessage, ChatMessagesPage, ChatsPage } from '@zapdesk/shared';
 import { useMemo } from 'react';
 import { api } from '../../lib/api';
+import { usePagedList } from '../../lib/record-queries';
 
 export const chatsKeys = {
   all: ['chats'] as const,
@@ -22,11 +17,7 @@ export const chatsKeys = {
 
 /** GET /chats?pageNumber= as an infinite list (the caller's chats, latest activity first). */
 export function useChatsList(enabled = true) {
-  return useInfiniteQuery({
-    queryKey: chatsKeys.list(),
-    queryFn: ({ pageParam, signal }) => api.get<ChatsPage>('/chats', { pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  return usePagedList<ChatsPage>(chatsKeys.list(), '/chats', (pageNumber) => ({ pageNumber }), {
     enabled,
     meta: { silent: true },
   });
@@ -61,15 +52,12 @@ export function unreadsOf(chat: Chat, userId: number): number {
 
 /** GET /chats/:id/messages?pageNumber= (newest first) as an infinite list, while `chatId` is set. */
 export function useChatMessages(chatId: number | null) {
-  return useInfiniteQuery({
-    queryKey: chatsKeys.messages(chatId ?? 0),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<ChatMessagesPage>(`/chats/${chatId}/messages`, { pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-    enabled: chatId !== null,
-    meta: { silent: true },
-  });
+  return usePagedList<ChatMessagesPage>(
+    chatsKeys.messages(chatId ?? 0),
+    `/chats/${chatId}/messages`,
+    (pageNumber) => ({ pageNumber }),
+    { enabled: chatId !== null, meta: { silent: true } },
+  );
 }
 
 /** POST /chats or PUT /chats/:id (title and participants). */

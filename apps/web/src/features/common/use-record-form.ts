@@ -1,6 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
-import { type DefaultValues, type FieldValues, type Resolver, useForm } from 'react-hook-form';
+import {
+  type DefaultValues,
+  type FieldValues,
+  type Resolver,
+  type UseFormReturn,
+  useForm,
+} from 'react-hook-form';
+import { toast } from 'react-toastify';
 
 /**
  * The react-hook-form of an add/edit modal: validated by the zod `schema`, starting from
@@ -22,4 +29,66 @@ export function useRecordForm<T extends FieldValues, R = never>(
     if (record && toForm) reset(toForm(record));
   }, [record, toForm, reset]);
   return form;
+}
+
+/** What an add/edit modal does with its form: see {@link useRecordDialog}. */
+export interface RecordDialogOptions<T extends FieldValues, R, S = unknown> {
+  /** The zod schema the values must pass. */
+  schema: Parameters<typeof zodResolver>[0];
+  /** The values of a new record, or of the record to edit when it is at hand. */
+  defaults: T;
+  /** The record to edit once loaded; the form resets to `toForm(record)` (a stable function). */
+  record?: R;
+  toForm?: (record: R) => T;
+  /** Saves the valid values; a rejection or a falsy result counts as a failure (its toast is the mutation's). */
+  save: (values: T) => Promise<S | null | undefined>;
+  /** Called with a save's rejection (e.g. to mark the field a server error names). */
+  onError?: (error: unknown, form: UseFormReturn<T>) => void;
+  /** Called with what the save answered, after the success toast and before closing. */
+  onSaved?: (result: S) => void;
+  /** The success toast's text; the modal then closes. */
+  saved: string;
+  /** A toast shown on failure, when the mutation shows none. */
+  failed?: string;
+  onClose: () => void;
+}
+
+/** The form of an add/edit modal, its submit handler and whether it is submitting. */
+export interface RecordDialog<T extends FieldValues> {
+  form: UseFormReturn<T>;
+  onSubmit: (event?: React.BaseSyntheticEvent) => Promise<void>;
+  pending: boolean;
+}
+
+/**
+ * The logic of an add/edit modal: the form ({@link useRecordForm}), and a submit that validates,
+ * saves, toasts `saved` and closes, or stays open (toasting `failed`, if given) when the save fails.
+ */
+export function useRecordDialog<T extends FieldValues, R = never, S = unknown>({
+  schema,
+  defaults,
+  record,
+  toForm,
+  save,
+  onError,
+  saved,
+  onSaved,
+  failed,
+  onClose,
+}: RecordDialogOptions<T, R, S>): RecordDialog<T> {
+  const form = useRecordForm<T, R>(schema, defaults, record, toForm);
+  const onSubmit = form.handleSubmit(async (values) => {
+    const result = await save(values).catch((error: unknown) => {
+      onError?.(error, form);
+      return null;
+    });
+    if (!result) {
+      if (failed) toast.error(failed);
+      return;
+    }
+    toast.success(saved);
+    onSaved?.(result);
+    onClose();
+  });
+  return { form, onSubmit, pending: form.formState.isSubmitting };
 }

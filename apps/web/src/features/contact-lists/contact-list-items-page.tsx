@@ -10,18 +10,18 @@ import {
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ContactListEntry, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import type { ContactListEntry } from '@zapdesk/shared';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import {
   contactListKeys,
   uploadContactListSheet,
@@ -66,15 +66,14 @@ export function ContactListItemsPage() {
   const queryClient = useQueryClient();
   const listId = Number(useParams().contactListId);
   const contactList = useContactList(listId);
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam();
   const list = useContactListItems(listId, searchParam);
   const importState = useContactListImport(listId);
   const remove = useDeleteContactListItem(listId);
   const [modal, setModal] = useState<{ itemId: number | null } | null>(null);
   const [toDelete, setToDelete] = useState<ContactListEntry | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const items = useMemo(() => list.data?.pages.flatMap((p) => p.contacts) ?? [], [list.data]);
+  const items = usePageRows(list, 'contacts');
   const current = importState.data;
   const running = current && (current.status === 'pending' || current.status === 'running');
 

@@ -1,10 +1,9 @@
-import { Stack, TextField } from '@mui/material';
+import { Stack } from '@mui/material';
 import { ZContactListBody, ZContactListItemBody } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
-import { useRecordForm } from '../common/use-record-form';
+import { FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import {
   useContactList,
   useContactListItem,
@@ -16,50 +15,40 @@ interface ListFormValues {
   name: string;
 }
 
+const listToForm = (r: ListFormValues): ListFormValues => ({ name: r.name });
+
 /** Add/edit contact list dialog: name 2 to 50 characters (document 2 section 5). */
 export function ContactListModal({ listId, onClose }: { listId: number | null; onClose: () => void }) {
   const { t } = useTranslation();
   const editing = typeof listId === 'number';
   const existing = useContactList(editing ? listId : null);
   const save = useSaveContactList();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<ListFormValues, ListFormValues>(ZContactListBody, { name: '' }, existing.data, (r) => ({
-    name: r.name,
-  }));
-  const message = useFieldMessage();
-  const onSubmit = handleSubmit(async (values) => {
-    const saved = await save.mutateAsync({ id: listId, body: values }).catch(() => null);
-    if (!saved) return;
-    toast.success(t('contactListsPage.toasts.saved'));
-    onClose();
+  const dialog = useRecordDialog<ListFormValues, ListFormValues>({
+    schema: ZContactListBody,
+    defaults: { name: '' },
+    record: existing.data,
+    toForm: listToForm,
+    save: (values) => save.mutateAsync({ id: listId, body: values }),
+    saved: t('contactListsPage.toasts.saved'),
+    onClose,
   });
   return (
-    <FormDialog
-      open
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'contact-list-modal-title', form: 'contact-list-modal', submit: 'contact-list-save' }}
       onClose={onClose}
       title={editing ? t('contactListsPage.modal.titleEdit') : t('contactListsPage.modal.titleAdd')}
-      titleId="contact-list-modal-title"
       maxWidth="xs"
       loading={editing && existing.isPending}
-      onSubmit={onSubmit}
-      formTestId="contact-list-modal"
       editing={editing}
-      submitTestId="contact-list-save"
-      pending={isSubmitting}
     >
-      <TextField
+      <FormTextField
+        name="name"
         label={t('contactListsPage.modal.name')}
         autoFocus
-        fullWidth
-        {...register('name')}
-        error={!!errors.name}
-        helperText={message(errors.name?.message)}
-        slotProps={{ htmlInput: { 'data-testid': 'contact-list-name' } }}
+        testId="contact-list-name"
       />
-    </FormDialog>
+    </RecordFormDialog>
   );
 }
 
@@ -70,6 +59,11 @@ interface ItemFormValues {
 }
 
 const ZItemForm = ZContactListItemBody.omit({ contactListId: true });
+const itemToForm = (r: ItemFormValues): ItemFormValues => ({
+  name: r.name,
+  number: r.number,
+  email: r.email,
+});
 
 /** Add/edit contact list item dialog: name 2–50, number 8–50, valid email (document 2 section 5). */
 export function ContactListItemModal({
@@ -85,53 +79,40 @@ export function ContactListItemModal({
   const editing = typeof itemId === 'number';
   const existing = useContactListItem(editing ? itemId : null);
   const save = useSaveContactListItem(listId);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<ItemFormValues, ItemFormValues>(
-    ZItemForm,
-    { name: '', number: '', email: '' },
-    existing.data,
-    (r) => ({ name: r.name, number: r.number, email: r.email }),
-  );
-  const message = useFieldMessage();
-  const onSubmit = handleSubmit(async (values) => {
-    const saved = await save
-      .mutateAsync({ id: itemId, body: { ...values, contactListId: listId } })
-      .catch(() => null);
-    if (!saved) return;
-    toast.success(t('contactListsPage.toasts.itemSaved'));
-    onClose();
+  const dialog = useRecordDialog<ItemFormValues, ItemFormValues>({
+    schema: ZItemForm,
+    defaults: { name: '', number: '', email: '' },
+    record: existing.data,
+    toForm: itemToForm,
+    save: (values) => save.mutateAsync({ id: itemId, body: { ...values, contactListId: listId } }),
+    saved: t('contactListsPage.toasts.itemSaved'),
+    onClose,
   });
   return (
-    <FormDialog
-      open
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{
+        title: 'contact-list-item-modal-title',
+        form: 'contact-list-item-modal',
+        submit: 'contact-list-item-save',
+      }}
       onClose={onClose}
       title={editing ? t('contactListsPage.itemModal.titleEdit') : t('contactListsPage.itemModal.titleAdd')}
-      titleId="contact-list-item-modal-title"
       maxWidth="xs"
       loading={editing && existing.isPending}
-      onSubmit={onSubmit}
-      formTestId="contact-list-item-modal"
       editing={editing}
-      submitTestId="contact-list-item-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
         {(['name', 'number', 'email'] as const).map((field, i) => (
-          <TextField
+          <FormTextField
             key={field}
+            name={field}
             label={t(`contactListsPage.itemModal.${field}`)}
             autoFocus={i === 0}
-            fullWidth
-            {...register(field)}
-            error={!!errors[field]}
-            helperText={message(errors[field]?.message)}
-            slotProps={{ htmlInput: { 'data-testid': `contact-list-item-${field}` } }}
+            testId={`contact-list-item-${field}`}
           />
         ))}
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

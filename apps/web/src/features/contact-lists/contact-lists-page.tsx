@@ -1,16 +1,16 @@
 import { Download, People } from '@mui/icons-material';
 import { Stack, TableCell, TableRow } from '@mui/material';
-import { type ContactListWithCount, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import type { ContactListWithCount } from '@zapdesk/shared';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { ActionIconButton, RowActions } from '../common/row-actions';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import { downloadSampleSheet, useContactLists, useDeleteContactList } from './use-contact-lists';
 
 /** The form, loaded when it is first opened. */
@@ -25,13 +25,12 @@ const ContactListModal = lazy(() =>
 export function ContactListsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam();
   const list = useContactLists(searchParam);
   const remove = useDeleteContactList();
   const [modal, setModal] = useState<{ listId: number | null } | null>(null);
   const [toDelete, setToDelete] = useState<ContactListWithCount | null>(null);
-  const lists = useMemo(() => list.data?.pages.flatMap((p) => p.records) ?? [], [list.data]);
+  const lists = usePageRows(list, 'records');
 
   return (
     <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>

@@ -1,11 +1,5 @@
 /** Queries, mutations, sheet upload and sample download of the contact list pages (document 2 section 4). */
-import {
-  type QueryClient,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   ContactListBody,
   ContactListEntry,
@@ -17,6 +11,7 @@ import type {
 } from '@zapdesk/shared';
 import { ApiError, api, fetchWithSession } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
+import { usePagedList, useRecordQuery } from '../../lib/record-queries';
 
 import { contactListKeys } from './contact-lists-live';
 
@@ -24,22 +19,15 @@ export { applyContactListItemEvent, applyContactListsEvent, contactListKeys } fr
 
 /** GET /contact-lists?searchParam=&pageNumber= as an infinite list. */
 export function useContactLists(search: string) {
-  return useInfiniteQuery({
-    queryKey: contactListKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<ContactListsPage>('/contact-lists', { searchParam: search, pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<ContactListsPage>(contactListKeys.list(search), '/contact-lists', (pageNumber) => ({
+    searchParam: search,
+    pageNumber,
+  }));
 }
 
 /** GET /contact-lists/:id when `id` is set. */
 export function useContactList(id: number | null | undefined) {
-  return useQuery({
-    queryKey: contactListKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api.get<ContactListWithCount>(`/contact-lists/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<ContactListWithCount>(contactListKeys.detail(id ?? 0), '/contact-lists', id);
 }
 
 /** POST /contact-lists or PUT /contact-lists/:id. */
@@ -65,26 +53,16 @@ export function useDeleteContactList() {
 
 /** GET /contact-list-items?contactListId=&searchParam=&pageNumber= as an infinite list. */
 export function useContactListItems(listId: number, search: string) {
-  return useInfiniteQuery({
-    queryKey: contactListKeys.itemsSearch(listId, search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<ContactListItemsPage>(
-        '/contact-list-items',
-        { contactListId: listId, searchParam: search, pageNumber: pageParam },
-        signal,
-      ),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<ContactListItemsPage>(
+    contactListKeys.itemsSearch(listId, search),
+    '/contact-list-items',
+    (pageNumber) => ({ contactListId: listId, searchParam: search, pageNumber }),
+  );
 }
 
 /** GET /contact-list-items/:id when `id` is set. */
 export function useContactListItem(id: number | null | undefined) {
-  return useQuery({
-    queryKey: contactListKeys.item(id ?? 0),
-    queryFn: ({ signal }) => api.get<ContactListEntry>(`/contact-list-items/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<ContactListEntry>(contactListKeys.item(id ?? 0), '/contact-list-items', id);
 }
 
 const refreshItems = (queryClient: QueryClient, listId: number) => {

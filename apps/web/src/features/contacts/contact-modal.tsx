@@ -1,14 +1,13 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import { Box, Button, IconButton, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, IconButton, Stack, Typography } from '@mui/material';
 import { type Contact, ZContactBody } from '@zapdesk/shared';
 import { useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
-import { useRecordForm } from '../common/use-record-form';
+import { FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { useContactDetail, useSaveContactForm } from './use-contacts';
 
 /** Values of the contact form (core section 5 "Contact modal"). */
@@ -46,93 +45,56 @@ export function ContactModal({ open, contactId, onClose, onSaved }: ContactModal
   const editing = typeof contactId === 'number';
   const existing = useContactDetail(editing ? contactId : null);
   const save = useSaveContactForm();
-  const {
-    control,
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<ContactFormValues, Contact>(ZContactBody, EMPTY, existing.data, toForm);
-  const extra = useFieldArray({ control, name: 'extraInfo' });
-
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      const saved = await save.mutateAsync({ id: editing ? contactId : undefined, body: values });
-      toast.success(t('contacts.toasts.saved'));
-      onSaved?.(saved);
-      onClose();
-    } catch (error) {
+  const dialog = useRecordDialog<ContactFormValues, Contact, Contact>({
+    schema: ZContactBody,
+    defaults: EMPTY,
+    record: existing.data,
+    toForm,
+    save: (values) => save.mutateAsync({ id: editing ? contactId : undefined, body: values }),
+    onError: (error, { setError }) => {
       if (error instanceof ApiError && error.code === 'ERR_DUPLICATED_CONTACT') {
         setError('number', { message: 'duplicated' });
       } else if (error instanceof ApiError && error.code === 'ERR_VALIDATION' && error.body?.field) {
         setError(error.body.field as keyof ContactFormValues, { message: error.body.message });
       }
-    }
+    },
+    saved: t('contacts.toasts.saved'),
+    onSaved,
+    onClose,
   });
-
-  const message = useFieldMessage({ extra: { duplicated: t('contacts.modal.duplicated') } });
-  const loading = editing && existing.isPending;
+  const extra = useFieldArray({ control: dialog.form.control, name: 'extraInfo' });
 
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'contact-modal-title', form: 'contact-modal', submit: 'contact-modal-save' }}
+      messages={{ extra: { duplicated: t('contacts.modal.duplicated') } }}
       open={open}
       onClose={onClose}
       title={editing ? t('contacts.modal.titleEdit') : t('contacts.modal.titleAdd')}
-      titleId="contact-modal-title"
       maxWidth="sm"
-      loading={loading}
-      onSubmit={onSubmit}
-      formTestId="contact-modal"
+      loading={editing && existing.isPending}
       editing={editing}
-      submitTestId="contact-modal-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
         <Typography variant="subtitle2">{t('contacts.modal.mainInfo')}</Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <TextField
-            label={t('contacts.modal.name')}
-            fullWidth
-            autoFocus
-            {...register('name')}
-            error={!!errors.name}
-            helperText={message(errors.name?.message)}
-          />
-          <TextField
-            label={t('contacts.modal.number')}
-            fullWidth
-            placeholder="5541998608485"
-            {...register('number')}
-            error={!!errors.number}
-            helperText={message(errors.number?.message)}
-          />
+          <FormTextField name="name" label={t('contacts.modal.name')} autoFocus />
+          <FormTextField name="number" label={t('contacts.modal.number')} placeholder="5541998608485" />
         </Stack>
-        <TextField
-          label={t('contacts.modal.email')}
-          type="email"
-          fullWidth
-          {...register('email')}
-          error={!!errors.email}
-          helperText={message(errors.email?.message)}
-        />
+        <FormTextField name="email" label={t('contacts.modal.email')} type="email" />
         <Typography variant="subtitle2">{t('contacts.modal.extraInfo')}</Typography>
         {extra.fields.map((field, index) => (
           <Stack key={field.id} direction="row" spacing={1} alignItems="flex-start">
-            <TextField
+            <FormTextField
               size="small"
+              name={`extraInfo.${index}.name`}
               label={t('contacts.modal.extraName')}
-              fullWidth
-              {...register(`extraInfo.${index}.name`)}
-              error={!!errors.extraInfo?.[index]?.name}
-              helperText={message(errors.extraInfo?.[index]?.name?.message)}
             />
-            <TextField
+            <FormTextField
               size="small"
+              name={`extraInfo.${index}.value`}
               label={t('contacts.modal.extraValue')}
-              fullWidth
-              {...register(`extraInfo.${index}.value`)}
-              error={!!errors.extraInfo?.[index]?.value}
-              helperText={message(errors.extraInfo?.[index]?.value?.message)}
             />
             <IconButton
               aria-label={t('contacts.modal.removeExtra')}
@@ -153,6 +115,6 @@ export function ContactModal({ open, contactId, onClose, onSaved }: ContactModal
           </Button>
         </Box>
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

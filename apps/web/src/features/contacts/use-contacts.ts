@@ -1,8 +1,9 @@
 /** Queries, mutations and the spreadsheet upload of the contacts page (core section 7 Contacts). */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Contact, ContactBody, ContactImportResult, ContactsPage } from '@zapdesk/shared';
 import { ApiError, api, fetchWithSession } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
+import { usePagedList, useRecordQuery } from '../../lib/record-queries';
 
 export const contactsKeys = {
   all: ['contacts'] as const,
@@ -13,22 +14,15 @@ export const contactsKeys = {
 
 /** GET /contacts?searchParam=&pageNumber= as an infinite list (`hasMore` drives the next page). */
 export function useContactsList(search: string) {
-  return useInfiniteQuery({
-    queryKey: contactsKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<ContactsPage>('/contacts', { searchParam: search, pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<ContactsPage>(contactsKeys.list(search), '/contacts', (pageNumber) => ({
+    searchParam: search,
+    pageNumber,
+  }));
 }
 
 /** GET /contacts/:id (with extraInfo), when `id` is set. */
 export function useContactDetail(id: number | null | undefined) {
-  return useQuery({
-    queryKey: contactsKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api.get<Contact>(`/contacts/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<Contact>(contactsKeys.detail(id ?? 0), '/contacts', id);
 }
 
 /** POST /contacts (no id) or PUT /contacts/:id; refreshes the lists. */

@@ -2,10 +2,9 @@ import { Button, IconButton, Stack, TextField, Typography } from '@mui/material'
 import { FILE_LIST_MAX_OPTIONS, ZFileListBody } from '@zapdesk/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
-import { useRecordForm } from '../common/use-record-form';
+import { FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { type FileOptionDraft, useFileList, useSaveFileList } from './use-file-lists';
 
 /** Values of the file list form (document 2 section 5: name required, min 3; message required). */
@@ -36,11 +35,15 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
   const existing = useFileList(editing ? fileListId : null);
   const save = useSaveFileList();
   const [options, setOptions] = useState<FileOptionDraft[]>([]);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<FileListFormValues, FileListFormValues>(FORM_SCHEMA, EMPTY, existing.data, toForm);
+  const dialog = useRecordDialog<FileListFormValues, FileListFormValues>({
+    schema: FORM_SCHEMA,
+    defaults: EMPTY,
+    record: existing.data,
+    toForm,
+    save: (values) => save.mutateAsync({ id: editing ? fileListId : undefined, ...values, options }),
+    saved: t('fileLists.toasts.saved'),
+    onClose,
+  });
 
   useEffect(() => {
     if (existing.data)
@@ -51,51 +54,27 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
   const setOption = (index: number, change: Partial<FileOptionDraft>) =>
     setOptions((all) => all.map((o, i) => (i === index ? { ...o, ...change } : o)));
 
-  const onSubmit = handleSubmit(async (values) => {
-    const saved = await save
-      .mutateAsync({ id: editing ? fileListId : undefined, ...values, options })
-      .catch(() => null);
-    if (!saved) return;
-    toast.success(t('fileLists.toasts.saved'));
-    onClose();
-  });
-
-  const message = useFieldMessage({ extra: { tooShort: t('fileLists.errors.nameShort') } });
-
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'file-list-modal-title', form: 'file-list-modal', submit: 'file-list-save' }}
+      messages={{ extra: { tooShort: t('fileLists.errors.nameShort') } }}
       open={open}
       onClose={onClose}
       title={editing ? t('fileLists.titleEdit') : t('fileLists.titleAdd')}
-      titleId="file-list-modal-title"
       maxWidth="sm"
       loading={editing && existing.isPending}
-      onSubmit={onSubmit}
-      formTestId="file-list-modal"
       editing={editing}
-      submitLabel={isSubmitting ? t('fileLists.uploading') : undefined}
-      submitTestId="file-list-save"
-      pending={isSubmitting}
+      submitLabel={dialog.pending ? t('fileLists.uploading') : undefined}
     >
       <Stack spacing={2}>
-        <TextField
-          label={t('fileLists.name')}
-          autoFocus
-          fullWidth
-          {...register('name')}
-          error={!!errors.name}
-          helperText={message(errors.name?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'file-list-name' } }}
-        />
-        <TextField
+        <FormTextField name="name" label={t('fileLists.name')} autoFocus testId="file-list-name" />
+        <FormTextField
+          name="message"
           label={t('fileLists.message')}
-          fullWidth
           multiline
           minRows={3}
-          {...register('message')}
-          error={!!errors.message}
-          helperText={message(errors.message?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'file-list-message' } }}
+          testId="file-list-message"
         />
         <Typography variant="subtitle2">{t('fileLists.options')}</Typography>
         {options.map((option, index) => {
@@ -152,6 +131,6 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
           {t('fileLists.addOption')}
         </Button>
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

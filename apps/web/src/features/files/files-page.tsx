@@ -1,13 +1,13 @@
 import { Stack, TableCell, TableRow } from '@mui/material';
-import { type FileListRecord, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import type { FileListRecord } from '@zapdesk/shared';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import { useDeleteFileList, useFileLists } from './use-file-lists';
 
 /** The form, loaded when it is first opened. */
@@ -19,13 +19,12 @@ const FileListModal = lazy(() => import('./file-list-modal').then((m) => ({ defa
  */
 export function FilesPage() {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam();
   const list = useFileLists(searchParam);
   const remove = useDeleteFileList();
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
   const [toDelete, setToDelete] = useState<FileListRecord | null>(null);
-  const files = useMemo(() => list.data?.pages.flatMap((p) => p.files) ?? [], [list.data]);
+  const files = usePageRows(list, 'files');
 
   return (
     <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>

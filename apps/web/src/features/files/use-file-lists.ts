@@ -1,13 +1,8 @@
 /** Queries and mutations of the /files page (document 2 sections 2, 6 and 8 "Files"). */
-import {
-  type QueryClient,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FileListRecord, FileListsPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { usePagedList, useRecordQuery } from '../../lib/record-queries';
 
 export const fileListsKeys = {
   all: ['file-lists'] as const,
@@ -17,22 +12,15 @@ export const fileListsKeys = {
 
 /** GET /files?searchParam=&pageNumber= as an infinite list. */
 export function useFileLists(search: string) {
-  return useInfiniteQuery({
-    queryKey: fileListsKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<FileListsPage>('/files', { searchParam: search, pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<FileListsPage>(fileListsKeys.list(search), '/files', (pageNumber) => ({
+    searchParam: search,
+    pageNumber,
+  }));
 }
 
 /** GET /files/:id when `id` is set. */
 export function useFileList(id: number | null | undefined) {
-  return useQuery({
-    queryKey: fileListsKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api.get<FileListRecord>(`/files/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<FileListRecord>(fileListsKeys.detail(id ?? 0), '/files', id);
 }
 
 /** One row of the dialog's file options: an existing option (`id`) or a new one, with a chosen file. */

@@ -1,9 +1,8 @@
-import { FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
-import { Controller } from 'react-hook-form';
+import { Stack } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
-import { FormDialog } from '../common/form-dialog';
-import { useRecordForm } from '../common/use-record-form';
+import { FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { useConnections } from '../connections/use-connections';
 import { type FlowCampaignForm, ZFlowCampaignForm } from './flow-forms';
 import type { FlowCampaign } from './flow-types';
@@ -37,93 +36,62 @@ export function FlowCampaignDialog({
   const flows = useFlowOptions();
   const connections = useConnections();
   const save = useSaveFlowCampaign();
-  const {
-    control,
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<FlowCampaignForm, FlowCampaign>(ZFlowCampaignForm, EMPTY, existing.data, toForm);
-
-  const onSubmit = handleSubmit(async (values) => {
-    const body = editing ? values : { ...values, status: undefined };
-    const saved = await save.mutateAsync({ id: campaignId, body }).catch(() => null);
-    if (!saved) return;
-    toast.success(editing ? t('flows.campaigns.toasts.updated') : t('flows.campaigns.toasts.created'));
-    onClose();
+  const dialog = useRecordDialog<FlowCampaignForm, FlowCampaign>({
+    schema: ZFlowCampaignForm,
+    defaults: EMPTY,
+    record: existing.data,
+    toForm,
+    save: (values) => {
+      const body = editing ? values : { ...values, status: undefined };
+      return save.mutateAsync({ id: campaignId, body });
+    },
+    saved: editing ? t('flows.campaigns.toasts.updated') : t('flows.campaigns.toasts.created'),
+    onClose,
   });
-  const helper = (key?: string) => (key ? t(`flows.validation.${key}`) : undefined);
 
   const select = (name: 'flowId' | 'whatsappId', options: { id: number; name: string }[] | undefined) => (
-    <Controller
-      control={control}
+    <FormSelect
       name={name}
-      render={({ field }) => (
-        <TextField
-          select
-          fullWidth
-          label={t(`flows.campaigns.${name === 'flowId' ? 'flow' : 'connection'}`)}
-          value={field.value || ''}
-          onChange={(e) => field.onChange(Number(e.target.value))}
-          error={!!errors[name]}
-          helperText={helper(errors[name]?.message)}
-          slotProps={{ select: { SelectDisplayProps: { 'data-testid': `flow-campaign-${name}` } as object } }}
-        >
-          {(options ?? []).map((option) => (
-            <MenuItem key={option.id} value={option.id}>
-              {option.name}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
+      numeric
+      zeroAsEmpty
+      label={t(`flows.campaigns.${name === 'flowId' ? 'flow' : 'connection'}`)}
+      testId={`flow-campaign-${name}`}
+      options={(options ?? []).map((option) => ({ value: option.id, label: option.name }))}
     />
   );
 
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{
+        title: 'flow-campaign-dialog-title',
+        form: 'flow-campaign-dialog',
+        submit: 'flow-campaign-save',
+      }}
+      messages={(key) => (key ? t(`flows.validation.${key}`) : undefined)}
       onClose={onClose}
       title={editing ? t('flows.campaigns.dialog.titleEdit') : t('flows.campaigns.dialog.titleAdd')}
-      titleId="flow-campaign-dialog-title"
       maxWidth="sm"
       loading={editing && existing.isPending}
-      onSubmit={onSubmit}
-      formTestId="flow-campaign-dialog"
       editing={editing}
-      submitTestId="flow-campaign-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
-        <TextField
-          label={t('flows.campaigns.name')}
-          autoFocus
-          fullWidth
-          {...register('name')}
-          error={!!errors.name}
-          helperText={helper(errors.name?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'flow-campaign-name' } }}
-        />
+        <FormTextField name="name" label={t('flows.campaigns.name')} autoFocus testId="flow-campaign-name" />
         {select('flowId', flows.data)}
         {select('whatsappId', connections.data)}
-        <TextField
+        <FormTextField
+          name="phrase"
           label={t('flows.campaigns.phrase')}
-          fullWidth
-          {...register('phrase')}
-          error={!!errors.phrase}
-          helperText={helper(errors.phrase?.message) ?? t('flows.campaigns.phraseHint')}
-          slotProps={{ htmlInput: { 'data-testid': 'flow-campaign-phrase' } }}
+          hint={t('flows.campaigns.phraseHint')}
+          testId="flow-campaign-phrase"
         />
         {editing && (
-          <Controller
-            control={control}
+          <FormSwitch
             name="status"
-            render={({ field }) => (
-              <FormControlLabel
-                control={<Switch checked={field.value} onChange={(e) => field.onChange(e.target.checked)} />}
-                label={field.value ? t('flows.campaigns.active') : t('flows.campaigns.inactive')}
-              />
-            )}
+            label={(on) => (on ? t('flows.campaigns.active') : t('flows.campaigns.inactive'))}
           />
         )}
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

@@ -1,8 +1,7 @@
-import { TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
-import { FormDialog } from '../common/form-dialog';
-import { useRecordForm } from '../common/use-record-form';
+import { FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { ZFlowNameForm } from './flow-forms';
 import type { Flow } from './flow-types';
 import { useSaveFlowName } from './use-flows';
@@ -30,40 +29,35 @@ export function FlowNameDialog({
   const { t } = useTranslation();
   const editing = flow !== null;
   const save = useSaveFlowName();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<NameValues, Flow>(ZFlowNameForm, { name: '' }, flow ?? undefined, toForm);
-  const onSubmit = handleSubmit(async ({ name }) => {
-    const saved = await save.mutateAsync({ flowId: flow?.id, name }).catch(() => null);
-    if (!saved) return;
-    toast.success(editing ? t('flows.toasts.updated') : t('flows.toasts.created'));
-    onClose();
-    if (!editing) onCreated?.(saved);
+  const dialog = useRecordDialog<NameValues, Flow, Flow>({
+    schema: ZFlowNameForm,
+    defaults: { name: '' },
+    record: flow ?? undefined,
+    toForm,
+    save: ({ name }) => save.mutateAsync({ flowId: flow?.id, name }),
+    saved: editing ? t('flows.toasts.updated') : t('flows.toasts.created'),
+    onClose,
+    onSaved: (saved) => {
+      if (!editing) onCreated?.(saved);
+    },
   });
-  const error = errors.name?.message;
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'flow-name-dialog-title', form: 'flow-name-dialog', submit: 'flow-name-save' }}
+      messages={(key) => (key ? t(`flows.validation.${key}`) : undefined)}
       onClose={onClose}
       title={editing ? t('flows.nameDialog.titleEdit') : t('flows.nameDialog.titleAdd')}
-      titleId="flow-name-dialog-title"
       maxWidth="xs"
-      onSubmit={onSubmit}
-      formTestId="flow-name-dialog"
       editing={editing}
-      submitTestId="flow-name-save"
-      pending={isSubmitting}
     >
-      <TextField
+      <FormTextField
+        name="name"
         label={t('flows.nameDialog.name')}
         autoFocus
-        fullWidth
-        {...register('name')}
-        error={!!error}
-        helperText={error ? t(`flows.validation.${error}`) : undefined}
-        slotProps={{ htmlInput: { 'data-testid': 'flow-name-input', maxLength: 100 } }}
+        slotProps={{ htmlInput: { maxLength: 100 } }}
+        testId="flow-name-input"
       />
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

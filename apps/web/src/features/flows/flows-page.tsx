@@ -17,17 +17,16 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, type MouseEvent, Suspense, useMemo, useState } from 'react';
+import { lazy, type MouseEvent, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import { FlowPlanGate } from './flow-plan-gate';
 import { canEditFlows, type Flow } from './flow-types';
 import { useDeleteFlow, useDuplicateFlow, useFlows, useSetFlowActive } from './use-flows';
@@ -58,8 +57,7 @@ function FlowsList() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const canEdit = canEditFlows(useCurrentUser());
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam();
   const list = useFlows(searchParam);
   const remove = useDeleteFlow();
   const duplicate = useDuplicateFlow();
@@ -67,7 +65,7 @@ function FlowsList() {
   const [nameDialog, setNameDialog] = useState<{ flow: Flow | null } | null>(null);
   const [toDelete, setToDelete] = useState<Flow | null>(null);
   const [menu, setMenu] = useState<{ anchor: HTMLElement; flow: Flow } | null>(null);
-  const flows = useMemo(() => list.data?.pages.flatMap((p) => p.flows) ?? [], [list.data]);
+  const flows = usePageRows(list, 'flows');
 
   const openMenu = (event: MouseEvent<HTMLElement>, flow: Flow) => {
     event.stopPropagation();

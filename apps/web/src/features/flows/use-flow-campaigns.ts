@@ -1,27 +1,20 @@
 /** Queries and mutations of the flow campaigns page (document 3 section 7 "Flow campaigns"). */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { usePagedList, useRecordQuery } from '../../lib/record-queries';
 import type { FlowCampaign, FlowCampaignsPage } from './flow-types';
 import { flowKeys } from './use-flows';
 
 /** GET /flowcampaign?pageNumber= as an infinite list (`{ flow, hasMore }`, 20 a page). */
 export function useFlowCampaigns() {
-  return useInfiniteQuery({
-    queryKey: flowKeys.campaigns,
-    queryFn: ({ pageParam, signal }) =>
-      api.get<FlowCampaignsPage>('/flowcampaign', { pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<FlowCampaignsPage>(flowKeys.campaigns, '/flowcampaign', (pageNumber) => ({
+    pageNumber,
+  }));
 }
 
 /** GET /flowcampaign/:id when `id` is set. */
 export function useFlowCampaign(id: number | null | undefined) {
-  return useQuery({
-    queryKey: flowKeys.campaign(id ?? 0),
-    queryFn: ({ signal }) => api.get<FlowCampaign>(`/flowcampaign/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<FlowCampaign>(flowKeys.campaign(id ?? 0), '/flowcampaign', id);
 }
 
 export interface FlowCampaignBody {

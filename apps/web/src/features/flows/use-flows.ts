@@ -1,6 +1,7 @@
 /** Queries and mutations of the flows list and the flow builder (document 3 section 7 "Flow builder"). */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { usePagedList } from '../../lib/record-queries';
 import type { Flow, FlowConnection, FlowNode, FlowsPage, FlowWithGraph } from './flow-types';
 
 export const flowKeys = {
@@ -13,13 +14,10 @@ export const flowKeys = {
 
 /** GET /flowbuilder?searchParam=&pageNumber= as an infinite list (`{ flows, hasMore }`). */
 export function useFlows(search: string) {
-  return useInfiniteQuery({
-    queryKey: flowKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<FlowsPage>('/flowbuilder', { searchParam: search, pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<FlowsPage>(flowKeys.list(search), '/flowbuilder', (pageNumber) => ({
+    searchParam: search,
+    pageNumber,
+  }));
 }
 
 /**

@@ -1,13 +1,12 @@
-import { Button, List, ListItem, ListItemText, Stack, TextField, Typography } from '@mui/material';
+import { Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { type Help, ZHelpBody } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
+import { FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
 import { RowActions } from '../common/row-actions';
-import { useRecordForm } from '../common/use-record-form';
+import { useRecordDialog } from '../common/use-record-form';
 import { useDeleteHelp, useHelpsList, useSaveHelp } from './use-helps';
 
 interface HelpFormValues {
@@ -20,69 +19,42 @@ interface HelpFormValues {
 function HelpModal({ record, onClose }: { record: Help | null; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useSaveHelp();
-  const message = useFieldMessage();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<HelpFormValues>(
-    ZHelpBody,
-    record
+  const dialog = useRecordDialog<HelpFormValues>({
+    schema: ZHelpBody,
+    defaults: record
       ? { title: record.title, description: record.description, video: record.video }
       : { title: '', description: '', video: '' },
-  );
-  const onSubmit = handleSubmit(async (values) => {
-    const saved = await save.mutateAsync({ id: record?.id, body: values }).catch(() => null);
-    if (!saved) {
-      toast.error(t('helps.toasts.saveError'));
-      return;
-    }
-    toast.success(t('helps.toasts.saved'));
-    onClose();
+    save: (values) => save.mutateAsync({ id: record?.id, body: values }),
+    saved: t('helps.toasts.saved'),
+    failed: t('helps.toasts.saveError'),
+    onClose,
   });
   return (
-    <FormDialog
-      open
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'help-modal-title', form: 'help-modal', submit: 'help-save' }}
       onClose={onClose}
       title={record ? t('helps.modal.titleEdit') : t('helps.modal.titleAdd')}
-      titleId="help-modal-title"
       maxWidth="sm"
-      onSubmit={onSubmit}
-      formTestId="help-modal"
       editing={!!record}
-      submitTestId="help-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
-        <TextField
-          label={t('helps.modal.title')}
-          autoFocus
-          fullWidth
-          {...register('title')}
-          error={!!errors.title}
-          helperText={message(errors.title?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'help-title' } }}
-        />
-        <TextField
+        <FormTextField name="title" label={t('helps.modal.title')} autoFocus testId="help-title" />
+        <FormTextField
+          name="description"
           label={t('helps.modal.description')}
           multiline
           minRows={2}
-          fullWidth
-          {...register('description')}
-          error={!!errors.description}
-          helperText={message(errors.description?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'help-description' } }}
+          testId="help-description"
         />
-        <TextField
+        <FormTextField
+          name="video"
           label={t('helps.modal.video')}
-          fullWidth
-          {...register('video')}
-          error={!!errors.video}
-          helperText={message(errors.video?.message) || t('helps.modal.videoHint')}
-          slotProps={{ htmlInput: { 'data-testid': 'help-video' } }}
+          hint={t('helps.modal.videoHint')}
+          testId="help-video"
         />
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }
 

@@ -1,5 +1,5 @@
 /** Queries and mutations of the outgoing webhooks tab. */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Webhook,
   WebhookBody,
@@ -8,6 +8,7 @@ import type {
   WebhookWithSecret,
 } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { usePagedList } from '../../lib/record-queries';
 
 export const webhooksKeys = {
   all: ['webhooks'] as const,
@@ -55,14 +56,12 @@ export function useDeleteWebhook() {
 
 /** GET /webhooks/:id/deliveries as an infinite list, newest first. */
 export function useWebhookDeliveries(id: number | null) {
-  return useInfiniteQuery({
-    queryKey: webhooksKeys.deliveries(id ?? 0),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<WebhookDeliveriesPage>(`/webhooks/${id}/deliveries`, { pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-    enabled: typeof id === 'number',
-  });
+  return usePagedList<WebhookDeliveriesPage>(
+    webhooksKeys.deliveries(id ?? 0),
+    `/webhooks/${id}/deliveries`,
+    (pageNumber) => ({ pageNumber }),
+    { enabled: typeof id === 'number' },
+  );
 }
 
 /** POST /webhooks/:id/deliveries/:deliveryId/retry: a failed delivery tried again. */

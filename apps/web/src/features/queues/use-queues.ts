@@ -10,6 +10,7 @@ import type {
   UpdateQueueOptionBody,
 } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { useRecordQuery } from '../../lib/record-queries';
 
 export const queuesKeys = {
   list: () => ['queues'] as const,
@@ -32,11 +33,7 @@ export function useQueueList(options: { enabled?: boolean; silent?: boolean } = 
 
 /** GET /queue/:id (schedules and options tree), when `id` is set. */
 export function useQueueDetail(id: number | null | undefined) {
-  return useQuery({
-    queryKey: queuesKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api.get<QueueDetail>(`/queue/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<QueueDetail>(queuesKeys.detail(id ?? 0), '/queue', id);
 }
 
 /** GET /settings, read for `scheduleType` (shares the settings page's cache entry). */

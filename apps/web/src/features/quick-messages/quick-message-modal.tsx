@@ -1,17 +1,15 @@
-import { FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import { Stack } from '@mui/material';
 import { type QuickMessage, ZQuickMessageBody } from '@zapdesk/shared';
 import { useState } from 'react';
-import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
+import { FormSwitch, FormTextField } from '../common/form-fields';
 import {
   type MediaAttachment,
   MediaAttachmentField,
   NO_MEDIA_CHANGE,
 } from '../common/media-attachment-field';
-import { useRecordForm } from '../common/use-record-form';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { useSaveQuickMessage } from './use-quick-messages';
 
 /** Values of the quick message form (document 2 sections 3 and 5). */
@@ -36,76 +34,41 @@ export function QuickMessageModal({ open, record, onClose }: QuickMessageModalPr
   const { t } = useTranslation();
   const save = useSaveQuickMessage();
   const [media, setMedia] = useState<MediaAttachment>(NO_MEDIA_CHANGE);
-  const {
-    control,
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<QuickMessageFormValues>(
-    ZQuickMessageBody,
-    record
+  const dialog = useRecordDialog<QuickMessageFormValues>({
+    schema: ZQuickMessageBody,
+    defaults: record
       ? { shortcode: record.shortcode, message: record.message, geral: record.geral }
       : { shortcode: '', message: '', geral: false },
-  );
-
-  const onSubmit = handleSubmit(async (values) => {
-    const saved = await save.mutateAsync({ id: record?.id, body: values, ...media }).catch(() => null);
-    if (!saved) return;
-    toast.success(t('quickMessages.toasts.saved'));
-    onClose();
+    save: (values) => save.mutateAsync({ id: record?.id, body: values, ...media }),
+    saved: t('quickMessages.toasts.saved'),
+    onClose,
   });
 
-  const message = useFieldMessage();
-
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'quick-message-modal-title', form: 'quick-message-modal', submit: 'quick-message-save' }}
       open={open}
       onClose={onClose}
       title={record ? t('quickMessages.modal.titleEdit') : t('quickMessages.modal.titleAdd')}
-      titleId="quick-message-modal-title"
       maxWidth="sm"
-      onSubmit={onSubmit}
-      formTestId="quick-message-modal"
       editing={!!record}
-      submitTestId="quick-message-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
-        <TextField
+        <FormTextField
+          name="shortcode"
           label={t('quickMessages.modal.shortcode')}
           autoFocus
-          fullWidth
-          {...register('shortcode')}
-          error={!!errors.shortcode}
-          helperText={message(errors.shortcode?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'quick-message-shortcode' } }}
+          testId="quick-message-shortcode"
         />
-        <TextField
+        <FormTextField
+          name="message"
           label={t('quickMessages.modal.message')}
           multiline
           minRows={4}
-          fullWidth
-          {...register('message')}
-          error={!!errors.message}
-          helperText={message(errors.message?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'quick-message-message' } }}
+          testId="quick-message-message"
         />
-        <Controller
-          control={control}
-          name="geral"
-          render={({ field }) => (
-            <FormControlLabel
-              control={
-                <Switch
-                  checked={field.value}
-                  onChange={(e) => field.onChange(e.target.checked)}
-                  slotProps={{ input: { 'data-testid': 'quick-message-geral' } as object }}
-                />
-              }
-              label={t('quickMessages.modal.geral')}
-            />
-          )}
-        />
+        <FormSwitch name="geral" label={t('quickMessages.modal.geral')} testId="quick-message-geral" />
         <MediaAttachmentField
           label={t('quickMessages.modal.attach')}
           storedName={record?.mediaName}
@@ -114,6 +77,6 @@ export function QuickMessageModal({ open, record, onClose }: QuickMessageModalPr
           testId="quick-message"
         />
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

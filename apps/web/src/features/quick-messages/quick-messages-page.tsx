@@ -1,14 +1,14 @@
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
-import { can, type QuickMessage, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { can, type QuickMessage } from '@zapdesk/shared';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import { useDeleteQuickMessage, useQuickMessagesList } from './use-quick-messages';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -25,13 +25,12 @@ export function QuickMessagesPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const admin = can(me.profile, 'user-modal:editProfile');
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam();
   const list = useQuickMessagesList(searchParam, me.id);
   const remove = useDeleteQuickMessage();
   const [modal, setModal] = useState<{ record: QuickMessage | null } | null>(null);
   const [toDelete, setToDelete] = useState<QuickMessage | null>(null);
-  const records = useMemo(() => list.data?.pages.flatMap((p) => p.records) ?? [], [list.data]);
+  const records = usePageRows(list, 'records');
 
   const onScroll = loadMoreOnScroll(list);
 

@@ -1,7 +1,8 @@
 /** Queries and mutations of the quick messages page (document 2 section 7 "Quick messages"). */
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { QuickMessage, QuickMessageBody, QuickMessagesPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { usePagedList } from '../../lib/record-queries';
 import { type MediaSaveInput, saveWithMedia } from '../../lib/save-with-media';
 
 export const quickMessagesKeys = {
@@ -11,17 +12,11 @@ export const quickMessagesKeys = {
 
 /** GET /quick-messages?searchParam=&pageNumber=&userId= as an infinite list. */
 export function useQuickMessagesList(search: string, userId: number) {
-  return useInfiniteQuery({
-    queryKey: quickMessagesKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<QuickMessagesPage>(
-        '/quick-messages',
-        { searchParam: search, pageNumber: pageParam, userId },
-        signal,
-      ),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<QuickMessagesPage>(quickMessagesKeys.list(search), '/quick-messages', (pageNumber) => ({
+    searchParam: search,
+    pageNumber,
+    userId,
+  }));
 }
 
 /**

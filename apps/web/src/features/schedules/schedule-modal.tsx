@@ -1,20 +1,20 @@
-import { Stack, TextField } from '@mui/material';
+import { Stack } from '@mui/material';
 import { type Schedule, ZScheduleBody } from '@zapdesk/shared';
 import { addHours, format } from 'date-fns';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { ContactAutocomplete, type ContactRef } from '../common/contact-autocomplete';
 import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
+import { FormTextField } from '../common/form-fields';
 import {
   type MediaAttachment,
   MediaAttachmentField,
   NO_MEDIA_CHANGE,
 } from '../common/media-attachment-field';
-import { useRecordForm } from '../common/use-record-form';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { useSaveSchedule } from './use-schedules';
 
 /** Values of the schedule form: sendAt as a local `yyyy-MM-ddTHH:mm` (datetime-local input). */
@@ -55,44 +55,39 @@ export function ScheduleModal({ record, contact, start, onClose }: ScheduleModal
   const save = useSaveSchedule();
   const message = useFieldMessage();
   const [media, setMedia] = useState<MediaAttachment>(NO_MEDIA_CHANGE);
+  const dialog = useRecordDialog<ScheduleFormValues>({
+    schema: ZScheduleForm,
+    defaults: {
+      body: record?.body ?? '',
+      contact: record?.contact ?? contact ?? null,
+      sendAt: format(record ? new Date(record.sendAt) : (start ?? addHours(new Date(), 1)), LOCAL_FORMAT),
+    },
+    save: (values) => {
+      const body = {
+        body: values.body,
+        contactId: values.contact!.id,
+        sendAt: new Date(values.sendAt).toISOString(),
+      };
+      return save.mutateAsync({ id: record?.id, body, ...media });
+    },
+    saved: t('schedules.toasts.saved'),
+    failed: t('schedules.toasts.error'),
+    onClose,
+  });
   const {
     control,
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<ScheduleFormValues>(ZScheduleForm, {
-    body: record?.body ?? '',
-    contact: record?.contact ?? contact ?? null,
-    sendAt: format(record ? new Date(record.sendAt) : (start ?? addHours(new Date(), 1)), LOCAL_FORMAT),
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    const body = {
-      body: values.body,
-      contactId: values.contact!.id,
-      sendAt: new Date(values.sendAt).toISOString(),
-    };
-    const saved = await save.mutateAsync({ id: record?.id, body, ...media }).catch(() => null);
-    if (!saved) {
-      toast.error(t('schedules.toasts.error'));
-      return;
-    }
-    toast.success(t('schedules.toasts.saved'));
-    onClose();
-  });
+    formState: { errors },
+  } = dialog.form;
 
   return (
-    <FormDialog
-      open
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'schedule-modal-title', form: 'schedule-modal', submit: 'schedule-save' }}
+      messages={{ extra: { tooShort: t('schedules.modal.tooShort') } }}
       onClose={onClose}
       title={record ? t('schedules.modal.titleEdit') : t('schedules.modal.titleAdd')}
-      titleId="schedule-modal-title"
       maxWidth="sm"
-      onSubmit={onSubmit}
-      formTestId="schedule-modal"
       editing={!!record}
-      submitTestId="schedule-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
         <Controller
@@ -111,28 +106,19 @@ export function ScheduleModal({ record, contact, start, onClose }: ScheduleModal
             />
           )}
         />
-        <TextField
+        <FormTextField
+          name="body"
           label={t('schedules.modal.body')}
           multiline
           minRows={4}
-          fullWidth
-          {...register('body')}
-          error={!!errors.body}
-          helperText={
-            errors.body?.message === 'tooShort'
-              ? t('schedules.modal.tooShort')
-              : message(errors.body?.message)
-          }
-          slotProps={{ htmlInput: { 'data-testid': 'schedule-body' } }}
+          testId="schedule-body"
         />
-        <TextField
+        <FormTextField
+          name="sendAt"
           label={t('schedules.modal.sendAt')}
           type="datetime-local"
-          fullWidth
-          {...register('sendAt')}
-          error={!!errors.sendAt}
-          helperText={message(errors.sendAt?.message)}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'schedule-send-at' } }}
+          slotProps={{ inputLabel: { shrink: true } }}
+          testId="schedule-send-at"
         />
         <MediaAttachmentField
           label={t('schedules.modal.attach')}
@@ -144,6 +130,6 @@ export function ScheduleModal({ record, contact, start, onClose }: ScheduleModal
           testId="schedule"
         />
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

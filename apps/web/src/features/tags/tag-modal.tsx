@@ -1,12 +1,10 @@
-import { FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import { Stack } from '@mui/material';
 import { can, ZTagBody } from '@zapdesk/shared';
-import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { useCurrentUser } from '../auth/session-context';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
-import { useRecordForm } from '../common/use-record-form';
+import { FormSwitch, FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { useSaveTag, useTag } from './use-tags';
 
 /** Values of the tag form (document 2 sections 3 and 5). */
@@ -37,78 +35,41 @@ export function TagModal({ open, tagId, onClose }: TagModalProps) {
   const editing = typeof tagId === 'number';
   const existing = useTag(editing ? tagId : null);
   const save = useSaveTag();
-  const {
-    control,
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<TagFormValues, TagFormValues>(ZTagBody, EMPTY, existing.data, toForm);
-
-  const onSubmit = handleSubmit(async (values) => {
-    const body = { name: values.name, color: values.color, ...(admin ? { kanban: values.kanban } : {}) };
-    const saved = await save.mutateAsync({ id: editing ? tagId : undefined, body }).catch(() => null);
-    if (!saved) return;
-    toast.success(t('tagModal.success'));
-    onClose();
-  });
-
-  // The tag form's own messages (document 2 section 5: 'Obrigatório', 'Mensagem muito curta').
-  const message = useFieldMessage({
-    extra: { required: t('tagModal.errors.required'), tooShort: t('tagModal.errors.tooShort') },
+  const dialog = useRecordDialog<TagFormValues, TagFormValues>({
+    schema: ZTagBody,
+    defaults: EMPTY,
+    record: existing.data,
+    toForm,
+    save: (values) => {
+      const body = { name: values.name, color: values.color, ...(admin ? { kanban: values.kanban } : {}) };
+      return save.mutateAsync({ id: editing ? tagId : undefined, body });
+    },
+    saved: t('tagModal.success'),
+    onClose,
   });
 
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'tag-modal-title', form: 'tag-modal', submit: 'tag-save' }}
+      // The tag form's own messages (document 2 section 5: 'Obrigatório', 'Mensagem muito curta').
+      messages={{
+        extra: { required: t('tagModal.errors.required'), tooShort: t('tagModal.errors.tooShort') },
+      }}
       open={open}
       onClose={onClose}
       title={editing ? t('tagModal.titleEdit') : t('tagModal.titleAdd')}
-      titleId="tag-modal-title"
       maxWidth="xs"
       loading={editing && existing.isPending}
-      onSubmit={onSubmit}
-      formTestId="tag-modal"
       editing={editing}
-      submitTestId="tag-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2}>
-        <TextField
-          label={t('tagModal.name')}
-          autoFocus
-          fullWidth
-          {...register('name')}
-          error={!!errors.name}
-          helperText={message(errors.name?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'tag-name' } }}
-        />
-        <TextField
-          label={t('tagModal.color')}
-          type="color"
-          fullWidth
-          {...register('color')}
-          error={!!errors.color}
-          helperText={message(errors.color?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'tag-color' } }}
-        />
+        <FormTextField name="name" label={t('tagModal.name')} autoFocus testId="tag-name" />
+        <FormTextField name="color" label={t('tagModal.color')} type="color" testId="tag-color" />
         {admin && (
-          <Controller
-            control={control}
-            name="kanban"
-            render={({ field }) => (
-              <FormControlLabel
-                control={
-                  <Switch
-                    checked={field.value === 1}
-                    onChange={(e) => field.onChange(e.target.checked ? 1 : 0)}
-                    slotProps={{ input: { 'data-testid': 'tag-kanban' } as object }}
-                  />
-                }
-                label={t('tagModal.kanban')}
-              />
-            )}
-          />
+          <FormSwitch name="kanban" label={t('tagModal.kanban')} on={1} off={0} testId="tag-kanban" />
         )}
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

@@ -1,14 +1,14 @@
 import { Chip, Stack, TableCell, TableRow } from '@mui/material';
-import { can, SEARCH_DEBOUNCE_MS, type TagWithCount } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { can, type TagWithCount } from '@zapdesk/shared';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { RowActions } from '../common/row-actions';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import { useDeleteTag, useTagsList } from './use-tags';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -22,13 +22,12 @@ export function TagsPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const admin = can(me.profile, 'user-modal:editProfile');
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam();
   const list = useTagsList(searchParam);
   const remove = useDeleteTag();
   const [modal, setModal] = useState<{ tagId: number | null } | null>(null);
   const [toDelete, setToDelete] = useState<TagWithCount | null>(null);
-  const tags = useMemo(() => list.data?.pages.flatMap((p) => p.tags) ?? [], [list.data]);
+  const tags = usePageRows(list, 'tags');
 
   const onScroll = loadMoreOnScroll(list);
 

@@ -1,7 +1,8 @@
 /** Queries and mutations of the tags page (document 2 section 7 "Tags and kanban"). */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Tag, TagBody, TagsPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { usePagedList, useRecordQuery } from '../../lib/record-queries';
 
 export const tagsKeys = {
   all: ['tags-admin'] as const,
@@ -11,22 +12,15 @@ export const tagsKeys = {
 
 /** GET /tags/?searchParam=&pageNumber= as an infinite list. */
 export function useTagsList(search: string) {
-  return useInfiniteQuery({
-    queryKey: tagsKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<TagsPage>('/tags/', { searchParam: search, pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedList<TagsPage>(tagsKeys.list(search), '/tags/', (pageNumber) => ({
+    searchParam: search,
+    pageNumber,
+  }));
 }
 
 /** GET /tags/:id when `id` is set. */
 export function useTag(id: number | null | undefined) {
-  return useQuery({
-    queryKey: tagsKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api.get<Tag>(`/tags/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<Tag>(tagsKeys.detail(id ?? 0), '/tags', id);
 }
 
 /** POST /tags or PUT /tags/:id; refreshes the lists (also the inbox's /tags/list). */

@@ -1,5 +1,5 @@
 /** Queries and mutations of the open ticket view (core sections 2, 4 and 7). */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   Contact,
   Message,
@@ -12,6 +12,7 @@ import type {
   UpdateTicketBody,
 } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { usePagedList } from '../../lib/record-queries';
 import { applyMessageAnswer, type MessagesPage, ticketViewKeys } from './messages-cache';
 
 /** GET /tickets/u/:uuid. Failures are handled by the view (403 and 404 go back to /tickets). */
@@ -26,15 +27,12 @@ export function useTicket(uuid: string) {
 
 /** GET /messages/:ticketId?pageNumber=N; page 1 is the newest, later pages are older. */
 export function useMessages(ticketId: number | undefined, contactId: number | undefined) {
-  return useInfiniteQuery({
-    queryKey: ticketViewKeys.messages(ticketId ?? 0, contactId ?? 0),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<MessagesPage>(`/messages/${ticketId}`, { pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-    enabled: typeof ticketId === 'number' && typeof contactId === 'number',
-    staleTime: 0,
-  });
+  return usePagedList<MessagesPage>(
+    ticketViewKeys.messages(ticketId ?? 0, contactId ?? 0),
+    `/messages/${ticketId}`,
+    (pageNumber) => ({ pageNumber }),
+    { enabled: typeof ticketId === 'number' && typeof contactId === 'number', staleTime: 0 },
+  );
 }
 
 /** Keeps the viewed ticket's cache in step with a ticket answered by the API. */

@@ -1,7 +1,8 @@
 /** Queries and mutations of the users screens (core section 7 "Users, settings, companies"). */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CreateUserBody, PublicUser, UpdateUserBody, UsersPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { usePagedList, useRecordQuery } from '../../lib/record-queries';
 import { usersKeys } from './users-cache';
 
 /** A WhatsApp connection as the user modal needs it. */
@@ -12,23 +13,17 @@ export interface ConnectionOption {
 
 /** GET /users/?searchParam=&pageNumber= as an infinite list (`hasMore` drives the next page). */
 export function useUsersList(search: string, options: { silent?: boolean } = {}) {
-  return useInfiniteQuery({
-    queryKey: usersKeys.list(search),
-    queryFn: ({ pageParam, signal }) =>
-      api.get<UsersPage>('/users/', { searchParam: search, pageNumber: pageParam }, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-    meta: { silent: options.silent ?? false },
-  });
+  return usePagedList<UsersPage>(
+    usersKeys.list(search),
+    '/users/',
+    (pageNumber) => ({ searchParam: search, pageNumber }),
+    { meta: { silent: options.silent ?? false } },
+  );
 }
 
 /** GET /users/:id, when `id` is set. */
 export function useUser(id: number | null | undefined) {
-  return useQuery({
-    queryKey: usersKeys.detail(id ?? 0),
-    queryFn: ({ signal }) => api.get<PublicUser>(`/users/${id}`, undefined, signal),
-    enabled: typeof id === 'number',
-  });
+  return useRecordQuery<PublicUser>(usersKeys.detail(id ?? 0), '/users', id);
 }
 
 /**

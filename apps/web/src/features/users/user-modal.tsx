@@ -1,13 +1,12 @@
-import { FormControlLabel, MenuItem, Stack, Switch, TextField } from '@mui/material';
+import { Stack } from '@mui/material';
 import { can, type PublicUser, type UpdateUserBody, ZCreateUserBody, ZUpdateUserBody } from '@zapdesk/shared';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { useCurrentUser } from '../auth/session-context';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
+import { FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
 import { OptionalIdSelect, QueueMultiSelect } from '../common/id-select';
-import { useRecordForm } from '../common/use-record-form';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { useQueueList } from '../queues/use-queues';
 import { useConnectionOptions, useSaveUser, useUser } from './use-users';
 
@@ -69,89 +68,66 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
   const save = useSaveUser();
 
   const schema = editing ? ZUpdateUserBody : ZCreateUserBody;
-  const {
-    control,
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<UserFormValues, PublicUser>(schema, EMPTY, existing.data, toForm);
-
-  const onSubmit = handleSubmit(async (values) => {
-    const body: UpdateUserBody = { email: values.email };
-    if (!self) body.name = values.name;
-    if (values.password) body.password = values.password;
-    if (canEditProfile) {
-      body.profile = values.profile;
-      body.allTicket = values.allTicket;
-      body.whatsappId = values.whatsappId;
-    }
-    if (canEditQueues) body.queueIds = values.queueIds;
-    const saved = await save.mutateAsync({ id: editing ? userId : undefined, body }).catch(() => null);
-    if (!saved) return;
-    toast.success(t('users.toasts.saved'));
-    onSaved?.(saved);
-    onClose();
+  const dialog = useRecordDialog<UserFormValues, PublicUser, PublicUser>({
+    schema,
+    defaults: EMPTY,
+    record: existing.data,
+    toForm,
+    save: (values) => {
+      const body: UpdateUserBody = { email: values.email };
+      if (!self) body.name = values.name;
+      if (values.password) body.password = values.password;
+      if (canEditProfile) {
+        body.profile = values.profile;
+        body.allTicket = values.allTicket;
+        body.whatsappId = values.whatsappId;
+      }
+      if (canEditQueues) body.queueIds = values.queueIds;
+      return save.mutateAsync({ id: editing ? userId : undefined, body });
+    },
+    saved: t('users.toasts.saved'),
+    onSaved,
+    onClose,
   });
-
-  const message = useFieldMessage();
-  const loading = editing && existing.isPending;
+  const { control } = dialog.form;
 
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'user-modal-title', form: 'user-form', submit: 'user-modal-save' }}
       open={open}
       onClose={onClose}
       title={editing ? t('userModal.titleEdit') : t('userModal.titleAdd')}
-      titleId="user-modal-title"
       maxWidth="sm"
-      loading={loading}
-      onSubmit={onSubmit}
-      formTestId="user-form"
+      loading={editing && existing.isPending}
       editing={editing}
-      submitTestId="user-modal-save"
-      pending={isSubmitting}
       lockCancel
     >
       <Stack spacing={2}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <TextField
+          <FormTextField
+            name="name"
             label={t('userModal.name')}
-            fullWidth
             autoFocus={!self}
-            {...register('name')}
             slotProps={{ htmlInput: { readOnly: self } }}
-            error={!!errors.name}
-            helperText={message(errors.name?.message)}
           />
-          <TextField
+          <FormTextField
+            name="password"
             label={t('userModal.password')}
             type="password"
             autoComplete="new-password"
-            fullWidth
-            {...register('password')}
-            error={!!errors.password}
-            helperText={message(errors.password?.message)}
           />
         </Stack>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <TextField
-            label={t('userModal.email')}
-            type="email"
-            autoComplete="off"
-            fullWidth
-            {...register('email')}
-            error={!!errors.email}
-            helperText={message(errors.email?.message)}
-          />
+          <FormTextField name="email" label={t('userModal.email')} type="email" autoComplete="off" />
           {canEditProfile && (
-            <Controller
+            <FormSelect
               name="profile"
-              control={control}
-              render={({ field }) => (
-                <TextField select label={t('userModal.profile')} fullWidth {...field}>
-                  <MenuItem value="admin">{t('users.profiles.admin')}</MenuItem>
-                  <MenuItem value="user">{t('users.profiles.user')}</MenuItem>
-                </TextField>
-              )}
+              label={t('userModal.profile')}
+              options={[
+                { value: 'admin', label: t('users.profiles.admin') },
+                { value: 'user', label: t('users.profiles.user') },
+              ]}
             />
           )}
         </Stack>
@@ -183,25 +159,16 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
                 />
               )}
             />
-            <Controller
+            <FormSwitch
               name="allTicket"
-              control={control}
-              render={({ field }) => (
-                <FormControlLabel
-                  sx={{ width: '100%' }}
-                  label={t('userModal.allTicket')}
-                  control={
-                    <Switch
-                      checked={field.value === 'enabled'}
-                      onChange={(e) => field.onChange(e.target.checked ? 'enabled' : 'desabled')}
-                    />
-                  }
-                />
-              )}
+              label={t('userModal.allTicket')}
+              on="enabled"
+              off="desabled"
+              sx={{ width: '100%' }}
             />
           </Stack>
         )}
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

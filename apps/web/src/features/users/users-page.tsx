@@ -1,16 +1,16 @@
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { Stack, TableCell, Typography } from '@mui/material';
-import { can, type PublicUser, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { can, type PublicUser } from '@zapdesk/shared';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { InfiniteTable } from '../common/infinite-table';
 import { ListPageHeader } from '../common/list-page-header';
 import { NoPermission } from '../common/no-permission';
 import { RowActions } from '../common/row-actions';
+import { usePageRows, useSearchParam } from '../common/use-list-page';
 import { useDeleteUser, useUsersList } from './use-users';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -25,14 +25,13 @@ export function UsersPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const admin = can(me.profile, 'user-modal:editProfile');
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim().toLowerCase(), SEARCH_DEBOUNCE_MS);
+  const [search, setSearch, searchParam] = useSearchParam((text) => text.trim().toLowerCase());
   const list = useUsersList(searchParam, { silent: !admin });
   const remove = useDeleteUser();
   const [modal, setModal] = useState<{ userId: number | null } | null>(null);
   const [toDelete, setToDelete] = useState<PublicUser | null>(null);
 
-  const users = useMemo(() => list.data?.pages.flatMap((p) => p.users) ?? [], [list.data]);
+  const users = usePageRows(list, 'users');
 
   if (list.error instanceof ApiError && list.error.code === 'ERR_NO_PERMISSION') return <NoPermission />;
 

@@ -1,0 +1,164 @@
+import { FormControlLabel, MenuItem, Switch, TextField, type TextFieldProps } from '@mui/material';
+import type { SxProps, Theme } from '@mui/material/styles';
+import type { ReactNode } from 'react';
+import { get, type RegisterOptions, useController, useFormContext, useFormState } from 'react-hook-form';
+import { useFormFieldMessage } from './record-form-dialog';
+
+/** The error of field `name` in the enclosing form, translated, and whether there is one. */
+function useFieldError(name: string, errorText?: string) {
+  const { errors } = useFormState({ name });
+  const message = useFormFieldMessage();
+  const key = (get(errors, name) as { message?: string } | undefined)?.message;
+  const error = !!get(errors, name);
+  return { error, text: error && errorText !== undefined ? errorText : message(key) };
+}
+
+/** Adds `data-testid` to a TextField's htmlInput slot props. */
+function withInputTestId(slotProps: TextFieldProps['slotProps'], testId?: string) {
+  const htmlInput = (slotProps?.htmlInput ?? {}) as object;
+  return { ...slotProps, htmlInput: { ...htmlInput, 'data-testid': testId } };
+}
+
+export type FormTextFieldProps = Omit<TextFieldProps, 'name' | 'error'> & {
+  /** The form value it edits. */
+  name: string;
+  /** The input's data-testid. */
+  testId?: string;
+  /** Read as a number (`valueAsNumber`). */
+  number?: boolean;
+  /** Further register options (setValueAs...). */
+  rules?: RegisterOptions;
+  /** Shown under the field while it has no error. */
+  hint?: ReactNode;
+  /** Shown instead of the translated message when the field has an error. */
+  errorText?: string;
+};
+
+/**
+ * A text field of the enclosing RecordFormDialog's form (full width unless told): registered under
+ * `name`, with its validation error in the user's language below it.
+ */
+export function FormTextField({
+  name,
+  testId,
+  number,
+  rules,
+  hint,
+  errorText,
+  slotProps,
+  ...props
+}: FormTextFieldProps) {
+  const { register } = useFormContext();
+  const { error, text } = useFieldError(name, errorText);
+  return (
+    <TextField
+      fullWidth
+      {...props}
+      {...register(name, (number ? { ...rules, valueAsNumber: true } : rules) as RegisterOptions)}
+      error={error}
+      helperText={text || hint}
+      slotProps={withInputTestId(slotProps, testId)}
+    />
+  );
+}
+
+export interface FormSwitchProps {
+  name: string;
+  /** The label, or the label for the current value. */
+  label: ReactNode | ((value: unknown) => ReactNode);
+  /** The switch input's data-testid. */
+  testId?: string;
+  /** The values stored when on and off; true and false unless given (e.g. 1 and 0). */
+  on?: unknown;
+  off?: unknown;
+  disabled?: boolean;
+  /** The label's style. */
+  sx?: SxProps<Theme>;
+}
+
+/** A labelled switch of the enclosing RecordFormDialog's form, on while the value is `on`. */
+export function FormSwitch({ name, label, testId, on = true, off = false, disabled, sx }: FormSwitchProps) {
+  const { field } = useController({ name });
+  return (
+    <FormControlLabel
+      sx={sx}
+      control={
+        <Switch
+          checked={on === true ? !!field.value : field.value === on}
+          onChange={(e) => field.onChange(e.target.checked ? on : off)}
+          disabled={disabled}
+          slotProps={{ input: { 'data-testid': testId } as object }}
+        />
+      }
+      label={typeof label === 'function' ? label(field.value) : label}
+    />
+  );
+}
+
+/** An option of a FormSelect. */
+export interface FormOption {
+  value: string | number;
+  label: ReactNode;
+}
+
+export type FormSelectProps = Omit<TextFieldProps, 'name' | 'select' | 'value' | 'onChange'> & {
+  name: string;
+  /** The select's data-testid. */
+  testId?: string;
+  /** The options; or give MenuItems as children. */
+  options?: readonly FormOption[];
+  /** Store the chosen value as a number. */
+  numeric?: boolean;
+  /** Store the empty choice ('') as null. */
+  emptyAsNull?: boolean;
+  /** Show the value 0 as no choice (an id not chosen yet). */
+  zeroAsEmpty?: boolean;
+  /** Shown instead of the translated message when the field has an error. */
+  errorText?: string;
+};
+
+/**
+ * A select of the enclosing RecordFormDialog's form (full width unless told), showing '' for no
+ * value, with its validation error in the user's language below it.
+ */
+export function FormSelect({
+  name,
+  testId,
+  options,
+  numeric,
+  emptyAsNull,
+  zeroAsEmpty,
+  errorText,
+  children,
+  helperText,
+  slotProps,
+  ...props
+}: FormSelectProps) {
+  const { field } = useController({ name });
+  const { error, text } = useFieldError(name, errorText);
+  return (
+    <TextField
+      select
+      fullWidth
+      {...props}
+      value={(zeroAsEmpty && field.value === 0 ? '' : field.value) ?? ''}
+      onChange={(e) => {
+        const raw = e.target.value;
+        field.onChange(emptyAsNull && raw === '' ? null : numeric ? Number(raw) : raw);
+      }}
+      error={error}
+      helperText={text || helperText}
+      slotProps={{
+        ...slotProps,
+        select: { ...(slotProps?.select as object), SelectDisplayProps: { 'data-testid': testId } as object },
+      }}
+    >
+      {options?.map((option) => (
+        <MenuItem key={option.value} value={option.value}>
+          {option.label}
+        </MenuItem>
+      ))}
+      {children}
+    </TextField>
+  );
+}

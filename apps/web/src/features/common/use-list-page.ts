@@ -1,0 +1,23 @@
+import type { InfiniteData } from '@tanstack/react-query';
+import { SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
+import { useMemo, useState } from 'react';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+
+/**
+ * A list page's search box: the typed text, its setter, and the search to ask the server for (the
+ * text trimmed, or as `normalize` makes it, once typing has paused SEARCH_DEBOUNCE_MS ms).
+ */
+export function useSearchParam(normalize: (text: string) => string = (text) => text.trim()) {
+  const [search, setSearch] = useState('');
+  const searchParam = useDebouncedValue(normalize(search), SEARCH_DEBOUNCE_MS);
+  return [search, setSearch, searchParam] as const;
+}
+
+/** The rows of every loaded page of an infinite list: each page's `key` array, in order. */
+export function usePageRows<P, K extends keyof P>(list: { data?: InfiniteData<P> }, key: K) {
+  return useMemo(() => list.data?.pages.flatMap((page) => page[key]) ?? [], [list.data, key]) as P[K] extends
+    | readonly (infer R)[]
+    | undefined
+    ? R[]
+    : never;
+}
