@@ -20,7 +20,9 @@ import type { z } from 'zod';
 import { BotEngine } from './automation/bots/bot-engine.js';
 import { ConnectionTimers } from './automation/connection-timers.js';
 import { FlowEngine } from './automation/flows/flow-engine.js';
+import { QUEUE_BOT_JOB } from './automation/jobs.js';
 import { QueueBot } from './automation/queue-bot.js';
+import { isRatingAnswer } from './automation/ratings.js';
 import { CloudChannel } from './channels/cloud/cloud-channel.js';
 import { InboundPipeline } from './channels/inbound-pipeline.js';
 import { MediaStore } from './channels/media-store.js';
@@ -256,6 +258,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     authCache,
     caches,
     notifications,
+    // The automation as the inbound pipeline sees it (the pipeline imports nothing above channels).
+    inbound: { botJob: QUEUE_BOT_JOB, isRatingAnswer },
   };
   app.decorate('ctx', ctx);
   app.decorate('routeTable', [] as RouteEntry[]);

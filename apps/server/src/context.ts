@@ -32,6 +32,32 @@ export interface AppContext {
    * server as public; unset in production.
    */
   outbound?: Pick<OutboundPolicy, 'resolve' | 'isAllowedAddress'>;
+  /**
+   * What the inbound pipeline asks of the automation above it (the chatbot's job, the rating
+   * question); absent in contexts built without buildApp, whose pipelines queue no chatbot job and
+   * take no rating answer.
+   */
+  inbound?: InboundAutomation;
+}
+
+/**
+ * The automation as the inbound pipeline (channels) sees it: implemented by the composition root
+ * with the queue chatbot's job and the ratings, so that the pipeline imports nothing above it.
+ */
+export interface InboundAutomation {
+  /** The job queued, in the message's transaction, for a customer message the chatbot may answer. */
+  botJob: string;
+  /** Whether a customer's text answers the rating question (a closed ticket awaiting one keeps it). */
+  isRatingAnswer(body: string): boolean;
+}
+
+/** The payload of the chatbot's job (`InboundAutomation.botJob`): the message to answer and its ticket. */
+export interface InboundBotJob {
+  companyId: number;
+  ticketId: number;
+  messageId: number;
+  /** The message created (or reopened) the ticket. */
+  ticketCreated: boolean;
 }
 
 /** Fastify instance with the zod type provider, as route modules receive it. */
