@@ -61,13 +61,14 @@ import { companyRoutes } from './modules/companies/routes.js';
 import { companyScheduleRoutes } from './modules/companies/schedules.js';
 import { ContactListService } from './modules/contact-lists/contact-lists-service.js';
 import { contactListRoutes } from './modules/contact-lists/routes.js';
+import { toContact } from './modules/contacts/contacts-service.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { flowRoutes } from './modules/flows/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { kanbanRoutes } from './modules/kanban/routes.js';
-import { setMediaPrefix } from './modules/messages/message-repository.js';
+import { findMessage, setMediaPrefix, toMessage } from './modules/messages/message-repository.js';
 import { messageRoutes } from './modules/messages/routes.js';
 import { noticeRoutes } from './modules/notices.js';
 import { externalApiRoutes } from './modules/outside/external-api.js';
@@ -84,6 +85,7 @@ import { simulatorRoutes } from './modules/simulator/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
 import { ticketNoteRoutes } from './modules/ticket-notes/routes.js';
 import { ticketRoutes } from './modules/tickets/routes.js';
+import { findTicket, toTicket } from './modules/tickets/ticket-repository.js';
 import { userRoutes } from './modules/users/routes.js';
 import { WebhookDispatcher } from './modules/webhooks/dispatcher.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
@@ -258,8 +260,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     authCache,
     caches,
     notifications,
-    // The automation as the inbound pipeline sees it (the pipeline imports nothing above channels).
-    inbound: { botJob: QUEUE_BOT_JOB, isRatingAnswer },
+    // What the inbound pipeline asks of automation and modules (it imports nothing above channels).
+    inbound: {
+      automation: { botJob: QUEUE_BOT_JOB, isRatingAnswer },
+      records: { toMessage, toTicket, findMessage, findTicket, toContact },
+    },
   };
   app.decorate('ctx', ctx);
   app.decorate('routeTable', [] as RouteEntry[]);

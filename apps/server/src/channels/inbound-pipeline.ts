@@ -1,6 +1,6 @@
 import type { NormalizedMessage } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
-import type { AppContext, InboundAutomation } from '../context.js';
+import type { AppContext } from '../context.js';
 import { messages } from '../db/schema/index.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { CompanyCache } from '../lib/company-cache.js';
@@ -21,9 +21,6 @@ import { emitMessageUpdates } from './message-events.js';
 
 export { previewOf, withoutBidiInNames } from './inbound/message-shape.js';
 export type { BatchOptions, ConnectionRef, IngestResult } from './inbound/types.js';
-
-/** Without automation wired (a context built without buildApp): no rating answer, no chatbot job. */
-const NO_AUTOMATION: InboundAutomation = { botJob: '', isRatingAnswer: () => false };
 
 /**
  * The inbound pipeline: the drivers' entry point for what a connection receives. De-duplicates by
@@ -66,11 +63,12 @@ export class InboundPipeline {
   readonly observers: ((connection: ConnectionRef, result: IngestResult) => Promise<void>)[] = [];
 
   /**
-   * @param ctx the app; its `inbound` (read now) names the chatbot's job and the rating answers.
+   * @param ctx the app; its `inbound` (read now) holds what the pipeline asks of the layers above.
    * @param media where downloaded media is stored.
    * @param jobs where customer messages the chatbot may answer are queued (in the message's
-   *   transaction); none without it or without `ctx.inbound`.
+   *   transaction); none without it.
    * @param batching group-commit knobs over DEFAULT_BATCHING.
+   * @throws Error when `ctx.inbound` is not wired (a context built without buildApp).
    */
   constructor(
     private readonly ctx: AppContext,
@@ -86,10 +84,12 @@ export class InboundPipeline {
     this.batching = { ...DEFAULT_BATCHING, ...batching };
     this.lanes = createLanes(this.batching.lanes);
     this.acks = new AckQueues(ctx);
+    if (!ctx.inbound) throw new Error('the inbound pipeline needs ctx.inbound (wired by buildApp)');
     this.parts = {
       ctx,
-      jobs: ctx.inbound ? jobs : undefined,
-      automation: ctx.inbound ?? NO_AUTOMATION,
+      jobs,
+      automation: ctx.inbound.automation,
+      records: ctx.inbound.records,
       batching: this.batching,
       stats: this.stats,
     };

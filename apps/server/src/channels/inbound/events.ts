@@ -5,31 +5,29 @@
  */
 import type { Message, Ticket } from '@zapdesk/shared';
 import type { AppContext } from '../../context.js';
-import { toContact } from '../../modules/contacts/contacts-service.js';
-import { findMessage } from '../../modules/messages/message-repository.js';
-import { findTicket } from '../../modules/tickets/ticket-repository.js';
-import type { ConnectionRef, IngestResult, Written } from './types.js';
+import type { ConnectionRef, InboundParts, IngestResult, Written } from './types.js';
 
 /**
  * After the commit of the transaction path: the payloads (read back if needed) and the events.
  * Undefined when the message or its ticket can no longer be read.
  */
 export async function finish(
-  ctx: AppContext,
+  p: InboundParts,
   connection: ConnectionRef,
   result: Written,
 ): Promise<IngestResult | undefined> {
+  const { ctx, records } = p;
   const [full, ticket] = result.payload
     ? [result.payload.message, result.payload.ticket]
     : await Promise.all([
-        findMessage(ctx.db, connection.companyId, result.messageId),
-        findTicket(ctx.db, connection.companyId, result.ticketId),
+        records.findMessage(ctx.db, connection.companyId, result.messageId),
+        records.findTicket(ctx.db, connection.companyId, result.ticketId),
       ]);
   if (!full || !ticket) return undefined;
   if (result.newContact) {
     ctx.realtime.toCompany(connection.companyId, 'contact', {
       action: 'create',
-      contact: toContact(result.newContact, [], ticket.whatsapp),
+      contact: records.toContact(result.newContact, [], ticket.whatsapp),
     });
   }
   emitCreated(ctx, full, ticket);

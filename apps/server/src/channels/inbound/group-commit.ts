@@ -113,7 +113,7 @@ export async function runBatch(p: InboundParts, batch: Pending[]): Promise<void>
         else if (row.m_id === null || row.m_id === undefined) done(item, undefined);
         else {
           try {
-            const payload = payloadFromRow(row, item.message, rows[index]!.rename);
+            const payload = payloadFromRow(p.records, row, item.message, rows[index]!.rename);
             emitCreated(p.ctx, payload.message, payload.ticket);
             done(item, { ...payload, ticketCreated: false });
           } catch (error) {
@@ -173,7 +173,7 @@ async function runTransaction(
   if (written.some((w) => w.botQueued)) p.jobs?.wake(p.automation.botJob);
   for (const [index, item] of group.entries()) {
     try {
-      settle.done(item, await finish(p.ctx, item.connection, written[index]!));
+      settle.done(item, await finish(p, item.connection, written[index]!));
     } catch (error) {
       settle.failed(item, error);
     }

@@ -3,7 +3,7 @@
  * its ticket-list preview, and its names without bidi controls.
  */
 import { type NormalizedMessage, withoutBidiControls } from '@zapdesk/shared';
-import { canonicalNumber } from '../../modules/contacts/phone-number.js';
+import { canonicalNumber } from '../../lib/phone-number.js';
 import type { ConnectionRef } from './types.js';
 
 /** The ticket list's preview of a message body. */

@@ -3,16 +3,14 @@
  * they answer (one row back), with the steady state's single-message append built on them.
  */
 import type { Message, NormalizedMessage, Ticket } from '@zapdesk/shared';
-import type { AppContext } from '../../context.js';
+import type { InboundRecords } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { messages, tickets } from '../../db/schema/index.js';
-import { numberVariants } from '../../modules/contacts/phone-number.js';
-import { toMessage } from '../../modules/messages/message-repository.js';
-import { toTicket } from '../../modules/tickets/ticket-repository.js';
+import { numberVariants } from '../../lib/phone-number.js';
 import { type BatchRow, decodeColumns, PAYLOAD_MESSAGE_KEYS, PAYLOAD_TICKET_KEYS } from '../inbound-batch.js';
 import { runAppend } from './append-statement.js';
 import { previewOf } from './message-shape.js';
-import type { ConnectionRef, StoredMedia } from './types.js';
+import type { ConnectionRef, InboundParts, StoredMedia } from './types.js';
 
 /**
  * APPEND_SQL: when the contact exists and has a live ticket on the connection (one the chatbot
@@ -20,10 +18,10 @@ import type { ConnectionRef, StoredMedia } from './types.js';
  * transaction path locks them in), insert the message, update the ticket (and the contact's name,
  * with `rename`) and answer the event payloads. Undefined when there is no such ticket (nothing
  * was written then); 'duplicate' when the provider id is already stored. Outside a transaction
- * it is the steady state's only statement (`ctx` tells the database's kind).
+ * it is the steady state's only statement.
  */
 export async function appendToLiveTicket(
-  ctx: AppContext,
+  p: InboundParts,
   db: Tx,
   connection: ConnectionRef,
   message: NormalizedMessage,
@@ -31,10 +29,10 @@ export async function appendToLiveTicket(
   options: { botCheck: boolean; rename: boolean; number?: string },
 ): Promise<{ message: Message; ticket: Ticket } | 'duplicate' | undefined> {
   const params = batchRow(connection, message, media, options.botCheck, options);
-  const [row] = await runAppend(db, ctx.database.kind, params);
+  const [row] = await runAppend(db, p.ctx.database.kind, params);
   if (!row) return undefined;
   if (row.m_id === null || row.m_id === undefined) return 'duplicate';
-  return payloadFromRow(row, message, params.rename);
+  return payloadFromRow(p.records, row, message, params.rename);
 }
 
 /**
@@ -81,6 +79,7 @@ export function batchRow(
 
 /** The event payloads of a row of APPEND_SQL or of the batch statement that stored a message. */
 export function payloadFromRow(
+  records: InboundRecords,
   row: Record<string, unknown>,
   message: NormalizedMessage,
   rename: boolean,
@@ -94,7 +93,7 @@ export function payloadFromRow(
     isGroup: row.k_is_group as boolean,
   };
   const quotedId = row.q_id as number | string | null;
-  const full = toMessage({
+  const full = records.toMessage({
     message: decodeColumns(messages, row, 'm_', PAYLOAD_MESSAGE_KEYS),
     contactName: contact.name,
     quoted:
@@ -113,7 +112,7 @@ export function payloadFromRow(
         ? contact.name
         : ((row.q_contact_name as string | null) ?? null),
   });
-  const ticket = toTicket({
+  const ticket = records.toTicket({
     ticket: decodeColumns(tickets, row, 't_', PAYLOAD_TICKET_KEYS),
     contact,
     userName: (row.user_name as string | null) ?? null,

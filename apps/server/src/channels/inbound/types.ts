@@ -4,7 +4,7 @@
  * transaction path wrote for it.
  */
 import type { Message, NormalizedMessage, Ticket } from '@zapdesk/shared';
-import type { AppContext, InboundAutomation } from '../../context.js';
+import type { AppContext, InboundAutomation, InboundRecords } from '../../context.js';
 import type { contacts } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 
@@ -88,6 +88,8 @@ export interface InboundParts {
   readonly jobs?: JobQueue;
   /** The chatbot's job and the rating question, as the composition root wired them. */
   readonly automation: InboundAutomation;
+  /** The API shapes of the messages, tickets and contacts it emits. */
+  readonly records: InboundRecords;
   readonly batching: BatchOptions;
   readonly stats: InboundStats;
 }

@@ -6,7 +6,7 @@
 import type { InboundBotJob } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { contacts } from '../../db/schema/index.js';
-import { canonicalNumber, numberVariants } from '../../modules/contacts/phone-number.js';
+import { canonicalNumber, numberVariants } from '../../lib/phone-number.js';
 import {
   type ContactInput,
   decodeColumns,
@@ -158,7 +158,7 @@ async function writeWide(
     const ticketId = Number(ticket.id);
     if (row.l_id === null || row.l_id === undefined || Number(row.l_id) !== ticketId) throw lost('ticket');
     if (row.m_id === null || row.m_id === undefined) throw new Duplicate();
-    const payload = payloadFromRow(row, item.message, false);
+    const payload = payloadFromRow(p.records, row, item.message, false);
     // The message that opened (or reopened) the ticket; past it, the bot has something to say
     // only while its menu is open or a prompt or integration holds the ticket.
     const created = ticket.created === true && !chatStarted.has(chat);

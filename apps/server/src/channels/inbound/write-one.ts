@@ -9,7 +9,7 @@ import type { InboundBotJob } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { contacts, messages, tickets, whatsappQueues } from '../../db/schema/index.js';
 import { pgErrorCode } from '../../lib/db-errors.js';
-import { numberVariants } from '../../modules/contacts/phone-number.js';
+import { numberVariants } from '../../lib/phone-number.js';
 import { emitCreated, finish } from './events.js';
 import { contactNameOf, previewOf } from './message-shape.js';
 import { appendToLiveTicket } from './rows.js';
@@ -41,7 +41,7 @@ export async function ingestOne(
   for (let attempt = 1; ; attempt++) {
     try {
       if (appendable) {
-        const fast = await appendToLiveTicket(p.ctx, db, connection, message, stored, {
+        const fast = await appendToLiveTicket(p, db, connection, message, stored, {
           botCheck: !!p.jobs && !message.fromMe && !message.isGroup,
           rename: !message.fromMe && !message.isGroup && !!message.senderName,
         });
@@ -53,7 +53,7 @@ export async function ingestOne(
       }
       const result = await db.transaction((tx) => write(p, tx, connection, message, stored));
       if (result.botQueued) p.jobs?.wake(p.automation.botJob);
-      return await finish(p.ctx, connection, result);
+      return await finish(p, connection, result);
     } catch (error) {
       if (error instanceof Duplicate) return undefined;
       if (attempt < 5 && RETRYABLE.has(pgErrorCode(error) ?? '')) continue;
@@ -114,7 +114,7 @@ export async function write(
   if (message.mediaType !== 'reaction' && !message.reactionToProviderId && !live.closed) {
     // The ticket is live and locked by this transaction: store through the steady state's
     // statement, which answers the event payloads too (the contact was upserted above).
-    const payload = await appendToLiveTicket(p.ctx, tx, connection, message, media, {
+    const payload = await appendToLiveTicket(p, tx, connection, message, media, {
       botCheck: false,
       rename: false,
       number,
