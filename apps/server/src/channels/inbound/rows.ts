@@ -60,12 +60,7 @@ export function batchRow(
     otherNumber: variants[1] ?? variants[0]!,
     botCheck,
     providerId: message.providerId,
-    body: message.body,
-    fromMe: message.fromMe,
-    mediaType: message.mediaType,
-    mediaUrl: media.name,
-    mediaName: media.fileName,
-    ack: message.fromMe ? 1 : 0,
+    ...storedFields(message, media),
     quotedProviderId: message.quotedProviderId ?? null,
     participant: message.isGroup ? message.senderNumber : null,
     error: media.error,
@@ -122,4 +117,16 @@ export function payloadFromRow(
     tags: row.tags as Ticket['tags'],
   });
   return { message: full, ticket };
+}
+
+/** What a message stores as received: its body, direction and media, and its first ack. */
+export function storedFields(message: NormalizedMessage, media: StoredMedia) {
+  return {
+    body: message.body,
+    fromMe: message.fromMe,
+    mediaType: message.mediaType,
+    mediaUrl: media.name,
+    mediaName: media.fileName,
+    ack: message.fromMe ? 1 : 0,
+  };
 }

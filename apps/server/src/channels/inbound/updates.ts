@@ -71,11 +71,7 @@ async function applyAcks(
       returning m.id`);
   // node-postgres and PGlite both answer { rows }.
   const rows = (result as unknown as { rows: { id: number }[] }).rows;
-  await emitMessageUpdates(
-    ctx,
-    connection.companyId,
-    rows.map((r) => r.id),
-  );
+  await emitChanged(ctx, connection, rows);
 }
 
 /** Marks a message edited with its new body. */
@@ -85,16 +81,7 @@ export async function editMessage(
   providerId: string,
   body: string,
 ): Promise<void> {
-  const rows = await ctx.db
-    .update(messages)
-    .set({ body: body.replaceAll('\u0000', ''), isEdited: true, updatedAt: sql`now()` })
-    .where(and(eq(messages.whatsappId, connection.id), eq(messages.wid, providerId)))
-    .returning({ id: messages.id });
-  await emitMessageUpdates(
-    ctx,
-    connection.companyId,
-    rows.map((r) => r.id),
-  );
+  await markMessage(ctx, connection, providerId, { body: body.replaceAll('\u0000', ''), isEdited: true });
 }
 
 /** Marks a message deleted for everyone. */
@@ -103,16 +90,22 @@ export async function removeMessage(
   connection: ConnectionRef,
   providerId: string,
 ): Promise<void> {
+  await markMessage(ctx, connection, providerId, { isDeleted: true });
+}
+
+/** Sets `set` (and updatedAt) on the connection's message of that provider id and emits its update. */
+async function markMessage(
+  ctx: AppContext,
+  connection: ConnectionRef,
+  providerId: string,
+  set: { body?: string; isEdited?: boolean; isDeleted?: boolean },
+): Promise<void> {
   const rows = await ctx.db
     .update(messages)
-    .set({ isDeleted: true, updatedAt: sql`now()` })
+    .set({ ...set, updatedAt: sql`now()` })
     .where(and(eq(messages.whatsappId, connection.id), eq(messages.wid, providerId)))
     .returning({ id: messages.id });
-  await emitMessageUpdates(
-    ctx,
-    connection.companyId,
-    rows.map((r) => r.id),
-  );
+  await emitChanged(ctx, connection, rows);
 }
 
 /** Updates a contact's name or picture and emits `contact` update. */
@@ -136,4 +129,17 @@ export async function updateContact(
       contact: { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() },
     });
   }
+}
+
+/** Emits `appMessage` update for the connection's messages a write returned (`rows`: their ids). */
+async function emitChanged(
+  ctx: AppContext,
+  connection: ConnectionRef,
+  rows: { id: number }[],
+): Promise<void> {
+  await emitMessageUpdates(
+    ctx,
+    connection.companyId,
+    rows.map((r) => r.id),
+  );
 }

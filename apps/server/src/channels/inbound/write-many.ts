@@ -20,7 +20,7 @@ import { Duplicate, type InboundParts, type Pending, type Written } from './type
 import { write } from './write-one.js';
 
 /**
- * Stores a batch's messages of the transaction path in `tx`, batch-wide (issue 10, item 3): the
+ * Stores a batch's messages of the transaction path in `tx`, batch-wide: the
  * contacts of all their chats with one statement, the chats' live tickets (taken, reopened or
  * opened) with one, the messages with the batch statement, and their chatbot jobs with one. A chat
  * that needs more than that goes message by message through `write` after them, in order: one

@@ -12,7 +12,7 @@ import { pgErrorCode } from '../../lib/db-errors.js';
 import { numberVariants } from '../../lib/phone-number.js';
 import { emitCreated, finish } from './events.js';
 import { contactNameOf, previewOf } from './message-shape.js';
-import { appendToLiveTicket } from './rows.js';
+import { appendToLiveTicket, storedFields } from './rows.js';
 import {
   type ConnectionRef,
   Duplicate,
@@ -62,6 +62,14 @@ export async function ingestOne(
   }
 }
 
+/**
+ * Stores one message in `tx`: upserts its contact (the stored form of a Brazilian mobile number),
+ * takes, reopens or opens the live ticket, stores the message (through the steady state's
+ * statement when the ticket is live, else by an insert that also takes reactions and rating
+ * answers) and queues its chatbot job. Answers what it wrote.
+ * @throws Duplicate when the message was stored already, a retryable error (40001) when the live
+ *   ticket moved, or the database's error.
+ */
 export async function write(
   p: InboundParts,
   tx: Tx,
@@ -147,12 +155,7 @@ export async function write(
       contactId,
       whatsappId: connection.id,
       wid: message.providerId,
-      body: message.body,
-      fromMe: message.fromMe,
-      mediaType: message.mediaType,
-      mediaUrl: media.name,
-      mediaName: media.fileName,
-      ack: message.fromMe ? 1 : 0,
+      ...storedFields(message, media),
       read: message.fromMe,
       quotedMsgId: quoted ?? null,
       reactionToId: reacted ?? null,
@@ -183,7 +186,7 @@ export async function write(
  * ticket waiting for a rating keeps the customer's 1..3 answer instead of reopening (`closed`). A
  * reopened ticket starts over: routed like a new one, the chatbot from the start.
  */
-export async function liveTicket(
+async function liveTicket(
   p: InboundParts,
   tx: Tx,
   companyId: number,
@@ -264,7 +267,8 @@ export async function liveTicket(
   return { ticketId: raced.id, created: false, botMayAnswer: false };
 }
 
-export async function byProviderId(
+/** The id of the connection's message with that provider id; undefined without one (or without an id). */
+async function byProviderId(
   tx: Tx,
   whatsappId: number,
   providerId: string | undefined,
