@@ -22,8 +22,7 @@
  * reference each other for relations.
  *
  * Imports that still break a layer rule are listed, as exact [importer, imported] pairs, in that
- * rule's `known` list until the code moves: any other such import fails. The inbound pipeline's
- * exemption is temporary, until it no longer imports automation/ nor modules/.
+ * rule's `known` list until the code moves: any other such import fails.
  *
  * Type-only imports count like any other (tsPreCompilationDeps): a type reaching up a layer ties the
  * layers together as much as a value does. Tests (`*.test.ts(x)`) and the test support folders sit
@@ -33,10 +32,7 @@
 const SERVER = '^apps/server/src/';
 const WEB = '^apps/web/src/';
 const TESTS = '\\.test\\.tsx?$|^apps/server/src/test/|^apps/web/src/test/';
-const ROOT_ABOVE_CONFIG = `${SERVER}(app|main|cluster)\\.ts$`;
-
-/** The inbound pipeline, whose imports of automation/ and modules/ are being taken out. */
-const PIPELINE = '^apps/server/src/channels/inbound-pipeline\\.ts$';
+const ROOT_ABOVE_CONFIG = `${SERVER}app/|${SERVER}(app|main|cluster)\\.ts$`;
 
 /**
  * A layer rule: nothing in `from` (tests aside) may import anything in `to`. `known` lists the
@@ -75,8 +71,7 @@ module.exports = {
         'No import circles. Exempt: circles wholly within db/schema/, whose Drizzle table files reference each other for relations (a circle through any other module is reported from that module).',
       severity: 'error',
       from: { pathNot: `${SERVER}db/schema/` },
-      // temporary: removed when the pipeline no longer imports automation/modules
-      to: { circular: true, viaNot: PIPELINE },
+      to: { circular: true },
     },
 
     ...layer(
@@ -102,10 +97,6 @@ module.exports = {
       'channels/ never imports automation/ nor modules/: what it needs from them reaches it through an interface in context.ts.',
       `${SERVER}channels/`,
       `${SERVER}(automation|modules)/|${ROOT_ABOVE_CONFIG}`,
-      {
-        // temporary: removed when the pipeline no longer imports automation/modules
-        fromNot: [PIPELINE],
-      },
     ),
     ...layer(
       'server-automation-below-modules',

@@ -1,6 +1,10 @@
+import { QUEUE_BOT_JOB } from '../automation/jobs.js';
+import { isRatingAnswer } from '../automation/ratings.js';
 import type { Config } from '../config.js';
 import type { AppContext, ZodApp } from '../context.js';
 import type { DatabaseHandle } from '../db/client.js';
+import { findMessage, toMessage } from '../db/message-repository.js';
+import { findTicket, toTicket } from '../db/ticket-repository.js';
 import { AppError } from '../lib/app-error.js';
 import { CompanyCaches } from '../lib/company-cache.js';
 import { NotifyListener } from '../lib/notify-listener.js';
@@ -8,6 +12,7 @@ import type { Secrets } from '../lib/secrets.js';
 import { AuthCache } from '../modules/auth/auth-cache.js';
 import { isSessionAlive } from '../modules/auth/sessions.js';
 import { verifyAccessToken } from '../modules/auth/tokens.js';
+import { toContact } from '../modules/contacts/contacts-service.js';
 import { Realtime } from '../realtime/realtime.js';
 import { connectRedis, useRedisAdapter } from '../realtime/redis-adapter.js';
 import { visibilityRooms } from '../realtime/visibility-rooms.js';
@@ -58,6 +63,11 @@ export async function createContext(
     authCache,
     caches,
     notifications,
+    // What the inbound pipeline asks of automation and modules (it imports nothing above channels).
+    inbound: {
+      automation: { botJob: QUEUE_BOT_JOB, isRatingAnswer },
+      records: { toMessage, toTicket, findMessage, findTicket, toContact },
+    },
   };
   app.decorate('ctx', ctx);
   if (config.REDIS_URL) {

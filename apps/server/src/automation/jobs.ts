@@ -1,15 +1,11 @@
 /** Job names and payloads of the automation. */
+import type { InboundBotJob } from '../context.js';
 
 /** The job the inbound pipeline queues for a customer message on a ticket the bot may answer. */
 export const QUEUE_BOT_JOB = 'queue-bot';
 
-export interface QueueBotJob {
-  companyId: number;
-  ticketId: number;
-  messageId: number;
-  /** The message created (or reopened) the ticket. */
-  ticketCreated: boolean;
-}
+/** The payload of QUEUE_BOT_JOB, as the inbound pipeline queues it. */
+export type QueueBotJob = InboundBotJob;
 
 /**
  * A bot's remaining bubbles (Typebot), queued as a delayed QUEUE_BOT_JOB of the same ticket so that

@@ -14,7 +14,7 @@ import type { Tx } from '../../db/client.js';
 import { contactCustomFields, contacts, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
-import { canonicalNumber, numberVariants } from './phone-number.js';
+import { canonicalNumber, numberVariants } from '../../lib/phone-number.js';
 
 type ContactInput = z.output<typeof ZContactBody>;
 type ExtraInfo = { id: number; name: string; value: string };

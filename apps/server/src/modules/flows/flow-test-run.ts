@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { contacts, flowRuns, flows, messages, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
-import { numberVariants } from '../contacts/phone-number.js';
+import { numberVariants } from '../../lib/phone-number.js';
 import { findTicket } from '../tickets/ticket-repository.js';
 import { requireWhatsapp } from '../whatsapp/whatsapp-service.js';
 

@@ -15,9 +15,9 @@ import { companies, contacts, plans, tickets, whatsapps } from '../../db/schema/
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { publicRoute } from '../../lib/guards.js';
+import { canonicalNumber, digitsOnly, numberVariants } from '../../lib/phone-number.js';
 import { bearerToken } from '../auth/guard.js';
 import { getContact } from '../contacts/contacts-service.js';
-import { canonicalNumber, digitsOnly, numberVariants } from '../contacts/phone-number.js';
 import { findTicket } from '../tickets/ticket-repository.js';
 import { API_TOKEN_FAILURES_MAX, ApiTokenLimiter } from './token-limiter.js';
 
