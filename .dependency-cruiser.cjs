@@ -122,19 +122,6 @@ module.exports = {
       'apps/web features/ never imports app/.',
       `${WEB}features/`,
       `${WEB}app/`,
-      {
-        known: [
-          [
-            'apps/web/src/features/announcements/announcements-popover.tsx',
-            'apps/web/src/app/layout/lazy-tooltip.tsx',
-          ],
-          ['apps/web/src/features/auth/auth-layout.tsx', 'apps/web/src/app/layout/language-menu.tsx'],
-          ['apps/web/src/features/auth/login-language-menu.tsx', 'apps/web/src/app/app-theme.tsx'],
-          ['apps/web/src/features/auth/login-language-menu.tsx', 'apps/web/src/app/layout/language-menu.tsx'],
-          ['apps/web/src/features/chats/chats-popover.tsx', 'apps/web/src/app/layout/lazy-tooltip.tsx'],
-          ['apps/web/src/features/tickets/ticket-list-item.tsx', 'apps/web/src/app/layout/lazy-tooltip.tsx'],
-        ],
-      },
     ),
     ...layer('shared-no-apps', 'packages/shared imports nothing from apps/.', '^packages/shared/', '^apps/'),
   ],

@@ -1,8 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 import { onSessionCleared } from '../features/auth/session-context';
+import { AppThemeProvider } from '../lib/app-theme';
 import { createQueryClient } from '../lib/query-client';
-import { AppThemeProvider } from './app-theme';
 
 /** One query client for the page's life; emptied when the session ends. */
 const queryClient = createQueryClient();

@@ -8,7 +8,7 @@ import { AuthNavigationContext } from '../features/auth/auth-navigation';
 import { SessionProvider } from '../features/auth/session-context';
 import { i18nReady } from '../lib/i18n';
 import { setToastApi, TOAST_CONTAINER } from '../lib/notify';
-import { PreferencesProvider, usePreferences } from './preferences';
+import { PreferencesProvider, usePreferences } from '../lib/preferences';
 import { AppRoutes } from './router';
 
 // The full app loads react-toastify with its container: every toast shows at once.

@@ -15,7 +15,7 @@ import { LoginPage } from '../features/auth/login-page';
 import { requestLogin, SessionContext, type SessionValue } from '../features/auth/session-context';
 import { i18nReady } from '../lib/i18n';
 import { onToastNeeded, TOAST_CONTAINER } from '../lib/notify';
-import { PreferencesProvider, usePreferences } from './preferences';
+import { PreferencesProvider, usePreferences } from '../lib/preferences';
 
 /** The full app: never a static import of this module (its router and toasts would join /login). */
 const loadApp = () => import('./app');

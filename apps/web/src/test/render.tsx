@@ -5,9 +5,9 @@ import type { SessionUser } from '@zapdesk/shared';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { ToastContainer } from 'react-toastify';
-import { AppThemeProvider } from '../app/app-theme';
-import { PreferencesProvider } from '../app/preferences';
 import { SessionContext, type SessionValue } from '../features/auth/session-context';
+import { AppThemeProvider } from '../lib/app-theme';
+import { PreferencesProvider } from '../lib/preferences';
 
 export interface RenderOptions {
   user?: SessionUser | null;

@@ -4,11 +4,11 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../../features/auth/session-context';
+import { LazyTooltip } from '../../features/common/lazy-tooltip';
 import { playNotificationSound } from '../../features/tickets/notification-sound';
 import { onInboundMessage } from '../../features/tickets/tickets-cache';
 import { useFlatTickets, useTicketsList } from '../../features/tickets/use-tickets';
-import { usePreferences } from '../preferences';
-import { LazyTooltip } from './lazy-tooltip';
+import { usePreferences } from '../../lib/preferences';
 
 /** The popover and its list (MUI Popover, List, Avatar), loaded when it first opens. */
 const NotificationsList = lazy(() =>

@@ -5,7 +5,7 @@ import { APP_VERSION, type SessionUser, STORAGE_KEYS } from '@zapdesk/shared';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
-import { LazyTooltip } from './lazy-tooltip';
+import { LazyTooltip } from '../../features/common/lazy-tooltip';
 import { ChatsMenuBadge, ConnectionsMenuBadge } from './menu-badges';
 import { buildMenu, type MenuLink } from './menu-items';
 

@@ -2,9 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
+import { LanguageMenu } from '../../features/common/language-menu';
 import { createSessionUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { LanguageMenu } from './language-menu';
 import { UserMenu } from './user-menu';
 
 function Location() {

@@ -4,7 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser, useSession } from '../../features/auth/session-context';
-import { LazyTooltip } from './lazy-tooltip';
+import { LazyTooltip } from '../../features/common/lazy-tooltip';
 
 /** The menu itself (MUI Menu, Popover, Modal) loads when it is first opened. */
 const UserMenuList = lazy(() => import('./user-menu-list').then((m) => ({ default: m.UserMenuList })));

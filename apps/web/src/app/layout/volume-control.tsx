@@ -3,8 +3,8 @@ import VolumeUpIcon from '@mui/icons-material/VolumeUp';
 import { IconButton } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePreferences } from '../preferences';
-import { LazyTooltip } from './lazy-tooltip';
+import { LazyTooltip } from '../../features/common/lazy-tooltip';
+import { usePreferences } from '../../lib/preferences';
 
 /** The popover and its slider (MUI Popover, Slider), loaded when the popover first opens. */
 const VolumePopover = lazy(() => import('./volume-popover').then((m) => ({ default: m.VolumePopover })));

@@ -1,6 +1,6 @@
 import { Slider } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { usePreferences } from '../preferences';
+import { usePreferences } from '../../lib/preferences';
 
 /**
  * The notification volume slider (core section 9): 0..1, step 0.1, stored as `volume`. Part of the

@@ -2,8 +2,8 @@ import CampaignIcon from '@mui/icons-material/Campaign';
 import { Badge, IconButton } from '@mui/material';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LazyTooltip } from '../../app/layout/lazy-tooltip';
 import { useCurrentUser } from '../auth/session-context';
+import { LazyTooltip } from '../common/lazy-tooltip';
 import { markAnnouncementsRead, readAnnouncementIds, useAnnouncementsList } from './use-announcements';
 
 /** The popover and its list (MUI Popover, List, Chip; the images' loader), loaded when it first opens. */

@@ -2,9 +2,7 @@ import { Box, Container, Paper, Stack, Typography } from '@mui/material';
 import { lazy, type ReactNode, Suspense } from 'react';
 
 /** The language menu arrives just after the form: it is not needed to sign in. */
-const LanguageMenu = lazy(() =>
-  import('../../app/layout/language-menu').then((m) => ({ default: m.LanguageMenu })),
-);
+const LanguageMenu = lazy(() => import('../common/language-menu').then((m) => ({ default: m.LanguageMenu })));
 
 /** Frame of the public pages: product name, language menu and a centred card. */
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {

@@ -1,5 +1,5 @@
-import { AppThemeProvider } from '../../app/app-theme';
-import { LanguageMenu } from '../../app/layout/language-menu';
+import { AppThemeProvider } from '../../lib/app-theme';
+import { LanguageMenu } from '../common/language-menu';
 
 /**
  * The login form's language menu with the MUI theme it needs: a lazy chunk fetched after the form

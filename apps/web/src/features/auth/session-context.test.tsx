@@ -4,7 +4,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PublicRoute } from '../../app/guards';
-import { PreferencesProvider } from '../../app/preferences';
+import { PreferencesProvider } from '../../lib/preferences';
 import { createSessionUser } from '../../test/fixtures';
 import { SessionProvider } from './session-context';
 

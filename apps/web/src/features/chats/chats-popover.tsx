@@ -3,8 +3,8 @@ import { Badge, IconButton } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { LazyTooltip } from '../../app/layout/lazy-tooltip';
 import { useCurrentUser } from '../auth/session-context';
+import { LazyTooltip } from '../common/lazy-tooltip';
 import { unreadsOf, useChatsList, useFlatChats } from './use-chats';
 
 /** The popover and its list (MUI Popover, List), loaded when it first opens. */

@@ -6,8 +6,8 @@ import { can, type Ticket, type UpdateTicketBody } from '@zapdesk/shared';
 import { lazy, type MouseEvent, memo, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { LazyTooltip } from '../../app/layout/lazy-tooltip';
 import { useCurrentUser } from '../auth/session-context';
+import { LazyTooltip } from '../common/lazy-tooltip';
 import { displayName, formatTicketTime, NO_QUEUE_COLOR } from './ticket-format';
 import { useUpdateTicket, viewerOf } from './use-tickets';
 

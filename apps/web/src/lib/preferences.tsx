@@ -4,7 +4,7 @@
  */
 import { type Language, STORAGE_KEYS } from '@zapdesk/shared';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import i18n, { changeLanguage, currentLanguage } from '../lib/i18n';
+import i18n, { changeLanguage, currentLanguage } from './i18n';
 import type { ColorMode } from './theme';
 
 interface PreferencesValue {

@@ -4,7 +4,7 @@ import type { Language } from '@zapdesk/shared';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
-import { usePreferences } from '../preferences';
+import { usePreferences } from '../../lib/preferences';
 import { LazyTooltip } from './lazy-tooltip';
 
 /** The menu itself (MUI Menu, Popover, Modal) loads when it is first opened. */
