@@ -18,6 +18,7 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
+import { fileUpload, PNG } from '../../test/multipart.js';
 import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -35,25 +36,8 @@ afterAll(() => t.close());
 const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-function multipart(data: Buffer, fileName: string, mimetype: string) {
-  const boundary = '----zapdesk-notices';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${mimetype}\r\n\r\n`,
-    ),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 const upload = (id: number, user: TestUser, data: Buffer, fileName: string, mimetype: string) => {
-  const body = multipart(data, fileName, mimetype);
+  const body = fileUpload(data, fileName, mimetype);
   return t.app.inject({
     method: 'POST',
     url: `/api/announcements/${id}/media-upload`,

@@ -10,6 +10,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaStore } from '../../channels/media-store.js';
 import { bearer, createTenantPair, type TenantFixture, type TestUser } from '../../test/factories.js';
+import { multipartBody, PNG } from '../../test/multipart.js';
 import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { getFileListFiles } from './files-service.js';
@@ -28,10 +29,6 @@ const media = () => new MediaStore(path.join(t.config.dataDir, 'media'));
 const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
 interface Part {
@@ -44,27 +41,17 @@ interface Part {
 
 /** The spec's client form: fileId, typeArch, then per file: files, mediaType, name, id. */
 function multipart(fileId: number, parts: Part[]) {
-  const boundary = '----zapdesk-files';
-  const field = (name: string, value: string) =>
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  const chunks: Buffer[] = [field('fileId', String(fileId)), field('typeArch', 'fileList')];
-  for (const p of parts) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${p.fileName}"\r\nContent-Type: ${p.mimetype}\r\n\r\n`,
-      ),
-      p.data,
-      Buffer.from('\r\n'),
+  const field = (name: string, value: string) => ({ name, value });
+  return multipartBody([
+    field('fileId', String(fileId)),
+    field('typeArch', 'fileList'),
+    ...parts.flatMap((p) => [
+      { name: 'files', value: p.data, filename: p.fileName, type: p.mimetype },
       field('mediaType', p.mimetype),
       field('name', p.name ?? ''),
       field('id', p.id === undefined ? '' : String(p.id)),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
+    ]),
+  ]);
 }
 
 const upload = (user: TestUser, id: number, parts: Part[]) => {
