@@ -64,6 +64,23 @@ function emit(
 }
 
 /**
+ * GET /quick-messages/list: the company-wide quick messages and the caller's own, by shortcode,
+ * unpaged (the composer's picker).
+ */
+export async function listComposerQuickMessages(ctx: AppContext, auth: AuthContext): Promise<QuickMessage[]> {
+  return ctx.db
+    .select(columns)
+    .from(quickMessages)
+    .where(
+      and(
+        eq(quickMessages.companyId, auth.companyId),
+        or(eq(quickMessages.geral, true), eq(quickMessages.userId, auth.userId)),
+      ),
+    )
+    .orderBy(asc(quickMessages.shortcode));
+}
+
+/**
  * GET /quick-messages (document 2 section 7): the visible quick messages by shortcode, filtered by
  * `searchParam` on shortcode and message, 20 a page (`records`, `hasMore`).
  */
