@@ -2,7 +2,6 @@
  * Announcements and helps (document 2 sections 2, 3, 5 and 7): super-only
  * writes, active-only reads for others, image validation and safe serving, platform-wide realtime.
  */
-import type { AddressInfo } from 'node:net';
 import {
   ANNOUNCEMENT_MEDIA_MAX_BYTES,
   companyChannel,
@@ -19,7 +18,7 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { fileUpload, PNG } from '../../test/multipart.js';
-import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
+import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -123,8 +122,7 @@ describe('announcements', () => {
 describe('announcements live', () => {
   let otherCompany: Socket;
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const url = await listenLocally(t.app);
     otherCompany = openSocket(url, b.agent.token);
     await socketReady(otherCompany);
   });

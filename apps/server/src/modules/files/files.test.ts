@@ -3,7 +3,6 @@
  * page, multipart uploads checked for type and size, files served only to the company's users,
  * realtime `company-{id}-file`, and getFileListFiles for campaigns.
  */
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { companyChannel, ZFileList, ZFileListsPage } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
@@ -11,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaStore } from '../../channels/media-store.js';
 import { bearer, createTenantPair, type TenantFixture, type TestUser } from '../../test/factories.js';
 import { multipartBody, PNG } from '../../test/multipart.js';
-import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
+import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { getFileListFiles } from './files-service.js';
 
@@ -224,8 +223,7 @@ describe('file lists live', () => {
   let colleague: Socket;
   let other: Socket;
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const url = await listenLocally(t.app);
     colleague = openSocket(url, a.admin.token);
     other = openSocket(url, b.admin.token);
     await Promise.all([colleague, other].map(socketReady));
