@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settings, tickets, userRatings } from '../db/schema/index.js';
+import { userRatings } from '../db/schema/index.js';
+import { putSetting, ticketRow } from '../test/conversation.js';
 import {
   bearer,
   createQueue,
@@ -40,17 +41,10 @@ async function connection(tenant: TenantFixture, payload: Record<string, unknown
   return res.json().id as number;
 }
 
-async function ticketOf(id: number) {
-  const [row] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, id));
-  return row!;
-}
+const ticketOf = (id: number) => ticketRow(t.app, id);
 
-async function setSetting(companyId: number, key: string, value: string) {
-  await t.app.ctx.db
-    .insert(settings)
-    .values({ companyId, key, value })
-    .onConflictDoUpdate({ target: [settings.companyId, settings.key], set: { value } });
-}
+const setSetting = (companyId: number, key: string, value: string) =>
+  putSetting(t.app, companyId, key, value);
 
 const accept = (tenant: TenantFixture, ticketId: number) =>
   t.app.inject({

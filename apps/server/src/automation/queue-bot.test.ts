@@ -1,7 +1,8 @@
 import { WEEKDAYS_EN } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companies, queueOptions, queues, settings, tickets } from '../db/schema/index.js';
+import { companies, queueOptions, queues } from '../db/schema/index.js';
+import { customerSays, putSetting, ticketRow } from '../test/conversation.js';
 import { bearer, createQueue, createTenant, customerNumber, injectMessage } from '../test/factories.js';
 import { type BotTenant, openBotTenant } from '../test/queue-bot-fixture.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -28,31 +29,14 @@ type Setup = BotTenant;
 const setup = (connection: Record<string, unknown> = {}): Promise<Setup> =>
   openBotTenant(t.app, { greetingMessage: '{{ms}}, {{firstName}}! Escolha um setor:', ...connection });
 
-async function setSetting(companyId: number, key: string, value: string) {
-  await t.app.ctx.db
-    .insert(settings)
-    .values({ companyId, key, value })
-    .onConflictDoUpdate({ target: [settings.companyId, settings.key], set: { value } });
-}
+const setSetting = (companyId: number, key: string, value: string) =>
+  putSetting(t.app, companyId, key, value);
 
 /** The customer writes; queued bot work runs; answers what the business sent back to this number. */
-async function say(s: Setup, from: string, body: string) {
-  const sent = t.app.simulator.outbox(s.whatsappId, from).length;
-  const message = await injectMessage(t.app, s.admin, s.whatsappId, { from, body, name: 'Maria Souza' });
-  await t.app.jobs.drain();
-  return {
-    ticketId: message.ticketId,
-    replies: t.app.simulator
-      .outbox(s.whatsappId, from)
-      .slice(sent)
-      .map((item) => item.body),
-  };
-}
+const say = (s: Setup, from: string, body: string) =>
+  customerSays(t.app, s, from, body, () => t.app.jobs.drain());
 
-async function ticketOf(id: number) {
-  const [row] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, id));
-  return row!;
-}
+const ticketOf = (id: number) => ticketRow(t.app, id);
 
 describe('queue chatbot', () => {
   it('greets with the numbered queue menu, with variables filled, and routes the chosen number', async () => {

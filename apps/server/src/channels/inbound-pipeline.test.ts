@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { companyChannel } from '@zapdesk/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -16,6 +15,7 @@ import {
   injectMessage,
   type TenantFixture,
 } from '../test/factories.js';
+import { listenLocally } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { emitMessageUpdates } from './message-events.js';
 
@@ -200,8 +200,7 @@ describe('events', () => {
   let url: string;
   const sockets: Socket[] = [];
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    url = await listenLocally(t.app);
   });
   afterAll(() => {
     for (const s of sockets) s.close();

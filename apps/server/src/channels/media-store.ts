@@ -89,6 +89,13 @@ export class MediaStore {
     }
   }
 
+  /** Deletes one stored file of a company; nothing when `name` is null, invalid or missing. */
+  async remove(companyId: number, name: string | null): Promise<void> {
+    if (!name) return;
+    const file = await this.locate(companyId, name);
+    if (file) await fs.promises.rm(file, { force: true });
+  }
+
   /** Deletes every stored file of a company (its folder); nothing when there is none. */
   async removeCompany(companyId: number): Promise<void> {
     await fs.promises.rm(path.join(this.root, String(companyId)), { recursive: true, force: true });

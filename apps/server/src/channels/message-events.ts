@@ -3,6 +3,7 @@ import { inArray } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { findMessages } from '../db/message-repository.js';
 import { tickets } from '../db/schema/index.js';
+import { ticketAudienceColumns } from '../db/ticket-visibility.js';
 
 /** How many messages' last emitted ack a node remembers (the oldest are forgotten first). */
 const EMITTED_ACKS_KEPT = 10_000;
@@ -43,13 +44,7 @@ export async function emitMessageUpdates(
   if (ids.length === 0) return [];
   const changed = await findMessages(ctx.db, companyId, ids);
   const owners = await ctx.db
-    .select({
-      id: tickets.id,
-      companyId: tickets.companyId,
-      queueId: tickets.queueId,
-      userId: tickets.userId,
-      status: tickets.status,
-    })
+    .select(ticketAudienceColumns)
     .from(tickets)
     .where(inArray(tickets.id, [...new Set(changed.map((m) => m.ticketId))]));
   for (const message of changed) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, tickets } from '../db/schema/index.js';
 import { bearer, createUser, customerNumber, injectMessage, type TenantFixture } from '../test/factories.js';
 import { openConnectionFixture } from '../test/fixtures.js';
+import { multipartBody, PNG } from '../test/multipart.js';
 import type { TestApp } from '../test/test-app.js';
 import { outboundProviderId } from './outbound-delivery.js';
 import type { OutboundSender } from './outbound-sender.js';
@@ -14,30 +15,6 @@ beforeAll(async () => {
   ({ t, a, whatsappId } = await openConnectionFixture());
 });
 afterAll(() => t.close());
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-function multipart(parts: { name: string; value: string | Buffer; filename?: string; type?: string }[]) {
-  const boundary = `----zapdesk${Date.now()}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ''}`;
-    const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`;
-    chunks.push(
-      Buffer.from(head),
-      Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value),
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 describe('POST /api/messages/:ticketId', () => {
   it('stores with ack 0, sends, signs when asked, quotes, and reaches the simulated phone', async () => {
@@ -389,7 +366,7 @@ describe('POST /api/messages/:ticketId', () => {
   it('sends uploaded files checked by content and refuses other types', async () => {
     const from = customerNumber();
     const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'manda a foto' });
-    const upload = multipart([
+    const upload = multipartBody([
       { name: 'body', value: 'pixel.png' },
       { name: 'medias', value: PNG, filename: 'pixel.png', type: 'image/png' },
     ]);
@@ -403,7 +380,7 @@ describe('POST /api/messages/:ticketId', () => {
     expect(res.json()[0]).toMatchObject({ mediaType: 'image', body: '', mediaName: 'pixel.png' });
     expect(t.app.simulator.outbox(whatsappId, from).at(-1)?.kind).toBe('image');
 
-    const disguised = multipart([
+    const disguised = multipartBody([
       {
         name: 'medias',
         value: Buffer.from('#!/bin/sh\nrm -rf /\n'),

@@ -4,6 +4,15 @@ import { type AuthContext, isAdmin } from '../lib/guards.js';
 import type { Tx } from './client.js';
 import { tickets, userQueues, users } from './schema/index.js';
 
+/** The ticket columns that decide who hears of a ticket (its realtime rooms): id, company, queue, holder, status. */
+export const ticketAudienceColumns = {
+  id: tickets.id,
+  companyId: tickets.companyId,
+  queueId: tickets.queueId,
+  userId: tickets.userId,
+  status: tickets.status,
+};
+
 /** What decides which tickets a user sees. */
 export interface Viewer {
   userId: number;

@@ -2,7 +2,6 @@
  * Lists live (document 2 section 4 "Lists", section 7 Realtime): a change made by one user reaches
  * the other users' sockets as create, update and delete on the record's company channel.
  */
-import type { AddressInfo } from 'node:net';
 import { companyChannel } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +15,7 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../test/factories.js';
-import { collectUntilMarker, openSocket, socketReady } from '../test/sockets.js';
+import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
@@ -30,8 +29,7 @@ let otherCompanySocket: Socket;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const url = await listenLocally(t.app);
   ({ a, b } = await createTenantPair(t.app));
   colleague = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
   agentSocket = openSocket(url, a.agent.token);

@@ -1,11 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import { companyChannel } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.js';
 import { bearer, createTenantPair, TEST_PASSWORD, type TenantFixture, tokenFor } from '../test/factories.js';
-import { collectUntilMarker } from '../test/sockets.js';
+import { collectUntilMarker, listenLocally } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
@@ -16,8 +15,7 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
   ({ a, b } = await createTenantPair(t.app));
 });
 afterAll(async () => {

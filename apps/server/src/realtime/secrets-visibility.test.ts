@@ -3,12 +3,11 @@
  * a connection's API token, an integration's signing secret and a prompt's key go to the company's
  * admins, redacted to everybody else, on REST and on the sockets alike (real socket.io clients).
  */
-import type { AddressInfo } from 'node:net';
 import { companyChannel } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTenant, type TenantFixture, type TestUser } from '../test/factories.js';
-import { collectUntilMarker, openSocket, socketReady } from '../test/sockets.js';
+import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
@@ -18,8 +17,7 @@ let adminSocket: Socket;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const url = await listenLocally(t.app);
   a = await createTenant(t.app);
   agentSocket = openSocket(url, a.agent.token);
   adminSocket = openSocket(url, a.admin.token);

@@ -17,16 +17,13 @@ import {
   injectMessage,
   type TenantFixture,
 } from './factories.js';
+import { PNG } from './multipart.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 const dataUrl = (type: string, body: string | Buffer) =>
   `data:${type};base64,${Buffer.from(body).toString('base64')}`;
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>';
 const HTML = '<html><body><script>alert(document.cookie)</script></body></html>';
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 let t: TestApp;
 let tenant: TenantFixture;

@@ -51,3 +51,16 @@ export async function campaignsAnyHour(app: FastifyInstance, admin: TestUser): P
   });
   if (saved.statusCode !== 200) throw new Error(`campaign settings: ${saved.statusCode} ${saved.body}`);
 }
+
+/** A complete, valid billing profile (PUT /billing/profile body) with a CPF whose check digits hold. */
+export const VALID_BILLING_PROFILE = {
+  name: 'Empresa A',
+  email: 'financeiro@empresa.test',
+  phone: '(11) 98765-4321',
+  cnpjCpf: '295.379.955-93',
+  address: 'Rua A, 1',
+  city: 'São Paulo',
+  state: 'SP',
+  zipcode: '01001-000',
+  country: 'BR',
+};

@@ -9,7 +9,6 @@
  * taking a body also gets arrays and objects nested 20,000 deep, 5,000-long arrays and 5,000-key
  * objects, while `/health` is asked alongside and must answer within a second each time.
  */
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +25,7 @@ import {
   type TestUser,
   tokenFor,
 } from './factories.js';
+import { listenLocally } from './sockets.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 /** Cases per operation; with ~80 operations and three kinds of case this is a few thousand requests. */
@@ -490,8 +490,7 @@ describe('socket.io handshakes with bad tokens and queries are refused cleanly',
   let url: string;
   beforeAll(async () => {
     fx = await fixture();
-    await fx.t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(fx.t.app.server.address() as AddressInfo).port}`;
+    url = await listenLocally(fx.t.app);
   });
   afterAll(async () => fx?.t.close());
 

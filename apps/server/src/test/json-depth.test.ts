@@ -3,11 +3,11 @@
  * requests in flight do not hold up the server: `/api/health` keeps answering within a second. A
  * body at the allowed depth still reaches the route's schema, and a normal login still succeeds.
  */
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNulByte } from '../lib/input-guard.js';
 import { jsonTooDeep, MAX_JSON_DEPTH } from '../lib/json-body.js';
 import { createTenant, TEST_PASSWORD, type TenantFixture } from './factories.js';
+import { listenLocally } from './sockets.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 /** `levels` arrays, one inside the other, around `inner`, as JSON text. */
@@ -45,8 +45,7 @@ describe('deeply nested JSON bodies', () => {
   beforeAll(async () => {
     t = await createTestApp({ LOGIN_RATE_MAX: '1000' });
     a = await createTenant(t.app);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    base = await listenLocally(t.app);
   });
   afterAll(async () => t?.close());
 

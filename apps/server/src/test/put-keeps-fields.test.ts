@@ -15,6 +15,7 @@ import {
   injectMessage,
   type TenantFixture,
 } from './factories.js';
+import { VALID_BILLING_PROFILE } from './fixtures.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 let t: TestApp;
@@ -355,17 +356,7 @@ const CASES: Record<string, Case> = {
   },
   'PUT /api/billing/profile': {
     create: async () => {
-      await call('PUT', '/api/billing/profile', {
-        name: 'Empresa A',
-        email: 'financeiro@empresa.test',
-        phone: '(11) 98765-4321',
-        cnpjCpf: '295.379.955-93',
-        address: 'Rua A, 1',
-        city: 'São Paulo',
-        state: 'SP',
-        zipcode: '01001-000',
-        country: 'BR',
-      });
+      await call('PUT', '/api/billing/profile', VALID_BILLING_PROFILE);
       return 'profile';
     },
     change: { city: 'Campinas' },

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
 
@@ -44,3 +45,9 @@ export async function collectUntilMarker<T>(
 }
 
 const MARKER = 'test-marker';
+
+/** Starts `app` listening on a free loopback port; answers its base URL (`http://127.0.0.1:<port>`). */
+export async function listenLocally(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ticketNotes, tickets } from '../../db/schema/index.js';
 import { isPublicAddress } from '../../lib/outbound-url.js';
 import {
-  bearer,
-  createTenant,
-  customerNumber,
-  injectMessage,
-  type TenantFixture,
-} from '../../test/factories.js';
+  type ConnectedTenant,
+  customerSays,
+  flushJobs,
+  openOneQueueTenant,
+} from '../../test/conversation.js';
+import { bearer, customerNumber } from '../../test/factories.js';
 import { FakeBotServices } from '../../test/fake-bot-services.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { FALLBACK_TEXT } from './bot-engine.js';
@@ -50,21 +50,9 @@ beforeEach(() => {
   publicHits.length = 0;
 });
 
-interface Setup extends TenantFixture {
-  whatsappId: number;
-}
+type Setup = ConnectedTenant;
 
-async function setup(): Promise<Setup> {
-  const tenant = await createTenant(t.app);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/whatsapp',
-    headers: bearer(tenant.admin),
-    payload: { name: `Bots ${Date.now()}`, provider: 'simulator', queueIds: [tenant.queueId] },
-  });
-  expect(res.statusCode).toBe(201);
-  return { ...tenant, whatsappId: res.json().id };
-}
+const setup = () => openOneQueueTenant(t.app);
 
 const api = (s: Setup, method: 'POST' | 'PUT', url: string, payload: object) =>
   t.app.inject({ method, url, headers: bearer(s.admin), payload });
@@ -79,29 +67,9 @@ async function withSwitchOn<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function flush(): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    await t.app.jobs.drain();
-    const { rows } = await t.database.executor.executeSql(
-      `update pgboss.job set start_after = now() - interval '1 second'
-       where name = 'queue-bot' and state = 'created' returning id`,
-    );
-    if (!rows.length) return;
-  }
-}
+const flush = () => flushJobs(t, 'queue-bot');
 
-async function say(s: Setup, from: string, body: string) {
-  const sent = t.app.simulator.outbox(s.whatsappId, from).length;
-  const message = await injectMessage(t.app, s.admin, s.whatsappId, { from, body, name: 'Maria Souza' });
-  await flush();
-  return {
-    ticketId: message.ticketId,
-    replies: t.app.simulator
-      .outbox(s.whatsappId, from)
-      .slice(sent)
-      .map((item) => item.body),
-  };
-}
+const say = (s: Setup, from: string, body: string) => customerSays(t.app, s, from, body, flush);
 
 const loopbackForms = (port: number) => [
   `http://127.0.0.1:${port}/hook`,

@@ -1,13 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botSessions, prompts, ticketNotes, tickets } from '../../db/schema/index.js';
+import { botSessions, prompts, ticketNotes } from '../../db/schema/index.js';
 import {
-  bearer,
-  createTenant,
-  customerNumber,
-  injectMessage,
-  type TenantFixture,
-} from '../../test/factories.js';
+  type ConnectedTenant,
+  customerSays,
+  flushJobs,
+  openOneQueueTenant,
+  ticketRow,
+} from '../../test/conversation.js';
+import { bearer, customerNumber, injectMessage } from '../../test/factories.js';
 import { FakeBotServices } from '../../test/fake-bot-services.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { FALLBACK_TEXT, HANDOVER_TEXT } from './bot-engine.js';
@@ -31,58 +32,23 @@ afterAll(async () => {
   await fake?.close();
 });
 
-interface Setup extends TenantFixture {
-  whatsappId: number;
-}
+type Setup = ConnectedTenant;
 
 /** A tenant whose simulator connection serves its one queue (tickets land in it). */
-async function setup(): Promise<Setup> {
-  const tenant = await createTenant(t.app);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/whatsapp',
-    headers: bearer(tenant.admin),
-    payload: { name: `Bots ${Date.now()}`, provider: 'simulator', queueIds: [tenant.queueId] },
-  });
-  expect(res.statusCode).toBe(201);
-  return { ...tenant, whatsappId: res.json().id };
-}
+const setup = () => openOneQueueTenant(t.app);
 
 async function api(s: Setup, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) {
   return t.app.inject({ method, url, headers: bearer(s.admin), ...(payload ? { payload } : {}) });
 }
 
 /** Makes the delayed jobs due and runs everything queued until nothing is left. */
-async function flush(): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    await t.app.jobs.drain();
-    const { rows } = await t.database.executor.executeSql(
-      `update pgboss.job set start_after = now() - interval '1 second'
-       where name = 'queue-bot' and state = 'created' returning id`,
-    );
-    if (!rows.length) return;
-  }
-}
+const flush = () => flushJobs(t, 'queue-bot');
 
 /** The customer writes; bots run (delayed bubbles too); answers what the business sent back. */
-async function say(s: Setup, from: string, body: string, options: { delayed?: boolean } = {}) {
-  const sent = t.app.simulator.outbox(s.whatsappId, from).length;
-  const message = await injectMessage(t.app, s.admin, s.whatsappId, { from, body, name: 'Maria Souza' });
-  if (options.delayed === false) await t.app.jobs.drain();
-  else await flush();
-  return {
-    ticketId: message.ticketId,
-    replies: t.app.simulator
-      .outbox(s.whatsappId, from)
-      .slice(sent)
-      .map((item) => item.body),
-  };
-}
+const say = (s: Setup, from: string, body: string, options: { delayed?: boolean } = {}) =>
+  customerSays(t.app, s, from, body, () => (options.delayed === false ? t.app.jobs.drain() : flush()));
 
-async function ticketOf(id: number) {
-  const [row] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, id));
-  return row!;
-}
+const ticketOf = (id: number) => ticketRow(t.app, id);
 
 async function notesOf(ticketId: number) {
   return t.app.ctx.db.select().from(ticketNotes).where(eq(ticketNotes.ticketId, ticketId));

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { flowRuns, messages, tickets } from '../../db/schema/index.js';
+import { flushJobs } from '../../test/conversation.js';
 import {
   bearer,
   createQueue,
@@ -103,16 +104,7 @@ async function setup(graph?: (sales: number) => object, phrase = 'oi'): Promise<
 }
 
 /** Makes delayed flow steps due and runs everything queued until nothing is left. */
-async function flush(): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    await t.app.jobs.drain();
-    const { rows } = await t.database.executor.executeSql(
-      `update pgboss.job set start_after = now() - interval '1 second'
-       where name = '${FLOW_STEP_JOB}' and state = 'created' and start_after > now() returning id`,
-    );
-    if (!rows.length) return;
-  }
-}
+const flush = () => flushJobs(t, FLOW_STEP_JOB, true);
 
 /** The customer writes; due jobs run (not the delayed ones); answers what the business sent back. */
 async function say(s: Setup, from: string, body: string) {

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import {
   ANNOUNCEMENT_MEDIA_MAX_BYTES,
   type Announcement,
@@ -135,6 +134,20 @@ export async function createAnnouncement(
   return record;
 }
 
+/** Writes `fields` (and a new updatedAt) onto announcement `id`; answers it as the API does. */
+async function writeAnnouncement(
+  ctx: AppContext,
+  id: number,
+  fields: Partial<typeof announcements.$inferInsert>,
+): Promise<Announcement> {
+  const [row] = await ctx.db
+    .update(announcements)
+    .set({ ...fields, updatedAt: sql`now()` })
+    .where(eq(announcements.id, id))
+    .returning(columns);
+  return toAnnouncement(row!);
+}
+
 /** PUT /announcements/:id (super user): changes only the fields named. @throws ERR_NOT_FOUND, ERR_VALIDATION. */
 export async function updateAnnouncement(
   ctx: AppContext,
@@ -144,20 +157,9 @@ export async function updateAnnouncement(
 ): Promise<Announcement> {
   const body = parsePatch(ZAnnouncementBody, input);
   await findRow(ctx, auth, id);
-  const [row] = await ctx.db
-    .update(announcements)
-    .set({ ...body, updatedAt: sql`now()` })
-    .where(eq(announcements.id, id))
-    .returning(columns);
-  const record = toAnnouncement(row!);
+  const record = await writeAnnouncement(ctx, id, body);
   await emit(ctx, 'update', record);
   return record;
-}
-
-async function removeFile(media: MediaStore, companyId: number, name: string | null): Promise<void> {
-  if (!name) return;
-  const file = await media.locate(companyId, name);
-  if (file) await fs.promises.rm(file, { force: true });
 }
 
 /** DELETE /announcements/:id (super user), with its image. @throws ERR_NOT_FOUND. */
@@ -169,7 +171,7 @@ export async function deleteAnnouncement(
 ): Promise<void> {
   const row = await findRow(ctx, auth, id);
   await ctx.db.delete(announcements).where(eq(announcements.id, id));
-  await removeFile(media, row.companyId, row.mediaPath);
+  await media.remove(row.companyId, row.mediaPath);
   await emit(ctx, 'delete', toAnnouncement(row));
 }
 
@@ -198,13 +200,11 @@ export async function uploadAnnouncementMedia(
     });
   }
   const stored = await media.save(current.companyId, file.data, detected.ext);
-  const [row] = await ctx.db
-    .update(announcements)
-    .set({ mediaPath: stored, mediaName: file.fileName.slice(0, 255), updatedAt: sql`now()` })
-    .where(eq(announcements.id, id))
-    .returning(columns);
-  await removeFile(media, current.companyId, current.mediaPath);
-  const record = toAnnouncement(row!);
+  const record = await writeAnnouncement(ctx, id, {
+    mediaPath: stored,
+    mediaName: file.fileName.slice(0, 255),
+  });
+  await media.remove(current.companyId, current.mediaPath);
   await emit(ctx, 'update', record);
   return record;
 }
@@ -217,13 +217,8 @@ export async function deleteAnnouncementMedia(
   id: number,
 ): Promise<Announcement> {
   const current = await findRow(ctx, auth, id);
-  const [row] = await ctx.db
-    .update(announcements)
-    .set({ mediaPath: null, mediaName: null, updatedAt: sql`now()` })
-    .where(eq(announcements.id, id))
-    .returning(columns);
-  await removeFile(media, current.companyId, current.mediaPath);
-  const record = toAnnouncement(row!);
+  const record = await writeAnnouncement(ctx, id, { mediaPath: null, mediaName: null });
+  await media.remove(current.companyId, current.mediaPath);
   await emit(ctx, 'update', record);
   return record;
 }

@@ -2,7 +2,6 @@
  * Announcements and helps (document 2 sections 2, 3, 5 and 7): super-only
  * writes, active-only reads for others, image validation and safe serving, platform-wide realtime.
  */
-import type { AddressInfo } from 'node:net';
 import {
   ANNOUNCEMENT_MEDIA_MAX_BYTES,
   companyChannel,
@@ -18,7 +17,8 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
+import { fileUpload, PNG } from '../../test/multipart.js';
+import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -35,25 +35,8 @@ afterAll(() => t.close());
 const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-function multipart(data: Buffer, fileName: string, mimetype: string) {
-  const boundary = '----zapdesk-notices';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${mimetype}\r\n\r\n`,
-    ),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 const upload = (id: number, user: TestUser, data: Buffer, fileName: string, mimetype: string) => {
-  const body = multipart(data, fileName, mimetype);
+  const body = fileUpload(data, fileName, mimetype);
   return t.app.inject({
     method: 'POST',
     url: `/api/announcements/${id}/media-upload`,
@@ -139,8 +122,7 @@ describe('announcements', () => {
 describe('announcements live', () => {
   let otherCompany: Socket;
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const url = await listenLocally(t.app);
     otherCompany = openSocket(url, b.agent.token);
     await socketReady(otherCompany);
   });

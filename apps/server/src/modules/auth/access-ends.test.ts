@@ -3,7 +3,6 @@
  * whose dueDate passed (core section 4, login gate) and a user moved out of a queue (its tickets'
  * events stop). Logout, password, role change and deletion are in auth.test.ts.
  */
-import type { AddressInfo } from 'node:net';
 import { companyChannel } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +14,7 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
+import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { SUBSCRIPTION_EXPIRY_JOB } from './subscription-expiry.js';
 
@@ -25,8 +24,7 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
 });
 afterAll(async () => {
   for (const s of sockets) s.close();

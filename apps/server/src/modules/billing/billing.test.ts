@@ -10,6 +10,7 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
+import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { confirmInvoicePayment } from './billing-service.js';
 
@@ -264,17 +265,7 @@ describe('manual provider', () => {
 describe('billing profile', () => {
   it('requires every field and valid CPF/CNPJ check digits; all-equal digits are refused', async () => {
     const tenant = await createTenant(t.app);
-    const base = {
-      name: 'Empresa A',
-      email: 'financeiro@empresa.test',
-      phone: '(11) 98765-4321',
-      cnpjCpf: '295.379.955-93',
-      address: 'Rua A, 1',
-      city: 'São Paulo',
-      state: 'SP',
-      zipcode: '01001-000',
-      country: 'BR',
-    };
+    const base = VALID_BILLING_PROFILE;
     const put = (payload: object) =>
       t.app.inject({ method: 'PUT', url: '/api/billing/profile', headers: bearer(tenant.admin), payload });
     expect((await put({ ...base, cnpjCpf: '111.111.111-11' })).statusCode).toBe(400);

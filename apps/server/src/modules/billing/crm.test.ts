@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, plans } from '../../db/schema/index.js';
 import { bearer, createTenant, type TenantFixture } from '../../test/factories.js';
+import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const TOKEN = 'perfex-secret-token';
@@ -85,17 +86,7 @@ beforeAll(async () => {
       method: 'PUT',
       url: '/api/billing/profile',
       headers: bearer(tenant.admin),
-      payload: {
-        name: 'Empresa',
-        email: 'financeiro@empresa.test',
-        phone: '(11) 98765-4321',
-        cnpjCpf: '295.379.955-93',
-        address: 'Rua A, 1',
-        city: 'São Paulo',
-        state: 'SP',
-        zipcode: '01001-000',
-        country: 'BR',
-      },
+      payload: { ...VALID_BILLING_PROFILE, name: 'Empresa' },
     });
   }
 });

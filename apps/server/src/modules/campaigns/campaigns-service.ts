@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import {
   CAMPAIGN_EDIT_LEAD_MS,
   CAMPAIGN_MESSAGE_KEYS,
@@ -395,7 +394,7 @@ export class CampaignService {
       await tx.delete(campaigns).where(and(eq(campaigns.companyId, auth.companyId), eq(campaigns.id, id)));
       await this.engine.cancelStart(tx, id);
     });
-    await this.removeFile(auth.companyId, current.mediaPath);
+    await this.media.remove(auth.companyId, current.mediaPath);
     this.ctx.realtime.toCompany(auth.companyId, 'campaign', { action: 'delete', id });
   }
 
@@ -439,12 +438,6 @@ export class CampaignService {
     return (await this.find(auth.companyId, id))!;
   }
 
-  private async removeFile(companyId: number, name: string | null): Promise<void> {
-    if (!name) return;
-    const file = await this.media.locate(companyId, name);
-    if (file) await fs.promises.rm(file, { force: true });
-  }
-
   /**
    * POST /campaigns/:id/media-upload: stores the campaign's media (any type the outbound sender
    * accepts, checked by content), replacing the previous one; spaces of its name become
@@ -464,7 +457,7 @@ export class CampaignService {
         updatedAt: sql`now()`,
       })
       .where(and(eq(campaigns.companyId, auth.companyId), eq(campaigns.id, id)));
-    await this.removeFile(auth.companyId, current.mediaPath);
+    await this.media.remove(auth.companyId, current.mediaPath);
     await this.emit(auth.companyId, id);
     return (await this.find(auth.companyId, id))!;
   }
@@ -477,7 +470,7 @@ export class CampaignService {
       .update(campaigns)
       .set({ mediaPath: null, mediaName: null, updatedAt: sql`now()` })
       .where(and(eq(campaigns.companyId, auth.companyId), eq(campaigns.id, id)));
-    await this.removeFile(auth.companyId, current.mediaPath);
+    await this.media.remove(auth.companyId, current.mediaPath);
     await this.emit(auth.companyId, id);
     return (await this.find(auth.companyId, id))!;
   }

@@ -18,6 +18,7 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { campaignsAnyHour, openConnectionFixture } from '../../test/fixtures.js';
+import { PNG } from '../../test/multipart.js';
 import type { TestApp } from '../../test/test-app.js';
 import { CAMPAIGN_PACE_JOB } from './campaign-engine.js';
 import { STEP_BATCH } from './campaign-step.js';
@@ -79,10 +80,6 @@ async function paceDue() {
   await t.app.ctx.db.execute(sql`update campaign_pace set next_at = null where whatsapp_id = ${whatsappId}`);
   await t.app.jobs.cancelKey(CAMPAIGN_PACE_JOB, `pace-${whatsappId}`);
 }
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 const outbox = (number: string) => t.app.simulator.outbox(whatsappId, number);
 const inOneDay = () => new Date(Date.now() + 86_400_000).toISOString();

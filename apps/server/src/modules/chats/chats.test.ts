@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { companyChannel, ZChat, ZChatMessagesPage, ZChatsPage } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
+import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -23,8 +22,7 @@ let url = '';
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  url = await listenLocally(t.app);
   ({ a, b } = await createTenantPair(t.app));
   outsider = await createUser(t.app, a.companyId, { name: 'Fora do chat' });
 });

@@ -2,11 +2,9 @@ import {
   type CompaniesPage,
   type CompanyBody,
   type CompanyRow,
-  DEFAULT_COMPANY_SCHEDULES,
   PAGE_SIZE,
   parsePatch,
   RECURRENCE_MONTHS,
-  type Recurrence,
   ZCompanyBody,
 } from '@zapdesk/shared';
 import { asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
@@ -16,10 +14,9 @@ import { companies, plans, users, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation, pgErrorCode } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
-import { toPlan } from '../auth/session-user.js';
 import { hashPassword } from '../users/users-service.js';
 import type { SessionControl } from '../whatsapp/whatsapp-service.js';
-import { insertCompany } from './companies-service.js';
+import { insertCompany, toCompany } from './companies-service.js';
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const userCount = sql<number>`(select count(*)::int from ${users} where ${users.companyId} = ${companies.id})`;
@@ -29,22 +26,7 @@ function toRow(row: {
   plan: typeof plans.$inferSelect | null;
   userCount: number;
 }): CompanyRow {
-  const { company, plan } = row;
-  return {
-    id: company.id,
-    name: company.name,
-    email: company.email,
-    phone: company.phone,
-    planId: company.planId,
-    plan: plan ? toPlan(plan) : null,
-    status: company.status,
-    campaignsEnabled: company.campaignsEnabled,
-    dueDate: company.dueDate?.toISOString() ?? null,
-    recurrence: (company.recurrence as Recurrence | null) ?? null,
-    createdAt: company.createdAt.toISOString(),
-    schedules: company.schedules ?? DEFAULT_COMPANY_SCHEDULES,
-    userCount: Number(row.userCount),
-  };
+  return { ...toCompany(row.company, row.plan), userCount: Number(row.userCount) };
 }
 
 function selectRows(ctx: AppContext, where?: SQL) {

@@ -82,6 +82,14 @@ async function visibleCompany(ctx: AppContext, auth: AuthContext, companyId: num
 /** GET /companies/:id. */
 export async function getCompany(ctx: AppContext, auth: AuthContext, companyId: number): Promise<Company> {
   const { company, plan } = await visibleCompany(ctx, auth, companyId);
+  return toCompany(company, plan);
+}
+
+/** A company row (and its plan's row, null when it has none) as the API answers it. */
+export function toCompany(
+  company: typeof companies.$inferSelect,
+  plan: typeof plans.$inferSelect | null,
+): Company {
   return {
     id: company.id,
     name: company.name,

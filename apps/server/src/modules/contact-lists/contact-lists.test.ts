@@ -10,6 +10,7 @@ import {
   injectAs,
   type TestUser,
 } from '../../test/factories.js';
+import { fileUpload } from '../../test/multipart.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -20,19 +21,6 @@ afterAll(() => t.close());
 
 const inject = injectAs(() => t.app);
 
-/** A multipart body with one file part. */
-function multipart(data: Buffer, fileName: string, mimetype = XLSX) {
-  const boundary = '----zapdesk-clists-boundary';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
-      `Content-Type: ${mimetype}\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return {
-    payload: Buffer.concat([head, data, tail]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 async function sheet(header: string[] | null, rows: (string | number | null)[][]): Promise<Buffer> {
@@ -44,7 +32,7 @@ async function sheet(header: string[] | null, rows: (string | number | null)[][]
 }
 
 async function upload(user: TestUser, listId: number, data: Buffer, fileName = 'lista.xlsx') {
-  const body = multipart(data, fileName);
+  const body = fileUpload(data, fileName, XLSX);
   return t.app.inject({
     method: 'POST',
     url: `/api/contact-lists/${listId}/upload`,

@@ -11,7 +11,9 @@ import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
+import { pageTotal } from '../../db/page-total.js';
 import { contactCustomFields, contacts, tickets } from '../../db/schema/index.js';
+import { ticketAudienceColumns } from '../../db/ticket-visibility.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { canonicalNumber, numberVariants } from '../../lib/phone-number.js';
@@ -106,14 +108,11 @@ export async function listContacts(
     .orderBy(asc(contacts.name), asc(contacts.id))
     .limit(PAGE_SIZE)
     .offset(offset);
-  let totalCount = rows[0]?.total;
-  if (totalCount === undefined) {
-    // Past the end (or nothing at all on the first page): no row carried the count.
-    totalCount =
-      offset === 0
-        ? 0
-        : ((await ctx.db.select({ value: count() }).from(contacts).where(where))[0]?.value ?? 0);
-  }
+  const totalCount = await pageTotal(
+    rows,
+    offset,
+    async () => (await ctx.db.select({ value: count() }).from(contacts).where(where))[0]?.value ?? 0,
+  );
   return {
     contacts: rows.map((r) => toContact(r.contact, r.extraInfo, r.whatsapp)),
     count: totalCount,
@@ -217,13 +216,7 @@ export async function updateContact(
 export async function deleteContact(ctx: AppContext, auth: AuthContext, id: number): Promise<void> {
   const removed = await ctx.db.transaction(async (tx) => {
     const gone = await tx
-      .select({
-        id: tickets.id,
-        companyId: tickets.companyId,
-        queueId: tickets.queueId,
-        userId: tickets.userId,
-        status: tickets.status,
-      })
+      .select(ticketAudienceColumns)
       .from(tickets)
       .where(and(eq(tickets.companyId, auth.companyId), eq(tickets.contactId, id)));
     const [row] = await tx

@@ -12,6 +12,7 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
+import { fileUpload } from '../../test/multipart.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -31,19 +32,6 @@ const list = async (user: TestUser, query = '') =>
     (await t.app.inject({ method: 'GET', url: `/api/contacts?${query}`, headers: bearer(user) })).json(),
   );
 
-/** A multipart body with one file part. */
-function multipart(data: Buffer, fileName: string, mimetype: string, field = 'file') {
-  const boundary = '----zapdesk-test-boundary';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\n` +
-      `Content-Type: ${mimetype}\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return {
-    payload: Buffer.concat([head, data, tail]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 async function sheet(header: string[], rows: (string | number | null)[][]): Promise<Buffer> {
@@ -54,7 +42,7 @@ async function sheet(header: string[], rows: (string | number | null)[][]): Prom
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 const upload = (user: TestUser, data: Buffer, fileName = 'contatos.xlsx', mimetype = XLSX) => {
-  const body = multipart(data, fileName, mimetype);
+  const body = fileUpload(data, fileName, mimetype);
   return t.app.inject({
     method: 'POST',
     url: '/api/contacts/upload',

@@ -3,14 +3,14 @@
  * page, multipart uploads checked for type and size, files served only to the company's users,
  * realtime `company-{id}-file`, and getFileListFiles for campaigns.
  */
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { companyChannel, ZFileList, ZFileListsPage } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaStore } from '../../channels/media-store.js';
 import { bearer, createTenantPair, type TenantFixture, type TestUser } from '../../test/factories.js';
-import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
+import { multipartBody, PNG } from '../../test/multipart.js';
+import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { getFileListFiles } from './files-service.js';
 
@@ -28,10 +28,6 @@ const media = () => new MediaStore(path.join(t.config.dataDir, 'media'));
 const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
 interface Part {
@@ -44,27 +40,17 @@ interface Part {
 
 /** The spec's client form: fileId, typeArch, then per file: files, mediaType, name, id. */
 function multipart(fileId: number, parts: Part[]) {
-  const boundary = '----zapdesk-files';
-  const field = (name: string, value: string) =>
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  const chunks: Buffer[] = [field('fileId', String(fileId)), field('typeArch', 'fileList')];
-  for (const p of parts) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${p.fileName}"\r\nContent-Type: ${p.mimetype}\r\n\r\n`,
-      ),
-      p.data,
-      Buffer.from('\r\n'),
+  const field = (name: string, value: string) => ({ name, value });
+  return multipartBody([
+    field('fileId', String(fileId)),
+    field('typeArch', 'fileList'),
+    ...parts.flatMap((p) => [
+      { name: 'files', value: p.data, filename: p.fileName, type: p.mimetype },
       field('mediaType', p.mimetype),
       field('name', p.name ?? ''),
       field('id', p.id === undefined ? '' : String(p.id)),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
+    ]),
+  ]);
 }
 
 const upload = (user: TestUser, id: number, parts: Part[]) => {
@@ -237,8 +223,7 @@ describe('file lists live', () => {
   let colleague: Socket;
   let other: Socket;
   beforeAll(async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const url = await listenLocally(t.app);
     colleague = openSocket(url, a.admin.token);
     other = openSocket(url, b.admin.token);
     await Promise.all([colleague, other].map(socketReady));

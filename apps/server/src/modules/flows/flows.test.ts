@@ -11,6 +11,7 @@ import {
   injectAs,
   type TenantFixture,
 } from '../../test/factories.js';
+import { multipartBody, PNG } from '../../test/multipart.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -443,10 +444,6 @@ describe('flows', () => {
 
 const pad = (head: Buffer, size = 4100) =>
   Buffer.concat([head, Buffer.alloc(Math.max(0, size - head.length))]);
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 const MP3 = pad(Buffer.from([0xff, 0xfb, 0x90, 0x64]));
 const MP4 = pad(
   Buffer.concat([
@@ -459,20 +456,16 @@ const MP4 = pad(
 const OPUS = pad(Buffer.concat([Buffer.from('OggS'), Buffer.alloc(24), Buffer.from('OpusHead')]));
 const PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
-function multipart(files: Array<[Buffer, string]>) {
-  const boundary = '----zapdesk-flow';
-  const parts = files.map(([data, fileName]) =>
-    Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      ),
-      data,
-      Buffer.from('\r\n'),
-    ]),
+/** The builder's form: each file as a `medias` part. */
+const multipart = (files: Array<[Buffer, string]>) =>
+  multipartBody(
+    files.map(([data, fileName]) => ({
+      name: 'medias',
+      value: data,
+      filename: fileName,
+      type: 'application/octet-stream',
+    })),
   );
-  const payload = Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 async function upload(kind: string, files: Array<[Buffer, string]>, user = a.admin) {
   const body = multipart(files);

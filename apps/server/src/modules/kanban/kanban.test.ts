@@ -2,7 +2,6 @@
  * Kanban (document 2 sections 2, 6 and 7): the board's tickets with the inbox's visibility, the
  * lane tags of a ticket (add, move in one request, remove), the useKanban plan flag and tenancy.
  */
-import type { AddressInfo } from 'node:net';
 import { companyChannel, KANBAN_PAGE_SIZE, ZKanbanPage } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +19,7 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { openConnectionFixture } from '../../test/fixtures.js';
-import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
+import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
 import type { TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -167,8 +166,7 @@ describe('ticket lane tags', () => {
   });
 
   it('emits the ticket update to the company sockets that see the ticket', async () => {
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const url = await listenLocally(t.app);
     const socket = openSocket(url, a.agent.token);
     await socketReady(socket);
     try {

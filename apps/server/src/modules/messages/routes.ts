@@ -14,6 +14,7 @@ import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { UploadedFile } from '../../channels/outbound-upload.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext, ZodApp } from '../../context.js';
+import { pageTotal } from '../../db/page-total.js';
 import { messages } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { userRoute } from '../../lib/guards.js';
@@ -60,13 +61,11 @@ export function messageRoutes(
         .orderBy(desc(messages.createdAt), desc(messages.id))
         .limit(PAGE_SIZE)
         .offset(offset);
-      let totalCount = rows[0]?.total;
-      if (totalCount === undefined) {
-        totalCount =
-          offset === 0
-            ? 0
-            : ((await ctx.db.select({ value: count() }).from(messages).where(where))[0]?.value ?? 0);
-      }
+      const totalCount = await pageTotal(
+        rows,
+        offset,
+        async () => (await ctx.db.select({ value: count() }).from(messages).where(where))[0]?.value ?? 0,
+      );
       return {
         messages: rows.map(toMessage).reverse(),
         hasMore: offset + rows.length < totalCount,

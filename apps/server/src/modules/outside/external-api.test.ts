@@ -12,6 +12,7 @@ import {
   type TenantFixture,
 } from '../../test/factories.js';
 import { openConnectionFixture } from '../../test/fixtures.js';
+import { multipartBody, PNG } from '../../test/multipart.js';
 import type { TestApp } from '../../test/test-app.js';
 import { EXTERNAL_API_RATE_PER_MINUTE } from './external-api.js';
 
@@ -19,24 +20,6 @@ let t: TestApp;
 let a: TenantFixture;
 let whatsappId: number;
 const TOKEN = 'tok_a_0123456789abcdef';
-
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-
-function multipart(parts: { name: string; value: string | Buffer; filename?: string; type?: string }[]) {
-  const boundary = `----zapdesk${Date.now()}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ''}`;
-    const head = `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`;
-    chunks.push(Buffer.from(head), Buffer.isBuffer(part.value) ? part.value : Buffer.from(part.value));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
-}
 
 const send = (token: string | undefined, payload: object) =>
   t.app.inject({
@@ -120,7 +103,7 @@ describe('POST /api/messages/send', () => {
 
   it('sends media from multipart number + medias, with an optional caption', async () => {
     const number = customerNumber();
-    const form = multipart([
+    const form = multipartBody([
       { name: 'number', value: number },
       { name: 'body', value: 'Segue o boleto' },
       { name: 'medias', value: PNG, filename: 'boleto.png', type: 'image/png' },
@@ -128,7 +111,7 @@ describe('POST /api/messages/send', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/messages/send',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': form.contentType },
+      headers: { authorization: `Bearer ${TOKEN}`, ...form.headers },
       payload: form.payload,
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -179,11 +162,11 @@ describe('POST /api/messages/send', () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().error).toBe('ERR_VALIDATION');
     }
-    const form = multipart([{ name: 'number', value: customerNumber() }]);
+    const form = multipartBody([{ name: 'number', value: customerNumber() }]);
     const noFile = await t.app.inject({
       method: 'POST',
       url: '/api/messages/send',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': form.contentType },
+      headers: { authorization: `Bearer ${TOKEN}`, ...form.headers },
       payload: form.payload,
     });
     expect(noFile.statusCode).toBe(400);

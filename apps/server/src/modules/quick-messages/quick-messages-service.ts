@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import {
   type ChannelPayloads,
   parsePatch,
@@ -61,6 +60,23 @@ function emit(
       id: record.id,
     });
   }
+}
+
+/**
+ * GET /quick-messages/list: the company-wide quick messages and the caller's own, by shortcode,
+ * unpaged (the composer's picker).
+ */
+export async function listComposerQuickMessages(ctx: AppContext, auth: AuthContext): Promise<QuickMessage[]> {
+  return ctx.db
+    .select(columns)
+    .from(quickMessages)
+    .where(
+      and(
+        eq(quickMessages.companyId, auth.companyId),
+        or(eq(quickMessages.geral, true), eq(quickMessages.userId, auth.userId)),
+      ),
+    )
+    .orderBy(asc(quickMessages.shortcode));
 }
 
 /**
@@ -167,14 +183,8 @@ export async function deleteQuickMessage(
   await ctx.db
     .delete(quickMessages)
     .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)));
-  await removeFile(media, auth.companyId, row.mediaPath);
+  await media.remove(auth.companyId, row.mediaPath);
   emit(ctx, auth.companyId, row, 'delete');
-}
-
-async function removeFile(media: MediaStore, companyId: number, name: string | null): Promise<void> {
-  if (!name) return;
-  const file = await media.locate(companyId, name);
-  if (file) await fs.promises.rm(file, { force: true });
 }
 
 /**
@@ -198,7 +208,7 @@ export async function uploadQuickMessageMedia(
     .set({ mediaPath: stored, mediaName: file.fileName.slice(0, 255), updatedAt: sql`now()` })
     .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)))
     .returning(columns);
-  await removeFile(media, auth.companyId, current.mediaPath);
+  await media.remove(auth.companyId, current.mediaPath);
   emit(ctx, auth.companyId, row!, 'update');
   return row!;
 }
@@ -216,7 +226,7 @@ export async function deleteQuickMessageMedia(
     .set({ mediaPath: null, mediaName: null, updatedAt: sql`now()` })
     .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)))
     .returning(columns);
-  await removeFile(media, auth.companyId, current.mediaPath);
+  await media.remove(auth.companyId, current.mediaPath);
   emit(ctx, auth.companyId, row!, 'update');
   return row!;
 }

@@ -1,6 +1,7 @@
 import { ZQuickMessagesPage } from '@zapdesk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTenant, createUser, injectAs } from '../../test/factories.js';
+import { multipartBody, PNG } from '../../test/multipart.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -11,24 +12,12 @@ afterAll(() => t.close());
 
 const inject = injectAs(() => t.app);
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-
 /** A multipart body with one file part and the spec's typeArch field. */
-function multipart(data: Buffer, fileName: string, mimetype: string) {
-  const boundary = '----zapdesk-test';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="typeArch"\r\n\r\nquickMessage\r\n`),
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${mimetype}\r\n\r\n`,
-    ),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
+const multipart = (data: Buffer, fileName: string, mimetype: string) =>
+  multipartBody([
+    { name: 'typeArch', value: 'quickMessage' },
+    { name: 'file', value: data, filename: fileName, type: mimetype },
   ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 describe('quick messages', () => {
   it('creates, lists company-wide and own ones, searches and pages', async () => {

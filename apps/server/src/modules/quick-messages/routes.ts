@@ -1,9 +1,7 @@
 import { ZPageQuery, ZQuickMessage, ZQuickMessageBody, ZQuickMessagesPage } from '@zapdesk/shared';
-import { and, asc, eq, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { MediaStore } from '../../channels/media-store.js';
 import type { AppContext, ZodApp } from '../../context.js';
-import { quickMessages } from '../../db/schema/index.js';
 import { userRoute } from '../../lib/guards.js';
 import { mediaUploadRoutes, resourceRoutes } from '../common/resource-routes.js';
 import {
@@ -12,6 +10,7 @@ import {
   deleteQuickMessageMedia,
   getEditable,
   getQuickMessage,
+  listComposerQuickMessages,
   listQuickMessages,
   updateQuickMessage,
   uploadQuickMessageMedia,
@@ -33,25 +32,7 @@ export function quickMessageRoutes(app: ZodApp, ctx: AppContext, media: MediaSto
         response: { 200: z.array(ZQuickMessage) },
       },
     },
-    (request) =>
-      ctx.db
-        .select({
-          id: quickMessages.id,
-          shortcode: quickMessages.shortcode,
-          message: quickMessages.message,
-          mediaPath: quickMessages.mediaPath,
-          mediaName: quickMessages.mediaName,
-          geral: quickMessages.geral,
-          userId: quickMessages.userId,
-        })
-        .from(quickMessages)
-        .where(
-          and(
-            eq(quickMessages.companyId, request.auth.companyId),
-            or(eq(quickMessages.geral, true), eq(quickMessages.userId, request.auth.userId)),
-          ),
-        )
-        .orderBy(asc(quickMessages.shortcode)),
+    (request) => listComposerQuickMessages(ctx, request.auth),
   );
   resourceRoutes(app, {
     path: '/quick-messages',

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import {
   parsePatch,
   SCHEDULE_MEDIA_TYPES,
@@ -275,14 +274,8 @@ export class ScheduleService {
       await tx.delete(schedules).where(and(eq(schedules.companyId, auth.companyId), eq(schedules.id, id)));
       await this.jobs.cancelKey(SCHEDULE_SEND_JOB, keyOf(id), { tx });
     });
-    await this.removeFile(auth.companyId, current.mediaPath);
+    await this.media.remove(auth.companyId, current.mediaPath);
     this.ctx.realtime.toCompany(auth.companyId, 'schedule', { action: 'delete', scheduleId: id });
-  }
-
-  private async removeFile(companyId: number, name: string | null): Promise<void> {
-    if (!name) return;
-    const file = await this.media.locate(companyId, name);
-    if (file) await fs.promises.rm(file, { force: true });
   }
 
   /**
@@ -301,7 +294,7 @@ export class ScheduleService {
       .update(schedules)
       .set({ mediaPath: stored, mediaName: file.fileName.slice(0, 255), updatedAt: sql`now()` })
       .where(and(eq(schedules.companyId, auth.companyId), eq(schedules.id, id)));
-    await this.removeFile(auth.companyId, current.mediaPath);
+    await this.media.remove(auth.companyId, current.mediaPath);
     const schedule = (await this.find(auth.companyId, id))!;
     this.emit(auth.companyId, { action: 'update', schedule });
     return schedule;
@@ -314,7 +307,7 @@ export class ScheduleService {
       .update(schedules)
       .set({ mediaPath: null, mediaName: null, updatedAt: sql`now()` })
       .where(and(eq(schedules.companyId, auth.companyId), eq(schedules.id, id)));
-    await this.removeFile(auth.companyId, current.mediaPath);
+    await this.media.remove(auth.companyId, current.mediaPath);
     const schedule = (await this.find(auth.companyId, id))!;
     this.emit(auth.companyId, { action: 'update', schedule });
     return schedule;

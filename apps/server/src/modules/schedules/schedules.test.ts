@@ -16,6 +16,7 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { openConnectionFixture } from '../../test/fixtures.js';
+import { fileUpload, PNG } from '../../test/multipart.js';
 import type { TestApp } from '../../test/test-app.js';
 import { SCHEDULE_SEND_JOB } from './schedules-service.js';
 
@@ -29,23 +30,7 @@ afterAll(() => t.close());
 
 const inject = injectAs(() => t.app);
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 const PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
-
-function multipart(data: Buffer, fileName: string, mimetype: string) {
-  const boundary = '----zapdesk-schedule';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${mimetype}\r\n\r\n`,
-    ),
-    data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 async function contact(user: TestUser, name = 'Maria Souza') {
   const res = await inject('POST', '/api/contacts', user, { name, number: customerNumber() });
@@ -278,11 +263,11 @@ describe('schedules', () => {
     const pdf = await t.app.inject({
       method: 'POST',
       url: `/api/schedules/${s.id}/media-upload`,
-      ...multipart(PDF, 'doc.pdf', 'application/pdf'),
-      headers: { ...multipart(PDF, 'doc.pdf', 'application/pdf').headers, ...bearer(a.admin) },
+      ...fileUpload(PDF, 'doc.pdf', 'application/pdf'),
+      headers: { ...fileUpload(PDF, 'doc.pdf', 'application/pdf').headers, ...bearer(a.admin) },
     });
     expect(pdf.statusCode).toBe(415);
-    const png = multipart(PNG, 'foto.png', 'image/png');
+    const png = fileUpload(PNG, 'foto.png', 'image/png');
     const up = await t.app.inject({
       method: 'POST',
       url: `/api/schedules/${s.id}/media-upload`,
