@@ -2,6 +2,7 @@ import { FormControlLabel, MenuItem, Switch, TextField, type TextFieldProps } fr
 import type { SxProps, Theme } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { get, type RegisterOptions, useController, useFormContext, useFormState } from 'react-hook-form';
+import { type IdOption, OptionalIdSelect } from './id-select';
 import { useFormFieldMessage } from './record-form-dialog';
 
 /** The error of field `name` in the enclosing form, translated, and whether there is one. */
@@ -161,4 +162,25 @@ export function FormSelect({
       {children}
     </TextField>
   );
+}
+
+export interface FormIdSelectProps {
+  /** The form value it edits: a record's id, or null for none. */
+  name: string;
+  label: string;
+  /** The records offered; undefined while they load. */
+  options: IdOption[] | undefined;
+  disabled?: boolean;
+  /** data-testid of the select's hidden input. */
+  testId?: string;
+}
+
+/**
+ * An OptionalIdSelect ('none' first, then the records by name) of the enclosing RecordFormDialog's
+ * form, with its validation error in the user's language below it.
+ */
+export function FormIdSelect({ name, ...props }: FormIdSelectProps) {
+  const { field } = useController({ name });
+  const { text } = useFieldError(name);
+  return <OptionalIdSelect {...props} value={field.value} onChange={field.onChange} error={text} />;
 }
