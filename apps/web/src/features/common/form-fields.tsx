@@ -1,6 +1,17 @@
-import { FormControlLabel, MenuItem, Switch, TextField, type TextFieldProps } from '@mui/material';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import {
+  FormControlLabel,
+  IconButton,
+  InputAdornment,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+  type TextFieldProps,
+} from '@mui/material';
 import type { SxProps, Theme } from '@mui/material/styles';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { get, type RegisterOptions, useController, useFormContext, useFormState } from 'react-hook-form';
 import { type IdOption, OptionalIdSelect } from './id-select';
 import { useFormFieldMessage } from './record-form-dialog';
@@ -183,4 +194,83 @@ export function FormIdSelect({ name, ...props }: FormIdSelectProps) {
   const { field } = useController({ name });
   const { text } = useFieldError(name);
   return <OptionalIdSelect {...props} value={field.value} onChange={field.onChange} error={text} />;
+}
+
+export interface FormSecretFieldProps {
+  name: string;
+  label: string;
+  /** The input's data-testid. */
+  testId?: string;
+  /** The toggle's accessible names while the secret is hidden and while it is shown. */
+  showLabel: string;
+  hideLabel: string;
+  /** The toggle's data-testid. */
+  toggleTestId?: string;
+}
+
+/** A secret (an API key) of the enclosing form: masked, with a button that shows or hides it. */
+export function FormSecretField({
+  name,
+  label,
+  testId,
+  showLabel,
+  hideLabel,
+  toggleTestId,
+}: FormSecretFieldProps) {
+  const [shown, setShown] = useState(false);
+  return (
+    <FormTextField
+      name={name}
+      label={label}
+      autoComplete="off"
+      type={shown ? 'text' : 'password'}
+      testId={testId}
+      slotProps={{
+        input: {
+          endAdornment: (
+            <InputAdornment position="end">
+              <IconButton
+                aria-label={shown ? hideLabel : showLabel}
+                data-testid={toggleTestId}
+                onClick={() => setShown((v) => !v)}
+                edge="end"
+              >
+                {shown ? <VisibilityOff /> : <Visibility />}
+              </IconButton>
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
+
+/**
+ * A row (a column on phones) of number fields of the enclosing form, none below 0: each `name`
+ * with its `step`, labelled `label(name)`, its input's data-testid `testId(name)`.
+ */
+export function FormNumberRow({
+  fields,
+  label,
+  testId,
+}: {
+  fields: readonly { name: string; step?: number }[];
+  label: (name: string) => string;
+  testId: (name: string) => string;
+}) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+      {fields.map(({ name, step }) => (
+        <FormTextField
+          key={name}
+          name={name}
+          number
+          label={label(name)}
+          type="number"
+          testId={testId(name)}
+          slotProps={{ htmlInput: { step, min: 0 } }}
+        />
+      ))}
+    </Stack>
+  );
 }

@@ -1,11 +1,8 @@
 /** Dialogs of the typebot and OpenAI nodes (document 3 sections 2, 3 and 5). */
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { IconButton, InputAdornment, Stack } from '@mui/material';
+import { Stack } from '@mui/material';
 import { INTEGRATION_DEFAULTS } from '@zapdesk/shared';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormSelect, FormTextField } from '../../common/form-fields';
+import { FormNumberRow, FormSecretField, FormSelect, FormTextField } from '../../common/form-fields';
 import { useQueueList } from '../../queues/use-queues';
 import { ZOpenAiForm, ZTypebotForm } from '../flow-forms';
 import { FLOW_OPENAI_VOICES, OPENAI_DEFAULTS, type OpenAiData, type TypebotData } from '../flow-types';
@@ -103,7 +100,6 @@ const OPENAI_EMPTY: OpenAiData = {
 export function OpenAiDialog({ data, onSave, onClose }: NodeDialogProps<{ typebotIntegration: OpenAiData }>) {
   const { t } = useTranslation();
   const queues = useQueueList();
-  const [showKey, setShowKey] = useState(false);
   const dialog = useNodeDialog<OpenAiData, { typebotIntegration: OpenAiData }>({
     schema: ZOpenAiForm,
     defaults: { ...OPENAI_EMPTY, ...data?.typebotIntegration },
@@ -111,44 +107,17 @@ export function OpenAiDialog({ data, onSave, onClose }: NodeDialogProps<{ typebo
     onSave,
   });
   const label = (name: keyof OpenAiData) => t(`flows.dialogs.openai.${name}`);
-  const number = (name: 'maxTokens' | 'temperature' | 'maxMessages', step?: number) => (
-    <FormTextField
-      name={name}
-      number
-      label={label(name)}
-      type="number"
-      testId={`flow-openai-${name}`}
-      slotProps={{ htmlInput: { step, min: 0 } }}
-    />
-  );
   return (
     <NodeFormDialog kind="openai" editing={!!data} onClose={onClose} dialog={dialog} maxWidth="md">
       <Stack spacing={2}>
         <FormTextField name="name" label={label('name')} autoFocus testId="flow-openai-name" />
-        <FormTextField
+        <FormSecretField
           name="apiKey"
           label={label('apiKey')}
-          autoComplete="off"
-          type={showKey ? 'text' : 'password'}
           testId="flow-openai-apiKey"
-          slotProps={{
-            input: {
-              endAdornment: (
-                <InputAdornment position="end">
-                  <IconButton
-                    aria-label={
-                      showKey ? t('flows.dialogs.openai.hideKey') : t('flows.dialogs.openai.showKey')
-                    }
-                    data-testid="flow-openai-toggle-key"
-                    onClick={() => setShowKey((v) => !v)}
-                    edge="end"
-                  >
-                    {showKey ? <VisibilityOff /> : <Visibility />}
-                  </IconButton>
-                </InputAdornment>
-              ),
-            },
-          }}
+          showLabel={t('flows.dialogs.openai.showKey')}
+          hideLabel={t('flows.dialogs.openai.hideKey')}
+          toggleTestId="flow-openai-toggle-key"
         />
         <FormTextField
           name="prompt"
@@ -180,11 +149,11 @@ export function OpenAiDialog({ data, onSave, onClose }: NodeDialogProps<{ typebo
             ...(queues.data ?? []).map((q) => ({ value: q.id, label: q.name })),
           ]}
         />
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          {number('maxTokens')}
-          {number('temperature', 0.1)}
-          {number('maxMessages')}
-        </Stack>
+        <FormNumberRow
+          fields={[{ name: 'maxTokens' }, { name: 'temperature', step: 0.1 }, { name: 'maxMessages' }]}
+          label={(name) => t(`flows.dialogs.openai.${name}`)}
+          testId={(name) => `flow-openai-${name}`}
+        />
       </Stack>
     </NodeFormDialog>
   );
