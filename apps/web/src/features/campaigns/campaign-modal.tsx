@@ -13,14 +13,12 @@ import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
-import { useFieldMessage } from '../common/field-message';
-import { FormIdSelect, FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
+import { FormIdSelect, FormMessageField, FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
 import {
   type MediaAttachment,
   MediaAttachmentField,
   NO_MEDIA_CHANGE,
 } from '../common/media-attachment-field';
-import { MessageTextField } from '../common/message-text-field';
 import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordForm } from '../common/use-record-form';
 import { useConnections } from '../connections/use-connections';
@@ -185,13 +183,10 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
   const fileLists = useFileListOptions();
   const [tab, setTab] = useState(0);
   const [media, setMedia] = useState<MediaAttachment>(NO_MEDIA_CHANGE);
-  const message = useFieldMessage();
   const form = useRecordForm<CampaignFormValues, CampaignDetail>(ZCampaignForm, EMPTY, existing.data, toForm);
   const {
     control,
     handleSubmit,
-    getValues,
-    setValue,
     formState: { errors, isSubmitting },
   } = form;
   const [confirmation, recipients, whatsappId, name, templateName, templateLanguage] = useWatch({
@@ -372,27 +367,19 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
             />
           ))}
         </Tabs>
-        <MessageTextField<CampaignFormValues>
+        <FormMessageField
           key={`message${variant}`}
           name={`message${variant}`}
           label={t('campaigns.modal.message', { n: variant })}
-          control={control}
-          getValues={getValues}
-          setValue={setValue}
-          error={message(errors[`message${variant}`]?.message)}
           testId={`campaign-message${variant}`}
           disabled={readOnly}
           minRows={4}
         />
         {confirmation && (
-          <MessageTextField<CampaignFormValues>
+          <FormMessageField
             key={`confirmationMessage${variant}`}
             name={`confirmationMessage${variant}`}
             label={t('campaigns.modal.confirmationMessage', { n: variant })}
-            control={control}
-            getValues={getValues}
-            setValue={setValue}
-            error={message(errors[`confirmationMessage${variant}`]?.message)}
             testId={`campaign-confirmation-message${variant}`}
             disabled={readOnly}
           />

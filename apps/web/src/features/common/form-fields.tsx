@@ -12,8 +12,16 @@ import {
 } from '@mui/material';
 import type { SxProps, Theme } from '@mui/material/styles';
 import { type ReactNode, useState } from 'react';
-import { get, type RegisterOptions, useController, useFormContext, useFormState } from 'react-hook-form';
+import {
+  type FieldValues,
+  get,
+  type RegisterOptions,
+  useController,
+  useFormContext,
+  useFormState,
+} from 'react-hook-form';
 import { type IdOption, OptionalIdSelect } from './id-select';
+import { MessageTextField, type MessageTextFieldProps } from './message-text-field';
 import { useFormFieldMessage } from './record-form-dialog';
 
 /** The error of field `name` in the enclosing form, translated, and whether there is one. */
@@ -272,5 +280,32 @@ export function FormNumberRow({
         />
       ))}
     </Stack>
+  );
+}
+
+export type FormMessageFieldProps = Omit<
+  MessageTextFieldProps<FieldValues>,
+  'name' | 'control' | 'getValues' | 'setValue' | 'error'
+> & {
+  /** The string form value it edits. */
+  name: string;
+};
+
+/**
+ * A MessageTextField (an automatic message with the message variable chips) of the enclosing
+ * RecordFormDialog's form, with its validation error in the user's language below it.
+ */
+export function FormMessageField({ name, ...props }: FormMessageFieldProps) {
+  const { control, getValues, setValue } = useFormContext();
+  const { text } = useFieldError(name);
+  return (
+    <MessageTextField
+      {...props}
+      name={name}
+      control={control}
+      getValues={getValues}
+      setValue={setValue}
+      error={text}
+    />
   );
 }
