@@ -1,10 +1,7 @@
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { IconButton, InputAdornment, Stack } from '@mui/material';
+import { Stack } from '@mui/material';
 import { PROMPT_DEFAULTS, PROMPT_MODELS, type Prompt, ZPromptBody } from '@zapdesk/shared';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormSelect, FormTextField } from '../common/form-fields';
+import { FormNumberRow, FormSecretField, FormSelect, FormTextField } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordDialog } from '../common/use-record-form';
 import { useQueueList } from '../queues/use-queues';
@@ -55,7 +52,6 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
   const existing = usePrompt(editing ? promptId : null);
   const queues = useQueueList();
   const save = useSavePrompt();
-  const [showKey, setShowKey] = useState(false);
   const dialog = useRecordDialog<PromptFormValues, Prompt>({
     schema: ZPromptBody,
     defaults: EMPTY,
@@ -70,16 +66,6 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
     onClose,
   });
   const model = dialog.form.watch('model');
-  const number = (name: 'maxTokens' | 'temperature' | 'maxMessages', step?: number) => (
-    <FormTextField
-      name={name}
-      number
-      label={t(`bots.prompts.${name}`)}
-      type="number"
-      slotProps={{ htmlInput: { step, min: 0 } }}
-      testId={`prompt-${name}`}
-    />
-  );
 
   return (
     <RecordFormDialog
@@ -94,27 +80,12 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
     >
       <Stack spacing={2}>
         <FormTextField name="name" label={t('bots.prompts.name')} autoFocus testId="prompt-name" />
-        <FormTextField
+        <FormSecretField
           name="apiKey"
           label={t('bots.prompts.apiKey')}
-          autoComplete="off"
-          type={showKey ? 'text' : 'password'}
           testId="prompt-apiKey"
-          slotProps={{
-            input: {
-              endAdornment: (
-                <InputAdornment position="end">
-                  <IconButton
-                    aria-label={showKey ? t('bots.prompts.hideKey') : t('bots.prompts.showKey')}
-                    onClick={() => setShowKey((v) => !v)}
-                    edge="end"
-                  >
-                    {showKey ? <VisibilityOff /> : <Visibility />}
-                  </IconButton>
-                </InputAdornment>
-              ),
-            },
-          }}
+          showLabel={t('bots.prompts.showKey')}
+          hideLabel={t('bots.prompts.hideKey')}
         />
         <FormTextField
           name="prompt"
@@ -139,11 +110,11 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
             options={[...new Set([...PROMPT_MODELS, model])].map((m) => ({ value: m, label: m }))}
           />
         </Stack>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          {number('maxTokens')}
-          {number('temperature', 0.1)}
-          {number('maxMessages')}
-        </Stack>
+        <FormNumberRow
+          fields={[{ name: 'maxTokens' }, { name: 'temperature', step: 0.1 }, { name: 'maxMessages' }]}
+          label={(name) => t(`bots.prompts.${name}`)}
+          testId={(name) => `prompt-${name}`}
+        />
       </Stack>
     </RecordFormDialog>
   );

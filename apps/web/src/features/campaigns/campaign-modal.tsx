@@ -1,15 +1,4 @@
-import {
-  Alert,
-  FormControlLabel,
-  MenuItem,
-  Stack,
-  Switch,
-  Tab,
-  Tabs,
-  TextField,
-  ToggleButton,
-  ToggleButtonGroup,
-} from '@mui/material';
+import { Alert, Stack, Tab, Tabs, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import {
   boundedString,
   CAMPAIGN_MEDIA_MAX_BYTES,
@@ -24,15 +13,13 @@ import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
-import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
-import { OptionalIdSelect } from '../common/id-select';
+import { FormIdSelect, FormMessageField, FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
 import {
   type MediaAttachment,
   MediaAttachmentField,
   NO_MEDIA_CHANGE,
 } from '../common/media-attachment-field';
-import { MessageTextField } from '../common/message-text-field';
+import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordForm } from '../common/use-record-form';
 import { useConnections } from '../connections/use-connections';
 import { DateTimeInput } from './date-time-input';
@@ -196,22 +183,16 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
   const fileLists = useFileListOptions();
   const [tab, setTab] = useState(0);
   const [media, setMedia] = useState<MediaAttachment>(NO_MEDIA_CHANGE);
-  const message = useFieldMessage();
+  const form = useRecordForm<CampaignFormValues, CampaignDetail>(ZCampaignForm, EMPTY, existing.data, toForm);
   const {
     control,
-    register,
     handleSubmit,
-    getValues,
-    setValue,
     formState: { errors, isSubmitting },
-  } = useRecordForm<CampaignFormValues, CampaignDetail>(ZCampaignForm, EMPTY, existing.data, toForm);
+  } = form;
   const [confirmation, recipients, whatsappId, name, templateName, templateLanguage] = useWatch({
     control,
     name: ['confirmation', 'recipients', 'whatsappId', 'name', 'templateName', 'templateLanguage'],
   });
-  const texts = { name, templateName, templateLanguage };
-  /** A registered text field shown with its current value, so its label stays up after a reset. */
-  const textField = (field: keyof typeof texts) => ({ ...register(field), value: texts[field] });
   const readOnly = editing && !!existing.data && !existing.data.editable;
   const provider = connections.data?.find((c) => c.id === whatsappId)?.provider;
   const cloud = provider === 'cloud';
@@ -239,19 +220,16 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
   const variant = MESSAGE_VARIANTS[tab] ?? 1;
 
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={{ form, onSubmit, pending: isSubmitting || readOnly }}
+      ids={{ title: 'campaign-modal-title', form: 'campaign-modal', submit: 'campaign-save' }}
       open
       onClose={onClose}
       title={title}
-      titleId="campaign-modal-title"
       maxWidth="md"
       scroll="paper"
       loading={editing && existing.isPending}
-      onSubmit={onSubmit}
-      formTestId="campaign-modal"
       editing={editing}
-      submitTestId="campaign-save"
-      pending={isSubmitting || readOnly}
     >
       <Stack spacing={2}>
         {readOnly && (
@@ -259,42 +237,31 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
             {t('campaigns.modal.readOnlyHint')}
           </Alert>
         )}
-        <TextField
+        {/* The text fields show their watched value, so their labels stay up after a reset. */}
+        <FormTextField
+          name="name"
+          value={name}
           label={t('campaigns.modal.name')}
           autoFocus={!readOnly}
-          fullWidth
           disabled={readOnly}
-          {...textField('name')}
-          error={!!errors.name}
-          helperText={message(errors.name?.message)}
-          slotProps={{ htmlInput: { 'data-testid': 'campaign-name' } }}
+          testId="campaign-name"
         />
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <Controller
+          <FormSelect
             name="whatsappId"
-            control={control}
-            render={({ field }) => (
-              <TextField
-                select
-                fullWidth
-                label={t('campaigns.modal.connection')}
-                disabled={readOnly}
-                value={field.value ?? ''}
-                onChange={(e) => field.onChange(e.target.value === '' ? null : Number(e.target.value))}
-                slotProps={{
-                  htmlInput: { 'data-testid': 'campaign-connection' },
-                  select: { displayEmpty: true },
-                  inputLabel: { shrink: true },
-                }}
-              >
-                <MenuItem value="">{t('campaigns.modal.defaultConnection')}</MenuItem>
-                {(connections.data ?? []).map((c) => (
-                  <MenuItem key={c.id} value={c.id}>
-                    {c.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+            numeric
+            emptyAsNull
+            label={t('campaigns.modal.connection')}
+            disabled={readOnly}
+            slotProps={{
+              htmlInput: { 'data-testid': 'campaign-connection' },
+              select: { displayEmpty: true },
+              inputLabel: { shrink: true },
+            }}
+            options={[
+              { value: '', label: t('campaigns.modal.defaultConnection') },
+              ...(connections.data ?? []).map((c) => ({ value: c.id, label: c.name })),
+            ]}
           />
           <Controller
             name="scheduledAt"
@@ -333,92 +300,57 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
             )}
           />
           {recipients === 'list' ? (
-            <Controller
+            <FormIdSelect
               name="contactListId"
-              control={control}
-              render={({ field }) => (
-                <OptionalIdSelect
-                  label={t('campaigns.modal.contactList')}
-                  options={contactLists.data}
-                  value={field.value}
-                  onChange={field.onChange}
-                  disabled={readOnly}
-                  error={message(errors.contactListId?.message)}
-                  testId="campaign-contact-list"
-                />
-              )}
+              label={t('campaigns.modal.contactList')}
+              options={contactLists.data}
+              disabled={readOnly}
+              testId="campaign-contact-list"
             />
           ) : (
-            <Controller
+            <FormIdSelect
               name="tagId"
-              control={control}
-              render={({ field }) => (
-                <OptionalIdSelect
-                  label={t('campaigns.modal.tag')}
-                  options={tags.data}
-                  value={field.value}
-                  onChange={field.onChange}
-                  disabled={readOnly}
-                  error={message(errors.tagId?.message)}
-                  testId="campaign-tag"
-                />
-              )}
+              label={t('campaigns.modal.tag')}
+              options={tags.data}
+              disabled={readOnly}
+              testId="campaign-tag"
             />
           )}
-          <Controller
+          <FormIdSelect
             name="fileListId"
-            control={control}
-            render={({ field }) => (
-              <OptionalIdSelect
-                label={t('campaigns.modal.fileList')}
-                options={fileLists.data}
-                value={field.value}
-                onChange={field.onChange}
-                disabled={readOnly}
-                testId="campaign-file-list"
-              />
-            )}
+            label={t('campaigns.modal.fileList')}
+            options={fileLists.data}
+            disabled={readOnly}
+            testId="campaign-file-list"
           />
         </Stack>
         {cloud && (
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} data-testid="campaign-template">
-            <TextField
+            <FormTextField
+              name="templateName"
+              value={templateName}
               label={t('campaigns.modal.templateName')}
-              fullWidth
               disabled={readOnly}
-              {...textField('templateName')}
-              error={!!errors.templateName}
-              helperText={message(errors.templateName?.message) ?? t('campaigns.modal.templateHint')}
-              slotProps={{ htmlInput: { 'data-testid': 'campaign-template-name' } }}
+              hint={t('campaigns.modal.templateHint')}
+              testId="campaign-template-name"
             />
-            <TextField
+            <FormTextField
+              name="templateLanguage"
+              value={templateLanguage}
               label={t('campaigns.modal.templateLanguage')}
+              fullWidth={false}
               sx={{ minWidth: 160 }}
               disabled={readOnly}
               placeholder="pt_BR"
-              {...textField('templateLanguage')}
-              error={!!errors.templateLanguage}
-              helperText={message(errors.templateLanguage?.message)}
-              slotProps={{ htmlInput: { 'data-testid': 'campaign-template-language' } }}
+              testId="campaign-template-language"
             />
           </Stack>
         )}
-        <Controller
+        <FormSwitch
           name="confirmation"
-          control={control}
-          render={({ field }) => (
-            <FormControlLabel
-              control={
-                <Switch
-                  checked={field.value}
-                  disabled={readOnly}
-                  onChange={(e) => field.onChange(e.target.checked)}
-                  slotProps={{ input: { 'data-testid': 'campaign-confirmation' } as object }}
-                />
-              }
-              label={t('campaigns.modal.confirmation')}
-            />
-          )}
+          label={t('campaigns.modal.confirmation')}
+          disabled={readOnly}
+          testId="campaign-confirmation"
         />
         <Tabs
           value={tab}
@@ -435,27 +367,19 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
             />
           ))}
         </Tabs>
-        <MessageTextField<CampaignFormValues>
+        <FormMessageField
           key={`message${variant}`}
           name={`message${variant}`}
           label={t('campaigns.modal.message', { n: variant })}
-          control={control}
-          getValues={getValues}
-          setValue={setValue}
-          error={message(errors[`message${variant}`]?.message)}
           testId={`campaign-message${variant}`}
           disabled={readOnly}
           minRows={4}
         />
         {confirmation && (
-          <MessageTextField<CampaignFormValues>
+          <FormMessageField
             key={`confirmationMessage${variant}`}
             name={`confirmationMessage${variant}`}
             label={t('campaigns.modal.confirmationMessage', { n: variant })}
-            control={control}
-            getValues={getValues}
-            setValue={setValue}
-            error={message(errors[`confirmationMessage${variant}`]?.message)}
             testId={`campaign-confirmation-message${variant}`}
             disabled={readOnly}
           />
@@ -475,6 +399,6 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
           />
         )}
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

@@ -1,7 +1,27 @@
-import { FormControlLabel, MenuItem, Switch, TextField, type TextFieldProps } from '@mui/material';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import {
+  FormControlLabel,
+  IconButton,
+  InputAdornment,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+  type TextFieldProps,
+} from '@mui/material';
 import type { SxProps, Theme } from '@mui/material/styles';
-import type { ReactNode } from 'react';
-import { get, type RegisterOptions, useController, useFormContext, useFormState } from 'react-hook-form';
+import { type ReactNode, useState } from 'react';
+import {
+  type FieldValues,
+  get,
+  type RegisterOptions,
+  useController,
+  useFormContext,
+  useFormState,
+} from 'react-hook-form';
+import { type IdOption, OptionalIdSelect } from './id-select';
+import { MessageTextField, type MessageTextFieldProps } from './message-text-field';
 import { useFormFieldMessage } from './record-form-dialog';
 
 /** The error of field `name` in the enclosing form, translated, and whether there is one. */
@@ -160,5 +180,132 @@ export function FormSelect({
       ))}
       {children}
     </TextField>
+  );
+}
+
+export interface FormIdSelectProps {
+  /** The form value it edits: a record's id, or null for none. */
+  name: string;
+  label: string;
+  /** The records offered; undefined while they load. */
+  options: IdOption[] | undefined;
+  disabled?: boolean;
+  /** data-testid of the select's hidden input. */
+  testId?: string;
+}
+
+/**
+ * An OptionalIdSelect ('none' first, then the records by name) of the enclosing RecordFormDialog's
+ * form, with its validation error in the user's language below it.
+ */
+export function FormIdSelect({ name, ...props }: FormIdSelectProps) {
+  const { field } = useController({ name });
+  const { text } = useFieldError(name);
+  return <OptionalIdSelect {...props} value={field.value} onChange={field.onChange} error={text} />;
+}
+
+export interface FormSecretFieldProps {
+  name: string;
+  label: string;
+  /** The input's data-testid. */
+  testId?: string;
+  /** The toggle's accessible names while the secret is hidden and while it is shown. */
+  showLabel: string;
+  hideLabel: string;
+  /** The toggle's data-testid. */
+  toggleTestId?: string;
+}
+
+/** A secret (an API key) of the enclosing form: masked, with a button that shows or hides it. */
+export function FormSecretField({
+  name,
+  label,
+  testId,
+  showLabel,
+  hideLabel,
+  toggleTestId,
+}: FormSecretFieldProps) {
+  const [shown, setShown] = useState(false);
+  return (
+    <FormTextField
+      name={name}
+      label={label}
+      autoComplete="off"
+      type={shown ? 'text' : 'password'}
+      testId={testId}
+      slotProps={{
+        input: {
+          endAdornment: (
+            <InputAdornment position="end">
+              <IconButton
+                aria-label={shown ? hideLabel : showLabel}
+                data-testid={toggleTestId}
+                onClick={() => setShown((v) => !v)}
+                edge="end"
+              >
+                {shown ? <VisibilityOff /> : <Visibility />}
+              </IconButton>
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
+
+/**
+ * A row (a column on phones) of number fields of the enclosing form, none below 0: each `name`
+ * with its `step`, labelled `label(name)`, its input's data-testid `testId(name)`.
+ */
+export function FormNumberRow({
+  fields,
+  label,
+  testId,
+}: {
+  fields: readonly { name: string; step?: number }[];
+  label: (name: string) => string;
+  testId: (name: string) => string;
+}) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+      {fields.map(({ name, step }) => (
+        <FormTextField
+          key={name}
+          name={name}
+          number
+          label={label(name)}
+          type="number"
+          testId={testId(name)}
+          slotProps={{ htmlInput: { step, min: 0 } }}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+export type FormMessageFieldProps = Omit<
+  MessageTextFieldProps<FieldValues>,
+  'name' | 'control' | 'getValues' | 'setValue' | 'error'
+> & {
+  /** The string form value it edits. */
+  name: string;
+};
+
+/**
+ * A MessageTextField (an automatic message with the message variable chips) of the enclosing
+ * RecordFormDialog's form, with its validation error in the user's language below it.
+ */
+export function FormMessageField({ name, ...props }: FormMessageFieldProps) {
+  const { control, getValues, setValue } = useFormContext();
+  const { text } = useFieldError(name);
+  return (
+    <MessageTextField
+      {...props}
+      name={name}
+      control={control}
+      getValues={getValues}
+      setValue={setValue}
+      error={text}
+    />
   );
 }

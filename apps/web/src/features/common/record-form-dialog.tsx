@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react';
+import { createContext, type ReactNode, useContext } from 'react';
 import { type FieldValues, FormProvider } from 'react-hook-form';
 import { type FieldMessageOptions, useFieldMessage } from './field-message';
 import { FormDialog, type FormDialogProps } from './form-dialog';
@@ -14,6 +14,20 @@ export function useFormFieldMessage(): FieldMessageTranslator {
   const options = useContext(MessageOptions);
   const standard = useFieldMessage(typeof options === 'function' ? {} : options);
   return typeof options === 'function' ? options : standard;
+}
+
+/**
+ * Sets how the form fields inside (FormTextField, FormSelect) translate their errors: form-specific
+ * messages over the standard ones, or the form's own translator.
+ */
+export function FieldMessages({
+  messages,
+  children,
+}: {
+  messages?: FieldMessageOptions | FieldMessageTranslator;
+  children: ReactNode;
+}) {
+  return <MessageOptions.Provider value={messages ?? {}}>{children}</MessageOptions.Provider>;
 }
 
 export interface RecordFormDialogProps<T extends FieldValues>
@@ -39,7 +53,7 @@ export function RecordFormDialog<T extends FieldValues>({
 }: RecordFormDialogProps<T>) {
   return (
     <FormProvider {...dialog.form}>
-      <MessageOptions.Provider value={messages ?? {}}>
+      <FieldMessages messages={messages}>
         <FormDialog
           {...shell}
           titleId={ids.title}
@@ -50,7 +64,7 @@ export function RecordFormDialog<T extends FieldValues>({
         >
           {children}
         </FormDialog>
-      </MessageOptions.Provider>
+      </FieldMessages>
     </FormProvider>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import { Button, Stack, TextField, Typography } from '@mui/material';
 import {
   boundedString,
   type Provider,
@@ -15,9 +15,9 @@ import { ApiError } from '../../lib/api';
 import { type BotChoice, BotPickers } from '../bots/bot-pickers';
 import { type CloudSettingsHandle, CloudSettingsSection } from '../cloud/cloud-settings-section';
 import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
+import { FormMessageField, FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
 import { OptionalIdSelect, QueueMultiSelect } from '../common/id-select';
-import { MessageTextField } from '../common/message-text-field';
+import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordForm } from '../common/use-record-form';
 import { useFlowOptions } from '../flows/use-flows';
 import { useQueueList } from '../queues/use-queues';
@@ -120,15 +120,13 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
   const flowOptions = useFlowOptions({ silent: true });
   const save = useSaveConnection();
 
+  const form = useRecordForm<ConnectionFormValues, Whatsapp>(schema, EMPTY, existing.data, toForm);
   const {
     control,
-    register,
     handleSubmit,
-    getValues,
-    setValue,
     setError,
     formState: { errors, isSubmitting },
-  } = useRecordForm<ConnectionFormValues, Whatsapp>(schema, EMPTY, existing.data, toForm);
+  } = form;
 
   /**
    * Marks the field a server error names (`{ error, field }`, e.g. ERR_WAPP_GREETING_REQUIRED on
@@ -175,89 +173,58 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
 
   const message = useFieldMessage({ unknownAsInvalid: true });
   const messageField = (name: MessageName, minRows?: number) => (
-    <MessageTextField<ConnectionFormValues>
+    <FormMessageField
       name={name}
       label={t(`connectionModal.${name}`)}
-      control={control}
-      getValues={getValues}
-      setValue={setValue}
-      error={message(errors[name]?.message)}
       testId={`connection-${name}`}
       minRows={minRows}
     />
   );
-  const fieldProps = (name: keyof ConnectionFormValues) => ({
-    error: !!errors[name],
-    helperText: message(errors[name]?.message),
-  });
-  const number = (name: 'expiresTicket' | 'timeToTransfer' | 'timeUseBotQueues' | 'maxUseBotQueues') => ({
-    type: 'number',
-    fullWidth: true,
-    ...register(name, { valueAsNumber: true }),
-    slotProps: { htmlInput: { min: 0, 'data-testid': `connection-${name}` } },
-    ...fieldProps(name),
-  });
+  const number = (name: 'expiresTicket' | 'timeToTransfer' | 'timeUseBotQueues' | 'maxUseBotQueues') => (
+    <FormTextField
+      name={name}
+      number
+      label={t(`connectionModal.${name}`)}
+      type="number"
+      testId={`connection-${name}`}
+      slotProps={{ htmlInput: { min: 0 } }}
+      sx={name === 'expiresTicket' || name === 'timeToTransfer' ? { maxWidth: { sm: 220 } } : undefined}
+    />
+  );
   const loading = editing && existing.isPending;
 
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={{ form, onSubmit, pending: isSubmitting }}
+      ids={{ title: 'connection-modal-title', form: 'connection-form', submit: 'connection-save' }}
+      messages={{ unknownAsInvalid: true }}
       onClose={onClose}
       title={editing ? t('connectionModal.titleEdit') : t('connectionModal.titleAdd')}
-      titleId="connection-modal-title"
       maxWidth="md"
       scroll="paper"
       loading={loading}
-      onSubmit={onSubmit}
-      formTestId="connection-form"
       formSx={{ display: 'contents' }}
       editing={editing}
-      submitTestId="connection-save"
-      pending={isSubmitting}
       lockCancel
     >
       <Stack spacing={2}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
-          <TextField
-            label={t('connectionModal.name')}
-            fullWidth
-            autoFocus
-            {...register('name')}
-            slotProps={{ htmlInput: { 'data-testid': 'connection-name' } }}
-            {...fieldProps('name')}
-          />
-          <Controller
+          <FormTextField name="name" label={t('connectionModal.name')} autoFocus testId="connection-name" />
+          <FormSelect
             name="provider"
-            control={control}
-            render={({ field }) => (
-              <TextField
-                select
-                label={t('connectionModal.provider')}
-                fullWidth
-                {...field}
-                slotProps={{ htmlInput: { 'data-testid': 'connection-provider' } }}
-              >
-                <MenuItem value="beta">{t('connectionModal.providers.beta')}</MenuItem>
-                <MenuItem value="simulator">{t('connectionModal.providers.simulator')}</MenuItem>
-                <MenuItem value="cloud">{t('cloud.provider')}</MenuItem>
-              </TextField>
-            )}
+            label={t('connectionModal.provider')}
+            slotProps={{ htmlInput: { 'data-testid': 'connection-provider' } }}
+            options={[
+              { value: 'beta', label: t('connectionModal.providers.beta') },
+              { value: 'simulator', label: t('connectionModal.providers.simulator') },
+              { value: 'cloud', label: t('cloud.provider') },
+            ]}
           />
-          <Controller
+          <FormSwitch
             name="isDefault"
-            control={control}
-            render={({ field }) => (
-              <FormControlLabel
-                sx={{ minWidth: 140, pt: 1 }}
-                label={t('connectionModal.isDefault')}
-                control={
-                  <Switch
-                    checked={field.value}
-                    onChange={(e) => field.onChange(e.target.checked)}
-                    slotProps={{ input: { 'data-testid': 'connection-default-switch' } as object }}
-                  />
-                }
-              />
-            )}
+            sx={{ minWidth: 140, pt: 1 }}
+            label={t('connectionModal.isDefault')}
+            testId="connection-default-switch"
           />
         </Stack>
         <CloudProviderSection control={control} whatsappId={editing ? whatsappId : null} cloudRef={cloud} />
@@ -282,19 +249,11 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
           {t('connectionModal.timers')}
         </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
-          <TextField
-            label={t('connectionModal.expiresTicket')}
-            {...number('expiresTicket')}
-            sx={{ maxWidth: { sm: 220 } }}
-          />
+          {number('expiresTicket')}
           {messageField('expiresInactiveMessage', 1)}
         </Stack>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'flex-start' }}>
-          <TextField
-            label={t('connectionModal.timeToTransfer')}
-            {...number('timeToTransfer')}
-            sx={{ maxWidth: { sm: 220 } }}
-          />
+          {number('timeToTransfer')}
           <Controller
             name="transferQueueId"
             control={control}
@@ -335,11 +294,11 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
           />
         )}
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <TextField label={t('connectionModal.timeUseBotQueues')} {...number('timeUseBotQueues')} />
-          <TextField label={t('connectionModal.maxUseBotQueues')} {...number('maxUseBotQueues')} />
+          {number('timeUseBotQueues')}
+          {number('maxUseBotQueues')}
         </Stack>
       </Stack>
-    </FormDialog>
+    </RecordFormDialog>
   );
 }
 

@@ -4,12 +4,11 @@ import { DEFAULT_QUEUE_SCHEDULES, type QueueDetail, type QueueSchedule, ZQueueBo
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { type BotChoice, BotPickers } from '../bots/bot-pickers';
 import { useFieldMessage } from '../common/field-message';
-import { FormDialog } from '../common/form-dialog';
-import { MessageTextField } from '../common/message-text-field';
-import { useRecordForm } from '../common/use-record-form';
+import { FormMessageField, FormTextField } from '../common/form-fields';
+import { RecordFormDialog } from '../common/record-form-dialog';
+import { useRecordDialog } from '../common/use-record-form';
 import { QUEUE_COLORS } from './palette';
 import { QueueOptionsEditor } from './queue-options-editor';
 import { useQueueDetail, useSaveQueue, useScheduleType } from './use-queues';
@@ -64,44 +63,39 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
   const save = useSaveQueue();
   const [tab, setTab] = useState<'data' | 'hours'>('data');
   const [bots, setBots] = useState<BotChoice | null>(null);
-  const {
-    control,
-    register,
-    handleSubmit,
-    getValues,
-    setValue,
-    formState: { errors, isSubmitting },
-  } = useRecordForm<QueueFormValues, QueueDetail>(ZQueueBody, EMPTY, existing.data, toForm);
-
-  const onSubmit = handleSubmit(async (values) => {
-    const body = {
-      name: values.name,
-      color: values.color,
-      orderQueue: values.orderQueue,
-      greetingMessage: values.greetingMessage || null,
-      outOfHoursMessage: values.outOfHoursMessage || null,
-      ...(withHours ? { schedules: values.schedules } : {}),
-      ...(bots ?? {}),
-    };
-    const saved = await save.mutateAsync({ id: editing ? queueId : undefined, body }).catch(() => null);
-    if (!saved) return;
-    toast.success(t('queueModal.toasts.success'));
-    onClose();
+  const dialog = useRecordDialog<QueueFormValues, QueueDetail>({
+    schema: ZQueueBody,
+    defaults: EMPTY,
+    record: existing.data,
+    toForm,
+    save: (values) => {
+      const body = {
+        name: values.name,
+        color: values.color,
+        orderQueue: values.orderQueue,
+        greetingMessage: values.greetingMessage || null,
+        outOfHoursMessage: values.outOfHoursMessage || null,
+        ...(withHours ? { schedules: values.schedules } : {}),
+        ...(bots ?? {}),
+      };
+      return save.mutateAsync({ id: editing ? queueId : undefined, body });
+    },
+    saved: t('queueModal.toasts.success'),
+    onClose,
   });
-
-  const message = useFieldMessage();
+  const { control, formState } = dialog.form;
   const loading = editing && existing.isPending;
+  const message = useFieldMessage();
 
   return (
-    <FormDialog
+    <RecordFormDialog
+      dialog={dialog}
+      ids={{ title: 'queue-modal-title', form: 'queue-modal', submit: 'queue-save' }}
       open={open}
       onClose={onClose}
       title={editing ? t('queueModal.titleEdit') : t('queueModal.titleAdd')}
-      titleId="queue-modal-title"
       maxWidth="md"
       loading={loading}
-      onSubmit={onSubmit}
-      formTestId="queue-modal"
       header={
         withHours && (
           <Tabs value={tab} onChange={(_e, v) => setTab(v)} sx={{ px: 2 }}>
@@ -111,30 +105,22 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
         )
       }
       editing={editing}
-      submitTestId="queue-save"
-      pending={isSubmitting}
     >
       <Stack spacing={2} sx={{ display: tab === 'data' ? 'flex' : 'none' }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <TextField
-            label={t('queueModal.form.name')}
-            fullWidth
-            autoFocus
-            {...register('name')}
-            error={!!errors.name}
-            helperText={message(errors.name?.message)}
-            slotProps={{ htmlInput: { 'data-testid': 'queue-name' } }}
-          />
-          <TextField
+          <FormTextField name="name" label={t('queueModal.form.name')} autoFocus testId="queue-name" />
+          <FormTextField
+            name="orderQueue"
             label={t('queueModal.form.orderQueue')}
             type="number"
+            fullWidth={false}
             sx={{ minWidth: 200 }}
-            {...register('orderQueue', {
+            rules={{
               setValueAs: (v: unknown) => (v === '' || v === null || v === undefined ? null : Number(v)),
-            })}
-            error={!!errors.orderQueue}
-            helperText={errors.orderQueue ? t('validation.invalid') : undefined}
-            slotProps={{ htmlInput: { min: 0, 'data-testid': 'queue-order' } }}
+            }}
+            errorText={t('validation.invalid')}
+            testId="queue-order"
+            slotProps={{ htmlInput: { min: 0 } }}
           />
         </Stack>
         <Controller
@@ -179,27 +165,21 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
                   );
                 })}
               </Box>
-              {errors.color && <FormHelperText error>{message(errors.color.message)}</FormHelperText>}
+              {formState.errors.color && (
+                <FormHelperText error>{message(formState.errors.color.message)}</FormHelperText>
+              )}
             </Box>
           )}
         />
-        <MessageTextField<QueueFormValues>
+        <FormMessageField
           name="greetingMessage"
           label={t('queueModal.form.greetingMessage')}
-          control={control}
-          getValues={getValues}
-          setValue={setValue}
-          error={message(errors.greetingMessage?.message)}
           testId="queue-greeting"
         />
         {withHours && (
-          <MessageTextField<QueueFormValues>
+          <FormMessageField
             name="outOfHoursMessage"
             label={t('queueModal.form.outOfHoursMessage')}
-            control={control}
-            getValues={getValues}
-            setValue={setValue}
-            error={message(errors.outOfHoursMessage?.message)}
             testId="queue-out-of-hours"
           />
         )}
@@ -254,9 +234,9 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
               </>
             )}
           />
-          {errors.schedules && <FormHelperText error>{t('validation.invalid')}</FormHelperText>}
+          {formState.errors.schedules && <FormHelperText error>{t('validation.invalid')}</FormHelperText>}
         </Stack>
       )}
-    </FormDialog>
+    </RecordFormDialog>
   );
 }

@@ -1,16 +1,12 @@
 /** Dialogs of the typebot and OpenAI nodes (document 3 sections 2, 3 and 5). */
-import { zodResolver } from '@hookform/resolvers/zod';
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
-import { IconButton, InputAdornment, MenuItem, Stack, TextField } from '@mui/material';
+import { Stack } from '@mui/material';
 import { INTEGRATION_DEFAULTS } from '@zapdesk/shared';
-import { useState } from 'react';
-import { Controller, type Resolver, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormNumberRow, FormSecretField, FormSelect, FormTextField } from '../../common/form-fields';
 import { useQueueList } from '../../queues/use-queues';
 import { ZOpenAiForm, ZTypebotForm } from '../flow-forms';
 import { FLOW_OPENAI_VOICES, OPENAI_DEFAULTS, type OpenAiData, type TypebotData } from '../flow-types';
-import { NodeDialogFrame, type NodeDialogProps, submitDelay, useFlowMessage } from './node-dialog';
+import { type NodeDialogProps, NodeFormDialog, useNodeDialog } from './node-dialog';
 
 const TYPEBOT_EMPTY: TypebotData = {
   name: '',
@@ -27,6 +23,29 @@ const TYPEBOT_EMPTY: TypebotData = {
 
 type TypebotForm = Omit<TypebotData, 'projectName'>;
 
+/** A text field of a typebot node dialog, `name`'s label and data-testid. */
+function TypebotField({
+  name,
+  number,
+  autoFocus,
+}: {
+  name: keyof TypebotForm;
+  number?: boolean;
+  autoFocus?: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <FormTextField
+      name={name}
+      number={number}
+      label={t(`flows.dialogs.typebot.${name}`)}
+      autoFocus={autoFocus}
+      type={number ? 'number' : 'text'}
+      testId={`flow-typebot-${name}`}
+    />
+  );
+}
+
 /**
  * Typebot node, 'Adicionar Typebot ao fluxo' / 'Editar Typebot': name, URL and slug required;
  * projectName is set equal to the name.
@@ -36,55 +55,31 @@ export function TypebotDialog({
   onSave,
   onClose,
 }: NodeDialogProps<{ typebotIntegration: TypebotData }>) {
-  const { t } = useTranslation();
-  const message = useFlowMessage();
   const { projectName: _p, ...initial } = { ...TYPEBOT_EMPTY, ...data?.typebotIntegration };
-  const form = useForm<TypebotForm>({
-    resolver: zodResolver(ZTypebotForm) as unknown as Resolver<TypebotForm>,
-    defaultValues: initial,
+  const dialog = useNodeDialog<TypebotForm, { typebotIntegration: TypebotData }>({
+    schema: ZTypebotForm,
+    defaults: initial,
+    toData: (values) => ({ typebotIntegration: { ...values, projectName: values.name } }),
+    onSave,
   });
-  const { errors, isSubmitting } = form.formState;
-  const onSubmit = form.handleSubmit(async (values) => {
-    await submitDelay();
-    onSave({ typebotIntegration: { ...values, projectName: values.name } });
-  });
-  const text = (name: keyof TypebotForm, options: { number?: boolean; autoFocus?: boolean } = {}) => (
-    <TextField
-      key={name}
-      label={t(`flows.dialogs.typebot.${name}`)}
-      fullWidth
-      autoFocus={options.autoFocus}
-      type={options.number ? 'number' : 'text'}
-      {...form.register(name, options.number ? { valueAsNumber: true } : {})}
-      error={!!errors[name]}
-      helperText={message(errors[name]?.message)}
-      slotProps={{ htmlInput: { 'data-testid': `flow-typebot-${name}` } }}
-    />
-  );
   return (
-    <NodeDialogFrame
-      kind="typebot"
-      editing={!!data}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      pending={isSubmitting}
-    >
+    <NodeFormDialog kind="typebot" editing={!!data} onClose={onClose} dialog={dialog}>
       <Stack spacing={2}>
-        {text('name', { autoFocus: true })}
-        {text('urlN8N')}
-        {text('typebotSlug')}
+        <TypebotField name="name" autoFocus />
+        <TypebotField name="urlN8N" />
+        <TypebotField name="typebotSlug" />
         <Stack direction="row" spacing={2}>
-          {text('typebotExpires', { number: true })}
-          {text('typebotDelayMessage', { number: true })}
+          <TypebotField name="typebotExpires" number />
+          <TypebotField name="typebotDelayMessage" number />
         </Stack>
         <Stack direction="row" spacing={2}>
-          {text('typebotKeywordFinish')}
-          {text('typebotKeywordRestart')}
+          <TypebotField name="typebotKeywordFinish" />
+          <TypebotField name="typebotKeywordRestart" />
         </Stack>
-        {text('typebotUnknownMessage')}
-        {text('typebotRestartMessage')}
+        <TypebotField name="typebotUnknownMessage" />
+        <TypebotField name="typebotRestartMessage" />
       </Stack>
-    </NodeDialogFrame>
+    </NodeFormDialog>
   );
 }
 
@@ -104,124 +99,62 @@ const OPENAI_EMPTY: OpenAiData = {
  */
 export function OpenAiDialog({ data, onSave, onClose }: NodeDialogProps<{ typebotIntegration: OpenAiData }>) {
   const { t } = useTranslation();
-  const message = useFlowMessage();
   const queues = useQueueList();
-  const [showKey, setShowKey] = useState(false);
-  const form = useForm<OpenAiData>({
-    resolver: zodResolver(ZOpenAiForm) as unknown as Resolver<OpenAiData>,
-    defaultValues: { ...OPENAI_EMPTY, ...data?.typebotIntegration },
+  const dialog = useNodeDialog<OpenAiData, { typebotIntegration: OpenAiData }>({
+    schema: ZOpenAiForm,
+    defaults: { ...OPENAI_EMPTY, ...data?.typebotIntegration },
+    toData: (values) => ({ typebotIntegration: values }),
+    onSave,
   });
-  const { errors, isSubmitting } = form.formState;
-  const onSubmit = form.handleSubmit(async (values) => {
-    await submitDelay();
-    onSave({ typebotIntegration: values });
-  });
-  const field = (name: keyof OpenAiData) => ({
-    label: t(`flows.dialogs.openai.${name}`),
-    fullWidth: true,
-    error: !!errors[name],
-    helperText: message(errors[name]?.message),
-  });
-  const number = (name: 'maxTokens' | 'temperature' | 'maxMessages', step?: number) => (
-    <TextField
-      {...field(name)}
-      type="number"
-      {...form.register(name, { valueAsNumber: true })}
-      slotProps={{ htmlInput: { step, min: 0, 'data-testid': `flow-openai-${name}` } }}
-    />
-  );
+  const label = (name: keyof OpenAiData) => t(`flows.dialogs.openai.${name}`);
   return (
-    <NodeDialogFrame
-      kind="openai"
-      editing={!!data}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      pending={isSubmitting}
-      maxWidth="md"
-    >
+    <NodeFormDialog kind="openai" editing={!!data} onClose={onClose} dialog={dialog} maxWidth="md">
       <Stack spacing={2}>
-        <TextField
-          {...field('name')}
-          autoFocus
-          {...form.register('name')}
-          slotProps={{ htmlInput: { 'data-testid': 'flow-openai-name' } }}
+        <FormTextField name="name" label={label('name')} autoFocus testId="flow-openai-name" />
+        <FormSecretField
+          name="apiKey"
+          label={label('apiKey')}
+          testId="flow-openai-apiKey"
+          showLabel={t('flows.dialogs.openai.showKey')}
+          hideLabel={t('flows.dialogs.openai.hideKey')}
+          toggleTestId="flow-openai-toggle-key"
         />
-        <TextField
-          {...field('apiKey')}
-          autoComplete="off"
-          type={showKey ? 'text' : 'password'}
-          {...form.register('apiKey')}
-          slotProps={{
-            htmlInput: { 'data-testid': 'flow-openai-apiKey' },
-            input: {
-              endAdornment: (
-                <InputAdornment position="end">
-                  <IconButton
-                    aria-label={
-                      showKey ? t('flows.dialogs.openai.hideKey') : t('flows.dialogs.openai.showKey')
-                    }
-                    data-testid="flow-openai-toggle-key"
-                    onClick={() => setShowKey((v) => !v)}
-                    edge="end"
-                  >
-                    {showKey ? <VisibilityOff /> : <Visibility />}
-                  </IconButton>
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-        <TextField
-          {...field('prompt')}
+        <FormTextField
+          name="prompt"
+          label={label('prompt')}
           multiline
           minRows={4}
-          {...form.register('prompt')}
-          slotProps={{ htmlInput: { 'data-testid': 'flow-openai-prompt' } }}
+          testId="flow-openai-prompt"
         />
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <Controller
-            control={form.control}
+          <FormSelect
             name="voice"
-            render={({ field: f }) => (
-              <TextField select {...field('voice')} value={f.value} onChange={f.onChange}>
-                {FLOW_OPENAI_VOICES.map((voice) => (
-                  <MenuItem key={voice} value={voice}>
-                    {voice === 'texto'
-                      ? t('flows.dialogs.openai.text')
-                      : voice.replace(/^pt-BR-|Neural$/g, '')}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+            label={label('voice')}
+            options={FLOW_OPENAI_VOICES.map((voice) => ({
+              value: voice,
+              label:
+                voice === 'texto' ? t('flows.dialogs.openai.text') : voice.replace(/^pt-BR-|Neural$/g, ''),
+            }))}
           />
-          <TextField {...field('voiceKey')} {...form.register('voiceKey')} />
-          <TextField {...field('voiceRegion')} {...form.register('voiceRegion')} />
+          <FormTextField name="voiceKey" label={label('voiceKey')} />
+          <FormTextField name="voiceRegion" label={label('voiceRegion')} />
         </Stack>
-        <Controller
-          control={form.control}
+        <FormSelect
           name="queueId"
-          render={({ field: f }) => (
-            <TextField
-              select
-              {...field('queueId')}
-              value={f.value ?? ''}
-              onChange={(e) => f.onChange(e.target.value === '' ? null : Number(e.target.value))}
-            >
-              <MenuItem value="">{t('common.none')}</MenuItem>
-              {(queues.data ?? []).map((q) => (
-                <MenuItem key={q.id} value={q.id}>
-                  {q.name}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
+          numeric
+          emptyAsNull
+          label={label('queueId')}
+          options={[
+            { value: '', label: t('common.none') },
+            ...(queues.data ?? []).map((q) => ({ value: q.id, label: q.name })),
+          ]}
         />
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          {number('maxTokens')}
-          {number('temperature', 0.1)}
-          {number('maxMessages')}
-        </Stack>
+        <FormNumberRow
+          fields={[{ name: 'maxTokens' }, { name: 'temperature', step: 0.1 }, { name: 'maxMessages' }]}
+          label={(name) => t(`flows.dialogs.openai.${name}`)}
+          testId={(name) => `flow-openai-${name}`}
+        />
       </Stack>
-    </NodeDialogFrame>
+    </NodeFormDialog>
   );
 }

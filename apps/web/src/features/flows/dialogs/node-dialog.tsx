@@ -1,6 +1,17 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { FormEventHandler, ReactNode } from 'react';
+import {
+  type DefaultValues,
+  type FieldValues,
+  FormProvider,
+  type Resolver,
+  type UseFormReturn,
+  useForm,
+} from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../common/form-dialog';
+import { FieldMessages } from '../../common/record-form-dialog';
+import type { RecordDialog } from '../../common/use-record-form';
 import { FLOW_EDITOR_DELAYS } from '../flow-types';
 
 /** Props every node dialog takes: create or edit mode, the node's data when editing, save and close. */
@@ -17,6 +28,15 @@ export function submitDelay(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, FLOW_EDITOR_DELAYS.dialogSubmitMs));
 }
 
+interface NodeDialogFrameProps {
+  /** The node kind, the `flows.dialogs.<kind>` locale section. */
+  kind: string;
+  editing: boolean;
+  onClose: () => void;
+  maxWidth?: 'xs' | 'sm' | 'md';
+  children: ReactNode;
+}
+
 /**
  * The frame of a node dialog: its create or edit title, the fields, Cancel and Adicionar/Editar
  * (document 3 section 2 "Node dialogs").
@@ -29,15 +49,9 @@ export function NodeDialogFrame({
   pending,
   maxWidth = 'sm',
   children,
-}: {
-  /** The node kind, the `flows.dialogs.<kind>` locale section. */
-  kind: string;
-  editing: boolean;
-  onClose: () => void;
+}: NodeDialogFrameProps & {
   onSubmit: FormEventHandler<HTMLFormElement>;
   pending: boolean;
-  maxWidth?: 'xs' | 'sm' | 'md';
-  children: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
@@ -63,4 +77,57 @@ export function NodeDialogFrame({
 export function useFlowMessage() {
   const { t } = useTranslation();
   return (key?: string) => (key ? t(`flows.validation.${key}`) : undefined);
+}
+
+/** What a node dialog does with its form: see {@link useNodeDialog}. */
+export interface NodeDialogOptions<T extends FieldValues, D> {
+  /** The zod schema the values must pass; none to take them as they are. */
+  schema?: Parameters<typeof zodResolver>[0];
+  /** The starting values (from the node's data when editing). */
+  defaults: T;
+  /** The node's data from the valid values; undefined to stay open (after marking a field). */
+  toData: (values: T, form: UseFormReturn<T>) => D | undefined;
+  /** Called with the node's data after the submit delay. */
+  onSave: (data: D) => void;
+}
+
+/**
+ * The react-hook-form of a node dialog and its submit: validates, turns the values into the node's
+ * data, waits the submit delay and saves.
+ */
+export function useNodeDialog<T extends FieldValues, D>({
+  schema,
+  defaults,
+  toData,
+  onSave,
+}: NodeDialogOptions<T, D>): RecordDialog<T> {
+  const form = useForm<T>({
+    resolver: schema ? (zodResolver(schema) as unknown as Resolver<T>) : undefined,
+    defaultValues: defaults as DefaultValues<T>,
+  });
+  const onSubmit = form.handleSubmit(async (values) => {
+    const data = toData(values, form);
+    if (data === undefined) return;
+    await submitDelay();
+    onSave(data);
+  });
+  return { form, onSubmit, pending: form.formState.isSubmitting };
+}
+
+/**
+ * A node dialog driven by {@link useNodeDialog}: the frame around form fields (FormTextField,
+ * FormSelect) that find the form by context and show the flow validation messages.
+ */
+export function NodeFormDialog<T extends FieldValues>({
+  dialog,
+  ...frame
+}: NodeDialogFrameProps & { dialog: RecordDialog<T> }) {
+  const message = useFlowMessage();
+  return (
+    <FormProvider {...dialog.form}>
+      <FieldMessages messages={message}>
+        <NodeDialogFrame {...frame} onSubmit={dialog.onSubmit} pending={dialog.pending} />
+      </FieldMessages>
+    </FormProvider>
+  );
 }

@@ -1,110 +1,66 @@
 /** Dialogs of the interval, randomizer, menu, ticket (queue) and question nodes (document 3 sections 2 to 5). */
-import { zodResolver } from '@hookform/resolvers/zod';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
-import { Button, IconButton, MenuItem, Stack, TextField, Typography } from '@mui/material';
-import {
-  Controller,
-  type Resolver,
-  type UseFormRegisterReturn,
-  useFieldArray,
-  useForm,
-} from 'react-hook-form';
+import { Button, IconButton, Stack, Typography } from '@mui/material';
+import { useFieldArray } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { FormSelect, FormTextField } from '../../common/form-fields';
 import { useQueueList } from '../../queues/use-queues';
 import { ZIntervalForm, ZQuestionForm } from '../flow-forms';
 import { readVariables, updateVariables, writeVariables } from '../flow-graph';
 import { FLOW_LIMITS, FLOW_MESSAGES, type MenuOption } from '../flow-types';
-import { NodeDialogFrame, type NodeDialogProps, submitDelay, useFlowMessage } from './node-dialog';
-
-function useNodeForm<T extends Record<string, unknown>>(schema: z.ZodType, defaults: T) {
-  return useForm<T>({
-    resolver: zodResolver(schema as never) as unknown as Resolver<T>,
-    defaultValues: defaults as never,
-  });
-}
+import { type NodeDialogProps, NodeFormDialog, useNodeDialog } from './node-dialog';
 
 /** Interval node: seconds, required, more than 0 ('Adicione o valor de intervalo'), at most 120. */
 export function IntervalDialog({ data, onSave, onClose }: NodeDialogProps<{ label: string; sec: number }>) {
   const { t } = useTranslation();
-  const message = useFlowMessage();
-  const form = useNodeForm<{ sec: number }>(ZIntervalForm, { sec: data?.sec ?? (undefined as never) });
-  const { errors, isSubmitting } = form.formState;
-  const onSubmit = form.handleSubmit(async ({ sec }) => {
-    await submitDelay();
-    onSave({ label: t('flows.nodes.intervalLabel', { sec }), sec });
+  const dialog = useNodeDialog({
+    schema: ZIntervalForm,
+    defaults: { sec: data?.sec ?? (undefined as unknown as number) },
+    toData: ({ sec }) => ({ label: t('flows.nodes.intervalLabel', { sec }), sec }),
+    onSave,
   });
   return (
-    <NodeDialogFrame
-      kind="interval"
-      editing={!!data}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      pending={isSubmitting}
-    >
-      <TextField
+    <NodeFormDialog kind="interval" editing={!!data} onClose={onClose} dialog={dialog}>
+      <FormTextField
+        name="sec"
+        number
         label={t('flows.dialogs.interval.sec')}
         type="number"
         autoFocus
-        fullWidth
-        {...form.register('sec', { valueAsNumber: true })}
-        error={!!errors.sec}
-        helperText={message(errors.sec?.message)}
-        slotProps={{
-          htmlInput: { min: 1, max: FLOW_LIMITS.intervalMaxSec, 'data-testid': 'flow-interval-sec' },
-        }}
+        testId="flow-interval-sec"
+        slotProps={{ htmlInput: { min: 1, max: FLOW_LIMITS.intervalMaxSec } }}
       />
-    </NodeDialogFrame>
+    </NodeFormDialog>
   );
 }
 
-const PERCENTS = Array.from(
-  { length: 100 / FLOW_LIMITS.randomizerStep + 1 },
-  (_, i) => i * FLOW_LIMITS.randomizerStep,
-);
+const PERCENTS = Array.from({ length: 100 / FLOW_LIMITS.randomizerStep + 1 }, (_, i) => ({
+  value: i * FLOW_LIMITS.randomizerStep,
+  label: `${i * FLOW_LIMITS.randomizerStep}%`,
+}));
 
 /** Randomizer node: the first branch's percent (0..100 by 10); the other branch gets the rest. */
 export function RandomizerDialog({ data, onSave, onClose }: NodeDialogProps<{ percent: number }>) {
   const { t } = useTranslation();
-  const form = useForm<{ percent: number }>({ defaultValues: { percent: data?.percent ?? 50 } });
-  const percent = form.watch('percent');
-  const onSubmit = form.handleSubmit(async (values) => {
-    await submitDelay();
-    onSave({ percent: values.percent });
+  const dialog = useNodeDialog({
+    defaults: { percent: data?.percent ?? 50 },
+    toData: ({ percent }) => ({ percent }),
+    onSave,
   });
+  const percent = dialog.form.watch('percent');
   return (
-    <NodeDialogFrame
-      kind="randomizer"
-      editing={!!data}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      pending={form.formState.isSubmitting}
-    >
-      <Controller
-        control={form.control}
+    <NodeFormDialog kind="randomizer" editing={!!data} onClose={onClose} dialog={dialog}>
+      <FormSelect
         name="percent"
-        render={({ field }) => (
-          <TextField
-            select
-            fullWidth
-            label={t('flows.dialogs.randomizer.percent')}
-            value={field.value}
-            onChange={(e) => field.onChange(Number(e.target.value))}
-            helperText={t('flows.dialogs.randomizer.other', { percent: 100 - percent })}
-            slotProps={{
-              select: { SelectDisplayProps: { 'data-testid': 'flow-randomizer-percent' } as object },
-            }}
-          >
-            {PERCENTS.map((p) => (
-              <MenuItem key={p} value={p}>
-                {p}%
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
+        numeric
+        label={t('flows.dialogs.randomizer.percent')}
+        helperText={t('flows.dialogs.randomizer.other', { percent: 100 - percent })}
+        testId="flow-randomizer-percent"
+        options={PERCENTS}
       />
-    </NodeDialogFrame>
+    </NodeFormDialog>
   );
 }
 
@@ -112,34 +68,8 @@ export function RandomizerDialog({ data, onSave, onClose }: NodeDialogProps<{ pe
  * The message a menu or question node sends: multiline (three rows at least), focused when the
  * dialog opens, its validation key (`FLOW_MESSAGES`) translated below it.
  */
-function NodeMessageField({
-  label,
-  registration,
-  error,
-  testId,
-}: {
-  label: string;
-  /** `form.register('message')` of the dialog's form. */
-  registration: UseFormRegisterReturn;
-  /** The field's validation key, if any. */
-  error?: string;
-  /** data-testid of the text area. */
-  testId: string;
-}) {
-  const message = useFlowMessage();
-  return (
-    <TextField
-      label={label}
-      autoFocus
-      fullWidth
-      multiline
-      minRows={3}
-      {...registration}
-      error={!!error}
-      helperText={message(error)}
-      slotProps={{ htmlInput: { 'data-testid': testId } }}
-    />
-  );
+function NodeMessageField({ label, testId }: { label: string; testId: string }) {
+  return <FormTextField name="message" label={label} autoFocus multiline minRows={3} testId={testId} />;
 }
 
 const ZMenuForm = z.object({
@@ -154,53 +84,36 @@ const ZMenuForm = z.object({
     .min(1, FLOW_MESSAGES.required),
 });
 
+type MenuData = { message: string; arrayOption: MenuOption[] };
+
 /** Menu node: the message and its numbered options (each a branch of the flow). */
-export function MenuDialog({
-  data,
-  onSave,
-  onClose,
-}: NodeDialogProps<{ message: string; arrayOption: MenuOption[] }>) {
+export function MenuDialog({ data, onSave, onClose }: NodeDialogProps<MenuData>) {
   const { t } = useTranslation();
-  const message = useFlowMessage();
-  const form = useNodeForm<{ message: string; arrayOption: MenuOption[] }>(ZMenuForm, {
-    message: data?.message ?? '',
-    arrayOption: data?.arrayOption ?? [{ number: 1, value: '' }],
-  });
-  const options = useFieldArray({ control: form.control, name: 'arrayOption' });
-  const { errors, isSubmitting } = form.formState;
-  const onSubmit = form.handleSubmit(async (values) => {
-    await submitDelay();
-    onSave({
+  const dialog = useNodeDialog<MenuData, MenuData>({
+    schema: ZMenuForm,
+    defaults: {
+      message: data?.message ?? '',
+      arrayOption: data?.arrayOption ?? [{ number: 1, value: '' }],
+    },
+    toData: (values) => ({
       message: values.message,
       arrayOption: values.arrayOption.map((o, i) => ({ number: i + 1, value: o.value })),
-    });
+    }),
+    onSave,
   });
+  const options = useFieldArray({ control: dialog.form.control, name: 'arrayOption' });
   return (
-    <NodeDialogFrame
-      kind="menu"
-      editing={!!data}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      pending={isSubmitting}
-    >
+    <NodeFormDialog kind="menu" editing={!!data} onClose={onClose} dialog={dialog}>
       <Stack spacing={2}>
-        <NodeMessageField
-          label={t('flows.dialogs.menu.message')}
-          registration={form.register('message')}
-          error={errors.message?.message}
-          testId="flow-menu-message"
-        />
+        <NodeMessageField label={t('flows.dialogs.menu.message')} testId="flow-menu-message" />
         {options.fields.map((field, index) => (
           <Stack key={field.id} direction="row" spacing={1} alignItems="flex-start">
             <Typography sx={{ pt: 2, minWidth: 24 }}>[{index + 1}]</Typography>
-            <TextField
+            <FormTextField
+              name={`arrayOption.${index}.value`}
               label={t('flows.dialogs.menu.option', { number: index + 1 })}
-              fullWidth
               size="small"
-              {...form.register(`arrayOption.${index}.value`)}
-              error={!!errors.arrayOption?.[index]?.value}
-              helperText={message(errors.arrayOption?.[index]?.value?.message)}
-              slotProps={{ htmlInput: { 'data-testid': `flow-menu-option-${index + 1}` } }}
+              testId={`flow-menu-option-${index + 1}`}
             />
             <IconButton
               aria-label={t('flows.dialogs.menu.removeOption', { number: index + 1 })}
@@ -219,7 +132,7 @@ export function MenuDialog({
           {t('flows.dialogs.menu.addOption')}
         </Button>
       </Stack>
-    </NodeDialogFrame>
+    </NodeFormDialog>
   );
 }
 
@@ -231,50 +144,30 @@ export interface TicketNodeData {
 /** Ticket (queue) node: the queue the ticket moves to; none chosen is 'Adicione uma fila'. */
 export function TicketDialog({ data, onSave, onClose }: NodeDialogProps<TicketNodeData>) {
   const { t } = useTranslation();
-  const message = useFlowMessage();
   const queues = useQueueList();
-  const form = useForm<{ queueId: number }>({ defaultValues: { queueId: data?.data?.id ?? 0 } });
-  const { errors, isSubmitting } = form.formState;
-  const onSubmit = form.handleSubmit(async ({ queueId }) => {
-    const queue = queues.data?.find((q) => q.id === queueId);
-    if (!queue) {
-      form.setError('queueId', { message: FLOW_MESSAGES.queue });
-      return;
-    }
-    await submitDelay();
-    onSave({ data: { id: queue.id, name: queue.name, color: queue.color } });
+  const dialog = useNodeDialog<{ queueId: number }, TicketNodeData>({
+    defaults: { queueId: data?.data?.id ?? 0 },
+    toData: ({ queueId }, form) => {
+      const queue = queues.data?.find((q) => q.id === queueId);
+      if (!queue) {
+        form.setError('queueId', { message: FLOW_MESSAGES.queue });
+        return undefined;
+      }
+      return { data: { id: queue.id, name: queue.name, color: queue.color } };
+    },
+    onSave,
   });
   return (
-    <NodeDialogFrame
-      kind="ticket"
-      editing={!!data}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      pending={isSubmitting}
-    >
-      <Controller
-        control={form.control}
+    <NodeFormDialog kind="ticket" editing={!!data} onClose={onClose} dialog={dialog}>
+      <FormSelect
         name="queueId"
-        render={({ field }) => (
-          <TextField
-            select
-            fullWidth
-            label={t('flows.dialogs.ticket.queue')}
-            value={field.value || ''}
-            onChange={(e) => field.onChange(Number(e.target.value))}
-            error={!!errors.queueId}
-            helperText={message(errors.queueId?.message)}
-            slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'flow-ticket-queue' } as object } }}
-          >
-            {(queues.data ?? []).map((queue) => (
-              <MenuItem key={queue.id} value={queue.id}>
-                {queue.name}
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
+        numeric
+        zeroAsEmpty
+        label={t('flows.dialogs.ticket.queue')}
+        testId="flow-ticket-queue"
+        options={(queues.data ?? []).map((queue) => ({ value: queue.id, label: queue.name }))}
       />
-    </NodeDialogFrame>
+    </NodeFormDialog>
   );
 }
 
@@ -290,46 +183,32 @@ export interface QuestionNodeData {
  */
 export function QuestionDialog({ data, onSave, onClose }: NodeDialogProps<QuestionNodeData>) {
   const { t } = useTranslation();
-  const message = useFlowMessage();
   const previous = data?.typebotIntegration;
-  const form = useNodeForm<{ message: string; answerKey: string }>(ZQuestionForm, {
-    message: previous?.message ?? '',
-    answerKey: previous?.answerKey ?? '',
+  const dialog = useNodeDialog({
+    schema: ZQuestionForm,
+    defaults: { message: previous?.message ?? '', answerKey: previous?.answerKey ?? '' },
+    toData: (values) => ({ typebotIntegration: { message: values.message, answerKey: values.answerKey } }),
+    onSave: (saved: QuestionNodeData) => {
+      writeVariables(
+        updateVariables(readVariables(), saved.typebotIntegration.answerKey, previous?.answerKey),
+      );
+      onSave(saved);
+    },
   });
-  const { errors, isSubmitting } = form.formState;
-  const answerKey = form.watch('answerKey');
-  const onSubmit = form.handleSubmit(async (values) => {
-    await submitDelay();
-    writeVariables(updateVariables(readVariables(), values.answerKey, previous?.answerKey));
-    onSave({ typebotIntegration: { message: values.message, answerKey: values.answerKey } });
-  });
+  const answerKey = dialog.form.watch('answerKey');
   return (
-    <NodeDialogFrame
-      kind="question"
-      editing={!!data}
-      onClose={onClose}
-      onSubmit={onSubmit}
-      pending={isSubmitting}
-    >
+    <NodeFormDialog kind="question" editing={!!data} onClose={onClose} dialog={dialog}>
       <Stack spacing={2}>
-        <NodeMessageField
-          label={t('flows.dialogs.question.message')}
-          registration={form.register('message')}
-          error={errors.message?.message}
-          testId="flow-question-message"
-        />
-        <TextField
+        <NodeMessageField label={t('flows.dialogs.question.message')} testId="flow-question-message" />
+        <FormTextField
+          name="answerKey"
           label={t('flows.dialogs.question.answerKey')}
-          fullWidth
-          {...form.register('answerKey')}
-          error={!!errors.answerKey}
-          helperText={
-            message(errors.answerKey?.message) ??
-            t('flows.dialogs.question.answerKeyHint', { placeholder: `{{${answerKey.trim() || 'nome'}}}` })
-          }
-          slotProps={{ htmlInput: { 'data-testid': 'flow-question-answerKey' } }}
+          hint={t('flows.dialogs.question.answerKeyHint', {
+            placeholder: `{{${answerKey.trim() || 'nome'}}}`,
+          })}
+          testId="flow-question-answerKey"
         />
       </Stack>
-    </NodeDialogFrame>
+    </NodeFormDialog>
   );
 }
