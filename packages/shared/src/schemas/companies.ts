@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RECURRENCES } from '../constants.js';
 import { ZPlan } from './plans.js';
-import { DEFAULT_QUEUE_SCHEDULES, WEEKDAYS_EN } from './queues.js';
+import { DEFAULT_WEEK, WEEKDAYS_EN } from './week.js';
 
 /**
  * Working hours of one weekday (document 3 section 3): times are 'HH:mm'. Alike ZQueueSchedule but
@@ -25,12 +25,10 @@ export const ZUpdateCompanySchedulesBody = z.object({
 export type UpdateCompanySchedulesBody = z.infer<typeof ZUpdateCompanySchedulesBody>;
 
 /**
- * Default company working hours (document 2 section 3): the same week as the queues' default,
+ * Default company working hours (document 2 section 3): the default week (schemas/week.ts),
  * Mon-Fri 08-18, Sat 08-12, Sun closed.
  */
-export const DEFAULT_COMPANY_SCHEDULES: CompanySchedule[] = DEFAULT_QUEUE_SCHEDULES.map((day) => ({
-  ...day,
-}));
+export const DEFAULT_COMPANY_SCHEDULES: CompanySchedule[] = DEFAULT_WEEK.map((day) => ({ ...day }));
 
 /** Company (document 3 section 3). */
 export const ZCompany = z.object({

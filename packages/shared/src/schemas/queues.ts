@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { boundedString, INT4_MAX, ZCoercedId, ZId } from './common.js';
+import { DEFAULT_WEEK, WEEKDAYS_EN } from './week.js';
 
 /** Queue (department), document 2 section 3; the list form used by the users and tickets screens. */
 export const ZQueue = z.object({
@@ -16,15 +17,7 @@ export const ZQueueRef = z.object({ id: z.number(), name: z.string(), color: z.s
 export type QueueRef = z.infer<typeof ZQueueRef>;
 
 /** Weekday keys of queue and company schedules, Monday first. */
-export const WEEKDAYS_EN = [
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
-] as const;
+export { WEEKDAYS_EN } from './week.js';
 
 /** 'HH:mm' (00:00..23:59). */
 const ZTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'invalid');
@@ -38,19 +31,8 @@ export const ZQueueSchedule = z.object({
 });
 export type QueueSchedule = z.infer<typeof ZQueueSchedule>;
 
-/**
- * The spec's default attendance hours: Monday to Friday 08:00-18:00, Saturday 08:00-12:00,
- * Sunday 00:00-00:00 (closed). Weekday names are the original product's Portuguese ones.
- */
-export const DEFAULT_QUEUE_SCHEDULES: QueueSchedule[] = [
-  { weekday: 'Segunda-feira', weekdayEn: 'monday', startTime: '08:00', endTime: '18:00' },
-  { weekday: 'Terça-feira', weekdayEn: 'tuesday', startTime: '08:00', endTime: '18:00' },
-  { weekday: 'Quarta-feira', weekdayEn: 'wednesday', startTime: '08:00', endTime: '18:00' },
-  { weekday: 'Quinta-feira', weekdayEn: 'thursday', startTime: '08:00', endTime: '18:00' },
-  { weekday: 'Sexta-feira', weekdayEn: 'friday', startTime: '08:00', endTime: '18:00' },
-  { weekday: 'Sábado', weekdayEn: 'saturday', startTime: '08:00', endTime: '12:00' },
-  { weekday: 'Domingo', weekdayEn: 'sunday', startTime: '00:00', endTime: '00:00' },
-];
+/** The spec's default attendance hours: the default week (`DEFAULT_WEEK`, schemas/week.ts). */
+export const DEFAULT_QUEUE_SCHEDULES: QueueSchedule[] = DEFAULT_WEEK.map((day) => ({ ...day }));
 
 /** Queue option (chatbot tree node), document 2 section 3. `children` only in tree answers. */
 export interface QueueOption {
