@@ -12,15 +12,17 @@ export interface ListPageProps extends ListPageHeaderProps {
   modal?: ReactNode;
   /** The delete confirmation, as `useConfirmDelete` gives it. */
   deleteDialog?: ReactNode;
+  /** The page's data-testid. */
+  testId?: string;
 }
 
 /**
  * A list page's frame: the header (title, search, add), the body, the lazily loaded add/edit form
  * and the delete confirmation, in a column.
  */
-export function ListPage({ fill = false, children, modal, deleteDialog, ...header }: ListPageProps) {
+export function ListPage({ fill = false, children, modal, deleteDialog, testId, ...header }: ListPageProps) {
   return (
-    <Stack spacing={2} sx={fill ? { height: 'calc(100vh - 112px)' } : undefined}>
+    <Stack spacing={2} sx={fill ? { height: 'calc(100vh - 112px)' } : undefined} data-testid={testId}>
       <ListPageHeader {...header} />
       {children}
       {modal && <Suspense fallback={null}>{modal}</Suspense>}
