@@ -177,11 +177,10 @@ export function CompaniesTab() {
   const companies = useCompanies();
   const extend = useExtendCompany();
   const [modal, setModal] = useState<{ record: CompanyRow | null } | null>(null);
-  const confirmDelete = useConfirmDelete<CompanyRow>({
+  const confirmDelete = useConfirmDelete<CompanyRow>(useDeleteCompany(), {
     title: (record) => t('accounts.companies.confirmDelete', { name: record?.name ?? '' }),
     message: t('accounts.companies.deleteWarning'),
     deletedMessage: t('accounts.companies.deleted'),
-    remove: useDeleteCompany(),
   });
   const now = Date.now();
   return (

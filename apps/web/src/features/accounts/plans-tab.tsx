@@ -102,11 +102,10 @@ export function PlansTab() {
   const { t } = useTranslation();
   const plans = usePlans();
   const [modal, setModal] = useState<{ record: Plan | null } | null>(null);
-  const confirmDelete = useConfirmDelete<Plan>({
+  const confirmDelete = useConfirmDelete<Plan>(useDeletePlan(), {
     title: (record) => t('accounts.plans.confirmDelete', { name: record?.name ?? '' }),
     message: t('accounts.irreversible'),
     deletedMessage: t('accounts.plans.deleted'),
-    remove: useDeletePlan(),
   });
   const yesNo = (value: boolean) => (value ? t('accounts.yes') : t('accounts.no'));
   return (

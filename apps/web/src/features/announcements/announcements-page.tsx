@@ -41,11 +41,10 @@ function AnnouncementsList() {
   const search = useSearchBox(t('announcements.search'), 'announcements-search');
   const list = useAnnouncementsList(search.param);
   const [modal, setModal] = useState<{ record: Announcement | null } | null>(null);
-  const confirmDelete = useConfirmDelete<Announcement>({
+  const confirmDelete = useConfirmDelete<Announcement>(useDeleteAnnouncement(), {
     title: (record) => t('announcements.confirmDelete.title', { title: record?.title ?? '' }),
     message: t('announcements.confirmDelete.message'),
     deletedMessage: t('announcements.toasts.deleted'),
-    remove: useDeleteAnnouncement(),
   });
   const records = usePageRows(list, 'records');
 

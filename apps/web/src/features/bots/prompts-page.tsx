@@ -24,11 +24,10 @@ function PromptsList() {
   const { t } = useTranslation();
   const list = usePrompts();
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<Prompt>({
+  const confirmDelete = useConfirmDelete<Prompt>(useDeletePrompt(), {
     title: (record) => t('bots.prompts.confirmDelete', { name: record?.name ?? '' }),
     message: t('bots.confirmDeleteMessage'),
     deletedMessage: t('bots.prompts.deleted'),
-    remove: useDeletePrompt(),
   });
   return (
     <ListPage

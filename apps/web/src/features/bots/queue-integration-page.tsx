@@ -31,11 +31,10 @@ function IntegrationsList() {
   const search = useSearchBox(t('bots.search'), 'integrations-search');
   const list = useIntegrationsList(search.param);
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<QueueIntegration>({
+  const confirmDelete = useConfirmDelete<QueueIntegration>(useDeleteIntegration(), {
     title: (record) => t('bots.integrations.confirmDelete', { name: record?.name ?? '' }),
     message: t('bots.confirmDeleteMessage'),
     deletedMessage: t('bots.integrations.deleted'),
-    remove: useDeleteIntegration(),
   });
   const rows = usePageRows(list, 'queueIntegrations');
   return (

@@ -31,12 +31,7 @@ export function CampaignsPage() {
   const list = useCampaigns(search.param);
   const command = useCampaignCommand();
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<Campaign>({
-    title: (record) => t('campaigns.confirmDelete.title', { name: record?.name ?? '' }),
-    message: t('campaigns.confirmDelete.message'),
-    deletedMessage: t('campaigns.toasts.deleted'),
-    remove: useDeleteCampaign(),
-  });
+  const confirmDelete = useConfirmDelete<Campaign>(useDeleteCampaign(), 'campaigns');
   const campaigns = usePageRows(list, 'records');
   const tags = useTagOptions();
   const tagName = (id: number) => tags.data?.find((tag) => tag.id === id)?.name ?? `#${id}`;

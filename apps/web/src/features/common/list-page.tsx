@@ -1,5 +1,6 @@
 import { Stack } from '@mui/material';
 import { type ReactNode, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ConfirmDeleteDialog } from './confirmation-dialog';
 import { ListPageHeader, type ListPageHeaderProps } from './list-page-header';
 
@@ -31,27 +32,43 @@ export function ListPage({ fill = false, children, modal, deleteDialog, testId, 
   );
 }
 
-export interface ConfirmDeleteOptions<T> {
+export interface ConfirmDeleteTexts<T> {
   /** The dialog's title for the record (null while the dialog closes). */
   title: (record: T | null) => string;
   message: string;
   /** The toast shown once the record is deleted. */
   deletedMessage: string;
-  /** The delete mutation, called with the record's id. */
-  remove: { mutate: (id: number, options: { onSuccess: () => void }) => void };
+}
+
+/** A delete mutation, called with the record's id. */
+export interface DeleteMutation {
+  mutate: (id: number, options: { onSuccess: () => void }) => void;
 }
 
 /**
  * "Delete with confirmation and toast" for a list page: `ask(record)` opens the yes/no dialog,
- * `dialog` is the element to render; on yes the record is deleted and `deletedMessage` toasted.
+ * `dialog` is the element to render; on yes `remove` deletes the record and the deleted message is
+ * toasted. `texts` is either the texts themselves or a translation namespace `ns` whose
+ * `ns.confirmDelete.title` (given the record's `name`), `ns.confirmDelete.message` and
+ * `ns.toasts.deleted` are used.
  */
-export function useConfirmDelete<T extends { id: number }>({
-  title,
-  message,
-  deletedMessage,
-  remove,
-}: ConfirmDeleteOptions<T>) {
+export function useConfirmDelete<T extends { id: number }>(
+  remove: DeleteMutation,
+  texts: T extends { name: string } ? string | ConfirmDeleteTexts<T> : ConfirmDeleteTexts<T>,
+) {
+  const { t } = useTranslation();
   const [target, setTarget] = useState<T | null>(null);
+  const ns: string | null = typeof texts === 'string' ? texts : null;
+  const key = (suffix: string): string => `${ns}.${suffix}`;
+  const { title, message, deletedMessage }: ConfirmDeleteTexts<T> =
+    ns === null
+      ? (texts as ConfirmDeleteTexts<T>)
+      : {
+          title: (record) =>
+            t(key('confirmDelete.title'), { name: (record as { name?: string } | null)?.name ?? '' }),
+          message: t(key('confirmDelete.message')),
+          deletedMessage: t(key('toasts.deleted')),
+        };
   const dialog = (
     <ConfirmDeleteDialog
       target={target}

@@ -69,11 +69,10 @@ export function ContactListItemsPage() {
   const list = useContactListItems(listId, search.param);
   const importState = useContactListImport(listId);
   const [modal, setModal] = useState<{ itemId: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<ContactListEntry>({
+  const confirmDelete = useConfirmDelete<ContactListEntry>(useDeleteContactListItem(listId), {
     title: (record) => t('contactListsPage.confirmDelete.itemTitle', { name: record?.name ?? '' }),
     message: t('contactListsPage.confirmDelete.message'),
     deletedMessage: t('contactListsPage.toasts.itemDeleted'),
-    remove: useDeleteContactListItem(listId),
   });
   const fileInput = useRef<HTMLInputElement>(null);
   const items = usePageRows(list, 'contacts');

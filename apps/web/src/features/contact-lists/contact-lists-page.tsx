@@ -27,12 +27,7 @@ export function ContactListsPage() {
   const search = useSearchBox(t('contactListsPage.search'), 'contact-lists-search');
   const list = useContactLists(search.param);
   const [modal, setModal] = useState<{ listId: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<ContactListWithCount>({
-    title: (record) => t('contactListsPage.confirmDelete.title', { name: record?.name ?? '' }),
-    message: t('contactListsPage.confirmDelete.message'),
-    deletedMessage: t('contactListsPage.toasts.deleted'),
-    remove: useDeleteContactList(),
-  });
+  const confirmDelete = useConfirmDelete<ContactListWithCount>(useDeleteContactList(), 'contactListsPage');
   const lists = usePageRows(list, 'records');
 
   return (

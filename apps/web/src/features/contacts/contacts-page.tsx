@@ -44,12 +44,7 @@ export function ContactsPage() {
   const search = useSearchBox(t('contacts.search'), 'contacts-search');
   const list = useContactsList(search.param);
   const [modal, setModal] = useState<{ contactId: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<Contact>({
-    title: (record) => t('contacts.confirmDelete.title', { name: record?.name ?? '' }),
-    message: t('contacts.confirmDelete.message'),
-    deletedMessage: t('contacts.toasts.deleted'),
-    remove: useDeleteContact(),
-  });
+  const confirmDelete = useConfirmDelete<Contact>(useDeleteContact(), 'contacts');
   const [importing, setImporting] = useState(false);
   const [importResult, setImportResult] = useState<ContactImportResult | null>(null);
   const [exporting, setExporting] = useState(false);

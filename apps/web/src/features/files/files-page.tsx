@@ -21,12 +21,7 @@ export function FilesPage() {
   const search = useSearchBox(t('fileLists.search'), 'files-search');
   const list = useFileLists(search.param);
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<FileListRecord>({
-    title: (record) => t('fileLists.confirmDelete.title', { name: record?.name ?? '' }),
-    message: t('fileLists.confirmDelete.message'),
-    deletedMessage: t('fileLists.toasts.deleted'),
-    remove: useDeleteFileList(),
-  });
+  const confirmDelete = useConfirmDelete<FileListRecord>(useDeleteFileList(), 'fileLists');
   const files = usePageRows(list, 'files');
 
   return (

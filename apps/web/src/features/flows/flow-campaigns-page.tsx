@@ -38,12 +38,7 @@ function FlowCampaignsList() {
   const list = useFlowCampaigns();
   const save = useSaveFlowCampaign();
   const [dialog, setDialog] = useState<{ id: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<FlowCampaign>({
-    title: (record) => t('flows.campaigns.confirmDelete.title', { name: record?.name ?? '' }),
-    message: t('flows.campaigns.confirmDelete.message'),
-    deletedMessage: t('flows.campaigns.toasts.deleted'),
-    remove: useDeleteFlowCampaign(),
-  });
+  const confirmDelete = useConfirmDelete<FlowCampaign>(useDeleteFlowCampaign(), 'flows.campaigns');
   const campaigns = useMemo(() => list.data?.pages.flatMap((p) => p.flow) ?? [], [list.data]);
 
   const toggle = (campaign: FlowCampaign, status: boolean) =>

@@ -61,12 +61,7 @@ function FlowsList() {
   const duplicate = useDuplicateFlow();
   const setActive = useSetFlowActive();
   const [nameDialog, setNameDialog] = useState<{ flow: Flow | null } | null>(null);
-  const confirmDelete = useConfirmDelete<Flow>({
-    title: (record) => t('flows.confirmDelete.title', { name: record?.name ?? '' }),
-    message: t('flows.confirmDelete.message'),
-    deletedMessage: t('flows.toasts.deleted'),
-    remove: useDeleteFlow(),
-  });
+  const confirmDelete = useConfirmDelete<Flow>(useDeleteFlow(), 'flows');
   const [menu, setMenu] = useState<{ anchor: HTMLElement; flow: Flow } | null>(null);
   const flows = usePageRows(list, 'flows');
 

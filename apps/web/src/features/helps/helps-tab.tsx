@@ -63,11 +63,10 @@ export function HelpsTab() {
   const { t } = useTranslation();
   const list = useHelpsList();
   const [modal, setModal] = useState<{ record: Help | null } | null>(null);
-  const confirmDelete = useConfirmDelete<Help>({
+  const confirmDelete = useConfirmDelete<Help>(useDeleteHelp(), {
     title: (record) => t('helps.confirmDelete.title', { title: record?.title ?? '' }),
     message: t('helps.confirmDelete.message'),
     deletedMessage: t('helps.toasts.deleted'),
-    remove: useDeleteHelp(),
   });
   const helps = list.data ?? [];
   return (

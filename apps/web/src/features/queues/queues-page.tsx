@@ -18,12 +18,7 @@ export function QueuesPage() {
   const { t } = useTranslation();
   const list = useQueueList();
   const [modal, setModal] = useState<{ queueId: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<Queue>({
-    title: (record) => t('queues.confirmDelete.title', { name: record?.name ?? '' }),
-    message: t('queues.confirmDelete.message'),
-    deletedMessage: t('queues.toasts.deleted'),
-    remove: useDeleteQueue(),
-  });
+  const confirmDelete = useConfirmDelete<Queue>(useDeleteQueue(), 'queues');
 
   return (
     <ListPage

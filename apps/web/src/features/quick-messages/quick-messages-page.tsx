@@ -27,11 +27,10 @@ export function QuickMessagesPage() {
   const search = useSearchBox(t('quickMessages.search'), 'quick-messages-search');
   const list = useQuickMessagesList(search.param, me.id);
   const [modal, setModal] = useState<{ record: QuickMessage | null } | null>(null);
-  const confirmDelete = useConfirmDelete<QuickMessage>({
+  const confirmDelete = useConfirmDelete<QuickMessage>(useDeleteQuickMessage(), {
     title: (record) => t('quickMessages.confirmDelete.title', { shortcode: record?.shortcode ?? '' }),
     message: t('quickMessages.confirmDelete.message'),
     deletedMessage: t('quickMessages.toasts.deleted'),
-    remove: useDeleteQuickMessage(),
   });
   const records = usePageRows(list, 'records');
 

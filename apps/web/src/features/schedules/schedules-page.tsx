@@ -55,11 +55,10 @@ export function SchedulesPage() {
   const search = useSearchBox(t('schedules.search'), 'schedules-search');
   const list = useSchedules(search.param);
   const [modal, setModal] = useState<ModalState>(null);
-  const confirmDelete = useConfirmDelete<Schedule>({
+  const confirmDelete = useConfirmDelete<Schedule>(useDeleteSchedule(), {
     title: () => t('schedules.confirmDelete.title'),
     message: t('schedules.confirmDelete.message'),
     deletedMessage: t('schedules.toasts.deleted'),
-    remove: useDeleteSchedule(),
   });
   const contactId = Number(params.get('contactId')) || null;
   const linked = useQuery({

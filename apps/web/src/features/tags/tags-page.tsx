@@ -24,12 +24,7 @@ export function TagsPage() {
   const search = useSearchBox(t('tags.search'), 'tags-search');
   const list = useTagsList(search.param);
   const [modal, setModal] = useState<{ tagId: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<TagWithCount>({
-    title: (record) => t('tags.confirmDelete.title', { name: record?.name ?? '' }),
-    message: t('tags.confirmDelete.message'),
-    deletedMessage: t('tags.toasts.deleted'),
-    remove: useDeleteTag(),
-  });
+  const confirmDelete = useConfirmDelete<TagWithCount>(useDeleteTag(), 'tags');
   const tags = usePageRows(list, 'tags');
 
   const onScroll = loadMoreOnScroll(list);

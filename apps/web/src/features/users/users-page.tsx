@@ -27,12 +27,7 @@ export function UsersPage() {
   const search = useSearchBox(t('users.search'), 'users-search', (text) => text.trim().toLowerCase());
   const list = useUsersList(search.param, { silent: !admin });
   const [modal, setModal] = useState<{ userId: number | null } | null>(null);
-  const confirmDelete = useConfirmDelete<PublicUser>({
-    title: (record) => t('users.confirmDelete.title', { name: record?.name ?? '' }),
-    message: t('users.confirmDelete.message'),
-    deletedMessage: t('users.toasts.deleted'),
-    remove: useDeleteUser(),
-  });
+  const confirmDelete = useConfirmDelete<PublicUser>(useDeleteUser(), 'users');
 
   const users = usePageRows(list, 'users');
 
