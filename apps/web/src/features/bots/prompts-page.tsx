@@ -4,7 +4,7 @@ import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActions } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions';
 import { usePlanGate } from './plan-gate';
 import { useDeletePrompt, usePrompts } from './use-bots';
 
@@ -58,16 +58,14 @@ function PromptsList() {
             <TableCell>{prompt.name}</TableCell>
             <TableCell>{prompt.queue?.name ?? ''}</TableCell>
             <TableCell align="center">{prompt.maxTokens}</TableCell>
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="prompt"
-                id={prompt.id}
-                editLabel={t('bots.prompts.edit')}
-                onEdit={() => setModal({ id: prompt.id })}
-                deleteLabel={t('bots.delete')}
-                onDelete={() => confirmDelete.ask(prompt)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="prompt"
+              id={prompt.id}
+              editLabel={t('bots.prompts.edit')}
+              onEdit={() => setModal({ id: prompt.id })}
+              deleteLabel={t('bots.delete')}
+              onDelete={() => confirmDelete.ask(prompt)}
+            />
           </TableRow>
         ))}
       </DataTable>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActions } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions';
 import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { IntegrationLogo } from './integration-logo';
 import { usePlanGate } from './plan-gate';
@@ -73,16 +73,14 @@ function IntegrationsList() {
             </TableCell>
             <TableCell>{row.id}</TableCell>
             <TableCell>{row.name}</TableCell>
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="integration"
-                id={row.id}
-                editLabel={t('bots.integrations.edit')}
-                onEdit={() => setModal({ id: row.id })}
-                deleteLabel={t('bots.delete')}
-                onDelete={() => confirmDelete.ask(row)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="integration"
+              id={row.id}
+              editLabel={t('bots.integrations.edit')}
+              onEdit={() => setModal({ id: row.id })}
+              deleteLabel={t('bots.delete')}
+              onDelete={() => confirmDelete.ask(row)}
+            />
           </TableRow>
         ))}
       </DataTable>

@@ -19,7 +19,7 @@ import { ApiError } from '../../lib/api';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActions } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions';
 import { usePageRows, useSearchBox } from '../common/use-list-page';
 import {
   contactListKeys,
@@ -202,16 +202,14 @@ export function ContactListItemsPage() {
             <TableCell>{item.name}</TableCell>
             <TableCell>{item.number}</TableCell>
             <TableCell>{item.email}</TableCell>
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="contact-list-item"
-                id={item.id}
-                editLabel={t('contactListsPage.edit', { name: item.name })}
-                onEdit={() => setModal({ itemId: item.id })}
-                deleteLabel={t('contactListsPage.delete', { name: item.name })}
-                onDelete={() => confirmDelete.ask(item)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="contact-list-item"
+              id={item.id}
+              editLabel={t('contactListsPage.edit', { name: item.name })}
+              onEdit={() => setModal({ itemId: item.id })}
+              deleteLabel={t('contactListsPage.delete', { name: item.name })}
+              onDelete={() => confirmDelete.ask(item)}
+            />
           </TableRow>
         ))}
       </DataTable>

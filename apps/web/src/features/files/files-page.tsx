@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActions } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions';
 import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteFileList, useFileLists } from './use-file-lists';
 
@@ -54,16 +54,14 @@ export function FilesPage() {
         {files.map((file) => (
           <TableRow key={file.id} hover data-testid={`file-list-row-${file.id}`}>
             <TableCell>{file.name}</TableCell>
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="file-list"
-                id={file.id}
-                editLabel={t('fileLists.edit', { name: file.name })}
-                onEdit={() => setModal({ id: file.id })}
-                deleteLabel={t('fileLists.delete', { name: file.name })}
-                onDelete={() => confirmDelete.ask(file)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="file-list"
+              id={file.id}
+              editLabel={t('fileLists.edit', { name: file.name })}
+              onEdit={() => setModal({ id: file.id })}
+              deleteLabel={t('fileLists.delete', { name: file.name })}
+              onDelete={() => confirmDelete.ask(file)}
+            />
           </TableRow>
         ))}
       </DataTable>

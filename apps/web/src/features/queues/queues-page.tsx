@@ -4,7 +4,7 @@ import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActions } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions';
 import { useDeleteQueue, useQueueList } from './use-queues';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -63,16 +63,14 @@ export function QueuesPage() {
             >
               {queue.greetingMessage ?? ''}
             </TableCell>
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="queue"
-                id={queue.id}
-                editLabel={t('queues.edit', { name: queue.name })}
-                onEdit={() => setModal({ queueId: queue.id })}
-                deleteLabel={t('queues.delete', { name: queue.name })}
-                onDelete={() => confirmDelete.ask(queue)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="queue"
+              id={queue.id}
+              editLabel={t('queues.edit', { name: queue.name })}
+              onEdit={() => setModal({ queueId: queue.id })}
+              deleteLabel={t('queues.delete', { name: queue.name })}
+              onDelete={() => confirmDelete.ask(queue)}
+            />
           </TableRow>
         ))}
         {list.isSuccess && list.data.length === 0 && (

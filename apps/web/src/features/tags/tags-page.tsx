@@ -6,7 +6,7 @@ import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActions } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions';
 import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteTag, useTagsList } from './use-tags';
 
@@ -69,16 +69,14 @@ export function TagsPage() {
             {admin && (
               <TableCell align="center">{tag.kanban === 1 ? t('common.yes') : t('common.no')}</TableCell>
             )}
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="tag"
-                id={tag.id}
-                editLabel={t('tags.edit', { name: tag.name })}
-                onEdit={() => setModal({ tagId: tag.id })}
-                deleteLabel={t('tags.delete', { name: tag.name })}
-                onDelete={() => confirmDelete.ask(tag)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="tag"
+              id={tag.id}
+              editLabel={t('tags.edit', { name: tag.name })}
+              onEdit={() => setModal({ tagId: tag.id })}
+              deleteLabel={t('tags.delete', { name: tag.name })}
+              onDelete={() => confirmDelete.ask(tag)}
+            />
           </TableRow>
         ))}
       </DataTable>

@@ -8,7 +8,7 @@ import { useCurrentUser } from '../auth/session-context';
 import { InfiniteTable } from '../common/infinite-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { NoPermission } from '../common/no-permission';
-import { RowActions } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions';
 import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteUser, useUsersList } from './use-users';
 
@@ -79,16 +79,14 @@ export function UsersPage() {
             <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{user.email}</TableCell>
             <TableCell>{t(`users.profiles.${user.profile}`)}</TableCell>
             {admin && (
-              <TableCell align="center">
-                <RowActions
-                  testIdPrefix="user"
-                  id={user.id}
-                  editLabel={t('users.editUser', { name: user.name })}
-                  onEdit={() => setModal({ userId: user.id })}
-                  deleteLabel={t('users.deleteUser', { name: user.name })}
-                  onDelete={() => confirmDelete.ask(user)}
-                />
-              </TableCell>
+              <RowActionsCell
+                testIdPrefix="user"
+                id={user.id}
+                editLabel={t('users.editUser', { name: user.name })}
+                onEdit={() => setModal({ userId: user.id })}
+                deleteLabel={t('users.deleteUser', { name: user.name })}
+                onDelete={() => confirmDelete.ask(user)}
+              />
             )}
           </>
         )}
