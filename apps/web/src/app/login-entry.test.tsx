@@ -5,14 +5,12 @@ import userEvent from '@testing-library/user-event';
 import type { Root } from 'react-dom/client';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../test/fixtures';
+import { json } from '../test/http';
 import { start } from './login-entry';
 
 // The full app is what the login entry hands over to: here a spy.
 const { renderApp } = vi.hoisted(() => ({ renderApp: vi.fn() }));
 vi.mock('./app', () => ({ renderApp }));
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const roots: Root[] = [];
 

@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../test/fixtures';
+import { json } from '../test/http';
 import { ApiError, api, fetchWithSession, onSessionExpired } from './api';
 import { readSession, writeSession } from './storage';
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const bearer = (init: RequestInit) => (init.headers as Record<string, string>).Authorization;
 

@@ -1,10 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { json } from '../test/http';
 import { ApiError } from './api';
 import { saveWithMedia } from './save-with-media';
 import { writeSession } from './storage';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 interface Row {
   id: number;

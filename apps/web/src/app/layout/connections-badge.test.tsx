@@ -3,11 +3,9 @@ import type { ConnectionState, Whatsapp } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyWhatsappEvent, connectionsKeys } from '../../features/connections/connections-cache';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { SideMenu } from './side-menu';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 describe('connections menu badge', () => {
   let connections: Whatsapp[];

@@ -5,14 +5,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMessage, createTicket } from '../../features/tickets/test-fixtures';
 import { applyAppMessageEvent, viewerOf } from '../../features/tickets/tickets-cache';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { NotificationsPopover } from './notifications-popover';
 
 vi.mock('../../features/tickets/notification-sound', () => ({ playNotificationSound: vi.fn() }));
 const { playNotificationSound } = await import('../../features/tickets/notification-sound');
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 function Location() {
   return <div data-testid="location">{useLocation().pathname}</div>;

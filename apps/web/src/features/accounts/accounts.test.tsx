@@ -4,11 +4,10 @@ import { type CompanyRow, DEFAULT_SETTINGS, dueDateColour, type Plan } from '@za
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { SettingsPage } from '../settings/settings-page';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const DAY = 86_400_000;
 
 const plan: Plan = {

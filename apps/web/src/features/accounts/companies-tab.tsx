@@ -23,8 +23,8 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { formatDate } from '../../lib/format';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
+import { useConfirmDelete } from '../common/list-page';
 import { RecordFormDialog } from '../common/record-form-dialog';
 import { ActionIconButton, RowActions } from '../common/row-actions';
 import { useRecordDialog } from '../common/use-record-form';
@@ -175,10 +175,13 @@ function CompanyModal({ record, onClose }: { record: CompanyRow | null; onClose:
 export function CompaniesTab() {
   const { t } = useTranslation();
   const companies = useCompanies();
-  const remove = useDeleteCompany();
   const extend = useExtendCompany();
   const [modal, setModal] = useState<{ record: CompanyRow | null } | null>(null);
-  const [toDelete, setToDelete] = useState<CompanyRow | null>(null);
+  const confirmDelete = useConfirmDelete<CompanyRow>(useDeleteCompany(), {
+    title: (record) => t('accounts.companies.confirmDelete', { name: record?.name ?? '' }),
+    message: t('accounts.companies.deleteWarning'),
+    deletedMessage: t('accounts.companies.deleted'),
+  });
   const now = Date.now();
   return (
     <Stack spacing={2} data-testid="companies-tab">
@@ -235,7 +238,7 @@ export function CompaniesTab() {
                     editLabel={t('accounts.companies.editNamed', { name: company.name })}
                     onEdit={() => setModal({ record: company })}
                     deleteLabel={t('accounts.companies.deleteNamed', { name: company.name })}
-                    onDelete={() => setToDelete(company)}
+                    onDelete={() => confirmDelete.ask(company)}
                   >
                     <ActionIconButton
                       label={t('accounts.companies.expireNamed', { name: company.name })}
@@ -261,14 +264,7 @@ export function CompaniesTab() {
         <Typography color="text.secondary">{t('accounts.companies.empty')}</Typography>
       )}
       {modal && <CompanyModal record={modal.record} onClose={() => setModal(null)} />}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('accounts.companies.confirmDelete', { name: toDelete?.name ?? '' })}
-        message={t('accounts.companies.deleteWarning')}
-        deletedMessage={t('accounts.companies.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
+      {confirmDelete.dialog}
     </Stack>
   );
 }

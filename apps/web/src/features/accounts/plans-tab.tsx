@@ -12,8 +12,8 @@ import {
 import { type Plan, ZPlanBody } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { FormSwitch, FormTextField } from '../common/form-fields';
+import { useConfirmDelete } from '../common/list-page';
 import { RecordFormDialog } from '../common/record-form-dialog';
 import { RowActions } from '../common/row-actions';
 import { useRecordDialog } from '../common/use-record-form';
@@ -101,9 +101,12 @@ function PlanModal({ record, onClose }: { record: Plan | null; onClose: () => vo
 export function PlansTab() {
   const { t } = useTranslation();
   const plans = usePlans();
-  const remove = useDeletePlan();
   const [modal, setModal] = useState<{ record: Plan | null } | null>(null);
-  const [toDelete, setToDelete] = useState<Plan | null>(null);
+  const confirmDelete = useConfirmDelete<Plan>(useDeletePlan(), {
+    title: (record) => t('accounts.plans.confirmDelete', { name: record?.name ?? '' }),
+    message: t('accounts.irreversible'),
+    deletedMessage: t('accounts.plans.deleted'),
+  });
   const yesNo = (value: boolean) => (value ? t('accounts.yes') : t('accounts.no'));
   return (
     <Stack spacing={2} data-testid="plans-tab">
@@ -148,7 +151,7 @@ export function PlansTab() {
                   editLabel={t('accounts.plans.editNamed', { name: plan.name })}
                   onEdit={() => setModal({ record: plan })}
                   deleteLabel={t('accounts.plans.deleteNamed', { name: plan.name })}
-                  onDelete={() => setToDelete(plan)}
+                  onDelete={() => confirmDelete.ask(plan)}
                 />
               </TableCell>
             </TableRow>
@@ -159,14 +162,7 @@ export function PlansTab() {
         <Typography color="text.secondary">{t('accounts.plans.empty')}</Typography>
       )}
       {modal && <PlanModal record={modal.record} onClose={() => setModal(null)} />}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('accounts.plans.confirmDelete', { name: toDelete?.name ?? '' })}
-        message={t('accounts.irreversible')}
-        deletedMessage={t('accounts.plans.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
+      {confirmDelete.dialog}
     </Stack>
   );
 }

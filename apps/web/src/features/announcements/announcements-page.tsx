@@ -1,15 +1,14 @@
 import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import type { Announcement } from '@zapdesk/shared';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
-import { ListPageHeader } from '../common/list-page-header';
+import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActions } from '../common/row-actions';
-import { usePageRows, useSearchParam } from '../common/use-list-page';
+import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { useAnnouncementsList, useDeleteAnnouncement } from './use-announcements';
 
 /** The form, loaded when it is first opened. */
@@ -39,29 +38,29 @@ export function AnnouncementsPage() {
 
 function AnnouncementsList() {
   const { t } = useTranslation();
-  const [search, setSearch, searchParam] = useSearchParam();
-  const list = useAnnouncementsList(searchParam);
-  const remove = useDeleteAnnouncement();
+  const search = useSearchBox(t('announcements.search'), 'announcements-search');
+  const list = useAnnouncementsList(search.param);
   const [modal, setModal] = useState<{ record: Announcement | null } | null>(null);
-  const [toDelete, setToDelete] = useState<Announcement | null>(null);
+  const confirmDelete = useConfirmDelete<Announcement>(useDeleteAnnouncement(), {
+    title: (record) => t('announcements.confirmDelete.title', { title: record?.title ?? '' }),
+    message: t('announcements.confirmDelete.message'),
+    deletedMessage: t('announcements.toasts.deleted'),
+  });
   const records = usePageRows(list, 'records');
 
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
-      <ListPageHeader
-        title={t('announcements.title')}
-        search={{
-          value: search,
-          onChange: setSearch,
-          label: t('announcements.search'),
-          testId: 'announcements-search',
-        }}
-        add={{
-          label: t('announcements.add'),
-          testId: 'add-announcement-button',
-          onClick: () => setModal({ record: null }),
-        }}
-      />
+    <ListPage
+      fill
+      title={t('announcements.title')}
+      search={search.box}
+      add={{
+        label: t('announcements.add'),
+        testId: 'add-announcement-button',
+        onClick: () => setModal({ record: null }),
+      }}
+      modal={modal && <AnnouncementModal record={modal.record} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={loadMoreOnScroll(list)}>
         <List data-testid="announcements-list">
           {records.map((record) => (
@@ -76,7 +75,7 @@ function AnnouncementsList() {
                   editLabel={t('announcements.edit', { title: record.title })}
                   onEdit={() => setModal({ record })}
                   deleteLabel={t('announcements.delete', { title: record.title })}
-                  onDelete={() => setToDelete(record)}
+                  onDelete={() => confirmDelete.ask(record)}
                 />
               }
             >
@@ -106,19 +105,6 @@ function AnnouncementsList() {
           </Typography>
         )}
       </Paper>
-      {modal && (
-        <Suspense fallback={null}>
-          <AnnouncementModal record={modal.record} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('announcements.confirmDelete.title', { title: toDelete?.title ?? '' })}
-        message={t('announcements.confirmDelete.message')}
-        deletedMessage={t('announcements.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

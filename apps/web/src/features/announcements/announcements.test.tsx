@@ -3,13 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { isAcceptedAnnouncementImage } from './announcement-modal';
 import { AnnouncementsPage } from './announcements-page';
 import { AnnouncementsPopover } from './announcements-popover';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const record = (overrides = {}) => ({
   id: 1,

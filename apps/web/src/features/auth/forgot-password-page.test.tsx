@@ -3,11 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ForgotPasswordPage } from './forgot-password-page';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 describe('ForgotPasswordPage (/forgetpsw)', () => {
   let fetchMock: ReturnType<typeof vi.fn>;

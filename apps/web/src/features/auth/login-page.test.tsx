@@ -7,11 +7,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PublicRoute } from '../../app/guards';
 import { PreferencesProvider } from '../../lib/preferences';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { LoginPage } from './login-page';
 import { SessionProvider } from './session-context';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 function renderLogin() {
   render(

@@ -91,46 +91,27 @@ export function LoginPage() {
           onSubmit={(event) => void onSubmit(event)}
           aria-label={t('login.title')}
         >
-          <div className="zd-field" data-error={!!emailError}>
-            <label htmlFor="login-email">{t('login.email')} *</label>
-            <input
-              id="login-email"
-              type="email"
-              autoComplete="email"
-              // biome-ignore lint/a11y/noAutofocus: the form is the page's only purpose
-              autoFocus
-              required
-              aria-invalid={!!emailError}
-              aria-describedby={emailError ? 'login-email-error' : undefined}
-              name="email"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-            {emailError && (
-              <p className="zd-help" id="login-email-error">
-                {emailError}
-              </p>
-            )}
-          </div>
-          <div className="zd-field" data-error={!!passwordError}>
-            <label htmlFor="login-password">{t('login.password')} *</label>
-            <input
-              id="login-password"
-              type="password"
-              autoComplete="current-password"
-              required
-              aria-invalid={!!passwordError}
-              aria-describedby={passwordError ? 'login-password-error' : undefined}
-              name="password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-            {passwordError && (
-              <p className="zd-help" id="login-password-error">
-                {passwordError}
-              </p>
-            )}
-          </div>
+          <PlainField
+            id="login-email"
+            label={t('login.email')}
+            error={emailError}
+            type="email"
+            autoComplete="email"
+            autoFocus
+            name="email"
+            value={email}
+            onChange={setEmail}
+          />
+          <PlainField
+            id="login-password"
+            label={t('login.password')}
+            error={passwordError}
+            type="password"
+            autoComplete="current-password"
+            name="password"
+            value={password}
+            onChange={setPassword}
+          />
           <button className="zd-submit" type="submit" disabled={isSubmitting} data-testid="login-submit">
             {t('login.submit')}
           </button>
@@ -141,5 +122,55 @@ export function LoginPage() {
         </form>
       </div>
     </main>
+  );
+}
+
+interface PlainFieldProps {
+  id: string;
+  label: string;
+  /** The message shown under the input (and announced with it); absent when the value is valid. */
+  error: string | undefined;
+  type: 'email' | 'password';
+  autoComplete: string;
+  autoFocus?: boolean;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+}
+
+/** A required plain (non-MUI) labelled input of the login form, with its error under it. */
+function PlainField({
+  id,
+  label,
+  error,
+  type,
+  autoComplete,
+  autoFocus,
+  name,
+  value,
+  onChange,
+}: PlainFieldProps) {
+  return (
+    <div className="zd-field" data-error={!!error}>
+      <label htmlFor={id}>{label} *</label>
+      <input
+        id={id}
+        type={type}
+        autoComplete={autoComplete}
+        // biome-ignore lint/a11y/noAutofocus: the form is the page's only purpose
+        autoFocus={autoFocus}
+        required
+        aria-invalid={!!error}
+        aria-describedby={error ? `${id}-error` : undefined}
+        name={name}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {error && (
+        <p className="zd-help" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

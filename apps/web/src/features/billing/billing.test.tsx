@@ -1,34 +1,18 @@
 import { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type Invoice, type Plan, subscriptionState } from '@zapdesk/shared';
+import { type Invoice, subscriptionState } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BILLING_PLANS } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { SettingsPage } from '../settings/settings-page';
 import { InvoicesPage } from './invoices-page';
 import { applyPaymentEvent } from './payment-events';
 import { PlansPage, planButton } from './plans-page';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-
-const plan = (id: number, name: string, value: number): Plan => ({
-  id,
-  name,
-  value,
-  users: 5,
-  connections: 2,
-  queues: 3,
-  useCampaigns: true,
-  useSchedules: false,
-  useInternalChat: true,
-  useExternalApi: false,
-  useKanban: true,
-  useOpenAi: false,
-  useIntegrations: false,
-});
-const PLANS = [plan(1, 'Teste Gratis', 0), plan(2, 'Básico', 99.9), plan(3, 'Completo', 199.9)];
+const PLANS = BILLING_PLANS;
 
 const invoice = (overrides: Partial<Invoice>): Invoice => ({
   id: 1,

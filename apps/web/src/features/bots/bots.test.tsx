@@ -3,14 +3,12 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { IntegrationModal } from './integration-modal';
 import { PromptsPage } from './prompts-page';
 import { QueueIntegrationPage } from './queue-integration-page';
 import { applyIntegrationEvent, applyPromptEvent, botKeys } from './use-bots';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const integration = (id: number, type: string, name: string) => ({
   id,

@@ -1,11 +1,10 @@
-import { Stack, TableCell, TableRow } from '@mui/material';
+import { TableCell, TableRow } from '@mui/material';
 import type { Prompt } from '@zapdesk/shared';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
-import { ListPageHeader } from '../common/list-page-header';
-import { RowActions } from '../common/row-actions';
+import { ListPage, useConfirmDelete } from '../common/list-page';
+import { RowActionsCell } from '../common/row-actions';
 import { usePlanGate } from './plan-gate';
 import { useDeletePrompt, usePrompts } from './use-bots';
 
@@ -24,19 +23,23 @@ export function PromptsPage() {
 function PromptsList() {
   const { t } = useTranslation();
   const list = usePrompts();
-  const remove = useDeletePrompt();
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
-  const [toDelete, setToDelete] = useState<Prompt | null>(null);
+  const confirmDelete = useConfirmDelete<Prompt>(useDeletePrompt(), {
+    title: (record) => t('bots.prompts.confirmDelete', { name: record?.name ?? '' }),
+    message: t('bots.confirmDeleteMessage'),
+    deletedMessage: t('bots.prompts.deleted'),
+  });
   return (
-    <Stack spacing={2}>
-      <ListPageHeader
-        title={t('bots.prompts.title')}
-        add={{
-          label: t('bots.prompts.add'),
-          testId: 'add-prompt-button',
-          onClick: () => setModal({ id: null }),
-        }}
-      />
+    <ListPage
+      title={t('bots.prompts.title')}
+      add={{
+        label: t('bots.prompts.add'),
+        testId: 'add-prompt-button',
+        onClick: () => setModal({ id: null }),
+      }}
+      modal={modal && <PromptModal promptId={modal.id} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <DataTable
         testId="prompts-table"
         head={
@@ -55,32 +58,17 @@ function PromptsList() {
             <TableCell>{prompt.name}</TableCell>
             <TableCell>{prompt.queue?.name ?? ''}</TableCell>
             <TableCell align="center">{prompt.maxTokens}</TableCell>
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="prompt"
-                id={prompt.id}
-                editLabel={t('bots.prompts.edit')}
-                onEdit={() => setModal({ id: prompt.id })}
-                deleteLabel={t('bots.delete')}
-                onDelete={() => setToDelete(prompt)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="prompt"
+              id={prompt.id}
+              editLabel={t('bots.prompts.edit')}
+              onEdit={() => setModal({ id: prompt.id })}
+              deleteLabel={t('bots.delete')}
+              onDelete={() => confirmDelete.ask(prompt)}
+            />
           </TableRow>
         ))}
       </DataTable>
-      {modal && (
-        <Suspense fallback={null}>
-          <PromptModal promptId={modal.id} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('bots.prompts.confirmDelete', { name: toDelete?.name ?? '' })}
-        message={t('bots.confirmDeleteMessage')}
-        deletedMessage={t('bots.prompts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

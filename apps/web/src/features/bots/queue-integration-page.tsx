@@ -1,13 +1,12 @@
-import { Stack, TableCell, TableRow } from '@mui/material';
+import { TableCell, TableRow } from '@mui/material';
 import type { QueueIntegration } from '@zapdesk/shared';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
-import { ListPageHeader } from '../common/list-page-header';
-import { RowActions } from '../common/row-actions';
-import { usePageRows, useSearchParam } from '../common/use-list-page';
+import { ListPage, useConfirmDelete } from '../common/list-page';
+import { RowActionsCell } from '../common/row-actions';
+import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { IntegrationLogo } from './integration-logo';
 import { usePlanGate } from './plan-gate';
 import { useDeleteIntegration, useIntegrationsList } from './use-bots';
@@ -29,28 +28,28 @@ export function QueueIntegrationPage() {
 
 function IntegrationsList() {
   const { t } = useTranslation();
-  const [search, setSearch, searchParam] = useSearchParam();
-  const list = useIntegrationsList(searchParam);
-  const remove = useDeleteIntegration();
+  const search = useSearchBox(t('bots.search'), 'integrations-search');
+  const list = useIntegrationsList(search.param);
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
-  const [toDelete, setToDelete] = useState<QueueIntegration | null>(null);
+  const confirmDelete = useConfirmDelete<QueueIntegration>(useDeleteIntegration(), {
+    title: (record) => t('bots.integrations.confirmDelete', { name: record?.name ?? '' }),
+    message: t('bots.confirmDeleteMessage'),
+    deletedMessage: t('bots.integrations.deleted'),
+  });
   const rows = usePageRows(list, 'queueIntegrations');
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
-      <ListPageHeader
-        title={t('bots.integrations.title')}
-        search={{
-          value: search,
-          onChange: setSearch,
-          label: t('bots.search'),
-          testId: 'integrations-search',
-        }}
-        add={{
-          label: t('bots.integrations.add'),
-          testId: 'add-integration-button',
-          onClick: () => setModal({ id: null }),
-        }}
-      />
+    <ListPage
+      fill
+      title={t('bots.integrations.title')}
+      search={search.box}
+      add={{
+        label: t('bots.integrations.add'),
+        testId: 'add-integration-button',
+        onClick: () => setModal({ id: null }),
+      }}
+      modal={modal && <IntegrationModal integrationId={modal.id} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <DataTable
         testId="integrations-table"
         stickyHeader
@@ -74,32 +73,17 @@ function IntegrationsList() {
             </TableCell>
             <TableCell>{row.id}</TableCell>
             <TableCell>{row.name}</TableCell>
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="integration"
-                id={row.id}
-                editLabel={t('bots.integrations.edit')}
-                onEdit={() => setModal({ id: row.id })}
-                deleteLabel={t('bots.delete')}
-                onDelete={() => setToDelete(row)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="integration"
+              id={row.id}
+              editLabel={t('bots.integrations.edit')}
+              onEdit={() => setModal({ id: row.id })}
+              deleteLabel={t('bots.delete')}
+              onDelete={() => confirmDelete.ask(row)}
+            />
           </TableRow>
         ))}
       </DataTable>
-      {modal && (
-        <Suspense fallback={null}>
-          <IntegrationModal integrationId={modal.id} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('bots.integrations.confirmDelete', { name: toDelete?.name ?? '' })}
-        message={t('bots.confirmDeleteMessage')}
-        deletedMessage={t('bots.integrations.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,18 +1,17 @@
 import { Assessment, PlayArrow, StopCircleOutlined } from '@mui/icons-material';
-import { Stack, TableCell, TableRow } from '@mui/material';
+import { TableCell, TableRow } from '@mui/material';
 import { type Campaign, TOAST_ERROR_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { formatDateTime } from '../../lib/format';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { errorMessage } from '../../lib/notify';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
-import { ListPageHeader } from '../common/list-page-header';
+import { ListPage, useConfirmDelete } from '../common/list-page';
 import { ActionIconButton, RowActions } from '../common/row-actions';
-import { usePageRows, useSearchParam } from '../common/use-list-page';
+import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { CampaignStatusChip } from './campaign-status';
 import { useCampaignCommand, useCampaigns, useDeleteCampaign, useTagOptions } from './use-campaigns';
 
@@ -28,12 +27,11 @@ const CampaignModal = lazy(() => import('./campaign-modal').then((m) => ({ defau
 export function CampaignsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [search, setSearch, searchParam] = useSearchParam();
-  const list = useCampaigns(searchParam);
-  const remove = useDeleteCampaign();
+  const search = useSearchBox(t('campaigns.search'), 'campaigns-search');
+  const list = useCampaigns(search.param);
   const command = useCampaignCommand();
   const [modal, setModal] = useState<{ id: number | null } | null>(null);
-  const [toDelete, setToDelete] = useState<Campaign | null>(null);
+  const confirmDelete = useConfirmDelete<Campaign>(useDeleteCampaign(), 'campaigns');
   const campaigns = usePageRows(list, 'records');
   const tags = useTagOptions();
   const tagName = (id: number) => tags.data?.find((tag) => tag.id === id)?.name ?? `#${id}`;
@@ -60,17 +58,14 @@ export function CampaignsPage() {
     );
 
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
-      <ListPageHeader
-        title={t('campaigns.title')}
-        search={{
-          value: search,
-          onChange: setSearch,
-          label: t('campaigns.search'),
-          testId: 'campaigns-search',
-        }}
-        add={{ label: t('campaigns.add'), testId: 'add-campaign', onClick: () => setModal({ id: null }) }}
-      />
+    <ListPage
+      fill
+      title={t('campaigns.title')}
+      search={search.box}
+      add={{ label: t('campaigns.add'), testId: 'add-campaign', onClick: () => setModal({ id: null }) }}
+      modal={modal && <CampaignModal campaignId={modal.id} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <DataTable
         testId="campaigns-table"
         stickyHeader
@@ -120,7 +115,7 @@ export function CampaignsPage() {
                 editLabel={t('campaigns.edit', { name: row.name })}
                 onEdit={() => setModal({ id: row.id })}
                 deleteLabel={t('campaigns.delete', { name: row.name })}
-                onDelete={() => setToDelete(row)}
+                onDelete={() => confirmDelete.ask(row)}
               >
                 {(row.status === 'EM_ANDAMENTO' || row.status === 'PROGRAMADA') && (
                   <ActionIconButton
@@ -151,19 +146,6 @@ export function CampaignsPage() {
           </TableRow>
         ))}
       </DataTable>
-      {modal && (
-        <Suspense fallback={null}>
-          <CampaignModal campaignId={modal.id} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('campaigns.confirmDelete.title', { name: toDelete?.name ?? '' })}
-        message={t('campaigns.confirmDelete.message')}
-        deletedMessage={t('campaigns.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

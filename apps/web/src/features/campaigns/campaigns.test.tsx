@@ -5,6 +5,7 @@ import type { Campaign } from '@zapdesk/shared';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { CampaignModal } from './campaign-modal';
 import { CampaignReportPage } from './campaign-report-page';
@@ -12,9 +13,6 @@ import { CampaignsConfigPage } from './campaigns-config-page';
 import { applyCampaignEvent, campaignKeys } from './campaigns-live';
 import { CampaignsPage } from './campaigns-page';
 import { campaignMediaFile } from './use-campaigns';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const campaign = (overrides: Partial<Campaign> = {}): Campaign => ({
   id: 1,

@@ -6,15 +6,13 @@ import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatsMenuBadge } from '../../app/layout/menu-badges';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ChatModal } from './chat-modal';
 import { applyChatEvent } from './chats-cache';
 import { ChatsPage } from './chats-page';
 import { ChatsPopover } from './chats-popover';
 import { chatsKeys } from './use-chats';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const me = createSessionUser({ profile: 'user' }, { useInternalChat: true });
 const OTHER = 77;

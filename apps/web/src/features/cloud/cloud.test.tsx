@@ -2,14 +2,12 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ConnectionModal } from '../connections/connection-modal';
 import { useConnections } from '../connections/use-connections';
 import { makeTicket as createTicket } from '../ticket-view/test-helpers';
 import { CloudWindowBar } from './cloud-window-bar';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** The connection list, mounted beside the modal as on the connections page. */
 function ListBeside() {

@@ -13,6 +13,15 @@ export function useSearchParam(normalize: (text: string) => string = (text) => t
   return [search, setSearch, searchParam] as const;
 }
 
+/**
+ * `useSearchParam` with the box's props ready for ListPageHeader's `search`: `{ param, box }`,
+ * `param` being the debounced search to ask the server for.
+ */
+export function useSearchBox(label: string, testId: string, normalize?: (text: string) => string) {
+  const [value, onChange, param] = useSearchParam(normalize);
+  return { param, box: { value, onChange, label, testId } };
+}
+
 /** The rows of every loaded page of an infinite list: each page's `key` array, in order. */
 export function usePageRows<P, K extends keyof P>(list: { data?: InfiniteData<P> }, key: K) {
   return useMemo(() => list.data?.pages.flatMap((page) => page[key]) ?? [], [list.data, key]) as P[K] extends

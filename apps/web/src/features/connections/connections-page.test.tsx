@@ -3,11 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { CONNECTION_STATES, type ConnectionState, type Whatsapp } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ConnectionsPage } from './connections-page';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** The spec's buttons per status (document 2 section 2), as data-testid actions. */
 const EXPECTED: Record<ConnectionState, string[]> = {

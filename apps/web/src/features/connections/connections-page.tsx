@@ -19,7 +19,7 @@ import { useCurrentUser } from '../auth/session-context';
 import { ConfirmationDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
-import { RowActions } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions';
 import { ConnectionStatus } from './connection-status';
 import { QrDialog } from './qr-dialog';
 import { SessionButtons } from './session-buttons';
@@ -169,16 +169,14 @@ export function ConnectionsPage() {
               )}
             </TableCell>
             {canEdit && (
-              <TableCell align="center">
-                <RowActions
-                  testIdPrefix="connection"
-                  id={connection.id}
-                  editLabel={t('connections.edit', { name: connection.name })}
-                  onEdit={() => setModal({ whatsappId: connection.id })}
-                  deleteLabel={t('connections.delete', { name: connection.name })}
-                  onDelete={() => setConfirm({ kind: 'delete', connection })}
-                />
-              </TableCell>
+              <RowActionsCell
+                testIdPrefix="connection"
+                id={connection.id}
+                editLabel={t('connections.edit', { name: connection.name })}
+                onEdit={() => setModal({ whatsappId: connection.id })}
+                deleteLabel={t('connections.delete', { name: connection.name })}
+                onDelete={() => setConfirm({ kind: 'delete', connection })}
+              />
             )}
           </TableRow>
         ))}

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useRealtime } from '../../app/use-realtime';
 import { writeSession } from '../../lib/storage';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { QrDialog } from './qr-dialog';
 
@@ -22,9 +23,6 @@ vi.mock('../../lib/socket', async (importOriginal) => {
     },
   };
 });
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const me = createSessionUser({ id: 5, companyId: 3, profile: 'admin' });
 

@@ -11,17 +11,16 @@ import {
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ContactListEntry } from '@zapdesk/shared';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
-import { ListPageHeader } from '../common/list-page-header';
-import { RowActions } from '../common/row-actions';
-import { usePageRows, useSearchParam } from '../common/use-list-page';
+import { ListPage, useConfirmDelete } from '../common/list-page';
+import { RowActionsCell } from '../common/row-actions';
+import { usePageRows, useSearchBox } from '../common/use-list-page';
 import {
   contactListKeys,
   uploadContactListSheet,
@@ -66,12 +65,15 @@ export function ContactListItemsPage() {
   const queryClient = useQueryClient();
   const listId = Number(useParams().contactListId);
   const contactList = useContactList(listId);
-  const [search, setSearch, searchParam] = useSearchParam();
-  const list = useContactListItems(listId, searchParam);
+  const search = useSearchBox(t('contactListsPage.items.search'), 'contact-list-items-search');
+  const list = useContactListItems(listId, search.param);
   const importState = useContactListImport(listId);
-  const remove = useDeleteContactListItem(listId);
   const [modal, setModal] = useState<{ itemId: number | null } | null>(null);
-  const [toDelete, setToDelete] = useState<ContactListEntry | null>(null);
+  const confirmDelete = useConfirmDelete<ContactListEntry>(useDeleteContactListItem(listId), {
+    title: (record) => t('contactListsPage.confirmDelete.itemTitle', { name: record?.name ?? '' }),
+    message: t('contactListsPage.confirmDelete.message'),
+    deletedMessage: t('contactListsPage.toasts.itemDeleted'),
+  });
   const fileInput = useRef<HTMLInputElement>(null);
   const items = usePageRows(list, 'contacts');
   const current = importState.data;
@@ -96,40 +98,39 @@ export function ContactListItemsPage() {
   };
 
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
-      <ListPageHeader
-        title={t('contactListsPage.items.title', { name: contactList.data?.name ?? '' })}
-        search={{
-          value: search,
-          onChange: setSearch,
-          label: t('contactListsPage.items.search'),
-          testId: 'contact-list-items-search',
-        }}
-        before={
-          <Button
-            startIcon={<ArrowBack />}
-            onClick={() => navigate('/contact-lists')}
-            data-testid="contact-list-back"
-          >
-            {t('contactListsPage.items.back')}
-          </Button>
-        }
-        after={
-          <Button
-            variant="outlined"
-            startIcon={<UploadFile />}
-            onClick={() => fileInput.current?.click()}
-            data-testid="contact-list-import"
-          >
-            {t('contactListsPage.items.import')}
-          </Button>
-        }
-        add={{
-          label: t('contactListsPage.items.add'),
-          testId: 'add-contact-list-item',
-          onClick: () => setModal({ itemId: null }),
-        }}
-      />
+    <ListPage
+      fill
+      title={t('contactListsPage.items.title', { name: contactList.data?.name ?? '' })}
+      search={search.box}
+      before={
+        <Button
+          startIcon={<ArrowBack />}
+          onClick={() => navigate('/contact-lists')}
+          data-testid="contact-list-back"
+        >
+          {t('contactListsPage.items.back')}
+        </Button>
+      }
+      after={
+        <Button
+          variant="outlined"
+          startIcon={<UploadFile />}
+          onClick={() => fileInput.current?.click()}
+          data-testid="contact-list-import"
+        >
+          {t('contactListsPage.items.import')}
+        </Button>
+      }
+      add={{
+        label: t('contactListsPage.items.add'),
+        testId: 'add-contact-list-item',
+        onClick: () => setModal({ itemId: null }),
+      }}
+      modal={
+        modal && <ContactListItemModal listId={listId} itemId={modal.itemId} onClose={() => setModal(null)} />
+      }
+      deleteDialog={confirmDelete.dialog}
+    >
       <input
         ref={fileInput}
         type="file"
@@ -201,32 +202,17 @@ export function ContactListItemsPage() {
             <TableCell>{item.name}</TableCell>
             <TableCell>{item.number}</TableCell>
             <TableCell>{item.email}</TableCell>
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="contact-list-item"
-                id={item.id}
-                editLabel={t('contactListsPage.edit', { name: item.name })}
-                onEdit={() => setModal({ itemId: item.id })}
-                deleteLabel={t('contactListsPage.delete', { name: item.name })}
-                onDelete={() => setToDelete(item)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="contact-list-item"
+              id={item.id}
+              editLabel={t('contactListsPage.edit', { name: item.name })}
+              onEdit={() => setModal({ itemId: item.id })}
+              deleteLabel={t('contactListsPage.delete', { name: item.name })}
+              onDelete={() => confirmDelete.ask(item)}
+            />
           </TableRow>
         ))}
       </DataTable>
-      {modal && (
-        <Suspense fallback={null}>
-          <ContactListItemModal listId={listId} itemId={modal.itemId} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('contactListsPage.confirmDelete.itemTitle', { name: toDelete?.name ?? '' })}
-        message={t('contactListsPage.confirmDelete.message')}
-        deletedMessage={t('contactListsPage.toasts.itemDeleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,16 +1,15 @@
 import { Download, People } from '@mui/icons-material';
-import { Stack, TableCell, TableRow } from '@mui/material';
+import { TableCell, TableRow } from '@mui/material';
 import type { ContactListWithCount } from '@zapdesk/shared';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
-import { ListPageHeader } from '../common/list-page-header';
+import { ListPage, useConfirmDelete } from '../common/list-page';
 import { ActionIconButton, RowActions } from '../common/row-actions';
-import { usePageRows, useSearchParam } from '../common/use-list-page';
+import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { downloadSampleSheet, useContactLists, useDeleteContactList } from './use-contact-lists';
 
 /** The form, loaded when it is first opened. */
@@ -25,29 +24,25 @@ const ContactListModal = lazy(() =>
 export function ContactListsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [search, setSearch, searchParam] = useSearchParam();
-  const list = useContactLists(searchParam);
-  const remove = useDeleteContactList();
+  const search = useSearchBox(t('contactListsPage.search'), 'contact-lists-search');
+  const list = useContactLists(search.param);
   const [modal, setModal] = useState<{ listId: number | null } | null>(null);
-  const [toDelete, setToDelete] = useState<ContactListWithCount | null>(null);
+  const confirmDelete = useConfirmDelete<ContactListWithCount>(useDeleteContactList(), 'contactListsPage');
   const lists = usePageRows(list, 'records');
 
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
-      <ListPageHeader
-        title={t('contactListsPage.title')}
-        search={{
-          value: search,
-          onChange: setSearch,
-          label: t('contactListsPage.search'),
-          testId: 'contact-lists-search',
-        }}
-        add={{
-          label: t('contactListsPage.add'),
-          testId: 'add-contact-list',
-          onClick: () => setModal({ listId: null }),
-        }}
-      />
+    <ListPage
+      fill
+      title={t('contactListsPage.title')}
+      search={search.box}
+      add={{
+        label: t('contactListsPage.add'),
+        testId: 'add-contact-list',
+        onClick: () => setModal({ listId: null }),
+      }}
+      modal={modal && <ContactListModal listId={modal.listId} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <DataTable
         testId="contact-lists-table"
         stickyHeader
@@ -76,7 +71,7 @@ export function ContactListsPage() {
                 editLabel={t('contactListsPage.edit', { name: row.name })}
                 onEdit={() => setModal({ listId: row.id })}
                 deleteLabel={t('contactListsPage.delete', { name: row.name })}
-                onDelete={() => setToDelete(row)}
+                onDelete={() => confirmDelete.ask(row)}
               >
                 <ActionIconButton
                   label={t('contactListsPage.sample')}
@@ -99,19 +94,6 @@ export function ContactListsPage() {
           </TableRow>
         ))}
       </DataTable>
-      {modal && (
-        <Suspense fallback={null}>
-          <ContactListModal listId={modal.listId} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('contactListsPage.confirmDelete.title', { name: toDelete?.name ?? '' })}
-        message={t('contactListsPage.confirmDelete.message')}
-        deletedMessage={t('contactListsPage.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

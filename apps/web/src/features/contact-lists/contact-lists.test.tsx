@@ -3,13 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ContactListItemsPage } from './contact-list-items-page';
 import { ContactListsPage } from './contact-lists-page';
 import { applyContactListsEvent, contactListKeys } from './use-contact-lists';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const admin = createSessionUser({ profile: 'admin' }, { useCampaigns: true });
 const item = {

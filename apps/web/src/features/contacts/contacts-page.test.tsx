@@ -7,13 +7,11 @@ import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readSession, writeSession } from '../../lib/storage';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ContactModal } from './contact-modal';
 import { contactsCsv } from './contacts-csv';
 import { ContactsPage } from './contacts-page';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const contact = (id: number, overrides: Partial<Contact> = {}): Contact => ({
   id,

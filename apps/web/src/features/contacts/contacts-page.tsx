@@ -2,20 +2,19 @@ import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import WhatsAppIcon from '@mui/icons-material/WhatsApp';
-import { Avatar, Button, Stack, TableCell } from '@mui/material';
+import { Avatar, Button, TableCell } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { type Contact, type ContactImportResult, can, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { type Contact, type ContactImportResult, can } from '@zapdesk/shared';
+import { lazy, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError, api } from '../../lib/api';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { InfiniteTable } from '../common/infinite-table';
-import { ListPageHeader } from '../common/list-page-header';
+import { ListPage, useConfirmDelete } from '../common/list-page';
 import { ActionIconButton, RowActions } from '../common/row-actions';
+import { useSearchBox } from '../common/use-list-page';
 import { contactsCsv, downloadText } from './contacts-csv';
 import { ImportProgress, ImportResultDialog } from './import-dialog';
 import {
@@ -42,12 +41,10 @@ export function ContactsPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const canDelete = can(me.profile, 'contacts-page:deleteContact');
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const list = useContactsList(searchParam);
-  const remove = useDeleteContact();
+  const search = useSearchBox(t('contacts.search'), 'contacts-search');
+  const list = useContactsList(search.param);
   const [modal, setModal] = useState<{ contactId: number | null } | null>(null);
-  const [toDelete, setToDelete] = useState<Contact | null>(null);
+  const confirmDelete = useConfirmDelete<Contact>(useDeleteContact(), 'contacts');
   const [importing, setImporting] = useState(false);
   const [importResult, setImportResult] = useState<ContactImportResult | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -109,47 +106,45 @@ export function ContactsPage() {
   };
 
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }} data-testid="contacts-page">
-      <ListPageHeader
-        rowFrom="md"
-        title={`${t('contacts.title')} ${list.data ? `(${list.data.pages[0]?.count ?? 0})` : ''}`}
-        search={{
-          value: search,
-          onChange: setSearch,
-          label: t('contacts.search'),
-          testId: 'contacts-search',
-        }}
-        before={
-          <Button variant="outlined" component="label" startIcon={<UploadFileIcon />} disabled={importing}>
-            {t('contacts.importButton')}
-            <input
-              ref={fileInput}
-              type="file"
-              hidden
-              accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-              data-testid="import-contacts-input"
-              onChange={(e) => void onFile(e.target.files?.[0])}
-            />
-          </Button>
-        }
-        add={{
-          label: t('contacts.add'),
-          testId: 'add-contact-button',
-          icon: <PersonAddIcon />,
-          onClick: () => setModal({ contactId: null }),
-        }}
-        after={
-          <Button
-            variant="outlined"
-            startIcon={<FileDownloadIcon />}
-            onClick={() => void exportCsv()}
-            disabled={exporting}
-            data-testid="export-contacts-button"
-          >
-            {t('contacts.export')}
-          </Button>
-        }
-      />
+    <ListPage
+      testId="contacts-page"
+      fill
+      rowFrom="md"
+      title={`${t('contacts.title')} ${list.data ? `(${list.data.pages[0]?.count ?? 0})` : ''}`}
+      search={search.box}
+      before={
+        <Button variant="outlined" component="label" startIcon={<UploadFileIcon />} disabled={importing}>
+          {t('contacts.importButton')}
+          <input
+            ref={fileInput}
+            type="file"
+            hidden
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            data-testid="import-contacts-input"
+            onChange={(e) => void onFile(e.target.files?.[0])}
+          />
+        </Button>
+      }
+      add={{
+        label: t('contacts.add'),
+        testId: 'add-contact-button',
+        icon: <PersonAddIcon />,
+        onClick: () => setModal({ contactId: null }),
+      }}
+      after={
+        <Button
+          variant="outlined"
+          startIcon={<FileDownloadIcon />}
+          onClick={() => void exportCsv()}
+          disabled={exporting}
+          data-testid="export-contacts-button"
+        >
+          {t('contacts.export')}
+        </Button>
+      }
+      modal={modal && <ContactModal open contactId={modal.contactId} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       {importing && <ImportProgress />}
       <InfiniteTable
         list={list}
@@ -189,7 +184,7 @@ export function ContactsPage() {
                 editLabel={t('contacts.editContact', { name: contact.name })}
                 onEdit={() => setModal({ contactId: contact.id })}
                 deleteLabel={t('contacts.deleteContact', { name: contact.name })}
-                onDelete={canDelete ? () => setToDelete(contact) : undefined}
+                onDelete={canDelete ? () => confirmDelete.ask(contact) : undefined}
               >
                 <ActionIconButton
                   label={t('contacts.startChat', { name: contact.name })}
@@ -202,20 +197,7 @@ export function ContactsPage() {
           </>
         )}
       />
-      {modal && (
-        <Suspense fallback={null}>
-          <ContactModal open contactId={modal.contactId} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
       <ImportResultDialog result={importResult} onClose={() => setImportResult(null)} />
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('contacts.confirmDelete.title', { name: toDelete?.name ?? '' })}
-        message={t('contacts.confirmDelete.message')}
-        deletedMessage={t('contacts.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

@@ -3,12 +3,10 @@ import userEvent from '@testing-library/user-event';
 import type { DashboardResponse } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { DashboardPage } from './dashboard-page';
 import { formatMinutes, shortDay } from './format';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const ANSWER: DashboardResponse = {
   counters: {

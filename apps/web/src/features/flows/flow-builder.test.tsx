@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { FlowBuilderPage } from './flow-builder-page';
 import type { FlowNode } from './flow-types';
@@ -33,9 +34,6 @@ beforeAll(() => {
     }
   };
 });
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const admin = createSessionUser({ profile: 'admin' }, { useCampaigns: true });
 const MENU_ID = 'M'.repeat(30);

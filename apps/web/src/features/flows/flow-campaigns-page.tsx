@@ -1,13 +1,12 @@
-import { Stack, Switch, TableCell, TableRow, Typography } from '@mui/material';
+import { Switch, TableCell, TableRow, Typography } from '@mui/material';
 import { can } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
-import { ListPageHeader } from '../common/list-page-header';
+import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActions } from '../common/row-actions';
 import { FlowPlanGate } from './flow-plan-gate';
 import { canEditFlows, type FlowCampaign } from './flow-types';
@@ -38,9 +37,8 @@ function FlowCampaignsList() {
   const canDelete = canEdit && can(me.profile, 'contacts-page:deleteContact');
   const list = useFlowCampaigns();
   const save = useSaveFlowCampaign();
-  const remove = useDeleteFlowCampaign();
   const [dialog, setDialog] = useState<{ id: number | null } | null>(null);
-  const [toDelete, setToDelete] = useState<FlowCampaign | null>(null);
+  const confirmDelete = useConfirmDelete<FlowCampaign>(useDeleteFlowCampaign(), 'flows.campaigns');
   const campaigns = useMemo(() => list.data?.pages.flatMap((p) => p.flow) ?? [], [list.data]);
 
   const toggle = (campaign: FlowCampaign, status: boolean) =>
@@ -59,19 +57,21 @@ function FlowCampaignsList() {
     );
 
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
-      <ListPageHeader
-        title={t('flows.campaigns.title')}
-        add={
-          canEdit
-            ? {
-                label: t('flows.campaigns.add'),
-                testId: 'add-flow-campaign',
-                onClick: () => setDialog({ id: null }),
-              }
-            : undefined
-        }
-      />
+    <ListPage
+      fill
+      title={t('flows.campaigns.title')}
+      add={
+        canEdit
+          ? {
+              label: t('flows.campaigns.add'),
+              testId: 'add-flow-campaign',
+              onClick: () => setDialog({ id: null }),
+            }
+          : undefined
+      }
+      modal={dialog && <FlowCampaignDialog campaignId={dialog.id} onClose={() => setDialog(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <DataTable
         testId="flow-campaigns-table"
         stickyHeader
@@ -124,7 +124,7 @@ function FlowCampaignsList() {
                   editLabel={t('flows.campaigns.edit', { name: campaign.name })}
                   onEdit={() => setDialog({ id: campaign.id })}
                   deleteLabel={t('flows.campaigns.delete', { name: campaign.name })}
-                  onDelete={canDelete ? () => setToDelete(campaign) : undefined}
+                  onDelete={canDelete ? () => confirmDelete.ask(campaign) : undefined}
                 />
               )}
             </TableCell>
@@ -136,19 +136,6 @@ function FlowCampaignsList() {
           {t('flows.campaigns.empty')}
         </Typography>
       )}
-      {dialog && (
-        <Suspense fallback={null}>
-          <FlowCampaignDialog campaignId={dialog.id} onClose={() => setDialog(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('flows.campaigns.confirmDelete.title', { name: toDelete?.name ?? '' })}
-        message={t('flows.campaigns.confirmDelete.message')}
-        deletedMessage={t('flows.campaigns.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

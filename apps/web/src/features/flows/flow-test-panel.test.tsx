@@ -4,6 +4,7 @@ import { FLOW_TEST_DEFAULT_NUMBER } from '@zapdesk/shared';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { applyAppMessageEvent } from '../ticket-view/messages-cache';
 import { FlowBuilderPage } from './flow-builder-page';
@@ -20,9 +21,6 @@ beforeAll(() => {
     m22 = 1;
   };
 });
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const admin = createSessionUser({ profile: 'admin' }, { useCampaigns: true });
 const agent = createSessionUser({ profile: 'user' }, { useCampaigns: true });

@@ -17,16 +17,15 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { lazy, type MouseEvent, Suspense, useState } from 'react';
+import { lazy, type MouseEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
-import { ListPageHeader } from '../common/list-page-header';
-import { usePageRows, useSearchParam } from '../common/use-list-page';
+import { ListPage, useConfirmDelete } from '../common/list-page';
+import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { FlowPlanGate } from './flow-plan-gate';
 import { canEditFlows, type Flow } from './flow-types';
 import { useDeleteFlow, useDuplicateFlow, useFlows, useSetFlowActive } from './use-flows';
@@ -57,13 +56,12 @@ function FlowsList() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const canEdit = canEditFlows(useCurrentUser());
-  const [search, setSearch, searchParam] = useSearchParam();
-  const list = useFlows(searchParam);
-  const remove = useDeleteFlow();
+  const search = useSearchBox(t('flows.search'), 'flows-search');
+  const list = useFlows(search.param);
   const duplicate = useDuplicateFlow();
   const setActive = useSetFlowActive();
   const [nameDialog, setNameDialog] = useState<{ flow: Flow | null } | null>(null);
-  const [toDelete, setToDelete] = useState<Flow | null>(null);
+  const confirmDelete = useConfirmDelete<Flow>(useDeleteFlow(), 'flows');
   const [menu, setMenu] = useState<{ anchor: HTMLElement; flow: Flow } | null>(null);
   const flows = usePageRows(list, 'flows');
 
@@ -79,16 +77,26 @@ function FlowsList() {
   };
 
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
-      <ListPageHeader
-        title={t('flows.title')}
-        search={{ value: search, onChange: setSearch, label: t('flows.search'), testId: 'flows-search' }}
-        add={
-          canEdit
-            ? { label: t('flows.add'), testId: 'add-flow', onClick: () => setNameDialog({ flow: null }) }
-            : undefined
-        }
-      />
+    <ListPage
+      fill
+      title={t('flows.title')}
+      search={search.box}
+      add={
+        canEdit
+          ? { label: t('flows.add'), testId: 'add-flow', onClick: () => setNameDialog({ flow: null }) }
+          : undefined
+      }
+      modal={
+        nameDialog && (
+          <FlowNameDialog
+            flow={nameDialog.flow}
+            onClose={() => setNameDialog(null)}
+            onCreated={(flow) => navigate(`/flowbuilder/${flow.id}`)}
+          />
+        )
+      }
+      deleteDialog={confirmDelete.dialog}
+    >
       <DataTable
         testId="flows-table"
         stickyHeader
@@ -204,30 +212,13 @@ function FlowsList() {
           </ListItemIcon>
           <ListItemText>{t('flows.actions.duplicate')}</ListItemText>
         </MenuItem>
-        <MenuItem data-testid="flow-action-delete" onClick={act((flow) => setToDelete(flow))}>
+        <MenuItem data-testid="flow-action-delete" onClick={act((flow) => confirmDelete.ask(flow))}>
           <ListItemIcon>
             <DeleteOutline fontSize="small" />
           </ListItemIcon>
           <ListItemText>{t('flows.actions.delete')}</ListItemText>
         </MenuItem>
       </Menu>
-      {nameDialog && (
-        <Suspense fallback={null}>
-          <FlowNameDialog
-            flow={nameDialog.flow}
-            onClose={() => setNameDialog(null)}
-            onCreated={(flow) => navigate(`/flowbuilder/${flow.id}`)}
-          />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('flows.confirmDelete.title', { name: toDelete?.name ?? '' })}
-        message={t('flows.confirmDelete.message')}
-        deletedMessage={t('flows.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

@@ -3,12 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { FlowCampaignsPage } from './flow-campaigns-page';
 import { FlowsPage } from './flows-page';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const admin = createSessionUser({ profile: 'admin' }, { useCampaigns: true });
 const agent = createSessionUser({ profile: 'user' }, { useCampaigns: true });

@@ -2,8 +2,8 @@ import { Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/ma
 import { type Help, ZHelpBody } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { FormTextField } from '../common/form-fields';
+import { useConfirmDelete } from '../common/list-page';
 import { RecordFormDialog } from '../common/record-form-dialog';
 import { RowActions } from '../common/row-actions';
 import { useRecordDialog } from '../common/use-record-form';
@@ -62,9 +62,12 @@ function HelpModal({ record, onClose }: { record: Help | null; onClose: () => vo
 export function HelpsTab() {
   const { t } = useTranslation();
   const list = useHelpsList();
-  const remove = useDeleteHelp();
   const [modal, setModal] = useState<{ record: Help | null } | null>(null);
-  const [toDelete, setToDelete] = useState<Help | null>(null);
+  const confirmDelete = useConfirmDelete<Help>(useDeleteHelp(), {
+    title: (record) => t('helps.confirmDelete.title', { title: record?.title ?? '' }),
+    message: t('helps.confirmDelete.message'),
+    deletedMessage: t('helps.toasts.deleted'),
+  });
   const helps = list.data ?? [];
   return (
     <Stack spacing={2} data-testid="helps-tab">
@@ -86,7 +89,7 @@ export function HelpsTab() {
                 editLabel={t('helps.edit', { title: help.title })}
                 onEdit={() => setModal({ record: help })}
                 deleteLabel={t('helps.delete', { title: help.title })}
-                onDelete={() => setToDelete(help)}
+                onDelete={() => confirmDelete.ask(help)}
               />
             }
           >
@@ -102,14 +105,7 @@ export function HelpsTab() {
         <Typography color="text.secondary">{t('helps.empty')}</Typography>
       )}
       {modal && <HelpModal record={modal.record} onClose={() => setModal(null)} />}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('helps.confirmDelete.title', { title: toDelete?.title ?? '' })}
-        message={t('helps.confirmDelete.message')}
-        deletedMessage={t('helps.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
+      {confirmDelete.dialog}
     </Stack>
   );
 }

@@ -2,12 +2,10 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { SettingsPage } from '../settings/settings-page';
 import { HelpsPage } from './helps-page';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const help = { id: 4, title: 'Primeiros passos', description: 'Conectar o WhatsApp', video: 'dQw4w9WgXcQ' };
 

@@ -7,13 +7,11 @@ import { Route, Routes } from 'react-router';
 import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { applyKanbanTagEvent, applyKanbanTicketEvent, kanbanKeys, OPEN_LANE } from './kanban-cache';
 import { KanbanPage } from './kanban-page';
 import { useMoveCard } from './use-kanban';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const card = (id: number, tags: KanbanTicket['tags'], name = `Cliente ${id}`): KanbanTicket => ({
   id,

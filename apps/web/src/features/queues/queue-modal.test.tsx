@@ -3,12 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { DEFAULT_QUEUE_SCHEDULES, type QueueDetail } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { QUEUE_COLORS } from './palette';
 import { QueueModal } from './queue-modal';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 const detail = (overrides: Partial<QueueDetail> = {}): QueueDetail => ({
   id: 7,

@@ -1,11 +1,10 @@
 import { Box, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import type { Queue } from '@zapdesk/shared';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
-import { ListPageHeader } from '../common/list-page-header';
-import { RowActions } from '../common/row-actions';
+import { ListPage, useConfirmDelete } from '../common/list-page';
+import { RowActionsCell } from '../common/row-actions';
 import { useDeleteQueue, useQueueList } from './use-queues';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -18,21 +17,21 @@ const QueueModal = lazy(() => import('./queue-modal').then((m) => ({ default: m.
 export function QueuesPage() {
   const { t } = useTranslation();
   const list = useQueueList();
-  const remove = useDeleteQueue();
   const [modal, setModal] = useState<{ queueId: number | null } | null>(null);
-  const [toDelete, setToDelete] = useState<Queue | null>(null);
+  const confirmDelete = useConfirmDelete<Queue>(useDeleteQueue(), 'queues');
 
   return (
-    <Stack spacing={2}>
-      <ListPageHeader
-        rowFrom="xs"
-        title={t('queues.title')}
-        add={{
-          label: t('queues.add'),
-          testId: 'add-queue-button',
-          onClick: () => setModal({ queueId: null }),
-        }}
-      />
+    <ListPage
+      rowFrom="xs"
+      title={t('queues.title')}
+      add={{
+        label: t('queues.add'),
+        testId: 'add-queue-button',
+        onClick: () => setModal({ queueId: null }),
+      }}
+      modal={modal && <QueueModal open queueId={modal.queueId} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <DataTable
         testId="queues-table"
         head={
@@ -64,16 +63,14 @@ export function QueuesPage() {
             >
               {queue.greetingMessage ?? ''}
             </TableCell>
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="queue"
-                id={queue.id}
-                editLabel={t('queues.edit', { name: queue.name })}
-                onEdit={() => setModal({ queueId: queue.id })}
-                deleteLabel={t('queues.delete', { name: queue.name })}
-                onDelete={() => setToDelete(queue)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="queue"
+              id={queue.id}
+              editLabel={t('queues.edit', { name: queue.name })}
+              onEdit={() => setModal({ queueId: queue.id })}
+              deleteLabel={t('queues.delete', { name: queue.name })}
+              onDelete={() => confirmDelete.ask(queue)}
+            />
           </TableRow>
         ))}
         {list.isSuccess && list.data.length === 0 && (
@@ -84,19 +81,6 @@ export function QueuesPage() {
           </TableRow>
         )}
       </DataTable>
-      {modal && (
-        <Suspense fallback={null}>
-          <QueueModal open queueId={modal.queueId} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('queues.confirmDelete.title', { name: toDelete?.name ?? '' })}
-        message={t('queues.confirmDelete.message')}
-        deletedMessage={t('queues.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

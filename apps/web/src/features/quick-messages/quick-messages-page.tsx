@@ -1,14 +1,13 @@
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import { can, type QuickMessage } from '@zapdesk/shared';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
-import { ListPageHeader } from '../common/list-page-header';
+import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActions } from '../common/row-actions';
-import { usePageRows, useSearchParam } from '../common/use-list-page';
+import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteQuickMessage, useQuickMessagesList } from './use-quick-messages';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -25,32 +24,30 @@ export function QuickMessagesPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const admin = can(me.profile, 'user-modal:editProfile');
-  const [search, setSearch, searchParam] = useSearchParam();
-  const list = useQuickMessagesList(searchParam, me.id);
-  const remove = useDeleteQuickMessage();
+  const search = useSearchBox(t('quickMessages.search'), 'quick-messages-search');
+  const list = useQuickMessagesList(search.param, me.id);
   const [modal, setModal] = useState<{ record: QuickMessage | null } | null>(null);
-  const [toDelete, setToDelete] = useState<QuickMessage | null>(null);
+  const confirmDelete = useConfirmDelete<QuickMessage>(useDeleteQuickMessage(), {
+    title: (record) => t('quickMessages.confirmDelete.title', { shortcode: record?.shortcode ?? '' }),
+    message: t('quickMessages.confirmDelete.message'),
+    deletedMessage: t('quickMessages.toasts.deleted'),
+  });
   const records = usePageRows(list, 'records');
 
-  const onScroll = loadMoreOnScroll(list);
-
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
-      <ListPageHeader
-        title={t('quickMessages.title')}
-        search={{
-          value: search,
-          onChange: setSearch,
-          label: t('quickMessages.search'),
-          testId: 'quick-messages-search',
-        }}
-        add={{
-          label: t('quickMessages.add'),
-          testId: 'add-quick-message-button',
-          onClick: () => setModal({ record: null }),
-        }}
-      />
-      <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={onScroll}>
+    <ListPage
+      fill
+      title={t('quickMessages.title')}
+      search={search.box}
+      add={{
+        label: t('quickMessages.add'),
+        testId: 'add-quick-message-button',
+        onClick: () => setModal({ record: null }),
+      }}
+      modal={modal && <QuickMessageModal open record={modal.record} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
+      <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={loadMoreOnScroll(list)}>
         <List data-testid="quick-messages-list">
           {records.map((record) => {
             const editable = admin || record.userId === me.id;
@@ -67,7 +64,7 @@ export function QuickMessagesPage() {
                       editLabel={t('quickMessages.edit', { shortcode: record.shortcode })}
                       onEdit={() => setModal({ record })}
                       deleteLabel={t('quickMessages.delete', { shortcode: record.shortcode })}
-                      onDelete={() => setToDelete(record)}
+                      onDelete={() => confirmDelete.ask(record)}
                     />
                   ) : null
                 }
@@ -94,19 +91,6 @@ export function QuickMessagesPage() {
           </Typography>
         )}
       </Paper>
-      {modal && (
-        <Suspense fallback={null}>
-          <QuickMessageModal open record={modal.record} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('quickMessages.confirmDelete.title', { shortcode: toDelete?.shortcode ?? '' })}
-        message={t('quickMessages.confirmDelete.message')}
-        deletedMessage={t('quickMessages.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,18 +1,17 @@
 import 'react-big-calendar/lib/css/react-big-calendar.css';
 import { Box, Paper, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { type Contact, type Schedule, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
+import type { Contact, Schedule } from '@zapdesk/shared';
 import { format, getDay, parse, startOfWeek } from 'date-fns';
 import { enUS, es, ptBR } from 'date-fns/locale';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, useMemo, useState } from 'react';
 import { Calendar, dateFnsLocalizer, type EventProps, Views } from 'react-big-calendar';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { api } from '../../lib/api';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
-import { ListPageHeader } from '../common/list-page-header';
+import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActions } from '../common/row-actions';
+import { useSearchBox } from '../common/use-list-page';
 import { useDeleteSchedule, useSchedules } from './use-schedules';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -53,12 +52,14 @@ type ModalState = { record?: Schedule | null; contact?: Contact | null; start?: 
 export function SchedulesPage() {
   const { t, i18n } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const [search, setSearch] = useState('');
-  const searchParam = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const list = useSchedules(searchParam);
-  const remove = useDeleteSchedule();
+  const search = useSearchBox(t('schedules.search'), 'schedules-search');
+  const list = useSchedules(search.param);
   const [modal, setModal] = useState<ModalState>(null);
-  const [toDelete, setToDelete] = useState<Schedule | null>(null);
+  const confirmDelete = useConfirmDelete<Schedule>(useDeleteSchedule(), {
+    title: () => t('schedules.confirmDelete.title'),
+    message: t('schedules.confirmDelete.message'),
+    deletedMessage: t('schedules.toasts.deleted'),
+  });
   const contactId = Number(params.get('contactId')) || null;
   const linked = useQuery({
     queryKey: ['contacts', 'detail', contactId ?? 0],
@@ -93,23 +94,32 @@ export function SchedulesPage() {
         editLabel={t('schedules.edit')}
         onEdit={() => setModal({ record: event.resource })}
         deleteLabel={t('schedules.delete')}
-        onDelete={() => setToDelete(event.resource)}
+        onDelete={() => confirmDelete.ask(event.resource)}
       />
     </Stack>
   );
 
   return (
-    <Stack spacing={2}>
-      <ListPageHeader
-        title={t('schedules.title')}
-        search={{
-          value: search,
-          onChange: setSearch,
-          label: t('schedules.search'),
-          testId: 'schedules-search',
-        }}
-        add={{ label: t('schedules.add'), testId: 'add-schedule-button', onClick: () => setModal({}) }}
-      />
+    <ListPage
+      title={t('schedules.title')}
+      search={search.box}
+      add={{ label: t('schedules.add'), testId: 'add-schedule-button', onClick: () => setModal({}) }}
+      modal={
+        shown && (
+          <ScheduleModal
+            record={shown.record}
+            contact={
+              shown.contact
+                ? { id: shown.contact.id, name: shown.contact.name, number: shown.contact.number }
+                : null
+            }
+            start={shown.start}
+            onClose={closeModal}
+          />
+        )
+      }
+      deleteDialog={confirmDelete.dialog}
+    >
       <Paper variant="outlined" sx={{ p: 1 }}>
         <Box style={{ height: SCHEDULE_CALENDAR_HEIGHT }} data-testid="schedules-calendar">
           <Calendar<ScheduleEvent>
@@ -140,28 +150,6 @@ export function SchedulesPage() {
           />
         </Box>
       </Paper>
-      {shown && (
-        <Suspense fallback={null}>
-          <ScheduleModal
-            record={shown.record}
-            contact={
-              shown.contact
-                ? { id: shown.contact.id, name: shown.contact.name, number: shown.contact.number }
-                : null
-            }
-            start={shown.start}
-            onClose={closeModal}
-          />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('schedules.confirmDelete.title')}
-        message={t('schedules.confirmDelete.message')}
-        deletedMessage={t('schedules.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

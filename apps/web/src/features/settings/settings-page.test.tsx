@@ -9,12 +9,10 @@ import {
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { maskTime } from './schedules-tab';
 import { SettingsPage } from './settings-page';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 describe('SettingsPage', () => {
   let fetchMock: ReturnType<typeof vi.fn>;

@@ -1,14 +1,13 @@
-import { Chip, Stack, TableCell, TableRow } from '@mui/material';
+import { Chip, TableCell, TableRow } from '@mui/material';
 import { can, type TagWithCount } from '@zapdesk/shared';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
-import { ListPageHeader } from '../common/list-page-header';
-import { RowActions } from '../common/row-actions';
-import { usePageRows, useSearchParam } from '../common/use-list-page';
+import { ListPage, useConfirmDelete } from '../common/list-page';
+import { RowActionsCell } from '../common/row-actions';
+import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteTag, useTagsList } from './use-tags';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -22,22 +21,23 @@ export function TagsPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const admin = can(me.profile, 'user-modal:editProfile');
-  const [search, setSearch, searchParam] = useSearchParam();
-  const list = useTagsList(searchParam);
-  const remove = useDeleteTag();
+  const search = useSearchBox(t('tags.search'), 'tags-search');
+  const list = useTagsList(search.param);
   const [modal, setModal] = useState<{ tagId: number | null } | null>(null);
-  const [toDelete, setToDelete] = useState<TagWithCount | null>(null);
+  const confirmDelete = useConfirmDelete<TagWithCount>(useDeleteTag(), 'tags');
   const tags = usePageRows(list, 'tags');
 
   const onScroll = loadMoreOnScroll(list);
 
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
-      <ListPageHeader
-        title={t('tags.title')}
-        search={{ value: search, onChange: setSearch, label: t('tags.search'), testId: 'tags-search' }}
-        add={{ label: t('tags.add'), testId: 'add-tag-button', onClick: () => setModal({ tagId: null }) }}
-      />
+    <ListPage
+      fill
+      title={t('tags.title')}
+      search={search.box}
+      add={{ label: t('tags.add'), testId: 'add-tag-button', onClick: () => setModal({ tagId: null }) }}
+      modal={modal && <TagModal open tagId={modal.tagId} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <DataTable
         testId="tags-table"
         stickyHeader
@@ -69,32 +69,17 @@ export function TagsPage() {
             {admin && (
               <TableCell align="center">{tag.kanban === 1 ? t('common.yes') : t('common.no')}</TableCell>
             )}
-            <TableCell align="center">
-              <RowActions
-                testIdPrefix="tag"
-                id={tag.id}
-                editLabel={t('tags.edit', { name: tag.name })}
-                onEdit={() => setModal({ tagId: tag.id })}
-                deleteLabel={t('tags.delete', { name: tag.name })}
-                onDelete={() => setToDelete(tag)}
-              />
-            </TableCell>
+            <RowActionsCell
+              testIdPrefix="tag"
+              id={tag.id}
+              editLabel={t('tags.edit', { name: tag.name })}
+              onEdit={() => setModal({ tagId: tag.id })}
+              deleteLabel={t('tags.delete', { name: tag.name })}
+              onDelete={() => confirmDelete.ask(tag)}
+            />
           </TableRow>
         ))}
       </DataTable>
-      {modal && (
-        <Suspense fallback={null}>
-          <TagModal open tagId={modal.tagId} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('tags.confirmDelete.title', { name: toDelete?.name ?? '' })}
-        message={t('tags.confirmDelete.message')}
-        deletedMessage={t('tags.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

@@ -4,12 +4,10 @@ import type { Ticket } from '@zapdesk/shared';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { createMessage, createTicket } from './test-fixtures';
 import { TicketListItem } from './ticket-list-item';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 function Location() {
   return <div data-testid="location">{useLocation().pathname}</div>;

@@ -3,13 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { createTicket } from './test-fixtures';
 import { applyTicketEvent, viewerOf } from './tickets-cache';
 import { TicketsManager } from './tickets-manager';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 describe('TicketsManager', { timeout: 15_000 }, () => {
   let fetchMock: ReturnType<typeof vi.fn>;

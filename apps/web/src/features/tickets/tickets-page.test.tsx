@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { TicketsPage } from './tickets-page';
 
@@ -18,9 +19,6 @@ vi.mock('../ticket-view/ticket-view', () => ({
     return <div data-testid="ticket-view">{uuid}</div>;
   },
 }));
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 describe('TicketsPage', () => {
   beforeEach(() => {

@@ -3,11 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
 import { createSessionUser, createUser } from '../../test/fixtures';
+import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { UserModal } from './user-modal';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 describe('UserModal', () => {
   let fetchMock: ReturnType<typeof vi.fn>;

@@ -1,16 +1,15 @@
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
-import { Stack, TableCell, Typography } from '@mui/material';
+import { TableCell, Typography } from '@mui/material';
 import { can, type PublicUser } from '@zapdesk/shared';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { useCurrentUser } from '../auth/session-context';
-import { ConfirmDeleteDialog } from '../common/confirmation-dialog';
 import { InfiniteTable } from '../common/infinite-table';
-import { ListPageHeader } from '../common/list-page-header';
+import { ListPage, useConfirmDelete } from '../common/list-page';
 import { NoPermission } from '../common/no-permission';
-import { RowActions } from '../common/row-actions';
-import { usePageRows, useSearchParam } from '../common/use-list-page';
+import { RowActionsCell } from '../common/row-actions';
+import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteUser, useUsersList } from './use-users';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -25,32 +24,33 @@ export function UsersPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const admin = can(me.profile, 'user-modal:editProfile');
-  const [search, setSearch, searchParam] = useSearchParam((text) => text.trim().toLowerCase());
-  const list = useUsersList(searchParam, { silent: !admin });
-  const remove = useDeleteUser();
+  const search = useSearchBox(t('users.search'), 'users-search', (text) => text.trim().toLowerCase());
+  const list = useUsersList(search.param, { silent: !admin });
   const [modal, setModal] = useState<{ userId: number | null } | null>(null);
-  const [toDelete, setToDelete] = useState<PublicUser | null>(null);
+  const confirmDelete = useConfirmDelete<PublicUser>(useDeleteUser(), 'users');
 
   const users = usePageRows(list, 'users');
 
   if (list.error instanceof ApiError && list.error.code === 'ERR_NO_PERMISSION') return <NoPermission />;
 
   return (
-    <Stack spacing={2} sx={{ height: 'calc(100vh - 112px)' }}>
-      <ListPageHeader
-        title={`${t('users.title')} ${list.data ? `(${list.data.pages[0]?.count ?? 0})` : ''}`}
-        search={{ value: search, onChange: setSearch, label: t('users.search'), testId: 'users-search' }}
-        add={
-          admin
-            ? {
-                label: t('users.add'),
-                testId: 'add-user-button',
-                icon: <PersonAddIcon />,
-                onClick: () => setModal({ userId: null }),
-              }
-            : undefined
-        }
-      />
+    <ListPage
+      fill
+      title={`${t('users.title')} ${list.data ? `(${list.data.pages[0]?.count ?? 0})` : ''}`}
+      search={search.box}
+      add={
+        admin
+          ? {
+              label: t('users.add'),
+              testId: 'add-user-button',
+              icon: <PersonAddIcon />,
+              onClick: () => setModal({ userId: null }),
+            }
+          : undefined
+      }
+      modal={modal && <UserModal open userId={modal.userId} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       {!admin && (
         <Typography variant="body2" color="text.secondary" data-testid="users-read-only">
           {t('users.readOnly')}
@@ -79,33 +79,18 @@ export function UsersPage() {
             <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{user.email}</TableCell>
             <TableCell>{t(`users.profiles.${user.profile}`)}</TableCell>
             {admin && (
-              <TableCell align="center">
-                <RowActions
-                  testIdPrefix="user"
-                  id={user.id}
-                  editLabel={t('users.editUser', { name: user.name })}
-                  onEdit={() => setModal({ userId: user.id })}
-                  deleteLabel={t('users.deleteUser', { name: user.name })}
-                  onDelete={() => setToDelete(user)}
-                />
-              </TableCell>
+              <RowActionsCell
+                testIdPrefix="user"
+                id={user.id}
+                editLabel={t('users.editUser', { name: user.name })}
+                onEdit={() => setModal({ userId: user.id })}
+                deleteLabel={t('users.deleteUser', { name: user.name })}
+                onDelete={() => confirmDelete.ask(user)}
+              />
             )}
           </>
         )}
       />
-      {modal && (
-        <Suspense fallback={null}>
-          <UserModal open userId={modal.userId} onClose={() => setModal(null)} />
-        </Suspense>
-      )}
-      <ConfirmDeleteDialog
-        target={toDelete}
-        title={t('users.confirmDelete.title', { name: toDelete?.name ?? '' })}
-        message={t('users.confirmDelete.message')}
-        deletedMessage={t('users.toasts.deleted')}
-        remove={remove}
-        onClose={() => setToDelete(null)}
-      />
-    </Stack>
+    </ListPage>
   );
 }

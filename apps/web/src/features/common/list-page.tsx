@@ -1,0 +1,83 @@
+import { Stack } from '@mui/material';
+import { type ReactNode, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDeleteDialog } from './confirmation-dialog';
+import { ListPageHeader, type ListPageHeaderProps } from './list-page-header';
+
+export interface ListPageProps extends ListPageHeaderProps {
+  /** The page fills the window's height below the top bar (for a scrolling list); default false. */
+  fill?: boolean;
+  /** The page's body: its table or list. */
+  children: ReactNode;
+  /** The open add/edit form (usually lazy); rendered inside a Suspense with no fallback. */
+  modal?: ReactNode;
+  /** The delete confirmation, as `useConfirmDelete` gives it. */
+  deleteDialog?: ReactNode;
+  /** The page's data-testid. */
+  testId?: string;
+}
+
+/**
+ * A list page's frame: the header (title, search, add), the body, the lazily loaded add/edit form
+ * and the delete confirmation, in a column.
+ */
+export function ListPage({ fill = false, children, modal, deleteDialog, testId, ...header }: ListPageProps) {
+  return (
+    <Stack spacing={2} sx={fill ? { height: 'calc(100vh - 112px)' } : undefined} data-testid={testId}>
+      <ListPageHeader {...header} />
+      {children}
+      {modal && <Suspense fallback={null}>{modal}</Suspense>}
+      {deleteDialog}
+    </Stack>
+  );
+}
+
+export interface ConfirmDeleteTexts<T> {
+  /** The dialog's title for the record (null while the dialog closes). */
+  title: (record: T | null) => string;
+  message: string;
+  /** The toast shown once the record is deleted. */
+  deletedMessage: string;
+}
+
+/** A delete mutation, called with the record's id. */
+export interface DeleteMutation {
+  mutate: (id: number, options: { onSuccess: () => void }) => void;
+}
+
+/**
+ * "Delete with confirmation and toast" for a list page: `ask(record)` opens the yes/no dialog,
+ * `dialog` is the element to render; on yes `remove` deletes the record and the deleted message is
+ * toasted. `texts` is either the texts themselves or a translation namespace `ns` whose
+ * `ns.confirmDelete.title` (given the record's `name`), `ns.confirmDelete.message` and
+ * `ns.toasts.deleted` are used.
+ */
+export function useConfirmDelete<T extends { id: number }>(
+  remove: DeleteMutation,
+  texts: T extends { name: string } ? string | ConfirmDeleteTexts<T> : ConfirmDeleteTexts<T>,
+) {
+  const { t } = useTranslation();
+  const [target, setTarget] = useState<T | null>(null);
+  const ns: string | null = typeof texts === 'string' ? texts : null;
+  const key = (suffix: string): string => `${ns}.${suffix}`;
+  const { title, message, deletedMessage }: ConfirmDeleteTexts<T> =
+    ns === null
+      ? (texts as ConfirmDeleteTexts<T>)
+      : {
+          title: (record) =>
+            t(key('confirmDelete.title'), { name: (record as { name?: string } | null)?.name ?? '' }),
+          message: t(key('confirmDelete.message')),
+          deletedMessage: t(key('toasts.deleted')),
+        };
+  const dialog = (
+    <ConfirmDeleteDialog
+      target={target}
+      title={title(target)}
+      message={message}
+      deletedMessage={deletedMessage}
+      remove={remove}
+      onClose={() => setTarget(null)}
+    />
+  );
+  return { ask: setTarget as (record: T) => void, dialog };
+}
