@@ -4,7 +4,7 @@ import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActionsCell } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions-cell';
 import { usePlanGate } from './plan-gate';
 import { useDeletePrompt, usePrompts } from './use-bots';
 

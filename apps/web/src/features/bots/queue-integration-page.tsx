@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActionsCell } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions-cell';
 import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { IntegrationLogo } from './integration-logo';
 import { usePlanGate } from './plan-gate';

@@ -1,6 +1,6 @@
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditIcon from '@mui/icons-material/Edit';
-import { IconButton, TableCell } from '@mui/material';
+import { IconButton } from '@mui/material';
 import type { ReactNode } from 'react';
 
 export interface ActionIconButtonProps {
@@ -61,14 +61,5 @@ export function RowActions({
         />
       )}
     </>
-  );
-}
-
-/** RowActions in a table row's last cell, centred: the actions column of a list page's table. */
-export function RowActionsCell(props: RowActionsProps) {
-  return (
-    <TableCell align="center">
-      <RowActions {...props} />
-    </TableCell>
   );
 }

@@ -19,7 +19,7 @@ import { useCurrentUser } from '../auth/session-context';
 import { ConfirmationDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
 import { ListPageHeader } from '../common/list-page-header';
-import { RowActionsCell } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions-cell';
 import { ConnectionStatus } from './connection-status';
 import { QrDialog } from './qr-dialog';
 import { SessionButtons } from './session-buttons';

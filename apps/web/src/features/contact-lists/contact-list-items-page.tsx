@@ -19,7 +19,7 @@ import { ApiError } from '../../lib/api';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActionsCell } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions-cell';
 import { usePageRows, useSearchBox } from '../common/use-list-page';
 import {
   contactListKeys,

@@ -4,7 +4,7 @@ import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActionsCell } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions-cell';
 import { useDeleteQueue, useQueueList } from './use-queues';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */

@@ -6,7 +6,7 @@ import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
-import { RowActionsCell } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions-cell';
 import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteTag, useTagsList } from './use-tags';
 

@@ -8,7 +8,7 @@ import { useCurrentUser } from '../auth/session-context';
 import { InfiniteTable } from '../common/infinite-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { NoPermission } from '../common/no-permission';
-import { RowActionsCell } from '../common/row-actions';
+import { RowActionsCell } from '../common/row-actions-cell';
 import { usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteUser, useUsersList } from './use-users';
 
