@@ -27,6 +27,7 @@ import { authModule } from './modules/auth/plugin.js';
 import { billingModule } from './modules/billing/plugin.js';
 import { campaignsModule } from './modules/campaigns/plugin.js';
 import { chatsModule } from './modules/chats/plugin.js';
+import { classicModule } from './modules/classic/plugin.js';
 import { cloudModule } from './modules/cloud/plugin.js';
 import { companiesModule } from './modules/companies/plugin.js';
 import { contactListsModule } from './modules/contact-lists/plugin.js';
@@ -95,6 +96,7 @@ const MODULES: ModulePlugin[] = [
   contactListsModule,
   campaignsModule,
   flowsModule,
+  classicModule,
 ];
 
 export interface BuildAppOptions {

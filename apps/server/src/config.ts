@@ -40,6 +40,11 @@ const ZEnv = z.object({
     .min(60)
     .default(7 * 86_400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * A request that takes longer than this (ms) is logged at warn whatever its status; faster
+   * successful requests are logged at debug only (lib/request-log.ts).
+   */
+  SLOW_REQUEST_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
   /** Directory of the built web app served by `npm start`. */
   WEB_DIST: z.string().optional(),
   /** First super user in production mode. */

@@ -1,6 +1,7 @@
 export * from './billing.js';
 export * from './campaigns.js';
 export * from './channel.js';
+export * from './classic-features.js';
 export * from './constants.js';
 export * from './errors.js';
 export * from './flow-graph.js';

@@ -6,21 +6,26 @@ import type { ZodApp } from '../context.js';
 import { AppError } from '../lib/app-error.js';
 import { errorHandler } from '../lib/error-handler.js';
 import { registerJsonParser } from '../lib/json-body.js';
+import { registerRequestLog } from '../lib/request-log.js';
 import { redactSecretUrl } from '../modules/password-reset/routes.js';
 
 /**
- * The bare Fastify instance: logger (password-reset values redacted from request logs), router
+ * The bare Fastify instance: logger (password-reset values redacted from request logs, one line
+ * per request at a level by outcome), router
  * options, body limit, trusted proxies, the zod compilers, the error handler and the depth-checked
  * JSON parser. `logger` is pino options, or false (tests).
  */
 export function createServer(config: Config, logger: boolean | Record<string, unknown>): ZodApp {
   const app = Fastify({
     logger: withRedactedRequests(logger),
+    // One line per request, at a level by outcome (lib/request-log.ts), instead of two at info.
+    disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
     // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (off by default).
     trustProxy: config.TRUST_PROXY,
   }).withTypeProvider() as unknown as ZodApp;
+  registerRequestLog(app as unknown as FastifyInstance, config.SLOW_REQUEST_MS);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   // JSON bodies nested deeper than MAX_JSON_DEPTH are refused before they are parsed.

@@ -8,51 +8,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_ORIGIN, classicClient } from './classic-http.js';
 import { createTenant, customerNumber, TEST_PASSWORD, type TenantFixture } from './factories.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
-/** Where the classic client is hosted: another origin than the API's. */
-const CLIENT_ORIGIN = 'http://classic-client.example.test';
 const OTHER_ORIGIN = 'http://evil.example.test';
 const PIXEL =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
-
-/**
- * The classic client's HTTP layer: axios on `baseURL` = the backend URL, JSON bodies, its default
- * Accept header, the bearer token from localStorage and credentials (the refresh cookie).
- */
-function classicClient(app: FastifyInstance, prefix: string) {
-  let token: string | undefined;
-  let cookie: string | undefined;
-  return {
-    setToken: (value: string) => {
-      token = value;
-    },
-    async call(method: Method, url: string, body?: unknown, query?: Record<string, string>) {
-      const qs = query ? `?${new URLSearchParams(query).toString()}` : '';
-      const headers: Record<string, string> = {
-        accept: 'application/json, text/plain, */*',
-        origin: CLIENT_ORIGIN,
-      };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      if (token) headers.authorization = `Bearer ${token}`;
-      if (cookie) headers.cookie = cookie;
-      const res = await app.inject({
-        method,
-        url: `${prefix}${url}${qs}`,
-        headers,
-        payload: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const refresh = res.cookies.find((c) => c.name === 'jrt');
-      if (refresh?.value) cookie = `jrt=${refresh.value}`;
-      return res;
-    },
-  };
-}
 
 describe.each(['', '/api'])("the classic client against API_PREFIX='%s'", (prefix) => {
   let t: TestApp;

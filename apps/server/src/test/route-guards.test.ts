@@ -230,6 +230,14 @@ const ROUTES: [route: string, auth: 'public' | 'user', role?: 'admin' | 'super',
   ['PUT /crm-update-invoice', 'user', 'admin'],
   ['GET /crm-verify-invoice', 'user', 'admin'],
   ['DELETE /crm-delete-invoice', 'user', 'admin'],
+  ['GET /system-settings/public/push-config', 'public'],
+  ['GET /system-settings/branding', 'public'],
+  ['GET /system-settings/branding-bootstrap.js', 'public'],
+  ['GET /notifications/unread-count', 'user'],
+  ['GET /notifications', 'user'],
+  ['PUT /notifications/:id/read', 'user'],
+  ['POST /tickets/:id/active-view', 'user'],
+  ['GET /contact-labels', 'user'],
 ];
 
 /** Fills a route's parameters with plausible values. */

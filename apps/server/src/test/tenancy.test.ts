@@ -184,6 +184,8 @@ const MATRIX: Case[] = [
   direct('GET /api/tickets/:id', 200, () => [`/api/tickets/${conn.ticketId}`]),
   direct('GET /api/tickets/:id/flow-run', 200, () => [`/api/tickets/${conn.ticketId}/flow-run`]),
   direct('GET /api/tickets/u/:uuid', 200, () => [`/api/tickets/u/${conn.ticketUuid}`]),
+  direct('POST /api/tickets/:id/active-view', 204, () => [`/api/tickets/${conn.ticketId}/active-view`]),
+  direct('PUT /api/notifications/:id/read', 204, () => [`/api/notifications/${conn.ticketId}/read`]),
   direct('PUT /api/tickets/:id', 200, () => [
     `/api/tickets/${conn.ticketId}`,
     { status: 'open', userId: a.admin.id },
@@ -693,6 +695,7 @@ describe('cross-company access', () => {
       ['/api/ticket/kanban?showAll=true', [conn.ticketId]],
       ['/api/settings', []],
       ['/api/webhooks', [conn.webhookId]],
+      ['/api/notifications', [conn.ticketId]],
     ];
     const campaignOfA = await t.app.inject({
       method: 'GET',
@@ -711,7 +714,9 @@ describe('cross-company access', () => {
       const res = await t.app.inject({ method: 'GET', url, headers: bearer(b.admin) });
       expect(res.statusCode, url).toBe(200);
       const body = res.json();
-      const rows = (Array.isArray(body) ? body : (body.users ?? body.tickets ?? body.contacts)) as {
+      const rows = (
+        Array.isArray(body) ? body : (body.users ?? body.tickets ?? body.contacts ?? body.notifications)
+      ) as {
         id?: number;
         companyId?: number;
       }[];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boundedString, V, ZEmail } from './common.js';
-import { ZPlan } from './plans.js';
+import { ZClassicFeatureMap, ZPlan } from './plans.js';
 import { ZSetting } from './settings.js';
 import { ZPublicUser } from './users.js';
 
@@ -21,7 +21,14 @@ export const ZSessionCompany = z.object({
   plan: ZPlan.nullable(),
 });
 
-export const ZSessionUser = ZPublicUser.extend({ company: ZSessionCompany });
+/**
+ * The session user. `effectiveUserFeatures` is the classic client's feature map for this user (plan
+ * and profile, classic-features.ts); the server always sends it, Zapdesk's own web app does not read it.
+ */
+export const ZSessionUser = ZPublicUser.extend({
+  company: ZSessionCompany,
+  effectiveUserFeatures: ZClassicFeatureMap.optional(),
+});
 export type SessionUser = z.infer<typeof ZSessionUser>;
 
 /**

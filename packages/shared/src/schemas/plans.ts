@@ -18,6 +18,18 @@ export const ZPlan = z.object({
 });
 export type Plan = z.infer<typeof ZPlan>;
 
-/** GET /companies/listPlan/:companyId answer. */
-export const ZListPlanResponse = z.object({ id: z.number(), dueDate: z.string().nullable(), plan: ZPlan });
+/** The classic client's feature map (classic-features.ts): dotted key -> on. */
+export const ZClassicFeatureMap = z.record(z.string(), z.boolean());
+
+/**
+ * GET /companies/listPlan/:companyId answer: the plan and due date, plus the classic client's
+ * `effectiveFeatures` and `effectiveModules` derived from the plan's flags (docs/compatibility.md).
+ */
+export const ZListPlanResponse = z.object({
+  id: z.number(),
+  dueDate: z.string().nullable(),
+  plan: ZPlan,
+  effectiveFeatures: ZClassicFeatureMap,
+  effectiveModules: z.record(z.string(), z.boolean()),
+});
 export type ListPlanResponse = z.infer<typeof ZListPlanResponse>;

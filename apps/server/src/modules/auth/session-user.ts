@@ -1,4 +1,4 @@
-import type { Plan, SessionUser } from '@zapdesk/shared';
+import { classicFeatureMap, type Plan, type SessionUser } from '@zapdesk/shared';
 import { asc, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { companies, plans, settings } from '../../db/schema/index.js';
@@ -13,7 +13,8 @@ export function toPlan(row: typeof plans.$inferSelect): Plan {
 
 /**
  * The user as login, refresh and /auth/me answer it: the public user plus its company with due
- * date, status, plan flags and settings. @throws ERR_SESSION_EXPIRED (401) when the user is gone.
+ * date, status, plan flags and settings, and the classic client's feature map for this user
+ * (docs/compatibility.md). @throws ERR_SESSION_EXPIRED (401) when the user is gone.
  */
 export async function loadSessionUser(db: Tx, companyId: number, userId: number): Promise<SessionUser> {
   const user = await findPublicUser(db, companyId, userId);
@@ -41,5 +42,6 @@ export async function loadSessionUser(db: Tx, companyId: number, userId: number)
       settings: companySettings,
       plan: company.plan ? toPlan(company.plan) : null,
     },
+    effectiveUserFeatures: classicFeatureMap(company.plan, user.profile),
   };
 }

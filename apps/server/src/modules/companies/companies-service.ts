@@ -1,5 +1,7 @@
 import {
   type Company,
+  classicFeatureMap,
+  classicModules,
   DEFAULT_COMPANY_SCHEDULES,
   FREE_TRIAL_PLAN_NAME,
   type ListPlanResponse,
@@ -106,7 +108,11 @@ export function toCompany(
   };
 }
 
-/** GET /companies/listPlan/:companyId: the plan with its flags and the due date. @throws ERR_NO_PLAN_FOUND. */
+/**
+ * GET /companies/listPlan/:companyId: the plan with its flags and the due date, plus the classic
+ * client's feature map and module toggles derived from the flags (docs/compatibility.md).
+ * @throws ERR_NO_COMPANY_FOUND for another company (unless super), ERR_NO_PLAN_FOUND.
+ */
 export async function getCompanyPlan(
   ctx: AppContext,
   auth: AuthContext,
@@ -114,5 +120,11 @@ export async function getCompanyPlan(
 ): Promise<ListPlanResponse> {
   const { company, plan } = await visibleCompany(ctx, auth, companyId);
   if (!plan) throw new AppError('ERR_NO_PLAN_FOUND');
-  return { id: company.id, dueDate: company.dueDate?.toISOString() ?? null, plan: toPlan(plan) };
+  return {
+    id: company.id,
+    dueDate: company.dueDate?.toISOString() ?? null,
+    plan: toPlan(plan),
+    effectiveFeatures: classicFeatureMap(plan),
+    effectiveModules: classicModules(plan),
+  };
 }

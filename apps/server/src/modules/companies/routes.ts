@@ -4,6 +4,9 @@ import type { AppContext, ZodApp } from '../../context.js';
 import { publicRoute, userRoute } from '../../lib/guards.js';
 import { getCompany, getCompanyPlan, signup } from './companies-service.js';
 
+/** How long (s) a browser may reuse a listPlan answer without asking again. */
+const LIST_PLAN_MAX_AGE_S = 5;
+
 /** Companies API used by the shell (core section 7) and public signup (document 3 section 7). */
 export function companyRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['companies'];
@@ -37,6 +40,14 @@ export function companyRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: ZListPlanResponse },
       },
     },
-    (request) => getCompanyPlan(ctx, request.auth, request.params.companyId),
+    async (request, reply) => {
+      const plan = await getCompanyPlan(ctx, request.auth, request.params.companyId);
+      // A client that asks many times a second (the classic client refetches it on every render)
+      // is served from its browser's cache for a few seconds; the plan seldom changes.
+      reply
+        .header('cache-control', `private, max-age=${LIST_PLAN_MAX_AGE_S}`)
+        .header('vary', 'authorization');
+      return plan;
+    },
   );
 }

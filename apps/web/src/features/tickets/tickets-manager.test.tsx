@@ -79,6 +79,10 @@ describe('TicketsManager', { timeout: 15_000 }, () => {
   it('shows the show-all switch to admins and sends showAll', async () => {
     const user = userEvent.setup();
     renderManager(createSessionUser({ id: 7, profile: 'admin' }));
+    // Click once MUI's switch has replaced the plain one (a click during the swap can be lost).
+    await waitFor(() =>
+      expect(screen.getByTestId('show-all-switch').closest('.MuiSwitch-root')).not.toBeNull(),
+    );
     await user.click(screen.getByTestId('show-all-switch'));
     await waitFor(() =>
       expect(ticketCalls().some((url) => url.searchParams.get('showAll') === 'true')).toBe(true),
