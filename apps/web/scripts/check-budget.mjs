@@ -140,6 +140,18 @@ for (const row of rows) {
     `${row.route.padEnd(width)}  ${String(row.files).padStart(3)} files  ${row.kb.toFixed(1).padStart(6)} KiB gzip  / ${String(row.budgetKb).padStart(3)} KiB  ${status}`,
   );
 }
+// The build is a production build whatever NODE_ENV the shell had (vite.config.ts): React's
+// development build announces its DevTools, which its production build never does.
+const developmentChunks = fs
+  .readdirSync(path.join(dist, 'assets'))
+  .filter((file) => file.endsWith('.js'))
+  .filter((file) =>
+    fs.readFileSync(path.join(dist, 'assets', file), 'utf8').includes('Download the React DevTools'),
+  );
+if (developmentChunks.length) {
+  console.error(`check-budget: React's development build is in ${developmentChunks.join(', ')}`);
+  failed = true;
+}
 if (failed) {
   console.error('check-budget: a route is over its JavaScript budget (or a named page is missing)');
   process.exit(1);
