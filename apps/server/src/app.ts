@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type RouteEntry, registerApi } from './app/api-scope.js';
 import { registerGuards, registerInfrastructure } from './app/infrastructure.js';
@@ -22,6 +21,8 @@ import type { DatabaseHandle } from './db/client.js';
 import { JobQueue } from './jobs/job-queue.js';
 import { createMetrics } from './lib/metrics.js';
 import type { Secrets } from './lib/secrets.js';
+import { createStorage } from './lib/storage/create-storage.js';
+import type { Storage } from './lib/storage/storage.js';
 import { announcementsModule } from './modules/announcements/plugin.js';
 import { authModule } from './modules/auth/plugin.js';
 import { billingModule } from './modules/billing/plugin.js';
@@ -107,6 +108,8 @@ export interface BuildAppOptions {
   logger?: boolean | Record<string, unknown>;
   /** Extra drivers by provider (the Baileys driver in production; fakes in tests). */
   drivers?: Partial<Record<string, DriverFactory>>;
+  /** The media storage (main.ts passes the checked one); built from the config when absent. */
+  storage?: Storage;
   /** A shared simulator network (several app instances in one process); one per app otherwise. */
   simulator?: SimulatorNetwork;
   /**
@@ -169,7 +172,7 @@ type Channels = Omit<ModuleOptions, 'flows' | 'routes'>;
  */
 function createChannels(app: ZodApp, ctx: AppContext, options: BuildAppOptions): Channels {
   const { config, database } = ctx;
-  const media = new MediaStore(path.join(config.dataDir, 'media'));
+  const media = new MediaStore(options.storage ?? createStorage(config));
   const jobs = new JobQueue(database, {
     log: app.log,
     workers: options.jobWorkers ?? config.NODE_ENV !== 'test',

@@ -37,6 +37,29 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE_URLS: 'yes' })).toThrow(/OUTBOUND_ALLOW_PRIVATE_URLS/);
   });
 
+  it('reads the storage: local disk by default, S3 with a bucket and both keys or neither', () => {
+    expect(loadConfig({}).STORAGE).toBe('local');
+    const s3 = loadConfig({
+      STORAGE: 's3',
+      S3_BUCKET: 'zapdesk-media',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    expect(s3).toMatchObject({ STORAGE: 's3', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: true });
+    expect(loadConfig({ STORAGE: 's3', S3_BUCKET: 'b-1' }).S3_FORCE_PATH_STYLE).toBe(false);
+    expect(() => loadConfig({ STORAGE: 's3' })).toThrow(/S3_BUCKET: required when STORAGE=s3/);
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'Bad_Name' })).toThrow(/S3_BUCKET/);
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_ACCESS_KEY_ID: 'key' })).toThrow(
+      /S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither/,
+    );
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'b-1', S3_ENDPOINT: 'minio' })).toThrow(
+      /S3_ENDPOINT/,
+    );
+    expect(() => loadConfig({ STORAGE: 'disk' })).toThrow(/STORAGE/);
+  });
+
   it('reads CORS_ORIGINS as a list of bare origins', () => {
     expect(loadConfig({}).CORS_ORIGINS).toEqual([]);
     expect(

@@ -217,6 +217,24 @@ const ZEnv = z.object({
   CRM_URL: z.string().url().optional(),
   /** Perfex CRM API token (the `authtoken` header); never sent to the browser. */
   CRM_TOKEN: z.string().min(1).optional(),
+  /** Where media files are kept: 'local' (DATA_DIR/media, one machine) or 's3' (the S3_* bucket, several nodes). */
+  STORAGE: z.enum(['local', 's3']).default('local'),
+  /** S3-compatible endpoint, e.g. http://minio:9000 or https://<account>.r2.cloudflarestorage.com; AWS when unset. */
+  S3_ENDPOINT: z.string().url().optional(),
+  /** The bucket (private: Zapdesk streams its objects to the owning company). Required with STORAGE=s3. */
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, '3 to 63 lowercase letters, digits, dots or hyphens')
+    .optional(),
+  S3_REGION: z.string().min(1).max(64).default('us-east-1'),
+  /** Access keys; both or neither (neither: the SDK's default chain, e.g. an instance role). */
+  S3_ACCESS_KEY_ID: z.string().min(1).max(256).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).max(256).optional(),
+  /** 'true' puts the bucket in the path (MinIO and most self-hosted servers); 'false' in the host name. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Sender of the platform's e-mails. */
   MAIL_FROM: z.string().min(3).max(200).default('Zapdesk <no-reply@zapdesk.local>'),
   /** Password-reset codes asked for per e-mail per hour. */
@@ -248,6 +266,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const { OUTBOUND_ALLOW_PRIVATE_URLS, WEBHOOK_ALLOW_PRIVATE_URLS, ...c } = parsed.data;
+  const storageProblems = [
+    c.STORAGE === 's3' && !c.S3_BUCKET ? 'S3_BUCKET: required when STORAGE=s3' : '',
+    !c.S3_ACCESS_KEY_ID !== !c.S3_SECRET_ACCESS_KEY
+      ? 'S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither'
+      : '',
+  ].filter(Boolean);
+  if (storageProblems.length) throw new Error(`Invalid configuration:\n${storageProblems.join('\n')}`);
   const dataDir = path.resolve(c.DATA_DIR);
   const nodeId =
     c.NODE_ID ?? `${os.hostname()}-${crypto.createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}`;

@@ -8,6 +8,7 @@ import { type Config, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { DEMO, ensureSuperUser, seedDemo } from './db/seed.js';
 import { loadSecrets } from './lib/secrets.js';
+import { createStorage } from './lib/storage/create-storage.js';
 
 /** Migrations and the first data (super user or demo company); true when the demo was seeded now. */
 async function prepareDatabase(config: Config, database: Awaited<ReturnType<typeof openDatabase>>) {
@@ -30,6 +31,7 @@ async function prepareDatabase(config: Config, database: Awaited<ReturnType<type
 async function runPrimary(config: Config): Promise<void> {
   const problems = clusterProblems(config);
   if (problems.length) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  await createStorage(config).check();
   loadSecrets(config);
   const database = await openDatabase({ url: config.DATABASE_URL });
   try {
@@ -42,13 +44,16 @@ async function runPrimary(config: Config): Promise<void> {
   process.exit(0);
 }
 
-/** Start: config -> secrets -> database -> migrations -> seed -> app -> listen. */
+/** Start: config -> secrets -> storage check -> database -> migrations -> seed -> app -> listen. */
 async function main(): Promise<void> {
   const config = loadConfig();
   if (config.WORKERS > 1 && cluster.isPrimary) return runPrimary(config);
   // A worker's database was prepared by the primary.
   const worker = workerIndex();
   const secrets = loadSecrets(config);
+  // A missing bucket or refused keys stop the start here, naming the variable to fix.
+  const storage = createStorage(config);
+  await storage.check();
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: path.join(config.dataDir, 'pglite'),
@@ -60,6 +65,7 @@ async function main(): Promise<void> {
     config,
     database,
     secrets,
+    storage,
     // The real WhatsApp driver (provider 'beta'); tests use the simulator or fakes instead.
     drivers: {
       beta: (context) =>

@@ -63,6 +63,8 @@ export const ERROR_STATUS = {
   ERR_WRONG_PROVIDER: 400,
   /** The database could not be reached. */
   ERR_SERVICE_UNAVAILABLE: 503,
+  /** The media storage (disk or S3 bucket) could not be reached; nothing was stored. */
+  ERR_STORAGE_UNAVAILABLE: 503,
   /** The request body is too large or its content type is not accepted. */
   ERR_PAYLOAD_TOO_LARGE: 413,
   ERR_UNSUPPORTED_MEDIA_TYPE: 415,

@@ -10,6 +10,7 @@ import type { NormalizedMessage } from '@zapdesk/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, tickets } from '../db/schema/index.js';
+import { LocalStorage } from '../lib/storage/local-storage.js';
 import { findMessage } from '../modules/messages/message-repository.js';
 import { findTicket } from '../modules/tickets/ticket-repository.js';
 import { customerNumber, inboundMessage, type TenantFixture } from '../test/factories.js';
@@ -34,7 +35,7 @@ afterAll(async () => {
 
 /** A pipeline of the app's context with one lane and a wide window: concurrent calls share a batch. */
 function pipeline(options: Partial<BatchOptions> = {}) {
-  return new InboundPipeline(t.app.ctx, new MediaStore(mediaDir), t.app.jobs, {
+  return new InboundPipeline(t.app.ctx, new MediaStore(new LocalStorage(mediaDir)), t.app.jobs, {
     lanes: 1,
     windowMs: 30,
     ...options,

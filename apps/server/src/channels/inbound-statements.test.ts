@@ -11,6 +11,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUEUE_BOT_JOB } from '../automation/jobs.js';
 import { contacts, messages, tickets } from '../db/schema/index.js';
+import { LocalStorage } from '../lib/storage/local-storage.js';
 import { customerNumber, inboundMessage, type TenantFixture } from '../test/factories.js';
 import { type ConnectionFixture, openConnectionFixture } from '../test/fixtures.js';
 import type { TestApp } from '../test/test-app.js';
@@ -74,7 +75,10 @@ describe('inbound statements per batch', () => {
 /** A pipeline of the app's context with one lane and a wide window: concurrent calls share a batch. */
 function onePipeline() {
   // Text messages only: the media store is never written.
-  return new InboundPipeline(t.app.ctx, new MediaStore(os.tmpdir()), t.app.jobs, { lanes: 1, windowMs: 30 });
+  return new InboundPipeline(t.app.ctx, new MediaStore(new LocalStorage(os.tmpdir())), t.app.jobs, {
+    lanes: 1,
+    windowMs: 30,
+  });
 }
 
 /**

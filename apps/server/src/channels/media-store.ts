@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import mime from 'mime-types';
+import type { ByteRange, Storage } from '../lib/storage/storage.js';
 
 /** Stored media name: 32 random hex characters plus a short extension (unguessable, no path parts). */
 const NAME = /^[0-9a-f]{32}(\.[a-z0-9]{1,8})?$/;
@@ -58,53 +59,86 @@ export function mediaHeaders(name: string): MediaHeaders {
 }
 
 /**
- * Media files on local disk under DATA_DIR/media/<companyId>/, with unguessable names. A name is
- * looked up only inside the caller's company folder, so another company's media is not found.
+ * A company's media files in the configured Storage (local disk or an S3 bucket), under the key
+ * `<companyId>/<name>` with unguessable names. A name is looked up only inside the caller's
+ * company, so another company's media is not found. Storage failures throw
+ * StorageUnavailableError (503 ERR_STORAGE_UNAVAILABLE).
  */
 export class MediaStore {
-  constructor(private readonly root: string) {}
+  constructor(readonly storage: Storage) {}
 
-  /** Saves `data` for `companyId`; returns the stored name (served at /api/public/:name). */
+  private key(companyId: number, name: string): string | undefined {
+    return Number.isSafeInteger(companyId) && companyId > 0 && NAME.test(name)
+      ? `${companyId}/${name}`
+      : undefined;
+  }
+
+  /**
+   * Saves `data` for `companyId`; returns the stored name (served at /api/public/:name). The file is
+   * complete or absent. @throws StorageUnavailableError (nothing stored).
+   */
   async save(companyId: number, data: Buffer, extension: string): Promise<string> {
     const ext = extension
       .toLowerCase()
       .replace(/[^a-z0-9]/g, '')
       .slice(0, 8);
     const name = `${crypto.randomBytes(16).toString('hex')}${ext ? `.${ext}` : ''}`;
-    const dir = path.join(this.root, String(companyId));
-    await fs.promises.mkdir(dir, { recursive: true });
-    await fs.promises.writeFile(path.join(dir, name), data, { mode: 0o600 });
+    await this.storage.save(`${companyId}/${name}`, data);
     return name;
   }
 
-  /** Absolute path of a company's stored media, or undefined when the name is invalid or missing. */
-  async locate(companyId: number, name: string): Promise<string | undefined> {
-    if (!NAME.test(name)) return undefined;
-    const file = path.join(this.root, String(companyId), name);
-    try {
-      const stat = await fs.promises.stat(file);
-      return stat.isFile() ? file : undefined;
-    } catch {
-      return undefined;
+  /**
+   * Saves several files for one company, all or none: when one fails, those already stored are
+   * deleted. @returns the stored names in order. @throws StorageUnavailableError.
+   */
+  async saveAll(companyId: number, files: { data: Buffer; extension: string }[]): Promise<string[]> {
+    const saved = await Promise.allSettled(
+      files.map((file) => this.save(companyId, file.data, file.extension)),
+    );
+    const failed = saved.find((result) => result.status === 'rejected');
+    if (!failed) return saved.map((result) => (result as PromiseFulfilledResult<string>).value);
+    for (const result of saved) {
+      if (result.status === 'fulfilled') await this.remove(companyId, result.value).catch(() => undefined);
     }
+    throw failed.reason;
+  }
+
+  /** Size in bytes of a company's stored media, or undefined when the name is invalid or missing. */
+  async stat(companyId: number, name: string): Promise<{ size: number } | undefined> {
+    const key = this.key(companyId, name);
+    return key ? this.storage.stat(key) : undefined;
+  }
+
+  /** True when the company has this stored media. */
+  async exists(companyId: number, name: string): Promise<boolean> {
+    return (await this.stat(companyId, name)) !== undefined;
+  }
+
+  /**
+   * A stream of a company's stored media (or of the inclusive byte `range` of it), or undefined
+   * when the name is invalid or missing.
+   */
+  async open(companyId: number, name: string, range?: ByteRange): Promise<Readable | undefined> {
+    const key = this.key(companyId, name);
+    return key ? this.storage.open(key, range) : undefined;
   }
 
   /** Deletes one stored file of a company; nothing when `name` is null, invalid or missing. */
   async remove(companyId: number, name: string | null): Promise<void> {
-    if (!name) return;
-    const file = await this.locate(companyId, name);
-    if (file) await fs.promises.rm(file, { force: true });
+    const key = name ? this.key(companyId, name) : undefined;
+    if (key) await this.storage.remove(key);
   }
 
-  /** Deletes every stored file of a company (its folder); nothing when there is none. */
+  /** Deletes every stored file of a company; nothing when there is none. */
   async removeCompany(companyId: number): Promise<void> {
-    await fs.promises.rm(path.join(this.root, String(companyId)), { recursive: true, force: true });
+    await this.storage.removeFolder(String(companyId));
   }
 
-  /** Reads a company's stored media. @throws Error when missing. */
+  /** Reads a company's stored media. @throws Error when missing, StorageUnavailableError. */
   async read(companyId: number, name: string): Promise<Buffer> {
-    const file = await this.locate(companyId, name);
-    if (!file) throw new Error('media not found');
-    return fs.promises.readFile(file);
+    const key = this.key(companyId, name);
+    const data = key ? await this.storage.read(key) : undefined;
+    if (!data) throw new Error('media not found');
+    return data;
   }
 }

@@ -170,8 +170,9 @@ export class OutboundSender {
    */
   private async rowsOf(companyId: number, body: string, files: UploadedFile[]): Promise<OutboundRow[]> {
     const inspected = await Promise.all(files.map((file) => inspectUpload(file)));
-    const stored = await Promise.all(
-      files.map((file, i) => this.media.save(companyId, file.data, inspected[i]!.ext)),
+    const stored = await this.media.saveAll(
+      companyId,
+      files.map((file, i) => ({ data: file.data, extension: inspected[i]!.ext })),
     );
     return files.length
       ? files.map((file, i) => ({

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudConnections, messages, tickets, whatsapps } from '../../db/schema/index.js';
+import { LocalStorage } from '../../lib/storage/local-storage.js';
 import {
   bearer,
   createQueue,
@@ -353,7 +354,10 @@ describe('inbound messages', () => {
     expect(image).toMatchObject({ mediaType: 'image', body: 'foto do produto' });
     expect(image.mediaUrl).toBeTruthy();
     expect(
-      await new MediaStore(path.join(t.config.dataDir, 'media')).read(a.companyId, image.mediaUrl!),
+      await new MediaStore(new LocalStorage(path.join(t.config.dataDir, 'media'))).read(
+        a.companyId,
+        image.mediaUrl!,
+      ),
     ).toEqual(jpeg);
     const mediaCalls = fake.requests.filter(
       (r) => r.path.endsWith('/1001') || r.path.endsWith('/media-bytes/1001'),

@@ -103,19 +103,17 @@ export async function getAnnouncement(ctx: AppContext, auth: AuthContext, id: nu
 }
 
 /**
- * GET /announcements/:id/media: the stored image file of an announcement the caller may read
- * (absolute path and stored name). @throws ERR_NOT_FOUND.
+ * GET /announcements/:id/media: where the stored image of an announcement the caller may read is
+ * (the author's company and the stored name). @throws ERR_NOT_FOUND when it has none.
  */
 export async function locateAnnouncementMedia(
   ctx: AppContext,
-  media: MediaStore,
   auth: AuthContext,
   id: number,
-): Promise<{ file: string; name: string }> {
+): Promise<{ companyId: number; name: string }> {
   const row = await findRow(ctx, auth, id);
-  const file = row.mediaPath ? await media.locate(row.companyId, row.mediaPath) : undefined;
-  if (!file || !row.mediaPath) throw new AppError('ERR_NOT_FOUND');
-  return { file, name: row.mediaPath };
+  if (!row.mediaPath) throw new AppError('ERR_NOT_FOUND');
+  return { companyId: row.companyId, name: row.mediaPath };
 }
 
 /** POST /announcements (super user): creates it in the author's company. @throws ERR_VALIDATION. */

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import {
   ANNOUNCEMENT_MEDIA_MAX_BYTES,
   ZAnnouncement,
@@ -7,9 +6,10 @@ import {
   ZIdParam,
   ZPageQuery,
 } from '@zapdesk/shared';
-import { type MediaStore, mediaHeaders } from '../../channels/media-store.js';
+import type { MediaStore } from '../../channels/media-store.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { superRoute, userRoute } from '../../lib/guards.js';
+import { sendStoredMedia } from '../common/media-reply.js';
 import { mediaUploadRoutes, resourceRoutes } from '../common/resource-routes.js';
 import {
   createAnnouncement,
@@ -47,10 +47,8 @@ export function announcementRoutes(app: ZodApp, ctx: AppContext, media: MediaSto
     '/announcements/:id/media',
     { config: userRoute, schema: { tags, params: ZIdParam } },
     async (request, reply) => {
-      const { file, name } = await locateAnnouncementMedia(ctx, media, request.auth, request.params.id);
-      reply.header('cache-control', 'private, max-age=3600');
-      reply.headers(mediaHeaders(name));
-      return reply.send(fs.createReadStream(file));
+      const { companyId, name } = await locateAnnouncementMedia(ctx, request.auth, request.params.id);
+      return sendStoredMedia(request, reply, media, companyId, name);
     },
   );
   mediaUploadRoutes(app, {

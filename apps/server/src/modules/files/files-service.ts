@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import {
   FILE_LIST_MAX_OPTIONS,
   type FileListBody,
@@ -70,11 +69,7 @@ function emit(
 }
 
 async function removeStored(media: MediaStore, companyId: number, names: (string | null)[]): Promise<void> {
-  for (const name of names) {
-    if (!name) continue;
-    const file = await media.locate(companyId, name);
-    if (file) await fs.promises.rm(file, { force: true });
-  }
+  for (const name of names) await media.remove(companyId, name);
 }
 
 /**
@@ -124,14 +119,14 @@ export interface FileListFile {
   name: string;
   /** Stored media name (served to the company's users at /api/public/:storedName). */
   storedName: string;
-  /** Absolute path on disk. */
-  path: string;
+  /** Size in bytes. */
+  size: number;
   /** MIME type found in the content (e.g. 'image/png', 'application/pdf'). */
   mediaType: string;
 }
 
 /**
- * The files of a company's file list that are uploaded and present on disk, in option order: what a
+ * The files of a company's file list that are uploaded and present in the storage, in option order: what a
  * campaign attaches (`fileListId`). Options still without a file are skipped.
  * @throws ERR_NOT_FOUND when the list is missing or another company's.
  */
@@ -145,12 +140,12 @@ export async function getFileListFiles(
   const files: FileListFile[] = [];
   for (const option of list.options) {
     if (!option.path || !option.mediaType) continue;
-    const path = await media.locate(companyId, option.path);
-    if (!path) continue;
+    const stat = await media.stat(companyId, option.path);
+    if (!stat) continue;
     files.push({
       name: option.name || option.path,
       storedName: option.path,
-      path,
+      size: stat.size,
       mediaType: option.mediaType,
     });
   }

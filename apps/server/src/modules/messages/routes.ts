@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import {
   PAGE_SIZE,
   withoutBidiControls,
@@ -9,15 +8,15 @@ import {
 } from '@zapdesk/shared';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type MediaStore, mediaHeaders } from '../../channels/media-store.js';
+import type { MediaStore } from '../../channels/media-store.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { UploadedFile } from '../../channels/outbound-upload.js';
 import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { pageTotal } from '../../db/page-total.js';
 import { messages } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
 import { userRoute } from '../../lib/guards.js';
+import { sendStoredMedia } from '../common/media-reply.js';
 import { getVisibleTicket, markTicketRead } from '../tickets/tickets-service.js';
 import { selectMessages, toMessage } from './message-repository.js';
 
@@ -131,12 +130,6 @@ export function messageRoutes(
   app.get(
     '/public/:name',
     { config: userRoute, schema: { tags, params: z.object({ name: z.string().max(64) }) } },
-    async (request, reply) => {
-      const file = await media.locate(request.auth.companyId, request.params.name);
-      if (!file) throw new AppError('ERR_NOT_FOUND');
-      reply.header('cache-control', 'private, max-age=3600');
-      reply.headers(mediaHeaders(request.params.name));
-      return reply.send(fs.createReadStream(file));
-    },
+    (request, reply) => sendStoredMedia(request, reply, media, request.auth.companyId, request.params.name),
   );
 }

@@ -94,6 +94,14 @@ describe('quick messages', () => {
     const name = upload.json().mediaPath as string;
     expect(name).toMatch(/^[0-9a-f]{32}\.png$/);
     expect((await inject('GET', `/api/public/${name}`, agent)).statusCode).toBe(200);
+    const part = await t.app.inject({
+      method: 'GET',
+      url: `/api/public/${name}`,
+      headers: { ...bearer(agent), range: 'bytes=0-7' },
+    });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 0-7/${PNG.length}`);
+    expect(part.rawPayload.equals(PNG.subarray(0, 8))).toBe(true);
 
     const bad = multipart(Buffer.from([0, 1, 2, 3, 4, 5]), 'x.bin', 'application/octet-stream');
     const refused = await t.app.inject({
