@@ -4,7 +4,7 @@ import type { Message, QuickMessage, Ticket } from '@zapdesk/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { Composer, quickReplyOptions, restoredText } from './composer';
+import { Composer, quickReplyOptions, restoredText, shortcutMarker } from './composer';
 import { json, makeMessage, makeTicket, mockFetch } from './test-helpers';
 
 const me = createSessionUser({ id: 5 });
@@ -231,6 +231,33 @@ describe('Composer', () => {
     expect(restoredText('Bom dia!', '  ')).toBe('Bom dia!');
     expect(restoredText('Bom dia!', 'Como')).toBe('Bom dia!\nComo');
     expect(restoredText('', 'Como')).toBe('Como');
+  });
+
+  it('wraps the selection in WhatsApp markers on Ctrl+B, Ctrl+I and Ctrl+Shift+X, keeping it selected', async () => {
+    const { input, calls } = renderComposer();
+    await userEvent.type(input, 'say hello now');
+    input.setSelectionRange(4, 9);
+    await userEvent.keyboard('{Control>}b{/Control}');
+    expect(input.value).toBe('say *hello* now');
+    expect([input.selectionStart, input.selectionEnd]).toEqual([5, 10]);
+    await userEvent.keyboard('{Control>}i{/Control}');
+    expect(input.value).toBe('say *_hello_* now');
+    await userEvent.keyboard('{Control>}{Shift>}X{/Shift}{/Control}');
+    expect(input.value).toBe('say *_~hello~_* now');
+    expect(sent(calls)).toHaveLength(0);
+  });
+
+  it('maps only the formatting shortcuts', () => {
+    const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>>) =>
+      shortcutMarker({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+    expect(key('b', { ctrlKey: true })).toBe('*');
+    expect(key('B', { metaKey: true })).toBe('*');
+    expect(key('i', { ctrlKey: true })).toBe('_');
+    expect(key('X', { ctrlKey: true, shiftKey: true })).toBe('~');
+    expect(key('b', {})).toBeNull();
+    expect(key('x', { ctrlKey: true })).toBeNull();
+    expect(key('b', { ctrlKey: true, altKey: true })).toBeNull();
+    expect(key('c', { ctrlKey: true })).toBeNull();
   });
 
   describe('audio recording', () => {

@@ -43,10 +43,20 @@ import {
   STORAGE_KEYS,
   type Ticket,
 } from '@zapdesk/shared';
-import { type ClipboardEvent, type KeyboardEvent, lazy, Suspense, useMemo, useRef, useState } from 'react';
+import {
+  type ClipboardEvent,
+  type KeyboardEvent,
+  lazy,
+  Suspense,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { notifyError } from '../../lib/notify';
+import { wrapSelection } from '../../lib/whatsapp-format';
 import { recordingToFile, useAudioRecorder } from './audio-recorder';
 import { QuotedBlock } from './message-item';
 import { useQuickMessages, useSendMessage } from './use-ticket-view';
@@ -93,6 +103,22 @@ export function restoredText(failed: string, current: string): string {
   return current.trim() ? `${failed}\n${current}` : failed;
 }
 
+/** The WhatsApp marker a composer shortcut inserts: Ctrl+B bold, Ctrl+I italic, Ctrl+Shift+X strike. */
+export function shortcutMarker(event: {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}): string | null {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey) return null;
+  const key = event.key.toLowerCase();
+  if (event.shiftKey) return key === 'x' ? '~' : null;
+  if (key === 'b') return '*';
+  if (key === 'i') return '_';
+  return null;
+}
+
 const mmss = (total: number) =>
   `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
 
@@ -114,6 +140,8 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
   const [encoding, setEncoding] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLTextAreaElement>(null);
+  // The selection to restore once the text a shortcut changed is rendered.
+  const nextSelection = useRef<{ start: number; end: number } | null>(null);
   const send = useSendMessage(ticket.id, ticket.contact.id);
   const recorder = useAudioRecorder();
   const quick = useQuickMessages(text.startsWith('/'));
@@ -159,7 +187,33 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
     textInput.current?.focus();
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after the text a shortcut changed
+  useLayoutEffect(() => {
+    const selection = nextSelection.current;
+    if (!selection || !textInput.current) return;
+    nextSelection.current = null;
+    textInput.current.setSelectionRange(selection.start, selection.end);
+  }, [text]);
+
+  const wrap = (marker: string) => {
+    const el = textInput.current;
+    const next = wrapSelection(
+      text,
+      el?.selectionStart ?? text.length,
+      el?.selectionEnd ?? text.length,
+      marker,
+    );
+    nextSelection.current = { start: next.start, end: next.end };
+    setText(next.text);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const marker = shortcutMarker(event);
+    if (marker) {
+      event.preventDefault();
+      wrap(marker);
+      return;
+    }
     if (options.length > 0) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();

@@ -64,6 +64,14 @@ describe('TicketListItem', () => {
 
   const puts = () => fetchMock.mock.calls.filter(([, init]) => init?.method === 'PUT');
 
+  it("renders the last message's WhatsApp marks, never its markup", () => {
+    renderItem(createTicket({ id: 31, status: 'open', lastMessage: '*Admin:*\n_ok_ <b>x</b>' }));
+    const preview = screen.getByTestId('ticket-last-message-31');
+    expect(preview.querySelector('strong')?.textContent).toBe('Admin:');
+    expect(preview.querySelector('em')?.textContent).toBe('ok');
+    expect(preview.querySelector('b')).toBeNull();
+  });
+
   it('shows Accept and Close for a pending ticket, which cannot be opened by clicking', async () => {
     const user = userEvent.setup();
     const ticket = createTicket({ status: 'pending' });
