@@ -6,8 +6,7 @@ function runs(list: WaInline[]): string {
   return list
     .map((run) => {
       if (typeof run === 'string') return run;
-      if (run.type === 'mono') return `<tt>${run.text}</tt>`;
-      if (run.type === 'code') return `<c>${run.text}</c>`;
+      if ('text' in run) return run.type === 'mono' ? `<tt>${run.text}</tt>` : `<c>${run.text}</c>`;
       const tag = { bold: 'b', italic: 'i', strike: 's' }[run.type];
       return `<${tag}>${runs(run.children)}</${tag}>`;
     })
@@ -17,8 +16,8 @@ function runs(list: WaInline[]): string {
 function show(blocks: WaBlock[]): string {
   return blocks
     .map((b) => {
-      if (b.type === 'paragraph') return b.lines.map(runs).join('\n');
-      if (b.type === 'quote') return `[quote ${b.lines.map(runs).join(' | ')}]`;
+      if ('lines' in b)
+        return b.type === 'quote' ? `[quote ${b.lines.map(runs).join(' | ')}]` : b.lines.map(runs).join('\n');
       if (b.type === 'bullet') return `[ul ${b.items.map(runs).join(' | ')}]`;
       return `[ol@${b.start} ${b.items.map(runs).join(' | ')}]`;
     })
