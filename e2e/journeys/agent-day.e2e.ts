@@ -2,8 +2,8 @@
  * Journey of an agent's flow of work in the inbox: a customer writes with WhatsApp formatting, which
  * the list's preview and the bubble render (bold, italic); the agent accepts, types a message,
  * presses Enter and goes on typing a second one, sent within 300 ms of the first: both reach the
- * customer's phone, in order, and the box never lost focus; an address that is no ticket goes back
- * to /tickets.
+ * customer's phone, in order, and the box never lost focus; a message arriving while the ticket
+ * is on screen leaves no unread count; an address that is no ticket goes back to /tickets.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -102,6 +102,24 @@ describe("the agent's day", () => {
     });
     await own.waitFor();
     assert.ok(((await own.locator('strong').first().textContent()) ?? '').endsWith(':'));
+  });
+
+  it('a message that arrives while the ticket is on screen leaves no unread count', async () => {
+    await agent.getByTestId('tickets-subtab-assigned').click();
+    await agent.getByTestId(`ticket-item-${ticketId}`).waitFor();
+    const sent = await api('/simulator/1/messages', {
+      method: 'POST',
+      body: { from: CUSTOMER, name: 'Bruno Cliente', body: 'Obrigado!' },
+    });
+    assert.equal(sent.status, 201);
+    await agent.locator('[data-testid^="message-body-"]', { hasText: 'Obrigado!' }).waitFor();
+    let unread = -1;
+    for (let i = 0; i < 50 && unread !== 0; i++) {
+      unread = (await api<{ unreadMessages: number }>(`/tickets/${ticketId}`)).json.unreadMessages;
+      if (unread !== 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(unread, 0, 'the server counts no unread message');
+    assert.equal(await agent.getByTestId(`ticket-unread-${ticketId}`).count(), 0);
   });
 
   it('goes back to /tickets from an address that is no ticket', async () => {

@@ -19,6 +19,7 @@ import { MessageList } from './message-list';
 import { onTicketDeleted } from './messages-cache';
 import { TagsEditor } from './tags-editor';
 import { TicketHeader } from './ticket-header';
+import { useReadWhileOpen } from './use-read-while-open';
 import { useTicket } from './use-ticket-view';
 
 /** The contact drawer (its forms and zod) loads when it is first opened. */
@@ -47,6 +48,7 @@ export function TicketView({ uuid }: { uuid: string }) {
   }, [query.error, navigate, t]);
 
   const ticketId = ticket?.id;
+  useReadWhileOpen(ticketId);
   useEffect(() => {
     if (ticketId === undefined) return;
     return onTicketDeleted((id) => {
