@@ -50,7 +50,7 @@ describe('TicketListItem', () => {
         return json(200, {
           messages: [
             createMessage({ body: 'Hi, I need help', fromMe: false }),
-            createMessage({ body: 'Sure, tell me', fromMe: true }),
+            createMessage({ body: '*Sure*, tell me', fromMe: true }),
           ],
           hasMore: false,
           count: 2,
@@ -143,7 +143,8 @@ describe('TicketListItem', () => {
     renderItem(ticket, admin);
     await user.click(screen.getByTestId(`ticket-peek-${ticket.id}`));
     expect(await screen.findByText('Hi, I need help')).toBeTruthy();
-    expect(screen.getByText('Sure, tell me')).toBeTruthy();
+    // WhatsApp marks are rendered in the preview too.
+    expect(screen.getByText('Sure').tagName).toBe('STRONG');
     expect(screen.getByTestId('location').textContent).toBe('/tickets');
     expect(screen.queryByRole('textbox')).toBeNull();
   });
