@@ -168,6 +168,7 @@ const MATRIX: Case[] = [
   direct('PUT /api/whatsappsession/:id', 204, () => [`/api/whatsappsession/${conn.whatsappId}`]),
   direct('GET /api/messages/:ticketId', 200, () => [`/api/messages/${conn.ticketId}`]),
   direct('POST /api/messages/:ticketId', 201, () => [`/api/messages/${conn.ticketId}`, { body: 'again' }]),
+  direct('POST /api/messages/:ticketId/read', 204, () => [`/api/messages/${conn.ticketId}/read`]),
   direct('POST /api/messages/:id/retry', 200, () => [`/api/messages/${conn.replyId}/retry`]),
   direct('GET /api/public/:name', 200, () => [`/api/public/${conn.mediaName}`]),
   direct('POST /api/simulator/:whatsappId/messages', 201, () => [

@@ -23,11 +23,18 @@ const readMode = (): ColorMode | null => {
   return stored === 'light' || stored === 'dark' ? stored : null;
 };
 
-/** The stored volume clamped to 0..1, default 1. */
+/**
+ * A volume clamped to 0..1 and rounded to the slider's step of 0.1 (so 0.6000000000000001, a sum of
+ * steps, is 0.6); 1 when it is not a number.
+ */
+export function roundVolume(value: number): number {
+  return Number.isFinite(value) ? Math.round(Math.min(1, Math.max(0, value)) * 10) / 10 : 1;
+}
+
+/** The stored volume clamped to 0..1 and rounded to 0.1, default 1. */
 export function readVolume(): number {
   const raw = localStorage.getItem(STORAGE_KEYS.volume);
-  const value = raw === null ? 1 : Number(raw);
-  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 1;
+  return roundVolume(raw === null ? 1 : Number(raw));
 }
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
@@ -76,7 +83,8 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
     setStoredMode(next);
   }, [mode]);
 
-  const setVolume = useCallback((next: number) => {
+  const setVolume = useCallback((value: number) => {
+    const next = roundVolume(value);
     localStorage.setItem(STORAGE_KEYS.volume, String(next));
     setVolumeState(next);
   }, []);

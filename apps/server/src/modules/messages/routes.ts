@@ -1,6 +1,7 @@
 import {
   PAGE_SIZE,
   withoutBidiControls,
+  ZCoercedId,
   ZIdParam,
   ZMessage,
   ZMessagesPage,
@@ -21,6 +22,8 @@ import { getVisibleTicket, markTicketRead } from '../tickets/tickets-service.js'
 import { selectMessages, toMessage } from './message-repository.js';
 
 const ZTicketParam = z.object({ ticketId: z.coerce.number().int().positive() });
+/** `:ticketId` of the read route: a positive int4, as the column. */
+const ZReadParam = z.object({ ticketId: ZCoercedId });
 const ZPage = z.object({ pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1) });
 
 /** Messages API (core section 7 Tickets and messages) and authenticated media (`/public/:name`). */
@@ -32,6 +35,11 @@ export function messageRoutes(
   sessions: SessionManager,
 ): void {
   const tags = ['messages'];
+  // Reading a ticket: its inbound messages read, read receipts to the phone, unread count zeroed.
+  const markRead = (ticket: Parameters<typeof markTicketRead>[1]) =>
+    markTicketRead(ctx, ticket, async (whatsappId, number, wids) => {
+      await sessions.get(whatsappId)?.markRead(number, wids);
+    });
   app.get(
     '/messages/:ticketId',
     {
@@ -42,9 +50,7 @@ export function messageRoutes(
       const ticket = await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
       // Opening the ticket (its newest page) reads it: receipts to the phone, unread count zeroed.
       if (request.query.pageNumber === 1) {
-        await markTicketRead(ctx, ticket, async (whatsappId, number, wids) => {
-          await sessions.get(whatsappId)?.markRead(number, wids);
-        });
+        await markRead(ticket);
         ticket.unreadMessages = 0;
       }
       // The contact's whole history on this company, across its tickets (newest page first).
@@ -115,6 +121,16 @@ export function messageRoutes(
         input = { body: body.body, quotedMsgId: quoted, signMessage: body.signMessage };
       }
       return reply.status(201).send(await sender.send(request.auth, request.params.ticketId, input));
+    },
+  );
+  // The open ticket read again when a message arrives while it is on screen (the web app calls it
+  // instead of reloading the newest page). 204; 403/404 as opening the ticket.
+  app.post(
+    '/messages/:ticketId/read',
+    { config: userRoute, schema: { tags, params: ZReadParam } },
+    async (request, reply) => {
+      await markRead(await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId }));
+      return reply.status(204).send();
     },
   );
   app.post(

@@ -1,8 +1,8 @@
 import { ZTicketsPage } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { protocolOf } from '../../automation/message-variables.js';
-import { settings, tags, tickets, users } from '../../db/schema/index.js';
+import { messages, settings, tags, tickets, users } from '../../db/schema/index.js';
 import {
   bearer,
   createQueue,
@@ -351,6 +351,56 @@ describe('reading, notes and tags', () => {
         await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.agent) })
       ).json().unreadMessages,
     ).toBe(0);
+  });
+
+  it('POST /messages/:ticketId/read reads what arrived while the ticket is open, with receipts and updateUnread', async () => {
+    const { ticketId, from } = await newTicket('primeira', a.queueId);
+    const open = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(a.agent) });
+    expect((await open(`/api/messages/${ticketId}`)).json().ticket.unreadMessages).toBe(0);
+    const arrived = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'chegou agora' });
+    expect((await open(`/api/tickets/${ticketId}`)).json().unreadMessages).toBe(1);
+
+    const session = t.app.sessions.get(whatsappId)!;
+    const receipts = vi.spyOn(session, 'markRead');
+    const emitted = vi.spyOn(t.app.ctx.realtime, 'toTicket');
+    const read = () =>
+      t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}/read`, headers: bearer(a.agent) });
+    const res = await read();
+    expect(res.statusCode).toBe(204);
+    expect((await open(`/api/tickets/${ticketId}`)).json().unreadMessages).toBe(0);
+    const [row] = await t.app.ctx.db
+      .select({ read: messages.read, wid: messages.wid })
+      .from(messages)
+      .where(eq(messages.id, arrived.id));
+    expect(row?.read).toBe(true);
+    expect(receipts).toHaveBeenCalledWith(from, [row?.wid]);
+    expect(emitted).toHaveBeenCalledWith(expect.objectContaining({ id: ticketId }), 'ticket', {
+      action: 'updateUnread',
+      ticketId,
+    });
+    // Nothing new: no statement beyond the check, no event, no receipt.
+    receipts.mockClear();
+    emitted.mockClear();
+    expect((await read()).statusCode).toBe(204);
+    expect(receipts).not.toHaveBeenCalled();
+    expect(emitted).not.toHaveBeenCalled();
+    receipts.mockRestore();
+    emitted.mockRestore();
+
+    const foreign = await newTicket('de outra fila', await createQueue(t.app, a.companyId));
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${foreign.ticketId}/read`,
+      headers: bearer(a.agent),
+    });
+    expect(refused.statusCode).toBe(403);
+    const invalid = await t.app.inject({
+      method: 'POST',
+      url: '/api/messages/3000000000/read',
+      headers: bearer(a.agent),
+    });
+    // An id past int4 is no ticket (ids in paths answer as an unknown path does).
+    expect([invalid.statusCode, invalid.json().error]).toEqual([404, 'ERR_NOT_FOUND']);
   });
 
   it('adds and deletes notes (author or admin) and syncs tags', async () => {

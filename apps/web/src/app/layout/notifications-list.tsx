@@ -3,6 +3,7 @@ import type { Ticket } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { TopBarPopover, TopBarPopoverEmpty } from '../../features/common/top-bar-popover';
 import { formatTicketTime } from '../../features/tickets/ticket-format';
+import { WhatsAppText } from '../../lib/whatsapp-text';
 
 interface NotificationsListProps {
   anchor: HTMLElement | null;
@@ -37,7 +38,7 @@ export function NotificationsList({ anchor, tickets, onClose, onOpen }: Notifica
               </ListItemAvatar>
               <ListItemText
                 primary={ticket.contact?.name}
-                secondary={ticket.lastMessage}
+                secondary={<WhatsAppText text={ticket.lastMessage} inline />}
                 slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
               />
               <Typography variant="caption" color="text.secondary" sx={{ ml: 1, flexShrink: 0 }}>

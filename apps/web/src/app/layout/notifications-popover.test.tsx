@@ -17,7 +17,12 @@ function Location() {
 }
 
 describe('NotificationsPopover', () => {
-  const unread = createTicket({ unreadMessages: 2, queueId: 1, uuid: 'unread-uuid' });
+  const unread = createTicket({
+    unreadMessages: 2,
+    queueId: 1,
+    uuid: 'unread-uuid',
+    lastMessage: '*Admin:*\nOlá',
+  });
   const pending = createTicket({ status: 'pending', queueId: 1 });
   const unreadPending = createTicket({ status: 'pending', queueId: null, userId: null, unreadMessages: 1 });
   let fetchMock: ReturnType<typeof vi.fn>;
@@ -59,6 +64,8 @@ describe('NotificationsPopover', () => {
     renderPopover(createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#f00' }] }));
     await user.click(screen.getByTestId('notifications-button'));
     const item = await screen.findByTestId(`notifications-item-${unread.id}`);
+    // The last message's WhatsApp marks are rendered.
+    expect(item.querySelector('strong')?.textContent).toBe('Admin:');
     // allTicket disabled: an unassigned waiting ticket is no notification, even with unread messages.
     expect(screen.queryByTestId(`notifications-item-${unreadPending.id}`)).toBeNull();
     await user.click(item);

@@ -16,6 +16,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Virtuoso } from 'react-virtuoso';
+import { WhatsAppText } from '../../lib/whatsapp-text';
 import { useCurrentUser } from '../auth/session-context';
 import { NoPermission } from '../common/no-permission';
 import { groupByLane, type LaneId, laneOf, OPEN_LANE } from './kanban-cache';
@@ -34,7 +35,7 @@ function CardBody({ ticket }: { ticket: KanbanTicket }) {
         {ticket.contact.number}
       </Typography>
       <Typography variant="body2" noWrap sx={{ mt: 0.5 }}>
-        {ticket.lastMessage}
+        <WhatsAppText text={ticket.lastMessage} inline />
       </Typography>
     </Box>
   );

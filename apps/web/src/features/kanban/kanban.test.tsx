@@ -20,7 +20,7 @@ const card = (id: number, tags: KanbanTicket['tags'], name = `Cliente ${id}`): K
   queueId: null,
   userId: null,
   contact: { id: id + 100, name, number: `5511900000${id}` },
-  lastMessage: `última ${id}`,
+  lastMessage: `_última_ ${id}`,
   tags,
   updatedAt: '2026-11-23T10:00:00.000Z',
 });
@@ -68,7 +68,8 @@ describe('kanban board', () => {
     expect(within(doing).getByTestId('kanban-card-2')).toBeTruthy();
     expect(within(doing).getByText('Bruna')).toBeTruthy();
     expect(within(doing).getByText('55119000002')).toBeTruthy();
-    expect(within(doing).getByText('última 2')).toBeTruthy();
+    // The last message with its WhatsApp marks rendered.
+    expect(within(doing).getByText('última').tagName).toBe('EM');
     // The spec's call: showAll for admins and the user's queue ids as JSON.
     const url = String(fetchMock.mock.calls.find(([u]) => String(u).startsWith('/api/ticket/kanban'))?.[0]);
     const query = new URL(url, 'http://x').searchParams;

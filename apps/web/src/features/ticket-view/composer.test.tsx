@@ -4,7 +4,7 @@ import type { Message, QuickMessage, Ticket } from '@zapdesk/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
-import { Composer, quickReplyOptions } from './composer';
+import { Composer, quickReplyOptions, restoredText, shortcutMarker } from './composer';
 import { json, makeMessage, makeTicket, mockFetch } from './test-helpers';
 
 const me = createSessionUser({ id: 5 });
@@ -185,6 +185,79 @@ describe('Composer', () => {
       await screen.findByText('Error sending the WhatsApp message. Check the connections page.'),
     ).toBeTruthy();
     await waitFor(() => expect(input.value).toBe(''));
+  });
+
+  it('stays enabled and focused while a send is in flight; quick sends go out one at a time, in order', async () => {
+    const pending: ((r: Response) => void)[] = [];
+    const { input, calls } = renderComposer(undefined, {
+      routes: {
+        'POST /api/messages/\\d+': () => new Promise<Response>((resolve) => pending.push(resolve)),
+      },
+    });
+    await userEvent.type(input, 'Bom dia!{Enter}');
+    await waitFor(() => expect(sent(calls)).toHaveLength(1));
+    expect(input.value).toBe('');
+    expect(input.disabled).toBe(false);
+    expect(document.activeElement).toBe(input);
+    await userEvent.type(input, 'Tudo bem?{Enter}');
+    expect(input.value).toBe('');
+    // The second send waits for the first to be answered.
+    expect(sent(calls)).toHaveLength(1);
+    pending.shift()?.(json(201, [makeMessage({ id: 901, fromMe: true })]));
+    await waitFor(() => expect(sent(calls)).toHaveLength(2));
+    pending.shift()?.(json(201, [makeMessage({ id: 902, fromMe: true })]));
+    expect(sent(calls).map((c) => (c.body as { body: string }).body)).toEqual(['Bom dia!', 'Tudo bem?']);
+    expect(document.activeElement).toBe(input);
+  });
+
+  it('puts the text of a refused send back, with the error toast, and keeps what was typed since', async () => {
+    let answer: (r: Response) => void = () => {};
+    const { input } = renderComposer(undefined, {
+      routes: {
+        'POST /api/messages/\\d+': () => new Promise<Response>((resolve) => (answer = resolve)),
+      },
+    });
+    await userEvent.type(input, 'Bom dia!{Enter}');
+    expect(input.value).toBe('');
+    await userEvent.type(input, 'Como');
+    answer(json(403, { error: 'ERR_NO_PERMISSION' }));
+    await waitFor(() => expect(input.value).toBe('Bom dia!\nComo'));
+    expect(await screen.findByText('You do not have permission to access this resource.')).toBeTruthy();
+    expect(document.activeElement).toBe(input);
+  });
+
+  it('restores a failed text before the text typed since', () => {
+    expect(restoredText('Bom dia!', '')).toBe('Bom dia!');
+    expect(restoredText('Bom dia!', '  ')).toBe('Bom dia!');
+    expect(restoredText('Bom dia!', 'Como')).toBe('Bom dia!\nComo');
+    expect(restoredText('', 'Como')).toBe('Como');
+  });
+
+  it('wraps the selection in WhatsApp markers on Ctrl+B, Ctrl+I and Ctrl+Shift+X, keeping it selected', async () => {
+    const { input, calls } = renderComposer();
+    await userEvent.type(input, 'say hello now');
+    input.setSelectionRange(4, 9);
+    await userEvent.keyboard('{Control>}b{/Control}');
+    expect(input.value).toBe('say *hello* now');
+    expect([input.selectionStart, input.selectionEnd]).toEqual([5, 10]);
+    await userEvent.keyboard('{Control>}i{/Control}');
+    expect(input.value).toBe('say *_hello_* now');
+    await userEvent.keyboard('{Control>}{Shift>}X{/Shift}{/Control}');
+    expect(input.value).toBe('say *_~hello~_* now');
+    expect(sent(calls)).toHaveLength(0);
+  });
+
+  it('maps only the formatting shortcuts', () => {
+    const key = (k: string, mods: Partial<Record<'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey', boolean>>) =>
+      shortcutMarker({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+    expect(key('b', { ctrlKey: true })).toBe('*');
+    expect(key('B', { metaKey: true })).toBe('*');
+    expect(key('i', { ctrlKey: true })).toBe('_');
+    expect(key('X', { ctrlKey: true, shiftKey: true })).toBe('~');
+    expect(key('b', {})).toBeNull();
+    expect(key('x', { ctrlKey: true })).toBeNull();
+    expect(key('b', { ctrlKey: true, altKey: true })).toBeNull();
+    expect(key('c', { ctrlKey: true })).toBeNull();
   });
 
   describe('audio recording', () => {

@@ -3,7 +3,10 @@
  * rows (Enter sends, Shift+Enter breaks the line, blank text is ignored), emoji picker, multi-file
  * upload and paste (a new choice replaces the earlier one), audio recording, the sign switch (default
  * on, kept in local storage 'signOption', shown on medium-wide screens), quick replies on a leading '/'
- * and the reply mode. Disabled unless the ticket is open, while sending and while recording.
+ * and the reply mode. Disabled unless the ticket is open and while recording; the text box stays
+ * enabled and focused while a send is in flight (the text is cleared at once, sends go out in order,
+ * and a refused send puts its text back). Ctrl+B, Ctrl+I and Ctrl+Shift+X wrap the selection in
+ * WhatsApp's bold, italic and strike markers.
  */
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CancelIcon from '@mui/icons-material/Cancel';
@@ -40,10 +43,20 @@ import {
   STORAGE_KEYS,
   type Ticket,
 } from '@zapdesk/shared';
-import { type ClipboardEvent, type KeyboardEvent, lazy, Suspense, useMemo, useRef, useState } from 'react';
+import {
+  type ClipboardEvent,
+  type KeyboardEvent,
+  lazy,
+  Suspense,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { notifyError } from '../../lib/notify';
+import { wrapSelection } from '../../lib/whatsapp-format';
 import { recordingToFile, useAudioRecorder } from './audio-recorder';
 import { QuotedBlock } from './message-item';
 import { useQuickMessages, useSendMessage } from './use-ticket-view';
@@ -84,6 +97,28 @@ export function quickReplyOptions(text: string, list: QuickMessage[] | undefined
     });
 }
 
+/** The composer's text after a refused send of `failed`: the failed text, then what was typed since. */
+export function restoredText(failed: string, current: string): string {
+  if (!failed) return current;
+  return current.trim() ? `${failed}\n${current}` : failed;
+}
+
+/** The WhatsApp marker a composer shortcut inserts: Ctrl+B bold, Ctrl+I italic, Ctrl+Shift+X strike. */
+export function shortcutMarker(event: {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+}): string | null {
+  if (!(event.ctrlKey || event.metaKey) || event.altKey) return null;
+  const key = event.key.toLowerCase();
+  if (event.shiftKey) return key === 'x' ? '~' : null;
+  if (key === 'b') return '*';
+  if (key === 'i') return '_';
+  return null;
+}
+
 const mmss = (total: number) =>
   `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
 
@@ -105,14 +140,17 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
   const [encoding, setEncoding] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLTextAreaElement>(null);
+  // The selection to restore once the text a shortcut changed is rendered.
+  const nextSelection = useRef<{ start: number; end: number } | null>(null);
   const send = useSendMessage(ticket.id, ticket.contact.id);
   const recorder = useAudioRecorder();
   const quick = useQuickMessages(text.startsWith('/'));
   const options = useMemo(() => quickReplyOptions(text, quick.data), [text, quick.data]);
 
   const closed = ticket.status !== 'open';
-  const busy = send.isPending || encoding;
-  const disabled = closed || busy || recorder.recording;
+  // A send in flight does not disable anything: the agent keeps typing and may send again (the
+  // sends are queued in order by the mutation's scope).
+  const disabled = closed || encoding || recorder.recording;
 
   const reset = () => {
     setText('');
@@ -121,22 +159,18 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
   };
 
   // The box is cleared at once, so what is typed or attached while a send is in flight is kept.
-  // A refused request puts its text and files back (when the box is still empty); a WhatsApp
-  // failure does not: that message stays in the list (ack -1) with its retry button.
+  // A refused request puts its text back before whatever was typed since, and its files when none
+  // were chosen since; a WhatsApp failure does not: that message stays in the list (ack -1) with its
+  // retry button. `mutateAsync` settles per call, so each of several queued sends restores its own.
   const doSend = (body: string, list: File[]) => {
     const quotedMsgId = replyTo?.id ?? null;
     reset();
-    send.mutate(
-      { body, files: list, signMessage: sign, quotedMsgId },
-      {
-        onError: (err) => {
-          notifyError(err);
-          if ((err as { code?: string }).code === 'ERR_SENDING_WAPP_MSG') return;
-          setText((current) => current || body);
-          setFiles((current) => (current.length ? current : list));
-        },
-      },
-    );
+    send.mutateAsync({ body, files: list, signMessage: sign, quotedMsgId }).catch((err: unknown) => {
+      notifyError(err);
+      if ((err as { code?: string }).code === 'ERR_SENDING_WAPP_MSG') return;
+      setText((current) => restoredText(body, current));
+      setFiles((current) => (current.length ? current : list));
+    });
   };
 
   const submit = () => {
@@ -144,6 +178,7 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
     const body = text.trim();
     if (files.length === 0 && body === '') return;
     doSend(body, files);
+    textInput.current?.focus();
   };
 
   const choose = (option: QuickReplyOption) => {
@@ -152,7 +187,33 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
     textInput.current?.focus();
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after the text a shortcut changed
+  useLayoutEffect(() => {
+    const selection = nextSelection.current;
+    if (!selection || !textInput.current) return;
+    nextSelection.current = null;
+    textInput.current.setSelectionRange(selection.start, selection.end);
+  }, [text]);
+
+  const wrap = (marker: string) => {
+    const el = textInput.current;
+    const next = wrapSelection(
+      text,
+      el?.selectionStart ?? text.length,
+      el?.selectionEnd ?? text.length,
+      marker,
+    );
+    nextSelection.current = { start: next.start, end: next.end };
+    setText(next.text);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const marker = shortcutMarker(event);
+    if (marker) {
+      event.preventDefault();
+      wrap(marker);
+      return;
+    }
     if (options.length > 0) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();

@@ -3,8 +3,27 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeSession } from '../../lib/storage';
 import { parseLocation, parseVCard } from './media';
-import { MessageMedia } from './message-media';
+import { documentLabel, MessageMedia } from './message-media';
 import { makeMessage } from './test-helpers';
+
+describe('documentLabel', () => {
+  const t = (key: string, options?: Record<string, string>) =>
+    `${key}${options ? JSON.stringify(options) : ''}`;
+  it('uses the file name, else the kind from the extension, and a sensible download name', () => {
+    expect(documentLabel({ mediaName: 'nota.pdf', mediaUrl: 'ab.pdf' }, t)).toEqual({
+      name: 'nota.pdf',
+      label: 'ticketView.media.download{"name":"nota.pdf"}',
+    });
+    expect(documentLabel({ mediaName: null, mediaUrl: '/api/public/ab12.DOCX' }, t)).toEqual({
+      name: 'ticketview.media.document.docx',
+      label: 'ticketView.media.downloadType{"type":"DOCX"}',
+    });
+    expect(documentLabel({ mediaName: null, mediaUrl: null }, t)).toEqual({
+      name: 'ticketview.media.document',
+      label: 'ticketView.media.downloadDocument',
+    });
+  });
+});
 
 describe('parseLocation', () => {
   it("splits 'image|link|description'", () => {
@@ -135,6 +154,21 @@ describe('MessageMedia', () => {
     const [, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect((init.headers as Record<string, string>).Authorization).toBe('Bearer tok-123');
     click.mockRestore();
+  });
+
+  it('labels a document without a file name by its kind, never by its stored name', () => {
+    render(
+      <>
+        <MessageMedia
+          message={makeMessage({ id: 7, mediaType: 'document', mediaUrl: '0123abcd.pdf', mediaName: null })}
+        />
+        <MessageMedia
+          message={makeMessage({ id: 8, mediaType: 'application', mediaUrl: 'f00d', mediaName: '' })}
+        />
+      </>,
+    );
+    expect(screen.getByTestId('message-document-7').textContent).toBe('Download PDF document');
+    expect(screen.getByTestId('message-document-8').textContent).toBe('Download document');
   });
 
   it('renders a location with its thumbnail, link and description', () => {

@@ -11,6 +11,7 @@ import type { Message } from '@zapdesk/shared';
 import { isValid, lightFormat, parseISO } from 'date-fns';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { WhatsAppText } from '../../lib/whatsapp-text';
 import { MessageMedia, mediaShowsBody } from './message-media';
 
 const BLUE = '#34B7F1';
@@ -96,9 +97,10 @@ export function QuotedBlock({ quoted }: { quoted: NonNullable<Message['quotedMsg
       <Typography
         variant="body2"
         color="text.secondary"
+        component="div"
         sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', maxHeight: 80, overflow: 'hidden' }}
       >
-        {text}
+        <WhatsAppText text={text} inline />
       </Typography>
     </Box>
   );
@@ -225,6 +227,8 @@ export function MessageItem({
         {showText && (
           <Typography
             variant="body2"
+            component="div"
+            data-testid={`message-body-${message.id}`}
             sx={{
               whiteSpace: 'pre-wrap',
               wordBreak: 'break-word',
@@ -232,7 +236,7 @@ export function MessageItem({
               ...(message.isDeleted && { color: 'text.secondary', textDecoration: 'line-through' }),
             }}
           >
-            {message.body}
+            <WhatsAppText text={message.body} />
           </Typography>
         )}
         <Stack

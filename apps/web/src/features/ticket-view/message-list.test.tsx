@@ -68,6 +68,27 @@ describe('MessageList', () => {
     expect(screen.queryByTestId('message-ack-1')).toBeNull();
   });
 
+  it('renders WhatsApp formatting in the bubbles and the quote', async () => {
+    const signed = makeMessage({
+      id: 7,
+      fromMe: true,
+      body: '*Admin:*\nOlá ~x~',
+      quotedMsg: {
+        id: 6,
+        body: '_pergunta_',
+        fromMe: false,
+        mediaType: 'chat',
+        mediaUrl: null,
+        contact: { name: 'Maria Cliente' },
+      },
+    });
+    renderList(makeTicket({ id: 1 }), [[signed]]);
+    const body = await screen.findByTestId('message-body-7');
+    expect(body.querySelector('strong')?.textContent).toBe('Admin:');
+    expect(body.querySelector('s')?.textContent).toBe('x');
+    expect(screen.getByTestId('quoted-message').querySelector('em')?.textContent).toBe('pergunta');
+  });
+
   it('renders the delivery ticks by ack, and a failed message retries', async () => {
     const acks = [0, 1, 2, 3, 4, 5, -1];
     const messages = acks.map((ack, i) => makeMessage({ id: 10 + i, fromMe: true, ack }));

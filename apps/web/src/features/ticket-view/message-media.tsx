@@ -94,11 +94,28 @@ function VideoMedia({ message }: { message: Message }) {
   );
 }
 
+/**
+ * A document's download name and button label: its file name when it has one ('Baixar report.pdf');
+ * else its kind from the stored name's extension ('Baixar documento PDF', saved as documento.pdf).
+ */
+export function documentLabel(
+  message: Pick<Message, 'mediaName' | 'mediaUrl'>,
+  t: (key: string, options?: Record<string, string>) => string,
+): { name: string; label: string } {
+  if (message.mediaName) {
+    return { name: message.mediaName, label: t('ticketView.media.download', { name: message.mediaName }) };
+  }
+  const ext = /\.([a-z0-9]{1,8})$/i.exec(message.mediaUrl ?? '')?.[1]?.toLowerCase();
+  const base = t('ticketView.media.document').toLowerCase();
+  if (!ext) return { name: base, label: t('ticketView.media.downloadDocument') };
+  return { name: `${base}.${ext}`, label: t('ticketView.media.downloadType', { type: ext.toUpperCase() }) };
+}
+
 /** Document or other file: a download button (fetched with the token on click). */
 function DocumentMedia({ message }: { message: Message }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
-  const name = message.mediaName || message.mediaUrl?.split('/').pop() || t('ticketView.media.document');
+  const { name, label } = documentLabel(message, t);
   return (
     <Button
       size="small"
@@ -116,7 +133,7 @@ function DocumentMedia({ message }: { message: Message }) {
       sx={{ textTransform: 'none', maxWidth: 260 }}
     >
       <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-        {t('ticketView.media.download', { name })}
+        {label}
       </Box>
     </Button>
   );

@@ -234,12 +234,18 @@ describe('TicketView access', () => {
     expect(await screen.findByTestId('tickets-home')).toBeTruthy();
   });
 
-  it('404 shows the not-found toast and goes to /tickets', async () => {
-    const ticket = makeTicket();
-    renderView(ticket, agent, {
-      [`GET /api/tickets/u/${ticket.uuid}`]: () => json(404, { error: 'ERR_NO_TICKET_FOUND' }),
-    });
-    expect(await screen.findByText('No ticket found with this ID.')).toBeTruthy();
-    expect(await screen.findByTestId('tickets-home')).toBeTruthy();
-  });
+  it.each([
+    [404, 'ERR_NO_TICKET_FOUND'],
+    [400, 'ERR_VALIDATION'],
+  ])(
+    '%i %s (unknown ticket, address not a uuid) shows the not-found toast and goes to /tickets',
+    async (status, error) => {
+      const ticket = makeTicket();
+      renderView(ticket, agent, {
+        [`GET /api/tickets/u/${ticket.uuid}`]: () => json(status, { error }),
+      });
+      expect(await screen.findByText('No ticket found with this ID.')).toBeTruthy();
+      expect(await screen.findByTestId('tickets-home')).toBeTruthy();
+    },
+  );
 });

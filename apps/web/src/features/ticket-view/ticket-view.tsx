@@ -2,7 +2,8 @@
  * The open ticket (core section 2 "Chat screen (ticket view)"): loads GET /tickets/u/:uuid and shows
  * the header, the tags editor, the message list, the composer and the contact drawer. A ticket outside
  * the user's visibility (403 ERR_NO_PERMISSION) shows 'Acesso não permitido' and goes back to
- * /tickets, as does an unknown one (404) and a delete event for this ticket.
+ * /tickets, as does an unknown one (404, or 400 for an address that is not a uuid, such as
+ * /tickets/not-a-uuid) and a delete event for this ticket.
  */
 import { Box, CircularProgress, Stack, useMediaQuery, useTheme } from '@mui/material';
 import type { Message } from '@zapdesk/shared';
@@ -18,6 +19,7 @@ import { MessageList } from './message-list';
 import { onTicketDeleted } from './messages-cache';
 import { TagsEditor } from './tags-editor';
 import { TicketHeader } from './ticket-header';
+import { useReadWhileOpen } from './use-read-while-open';
 import { useTicket } from './use-ticket-view';
 
 /** The contact drawer (its forms and zod) loads when it is first opened. */
@@ -39,13 +41,14 @@ export function TicketView({ uuid }: { uuid: string }) {
     if (err instanceof ApiError && (err.code === 'ERR_NO_PERMISSION' || err.status === 403)) {
       toast.error(t('pages.noPermission'), { toastId: 'ticket-no-permission', autoClose: 2000 });
       navigate('/tickets', { replace: true });
-    } else if (err instanceof ApiError && err.status === 404) {
+    } else if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {
       toast.error(t('errors.ERR_NO_TICKET_FOUND'), { toastId: 'ticket-not-found', autoClose: 2000 });
       navigate('/tickets', { replace: true });
     } else notifyError(err);
   }, [query.error, navigate, t]);
 
   const ticketId = ticket?.id;
+  useReadWhileOpen(ticketId);
   useEffect(() => {
     if (ticketId === undefined) return;
     return onTicketDeleted((id) => {

@@ -115,10 +115,15 @@ export interface SendMessageInput {
   quotedMsgId?: number | null;
 }
 
-/** POST /messages/:ticketId as JSON, or multipart when files are attached. */
+/**
+ * POST /messages/:ticketId as JSON, or multipart when files are attached. Sends to one ticket run one
+ * at a time in the order they were made (the mutation scope), so messages typed quickly one after
+ * another reach the customer in order.
+ */
 export function useSendMessage(ticketId: number, contactId: number) {
   const queryClient = useQueryClient();
   return useMutation({
+    scope: { id: `send-message-${ticketId}` },
     mutationFn: ({ body, files, signMessage, quotedMsgId }: SendMessageInput) => {
       if (files && files.length > 0) {
         const form = new FormData();

@@ -12,6 +12,7 @@ import {
 import type { Message, Ticket } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
+import { WhatsAppText } from '../../lib/whatsapp-text';
 import { usePeekMessages } from './use-tickets';
 
 /** The text of a message in the preview: its body, or its media kind. */
@@ -63,8 +64,12 @@ export function PeekDialog({ ticket, onClose }: { ticket: Ticket; onClose: () =>
                   boxShadow: 1,
                 }}
               >
-                <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
-                  {previewText(message, t)}
+                <Typography
+                  variant="body2"
+                  component="div"
+                  sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}
+                >
+                  <WhatsAppText text={previewText(message, t)} />
                 </Typography>
                 <Typography variant="caption" sx={{ display: 'block', textAlign: 'right', opacity: 0.7 }}>
                   {formatDateTime(message.createdAt)}

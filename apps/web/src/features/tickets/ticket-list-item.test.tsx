@@ -50,7 +50,7 @@ describe('TicketListItem', () => {
         return json(200, {
           messages: [
             createMessage({ body: 'Hi, I need help', fromMe: false }),
-            createMessage({ body: 'Sure, tell me', fromMe: true }),
+            createMessage({ body: '*Sure*, tell me', fromMe: true }),
           ],
           hasMore: false,
           count: 2,
@@ -63,6 +63,14 @@ describe('TicketListItem', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   const puts = () => fetchMock.mock.calls.filter(([, init]) => init?.method === 'PUT');
+
+  it("renders the last message's WhatsApp marks, never its markup", () => {
+    renderItem(createTicket({ id: 31, status: 'open', lastMessage: '*Admin:*\n_ok_ <b>x</b>' }));
+    const preview = screen.getByTestId('ticket-last-message-31');
+    expect(preview.querySelector('strong')?.textContent).toBe('Admin:');
+    expect(preview.querySelector('em')?.textContent).toBe('ok');
+    expect(preview.querySelector('b')).toBeNull();
+  });
 
   it('shows Accept and Close for a pending ticket, which cannot be opened by clicking', async () => {
     const user = userEvent.setup();
@@ -135,7 +143,8 @@ describe('TicketListItem', () => {
     renderItem(ticket, admin);
     await user.click(screen.getByTestId(`ticket-peek-${ticket.id}`));
     expect(await screen.findByText('Hi, I need help')).toBeTruthy();
-    expect(screen.getByText('Sure, tell me')).toBeTruthy();
+    // WhatsApp marks are rendered in the preview too.
+    expect(screen.getByText('Sure').tagName).toBe('STRONG');
     expect(screen.getByTestId('location').textContent).toBe('/tickets');
     expect(screen.queryByRole('textbox')).toBeNull();
   });

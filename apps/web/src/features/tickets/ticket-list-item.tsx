@@ -6,6 +6,7 @@ import { can, type Ticket, type UpdateTicketBody } from '@zapdesk/shared';
 import { lazy, type MouseEvent, memo, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { WhatsAppText } from '../../lib/whatsapp-text';
 import { useCurrentUser } from '../auth/session-context';
 import { LazyTooltip } from '../common/lazy-tooltip';
 import { displayName, formatTicketTime, NO_QUEUE_COLOR } from './ticket-format';
@@ -187,8 +188,14 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected }:
             </Typography>
           </Stack>
           <Stack direction="row" alignItems="center" spacing={1}>
-            <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }}>
-              {ticket.lastMessage}
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              noWrap
+              sx={{ flex: 1, minWidth: 0 }}
+              data-testid={`ticket-last-message-${ticket.id}`}
+            >
+              <WhatsAppText text={ticket.lastMessage} inline />
             </Typography>
             {ticket.unreadMessages > 0 && (
               <Badge
