@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
@@ -19,7 +19,7 @@ export function createServer(config: Config, logger: boolean | Record<string, un
   const app = Fastify({
     logger: withRedactedRequests(logger),
     // One line per request, at a level by outcome (lib/request-log.ts), instead of two at info.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     bodyLimit: 1024 * 1024,
     // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (off by default).

@@ -19,7 +19,7 @@ export function requestLogLevel(statusCode: number, elapsedMs: number, slowMs: n
 /**
  * Replaces Fastify's two lines per request ("incoming request", "request completed", both at info)
  * with one line when the request ends, at the level `requestLogLevel` gives. The app must be built
- * with `disableRequestLogging: true`. `slowMs` is SLOW_REQUEST_MS.
+ * with a `LogController` whose `disableRequestLogging` is true. `slowMs` is SLOW_REQUEST_MS.
  */
 export function registerRequestLog(app: FastifyInstance, slowMs: number): void {
   app.addHook('onResponse', async (request, reply: FastifyReply) => {
