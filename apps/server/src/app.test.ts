@@ -103,7 +103,7 @@ describe('web app, docs and metrics', () => {
     expect(asset.body).toBe('console.log(1)');
   });
 
-  it('answers 404 for unknown files and for callers that do not ask for HTML', async () => {
+  it('answers 404 for unknown files, and the page for client routes whatever the Accept header', async () => {
     const page = await t.app.inject({
       method: 'GET',
       url: '/contacts?x=1',
@@ -116,12 +116,29 @@ describe('web app, docs and metrics', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json(), url).toEqual({ error: 'ERR_NOT_FOUND' });
     }
-    for (const accept of ['application/json', '*/*', 'application/json, text/plain, */*']) {
-      const res = await t.app.inject({ method: 'GET', url: '/tickets', headers: { accept } });
-      expect(res.statusCode, accept).toBe(404);
+    // curl, an uptime monitor, a fetch without Accept: the client route is still the page.
+    for (const accept of ['*/*', 'application/json', 'application/json, text/plain, */*', undefined]) {
+      const headers: Record<string, string> = { 'user-agent': 'curl/8.5.0' };
+      if (accept) headers.accept = accept;
+      for (const url of ['/login', '/tickets']) {
+        const res = await t.app.inject({ method: 'GET', url, headers });
+        expect(res.statusCode, `${url} ${accept}`).toBe(200);
+        expect(res.headers['content-type']).toContain('text/html');
+        expect(res.body).toContain('<div id="root">');
+      }
     }
-    const noAccept = await t.app.inject({ method: 'GET', url: '/tickets' });
-    expect(noAccept.statusCode).toBe(404);
+    const head = await t.app.inject({ method: 'HEAD', url: '/login', headers: { accept: '*/*' } });
+    expect(head.statusCode).toBe(200);
+    // The API, socket.io and /metrics keep their JSON 404 whatever the Accept header.
+    for (const url of ['/api/nothing', '/api', '/socket.io/nothing', '/api/users/1/nothing']) {
+      for (const accept of ['*/*', BROWSER_ACCEPT]) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { accept } });
+        expect(res.statusCode, `${url} ${accept}`).toBe(404);
+        expect(res.json(), url).toEqual({ error: 'ERR_NOT_FOUND' });
+      }
+    }
+    const post = await t.app.inject({ method: 'POST', url: '/login', headers: { accept: '*/*' } });
+    expect(post.statusCode).toBe(404);
   });
 
   it('publishes OpenAPI at /api/docs', async () => {
