@@ -95,6 +95,20 @@ export class SessionManager {
   }
 
   /**
+   * The node id holding a live lease on this connection's session (this node's own id when it runs
+   * it here), or undefined when no live node holds it (or leases are off).
+   */
+  async holder(connectionId: number): Promise<string | undefined> {
+    if (this.drivers.has(connectionId)) return this.lease.nodeId;
+    if (!this.lease.enabled) return undefined;
+    const [row] = await this.ctx.db
+      .select({ owner: whatsappLeases.owner })
+      .from(whatsappLeases)
+      .where(and(eq(whatsappLeases.whatsappId, connectionId), sql`${whatsappLeases.expiresAt} > now()`));
+    return row?.owner;
+  }
+
+  /**
    * Takes the lease of a connection for this node: when free, lapsed or already ours, or always with
    * `force` (an admin asked this node to start it; the previous owner stops at its next renewal).
    */
