@@ -173,3 +173,56 @@ describe('GET /api/health', () => {
     await other.close();
   });
 });
+
+describe('GET /api/ready', () => {
+  it('is ready with the database up and migrations applied, and 503 while draining', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/ready', headers: { accept: '*/*' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', redis: 'off', migrations: 'ok', draining: false },
+    });
+    t.app.readiness.draining = true;
+    try {
+      const draining = await t.app.inject({ method: 'GET', url: '/api/ready' });
+      expect(draining.statusCode).toBe(503);
+      expect(draining.json()).toMatchObject({ status: 'error', error: 'ERR_SERVICE_UNAVAILABLE' });
+      expect(draining.json().checks.draining).toBe(true);
+      // Liveness is not readiness: a draining node is still alive.
+      expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      t.app.readiness.draining = false;
+    }
+  });
+
+  it('is not ready when a migration of this build is missing or the database is gone', async () => {
+    const other = await createTestApp();
+    const newest = await other.database.executor.executeSql(
+      'select max(created_at)::text as newest from drizzle.__drizzle_migrations',
+    );
+    await other.database.executor.executeSql(
+      'delete from drizzle.__drizzle_migrations where created_at = $1',
+      [newest.rows[0]!.newest],
+    );
+    const behind = await other.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(behind.statusCode).toBe(503);
+    expect(behind.json().checks).toMatchObject({ database: 'ok', migrations: 'error' });
+    await other.database.close();
+    const down = await other.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json().checks).toMatchObject({ database: 'error', migrations: 'error' });
+    await other.close();
+  });
+
+  it.runIf(process.env.TEST_REDIS_URL)('checks Redis when REDIS_URL is set', async () => {
+    const other = await createTestApp({ REDIS_URL: process.env.TEST_REDIS_URL! });
+    const up = await other.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(up.statusCode).toBe(200);
+    expect(up.json().checks.redis).toBe('ok');
+    await other.app.ctx.redis!.quit();
+    const down = await other.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json().checks.redis).toBe('error');
+    await other.close();
+  });
+});
