@@ -150,6 +150,11 @@ const ZEnv = z.object({
    */
   SEND_RETRY_BASE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   SEND_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(6),
+  /**
+   * The bound on a graceful stop (SIGTERM, SIGINT), ms: sessions handed over, sockets closed, running
+   * jobs and in-flight requests finished; past it the process exits with code 1.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** How long a node's lease on a connection's session lasts without renewal, ms (Postgres only). */
   SESSION_LEASE_MS: z.coerce.number().int().min(4000).max(600_000).default(20_000),
   /**
