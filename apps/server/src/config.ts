@@ -225,6 +225,9 @@ const ZEnv = z.object({
   PASSWORD_RESET_IP_MAX: z.coerce.number().int().min(1).max(100_000).default(20),
 });
 
+/** The names of every environment variable the server reads through its configuration. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZEnv.shape);
+
 export type Config = Omit<
   z.infer<typeof ZEnv>,
   'OUTBOUND_ALLOW_PRIVATE_URLS' | 'WEBHOOK_ALLOW_PRIVATE_URLS'
