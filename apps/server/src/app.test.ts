@@ -103,7 +103,7 @@ describe('web app, docs and metrics', () => {
     expect(asset.body).toBe('console.log(1)');
   });
 
-  it('answers 404 for unknown files and for callers that do not ask for HTML', async () => {
+  it('answers 404 for unknown files, and the page for client routes whatever the Accept header', async () => {
     const page = await t.app.inject({
       method: 'GET',
       url: '/contacts?x=1',
@@ -116,12 +116,29 @@ describe('web app, docs and metrics', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json(), url).toEqual({ error: 'ERR_NOT_FOUND' });
     }
-    for (const accept of ['application/json', '*/*', 'application/json, text/plain, */*']) {
-      const res = await t.app.inject({ method: 'GET', url: '/tickets', headers: { accept } });
-      expect(res.statusCode, accept).toBe(404);
+    // curl, an uptime monitor, a fetch without Accept: the client route is still the page.
+    for (const accept of ['*/*', 'application/json', 'application/json, text/plain, */*', undefined]) {
+      const headers: Record<string, string> = { 'user-agent': 'curl/8.5.0' };
+      if (accept) headers.accept = accept;
+      for (const url of ['/login', '/tickets']) {
+        const res = await t.app.inject({ method: 'GET', url, headers });
+        expect(res.statusCode, `${url} ${accept}`).toBe(200);
+        expect(res.headers['content-type']).toContain('text/html');
+        expect(res.body).toContain('<div id="root">');
+      }
     }
-    const noAccept = await t.app.inject({ method: 'GET', url: '/tickets' });
-    expect(noAccept.statusCode).toBe(404);
+    const head = await t.app.inject({ method: 'HEAD', url: '/login', headers: { accept: '*/*' } });
+    expect(head.statusCode).toBe(200);
+    // The API, socket.io and /metrics keep their JSON 404 whatever the Accept header.
+    for (const url of ['/api/nothing', '/api', '/socket.io/nothing', '/api/users/1/nothing']) {
+      for (const accept of ['*/*', BROWSER_ACCEPT]) {
+        const res = await t.app.inject({ method: 'GET', url, headers: { accept } });
+        expect(res.statusCode, `${url} ${accept}`).toBe(404);
+        expect(res.json(), url).toEqual({ error: 'ERR_NOT_FOUND' });
+      }
+    }
+    const post = await t.app.inject({ method: 'POST', url: '/login', headers: { accept: '*/*' } });
+    expect(post.statusCode).toBe(404);
   });
 
   it('publishes OpenAPI at /api/docs', async () => {
@@ -153,6 +170,59 @@ describe('GET /api/health', () => {
     const down = await other.app.inject({ method: 'GET', url: '/api/health' });
     expect(down.statusCode).toBe(503);
     expect(down.json()).toEqual({ status: 'error', error: 'ERR_SERVICE_UNAVAILABLE' });
+    await other.close();
+  });
+});
+
+describe('GET /api/ready', () => {
+  it('is ready with the database up and migrations applied, and 503 while draining', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/ready', headers: { accept: '*/*' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', redis: 'off', migrations: 'ok', draining: false },
+    });
+    t.app.readiness.draining = true;
+    try {
+      const draining = await t.app.inject({ method: 'GET', url: '/api/ready' });
+      expect(draining.statusCode).toBe(503);
+      expect(draining.json()).toMatchObject({ status: 'error', error: 'ERR_SERVICE_UNAVAILABLE' });
+      expect(draining.json().checks.draining).toBe(true);
+      // Liveness is not readiness: a draining node is still alive.
+      expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      t.app.readiness.draining = false;
+    }
+  });
+
+  it('is not ready when a migration of this build is missing or the database is gone', async () => {
+    const other = await createTestApp();
+    const newest = await other.database.executor.executeSql(
+      'select max(created_at)::text as newest from drizzle.__drizzle_migrations',
+    );
+    await other.database.executor.executeSql(
+      'delete from drizzle.__drizzle_migrations where created_at = $1',
+      [newest.rows[0]!.newest],
+    );
+    const behind = await other.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(behind.statusCode).toBe(503);
+    expect(behind.json().checks).toMatchObject({ database: 'ok', migrations: 'error' });
+    await other.database.close();
+    const down = await other.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json().checks).toMatchObject({ database: 'error', migrations: 'error' });
+    await other.close();
+  });
+
+  it.runIf(process.env.TEST_REDIS_URL)('checks Redis when REDIS_URL is set', async () => {
+    const other = await createTestApp({ REDIS_URL: process.env.TEST_REDIS_URL! });
+    const up = await other.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(up.statusCode).toBe(200);
+    expect(up.json().checks.redis).toBe('ok');
+    await other.app.ctx.redis!.quit();
+    const down = await other.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json().checks.redis).toBe('error');
     await other.close();
   });
 });

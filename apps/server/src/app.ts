@@ -204,6 +204,8 @@ function createChannels(app: ZodApp, ctx: AppContext, options: BuildAppOptions):
     nodeId: config.nodeId,
     claimMs: config.SENDING_CLAIM_MS,
   });
+  // A node that stops gracefully gives its leases back and says so: take its sessions over now.
+  ctx.leaseReleases?.on(() => sessions.tickSoon());
   sessions.onPendingDelivery(async (ids) => {
     await sender.deliverPending(ids);
   });

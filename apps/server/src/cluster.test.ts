@@ -128,6 +128,31 @@ describe.runIf(serverUrl && redisUrl)('two workers on Postgres and Redis', () =>
     expect(await exited).toBe(0);
     expect(replaced.filter(isAlive)).toEqual([]);
   }, 90_000);
+
+  it("refuses to start a node whose SESSION_KEY is not the installation's", async () => {
+    const url = new URL(serverUrl!);
+    url.pathname = `/${name}`;
+    const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-cluster-'));
+    try {
+      const stranger = startServer({
+        DATA_DIR: otherDir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: url.toString(),
+        SESSION_KEY: crypto.randomBytes(32).toString('hex'),
+        SEED_DEMO: 'false',
+        WEB_DIST: path.join(otherDir, 'no-web'),
+      });
+      const code = await new Promise<number | null>((resolve) => stranger.process.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(stranger.output()).toContain(
+        'SESSION_KEY differs from the key this database was first started with',
+      );
+      expect(stranger.output()).not.toContain('Zapdesk is running');
+    } finally {
+      fs.rmSync(otherDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 function isAlive(pid: number): boolean {

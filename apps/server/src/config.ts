@@ -155,6 +155,11 @@ const ZEnv = z.object({
    */
   SEND_RETRY_BASE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
   SEND_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(6),
+  /**
+   * The bound on a graceful stop (SIGTERM, SIGINT), ms: sessions handed over, sockets closed, running
+   * jobs and in-flight requests finished; past it the process exits with code 1.
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** How long a node's lease on a connection's session lasts without renewal, ms (Postgres only). */
   SESSION_LEASE_MS: z.coerce.number().int().min(4000).max(600_000).default(20_000),
   /**
@@ -242,6 +247,9 @@ const ZEnv = z.object({
   /** Password-reset calls (codes asked for, codes tried) per client address per hour. */
   PASSWORD_RESET_IP_MAX: z.coerce.number().int().min(1).max(100_000).default(20),
 });
+
+/** The names of every environment variable the server reads through its configuration. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(ZEnv.shape);
 
 export type Config = Omit<
   z.infer<typeof ZEnv>,

@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './db/client.js';
 import type { contacts } from './db/schema/index.js';
 import type { CompanyCaches } from './lib/company-cache.js';
 import type { NotifyListener } from './lib/notify-listener.js';
+import type { NotifySignal } from './lib/notify-signal.js';
 import type { OutboundPolicy } from './lib/outbound-url.js';
 import type { Secrets } from './lib/secrets.js';
 import type { AuthCache } from './modules/auth/auth-cache.js';
@@ -31,6 +32,8 @@ export interface AppContext {
   caches?: CompanyCaches;
   /** The node's one LISTEN connection, carrying authCache and caches; absent without buildApp. */
   notifications?: NotifyListener;
+  /** Wakes this node when another gives its session leases back (graceful stop); absent without buildApp. */
+  leaseReleases?: NotifySignal;
   /**
    * Seams of the outbound-URL policy (a resolver, an address judge) that tests set to treat a local
    * server as public; unset in production.

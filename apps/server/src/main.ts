@@ -1,18 +1,28 @@
 import cluster from 'node:cluster';
 import path from 'node:path';
 import pino from 'pino';
+import { gracefulStop } from './app/graceful-stop.js';
 import { buildApp } from './app.js';
 import { createBaileysDriver } from './channels/baileys/driver.js';
 import { clusterProblems, superviseWorkers, workerIndex } from './cluster.js';
 import { type Config, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { verifySessionKey } from './db/instance-checks.js';
 import { DEMO, ensureSuperUser, seedDemo } from './db/seed.js';
-import { loadSecrets } from './lib/secrets.js';
+import { loadSecrets, type Secrets } from './lib/secrets.js';
 import { createStorage } from './lib/storage/create-storage.js';
 
-/** Migrations and the first data (super user or demo company); true when the demo was seeded now. */
-async function prepareDatabase(config: Config, database: Awaited<ReturnType<typeof openDatabase>>) {
+/**
+ * Migrations, the session key check (a node with another SESSION_KEY than the installation's stops
+ * here) and the first data (super user or demo company); true when the demo was seeded now.
+ */
+async function prepareDatabase(
+  config: Config,
+  database: Awaited<ReturnType<typeof openDatabase>>,
+  secrets: Secrets,
+) {
   await database.migrate();
+  await verifySessionKey(database.db, secrets.sessionKey);
   const embedded = !config.DATABASE_URL;
   if (config.production) {
     await ensureSuperUser(database.db, config);
@@ -32,10 +42,10 @@ async function runPrimary(config: Config): Promise<void> {
   const problems = clusterProblems(config);
   if (problems.length) throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   await createStorage(config).check();
-  loadSecrets(config);
+  const secrets = loadSecrets(config);
   const database = await openDatabase({ url: config.DATABASE_URL });
   try {
-    await prepareDatabase(config, database);
+    await prepareDatabase(config, database, secrets);
   } finally {
     await database.close();
   }
@@ -58,7 +68,7 @@ async function main(): Promise<void> {
     url: config.DATABASE_URL,
     dataDir: path.join(config.dataDir, 'pglite'),
   });
-  const seeded = worker === null ? await prepareDatabase(config, database) : false;
+  const seeded = worker === null ? await prepareDatabase(config, database, secrets) : false;
   const embedded = !config.DATABASE_URL;
   const baileysLog = pino({ level: config.LOG_LEVEL }).child({ driver: 'baileys' });
   const app = await buildApp({
@@ -82,10 +92,16 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await database.close();
-    process.exit(0);
+    const timeoutMs = config.SHUTDOWN_TIMEOUT_MS;
+    app.log.info({ signal, timeoutMs }, 'stopping: not ready, sessions handed over, finishing work');
+    const result = await gracefulStop(app, timeoutMs).catch((error: unknown) => {
+      app.log.error({ err: error }, 'graceful stop failed');
+      return 'failed' as const;
+    });
+    if (result === 'closed') await database.close().catch(() => undefined);
+    else app.log.warn({ result, timeoutMs }, 'stopped before everything finished');
+    app.log.info({ result }, 'stopped');
+    process.exit(result === 'closed' ? 0 : 1);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

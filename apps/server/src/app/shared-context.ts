@@ -8,6 +8,7 @@ import { findTicket, toTicket } from '../db/ticket-repository.js';
 import { AppError } from '../lib/app-error.js';
 import { CompanyCaches } from '../lib/company-cache.js';
 import { NotifyListener } from '../lib/notify-listener.js';
+import { LEASE_RELEASE_CHANNEL, NotifySignal } from '../lib/notify-signal.js';
 import type { Secrets } from '../lib/secrets.js';
 import { AuthCache } from '../modules/auth/auth-cache.js';
 import { isSessionAlive } from '../modules/auth/sessions.js';
@@ -49,7 +50,9 @@ export async function createContext(
   // the node's one LISTEN connection.
   const authCache = new AuthCache();
   const caches = new CompanyCaches();
-  const notifications = new NotifyListener().add(authCache).add(caches);
+  // Another node gave its session leases back: this node takes them over at once (SessionManager).
+  const leaseReleases = new NotifySignal(LEASE_RELEASE_CHANNEL);
+  const notifications = new NotifyListener().add(authCache).add(caches).add(leaseReleases);
   await notifications.start(database);
   app.addHook('onClose', async () => notifications.stop());
   const ctx: AppContext = {
@@ -63,6 +66,7 @@ export async function createContext(
     authCache,
     caches,
     notifications,
+    leaseReleases,
     // What the inbound pipeline asks of automation and modules (it imports nothing above channels).
     inbound: {
       automation: { botJob: QUEUE_BOT_JOB, isRatingAnswer },

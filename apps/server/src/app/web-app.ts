@@ -57,7 +57,7 @@ export async function registerWebFiles(app: ZodApp, web: WebApp | undefined, pre
     const url = request.url.split('?')[0] ?? '';
     const underApi = prefix !== '' && (url === prefix || url.startsWith(`${prefix}/`));
     const isApi = underApi || url.startsWith('/socket.io') || url === '/metrics';
-    if (web && !isApi && isPageRequest(request, url)) return web.sendIndex(request, reply);
+    if (web && !isApi && isPageRequest(request, url, prefix)) return web.sendIndex(request, reply);
     throw new AppError('ERR_NOT_FOUND');
   });
 }
@@ -72,15 +72,19 @@ function isNavigation(request: FastifyRequest): boolean {
 }
 
 /**
- * Whether an unknown path gets the web app (its client routes): a navigation (above) to a path whose
- * last segment has no file extension, with HTML preferred to JSON in Accept (negotiated: an Accept of
- * only any type is not enough); /index.html is the page too. /favicon.ico, /foo.js or an API client's
- * call answer 404 instead.
+ * Whether an unknown path gets the web app (its client routes): a GET or HEAD of a path whose last
+ * segment has no file extension (/index.html is the page too). With the API under a prefix, such a
+ * path is a client route whatever the Accept header (curl and uptime monitors accept any type). At the
+ * root prefix, where API and client routes share paths, it must be a navigation (above) with HTML
+ * preferred to JSON in Accept (negotiated: an Accept of only any type is not enough). /favicon.ico,
+ * /foo.js or (at the root prefix) an API client's call answer 404 instead.
  */
-function isPageRequest(request: FastifyRequest, url: string): boolean {
-  if (!isNavigation(request)) return false;
+function isPageRequest(request: FastifyRequest, url: string, prefix: string): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const lastSegment = url.slice(url.lastIndexOf('/') + 1);
   if (url !== '/index.html' && path.posix.extname(lastSegment) !== '') return false;
+  if (prefix !== '') return true;
+  if (!isNavigation(request)) return false;
   return new Negotiator(request).mediaType(['application/json', 'text/html']) === 'text/html';
 }
 

@@ -3,6 +3,7 @@ import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { whatsappLeases, whatsappSessions, whatsapps } from '../db/schema/index.js';
 import { findWhatsapp } from '../db/whatsapp-repository.js';
+import { LEASE_RELEASE_CHANNEL } from '../lib/notify-signal.js';
 import { whatsappView } from '../lib/secret-views.js';
 import type { ChannelDriver, DriverContext, DriverEvents } from './driver.js';
 import type { ConnectionRef, InboundPipeline } from './inbound-pipeline.js';
@@ -39,6 +40,7 @@ export class SessionManager {
   >();
   private closing = false;
   private timer: NodeJS.Timeout | undefined;
+  private soon: NodeJS.Immediate | undefined;
   /** What sends what other nodes stored for the connections this node runs (added by the app), in order. */
   private readonly pendingDelivery: ((connectionIds: number[]) => Promise<void>)[] = [];
 
@@ -92,6 +94,20 @@ export class SessionManager {
         ),
       );
     return !!row;
+  }
+
+  /**
+   * The node id holding a live lease on this connection's session (this node's own id when it runs
+   * it here), or undefined when no live node holds it (or leases are off).
+   */
+  async holder(connectionId: number): Promise<string | undefined> {
+    if (this.drivers.has(connectionId)) return this.lease.nodeId;
+    if (!this.lease.enabled) return undefined;
+    const [row] = await this.ctx.db
+      .select({ owner: whatsappLeases.owner })
+      .from(whatsappLeases)
+      .where(and(eq(whatsappLeases.whatsappId, connectionId), sql`${whatsappLeases.expiresAt} > now()`));
+    return row?.owner;
   }
 
   /**
@@ -256,6 +272,8 @@ export class SessionManager {
     this.closing = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    if (this.soon) clearImmediate(this.soon);
+    this.soon = undefined;
     await Promise.all(
       [...this.drivers.values()].map(({ ref }) =>
         this.stop(ref.companyId, ref.id, { silent: true, keepLease: true }),
@@ -266,7 +284,24 @@ export class SessionManager {
         .delete(whatsappLeases)
         .where(eq(whatsappLeases.owner, this.lease.nodeId))
         .catch((error) => this.ctx.log.warn({ err: error }, 'lease release'));
+      // The other nodes take the sessions over now rather than at their next upkeep.
+      await this.ctx.db
+        .execute(sql`select pg_notify(${LEASE_RELEASE_CHANNEL}, ${this.lease.nodeId})`)
+        .catch((error) => this.ctx.log.warn({ err: error }, 'lease release notice'));
     }
+  }
+
+  /**
+   * Runs the lease upkeep (`tick()`) as soon as possible, once however often it is asked before it
+   * runs: another node gave its leases back. Only while the lease timer runs (servers; tests tick by
+   * hand unless they start it).
+   */
+  tickSoon(): void {
+    if (!this.timer || this.closing || this.soon) return;
+    this.soon = setImmediate(() => {
+      this.soon = undefined;
+      void this.tick().catch((error) => this.ctx.log.error({ err: error }, 'session lease upkeep'));
+    });
   }
 
   /** The events a driver reports through, and a wait for the state changes queued so far. */

@@ -136,6 +136,32 @@ const RAW_TIMESTAMPTZ = {
 };
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+/** The advisory lock (a bigint) held while a node applies migrations on a Postgres server. */
+const MIGRATION_LOCK_KEY = '7270617064657301';
+
+/** The `when` (ms) of the newest migration of this build (drizzle-kit's journal), read once. */
+let newestMigration: number | undefined;
+
+/**
+ * Whether every migration of this build is applied to the database (drizzle's
+ * `drizzle.__drizzle_migrations` holds the newest one); false when none is. For readiness.
+ */
+export async function migrationsApplied(database: DatabaseHandle): Promise<boolean> {
+  if (newestMigration === undefined) {
+    const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as {
+      entries: { when: number }[];
+    };
+    newestMigration = Math.max(0, ...journal.entries.map((entry) => entry.when));
+  }
+  const exists = await database.executor.executeSql(
+    "select to_regclass('drizzle.__drizzle_migrations') is not null as present",
+  );
+  if (!exists.rows[0]?.present) return false;
+  const { rows } = await database.executor.executeSql(
+    'select coalesce(max(created_at), 0)::text as newest from drizzle.__drizzle_migrations',
+  );
+  return Number(rows[0]?.newest ?? 0) >= newestMigration;
+}
 
 /**
  * Opens the database: a Postgres server through `pg` when `url` is given, otherwise PGlite stored in
@@ -183,7 +209,17 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
         listenPg(options.url!, typeof channels === 'string' ? [channels] : channels, onNotify, onState),
       onStatement: (fn) => statements.add(fn),
       executor: { executeSql: (text, values) => pool.query(text, values) },
-      migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
+      // Several nodes starting at once: one applies the migrations, the others wait, then find none left.
+      migrate: async () => {
+        const lock = await pool.connect();
+        try {
+          await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+          await migratePg(db, { migrationsFolder: MIGRATIONS_DIR });
+        } finally {
+          await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+          lock.release();
+        }
+      },
       ping: async () => {
         await db.execute(sql`select 1`);
       },

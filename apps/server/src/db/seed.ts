@@ -2,7 +2,7 @@ import { FREE_TRIAL_PLAN_NAME } from '@zapdesk/shared';
 import { count, eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import { hashPassword } from '../lib/password.js';
-import type { Database } from './client.js';
+import type { Database, Tx } from './client.js';
 import { insertCompany } from './company-rows.js';
 import {
   companies,
@@ -137,16 +137,23 @@ export async function seedDemo(db: Database): Promise<boolean> {
   return true;
 }
 
+/** The advisory lock (a bigint) taken while the first super user is created. */
+const FIRST_SUPER_USER_LOCK = '7270617064657302';
+
 /**
  * Production start: creates the first super user from ADMIN_EMAIL/ADMIN_PASSWORD (in a company of
  * its own with no due date) when no super user exists. Nothing else is seeded.
  */
 export async function ensureSuperUser(db: Database, config: Config): Promise<boolean> {
   if (!config.ADMIN_EMAIL || !config.ADMIN_PASSWORD) return false;
-  const [existing] = await db.select({ value: count() }).from(users).where(eq(users.super, true));
-  if ((existing?.value ?? 0) > 0) return false;
+  const superUsers = async (tx: Tx) =>
+    (await tx.select({ value: count() }).from(users).where(eq(users.super, true)))[0]?.value ?? 0;
+  if ((await superUsers(db)) > 0) return false;
   const passwordHash = await hashPassword(config.ADMIN_PASSWORD);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    // Nodes starting together on an empty database: one creates the super user, the others find it.
+    await tx.execute(sql`select pg_advisory_xact_lock(${FIRST_SUPER_USER_LOCK})`);
+    if ((await superUsers(tx)) > 0) return false;
     const companyId = await insertCompany(tx, {
       name: 'Zapdesk',
       planId: null,
@@ -163,6 +170,6 @@ export async function ensureSuperUser(db: Database, config: Config): Promise<boo
       allTicket: 'enabled',
       updatedAt: sql`now()`,
     });
+    return true;
   });
-  return true;
 }

@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from './test-app.js';
 
 const ROUTES: [route: string, auth: 'public' | 'user', role?: 'admin' | 'super', plan?: string][] = [
   ['GET /health', 'public'],
+  ['GET /ready', 'public'],
   ['POST /auth/login', 'public'],
   ['POST /auth/refresh_token', 'public'],
   ['DELETE /auth/logout', 'public'],

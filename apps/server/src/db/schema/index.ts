@@ -8,6 +8,7 @@ export * from './contact-extra.js';
 export * from './contact-lists.js';
 export * from './files.js';
 export * from './flows.js';
+export * from './instance.js';
 export * from './outside.js';
 export * from './password-resets.js';
 export * from './queue-extra.js';
