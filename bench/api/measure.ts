@@ -61,6 +61,7 @@ export function scenariosFor(company: SeededCompany, numberPart: string, busyTic
     { name: 'admin status=pending', as: 'admin', query: q({ showAll: true, status: 'pending' }) },
     { name: 'admin queue filter (1 queue)', as: 'admin', query: q({ showAll: true, queueIds: [third] }) },
     { name: 'agent page 1 (visibility)', as: 'agent', query: q({ pageNumber: 1 }) },
+    { name: 'agent status=open (visibility)', as: 'agent', query: q({ status: 'open' }) },
     {
       name: `search common word '${COMMON_WORD}'`,
       as: 'admin',

@@ -77,6 +77,10 @@ export const tickets = pgTable(
     // Lists page newest first by (updated_at, id): the id makes the order total, so a page is read
     // from the index without a sort and keyset pages seek straight to their place.
     index('tickets_company_status_updated_idx').on(t.companyId, t.status, t.updatedAt, t.id),
+    // A status tab's count with a queue filter or an agent's visibility (own tickets, the queues'
+    // tickets, unassigned ones) reads this index alone: every column those conditions test is in its
+    // key, so no ticket row is fetched to count.
+    index('tickets_company_status_queue_user_idx').on(t.companyId, t.status, t.queueId, t.userId),
     index('tickets_company_queue_idx').on(t.companyId, t.queueId),
     index('tickets_company_user_idx').on(t.companyId, t.userId),
     index('tickets_company_contact_idx').on(t.companyId, t.contactId),
