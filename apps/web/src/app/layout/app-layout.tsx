@@ -46,7 +46,11 @@ export function AppLayout() {
       <Suspense fallback={null}>
         <Realtime user={user} />
       </Suspense>
-      <TopBar onToggleMenu={() => setOpen((o) => !o)} zIndex={theme.zIndex.drawer + (small ? 0 : 1)} />
+      <TopBar
+        onToggleMenu={() => setOpen((o) => !o)}
+        zIndex={theme.zIndex.drawer + (small ? 0 : 1)}
+        compact={small}
+      />
       {small ? (
         <Suspense fallback={null}>
           <MobileDrawer
