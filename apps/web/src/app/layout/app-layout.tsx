@@ -5,6 +5,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { useCurrentUser } from '../../features/auth/session-context';
+import { KeyboardHelp } from './keyboard-help';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
@@ -46,6 +47,7 @@ export function AppLayout() {
       <Suspense fallback={null}>
         <Realtime user={user} />
       </Suspense>
+      <KeyboardHelp />
       <TopBar
         onToggleMenu={() => setOpen((o) => !o)}
         zIndex={theme.zIndex.drawer + (small ? 0 : 1)}
