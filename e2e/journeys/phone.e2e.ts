@@ -125,6 +125,15 @@ describe('the inbox on a phone (390 x 844)', () => {
     await page.getByTestId('more-theme').waitFor({ state: 'hidden' });
   });
 
+  it('closes the menu when a wide window narrows to a phone', async () => {
+    await page.setViewportSize({ width: 1300, height: PHONE.height });
+    await page.reload();
+    await page.getByTestId('side-menu').waitFor();
+    await page.setViewportSize(PHONE);
+    await page.getByTestId('side-menu').waitFor({ state: 'hidden' });
+    await assertNoSidewaysScroll('/contacts after narrowing');
+  });
+
   it('opens the profile from the top bar, full screen, and signs out', async () => {
     await assertOnScreen('user-menu-button');
     await page.getByTestId('user-menu-button').click();
