@@ -20,11 +20,18 @@ interface Shortcut {
   action: string;
 }
 
-/** The shortcuts that exist, by where they work (the composer's are in features/ticket-view/composer.tsx). */
+/**
+ * The shortcuts that exist, by where they work (the composer's are in features/ticket-view/composer.tsx,
+ * the ticket steps in features/tickets/use-ticket-step-keys.ts).
+ */
 const GROUPS: { title: string; shortcuts: Shortcut[] }[] = [
   {
     title: 'shortcuts.anywhere',
-    shortcuts: [{ keys: ['?'], action: 'shortcuts.help' }],
+    shortcuts: [
+      { keys: ['?'], action: 'shortcuts.help' },
+      { keys: ['Alt', '↓'], action: 'shortcuts.nextTicket' },
+      { keys: ['Alt', '↑'], action: 'shortcuts.previousTicket' },
+    ],
   },
   {
     title: 'shortcuts.composer',
