@@ -1,7 +1,7 @@
 /**
  * Journey of the inbox on a phone (390 x 844): sign in, the ticket list, a customer's conversation
  * accepted and answered (the reply reaches the customer's phone), the side menu as an overlay that
- * closes after following a link, the contacts page, the profile menu reached from the top bar to
+ * closes after following a link, the internal chat and contacts pages, the profile menu reached from the top bar to
  * sign out, then an admin's dashboard and plans. No page scrolls sideways; toasts cover none of the top bar.
  */
 import assert from 'node:assert/strict';
@@ -112,7 +112,9 @@ describe('the inbox on a phone (390 x 844)', () => {
     await waitForPath(page, '/tickets');
   });
 
-  it('reaches contacts through the overlay menu, which closes after the link', async () => {
+  it('reaches the internal chat and contacts through the overlay menu, which closes after each link', async () => {
+    await followMenuLink('menu-chats', '/chats');
+    await assertNoSidewaysScroll('/chats');
     await followMenuLink('menu-contacts', '/contacts');
     await assertNoSidewaysScroll('/contacts');
   });

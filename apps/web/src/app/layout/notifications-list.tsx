@@ -31,7 +31,7 @@ export function NotificationsList({ anchor, tickets, paging, onClose, onOpen }: 
   const { t } = useTranslation();
   const scroll = useLoadMoreOnScroll<HTMLDivElement>(paging, tickets.length);
   return (
-    <TopBarPopover anchor={anchor} onClose={onClose} paperSx={{ width: 340, maxWidth: '100%' }}>
+    <TopBarPopover anchor={anchor} onClose={onClose} paperSx={{ width: 340 }}>
       <Box
         ref={scroll.ref}
         onScroll={scroll.onScroll}
