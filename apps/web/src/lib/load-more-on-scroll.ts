@@ -1,5 +1,5 @@
 import { LIST_LOAD_THRESHOLD_PX } from '@zapdesk/shared';
-import { type UIEvent, useEffect, useRef } from 'react';
+import { type UIEvent, useEffect, useRef, useState } from 'react';
 
 /** The part of an infinite query a scroll handler needs. */
 export interface PagedList {
@@ -31,13 +31,13 @@ export function loadMoreOnScroll(list: PagedList) {
  * (nothing to scroll yet) loads the next page too, so a short first page never stops the list.
  */
 export function useLoadMoreOnScroll<E extends HTMLElement>(list: PagedList, rows: number) {
-  const ref = useRef<E>(null);
+  // A state, not a ref object: a popover's portal mounts the box after the list's first effects.
+  const [box, setBox] = useState<E | null>(null);
   const latest = useRef(list);
   latest.current = list;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: checked again whenever the rows or the paging state change
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked again whenever the box, the rows or the paging state change
   useEffect(() => {
-    const el = ref.current;
-    if (el && el.scrollHeight - el.clientHeight < LIST_LOAD_THRESHOLD_PX) loadNextPage(latest.current);
-  }, [rows, list.hasNextPage, list.isFetchingNextPage]);
-  return { ref, onScroll: loadMoreOnScroll(list) };
+    if (box && box.scrollHeight - box.clientHeight < LIST_LOAD_THRESHOLD_PX) loadNextPage(latest.current);
+  }, [box, rows, list.hasNextPage, list.isFetchingNextPage]);
+  return { ref: setBox, onScroll: loadMoreOnScroll(list) };
 }

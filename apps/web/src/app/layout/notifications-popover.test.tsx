@@ -144,4 +144,30 @@ describe('NotificationsPopover', () => {
       restore();
     }
   });
+
+  it('loads on when a page leaves nothing to scroll (its tickets are not notifications)', async () => {
+    // A user without allTicket: unassigned waiting tickets with unread messages are no notification.
+    const hidden = Array.from({ length: 3 }, () =>
+      createTicket({ status: 'pending', queueId: null, userId: null, unreadMessages: 1 }),
+    );
+    const shown = createTicket({ unreadMessages: 1, queueId: 1 });
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      const page = Number(url.searchParams.get('pageNumber'));
+      return page === 1
+        ? json(200, { tickets: hidden, hasMore: true, count: 4 })
+        : json(200, { tickets: [shown], hasMore: false, count: 4 });
+    });
+    // Laid out, the empty list is shorter than its box.
+    const restore = stubAllBoxHeights(40, 420);
+    try {
+      const user = userEvent.setup();
+      renderPopover(createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#f00' }] }));
+      await user.click(screen.getByTestId('notifications-button'));
+      expect(await screen.findByTestId(`notifications-item-${shown.id}`)).toBeTruthy();
+      expect(screen.getByTestId('notifications-count').textContent).toBe('1');
+    } finally {
+      restore();
+    }
+  });
 });
