@@ -2,7 +2,7 @@
  * Journey of the inbox on a phone (390 x 844): sign in, the ticket list, a customer's conversation
  * accepted and answered (the reply reaches the customer's phone), the side menu as an overlay that
  * closes after following a link, the internal chat and contacts pages, the profile menu reached from the top bar to
- * sign out, then an admin's dashboard and plans. No page scrolls sideways; toasts cover none of the top bar.
+ * sign out, then an admin's dashboard, plans and API tokens. No page scrolls sideways; toasts cover none of the top bar.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -156,7 +156,7 @@ describe('the inbox on a phone (390 x 844)', () => {
     await assertNoSidewaysScroll('/login');
   });
 
-  it("fits an admin's dashboard, with plans in the more menu", async () => {
+  it("fits an admin's dashboard, plans (from the more menu) and API tokens", async () => {
     // The API calls are done: the browser may take the admin's session now.
     await signInAs(page, server.url, DEMO_ADMIN);
     await assertNoSidewaysScroll('/tickets (admin)');
@@ -167,5 +167,9 @@ describe('the inbox on a phone (390 x 844)', () => {
     await page.getByTestId('more-plans').click();
     await waitForPath(page, '/planos');
     await assertNoSidewaysScroll('/planos');
+    // The connections' API tokens are long unbroken strings.
+    await page.goto(`${server.url}/messages-api`);
+    await page.getByTestId('messages-api-tokens').waitFor();
+    await assertNoSidewaysScroll('/messages-api');
   });
 });
