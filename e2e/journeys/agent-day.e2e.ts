@@ -3,7 +3,8 @@
  * the list's preview and the bubble render (bold, italic); the agent accepts, types a message,
  * presses Enter and goes on typing a second one, sent within 300 ms of the first: both reach the
  * customer's phone, in order, and the box never lost focus; a message arriving while the ticket
- * is on screen leaves no unread count; an address that is no ticket goes back to /tickets.
+ * is on screen leaves no unread count; `?` outside the box opens the keyboard help sheet; an address
+ * that is no ticket goes back to /tickets.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -120,6 +121,24 @@ describe("the agent's day", () => {
     }
     assert.equal(unread, 0, 'the server counts no unread message');
     assert.equal(await agent.getByTestId(`ticket-unread-${ticketId}`).count(), 0);
+  });
+
+  it('opens the keyboard help sheet on ? outside the message box only', async () => {
+    const input = agent.getByTestId('composer-input');
+    await input.click();
+    await agent.keyboard.type('Tudo certo?');
+    assert.equal(await input.inputValue(), 'Tudo certo?');
+    assert.equal(await agent.getByTestId('keyboard-help').count(), 0);
+    await agent.keyboard.press('Control+A');
+    await agent.keyboard.press('Delete');
+
+    await agent.getByTestId('tickets-page').click({ position: { x: 5, y: 5 } });
+    await agent.locator('body').press('?');
+    const sheet = agent.getByTestId('keyboard-help');
+    await sheet.waitFor();
+    assert.match((await sheet.textContent()) ?? '', /Ctrl \+ Shift \+ XStrikethrough/);
+    await agent.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'hidden' });
   });
 
   it('goes back to /tickets from an address that is no ticket', async () => {

@@ -1,5 +1,5 @@
 import { LIST_LOAD_THRESHOLD_PX } from '@zapdesk/shared';
-import type { UIEvent } from 'react';
+import { type UIEvent, useEffect, useRef, useState } from 'react';
 
 /** The part of an infinite query a scroll handler needs. */
 export interface PagedList {
@@ -23,4 +23,21 @@ export function loadMoreOnScroll(list: PagedList) {
     const nearBottom = el.scrollHeight - el.scrollTop - el.clientHeight < LIST_LOAD_THRESHOLD_PX;
     if (nearBottom) loadNextPage(list);
   };
+}
+
+/**
+ * The scroll box of a popover's paged list: `onScroll` loads the next page within 100 px of the
+ * bottom (see loadMoreOnScroll), and after each render a box whose rows do not reach that far
+ * (nothing to scroll yet) loads the next page too, so a short first page never stops the list.
+ */
+export function useLoadMoreOnScroll<E extends HTMLElement>(list: PagedList, rows: number) {
+  // A state, not a ref object: a popover's portal mounts the box after the list's first effects.
+  const [box, setBox] = useState<E | null>(null);
+  const latest = useRef(list);
+  latest.current = list;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: checked again whenever the box, the rows or the paging state change
+  useEffect(() => {
+    if (box && box.scrollHeight - box.clientHeight < LIST_LOAD_THRESHOLD_PX) loadNextPage(latest.current);
+  }, [box, rows, list.hasNextPage, list.isFetchingNextPage]);
+  return { ref: setBox, onScroll: loadMoreOnScroll(list) };
 }

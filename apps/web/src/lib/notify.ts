@@ -12,9 +12,12 @@ import type { ToastContainerProps, ToastOptions, toast as toastFn } from 'react-
 import { ApiError } from './api';
 import i18n from './i18n';
 
-/** The toast container's settings (with `theme` from the colour mode), in the full app and the login entry. */
+/**
+ * The toast container's settings (with `theme` from the colour mode), in the full app and the login
+ * entry: bottom left, where toasts cover none of the top bar's buttons (full width on phones).
+ */
 export const TOAST_CONTAINER = {
-  position: 'top-right',
+  position: 'bottom-left',
   autoClose: 3000,
   newestOnTop: true,
 } as const satisfies ToastContainerProps;

@@ -8,7 +8,10 @@ export type ColorMode = 'light' | 'dark';
 
 const MUI_LOCALES = { pt: ptBR, en: enUS, es: esES } as const;
 
-/** Builds the theme for a colour mode and language. */
+/**
+ * Builds the theme for a colour mode and language. On phones (under 600 px, MUI's `sm`) every
+ * dialog is drawn full-screen, as MUI's `fullScreen` draws it, without a media-query hook in each.
+ */
 export function createAppTheme(mode: ColorMode, language: Language): Theme {
   return createTheme(
     {
@@ -21,6 +24,20 @@ export function createAppTheme(mode: ColorMode, language: Language): Theme {
       shape: { borderRadius: 8 },
       components: {
         MuiButton: { defaultProps: { disableElevation: true } },
+        MuiDialog: {
+          styleOverrides: {
+            paper: ({ theme }) => ({
+              [theme.breakpoints.down('sm')]: {
+                margin: 0,
+                width: '100%',
+                maxWidth: '100%',
+                height: '100%',
+                maxHeight: 'none',
+                borderRadius: 0,
+              },
+            }),
+          },
+        },
       },
     },
     MUI_LOCALES[language],

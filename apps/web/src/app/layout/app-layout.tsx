@@ -1,10 +1,11 @@
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import { Box, IconButton, Paper, Toolbar, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { useCurrentUser } from '../../features/auth/session-context';
+import { KeyboardHelp } from './keyboard-help';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
@@ -31,6 +32,10 @@ export function AppLayout() {
   const user = useCurrentUser();
   const small = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [open, setOpen] = useState(() => window.innerWidth > AUTO_OPEN_WIDTH);
+  // A window narrowed to a phone's width starts with the overlay menu closed, never over the page.
+  useEffect(() => {
+    if (small) setOpen(false);
+  }, [small]);
 
   const header = (
     <Toolbar sx={{ justifyContent: 'flex-end' }}>
@@ -46,7 +51,12 @@ export function AppLayout() {
       <Suspense fallback={null}>
         <Realtime user={user} />
       </Suspense>
-      <TopBar onToggleMenu={() => setOpen((o) => !o)} zIndex={theme.zIndex.drawer + (small ? 0 : 1)} />
+      <KeyboardHelp />
+      <TopBar
+        onToggleMenu={() => setOpen((o) => !o)}
+        zIndex={theme.zIndex.drawer + (small ? 0 : 1)}
+        compact={small}
+      />
       {small ? (
         <Suspense fallback={null}>
           <MobileDrawer

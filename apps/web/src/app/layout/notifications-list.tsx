@@ -1,55 +1,81 @@
-import { Avatar, Badge, List, ListItemAvatar, ListItemButton, ListItemText, Typography } from '@mui/material';
+import {
+  Avatar,
+  Badge,
+  Box,
+  CircularProgress,
+  List,
+  ListItemAvatar,
+  ListItemButton,
+  ListItemText,
+  Typography,
+} from '@mui/material';
 import type { Ticket } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { TopBarPopover, TopBarPopoverEmpty } from '../../features/common/top-bar-popover';
 import { formatTicketTime } from '../../features/tickets/ticket-format';
+import { type PagedList, useLoadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { WhatsAppText } from '../../lib/whatsapp-text';
 
 interface NotificationsListProps {
   anchor: HTMLElement | null;
   tickets: Ticket[];
+  /** The lists' paging: the next pages load when the list is scrolled within 100 px of its end. */
+  paging: PagedList;
   onClose: () => void;
   /** A ticket was chosen (the popover is to close and the ticket to open). */
   onOpen: (ticket: Ticket) => void;
 }
 
 /** The notifications popover and its list (MUI Popover, Modal, List): a chunk loaded when first opened. */
-export function NotificationsList({ anchor, tickets, onClose, onOpen }: NotificationsListProps) {
+export function NotificationsList({ anchor, tickets, paging, onClose, onOpen }: NotificationsListProps) {
   const { t } = useTranslation();
+  const scroll = useLoadMoreOnScroll<HTMLDivElement>(paging, tickets.length);
   return (
-    <TopBarPopover anchor={anchor} onClose={onClose} paperSx={{ width: 340, maxHeight: 420 }}>
-      {tickets.length === 0 ? (
-        <TopBarPopoverEmpty text={t('tickets.notifications.empty')} />
-      ) : (
-        <List dense disablePadding data-testid="notifications-list">
-          {tickets.map((ticket) => (
-            <ListItemButton
-              key={ticket.id}
-              divider
-              data-testid={`notifications-item-${ticket.id}`}
-              onClick={() => onOpen(ticket)}
-            >
-              <ListItemAvatar>
-                <Badge badgeContent={ticket.unreadMessages} color="success">
-                  <Avatar src={ticket.contact?.profilePicUrl ?? undefined}>
-                    {ticket.contact?.name?.[0]?.toUpperCase()}
-                  </Avatar>
-                </Badge>
-              </ListItemAvatar>
-              <ListItemText
-                primary={ticket.contact?.name}
-                secondary={<WhatsAppText text={ticket.lastMessage} inline />}
-                slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
-              />
-              <Typography variant="caption" color="text.secondary" sx={{ ml: 1, flexShrink: 0 }}>
-                {ticket.status === 'pending' && ticket.unreadMessages === 0
-                  ? t('tickets.tabs.pending')
-                  : formatTicketTime(ticket.updatedAt)}
-              </Typography>
-            </ListItemButton>
-          ))}
-        </List>
-      )}
+    <TopBarPopover anchor={anchor} onClose={onClose} paperSx={{ width: 340 }}>
+      <Box
+        ref={scroll.ref}
+        onScroll={scroll.onScroll}
+        sx={{ maxHeight: 420, overflowY: 'auto' }}
+        data-testid="notifications-scroll"
+      >
+        {tickets.length === 0 && !paging.hasNextPage ? (
+          <TopBarPopoverEmpty text={t('tickets.notifications.empty')} />
+        ) : (
+          <List dense disablePadding data-testid="notifications-list">
+            {tickets.map((ticket) => (
+              <ListItemButton
+                key={ticket.id}
+                divider
+                data-testid={`notifications-item-${ticket.id}`}
+                onClick={() => onOpen(ticket)}
+              >
+                <ListItemAvatar>
+                  <Badge badgeContent={ticket.unreadMessages} color="success">
+                    <Avatar src={ticket.contact?.profilePicUrl ?? undefined}>
+                      {ticket.contact?.name?.[0]?.toUpperCase()}
+                    </Avatar>
+                  </Badge>
+                </ListItemAvatar>
+                <ListItemText
+                  primary={ticket.contact?.name}
+                  secondary={<WhatsAppText text={ticket.lastMessage} inline />}
+                  slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
+                />
+                <Typography variant="caption" color="text.secondary" sx={{ ml: 1, flexShrink: 0 }}>
+                  {ticket.status === 'pending' && ticket.unreadMessages === 0
+                    ? t('tickets.tabs.pending')
+                    : formatTicketTime(ticket.updatedAt)}
+                </Typography>
+              </ListItemButton>
+            ))}
+          </List>
+        )}
+        {paging.isFetchingNextPage && (
+          <Box sx={{ display: 'grid', placeItems: 'center', p: 1 }}>
+            <CircularProgress size={20} />
+          </Box>
+        )}
+      </Box>
     </TopBarPopover>
   );
 }

@@ -7,6 +7,7 @@ import { applyAppMessageEvent, viewerOf } from '../../features/tickets/tickets-c
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
+import { scrollBoxTo, stubAllBoxHeights } from '../../test/scroll';
 import { NotificationsPopover } from './notifications-popover';
 
 vi.mock('../../features/tickets/notification-sound', () => ({ playNotificationSound: vi.fn() }));
@@ -103,5 +104,70 @@ describe('NotificationsPopover', () => {
       );
     });
     expect(playNotificationSound).toHaveBeenCalledWith(0.4);
+  });
+
+  it('pages through every unread ticket: the next page loads within 100 px of the bottom', async () => {
+    const unreadPage = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        createTicket({
+          unreadMessages: 1,
+          queueId: 1,
+          updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 1000 - from - i)).toISOString(),
+        }),
+      );
+    const pages = [unreadPage(0, 40), unreadPage(40, 40), unreadPage(80, 5)];
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.searchParams.get('withUnreadMessages') !== 'true') return json(404, { error: 'ERR_NOT_FOUND' });
+      const page = Number(url.searchParams.get('pageNumber'));
+      return json(200, { tickets: pages[page - 1], hasMore: page < pages.length, count: 85 });
+    });
+    // Laid out, the list is 2,000 px tall in a 420 px box: nothing loads before it is scrolled.
+    const restore = stubAllBoxHeights(2000, 420);
+    try {
+      const user = userEvent.setup();
+      renderPopover(createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#f00' }] }));
+      await waitFor(() => expect(screen.getByTestId('notifications-count').textContent).toBe('40+'));
+      await user.click(screen.getByTestId('notifications-button'));
+      const box = await screen.findByTestId('notifications-scroll');
+      expect(screen.getAllByTestId(/^notifications-item-/)).toHaveLength(40);
+      // 150 px from the bottom: still too far.
+      scrollBoxTo(box, 2000 - 420 - 150);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(screen.getAllByTestId(/^notifications-item-/)).toHaveLength(40);
+      scrollBoxTo(box, 2000 - 420 - 90);
+      await waitFor(() => expect(screen.getAllByTestId(/^notifications-item-/)).toHaveLength(80));
+      scrollBoxTo(box, 2000 - 420);
+      await waitFor(() => expect(screen.getAllByTestId(/^notifications-item-/)).toHaveLength(85));
+      expect(screen.getByTestId('notifications-count').textContent).toBe('85');
+    } finally {
+      restore();
+    }
+  });
+
+  it('loads on when a page leaves nothing to scroll (its tickets are not notifications)', async () => {
+    // A user without allTicket: unassigned waiting tickets with unread messages are no notification.
+    const hidden = Array.from({ length: 3 }, () =>
+      createTicket({ status: 'pending', queueId: null, userId: null, unreadMessages: 1 }),
+    );
+    const shown = createTicket({ unreadMessages: 1, queueId: 1 });
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      const page = Number(url.searchParams.get('pageNumber'));
+      return page === 1
+        ? json(200, { tickets: hidden, hasMore: true, count: 4 })
+        : json(200, { tickets: [shown], hasMore: false, count: 4 });
+    });
+    // Laid out, the empty list is shorter than its box.
+    const restore = stubAllBoxHeights(40, 420);
+    try {
+      const user = userEvent.setup();
+      renderPopover(createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#f00' }] }));
+      await user.click(screen.getByTestId('notifications-button'));
+      expect(await screen.findByTestId(`notifications-item-${shown.id}`)).toBeTruthy();
+      expect(screen.getByTestId('notifications-count').textContent).toBe('1');
+    } finally {
+      restore();
+    }
   });
 });

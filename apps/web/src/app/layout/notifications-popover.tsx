@@ -8,6 +8,7 @@ import { LazyTooltip } from '../../features/common/lazy-tooltip';
 import { playNotificationSound } from '../../features/tickets/notification-sound';
 import { onInboundMessage } from '../../features/tickets/tickets-cache';
 import { useFlatTickets, useTicketsList } from '../../features/tickets/use-tickets';
+import { loadNextPage, type PagedList } from '../../lib/load-more-on-scroll';
 import { usePreferences } from '../../lib/preferences';
 
 /** The popover and its list (MUI Popover, List, Avatar), loaded when it first opens. */
@@ -18,7 +19,9 @@ const NotificationsList = lazy(() =>
 /**
  * The top bar's notifications (core section 2 "Top bar"): tickets with unread messages and, for
  * users with allTicket 'enabled', pending tickets; clicking one opens it. A new inbound message plays
- * a short sound at the user's volume (not for the open ticket while the page is visible).
+ * a short sound at the user's volume (not for the open ticket while the page is visible). Both lists
+ * page on: the popover loads their next pages when scrolled within 100 px of its bottom, and the
+ * count reads 'n+' while pages are left.
  */
 export function NotificationsPopover() {
   const { t } = useTranslation();
@@ -43,6 +46,16 @@ export function NotificationsPopover() {
     return [...byId.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
   }, [unreadTickets, pendingTickets, withPending]);
 
+  const more = unread.hasNextPage || (withPending && pending.hasNextPage);
+  const paging: PagedList = {
+    hasNextPage: more,
+    isFetchingNextPage: unread.isFetchingNextPage || pending.isFetchingNextPage,
+    fetchNextPage: () => {
+      loadNextPage(unread);
+      if (withPending) loadNextPage(pending);
+    },
+  };
+
   const volumeRef = useRef(volume);
   volumeRef.current = volume;
   useEffect(
@@ -66,7 +79,11 @@ export function NotificationsPopover() {
             setUsed(true);
           }}
         >
-          <Badge badgeContent={tickets.length} color="secondary" data-testid="notifications-count">
+          <Badge
+            badgeContent={more ? `${tickets.length}+` : tickets.length}
+            color="secondary"
+            data-testid="notifications-count"
+          >
             <ChatIcon />
           </Badge>
         </IconButton>
@@ -76,6 +93,7 @@ export function NotificationsPopover() {
           <NotificationsList
             anchor={anchor}
             tickets={tickets}
+            paging={paging}
             onClose={() => setAnchor(null)}
             onOpen={(ticket) => {
               setAnchor(null);

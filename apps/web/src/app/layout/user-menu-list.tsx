@@ -1,7 +1,9 @@
+import KeyboardIcon from '@mui/icons-material/Keyboard';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PersonIcon from '@mui/icons-material/Person';
 import { ListItemIcon, Menu, MenuItem } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { openKeyboardHelp } from './keyboard-help';
 
 interface UserMenuListProps {
   anchor: HTMLElement | null;
@@ -10,7 +12,7 @@ interface UserMenuListProps {
   onLogout: () => void;
 }
 
-/** The profile menu's items ('profile', 'logout'): a chunk loaded when the menu first opens. */
+/** The profile menu's items ('profile', the keyboard shortcuts, 'logout'): a chunk loaded when the menu first opens. */
 export function UserMenuList({ anchor, onClose, onProfile, onLogout }: UserMenuListProps) {
   const { t } = useTranslation();
   return (
@@ -26,6 +28,18 @@ export function UserMenuList({ anchor, onClose, onProfile, onLogout }: UserMenuL
           <PersonIcon fontSize="small" />
         </ListItemIcon>
         {t('topbar.profile')}
+      </MenuItem>
+      <MenuItem
+        data-testid="keyboard-help-item"
+        onClick={() => {
+          onClose();
+          openKeyboardHelp();
+        }}
+      >
+        <ListItemIcon>
+          <KeyboardIcon fontSize="small" />
+        </ListItemIcon>
+        {t('shortcuts.menu')}
       </MenuItem>
       <MenuItem data-testid="logout" onClick={onLogout}>
         <ListItemIcon>

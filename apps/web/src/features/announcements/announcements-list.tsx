@@ -1,7 +1,8 @@
-import { Box, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { Box, Chip, CircularProgress, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import type { Announcement } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
+import { type PagedList, useLoadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { TopBarPopover } from '../common/top-bar-popover';
 import { useMediaUrl } from '../ticket-view/media';
 import { announcementMediaUrl } from './use-announcements';
@@ -24,19 +25,27 @@ function AnnouncementImage({ record }: { record: Announcement }) {
 interface AnnouncementsListProps {
   anchor: HTMLElement | null;
   records: Announcement[];
+  /** The list's paging: the next page loads when scrolled within 100 px of the bottom. */
+  paging: PagedList;
   onClose: () => void;
 }
 
 /** The announcements popover and its list (MUI Popover, Modal, List, Chip): a chunk loaded when first opened. */
-export function AnnouncementsList({ anchor, records, onClose }: AnnouncementsListProps) {
+export function AnnouncementsList({ anchor, records, paging, onClose }: AnnouncementsListProps) {
   const { t } = useTranslation();
+  const scroll = useLoadMoreOnScroll<HTMLDivElement>(paging, records.length);
   return (
     <TopBarPopover anchor={anchor} onClose={onClose}>
-      <Box sx={{ width: 360, maxHeight: 480, overflow: 'auto' }} data-testid="announcements-popover">
+      <Box
+        ref={scroll.ref}
+        onScroll={scroll.onScroll}
+        sx={{ width: 360, maxWidth: '100%', maxHeight: 480, overflow: 'auto' }}
+        data-testid="announcements-popover"
+      >
         <Typography variant="subtitle1" sx={{ px: 2, pt: 1.5 }}>
           {t('announcements.popover.title')}
         </Typography>
-        {records.length === 0 ? (
+        {records.length === 0 && !paging.hasNextPage ? (
           <Typography color="text.secondary" sx={{ p: 2 }}>
             {t('announcements.popover.empty')}
           </Typography>
@@ -75,6 +84,11 @@ export function AnnouncementsList({ anchor, records, onClose }: AnnouncementsLis
               </ListItem>
             ))}
           </List>
+        )}
+        {paging.isFetchingNextPage && (
+          <Box sx={{ display: 'grid', placeItems: 'center', p: 1 }}>
+            <CircularProgress size={20} />
+          </Box>
         )}
       </Box>
     </TopBarPopover>

@@ -1,6 +1,6 @@
 import CampaignIcon from '@mui/icons-material/Campaign';
 import { Badge, IconButton } from '@mui/material';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../auth/session-context';
 import { LazyTooltip } from '../common/lazy-tooltip';
@@ -14,7 +14,8 @@ const AnnouncementsList = lazy(() =>
 /**
  * The top bar's announcements (core section 2 "Top bar"): the active announcements, highest
  * priority then newest first, with the count of those this user has not read yet in this browser.
- * Opening the popover marks the listed ones read. Live through `company-{id}-announcement`.
+ * Opening the popover marks the listed ones read, and those of each page it loads when scrolled
+ * within 100 px of its bottom. Live through `company-{id}-announcement`.
  */
 export function AnnouncementsPopover() {
   const { t } = useTranslation();
@@ -29,12 +30,16 @@ export function AnnouncementsPopover() {
   );
   const unread = records.filter((r) => !readIds.has(r.id)).length;
 
-  const open = (target: HTMLElement) => {
-    setAnchor(target);
-    setUsed(true);
+  useEffect(() => {
+    if (!anchor) return;
     const ids = records.map((r) => r.id);
     markAnnouncementsRead(me.id, ids);
     setReadIds(new Set(ids));
+  }, [anchor, records, me.id]);
+
+  const open = (target: HTMLElement) => {
+    setAnchor(target);
+    setUsed(true);
   };
 
   return (
@@ -53,7 +58,12 @@ export function AnnouncementsPopover() {
       </LazyTooltip>
       {used && (
         <Suspense fallback={null}>
-          <AnnouncementsList anchor={anchor} records={records} onClose={() => setAnchor(null)} />
+          <AnnouncementsList
+            anchor={anchor}
+            records={records}
+            paging={list}
+            onClose={() => setAnchor(null)}
+          />
         </Suspense>
       )}
     </>

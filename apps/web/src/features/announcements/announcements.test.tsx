@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
+import { scrollBoxTo, stubAllBoxHeights } from '../../test/scroll';
 import { isAcceptedAnnouncementImage } from './announcement-modal';
 import { AnnouncementsPage } from './announcements-page';
 import { AnnouncementsPopover } from './announcements-popover';
@@ -56,6 +57,36 @@ describe('announcements', () => {
     records = [record({ id: 5, title: 'Outra' }), ...records];
     renderWithProviders(<AnnouncementsPopover />, { user: agent });
     await waitFor(() => expect(screen.getByTestId('announcements-count').textContent).toBe('1'));
+  });
+
+  it('the popover loads the next page within 100 px of its bottom, and counts what it loads as read', async () => {
+    const all = Array.from({ length: 25 }, (_, i) => record({ id: i + 1, title: `Aviso ${i + 1}` }));
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      const page = Number(url.searchParams.get('pageNumber'));
+      const rows = all.slice((page - 1) * 20, page * 20);
+      return json(200, { records: rows, hasMore: page * 20 < all.length });
+    });
+    const restore = stubAllBoxHeights(1500, 480);
+    try {
+      const user = userEvent.setup();
+      renderWithProviders(<AnnouncementsPopover />, { user: createSessionUser({ profile: 'user' }) });
+      await waitFor(() => expect(screen.getByTestId('announcements-count').textContent).toBe('20'));
+      await user.click(screen.getByTestId('announcements-button'));
+      const popover = await screen.findByTestId('announcements-popover');
+      expect(within(popover).getAllByTestId(/^announcement-item-/)).toHaveLength(20);
+      scrollBoxTo(popover, 1500 - 480 - 150);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(within(popover).getAllByTestId(/^announcement-item-/)).toHaveLength(20);
+      scrollBoxTo(popover, 1500 - 480 - 60);
+      await waitFor(() => expect(within(popover).getAllByTestId(/^announcement-item-/)).toHaveLength(25));
+      expect(within(popover).getByText('Aviso 25')).toBeTruthy();
+      // The page loaded while open is read too: no count is left.
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.getByTestId('announcements-count').textContent).toBe('0'));
+    } finally {
+      restore();
+    }
   });
 
   it('sends a user who is not the super user to / with an info toast', async () => {

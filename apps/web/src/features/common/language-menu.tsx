@@ -18,20 +18,29 @@ interface LanguageMenuProps {
   color?: 'inherit' | 'default';
 }
 
+/**
+ * Switches the UI language (stored as `i18nextLng`); with `persist` (signed in) also saves it on the
+ * server (POST /users/set-language/:lang), never interrupting the user when that fails.
+ */
+export function useLanguageChoice(persist: boolean): (lang: Language) => Promise<void> {
+  const { setLanguage } = usePreferences();
+  return async (lang: Language) => {
+    await setLanguage(lang);
+    if (persist) api.post(`/users/set-language/${lang}`).catch((err: unknown) => console.error(err));
+  };
+}
+
 /** Language menu (pt, en, es); the choice is stored as `i18nextLng`. */
 export function LanguageMenu({ persist = false, color = 'inherit' }: LanguageMenuProps) {
   const { t } = useTranslation();
-  const { language, setLanguage } = usePreferences();
+  const { language } = usePreferences();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [menuUsed, setMenuUsed] = useState(false);
+  const setLanguage = useLanguageChoice(persist);
 
   const choose = async (lang: Language) => {
     setAnchor(null);
     await setLanguage(lang);
-    if (persist) {
-      // A failure to save the choice on the server is not worth interrupting the user.
-      api.post(`/users/set-language/${lang}`).catch((err: unknown) => console.error(err));
-    }
   };
 
   return (

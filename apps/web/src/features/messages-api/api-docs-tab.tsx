@@ -201,7 +201,7 @@ export function ApiDocsTab() {
               {tokens.map((c) => (
                 <TableRow key={c.id}>
                   <TableCell>{c.name}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{c.token}</TableCell>
+                  <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{c.token}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Virtuoso } from 'react-virtuoso';
 import { TicketListItem } from './ticket-list-item';
 import type { TicketListParams } from './tickets-cache';
+import { useTicketStepKeys } from './use-ticket-step-keys';
 import { useFlatTickets, useTicketsList } from './use-tickets';
 
 /** The spinner under the list while the next page loads. */
@@ -25,13 +26,15 @@ interface TicketListProps {
 
 /**
  * A virtualised ticket list (react-virtuoso): the next page loads when the end comes within 100 px
- * while `hasMore`; loading and empty states.
+ * while `hasMore`; loading and empty states. Alt+ArrowDown / Alt+ArrowUp open the next / previous
+ * ticket.
  */
 export function TicketList({ params, selectedUuid, testId = 'tickets-list' }: TicketListProps) {
   const { t } = useTranslation();
   const list = useTicketsList(params);
   const tickets = useFlatTickets(list.data);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  useTicketStepKeys(tickets, selectedUuid);
 
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
