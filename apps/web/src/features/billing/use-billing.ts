@@ -13,6 +13,8 @@ import {
   type SubscribeResponse,
 } from '@zapdesk/shared';
 import { api } from '../../lib/api';
+import { readSession } from '../../lib/storage';
+import { runCrmCheckout } from './crm-flow';
 
 export const billingKeys = {
   all: ['billing'] as const,
@@ -52,7 +54,11 @@ export function useInvoices() {
     queryKey: billingKeys.invoices(),
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) =>
-      api.get<Invoice[]>('/invoices/all', { pageNumber: pageParam }, signal),
+      api.get<Invoice[]>(
+        '/invoices/all',
+        { companyId: readSession().companyId, pageNumber: pageParam },
+        signal,
+      ),
     getNextPageParam: (last, pages) => (last.length === INVOICES_PAGE_SIZE ? pages.length + 1 : undefined),
   });
 }
@@ -101,38 +107,5 @@ export const useMarkPaid = () =>
 export const useSavePixSettings = () =>
   useBillingMutation((body: Partial<PixSettings>) => api.put<PixSettings>('/billing/pix-settings', body));
 
-/** The CRM path of the plans page (document 3 section 4 subscribe flow, steps 2 to 7). */
-export const useCrmSubscribe = () =>
-  useBillingMutation(
-    async ({ profile, planId, period }: { profile: BillingProfile; planId: number; period: string }) => {
-      const customer = {
-        name: profile.name,
-        email: profile.email,
-        phone: profile.phone,
-        vat: profile.cnpjCpf,
-        address: profile.address,
-        city: profile.city,
-        state: profile.state,
-        zip: profile.zipcode,
-        country: profile.country,
-      };
-      let found = true;
-      try {
-        await api.get<{ exists: boolean; id: string }>('/crm-verify-customer', { name: profile.name });
-      } catch (err) {
-        if ((err as { status?: number }).status !== 404) throw err;
-        found = false;
-      }
-      if (found) await api.put('/crm-update-customer', customer);
-      else await api.post<{ clientid: string }>('/crm-create-customer', customer);
-      return api.post<{ message: string; link: string | null; invoiceId: number }>('/crm-create-invoice', {
-        planId,
-        period,
-        billing_street: profile.address,
-        billing_city: profile.city,
-        billing_state: profile.state,
-        billing_zip: profile.zipcode,
-        billing_country: profile.country,
-      });
-    },
-  );
+/** The CRM path of the plans page (crm-flow.ts); the invoices are read again when it settles. */
+export const useCrmSubscribe = () => useBillingMutation(runCrmCheckout);
