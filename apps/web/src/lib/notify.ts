@@ -7,7 +7,7 @@
  * "Web delivery"). The full app hands its already loaded `toast` over (`setToastApi`), so its
  * toasts show at once.
  */
-import { isErrorCode, providerMessage, TOAST_ERROR_MS } from '@zapdesk/shared';
+import { isErrorCode, TOAST_ERROR_MS } from '@zapdesk/shared';
 import type { ToastContainerProps, ToastOptions, toast as toastFn } from 'react-toastify';
 import { ApiError } from './api';
 import i18n from './i18n';
@@ -86,8 +86,9 @@ export function errorMessage(err: unknown): string | null {
   if (err instanceof ApiError) {
     const code = err.code;
     if (isErrorCode(code)) {
-      // A provider's own text (ERR_CRM_*) fills `{{message}}`, as plain bounded text.
-      const text = i18n.t(`errors.${code}`, { message: providerMessage(err.body?.message) });
+      // A provider's own text (ERR_CRM_*: plain and bounded by the server) fills `{{message}}`.
+      const message = typeof err.body?.message === 'string' ? err.body.message : '';
+      const text = i18n.t(`errors.${code}`, { message });
       return code === 'ERR_VALIDATION' && err.body?.field ? `${text} (${err.body.field})` : text;
     }
     if (code) return code;

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Invoice } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BILLING_PLANS } from '../../test/billing';
+import { BILLING_PLANS, listPlan } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -42,8 +42,8 @@ const PROFILE = {
 type Handler = (url: string, init: RequestInit | undefined) => Response | undefined;
 
 /** Stubs fetch: `handler` first, then the plans page's usual answers; records every call. */
-function stubApi(invoices: Invoice[], handler: Handler) {
-  const calls: { method: string; url: string; body: unknown }[] = [];
+function stubApi(invoices: Invoice[], handler: Handler, planId = 2) {
+  const calls: { method: string; url: string; body: unknown; cache: RequestCache | undefined }[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -52,10 +52,13 @@ function stubApi(invoices: Invoice[], handler: Handler) {
         method: init?.method ?? 'GET',
         url,
         body: init?.body ? JSON.parse(String(init.body)) : null,
+        cache: init?.cache,
       });
       const answer = handler(url, init);
       if (answer) return answer;
       if (url === '/api/plans/list') return json(200, BILLING_PLANS);
+      if (url.startsWith('/api/companies/listPlan/'))
+        return json(200, listPlan(BILLING_PLANS.find((p) => p.id === planId)!));
       if (url.startsWith('/api/invoices/all')) return json(200, invoices);
       if (url === '/api/billing/info') return json(200, { provider: 'crm', pixReady: false });
       if (url === '/api/billing/profile' && init?.method === 'PUT')
@@ -173,12 +176,38 @@ describe('plans page, CRM plan and period change', () => {
   it('shows the plan/invoice inconsistency without a click and opens no dialog', {
     timeout: 20_000,
   }, async () => {
-    stubApi(subscribedInvoices(), () => undefined);
+    stubApi(subscribedInvoices(), () => undefined, 3);
     const user = userEvent.setup();
     renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 3 }) });
     expect(await screen.findByText(/Mismatch found between your active plan/)).toBeTruthy();
     await user.click(await screen.findByTestId('plan-button-Completo'));
     expect(screen.queryByTestId('billing-generate')).toBeNull();
+  });
+});
+
+describe('plans page, the company plan lookup (listPlan)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reads listPlan past the browser cache and stops with its messages', { timeout: 20_000 }, async () => {
+    let answer = json(404, { error: 'ERR_NO_PLAN_FOUND' });
+    const calls = stubApi([], (url) =>
+      url.startsWith('/api/companies/listPlan/') ? answer.clone() : undefined,
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }) });
+    const button = await screen.findByTestId('plan-button-Completo');
+    await user.click(button);
+    expect(await screen.findByText('Could not verify your current plan in the system.')).toBeTruthy();
+    answer = json(500, { error: 'ERR_INTERNAL_SERVER_ERROR' });
+    await user.click(button);
+    expect(await screen.findByText("Error fetching the company's plan information.")).toBeTruthy();
+    answer = json(200, listPlan(BILLING_PLANS[1]!, null));
+    await user.click(button);
+    expect(await screen.findByText('No user found.')).toBeTruthy();
+    expect(screen.queryByTestId('billing-generate')).toBeNull();
+    const lookups = calls.filter((c) => c.url === '/api/companies/listPlan/1');
+    expect(lookups.length).toBeGreaterThanOrEqual(3);
+    expect(lookups.every((c) => c.cache === 'no-store')).toBe(true);
   });
 });
 

@@ -16,7 +16,7 @@ import {
   ToggleButtonGroup,
   Typography,
 } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   type BillingPeriod,
   type BillingProfile,
@@ -24,6 +24,7 @@ import {
   FREE_TRIAL_PLAN_NAME,
   type Invoice,
   isFreeTrialInvoice,
+  type ListPlanResponse,
   PENDING_INVOICE_LIMIT,
   type Plan,
   planPrice,
@@ -41,6 +42,7 @@ import { cancellationErrorKey, lookUpCrmCustomer, openCrmInvoice } from './crm-f
 import { formatBRL } from './money';
 import {
   billingKeys,
+  companyPlanQuery,
   useBillingInfo,
   useBillingProfile,
   useCancelInvoice,
@@ -97,7 +99,8 @@ export function PlansPage() {
   const info = useBillingInfo();
   const cancel = useCancelInvoice();
   const all = useMemo(() => invoices.data?.pages.flat() ?? [], [invoices.data]);
-  const currentPlanId = user.company.plan?.id ?? null;
+  const companyPlan = useQuery(companyPlanQuery(user.companyId));
+  const currentPlanId = companyPlan.data?.plan.id ?? user.company.plan?.id ?? null;
   const state = subscriptionState(all, currentPlanId);
   const open = all.filter((i) => i.status === 'open');
   const visiblePlans = (plans.data ?? []).filter((p) => p.name !== FREE_TRIAL_PLAN_NAME);
@@ -113,6 +116,23 @@ export function PlansPage() {
   const start = async (plan: Plan) => {
     if (state.inconsistent) {
       toast.error(t('billing.inconsistent'), { toastId: 'billing-inconsistent' });
+      return;
+    }
+    // The company's plan and due date, read again (section 8: lookup errors, no due date).
+    let lookup: ListPlanResponse;
+    try {
+      lookup = await queryClient.fetchQuery(companyPlanQuery(user.companyId));
+    } catch (err) {
+      const noPlan = err instanceof ApiError && err.code === 'ERR_NO_PLAN_FOUND';
+      toast.error(t(noPlan ? 'billing.planNotVerified' : 'billing.planLookupFailed'));
+      return;
+    }
+    if (!lookup.plan?.id) {
+      toast.error(t('billing.planNotVerified'));
+      return;
+    }
+    if (!lookup.dueDate) {
+      toast.error(t('billing.noUserFound'));
       return;
     }
     let fresh: Invoice[];

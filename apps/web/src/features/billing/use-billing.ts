@@ -6,13 +6,14 @@ import {
   type BillingProfile,
   INVOICES_PAGE_SIZE,
   type Invoice,
+  type ListPlanResponse,
   type PaymentResult,
   type PixSettings,
   type Plan,
   type SubscribeBody,
   type SubscribeResponse,
 } from '@zapdesk/shared';
-import { api } from '../../lib/api';
+import { api, apiRequest } from '../../lib/api';
 import { readSession } from '../../lib/storage';
 import { runCrmCheckout } from './crm-flow';
 
@@ -24,7 +25,19 @@ export const billingKeys = {
   invoices: () => ['billing', 'invoices'] as const,
   admin: () => ['billing', 'admin-invoices'] as const,
   pix: () => ['billing', 'pix-settings'] as const,
+  companyPlan: () => ['billing', 'company-plan'] as const,
 };
+
+/**
+ * GET /companies/listPlan/{companyId}, never from the browser cache (the server allows a private
+ * 5 s cache; a plan just changed must show at once).
+ */
+export const companyPlanQuery = (companyId: number) => ({
+  queryKey: billingKeys.companyPlan(),
+  queryFn: ({ signal }: { signal?: AbortSignal }) =>
+    apiRequest<ListPlanResponse>(`/companies/listPlan/${companyId}`, { signal, cache: 'no-store' }),
+  staleTime: 0,
+});
 
 /** GET /plans/list. */
 export const usePlans = () =>
