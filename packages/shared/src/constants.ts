@@ -34,8 +34,6 @@ export const STORAGE_KEYS = {
   signMessage: 'signOption',
   todo: 'tasks',
   cshow: 'cshow',
-  /** The company's CRM customer id, as the plans page last found it (document 3 section 3). */
-  crmClientId: 'crmClientId',
 } as const;
 /**
  * Period options of the dashboard filter (core section 9), in days. Here rather than beside the

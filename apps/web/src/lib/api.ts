@@ -106,7 +106,7 @@ async function send(path: string, options: RequestOptions, token: string | null)
       body,
       credentials: 'include',
       signal: options.signal,
-      ...(options.cache ? { cache: options.cache } : {}),
+      cache: options.cache,
     });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;

@@ -11,9 +11,11 @@ import {
   type Invoice,
   type Plan,
   planPrice,
-  STORAGE_KEYS,
 } from '@zapdesk/shared';
 import { ApiError, api, apiRequest } from '../../lib/api';
+
+/** Local-storage key of the company's CRM customer id, as last found (document 3 section 3). */
+export const CRM_CLIENT_ID_KEY = 'crmClientId';
 
 /**
  * GET /crm-verify-customer: the company's CRM customer id, kept in local storage as crmClientId;
@@ -22,11 +24,11 @@ import { ApiError, api, apiRequest } from '../../lib/api';
 export async function lookUpCrmCustomer(name: string): Promise<string | null> {
   try {
     const found = await api.get<{ exists: boolean; id: string | null }>('/crm-verify-customer', { name });
-    if (found.id) localStorage.setItem(STORAGE_KEYS.crmClientId, found.id);
+    if (found.id) localStorage.setItem(CRM_CLIENT_ID_KEY, found.id);
     return found.id;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
-      localStorage.removeItem(STORAGE_KEYS.crmClientId);
+      localStorage.removeItem(CRM_CLIENT_ID_KEY);
       return null;
     }
     throw err;
@@ -84,7 +86,7 @@ export async function runCrmCheckout(
     onStep({ kind: 'success', key: 'billing.crmCustomerUpdated' });
   } else {
     const created = await api.post<{ clientid: string }>('/crm-create-customer', customer);
-    localStorage.setItem(STORAGE_KEYS.crmClientId, created.clientid);
+    localStorage.setItem(CRM_CLIENT_ID_KEY, created.clientid);
     onStep({ kind: 'success', key: 'billing.crmCustomerCreated' });
   }
   if (input.open) {
