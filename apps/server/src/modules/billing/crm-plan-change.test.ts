@@ -14,8 +14,8 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let crm: FakeCrm;
 let t: TestApp;
-let basic: { id: number; name: string };
-let full: { id: number; name: string };
+let basic: { id: number; name: string; value: number };
+let full: { id: number; name: string; value: number };
 
 const customer = {
   name: 'Empresa',
