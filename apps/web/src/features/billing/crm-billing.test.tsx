@@ -185,6 +185,47 @@ describe('plans page, CRM plan and period change', () => {
   });
 });
 
+describe('plans page, manual Pix plan and period change', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('cancels the open manual invoice once the new one exists, leaving one open invoice', {
+    timeout: 20_000,
+  }, async () => {
+    const subscribed = subscribedInvoices().map((i) => ({
+      ...i,
+      provider: 'manual' as const,
+      paymentLink: null,
+    }));
+    const calls = stubApi(subscribed, (url, init) => {
+      if (url === '/api/billing/info') return json(200, { provider: 'manual', pixReady: true });
+      if (url === '/api/subscription')
+        return json(200, {
+          invoice: invoice({ id: 7, provider: 'manual', detail: 'Básico #2 ANUAL', period: 'ANUAL' }),
+          qrcode: { qrcode: '00020126...6304ABCD' },
+          valor: { original: '959.04' },
+          paymentLink: null,
+        });
+      if (url === '/api/invoices/5/cancel' && init?.method === 'POST')
+        return json(200, { ...subscribed[0], status: 'cancelled' });
+      return undefined;
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }) });
+    await user.click(await screen.findByTestId('period-annual'));
+    const button = await screen.findByTestId('plan-button-Básico');
+    await waitFor(() => expect(button.textContent).toBe('Switch to Annual'));
+    await user.click(button);
+    await user.click(await screen.findByTestId('billing-generate', {}, { timeout: 10_000 }));
+    expect(await screen.findByTestId('pix-qr', {}, { timeout: 10_000 })).toBeTruthy();
+    const order = calls.map((c) => `${c.method} ${c.url}`);
+    const created = order.indexOf('POST /api/subscription');
+    const cancelled = order.indexOf('POST /api/invoices/5/cancel');
+    expect(created).toBeGreaterThan(-1);
+    expect(cancelled).toBeGreaterThan(created);
+    expect(await screen.findByText('Plan updated! You will be redirected.')).toBeTruthy();
+  });
+});
+
 describe('plans page, the company plan lookup (listPlan)', () => {
   afterEach(() => vi.unstubAllGlobals());
 

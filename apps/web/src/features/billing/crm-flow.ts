@@ -35,10 +35,13 @@ export async function lookUpCrmCustomer(name: string): Promise<string | null> {
   }
 }
 
-/** The open CRM invoice a plan or period change updates (the newest; never the free trial). */
-export const openCrmInvoice = (invoices: Invoice[]): Invoice | null =>
+/**
+ * The open plan invoice of `provider` that a plan or period change replaces (the newest; never the
+ * free trial): a CRM one is updated in place, a manual one cancelled once the new one exists.
+ */
+export const openPlanInvoice = (invoices: Invoice[], provider: Invoice['provider'] = 'crm'): Invoice | null =>
   invoices
-    .filter((i) => i.status === 'open' && i.provider === 'crm' && !i.detail.includes(FREE_TRIAL_PLAN_NAME))
+    .filter((i) => i.status === 'open' && i.provider === provider && !i.detail.includes(FREE_TRIAL_PLAN_NAME))
     .sort((x, y) => y.id - x.id)[0] ?? null;
 
 /** One step's message: the i18n key of its toast and its kind. */

@@ -38,7 +38,7 @@ import { toast } from 'react-toastify';
 import { ApiError, api } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { useCurrentUser } from '../auth/session-context';
-import { cancellationErrorKey, lookUpCrmCustomer, openCrmInvoice } from './crm-flow';
+import { cancellationErrorKey, lookUpCrmCustomer, openPlanInvoice } from './crm-flow';
 import { formatBRL } from './money';
 import {
   billingKeys,
@@ -86,6 +86,7 @@ export function PlansPage() {
   const [chosen, setChosen] = useState<Plan | null>(null);
   const [checkout, setCheckout] = useState<SubscribeResponse | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const [replaced, setReplaced] = useState<Invoice | null>(null);
   const [crm, setCrm] = useState<{ customerId: string | null; open: Invoice | null }>({
     customerId: null,
     open: null,
@@ -149,13 +150,14 @@ export function PlansPage() {
     if (isCrm) {
       try {
         const customerId = await lookUpCrmCustomer(profile.data?.name ?? user.company.name);
-        setCrm({ customerId, open: openCrmInvoice(fresh) });
+        setCrm({ customerId, open: openPlanInvoice(fresh) });
       } catch (err) {
         if (err instanceof ApiError && err.code && err.code.startsWith('ERR_CRM_')) notifyError(err);
         else toast.error(t('errors.ERR_CRM_VERIFY'));
         return;
       }
     }
+    setReplaced(isCrm ? null : openPlanInvoice(fresh, 'manual'));
     setChosen(plan);
   };
 
@@ -179,7 +181,11 @@ export function PlansPage() {
         return;
       }
       const answer = await subscribe.mutateAsync({ planId: chosen.id, period });
-      toast.success(state.subscribed ? t('billing.planUpdated') : t('billing.invoiceCreated'));
+      // A plan or period change replaces the open manual invoice: it is cancelled once the new one
+      // exists, so the change never leaves two open invoices behind.
+      const changed = replaced !== null && replaced.id !== answer.invoice.id;
+      if (changed) await cancel.mutateAsync(replaced.id);
+      toast.success(changed || state.subscribed ? t('billing.planUpdated') : t('billing.invoiceCreated'));
       setChosen(null);
       setCheckout(answer);
     } catch (err) {
