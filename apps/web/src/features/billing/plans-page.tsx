@@ -189,7 +189,9 @@ export function PlansPage() {
       setChosen(null);
       setCheckout(answer);
     } catch (err) {
-      notifyError(err);
+      // An API error shows its own message; anything else is the process's generic one.
+      if (err instanceof ApiError) notifyError(err);
+      else toast.error(t('billing.processError'));
     }
   };
 
