@@ -185,6 +185,62 @@ describe('plans page, CRM plan and period change', () => {
   });
 });
 
+describe('plans page, CRM cancellation and a local copy that failed', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("'Cancelar Plano Atual' sends the CANCELADO suffix and says so; a missing invoice says to contact support", {
+    timeout: 20_000,
+  }, async () => {
+    let cancels = 0;
+    const calls = stubApi(subscribedInvoices(), (url) => {
+      if (url === '/api/crm-update-invoice')
+        return cancels++ === 0
+          ? json(200, { message: 'Sua assinatura foi cancelada com sucesso.', link: null })
+          : json(404, { error: 'ERR_NO_INVOICE_FOUND' });
+      return undefined;
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }) });
+    await user.click(await screen.findByRole('button', { name: 'Cancel Current Plan' }));
+    await user.click(await screen.findByRole('button', { name: 'Yes, Cancel Subscription' }));
+    expect(await screen.findByText('Processing your cancellation request...')).toBeTruthy();
+    expect(await screen.findByText('Your subscription was cancelled.')).toBeTruthy();
+    expect(calls.find((c) => c.url === '/api/crm-update-invoice')!.body).toEqual({
+      invoiceData: { status: 'open', detail: 'Básico #2 MENSAL CANCELADO' },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Cancel Current Plan' }));
+    await user.click(await screen.findByRole('button', { name: 'Yes, Cancel Subscription' }));
+    expect(await screen.findByText('No invoice found, please contact support.')).toBeTruthy();
+  });
+
+  it('an invoice created at the CRM but not saved here warns and still opens its payment link', {
+    timeout: 20_000,
+  }, async () => {
+    stubApi([], (url) => {
+      if (url.startsWith('/api/crm-verify-customer')) return json(200, { exists: true, id: '7' });
+      if (url === '/api/crm-update-customer') return json(200, { message: 'ok' });
+      if (url === '/api/crm-create-invoice')
+        return json(500, { error: 'ERR_CRM_INVOICE_NOT_SAVED', link: 'https://crm.example/invoice/3/h' });
+      return undefined;
+    });
+    const open = vi.fn();
+    vi.stubGlobal('open', open);
+    const user = userEvent.setup();
+    renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }) });
+    await user.click(await screen.findByTestId('plan-button-Completo'));
+    await user.click(await screen.findByTestId('billing-generate', {}, { timeout: 10_000 }));
+    expect(
+      await screen.findByText(
+        'The invoice was created in the CRM, but there was an error saving it in our system.',
+      ),
+    ).toBeTruthy();
+    await waitFor(() =>
+      expect(open).toHaveBeenCalledWith('https://crm.example/invoice/3/h', '_blank', 'noopener'),
+    );
+  });
+});
+
 describe('plans page, manual Pix plan and period change', () => {
   afterEach(() => vi.unstubAllGlobals());
 
