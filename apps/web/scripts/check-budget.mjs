@@ -26,11 +26,12 @@ const ROUTES = [
   // The login entry alone: the full app loads after the sign-in or a link.
   { route: '/login', page: 'src/features/auth/login-page.tsx', budgetKb: 99 },
   { route: '/signup', page: 'src/features/auth/signup-page.tsx', budgetKb: 272 },
-  { route: '/forgetpsw', page: 'src/features/auth/forgot-password-page.tsx', budgetKb: 258 }, // the two-step MUI form inside the app providers
+  { route: '/forgetpsw', page: 'src/features/auth/forgot-password-page.tsx', budgetKb: 259 }, // the two-step MUI form inside the app providers
   // The ticket list only: the open ticket's view, the search filters, the peek dialog, the realtime
   // connection and every page's strings but its own load later; the shell's and the list's menus,
   // popovers, tooltips and closed-filter inputs load on first use (docs/web.md, "Web delivery").
-  { route: '/tickets', page: 'src/features/tickets/tickets-page.tsx', budgetKb: 258 },
+  // 259: the error catalogue's CRM billing codes (2026-11-27); the base was at 258.0 already.
+  { route: '/tickets', page: 'src/features/tickets/tickets-page.tsx', budgetKb: 259 },
   // The date pickers come with the date-range filter, the charts after the counters.
   { route: '/ (dashboard)', page: 'src/features/dashboard/dashboard-page.tsx', budgetKb: 263 },
   // react-big-calendar (month/week/day grid, date-fns localizer) and its CSS, loaded by this page only.

@@ -88,3 +88,23 @@ export function subscriptionState(
     inconsistent: false,
   };
 }
+
+/** Longest text of a payment provider or CRM that an error answer carries. */
+export const PROVIDER_MESSAGE_MAX = 300;
+
+/**
+ * A payment provider's or CRM's message as safe plain text: HTML tags and entities removed,
+ * control characters and runs of white space collapsed, at most PROVIDER_MESSAGE_MAX characters
+ * ('' for anything that is not a string or number).
+ */
+export function providerMessage(raw: unknown): string {
+  if (typeof raw !== 'string' && typeof raw !== 'number') return '';
+  const text = String(raw)
+    .replace(/<[^>]*>?/g, ' ')
+    .replace(/&(#\d+|#x[\da-f]+|[a-z]+);/gi, ' ')
+    .replace(/[<>]/g, ' ')
+    .replace(/\p{Cc}/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > PROVIDER_MESSAGE_MAX ? `${text.slice(0, PROVIDER_MESSAGE_MAX - 1)}…` : text;
+}

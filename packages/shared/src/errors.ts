@@ -81,6 +81,25 @@ export const ERROR_STATUS = {
   /** The payment service or CRM failed or is not configured; `message` carries its text. */
   ERR_PAYMENT_PROVIDER: 502,
   /**
+   * CRM billing (document 3 section 8), each with the spec's own message; `message`, when
+   * present, is the CRM's text as plain text of at most PROVIDER_MESSAGE_MAX characters.
+   * The CRM refused a customer call, or could not be asked: 'Erro ao verificar dados no CRM.'
+   */
+  ERR_CRM_VERIFY: 502,
+  /** The customer was created at the CRM but its id could not be read back. */
+  ERR_CRM_CUSTOMER_ID: 502,
+  /** The CRM refused the new invoice; `message` is its reason. */
+  ERR_CRM_CREATE_INVOICE: 502,
+  /** The CRM refused to update the open invoice; `message` is its reason. */
+  ERR_CRM_UPDATE_INVOICE: 502,
+  /** The CRM's invoice API could not be reached (network failure, timeout or 5xx). */
+  ERR_CRM_INVOICE_API: 502,
+  /**
+   * The invoice exists at the CRM but its local copy could not be saved; `link` is the CRM's
+   * payment link, so the payer can still pay (shown as a warning).
+   */
+  ERR_CRM_INVOICE_NOT_SAVED: 500,
+  /**
    * Cloud API connection: the customer last wrote more than 24 hours ago, so only an approved
    * message template may be sent.
    */

@@ -436,7 +436,7 @@ const EXEMPT: Record<string, string> = {
   'PUT /api/companies/:id/schedules': 'the body is the one list of schedules',
   'PUT /api/settings/:key': 'the body is the one value of the setting',
   'PUT /api/crm-update-invoice':
-    'an action, not an edit: cancels the open CRM invoice or replaces it by a new plan; tested in crm.test.ts',
+    'an action, not an edit: cancels the open CRM invoice or changes its plan and period; tested in crm.test.ts',
   'PUT /api/crm-update-customer':
     'forwards the whole customer to the CRM (the spec client sends every field); tested in crm.test.ts',
   'PUT /api/whatsappsession/:id': 'no body: restarts the session',

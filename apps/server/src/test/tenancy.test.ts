@@ -800,6 +800,25 @@ describe('cross-company access', () => {
     expect(ids).not.toContain(theirs);
   });
 
+  it("POST /invoices keeps the copy for the caller's company only, whatever companyId it sends", async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/invoices',
+      headers: bearer(b.admin),
+      payload: { plan: { name: 'Básico', value: 1 }, companyId: a.companyId },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().companyId).toBe(b.companyId);
+    const theirs = await t.app.inject({ method: 'GET', url: '/api/invoices/all', headers: bearer(a.admin) });
+    expect(theirs.json().map((i: { id: number }) => i.id)).not.toContain(res.json().id);
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/invoices/${res.json().id}`,
+      headers: bearer(a.admin),
+    });
+    expect(read.statusCode).toBe(404);
+  });
+
   it('super-user billing: only the super user confirms a payment of any company', async () => {
     const invoiceId = await createOpenInvoice(a.companyId);
     const url = `/api/invoices/${invoiceId}/pay`;

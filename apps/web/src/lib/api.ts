@@ -40,6 +40,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, QueryValue | QueryValue[]>;
   signal?: AbortSignal;
+  /** The browser cache mode (`no-store` for answers that must never come from its cache). */
+  cache?: RequestCache;
   /** Public call (login, signup, refresh, plans list): no refresh, no session clearing. */
   public?: boolean;
 }
@@ -104,6 +106,7 @@ async function send(path: string, options: RequestOptions, token: string | null)
       body,
       credentials: 'include',
       signal: options.signal,
+      cache: options.cache,
     });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;

@@ -37,6 +37,14 @@ describe('locales', () => {
   it('keep the spec pt strings literally', () => {
     const pt_ = i18n.getFixedT('pt');
     expect(pt_('pages.noPermission')).toBe('Acesso não permitido');
+    // The CRM's messages (document 3 section 8), kept in the billing section and nested.
+    expect(pt_('errors.ERR_CRM_VERIFY')).toBe('Erro ao verificar dados no CRM.');
+    expect(pt_('errors.ERR_CRM_CREATE_INVOICE', { message: 'Sem cliente' })).toBe(
+      'Erro ao criar fatura no Perfex CRM: Sem cliente',
+    );
+    expect(pt_('errors.ERR_CRM_INVOICE_NOT_SAVED')).toBe(
+      'A fatura foi gerada no CRM, mas houve um erro ao salvá-la em nosso sistema.',
+    );
     expect(pt_('auth.duplicateLogin')).toBe('Sua conta foi acessada em outro computador.');
     expect(pt_('users.confirmDelete.message')).toBe('Deseja realmente excluir este registro?');
   });

@@ -89,7 +89,9 @@ export function errorMessage(err: unknown): string | null {
   if (err instanceof ApiError) {
     const code = err.code;
     if (isErrorCode(code)) {
-      const text = i18n.t(`errors.${code}`);
+      // A provider's own text (ERR_CRM_*: plain and bounded by the server) fills `{{message}}`.
+      const message = typeof err.body?.message === 'string' ? err.body.message : '';
+      const text = i18n.t(`errors.${code}`, { message });
       return code === 'ERR_VALIDATION' && err.body?.field ? `${text} (${err.body.field})` : text;
     }
     if (code) return code;

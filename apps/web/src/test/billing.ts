@@ -1,5 +1,5 @@
 /** Test data shared by the billing tests. */
-import type { Plan } from '@zapdesk/shared';
+import type { ListPlanResponse, Plan } from '@zapdesk/shared';
 
 const plan = (id: number, name: string, value: number): Plan => ({
   id,
@@ -23,3 +23,9 @@ export const BILLING_PLANS = [
   plan(2, 'Básico', 99.9),
   plan(3, 'Completo', 199.9),
 ];
+
+/** GET /companies/listPlan answer of company 1 on `plan` (due date in the future unless given). */
+export const listPlan = (
+  plan: Plan,
+  dueDate: string | null = '2030-12-31T00:00:00.000Z',
+): ListPlanResponse => ({ id: 1, dueDate, plan, effectiveFeatures: {}, effectiveModules: {} });

@@ -63,6 +63,26 @@ export type Invoice = z.infer<typeof ZInvoice>;
 export const ZAdminInvoice = ZInvoice.extend({ companyName: z.string() });
 export type AdminInvoice = z.infer<typeof ZAdminInvoice>;
 
+/**
+ * POST /invoices (document 3 section 7): the local copy of a plan invoice, as the spec's client
+ * sends it after creating the invoice at the CRM: the plan (name and value) and the dueDate.
+ * `plan.id`/`planId` and `period` may name the plan and period directly; otherwise the plan is
+ * found by name and the period read from the value (the annual price means ANUAL). The value is
+ * the server's price, never the one sent. dueDate is an ISO date or date-time.
+ */
+export const ZInvoiceCopyBody = z.object({
+  plan: z.object({
+    id: ZId.optional(),
+    name: z.string().trim().min(1).max(120),
+    value: z.coerce.number().min(0).max(10_000_000).optional(),
+  }),
+  planId: ZId.optional(),
+  period: z.enum(BILLING_PERIODS).optional(),
+  dueDate: z.string().trim().max(40).optional(),
+  companyId: z.unknown().optional(),
+});
+export type InvoiceCopyBody = z.input<typeof ZInvoiceCopyBody>;
+
 /** GET /invoices/admin query (super user): open invoices of every company by default. */
 export const ZAdminInvoiceQuery = z.object({
   status: z.enum(INVOICE_STATUSES).optional().default('open'),

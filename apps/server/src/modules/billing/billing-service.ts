@@ -5,6 +5,7 @@ import {
   FREE_TRIAL_PLAN_NAME,
   INVOICES_PAGE_SIZE,
   type Invoice,
+  type InvoiceCopyBody,
   type InvoiceStatus,
   type PaymentEvent,
   type PaymentResult,
@@ -14,8 +15,10 @@ import {
   type SubscribeBody,
   type SubscribeResponse,
   ZBillingProfile,
+  ZInvoiceCopyBody,
   ZSubscribeBody,
 } from '@zapdesk/shared';
+import { isValid, parseISO } from 'date-fns';
 import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { billingProfiles, companies, invoicePayments, invoices, plans } from '../../db/schema/index.js';
@@ -262,6 +265,63 @@ export async function subscribe(
     valor: { original: invoice.value.toFixed(2) },
     paymentLink: invoice.paymentLink,
   };
+}
+
+/** A due date sent by a client: an ISO date or date-time between 2000 and 2100, else now. */
+function clientDueDate(value: string | undefined): Date {
+  const date = value ? parseISO(value) : null;
+  if (!date || !isValid(date)) return new Date();
+  const year = date.getUTCFullYear();
+  return year >= 2000 && year <= 2100 ? date : new Date();
+}
+
+/**
+ * POST /invoices (document 3 section 7): keeps the local copy of a plan invoice of the caller
+ * company, priced by the server (annual 12 × monthly × 0.8). An open invoice of the same plan and
+ * period is the copy already (POST /crm-create-invoice keeps one): it is answered again, so the
+ * spec's client, which saves after creating, never adds a second open invoice.
+ * @throws ERR_NO_PLAN_FOUND (unknown or free-trial plan), ERR_PENDING_INVOICE.
+ */
+export async function saveInvoiceCopy(
+  ctx: AppContext,
+  companyId: number,
+  input: InvoiceCopyBody,
+): Promise<Invoice> {
+  const body = ZInvoiceCopyBody.parse(input);
+  const id = body.planId ?? body.plan.id;
+  const [plan] = await ctx.db
+    .select()
+    .from(plans)
+    .where(id !== undefined ? eq(plans.id, id) : eq(plans.name, body.plan.name))
+    .orderBy(plans.id)
+    .limit(1);
+  if (!plan || plan.name === FREE_TRIAL_PLAN_NAME) throw new AppError('ERR_NO_PLAN_FOUND');
+  const annual = planPrice(plan.value, 'ANUAL');
+  const period =
+    body.period ??
+    (body.plan.value !== undefined && Math.abs(body.plan.value - annual) < 0.005 ? 'ANUAL' : 'MENSAL');
+  const detail = invoiceDetail(plan, period);
+  const open = await ctx.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.companyId, companyId), eq(invoices.status, 'open')))
+    .orderBy(desc(invoices.id));
+  const same = open.find((i) => i.planId === plan.id && i.detail === detail);
+  if (same) return toInvoice(same);
+  if (open.length >= PENDING_INVOICE_LIMIT) throw new AppError('ERR_PENDING_INVOICE');
+  const [row] = await ctx.db
+    .insert(invoices)
+    .values({
+      companyId,
+      planId: plan.id,
+      detail,
+      value: planPrice(plan.value, period),
+      dueDate: clientDueDate(body.dueDate),
+      period,
+      provider: ctx.config.BILLING_PROVIDER === 'crm' ? 'crm' : billingDriver(ctx).name,
+    })
+    .returning();
+  return toInvoice(row!);
 }
 
 /**

@@ -3,79 +3,28 @@
  * header, form bodies, customers and invoices search): the token stays on the server, prices come
  * from the plan, customers and invoices are the caller company's only.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, plans } from '../../db/schema/index.js';
 import { bearer, createTenant, type TenantFixture } from '../../test/factories.js';
+import { type FakeCrm, startFakeCrm } from '../../test/fake-crm.js';
 import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-const TOKEN = 'perfex-secret-token';
-const customers: { userid: string; company: string; website: string }[] = [];
-const crmInvoices: { id: string; number: string; hash: string; form: URLSearchParams }[] = [];
-const seen: { method: string; url: string; token: string | undefined }[] = [];
-let fake: http.Server;
+let crm: FakeCrm;
+let customers: FakeCrm['customers'];
+let crmInvoices: FakeCrm['crmInvoices'];
+let seen: FakeCrm['seen'];
+let TOKEN: string;
 let t: TestApp;
 let a: TenantFixture;
 let b: TenantFixture;
 let planId: number;
 
 beforeAll(async () => {
-  fake = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, token: req.headers.authtoken as string });
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      if (req.headers.authtoken !== TOKEN) return send(401, { status: false, message: 'Token' });
-      const form = new URLSearchParams(raw);
-      const url = decodeURIComponent(req.url ?? '');
-      if (req.method === 'GET' && url.startsWith('/api/customers/search/')) {
-        const key = url.slice('/api/customers/search/'.length);
-        const found = customers.filter((c) => c.company.includes(key) || c.website.includes(key));
-        return found.length ? send(200, found) : send(404, { status: false, message: 'No data were found' });
-      }
-      if (req.method === 'POST' && url === '/api/customers') {
-        customers.push({
-          userid: String(100 + customers.length),
-          company: form.get('company')!,
-          website: form.get('website') ?? '',
-        });
-        return send(200, { status: true, message: 'Client add successful.' });
-      }
-      if (req.method === 'PUT' && url.startsWith('/api/customers/')) {
-        return send(200, { status: true, message: 'Client Update Successful.' });
-      }
-      if (req.method === 'POST' && url === '/api/invoices') {
-        crmInvoices.push({
-          id: String(500 + crmInvoices.length),
-          number: form.get('number')!,
-          hash: 'h4sh',
-          form,
-        });
-        return send(200, { status: true, message: 'Invoice Added Successfully' });
-      }
-      if (req.method === 'GET' && url.startsWith('/api/invoices/search/')) {
-        const key = url.slice('/api/invoices/search/'.length);
-        return send(
-          200,
-          crmInvoices.filter((i) => i.number === key).map(({ form: _f, ...rest }) => rest),
-        );
-      }
-      if (req.method === 'DELETE' && url.startsWith('/api/invoices/')) {
-        return send(200, { status: true, message: 'Invoice Deleted Successfully' });
-      }
-      send(404, { status: false, message: 'not found' });
-    });
-  });
-  await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
-  const port = (fake.address() as AddressInfo).port;
-  t = await createTestApp({ CRM_URL: `http://127.0.0.1:${port}`, CRM_TOKEN: TOKEN });
+  crm = await startFakeCrm();
+  ({ customers, crmInvoices, seen, token: TOKEN } = crm);
+  t = await createTestApp({ CRM_URL: crm.url, CRM_TOKEN: TOKEN });
   a = await createTenant(t.app);
   b = await createTenant(t.app);
   const [plan] = await t.app.ctx.db.select().from(plans).where(eq(plans.name, 'Completo'));
@@ -92,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise((resolve) => fake.close(resolve));
+  await crm.close();
 });
 
 const call = (
@@ -174,7 +123,7 @@ describe('CRM calls (Perfex)', () => {
     expect(after.json().status).toBe('cancelled');
   });
 
-  it('updates the plan by replacing the open CRM invoice and cancels with the CANCELADO suffix', async () => {
+  it('updates the plan of the open CRM invoice in place and cancels with the CANCELADO suffix', async () => {
     const billing = {
       planId,
       period: 'MENSAL',
@@ -186,22 +135,37 @@ describe('CRM calls (Perfex)', () => {
     };
     const first = await call(a, 'POST', '/api/crm-create-invoice', billing);
     expect(first.statusCode).toBe(200);
+    const crmInvoice = crmInvoices.at(-1)!;
     const [basic] = await t.app.ctx.db.select().from(plans).where(eq(plans.name, 'Básico'));
     const none = await call(b, 'PUT', '/api/crm-update-invoice', { invoiceData: { planId: basic!.id } });
     expect(none.statusCode).toBe(404);
+    const created = crmInvoices.length;
     const updated = await call(a, 'PUT', '/api/crm-update-invoice', {
       invoiceData: { status: 'open', planId: basic!.id, period: 'ANUAL' },
       companyInfo: { billing_street: 'Rua B, 2' },
     });
     expect(updated.statusCode).toBe(200);
-    expect(crmInvoices.at(-1)!.form.get('newitems[0][rate]')).toBe('959.04');
-    expect(crmInvoices.at(-1)!.form.get('billing_street')).toBe('Rua B, 2');
-    const old = await call(a, 'GET', `/api/invoices/${first.json().invoiceId}`);
-    expect(old.json().status).toBe('cancelled');
+    expect(updated.json()).toEqual({ message: 'Invoice Updated Successfully', link: first.json().link });
+    // The same CRM invoice got the new item and price; no other invoice was created there.
+    expect(crmInvoices).toHaveLength(created);
+    const sent = crmInvoice.updates.at(-1)!;
+    expect(sent.get('newitems[0][rate]')).toBe('959.04');
+    expect(sent.get('recurring')).toBe('12');
+    expect(sent.get('number')).toBe(crmInvoice.number);
+    expect(sent.get('billing_street')).toBe('Rua B, 2');
+    expect(sent.get('removed_items[0]')).toBeTruthy();
+    expect(crmInvoice.items).toHaveLength(1);
+    const same = await call(a, 'GET', `/api/invoices/${first.json().invoiceId}`);
+    expect(same.json()).toMatchObject({
+      status: 'open',
+      planId: basic!.id,
+      period: 'ANUAL',
+      value: 959.04,
+      detail: `Básico #${basic!.id} ANUAL`,
+    });
     const list = (await call(a, 'GET', '/api/invoices/all')).json() as { status: string; detail: string }[];
     const open = list.filter((i) => i.status === 'open');
     expect(open).toHaveLength(1);
-    expect(open[0]!.detail).toContain('ANUAL');
     const cancelled = await call(a, 'PUT', '/api/crm-update-invoice', {
       invoiceData: { status: 'open', detail: `${open[0]!.detail} CANCELADO` },
     });

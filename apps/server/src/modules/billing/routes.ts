@@ -6,6 +6,7 @@ import {
   ZBillingProfile,
   ZCoercedId,
   ZInvoice,
+  ZInvoiceCopyBody,
   ZPageQuery,
   ZPaymentResult,
   ZPixSettings,
@@ -25,6 +26,7 @@ import {
   listAllInvoices,
   listInvoices,
   markInvoicePaid,
+  saveInvoiceCopy,
   subscribe,
   updateBillingProfile,
 } from './billing-service.js';
@@ -80,6 +82,11 @@ export function billingRoutes(app: ZodApp, ctx: AppContext): void {
     '/invoices/all',
     { config: adminRoute, schema: { tags, querystring: ZPageQuery, response: { 200: z.array(ZInvoice) } } },
     (request) => listInvoices(ctx, request.auth.companyId, request.query),
+  );
+  app.post(
+    '/invoices',
+    { config: adminRoute, schema: { tags, body: ZInvoiceCopyBody, response: { 200: ZInvoice } } },
+    (request) => saveInvoiceCopy(ctx, request.auth.companyId, request.body),
   );
   app.get(
     '/invoices/admin',

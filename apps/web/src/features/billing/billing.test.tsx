@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type Invoice, subscriptionState } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BILLING_PLANS } from '../../test/billing';
+import { BILLING_PLANS, listPlan } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -77,6 +77,7 @@ describe('plans page', () => {
       vi.fn(async (input: RequestInfo | URL) => {
         const url = String(input);
         if (url === '/api/plans/list') return json(200, PLANS);
+        if (url.startsWith('/api/companies/listPlan/')) return json(200, listPlan(PLANS[1]!));
         if (url.startsWith('/api/invoices/all')) return json(200, invoices);
         if (url === '/api/billing/profile') return json(200, null);
         return json(404, { error: 'ERR_NOT_FOUND' });
@@ -141,6 +142,7 @@ describe('plans page, CRM path', () => {
         const url = String(input);
         calls.push(`${init?.method ?? 'GET'} ${url.split('?')[0]}`);
         if (url === '/api/plans/list') return json(200, PLANS);
+        if (url.startsWith('/api/companies/listPlan/')) return json(200, listPlan(PLANS[1]!));
         if (url.startsWith('/api/invoices/all')) return json(200, []);
         if (url === '/api/billing/info') return json(200, { provider: 'crm', pixReady: false });
         if (url === '/api/billing/profile' && init?.method === 'PUT')

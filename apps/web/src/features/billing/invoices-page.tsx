@@ -1,6 +1,10 @@
 import {
   Button,
   Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
   Paper,
   Stack,
   Table,
@@ -11,6 +15,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   type Invoice,
   invoiceDisplayStatus,
@@ -21,13 +26,14 @@ import {
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { formatDate } from '../../lib/format';
+import { formatShortDateTime } from '../../lib/format';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { notifyError } from '../../lib/notify';
 import { useCurrentUser } from '../auth/session-context';
+import { cancelBillingInvoice, cancellationErrorKey, crmPaymentLink } from './crm-flow';
 import { formatBRL } from './money';
 import { PixSettingsForm } from './pix-settings-form';
-import { useAdminInvoices, useCancelInvoice, useInvoices, useMarkPaid } from './use-billing';
+import { billingKeys, useAdminInvoices, useInvoices, useMarkPaid } from './use-billing';
 
 const PixDialog = lazy(() => import('./pix-dialog'));
 const CheckoutDialog = lazy(() => import('./checkout-dialog'));
@@ -66,7 +72,7 @@ function AdminInvoices() {
                 <TableCell>{invoice.companyName}</TableCell>
                 <TableCell>{invoice.detail}</TableCell>
                 <TableCell>{formatBRL(invoice.value)}</TableCell>
-                <TableCell>{formatDate(invoice.dueDate)}</TableCell>
+                <TableCell>{formatShortDateTime(invoice.dueDate)}</TableCell>
                 <TableCell align="right">
                   <Button
                     size="small"
@@ -101,7 +107,6 @@ export function InvoicesPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const invoices = useInvoices();
-  const cancel = useCancelInvoice();
   const [checkout, setCheckout] = useState<SubscribeResponse | null>(null);
   const [paying, setPaying] = useState<Invoice | null>(null);
   const all = invoices.data?.pages.flat() ?? [];
@@ -109,7 +114,39 @@ export function InvoicesPage() {
   const canCancel = open.length >= PENDING_INVOICE_LIMIT && open.some(isFreeTrialInvoice);
   const rows = all.filter((i) => !isFreeTrialInvoice(i));
 
-  const pay = (invoice: Invoice) => setPaying(invoice);
+  const [toCancel, setToCancel] = useState<Invoice | null>(null);
+  const queryClient = useQueryClient();
+
+  /** 'Pagar': a CRM invoice opens its payment page (crm-verify-invoice); others the checkout. */
+  const pay = async (invoice: Invoice) => {
+    if (invoice.provider !== 'crm') {
+      setPaying(invoice);
+      return;
+    }
+    try {
+      const link = await crmPaymentLink(invoice);
+      if (link) window.open(link, '_blank', 'noopener');
+      else toast.error(t('billing.cancelNoInvoice'));
+    } catch (err) {
+      notifyError(err);
+    }
+  };
+
+  /** 'Cancelar' after its confirmation: 'Processando pedido de cancelamento...', then the result. */
+  const confirmCancel = async () => {
+    const invoice = toCancel;
+    setToCancel(null);
+    if (!invoice) return;
+    toast.info(t('billing.cancelProcessing'));
+    try {
+      await cancelBillingInvoice(invoice, user.companyId);
+      toast.success(t('billing.invoiceCancelled'));
+    } catch (err) {
+      toast.error(t(cancellationErrorKey(err)));
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: billingKeys.all });
+    }
+  };
 
   return (
     <Stack spacing={3} data-testid="invoices-page">
@@ -138,18 +175,27 @@ export function InvoicesPage() {
                 <TableRow key={invoice.id} data-testid={`invoice-${invoice.id}`}>
                   <TableCell>{invoice.detail}</TableCell>
                   <TableCell>{formatBRL(invoice.value)}</TableCell>
-                  <TableCell>{formatDate(invoice.dueDate)}</TableCell>
+                  <TableCell>{formatShortDateTime(invoice.dueDate)}</TableCell>
                   <TableCell>
                     <StatusChip invoice={invoice} />
                   </TableCell>
                   <TableCell align="right">
                     {invoice.status === 'open' && (
-                      <Button size="small" onClick={() => pay(invoice)} data-testid={`pay-${invoice.id}`}>
+                      <Button
+                        size="small"
+                        onClick={() => void pay(invoice)}
+                        data-testid={`pay-${invoice.id}`}
+                      >
                         {t('billing.pay')}
                       </Button>
                     )}
                     {invoice.status === 'open' && canCancel && (
-                      <Button size="small" color="error" onClick={() => cancel.mutate(invoice.id)}>
+                      <Button
+                        size="small"
+                        color="error"
+                        onClick={() => setToCancel(invoice)}
+                        data-testid={`cancel-${invoice.id}`}
+                      >
                         {t('billing.cancelInvoice')}
                       </Button>
                     )}
@@ -166,6 +212,21 @@ export function InvoicesPage() {
         </TableContainer>
       </Stack>
       {user.super && <AdminInvoices />}
+      <Dialog open={toCancel !== null} onClose={() => setToCancel(null)}>
+        <DialogTitle>{t('billing.cancelInvoice')}</DialogTitle>
+        <DialogContent>{t('billing.cancelInvoiceConfirm')}</DialogContent>
+        <DialogActions>
+          <Button onClick={() => setToCancel(null)}>{t('billing.back')}</Button>
+          <Button
+            color="error"
+            variant="contained"
+            onClick={() => void confirmCancel()}
+            data-testid="cancel-invoice-confirm"
+          >
+            {t('billing.cancelInvoiceYes')}
+          </Button>
+        </DialogActions>
+      </Dialog>
       <Suspense fallback={null}>
         {paying && (
           <CheckoutDialog

@@ -16,24 +16,33 @@ import {
   ToggleButtonGroup,
   Typography,
 } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   type BillingPeriod,
   type BillingProfile,
+  CANCELLED_SUFFIX,
   FREE_TRIAL_PLAN_NAME,
+  type Invoice,
+  isFreeTrialInvoice,
+  type ListPlanResponse,
   PENDING_INVOICE_LIMIT,
   type Plan,
   planPrice,
   type SubscribeResponse,
   subscriptionState,
 } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
+import { ApiError, api } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { useCurrentUser } from '../auth/session-context';
+import { cancellationErrorKey, lookUpCrmCustomer, openPlanInvoice } from './crm-flow';
 import { formatBRL } from './money';
 import {
+  billingKeys,
+  companyPlanQuery,
   useBillingInfo,
   useBillingProfile,
   useCancelInvoice,
@@ -71,11 +80,17 @@ export function planButton(
 export function PlansPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const user = useCurrentUser();
   const [period, setPeriod] = useState<BillingPeriod>('MENSAL');
   const [chosen, setChosen] = useState<Plan | null>(null);
   const [checkout, setCheckout] = useState<SubscribeResponse | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const [replaced, setReplaced] = useState<Invoice | null>(null);
+  const [crm, setCrm] = useState<{ customerId: string | null; open: Invoice | null }>({
+    customerId: null,
+    open: null,
+  });
   const plans = usePlans();
   const invoices = useInvoices();
   const profile = useBillingProfile();
@@ -85,17 +100,64 @@ export function PlansPage() {
   const info = useBillingInfo();
   const cancel = useCancelInvoice();
   const all = useMemo(() => invoices.data?.pages.flat() ?? [], [invoices.data]);
-  const currentPlanId = user.company.plan?.id ?? null;
+  const companyPlan = useQuery(companyPlanQuery(user.companyId));
+  const currentPlanId = companyPlan.data?.plan.id ?? user.company.plan?.id ?? null;
   const state = subscriptionState(all, currentPlanId);
   const open = all.filter((i) => i.status === 'open');
   const visiblePlans = (plans.data ?? []).filter((p) => p.name !== FREE_TRIAL_PLAN_NAME);
 
-  const start = (plan: Plan) => {
-    if (state.inconsistent) toast.error(t('billing.inconsistent'));
-    if (open.length >= PENDING_INVOICE_LIMIT) {
+  const isCrm = info.data?.provider === 'crm';
+
+  // The inconsistency is shown as soon as the invoices tell it, not only after a click.
+  useEffect(() => {
+    if (state.inconsistent) toast.error(t('billing.inconsistent'), { toastId: 'billing-inconsistent' });
+  }, [state.inconsistent, t]);
+
+  /** Steps 1 and 2 of the subscribe flow: pending invoices read again, then the CRM customer. */
+  const start = async (plan: Plan) => {
+    if (state.inconsistent) {
+      toast.error(t('billing.inconsistent'), { toastId: 'billing-inconsistent' });
+      return;
+    }
+    // The company's plan and due date, read again (section 8: lookup errors, no due date).
+    let lookup: ListPlanResponse;
+    try {
+      lookup = await queryClient.fetchQuery(companyPlanQuery(user.companyId));
+    } catch (err) {
+      const noPlan = err instanceof ApiError && err.code === 'ERR_NO_PLAN_FOUND';
+      toast.error(t(noPlan ? 'billing.planNotVerified' : 'billing.planLookupFailed'));
+      return;
+    }
+    if (!lookup.plan?.id) {
+      toast.error(t('billing.planNotVerified'));
+      return;
+    }
+    if (!lookup.dueDate) {
+      toast.error(t('billing.noUserFound'));
+      return;
+    }
+    let fresh: Invoice[];
+    try {
+      fresh = await api.get<Invoice[]>('/invoices/all', { companyId: user.companyId, pagenumber: 1 });
+    } catch {
+      toast.error(t('billing.pendingCheckFailed'));
+      return;
+    }
+    if (fresh.filter((i) => i.status === 'open').length >= PENDING_INVOICE_LIMIT) {
       toast.error(`${t('billing.pendingTitle')} ${t('billing.pendingText')}`);
       return;
     }
+    if (isCrm) {
+      try {
+        const customerId = await lookUpCrmCustomer(profile.data?.name ?? user.company.name);
+        setCrm({ customerId, open: openPlanInvoice(fresh) });
+      } catch (err) {
+        if (err instanceof ApiError && err.code && err.code.startsWith('ERR_CRM_')) notifyError(err);
+        else toast.error(t('errors.ERR_CRM_VERIFY'));
+        return;
+      }
+    }
+    setReplaced(isCrm ? null : openPlanInvoice(fresh, 'manual'));
     setChosen(plan);
   };
 
@@ -103,32 +165,63 @@ export function PlansPage() {
     if (!chosen) return;
     try {
       await saveProfile.mutateAsync(data);
-      if (info.data?.provider === 'crm') {
-        const created = await crmSubscribe.mutateAsync({ profile: data, planId: chosen.id, period });
-        toast.success(state.subscribed ? t('billing.planUpdated') : t('billing.invoiceCreated'));
+      if (isCrm) {
+        const created = await crmSubscribe.mutateAsync({
+          profile: data,
+          plan: chosen,
+          period,
+          customerId: crm.customerId,
+          open: crm.open,
+          company: { id: user.companyId, name: user.company.name, dueDate: user.company.dueDate ?? null },
+          onStep: ({ kind, key }) => toast[kind](t(key)),
+        });
         setChosen(null);
         navigate('/financeiro');
         if (created.link) window.open(created.link, '_blank', 'noopener');
         return;
       }
       const answer = await subscribe.mutateAsync({ planId: chosen.id, period });
-      toast.success(state.subscribed ? t('billing.planUpdated') : t('billing.invoiceCreated'));
+      // A plan or period change replaces the open manual invoice: it is cancelled once the new one
+      // exists, so the change never leaves two open invoices behind.
+      const changed = replaced !== null && replaced.id !== answer.invoice.id;
+      if (changed) await cancel.mutateAsync(replaced.id);
+      toast.success(changed || state.subscribed ? t('billing.planUpdated') : t('billing.invoiceCreated'));
       setChosen(null);
       setCheckout(answer);
     } catch (err) {
-      notifyError(err);
+      // An API error shows its own message; anything else is the process's generic one.
+      if (err instanceof ApiError) notifyError(err);
+      else toast.error(t('billing.processError'));
     }
   };
 
+  /** 'Sim, Cancelar Assinatura': the open invoices cancelled (a CRM one by the CANCELADO suffix). */
   const cancelCurrent = async () => {
     setConfirmCancel(false);
+    if (!currentPlanId) {
+      toast.error(t('billing.cancelNoPlan'));
+      return;
+    }
+    const targets = open.filter((i) => !isFreeTrialInvoice(i));
+    if (targets.length === 0) {
+      toast.error(t('billing.cancelNoInvoice'));
+      return;
+    }
     toast.info(t('billing.cancelling'));
     try {
-      for (const invoice of open) await cancel.mutateAsync(invoice.id);
+      for (const invoice of targets) {
+        if (invoice.provider === 'crm') {
+          await api.put('/crm-update-invoice', {
+            invoiceData: { status: 'open', detail: `${invoice.detail} ${CANCELLED_SUFFIX}` },
+          });
+        } else await cancel.mutateAsync(invoice.id);
+      }
       toast.success(t('billing.cancelled'));
       navigate('/financeiro');
     } catch (err) {
-      notifyError(err);
+      toast.error(t(cancellationErrorKey(err)));
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: billingKeys.all });
     }
   };
 
@@ -204,7 +297,7 @@ export function PlansPage() {
                   variant="contained"
                   fullWidth
                   disabled={button.disabled}
-                  onClick={() => start(plan)}
+                  onClick={() => void start(plan)}
                   data-testid={`plan-button-${plan.name}`}
                 >
                   {t(`billing.buttons.${button.key}`)}

@@ -6,13 +6,16 @@ import {
   type BillingProfile,
   INVOICES_PAGE_SIZE,
   type Invoice,
+  type ListPlanResponse,
   type PaymentResult,
   type PixSettings,
   type Plan,
   type SubscribeBody,
   type SubscribeResponse,
 } from '@zapdesk/shared';
-import { api } from '../../lib/api';
+import { api, apiRequest } from '../../lib/api';
+import { readSession } from '../../lib/storage';
+import { runCrmCheckout } from './crm-flow';
 
 export const billingKeys = {
   all: ['billing'] as const,
@@ -22,7 +25,19 @@ export const billingKeys = {
   invoices: () => ['billing', 'invoices'] as const,
   admin: () => ['billing', 'admin-invoices'] as const,
   pix: () => ['billing', 'pix-settings'] as const,
+  companyPlan: () => ['billing', 'company-plan'] as const,
 };
+
+/**
+ * GET /companies/listPlan/{companyId}, never from the browser cache (the server allows a private
+ * 5 s cache; a plan just changed must show at once).
+ */
+export const companyPlanQuery = (companyId: number) => ({
+  queryKey: billingKeys.companyPlan(),
+  queryFn: ({ signal }: { signal?: AbortSignal }) =>
+    apiRequest<ListPlanResponse>(`/companies/listPlan/${companyId}`, { signal, cache: 'no-store' }),
+  staleTime: 0,
+});
 
 /** GET /plans/list. */
 export const usePlans = () =>
@@ -52,7 +67,11 @@ export function useInvoices() {
     queryKey: billingKeys.invoices(),
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) =>
-      api.get<Invoice[]>('/invoices/all', { pageNumber: pageParam }, signal),
+      api.get<Invoice[]>(
+        '/invoices/all',
+        { companyId: readSession().companyId, pageNumber: pageParam },
+        signal,
+      ),
     getNextPageParam: (last, pages) => (last.length === INVOICES_PAGE_SIZE ? pages.length + 1 : undefined),
   });
 }
@@ -101,38 +120,5 @@ export const useMarkPaid = () =>
 export const useSavePixSettings = () =>
   useBillingMutation((body: Partial<PixSettings>) => api.put<PixSettings>('/billing/pix-settings', body));
 
-/** The CRM path of the plans page (document 3 section 4 subscribe flow, steps 2 to 7). */
-export const useCrmSubscribe = () =>
-  useBillingMutation(
-    async ({ profile, planId, period }: { profile: BillingProfile; planId: number; period: string }) => {
-      const customer = {
-        name: profile.name,
-        email: profile.email,
-        phone: profile.phone,
-        vat: profile.cnpjCpf,
-        address: profile.address,
-        city: profile.city,
-        state: profile.state,
-        zip: profile.zipcode,
-        country: profile.country,
-      };
-      let found = true;
-      try {
-        await api.get<{ exists: boolean; id: string }>('/crm-verify-customer', { name: profile.name });
-      } catch (err) {
-        if ((err as { status?: number }).status !== 404) throw err;
-        found = false;
-      }
-      if (found) await api.put('/crm-update-customer', customer);
-      else await api.post<{ clientid: string }>('/crm-create-customer', customer);
-      return api.post<{ message: string; link: string | null; invoiceId: number }>('/crm-create-invoice', {
-        planId,
-        period,
-        billing_street: profile.address,
-        billing_city: profile.city,
-        billing_state: profile.state,
-        billing_zip: profile.zipcode,
-        billing_country: profile.country,
-      });
-    },
-  );
+/** The CRM path of the plans page (crm-flow.ts); the invoices are read again when it settles. */
+export const useCrmSubscribe = () => useBillingMutation(runCrmCheckout);
