@@ -442,6 +442,8 @@ const EXEMPT: Record<string, string> = {
   'PUT /api/whatsappsession/:id': 'no body: restarts the session',
   'PUT /api/whatsapp/:id/cloud':
     'saving restarts the session against the Graph API; channels/cloud/cloud.test.ts checks omitted fields (secrets too) keep their values',
+  'PUT /api/notifications/:id/read':
+    "no body: reads the bell entry's ticket (test/classic-client-fork.test.ts)",
   'PUT /api/ticket-tags/:ticketId/:tagId':
     "no body: adds the path's tag; the ticket's other tags stay (modules/kanban/kanban.test.ts)",
 };
