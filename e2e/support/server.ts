@@ -12,6 +12,10 @@ export interface RunningServer {
   dataDir: string;
   /** Stops the server; removes DATA_DIR unless `keepData`. */
   stop(options?: { keepData?: boolean }): Promise<void>;
+  /** Sends `signal` to the server; resolves with its exit code (null when ended by a signal). */
+  kill(signal: NodeJS.Signals): Promise<number | null>;
+  /** What the server wrote to stdout and stderr so far. */
+  output(): string;
 }
 
 async function freePort(): Promise<number> {
@@ -38,7 +42,7 @@ export async function startServer(
   if (!fs.existsSync(main) || !fs.existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
     throw new Error('Build first: npm run build');
   }
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = existingDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-e2e-'));
   const child: ChildProcess = spawn(process.execPath, [main], {
     cwd: ROOT,
@@ -73,11 +77,20 @@ export async function startServer(
     if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
   return {
     url,
     dataDir,
+    output: () => output,
+    kill: (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
     stop: async (options) => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);

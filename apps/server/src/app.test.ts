@@ -178,6 +178,7 @@ describe('GET /api/ready', () => {
   it('is ready with the database up and migrations applied, and 503 while draining', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/ready', headers: { accept: '*/*' } });
     expect(res.statusCode).toBe(200);
+    expect(res.headers.connection).not.toBe('close');
     expect(res.json()).toEqual({
       status: 'ready',
       checks: { database: 'ok', redis: 'off', migrations: 'ok', draining: false },
@@ -189,7 +190,11 @@ describe('GET /api/ready', () => {
       expect(draining.json()).toMatchObject({ status: 'error', error: 'ERR_SERVICE_UNAVAILABLE' });
       expect(draining.json().checks.draining).toBe(true);
       // Liveness is not readiness: a draining node is still alive.
-      expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      const health = await t.app.inject({ method: 'GET', url: '/api/health' });
+      expect(health.statusCode).toBe(200);
+      // While draining every answer closes its connection, so a proxy does not reuse it.
+      expect(health.headers.connection).toBe('close');
+      expect(draining.headers.connection).toBe('close');
     } finally {
       t.app.readiness.draining = false;
     }

@@ -160,6 +160,13 @@ const ZEnv = z.object({
    * jobs and in-flight requests finished; past it the process exits with code 1.
    */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * How long a stopping node keeps answering after its readiness fails and its sessions are handed
+   * over, ms, each answer closing its connection: longer than the proxy's health-check interval, so
+   * the proxy stops sending it requests before it stops listening (a request on a pooled connection
+   * to a node that closed would fail instead of going to another node).
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(3000),
   /** How long a node's lease on a connection's session lasts without renewal, ms (Postgres only). */
   SESSION_LEASE_MS: z.coerce.number().int().min(4000).max(600_000).default(20_000),
   /**

@@ -94,7 +94,7 @@ async function main(): Promise<void> {
     closing = true;
     const timeoutMs = config.SHUTDOWN_TIMEOUT_MS;
     app.log.info({ signal, timeoutMs }, 'stopping: not ready, sessions handed over, finishing work');
-    const result = await gracefulStop(app, timeoutMs).catch((error: unknown) => {
+    const result = await gracefulStop(app, timeoutMs, config.SHUTDOWN_DRAIN_MS).catch((error: unknown) => {
       app.log.error({ err: error }, 'graceful stop failed');
       return 'failed' as const;
     });

@@ -251,10 +251,14 @@ export class Realtime {
     sockets.socketsJoin(rooms);
   }
 
-  /** Drops every socket and stops the engine; the HTTP server itself is closed by Fastify. */
+  /**
+   * Drops every socket's connection and stops the engine; the HTTP server itself is closed by
+   * Fastify. The connections are closed without a disconnect packet: clients see the transport
+   * close and reconnect (to another node, through the proxy), where an explicit disconnect would
+   * tell them to stay away.
+   */
   close(): void {
     try {
-      this.io.local.disconnectSockets(true);
       this.io.engine.close();
     } catch (error) {
       this.log.warn({ err: error }, 'socket.io close');

@@ -12,7 +12,9 @@ import { createSessionUser, createUser } from '../test/fixtures';
 import { renderWithProviders } from '../test/render';
 import { useRealtime } from './use-realtime';
 
-const fake = vi.hoisted(() => ({ socket: null as null | (EventEmitter & { disconnect: () => void }) }));
+const fake = vi.hoisted(() => ({
+  socket: null as null | (EventEmitter & { disconnect: () => void; io: EventEmitter }),
+}));
 
 vi.mock('../lib/browser', () => ({ reloadPage: vi.fn() }));
 vi.mock('../lib/socket', async (importOriginal) => {
@@ -21,7 +23,10 @@ vi.mock('../lib/socket', async (importOriginal) => {
   return {
     ...actual,
     connectSocket: () => {
-      const socket = Object.assign(new Emitter(), { disconnect: vi.fn(), io: { opts: {} } });
+      const socket = Object.assign(new Emitter(), {
+        disconnect: vi.fn(),
+        io: Object.assign(new Emitter(), { opts: {} }),
+      });
       fake.socket = socket;
       return socket;
     },
@@ -45,6 +50,16 @@ describe('useRealtime', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.mocked(reloadPage).mockClear();
+  });
+
+  it('reads every list on screen again once the socket reconnects (events sent meanwhile are lost)', async () => {
+    const { queryClient } = renderWithProviders(<Realtime user={me} />, { user: me });
+    queryClient.setQueryData(queuesKeys.list(), [{ id: 4, name: 'Vendas', color: '#111' }]);
+    expect(queryClient.getQueryState(queuesKeys.list())?.isInvalidated).toBe(false);
+    act(() => {
+      fake.socket?.io.emit('reconnect', 1);
+    });
+    expect(queryClient.getQueryState(queuesKeys.list())?.isInvalidated).toBe(true);
   });
 
   it('on a duplicate login toasts, then clears the session and reloads after 1 s', async () => {

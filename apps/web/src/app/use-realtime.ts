@@ -162,9 +162,14 @@ export function useRealtime(user: SessionUser): void {
     socket.on('connect_error', (err: Error) => {
       if (err.message === 'ERR_SESSION_EXPIRED') reloadLater();
     });
+    // Events sent while the socket was away (its node stopped, the network dropped) never arrive:
+    // once it is back (on whichever node), every list and view on screen is read again.
+    const onReconnect = () => void queryClient.invalidateQueries();
+    socket.io.on('reconnect', onReconnect);
     const offRefreshed = onSessionRefreshed((answer) => updateSocketToken(socket, answer.token));
 
     return () => {
+      socket.io.off('reconnect', onReconnect);
       offAuth();
       offUser();
       offWhatsapp();
