@@ -7,6 +7,7 @@ import {
   ZUpdateTicketBody,
 } from '@zapdesk/shared';
 import { z } from 'zod';
+import type { AutoAssigner } from '../../automation/auto-assign.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
@@ -20,7 +21,12 @@ import {
 } from './tickets-service.js';
 
 /** Tickets API (core section 7 Tickets and messages). */
-export function ticketRoutes(app: ZodApp, ctx: AppContext, sender: OutboundSender): void {
+export function ticketRoutes(
+  app: ZodApp,
+  ctx: AppContext,
+  sender: OutboundSender,
+  assigner?: AutoAssigner,
+): void {
   const tags = ['tickets'];
   app.get(
     '/tickets',
@@ -56,7 +62,21 @@ export function ticketRoutes(app: ZodApp, ctx: AppContext, sender: OutboundSende
       config: userRoute,
       schema: { tags, params: ZIdParam, body: ZUpdateTicketBody, response: { 200: ZTicket } },
     },
-    (request) => updateTicket(ctx, sender, request.auth, request.params.id, request.body),
+    async (request) => {
+      const { companyId } = request.auth;
+      const before = await getVisibleTicket(ctx, request.auth, { id: request.params.id });
+      const after = await updateTicket(ctx, sender, request.auth, request.params.id, request.body);
+      // Returned or moved to a queue: it may be assigned; closed or passed on: its agent has room.
+      await assigner?.ticketWaiting(companyId, after.id);
+      if (
+        before.userId !== null &&
+        before.status === 'open' &&
+        (after.status !== 'open' || after.userId !== before.userId)
+      ) {
+        await assigner?.request({ companyId, userId: before.userId });
+      }
+      return after;
+    },
   );
   app.delete(
     '/tickets/:id',

@@ -18,6 +18,7 @@ const detail = (overrides: Partial<QueueDetail> = {}): QueueDetail => ({
   schedules: DEFAULT_QUEUE_SCHEDULES,
   integrationId: null,
   promptId: null,
+  autoAssignment: 'off',
   options: [],
   ...overrides,
 });
