@@ -209,4 +209,32 @@ describe('automatic assignment', () => {
     expect(res.statusCode).toBe(400);
     expect(JSON.stringify(res.json())).toContain('autoAssignment');
   });
+
+  it('hands out the waiting tickets when a queue is switched on', async () => {
+    await online(s.agent);
+    const [id] = await write(1);
+    expect((await row(id!)).status).toBe('pending');
+    await setQueue('least_busy');
+    await run();
+    expect((await row(id!)).userId).toBe(s.agent.id);
+  });
+
+  it("gives a deleted agent's open tickets to the queue's other agents", async () => {
+    await setQueue('round_robin');
+    await online(second);
+    const [id] = await write(1);
+    expect((await row(id!)).userId).toBe(second.id);
+    await online(s.agent);
+    await run();
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${second.id}`,
+      headers: bearer(s.admin),
+    });
+    expect(res.statusCode).toBe(204);
+    await run();
+    const after = await row(id!);
+    expect(after.status).toBe('open');
+    expect(after.userId).toBe(s.agent.id);
+  });
 });

@@ -47,7 +47,14 @@ export function userRoutes(app: ZodApp, ctx: AppContext, assigner?: AutoAssigner
         return user;
       },
     ],
-    remove: [adminRoute, (auth, id) => deleteUser(ctx, auth, id)],
+    remove: [
+      adminRoute,
+      async (auth, id) => {
+        await deleteUser(ctx, auth, id);
+        // Its open tickets wait again: the queues that assign by themselves hand them out.
+        await assigner?.request({ companyId: auth.companyId });
+      },
+    ],
   });
   app.get(
     '/users/list',
