@@ -3,11 +3,19 @@ import { and, eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messages, tickets, users as usersTable } from '../db/schema/index.js';
-import { type ConnectedTenant, customerSays, openOneQueueTenant, putSetting } from '../test/conversation.js';
+import {
+  type ConnectedTenant,
+  customerSays,
+  flushJobs,
+  openOneQueueTenant,
+  putSetting,
+} from '../test/conversation.js';
 import { bearer, createUser, customerNumber, type TestUser } from '../test/factories.js';
+import { flowEdge, flowNode } from '../test/flow-fixture.js';
 import { listenLocally, openSocket, socketReady } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { pickAgent } from './auto-assign.js';
+import { FLOW_STEP_JOB } from './flows/flow-engine.js';
 
 let t: TestApp;
 let url: string;
@@ -236,5 +244,37 @@ describe('automatic assignment', () => {
     const after = await row(id!);
     expect(after.status).toBe('open');
     expect(after.userId).toBe(s.agent.id);
+  });
+
+  it('assigns the ticket a flow hands to the queue when its run ends', async () => {
+    await setQueue('round_robin');
+    await online(s.agent);
+    await run();
+    const api = async (url: string, payload: object) => {
+      const res = await t.app.inject({ method: 'POST', url, headers: bearer(s.admin), payload });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return res.json();
+    };
+    const flow = await api('/api/flowbuilder', { name: 'Atendimento' });
+    await api('/api/flowbuilder/flow', {
+      idFlow: flow.id,
+      nodes: [
+        flowNode('1', 'start', { label: 'Inicio do fluxo' }),
+        flowNode('hello', 'message', { label: 'Olá!' }),
+        flowNode('queue', 'ticket', { data: { id: s.queueId, name: 'Fila' } }),
+      ],
+      connections: [flowEdge('1', 'hello'), flowEdge('hello', 'queue')],
+    });
+    await api('/api/flowcampaign', {
+      name: 'Oi',
+      flowId: flow.id,
+      whatsappId: s.whatsappId,
+      phrase: 'atendimento',
+    });
+    const { ticketId } = await customerSays(t.app, s, customerNumber(), 'atendimento', () =>
+      flushJobs(t, FLOW_STEP_JOB, true),
+    );
+    const after = await row(ticketId);
+    expect(after).toMatchObject({ status: 'open', userId: s.agent.id });
   });
 });
