@@ -246,7 +246,7 @@ function createAutomation(app: ZodApp, { ctx, jobs, sender }: Channels): FlowEng
   new QueueBot(ctx, sender, bots, (companyId, ticketId) =>
     assigner.ticketWaiting(companyId, ticketId),
   ).register(jobs);
-  const timers = new ConnectionTimers(ctx, sender);
+  const timers = new ConnectionTimers(ctx, sender, assigner);
   timers.register(jobs);
   app.decorate('timers', timers);
   app.decorate('bots', bots);

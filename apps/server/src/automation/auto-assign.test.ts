@@ -2,7 +2,7 @@ import { companyChannel } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { messages, tickets, users as usersTable } from '../db/schema/index.js';
+import { messages, tickets, users as usersTable, whatsapps } from '../db/schema/index.js';
 import {
   type ConnectedTenant,
   customerSays,
@@ -276,5 +276,21 @@ describe('automatic assignment', () => {
     );
     const after = await row(ticketId);
     expect(after).toMatchObject({ status: 'open', userId: s.agent.id });
+  });
+
+  it('assigns the next ticket when an inactive one of the agent expires', async () => {
+    await setQueue('round_robin');
+    expect((await putUser(s.admin, s.agent.id, { maxOpenTickets: 1 })).statusCode).toBe(200);
+    await online(s.agent);
+    const [first, next] = await write(2);
+    expect((await row(next!)).status).toBe('pending');
+    await t.app.ctx.db.update(whatsapps).set({ expiresTicket: 5 }).where(eq(whatsapps.id, s.whatsappId));
+    await t.app.ctx.db
+      .update(tickets)
+      .set({ updatedAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(tickets.id, first!));
+    expect((await t.app.timers.run()).closed).toBe(1);
+    await run();
+    expect((await row(next!)).userId).toBe(s.agent.id);
   });
 });
