@@ -62,21 +62,18 @@ export function ticketRoutes(
       config: userRoute,
       schema: { tags, params: ZIdParam, body: ZUpdateTicketBody, response: { 200: ZTicket } },
     },
-    async (request) => {
-      const { companyId } = request.auth;
-      const before = await getVisibleTicket(ctx, request.auth, { id: request.params.id });
-      const after = await updateTicket(ctx, sender, request.auth, request.params.id, request.body);
-      // Returned or moved to a queue: it may be assigned; closed or passed on: its agent has room.
-      await assigner?.ticketWaiting(companyId, after.id);
-      if (
-        before.userId !== null &&
-        before.status === 'open' &&
-        (after.status !== 'open' || after.userId !== before.userId)
-      ) {
-        await assigner?.request({ companyId, userId: before.userId });
-      }
-      return after;
-    },
+    (request) =>
+      updateTicket(ctx, sender, request.auth, request.params.id, request.body, async (before, after) => {
+        const { companyId } = request.auth;
+        // Returned or moved to a queue: it may be assigned; closed or passed on: its agent has room.
+        if (after.status === 'pending' && after.userId === null && after.queueId !== null) {
+          await assigner?.ticketWaiting(companyId, after.id);
+        }
+        const released = after.status !== 'open' || after.userId !== before.userId;
+        if (before.userId !== null && before.status === 'open' && released) {
+          await assigner?.request({ companyId, userId: before.userId });
+        }
+      }),
   );
   app.delete(
     '/tickets/:id',

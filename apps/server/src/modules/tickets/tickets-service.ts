@@ -293,6 +293,8 @@ export async function updateTicket(
   auth: AuthContext,
   id: number,
   body: UpdateTicketFields,
+  /** Told of the change once it is stored and announced (automatic assignment's trigger). */
+  changed?: (before: Ticket, after: Ticket) => Promise<void>,
 ): Promise<Ticket> {
   const before = await getVisibleTicket(ctx, auth, { id });
   await assertOwned(ctx, auth.companyId, {
@@ -336,6 +338,7 @@ export async function updateTicket(
   }
   let after = (await findTicket(ctx.db, auth.companyId, id))!;
   ctx.realtime.ticketMoved(before, after, { action: 'update', ticket: after });
+  await changed?.(before, after);
 
   const accepted = before.status === 'pending' && after.status === 'open';
   const queueChanged = body.queueId !== undefined && body.queueId !== before.queueId && after.queue;
