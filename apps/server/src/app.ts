@@ -4,6 +4,7 @@ import { registerGuards, registerInfrastructure } from './app/infrastructure.js'
 import { createServer } from './app/server.js';
 import { createContext } from './app/shared-context.js';
 import { registerWebFiles, serveWebApp } from './app/web-app.js';
+import { AutoAssigner } from './automation/auto-assign.js';
 import { BotEngine } from './automation/bots/bot-engine.js';
 import { ConnectionTimers } from './automation/connection-timers.js';
 import { FlowEngine } from './automation/flows/flow-engine.js';
@@ -132,6 +133,8 @@ declare module 'fastify' {
     flows: FlowEngine;
     /** The connection timers (run every minute by the job queue; tests call `run(now)`). */
     timers: ConnectionTimers;
+    /** Automatic assignment per queue (run by the job queue; tests call `run` or `assignQueue`). */
+    assigner: AutoAssigner;
   }
 }
 
@@ -239,11 +242,17 @@ function createAutomation(app: ZodApp, { ctx, jobs, sender }: Channels): FlowEng
   bots.setFlowStarter(({ companyId, ticketId, integrationId }) =>
     flows.startForIntegration(companyId, ticketId, integrationId),
   );
-  new QueueBot(ctx, sender, bots).register(jobs);
-  const timers = new ConnectionTimers(ctx, sender);
+  const assigner = new AutoAssigner(ctx, sender);
+  assigner.register(jobs);
+  flows.setHandOver((tx, companyId, queueId) => assigner.requestIn(tx, companyId, queueId));
+  new QueueBot(ctx, sender, bots, (companyId, ticketId) =>
+    assigner.ticketWaiting(companyId, ticketId),
+  ).register(jobs);
+  const timers = new ConnectionTimers(ctx, sender, assigner);
   timers.register(jobs);
   app.decorate('timers', timers);
   app.decorate('bots', bots);
   app.decorate('flows', flows);
+  app.decorate('assigner', assigner);
   return flows;
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { settings } from '../db/schema/index.js';
 import { findTicket } from '../db/ticket-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
+import type { AutoAssigner } from './auto-assign.js';
 import { AUTOMATIC_MESSAGES } from './automatic-messages.js';
 import { CONNECTION_TIMERS_JOB } from './jobs.js';
 import { fillVariables } from './message-variables.js';
@@ -35,6 +36,8 @@ export class ConnectionTimers {
   constructor(
     private readonly ctx: AppContext,
     private readonly sender: OutboundSender,
+    /** Automatic assignment: an expired ticket frees its agent, a transferred one may be taken. */
+    private readonly assigner?: Pick<AutoAssigner, 'request' | 'ticketWaiting'>,
   ) {}
 
   /** Registers the every-minute job; one run at a time across nodes (one key). */
@@ -82,6 +85,8 @@ export class ConnectionTimers {
       const after = await findTicket(this.ctx.db, row.company_id, row.id);
       if (!after) continue;
       this.ctx.realtime.ticketMoved(before, after, { action: 'update', ticket: after });
+      if (row.user_id !== null)
+        await this.assigner?.request({ companyId: row.company_id, userId: row.user_id });
       if (row.message.trim()) {
         const text = fillVariables(row.message, {
           contactName: after.contact.name,
@@ -132,6 +137,7 @@ export class ConnectionTimers {
           AUTOMATIC_MESSAGES.transferQueue(after.queue.name),
         );
       }
+      await this.assigner?.ticketWaiting(row.company_id, row.id);
     }
     return rows.length;
   }

@@ -61,6 +61,8 @@ export class QueueBot {
     private readonly sender: OutboundSender,
     /** AI prompts and queue integrations: they answer before the menus when attached. */
     private readonly bots?: BotEngine,
+    /** Told after each job which ticket it worked on: automatic assignment takes it when it now waits for a human. */
+    private readonly afterJob?: (companyId: number, ticketId: number) => Promise<void>,
   ) {}
 
   /**
@@ -73,6 +75,7 @@ export class QueueBot {
       async (job) => {
         if ('bubbles' in job) await this.bots?.deliver(job);
         else await this.handle(job);
+        await this.afterJob?.(job.companyId, job.ticketId);
       },
       { key: queueBotKey },
     );

@@ -1,4 +1,5 @@
 import { DEFAULT_SETTINGS, type Recurrence } from '@zapdesk/shared';
+import { and, eq } from 'drizzle-orm';
 import type { Tx } from './client.js';
 import { companies, settings } from './schema/index.js';
 
@@ -25,4 +26,13 @@ export async function insertCompany(tx: Tx, input: NewCompany): Promise<number> 
     .insert(settings)
     .values(Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({ companyId, key, value })));
   return companyId;
+}
+
+/** Whether the company's setting `key` is 'enabled' (a missing row counts as not enabled). */
+export async function settingEnabled(db: Tx, companyId: number, key: string): Promise<boolean> {
+  const [row] = await db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+  return row?.value === 'enabled';
 }

@@ -62,9 +62,13 @@ export interface SocketData {
  */
 export type RealtimeListener = (companyId: number, channel: ChannelName, payload: unknown) => void;
 
+/** Told of a user's socket that just connected (on this node), after it joined its rooms. */
+export type ConnectListener = (auth: AccessClaims) => void;
+
 export class Realtime {
   readonly io: Server;
   readonly #listeners: RealtimeListener[] = [];
+  readonly #connectListeners: ConnectListener[] = [];
 
   constructor(
     server: HttpServer,
@@ -104,7 +108,29 @@ export class Realtime {
         ...rooms,
       ]);
       socket.emit('ready');
+      for (const listener of this.#connectListeners) {
+        try {
+          listener(auth);
+        } catch (error) {
+          this.log.error({ err: error }, 'connect listener failed');
+        }
+      }
     });
+  }
+
+  /** Calls `listener` for every socket that connects to this node (automatic assignment's trigger). */
+  onConnect(listener: ConnectListener): void {
+    this.#connectListeners.push(listener);
+  }
+
+  /**
+   * Which of `userIds` (users of `companyId`) have a live socket now, on any node (through the
+   * adapter's fetchSockets when Redis is configured). @returns their ids.
+   */
+  async connectedUsers(companyId: number, userIds: readonly number[]): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const sockets = await this.io.in(userIds.map((id) => userRoom(companyId, id))).fetchSockets();
+    return new Set(sockets.map((socket) => (socket.data as SocketData).auth.userId));
   }
 
   /**

@@ -146,7 +146,10 @@ function direct(
 
 const MATRIX: Case[] = [
   direct('GET /api/users/:id', 200, (o) => [`/api/users/${o.agent.id}`]),
-  direct('PUT /api/users/:id', 200, (o) => [`/api/users/${o.agent.id}`, { name: 'Renamed' }]),
+  direct('PUT /api/users/:id', 200, (o) => [
+    `/api/users/${o.agent.id}`,
+    { name: 'Renamed', maxOpenTickets: 3, availability: 'away' },
+  ]),
   {
     route: 'DELETE /api/users/:id',
     call: async (o) => ({ method: 'DELETE', url: `/api/users/${(await createUser(t.app, o.companyId)).id}` }),
@@ -252,7 +255,10 @@ const MATRIX: Case[] = [
     expected: 204,
   },
   direct('GET /api/queue/:id', 200, (o) => [`/api/queue/${o.queueId}`]),
-  direct('PUT /api/queue/:id', 200, (o) => [`/api/queue/${o.queueId}`, { name: 'Fila A', color: '#A0A0A1' }]),
+  direct('PUT /api/queue/:id', 200, (o) => [
+    `/api/queue/${o.queueId}`,
+    { name: 'Fila A', color: '#A0A0A1', autoAssignment: 'round_robin' },
+  ]),
   {
     route: 'DELETE /api/queue/:id',
     call: async (o) => {

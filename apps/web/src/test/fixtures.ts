@@ -37,6 +37,8 @@ export function createUser(overrides: Partial<PublicUser> = {}): PublicUser {
     allTicket: 'desabled',
     whatsappId: null,
     language: null,
+    maxOpenTickets: 0,
+    availability: 'online',
     companyId: 1,
     queues: [],
     company: { dueDate: '2030-12-31T00:00:00.000Z' },

@@ -13,6 +13,10 @@ export const ZQueue = z.object({
 });
 export type Queue = z.infer<typeof ZQueue>;
 
+/** How a queue hands its waiting tickets to agents: 'off' (they press Accept), round robin, least busy. */
+export const ZAutoAssignment = z.enum(['off', 'round_robin', 'least_busy']);
+export type AutoAssignment = z.infer<typeof ZAutoAssignment>;
+
 export const ZQueueRef = z.object({ id: z.number(), name: z.string(), color: z.string() });
 export type QueueRef = z.infer<typeof ZQueueRef>;
 
@@ -64,6 +68,7 @@ export const ZQueueDetail = ZQueue.extend({
   schedules: z.array(ZQueueSchedule),
   integrationId: z.number().nullable(),
   promptId: z.number().nullable(),
+  autoAssignment: ZAutoAssignment,
   options: z.array(ZQueueOption),
 });
 export type QueueDetail = z.infer<typeof ZQueueDetail>;
@@ -99,6 +104,8 @@ export const ZQueueBody = z.object({
     .optional(),
   integrationId: optionalId,
   promptId: optionalId,
+  /** Absent: 'off' on create, unchanged on update. */
+  autoAssignment: ZAutoAssignment.optional(),
 });
 export type QueueBody = z.input<typeof ZQueueBody>;
 

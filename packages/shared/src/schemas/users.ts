@@ -7,6 +7,8 @@ import { ZQueueRef } from './queues.js';
 export const ZProfile = z.enum(['admin', 'user']);
 /** allTicket values, spelled as the spec does ('desabled'). */
 export const ZAllTicket = z.enum(['enabled', 'desabled']);
+/** What users say of themselves: 'away' takes them out of automatic assignment. */
+export const ZAvailability = z.enum(['online', 'away']);
 
 /**
  * A user as the API answers it; never carries the password hash. `company.dueDate` (core section
@@ -22,12 +24,18 @@ export const ZPublicUser = z.object({
   allTicket: ZAllTicket,
   whatsappId: z.number().nullable(),
   language: z.string().nullable(),
+  maxOpenTickets: z.number(),
+  availability: ZAvailability,
   companyId: z.number(),
   queues: z.array(ZQueueRef),
   company: z.object({ dueDate: z.string().nullable() }),
   ...timestampFields,
 });
 export type PublicUser = z.infer<typeof ZPublicUser>;
+
+/** The most open tickets automatic assignment gives one user (0: unlimited). */
+export const MAX_OPEN_TICKETS_LIMIT = 1000;
+const ZMaxOpenTickets = z.number().int(V.invalid).min(0, V.invalid).max(MAX_OPEN_TICKETS_LIMIT, V.invalid);
 
 const password = z.string().min(5, V.tooShort).max(50, V.tooLong);
 
@@ -40,6 +48,7 @@ export const ZCreateUserBody = z.object({
   allTicket: ZAllTicket.optional().default('desabled'),
   whatsappId: ZId.nullable().optional(),
   queueIds: z.array(ZId).max(500).optional().default([]),
+  maxOpenTickets: ZMaxOpenTickets.optional(),
 });
 export type CreateUserBody = z.input<typeof ZCreateUserBody>;
 
@@ -52,6 +61,10 @@ export const ZUpdateUserBody = z.object({
   allTicket: ZAllTicket.optional(),
   whatsappId: ZId.nullable().optional(),
   queueIds: z.array(ZId).max(500).optional(),
+  /** Admins only. */
+  maxOpenTickets: ZMaxOpenTickets.optional(),
+  /** The user's own availability (anyone may set their own). */
+  availability: ZAvailability.optional(),
 });
 export type UpdateUserBody = z.input<typeof ZUpdateUserBody>;
 

@@ -65,11 +65,21 @@ export interface FlowStepJob {
  * customer's answer (`answer`). A ticket taken by an agent ends its run at the next step.
  */
 export class FlowEngine {
+  #handOver: ((tx: Tx, companyId: number, queueId: number) => Promise<void>) | undefined;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly sender: OutboundSender,
     private readonly jobs: JobQueue,
   ) {}
+
+  /**
+   * Told, inside the run's transaction, when an ending run hands its ticket to the agents of a
+   * queue (automatic assignment queues its job there).
+   */
+  setHandOver(handOver: (tx: Tx, companyId: number, queueId: number) => Promise<void>): void {
+    this.#handOver = handOver;
+  }
 
   /** Declares the `flow-step` job. */
   register(): void {
@@ -422,6 +432,8 @@ export class FlowEngine {
           chatbot: false,
         })
         .where(and(eq(tickets.id, ticket.id), eq(tickets.status, 'pending'), sql`${tickets.userId} is null`));
+      const queueId = outcome.queueId !== undefined ? outcome.queueId : ticket.queueId;
+      if (queueId && this.#handOver) await this.#handOver(tx, ticket.companyId, queueId);
     }
     if (outcome.note) {
       await tx.insert(ticketNotes).values({

@@ -19,6 +19,12 @@ export const queues = companyTable(
     schedules: jsonb().$type<QueueSchedule[]>(),
     integrationId: integer(),
     promptId: integer(),
+    /** Automatic assignment of tickets waiting for a human: off, round_robin or least_busy. */
+    autoAssignment: text({ enum: ['off', 'round_robin', 'least_busy'] })
+      .notNull()
+      .default('off'),
+    /** Round robin: the user who got this queue's last automatic assignment (no foreign key). */
+    lastAssignedUserId: integer(),
     ...timestamps,
   },
   (t) => [

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAtColumn, optionalRef, parentRef, timestamps, timestamptz } from './columns.js';
 import { queues } from './queues.js';
 import { companyRef, companyTable } from './tenant.js';
@@ -22,6 +22,12 @@ export const users = companyTable(
       .default('desabled'),
     whatsappId: optionalRef(() => whatsapps.id),
     language: text(),
+    /** Automatic assignment gives the user no more open tickets than this (0: unlimited). */
+    maxOpenTickets: integer().notNull().default(0),
+    /** Set by the user: 'away' takes them out of automatic assignment while connected. */
+    availability: text({ enum: ['online', 'away'] })
+      .notNull()
+      .default('online'),
     ...timestamps,
   },
   (t) => [

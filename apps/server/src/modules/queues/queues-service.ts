@@ -32,6 +32,7 @@ const queueColumns = {
   schedules: queues.schedules,
   integrationId: queues.integrationId,
   promptId: queues.promptId,
+  autoAssignment: queues.autoAssignment,
 };
 
 const optionColumns = {

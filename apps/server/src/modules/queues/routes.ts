@@ -1,4 +1,5 @@
 import {
+  type QueueDetail,
   ZCreateQueueOptionBody,
   ZQueue,
   ZQueueBody,
@@ -9,6 +10,7 @@ import {
 } from '@zapdesk/shared';
 import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { AutoAssigner } from '../../automation/auto-assign.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { queues } from '../../db/schema/index.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
@@ -28,8 +30,13 @@ import {
  * Queues and their options tree (document 2 section 7 Queues): reads for every user, writes for
  * admins. GET /queue keeps its list shape (ordered by order, then name).
  */
-export function queueRoutes(app: ZodApp, ctx: AppContext): void {
+export function queueRoutes(app: ZodApp, ctx: AppContext, assigner?: AutoAssigner): void {
   const tags = ['queues'];
+  // A queue that assigns automatically takes its waiting tickets as soon as it is saved.
+  const assignNow = async (companyId: number, queue: QueueDetail) => {
+    if (queue.autoAssignment !== 'off') await assigner?.request({ companyId, queueId: queue.id });
+    return queue;
+  };
   app.get('/queue', { config: userRoute, schema: { tags, response: { 200: z.array(ZQueue) } } }, (request) =>
     ctx.db
       .select({
@@ -51,8 +58,14 @@ export function queueRoutes(app: ZodApp, ctx: AppContext): void {
     body: ZQueueBody,
     updateBody: ZQueueBody.partial(),
     show: [userRoute, (auth, id) => getQueue(ctx, auth.companyId, id)],
-    create: [adminRoute, (auth, body) => createQueue(ctx, auth.companyId, body)],
-    update: [adminRoute, (auth, id, body) => updateQueue(ctx, auth.companyId, id, body)],
+    create: [
+      adminRoute,
+      async (auth, body) => assignNow(auth.companyId, await createQueue(ctx, auth.companyId, body)),
+    ],
+    update: [
+      adminRoute,
+      async (auth, id, body) => assignNow(auth.companyId, await updateQueue(ctx, auth.companyId, id, body)),
+    ],
     remove: [adminRoute, (auth, id) => deleteQueue(ctx, auth.companyId, id)],
   });
 

@@ -7,6 +7,7 @@ import {
   ZUpdateTicketBody,
 } from '@zapdesk/shared';
 import { z } from 'zod';
+import type { AutoAssigner } from '../../automation/auto-assign.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
@@ -20,7 +21,12 @@ import {
 } from './tickets-service.js';
 
 /** Tickets API (core section 7 Tickets and messages). */
-export function ticketRoutes(app: ZodApp, ctx: AppContext, sender: OutboundSender): void {
+export function ticketRoutes(
+  app: ZodApp,
+  ctx: AppContext,
+  sender: OutboundSender,
+  assigner?: AutoAssigner,
+): void {
   const tags = ['tickets'];
   app.get(
     '/tickets',
@@ -56,7 +62,18 @@ export function ticketRoutes(app: ZodApp, ctx: AppContext, sender: OutboundSende
       config: userRoute,
       schema: { tags, params: ZIdParam, body: ZUpdateTicketBody, response: { 200: ZTicket } },
     },
-    (request) => updateTicket(ctx, sender, request.auth, request.params.id, request.body),
+    (request) =>
+      updateTicket(ctx, sender, request.auth, request.params.id, request.body, async (before, after) => {
+        const { companyId } = request.auth;
+        // Returned or moved to a queue: it may be assigned; closed or passed on: its agent has room.
+        if (after.status === 'pending' && after.userId === null && after.queueId !== null) {
+          await assigner?.ticketWaiting(companyId, after.id);
+        }
+        const released = after.status !== 'open' || after.userId !== before.userId;
+        if (before.userId !== null && before.status === 'open' && released) {
+          await assigner?.request({ companyId, userId: before.userId });
+        }
+      }),
   );
   app.delete(
     '/tickets/:id',

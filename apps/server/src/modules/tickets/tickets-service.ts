@@ -4,7 +4,8 @@ import { AUTOMATIC_MESSAGES } from '../../automation/automatic-messages.js';
 import { sendClosingMessages } from '../../automation/ratings.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext } from '../../context.js';
-import { contacts, messages, queues, settings, tickets, users, whatsapps } from '../../db/schema/index.js';
+import { settingEnabled as isSettingEnabled } from '../../db/company-rows.js';
+import { contacts, messages, queues, tickets, users, whatsapps } from '../../db/schema/index.js';
 import { assertMayActOnTicket, loadViewer, type Viewer, visibleWhere } from '../../db/ticket-visibility.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
@@ -180,12 +181,8 @@ export async function getVisibleTicket(
   return ticket;
 }
 
-async function settingEnabled(ctx: AppContext, companyId: number, key: string): Promise<boolean> {
-  const [row] = await ctx.db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
-  return row?.value === 'enabled';
+function settingEnabled(ctx: AppContext, companyId: number, key: string): Promise<boolean> {
+  return isSettingEnabled(ctx.db, companyId, key);
 }
 
 async function liveTicketOf(
@@ -296,6 +293,8 @@ export async function updateTicket(
   auth: AuthContext,
   id: number,
   body: UpdateTicketFields,
+  /** Told of the change once it is stored and announced (automatic assignment's trigger). */
+  changed?: (before: Ticket, after: Ticket) => Promise<void>,
 ): Promise<Ticket> {
   const before = await getVisibleTicket(ctx, auth, { id });
   await assertOwned(ctx, auth.companyId, {
@@ -339,6 +338,7 @@ export async function updateTicket(
   }
   let after = (await findTicket(ctx.db, auth.companyId, id))!;
   ctx.realtime.ticketMoved(before, after, { action: 'update', ticket: after });
+  await changed?.(before, after);
 
   const accepted = before.status === 'pending' && after.status === 'open';
   const queueChanged = body.queueId !== undefined && body.queueId !== before.queueId && after.queue;

@@ -8,6 +8,7 @@ import {
   ZUsersPage,
 } from '@zapdesk/shared';
 import { z } from 'zod';
+import type { AutoAssigner } from '../../automation/auto-assign.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
@@ -22,7 +23,7 @@ import {
 } from './users-service.js';
 
 /** Users API, core document section 7 (Users). */
-export function userRoutes(app: ZodApp, ctx: AppContext): void {
+export function userRoutes(app: ZodApp, ctx: AppContext, assigner?: AutoAssigner): void {
   const tags = ['users'];
   resourceRoutes(app, {
     path: '/users',
@@ -35,8 +36,25 @@ export function userRoutes(app: ZodApp, ctx: AppContext): void {
     list: [userRoute, (auth, query) => listUsers(ctx, auth.companyId, query)],
     show: [userRoute, (auth, id) => getUser(ctx, auth.companyId, id)],
     create: [adminRoute, (auth, body) => createUser(ctx, auth, body)],
-    update: [userRoute, (auth, id, body) => updateUser(ctx, auth, id, body)],
-    remove: [adminRoute, (auth, id) => deleteUser(ctx, auth, id)],
+    update: [
+      userRoute,
+      async (auth, id, body) => {
+        const user = await updateUser(ctx, auth, id, body);
+        // More room, a return from 'away' or new queues: the user may take waiting tickets now.
+        if (body.maxOpenTickets !== undefined || body.availability === 'online' || body.queueIds) {
+          await assigner?.request({ companyId: auth.companyId, userId: id });
+        }
+        return user;
+      },
+    ],
+    remove: [
+      adminRoute,
+      async (auth, id) => {
+        await deleteUser(ctx, auth, id);
+        // Its open tickets wait again: the queues that assign by themselves hand them out.
+        await assigner?.request({ companyId: auth.companyId });
+      },
+    ],
   });
   app.get(
     '/users/list',

@@ -19,6 +19,8 @@ export const publicUserColumns = {
   allTicket: users.allTicket,
   whatsappId: users.whatsappId,
   language: users.language,
+  maxOpenTickets: users.maxOpenTickets,
+  availability: users.availability,
   companyId: users.companyId,
   createdAt: users.createdAt,
   updatedAt: users.updatedAt,

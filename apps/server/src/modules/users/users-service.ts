@@ -153,6 +153,7 @@ export async function createUser(
           profile: body.profile,
           allTicket: body.allTicket,
           whatsappId: body.whatsappId ?? null,
+          maxOpenTickets: body.maxOpenTickets ?? 0,
         })
         .returning({ id: users.id });
       await setUserQueues(tx, auth.companyId, row!.id, body.queueIds);
@@ -202,7 +203,8 @@ async function lockUserChange(
 
 /**
  * PUT /users/:id. Admins edit anyone of their company; a user edits only itself and only its
- * name, e-mail and password. Only admins change profile, queues, connection and allTicket; the
+ * name, e-mail, password and availability. Only admins change profile, queues, connection,
+ * allTicket and maxOpenTickets; the
  * last admin cannot be demoted. A role change ends every session of the user; a password change
  * ends them too (except the caller's current one when users change their own password).
  * @throws ERR_NO_USER_FOUND, ERR_NO_PERMISSION, ERR_LAST_ADMIN, ERR_EMAIL_ALREADY_EXISTS.
@@ -215,7 +217,7 @@ export async function updateUser(
 ): Promise<PublicUser> {
   const admin = isAdmin(auth);
   if (!admin && userId !== auth.userId) throw new AppError('ERR_NO_PERMISSION');
-  const privileged = ['profile', 'queueIds', 'whatsappId', 'allTicket'] as const;
+  const privileged = ['profile', 'queueIds', 'whatsappId', 'allTicket', 'maxOpenTickets'] as const;
   if (!admin && privileged.some((key) => body[key] !== undefined)) throw new AppError('ERR_NO_PERMISSION');
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
   let ends: { reason: 'password-changed' | 'role-changed'; exceptSessionId?: string } | undefined;
@@ -243,6 +245,8 @@ export async function updateUser(
           profile: body.profile,
           allTicket: body.allTicket,
           whatsappId: body.whatsappId,
+          maxOpenTickets: body.maxOpenTickets,
+          availability: body.availability,
           updatedAt: sql`now()`,
         })
         .where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));

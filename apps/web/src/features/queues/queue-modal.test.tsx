@@ -18,6 +18,7 @@ const detail = (overrides: Partial<QueueDetail> = {}): QueueDetail => ({
   schedules: DEFAULT_QUEUE_SCHEDULES,
   integrationId: null,
   promptId: null,
+  autoAssignment: 'off',
   options: [],
   ...overrides,
 });
@@ -169,5 +170,19 @@ describe('QueueModal', () => {
     await user.click(screen.getByTestId('queue-option-delete-50'));
     await user.click(await screen.findByTestId('confirm-button'));
     await waitFor(() => expect(screen.queryByTestId('queue-option-50')).toBeNull());
+  });
+
+  it('saves the automatic assignment chosen for the queue', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<QueueModal open onClose={onClose} />, { user: admin });
+    await user.type(screen.getByTestId('queue-name'), 'Suporte');
+    await user.click(screen.getByTestId('queue-color-1273DE'));
+    await user.click(screen.getByRole('combobox', { name: 'Automatic assignment' }));
+    await user.click(await screen.findByRole('option', { name: 'Round robin' }));
+    await user.click(screen.getByTestId('queue-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/queue' && init?.method === 'POST');
+    expect(JSON.parse(String(post?.[1]?.body)).autoAssignment).toBe('round_robin');
   });
 });

@@ -1,12 +1,18 @@
 import CheckIcon from '@mui/icons-material/Check';
 import { Box, FormHelperText, FormLabel, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
-import { DEFAULT_QUEUE_SCHEDULES, type QueueDetail, type QueueSchedule, ZQueueBody } from '@zapdesk/shared';
+import {
+  type AutoAssignment,
+  DEFAULT_QUEUE_SCHEDULES,
+  type QueueDetail,
+  type QueueSchedule,
+  ZQueueBody,
+} from '@zapdesk/shared';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { type BotChoice, BotPickers } from '../bots/bot-pickers';
 import { useFieldMessage } from '../common/field-message';
-import { FormMessageField, FormTextField } from '../common/form-fields';
+import { FormMessageField, FormSelect, FormTextField } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordDialog } from '../common/use-record-form';
 import { QUEUE_COLORS } from './palette';
@@ -21,6 +27,7 @@ export interface QueueFormValues {
   greetingMessage: string;
   outOfHoursMessage: string;
   schedules: QueueSchedule[];
+  autoAssignment: AutoAssignment;
 }
 
 const EMPTY: QueueFormValues = {
@@ -30,6 +37,7 @@ const EMPTY: QueueFormValues = {
   greetingMessage: '',
   outOfHoursMessage: '',
   schedules: DEFAULT_QUEUE_SCHEDULES,
+  autoAssignment: 'off',
 };
 
 const toForm = (queue: QueueDetail): QueueFormValues => ({
@@ -39,6 +47,7 @@ const toForm = (queue: QueueDetail): QueueFormValues => ({
   greetingMessage: queue.greetingMessage ?? '',
   outOfHoursMessage: queue.outOfHoursMessage ?? '',
   schedules: queue.schedules,
+  autoAssignment: queue.autoAssignment,
 });
 
 interface QueueModalProps {
@@ -75,6 +84,7 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
         orderQueue: values.orderQueue,
         greetingMessage: values.greetingMessage || null,
         outOfHoursMessage: values.outOfHoursMessage || null,
+        autoAssignment: values.autoAssignment,
         ...(withHours ? { schedules: values.schedules } : {}),
         ...(bots ?? {}),
       };
@@ -123,6 +133,15 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
             slotProps={{ htmlInput: { min: 0 } }}
           />
         </Stack>
+        <FormSelect
+          name="autoAssignment"
+          label={t('queueModal.form.autoAssignment')}
+          testId="queue-auto-assignment"
+          options={(['off', 'round_robin', 'least_busy'] as const).map((value) => ({
+            value,
+            label: t(`queueModal.form.autoAssignmentOptions.${value}`),
+          }))}
+        />
         <Controller
           control={control}
           name="color"

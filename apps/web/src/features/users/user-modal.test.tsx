@@ -81,6 +81,7 @@ describe('UserModal', () => {
       password: 'secret1',
       profile: 'user',
       queueIds: [],
+      maxOpenTickets: 0,
     });
     expect(await screen.findByText('User saved successfully!')).toBeTruthy();
   });
@@ -99,5 +100,27 @@ describe('UserModal', () => {
     expect(screen.queryByLabelText('Profile')).toBeNull();
     expect(screen.queryByLabelText('Queues')).toBeNull();
     expect(screen.queryByLabelText('Default connection')).toBeNull();
+  });
+
+  it('sends the capacity an admin types, and refuses one over 1000', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<UserModal open onClose={() => {}} />, { user: admin });
+    await user.type(screen.getByLabelText('Name'), 'Ana Souza');
+    await user.type(screen.getByLabelText('Email'), 'ana@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret1');
+    const max = screen.getByTestId('user-max-open-tickets');
+    await user.clear(max);
+    await user.type(max, '1001');
+    await user.click(screen.getByTestId('user-modal-save'));
+    expect(await screen.findByText('Invalid value')).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/users')).toBe(false);
+    await user.clear(max);
+    await user.type(max, '3');
+    await user.click(screen.getByTestId('user-modal-save'));
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/users')).toBe(true),
+    );
+    const post = fetchMock.mock.calls.find(([url]) => String(url) === '/api/users');
+    expect(JSON.parse(String(post?.[1]?.body)).maxOpenTickets).toBe(3);
   });
 });

@@ -19,6 +19,7 @@ export interface UserFormValues {
   allTicket: 'enabled' | 'desabled';
   whatsappId: number | null;
   queueIds: number[];
+  maxOpenTickets: number;
 }
 
 const EMPTY: UserFormValues = {
@@ -29,6 +30,7 @@ const EMPTY: UserFormValues = {
   allTicket: 'desabled',
   whatsappId: null,
   queueIds: [],
+  maxOpenTickets: 0,
 };
 
 const toForm = (user: PublicUser): UserFormValues => ({
@@ -39,6 +41,7 @@ const toForm = (user: PublicUser): UserFormValues => ({
   allTicket: user.allTicket,
   whatsappId: user.whatsappId,
   queueIds: user.queues.map((q) => q.id),
+  maxOpenTickets: user.maxOpenTickets,
 });
 
 interface UserModalProps {
@@ -81,6 +84,7 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
         body.profile = values.profile;
         body.allTicket = values.allTicket;
         body.whatsappId = values.whatsappId;
+        body.maxOpenTickets = values.maxOpenTickets;
       }
       if (canEditQueues) body.queueIds = values.queueIds;
       return save.mutateAsync({ id: editing ? userId : undefined, body });
@@ -167,6 +171,16 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
               sx={{ width: '100%' }}
             />
           </Stack>
+        )}
+        {canEditProfile && (
+          <FormTextField
+            name="maxOpenTickets"
+            label={t('userModal.maxTickets')}
+            type="number"
+            number
+            testId="user-max-open-tickets"
+            slotProps={{ htmlInput: { min: 0, max: 1000 } }}
+          />
         )}
       </Stack>
     </RecordFormDialog>

@@ -1,0 +1,300 @@
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import type { OutboundSender } from '../channels/outbound-sender.js';
+import type { AppContext } from '../context.js';
+import type { Tx } from '../db/client.js';
+import { settingEnabled } from '../db/company-rows.js';
+import { queues, tickets, userQueues, users } from '../db/schema/index.js';
+import { findTicket } from '../db/ticket-repository.js';
+import type { JobQueue } from '../jobs/job-queue.js';
+import { AUTOMATIC_MESSAGES } from './automatic-messages.js';
+
+/** The job that hands a queue's waiting tickets to its available agents. */
+export const AUTO_ASSIGN_JOB = 'auto-assign';
+
+/**
+ * What to assign: the tickets waiting in `queueId`, or in every queue of `userId` (who came online,
+ * freed capacity or changed it), or in every queue of the company.
+ */
+export interface AutoAssignJob {
+  companyId: number;
+  queueId?: number;
+  userId?: number;
+}
+
+/** Most tickets one run hands out per queue (the job runs again while some remain). */
+const BATCH = 200;
+
+/**
+ * A ticket that waits for a human in its queue: pending, nobody's, not a group, no queue menu open,
+ * no bot holding it, and no flow run still going on it.
+ */
+const waitsForHuman = and(
+  eq(tickets.status, 'pending'),
+  sql`${tickets.userId} is null`,
+  eq(tickets.isGroup, false),
+  eq(tickets.chatbot, false),
+  eq(tickets.useIntegration, false),
+  sql`not exists (select 1 from flow_runs fr where fr.ticket_id = ${tickets.id} and fr.status <> 'ended')`,
+);
+
+interface Agent {
+  id: number;
+  max: number;
+  open: number;
+}
+
+/**
+ * Picks the agent for the next ticket among those under capacity: round robin takes the first id
+ * after `last` (wrapping), least busy the fewest open tickets (then the lowest id). @returns undefined
+ * when everybody is full.
+ */
+export function pickAgent(
+  strategy: 'round_robin' | 'least_busy',
+  agents: readonly Agent[],
+  last: number | null,
+): Agent | undefined {
+  const free = agents.filter((a) => a.max === 0 || a.open < a.max).sort((a, b) => a.id - b.id);
+  if (free.length === 0) return undefined;
+  if (strategy === 'least_busy') {
+    return free.reduce((best, a) => (a.open < best.open ? a : best));
+  }
+  return free.find((a) => last === null || a.id > last) ?? free[0];
+}
+
+/**
+ * Automatic assignment per queue (docs/automation.md "Automatic assignment"). A queue with
+ * `autoAssignment` round_robin or least_busy hands each ticket that waits for a human, oldest first,
+ * to an agent of the queue who has a live socket on any node, has not set themself 'away', and holds
+ * fewer open tickets than their `maxOpenTickets` (0: unlimited). The ticket becomes open with that
+ * agent exactly as on Accept: the same socket events, `acceptedAt`, and the greeting when
+ * `sendGreetingAccepted` is on. Runs as a job (`request`), one company at a time, and inside one
+ * transaction that locks the queue row, then its agents' rows in id order, so two nodes never give
+ * one ticket twice nor push an agent over capacity.
+ */
+export class AutoAssigner {
+  #jobs: JobQueue | undefined;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly sender: OutboundSender,
+  ) {}
+
+  /** Registers the job handler (one company's runs one at a time) and the socket trigger. */
+  register(jobs: JobQueue): void {
+    this.#jobs = jobs;
+    jobs.define<AutoAssignJob>(
+      AUTO_ASSIGN_JOB,
+      async (job) => {
+        await this.run(job);
+      },
+      {
+        key: (job) => `company:${job.companyId}`,
+      },
+    );
+    this.ctx.realtime.onConnect(
+      (auth) => void this.request({ companyId: auth.companyId, userId: auth.userId }),
+    );
+  }
+
+  /** Queues a run; a failure to queue is logged, never thrown at the caller. */
+  async request(job: AutoAssignJob): Promise<void> {
+    if (!this.#jobs) return;
+    await this.#jobs
+      .send(AUTO_ASSIGN_JOB, job)
+      .catch((error) => this.ctx.log.warn({ err: error, job }, 'auto-assign request failed'));
+  }
+
+  /**
+   * Queues a run for the ticket's queue when it now waits for a human there and the queue assigns
+   * automatically (after the chatbot, a bot or a flow handed it over).
+   */
+  async ticketWaiting(companyId: number, ticketId: number): Promise<void> {
+    const [row] = await this.ctx.db
+      .select({ queueId: tickets.queueId })
+      .from(tickets)
+      .innerJoin(queues, eq(queues.id, tickets.queueId))
+      .where(
+        and(
+          eq(tickets.companyId, companyId),
+          eq(tickets.id, ticketId),
+          sql`${queues.autoAssignment} <> 'off'`,
+          waitsForHuman,
+        ),
+      );
+    if (row?.queueId) await this.request({ companyId, queueId: row.queueId });
+  }
+
+  /**
+   * Queues, in the caller's transaction, a run for `queueId` when that queue assigns automatically
+   * (a flow that ends hands its ticket over this way).
+   */
+  async requestIn(tx: Tx, companyId: number, queueId: number): Promise<void> {
+    if (!this.#jobs) return;
+    const [queue] = await tx
+      .select({ id: queues.id })
+      .from(queues)
+      .where(
+        and(eq(queues.companyId, companyId), eq(queues.id, queueId), sql`${queues.autoAssignment} <> 'off'`),
+      );
+    if (queue) await this.#jobs.send(AUTO_ASSIGN_JOB, { companyId, queueId } satisfies AutoAssignJob, { tx });
+  }
+
+  /** Runs one job: every queue it names, until nothing more can be assigned. @returns how many were assigned. */
+  async run(job: AutoAssignJob): Promise<number> {
+    const { db } = this.ctx;
+    let queueIds: number[];
+    if (job.queueId) queueIds = [job.queueId];
+    else {
+      const rows = await db
+        .select({ id: queues.id })
+        .from(queues)
+        .where(
+          and(
+            eq(queues.companyId, job.companyId),
+            sql`${queues.autoAssignment} <> 'off'`,
+            job.userId
+              ? inArray(
+                  queues.id,
+                  db
+                    .select({ id: userQueues.queueId })
+                    .from(userQueues)
+                    .where(eq(userQueues.userId, job.userId)),
+                )
+              : undefined,
+          ),
+        )
+        .orderBy(asc(queues.id));
+      queueIds = rows.map((r) => r.id);
+    }
+    let total = 0;
+    for (const queueId of queueIds) {
+      let given = BATCH;
+      while (given === BATCH) {
+        given = await this.assignQueue(job.companyId, queueId);
+        total += given;
+      }
+    }
+    return total;
+  }
+
+  /**
+   * Hands up to BATCH waiting tickets of one queue to its available agents (see the class comment).
+   * @returns how many were assigned.
+   */
+  async assignQueue(companyId: number, queueId: number): Promise<number> {
+    const { db, realtime } = this.ctx;
+    const members = await db
+      .select({ id: users.id })
+      .from(userQueues)
+      .innerJoin(users, eq(users.id, userQueues.userId))
+      .innerJoin(queues, eq(queues.id, userQueues.queueId))
+      .where(
+        and(
+          eq(userQueues.companyId, companyId),
+          eq(userQueues.queueId, queueId),
+          eq(users.availability, 'online'),
+          sql`${queues.autoAssignment} <> 'off'`,
+        ),
+      );
+    if (members.length === 0) return 0;
+    const connected = [
+      ...(await realtime.connectedUsers(
+        companyId,
+        members.map((m) => m.id),
+      )),
+    ];
+    if (connected.length === 0) return 0;
+
+    const assigned = await db.transaction(async (tx) => {
+      const [queue] = await tx
+        .select({ strategy: queues.autoAssignment, last: queues.lastAssignedUserId })
+        .from(queues)
+        .where(and(eq(queues.companyId, companyId), eq(queues.id, queueId)))
+        .for('update');
+      if (!queue || queue.strategy === 'off') return [];
+      // Agents in id order, so two runs for different queues lock shared agents in the same order.
+      const agentRows = await tx
+        .select({ id: users.id, max: users.maxOpenTickets })
+        .from(users)
+        .where(
+          and(eq(users.companyId, companyId), inArray(users.id, connected), eq(users.availability, 'online')),
+        )
+        .orderBy(asc(users.id))
+        .for('update');
+      if (agentRows.length === 0) return [];
+      const loads = await tx
+        .select({ userId: tickets.userId, value: count() })
+        .from(tickets)
+        .where(
+          and(
+            eq(tickets.companyId, companyId),
+            eq(tickets.status, 'open'),
+            inArray(
+              tickets.userId,
+              agentRows.map((a) => a.id),
+            ),
+          ),
+        )
+        .groupBy(tickets.userId);
+      const agents: Agent[] = agentRows.map((a) => ({
+        ...a,
+        open: loads.find((l) => l.userId === a.id)?.value ?? 0,
+      }));
+      const waiting = await tx
+        .select({ id: tickets.id })
+        .from(tickets)
+        .where(and(eq(tickets.companyId, companyId), eq(tickets.queueId, queueId), waitsForHuman))
+        .orderBy(asc(tickets.createdAt), asc(tickets.id))
+        .limit(BATCH)
+        .for('update', { skipLocked: true });
+      const given: { ticketId: number; userId: number }[] = [];
+      let last = queue.last;
+      for (const ticket of waiting) {
+        const agent = pickAgent(queue.strategy, agents, last);
+        if (!agent) break;
+        const [changed] = await tx
+          .update(tickets)
+          .set({
+            status: 'open',
+            userId: agent.id,
+            acceptedAt: new Date(),
+            useIntegration: false,
+            updatedAt: sql`now()`,
+          })
+          .where(
+            and(eq(tickets.id, ticket.id), eq(tickets.status, 'pending'), sql`${tickets.userId} is null`),
+          )
+          .returning({ id: tickets.id });
+        if (!changed) continue;
+        agent.open += 1;
+        last = agent.id;
+        given.push({ ticketId: ticket.id, userId: agent.id });
+      }
+      if (last !== queue.last) {
+        await tx.update(queues).set({ lastAssignedUserId: last }).where(eq(queues.id, queueId));
+      }
+      return given;
+    });
+
+    if (assigned.length === 0) return 0;
+    const greet = await settingEnabled(db, companyId, 'sendGreetingAccepted');
+    for (const { ticketId } of assigned) {
+      const after = await findTicket(db, companyId, ticketId);
+      if (!after) continue;
+      realtime.ticketMoved({ companyId, queueId, userId: null, status: 'pending' }, after, {
+        action: 'update',
+        ticket: after,
+      });
+      if (greet && !after.isGroup) {
+        await this.sender
+          .sendAutomatic(
+            companyId,
+            ticketId,
+            AUTOMATIC_MESSAGES.greeting(after.contact.name, after.user?.name ?? ''),
+          )
+          .catch((error) => this.ctx.log.warn({ err: error, ticketId }, 'greeting on assignment failed'));
+      }
+    }
+    return assigned.length;
+  }
+}
