@@ -12,7 +12,6 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -23,7 +22,7 @@ import { launchBrowser } from '../support/browser.js';
 import { DEMO_ADMIN } from '../support/demo.js';
 import { apiLogin, openPage, pageToken, waitForConnected } from '../support/journey.js';
 import { signInAs } from '../support/pages.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { freePort, type RunningServer, startServer } from '../support/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CUSTOMER = '5511966665555';
@@ -47,17 +46,6 @@ let page: Page;
 let token = '';
 let whatsappId = 0;
 let ticketId = 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** The environment both nodes share, as compose gives it (one database, Redis, the bucket, the keys). */
 function clusterEnv(): Record<string, string> {
@@ -116,6 +104,21 @@ async function call<T>(base: string, urlPath: string, init: { method?: string; b
 async function phoneBodies(base: string): Promise<string[]> {
   const res = await call<{ body: string }[]>(base, `/simulator/${whatsappId}/outbox?number=${CUSTOMER}`);
   return res.status === 200 ? res.json.map((m) => m.body) : [];
+}
+
+/**
+ * Replies `body` on the ticket through `via` and waits (up to 10 s) until the customer's phone has
+ * it, read through `holder` (the node running the session).
+ */
+async function replyReachesPhone(via: string, body: string, holder: string): Promise<void> {
+  const reply = await call(via, `/messages/${ticketId}`, { method: 'POST', body: { body } });
+  assert.equal(reply.status, 201);
+  let bodies: string[] = [];
+  for (let i = 0; i < 100 && !bodies.includes(body); i++) {
+    bodies = await phoneBodies(holder);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(bodies.includes(body), `phone got: ${bodies.join(' | ')}`);
 }
 
 /** Starts Caddy with the committed Caddyfile in front of both nodes; resolves with its URL. */
@@ -255,17 +258,7 @@ describe('two nodes behind the proxy, media in the bucket', () => {
       body: { status: 'open' },
     });
     assert.equal(accepted.status, 200);
-    const reply = await call(nodeB.url, `/messages/${ticketId}`, {
-      method: 'POST',
-      body: { body: 'Recebemos a foto!' },
-    });
-    assert.equal(reply.status, 201);
-    let bodies: string[] = [];
-    for (let i = 0; i < 100 && !bodies.includes('Recebemos a foto!'); i++) {
-      bodies = await phoneBodies(nodeA.url);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(bodies.includes('Recebemos a foto!'), `phone got: ${bodies.join(' | ')}`);
+    await replyReachesPhone(nodeB.url, 'Recebemos a foto!', nodeA.url);
   });
 
   it('hands the session to the other node in under 3 s on SIGTERM, and the conversation goes on', async () => {
@@ -280,17 +273,7 @@ describe('two nodes behind the proxy, media in the bucket', () => {
     assert.equal(more.status, 201);
     // The browser's socket moved to the remaining node through the proxy: the message shows live.
     await page.getByText('Ainda aí?').first().waitFor({ timeout: 30_000 });
-    const reply = await call(proxyUrl, `/messages/${ticketId}`, {
-      method: 'POST',
-      body: { body: 'Sim, aqui!' },
-    });
-    assert.equal(reply.status, 201);
-    let bodies: string[] = [];
-    for (let i = 0; i < 100 && !bodies.includes('Sim, aqui!'); i++) {
-      bodies = await phoneBodies(nodeB.url);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(bodies.includes('Sim, aqui!'), `phone got: ${bodies.join(' | ')}`);
+    await replyReachesPhone(proxyUrl, 'Sim, aqui!', nodeB.url);
   });
 
   it('takes the session over within the lease when its holder is SIGKILLed', async () => {
