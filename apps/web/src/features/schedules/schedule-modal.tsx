@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { MESSAGE_WORDING } from '../../lib/validation-text';
 import { ContactAutocomplete, type ContactRef } from '../common/contact-autocomplete';
 import { useFieldMessage } from '../common/field-message';
 import { FormTextField } from '../common/form-fields';
@@ -53,7 +54,7 @@ interface ScheduleModalProps {
 export function ScheduleModal({ record, contact, start, onClose }: ScheduleModalProps) {
   const { t } = useTranslation();
   const save = useSaveSchedule();
-  const message = useFieldMessage();
+  const message = useFieldMessage({ wording: MESSAGE_WORDING });
   const [media, setMedia] = useState<MediaAttachment>(NO_MEDIA_CHANGE);
   const dialog = useRecordDialog<ScheduleFormValues>({
     schema: ZScheduleForm,
@@ -83,7 +84,7 @@ export function ScheduleModal({ record, contact, start, onClose }: ScheduleModal
     <RecordFormDialog
       dialog={dialog}
       ids={{ title: 'schedule-modal-title', form: 'schedule-modal', submit: 'schedule-save' }}
-      messages={{ extra: { tooShort: t('schedules.modal.tooShort') } }}
+      messages={{ wording: MESSAGE_WORDING }}
       onClose={onClose}
       title={record ? t('schedules.modal.titleEdit') : t('schedules.modal.titleAdd')}
       maxWidth="sm"
