@@ -60,8 +60,10 @@ describe('schedules', () => {
     await page.getByTestId('schedule-body').fill('Oi {{firstName}}, seu horário está confirmado');
     const now = new Date();
     const pad = (n: number) => String(n).padStart(2, '0');
-    const local = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:${pad(now.getMinutes())}`;
-    await page.getByTestId('schedule-send-at').fill(local);
+    // The send time is a date-time picker typed section by section: MM dd yyyy HH mm in English.
+    const typed = `${pad(now.getMonth() + 1)}${pad(now.getDate())}${now.getFullYear()}${pad(now.getHours())}${pad(now.getMinutes())}`;
+    await page.getByTestId('schedule-send-at').getByRole('spinbutton').first().click();
+    await page.keyboard.type(typed);
     await page.getByTestId('schedule-save').click();
     await waitForToast(page, 'Schedule saved successfully!');
     await page.getByTestId('schedules-calendar').getByText('Paula Agendada').first().waitFor();

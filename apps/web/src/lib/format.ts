@@ -26,7 +26,7 @@ export function daysUntil(value: string | Date, now: Date = new Date()): number 
   return differenceInCalendarDays(toDate(value), now);
 }
 
-/** `dd/MM/yy HH:mm` (the connections' last update, document 2), or '' for a missing or invalid date. */
+/** `dd/MM/yy HH:mm` (the invoices' due dates, document 3 section 8), or '' for a missing or invalid date. */
 export function formatShortDateTime(value: string | Date | null | undefined): string {
   if (!value) return '';
   const date = toDate(value);

@@ -58,4 +58,17 @@ describe('locales', () => {
       'Your subscription expires in 1 day',
     );
   });
+
+  it('words zero in the plural in every language (pt plural rules read 0 as one: "0 ticket")', () => {
+    const pt_ = i18n.getFixedT('pt');
+    expect(pt_('kanban.count', { count: 0 })).toBe('0 tickets');
+    expect(pt_('kanban.count', { count: 1 })).toBe('1 ticket');
+    expect(pt_('billing.users', { count: 0 })).toBe('0 usuários');
+    const singular = ptKeys.filter((key) => key.endsWith('_one')).map((key) => key.slice(0, -4));
+    expect(singular.filter((key) => !ptKeys.includes(`${key}_zero`))).toEqual([]);
+  });
+
+  it('words the tags column of tagged tickets in real pt', () => {
+    expect(i18n.getFixedT('pt')('tags.table.tickets')).toBe('Tickets com a tag');
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf, ZNamedRef } from './answers.js';
+import { idOrRecord } from './classic.js';
 import { boundedString, V, ZId } from './common.js';
 
 /** Longest chat title and chat message accepted (characters). */
@@ -34,11 +35,12 @@ export type ChatsPage = z.infer<typeof ZChatsPage>;
 
 /**
  * POST /chats and PUT /chats/:id body: a title and at least one participant (user ids of the
- * caller's company; the caller joins anyway). Messages `required`, `tooLong`.
+ * caller's company; the caller joins anyway), each an id or a user object (`{ id, name }`, as the
+ * classic client sends them). Messages `required`, `tooLong`.
  */
 export const ZChatBody = z.object({
   title: boundedString(1, CHAT_TITLE_MAX),
-  users: z.array(ZId, { error: V.required }).min(1, V.required).max(CHAT_USERS_MAX, V.tooLong),
+  users: z.array(idOrRecord(ZId), { error: V.required }).min(1, V.required).max(CHAT_USERS_MAX, V.tooLong),
 });
 export type ChatBody = z.infer<typeof ZChatBody>;
 

@@ -16,6 +16,13 @@ export const falseAsNull = <T extends z.ZodType>(schema: T) =>
   z.union([schema, z.literal(false).transform(() => null)]);
 
 /**
+ * A record id given as the id itself or as the record (`{ id, name, ... }`, other keys ignored), read
+ * as the id: the classic client sends a chat's `users` as the user objects it listed.
+ */
+export const idOrRecord = (id: z.ZodNumber) =>
+  z.union([id, z.object({ id }).transform((record) => record.id)]);
+
+/**
  * Calls that only the classic client's fork makes (docs/compatibility.md, "Calls of the classic
  * client's fork"), answered with what that client can use.
  */

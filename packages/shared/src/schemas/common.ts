@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * Validation message keys. The server returns them in `message`; the web client translates them
- * (pt/en/es) from `validation.<key>`. The pt/en wording of the spec is 'Too Short!', 'Too Long!',
- * 'Required', 'Invalid email'.
+ * (pt/en/es) in one place, apps/web/src/lib/validation-text.ts (pt 'Obrigatório', 'Muito curto!'...;
+ * the user form keeps the spec's 'Too Short!', 'Too Long!', 'Required', 'Invalid email').
  */
 export const V = {
   tooShort: 'tooShort',

@@ -125,6 +125,31 @@ describe('internal chat', () => {
     expect((await inject('GET', `/api/chats/${chat.id}/messages`, a.admin)).statusCode).toBe(404);
   });
 
+  it('takes users as user objects, as the classic client sends them, on create and edit', async () => {
+    const created = await inject('POST', '/api/chats', a.admin, {
+      title: 'Clássico',
+      users: [{ id: a.agent.id, name: 'Agente' }],
+    });
+    expect(created.statusCode).toBe(201);
+    const chat = ZChat.parse(created.json());
+    expect(chat.users.map((u) => u.userId).sort()).toEqual([a.admin.id, a.agent.id].sort());
+    const edited = await inject('PUT', `/api/chats/${chat.id}`, a.admin, {
+      title: 'Clássico',
+      users: [{ id: outsider.id, name: 'Outro' }, a.agent.id],
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(
+      ZChat.parse(edited.json())
+        .users.map((u) => u.userId)
+        .sort(),
+    ).toEqual([a.admin.id, a.agent.id, outsider.id].sort());
+    // An object without a numeric id, and another company's user given as an object, stay refused.
+    const noId = await inject('POST', '/api/chats', a.admin, { title: 'X', users: [{ name: 'Sem id' }] });
+    expect(noId.statusCode).toBe(400);
+    const foreign = await inject('POST', '/api/chats', a.admin, { title: 'X', users: [{ id: b.agent.id }] });
+    expect(foreign.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'users', message: 'invalid' });
+  });
+
   it("counts the others' unread messages and resets the caller's on read", async () => {
     const chat = await teamChat();
     const sent = await inject('POST', `/api/chats/${chat.id}/messages`, a.agent, { message: 'Bom dia' });

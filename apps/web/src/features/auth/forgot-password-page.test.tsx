@@ -52,7 +52,7 @@ describe('ForgotPasswordPage (/forgetpsw)', () => {
     await userEvent.type(screen.getByTestId('reset-confirm'), 'outra');
     await userEvent.click(screen.getByTestId('reset-submit'));
     await screen.findByText('As senhas não correspondem');
-    expect(screen.getByText(/Too Short!/)).toBeTruthy();
+    expect(screen.getByText(/Muito curto!/)).toBeTruthy();
     expect(fetchMock.mock.calls.filter(([u]) => String(u) === '/api/resetpasswords')).toHaveLength(0);
 
     await userEvent.clear(screen.getByTestId('reset-password'));

@@ -3,6 +3,7 @@ import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { notifyError, showToast } from '../../lib/notify';
+import { validationText } from '../../lib/validation-text';
 import { AuthLink } from './auth-navigation';
 import type { LoginErrors } from './login-validation';
 import { useSession } from './session-context';
@@ -70,8 +71,8 @@ export function LoginPage() {
     }
   };
 
-  const emailError = errors.email ? t(`validation.${errors.email}`) : undefined;
-  const passwordError = errors.password ? t(`validation.${errors.password}`) : undefined;
+  const emailError = errors.email ? validationText(t, errors.email) : undefined;
+  const passwordError = errors.password ? validationText(t, errors.password) : undefined;
 
   return (
     <main className="zd-auth">

@@ -10,6 +10,7 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { api } from '../../lib/api';
+import { validationText } from '../../lib/validation-text';
 import { AuthLayout } from './auth-layout';
 
 /** The signup form: the shared body rules plus a required plan (web-only schema). */
@@ -70,7 +71,7 @@ export function SignupPage() {
   });
 
   const phoneField = register('phone');
-  const message = (key?: string) => (key ? t(`validation.${key}`) : undefined);
+  const message = (key?: string) => (key ? validationText(t, key) : undefined);
 
   return (
     <AuthLayout title={t('signup.title')}>

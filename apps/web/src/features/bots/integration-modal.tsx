@@ -9,6 +9,7 @@ import {
 } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { CLASSIC_WORDING } from '../../lib/validation-text';
 import { FormSelect, FormTextField, type FormTextFieldProps } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordDialog } from '../common/use-record-form';
@@ -118,7 +119,8 @@ export function IntegrationModal({
     <RecordFormDialog
       dialog={dialog}
       ids={{ title: 'integration-modal-title', form: 'integration-modal', submit: 'integration-save' }}
-      messages={{ unknownAsInvalid: true }}
+      // The spec's words for this form (document 2 section 5): 'Too Short!', 'Too Long!', 'Required'.
+      messages={{ unknownAsInvalid: true, wording: CLASSIC_WORDING }}
       onClose={onClose}
       title={editing ? t('bots.integrations.edit') : t('bots.integrations.add')}
       maxWidth="md"

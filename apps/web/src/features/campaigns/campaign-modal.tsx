@@ -13,6 +13,7 @@ import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
+import { DateTimeInput } from '../common/date-time-input';
 import { FormIdSelect, FormMessageField, FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
 import {
   type MediaAttachment,
@@ -22,7 +23,6 @@ import {
 import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordForm } from '../common/use-record-form';
 import { useConnections } from '../connections/use-connections';
-import { DateTimeInput } from './date-time-input';
 import {
   useCampaign,
   useContactListOptions,

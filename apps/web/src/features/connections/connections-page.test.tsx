@@ -68,7 +68,7 @@ describe('ConnectionsPage', () => {
     expect((screen.getByTestId('session-button-disconnect-100') as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it('shows CONNECTED green and the others red, the last update as dd/MM/yy HH:mm and the default mark', async () => {
+  it('shows CONNECTED green and the others red, the last update as dd/MM/yyyy HH:mm and the default mark', async () => {
     const updatedAt = new Date(2026, 2, 5, 14, 7).toISOString();
     connections = [
       createWhatsapp({ id: 1, name: 'A', status: 'CONNECTED', isDefault: true, updatedAt }),
@@ -81,7 +81,7 @@ describe('ConnectionsPage', () => {
     expect(screen.getByTestId('connection-status-2').querySelector('svg')?.getAttribute('class')).toContain(
       'colorError',
     );
-    expect(screen.getByTestId('connection-updated-1').textContent).toBe('05/03/26 14:07');
+    expect(screen.getByTestId('connection-updated-1').textContent).toBe('05/03/2026 14:07');
     expect(screen.getByTestId('connection-default-1')).toBeTruthy();
     expect(screen.queryByTestId('connection-default-2')).toBeNull();
   });

@@ -14,7 +14,7 @@ import { can, type Whatsapp } from '@zapdesk/shared';
 import { lazy, type ReactNode, Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { formatShortDateTime } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmationDialog } from '../common/confirmation-dialog';
 import { DataTable } from '../common/data-table';
@@ -34,7 +34,7 @@ type Confirm = { kind: 'disconnect' | 'delete'; connection: Whatsapp };
 
 /**
  * /connections (document 2 sections 2 to 4): the company's connections with status, session buttons
- * per status, last update (dd/MM/yy HH:mm), default mark and edit/delete actions; add/edit dialog,
+ * per status, last update (dd/MM/yyyy HH:mm), default mark and edit/delete actions; add/edit dialog,
  * QR dialog and confirmations. The add button, the session buttons and edit/delete are gated by
  * connections-page:addConnection, :actionButtons and :editOrDeleteConnection. The list stays live
  * through the `whatsapp` and `whatsappSession` socket events (see connections-cache.ts).
@@ -156,7 +156,7 @@ export function ConnectionsPage() {
               </TableCell>
             )}
             <TableCell align="center" data-testid={`connection-updated-${connection.id}`}>
-              {formatShortDateTime(connection.updatedAt)}
+              {formatDateTime(connection.updatedAt)}
             </TableCell>
             <TableCell align="center">
               {connection.isDefault && (

@@ -17,6 +17,7 @@ import { useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import { validationText } from '../../lib/validation-text';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
@@ -164,8 +165,8 @@ export function ContactListItemsPage() {
                   {t('contactListsPage.import.rowError', {
                     row: e.row,
                     field: t(`contactListsPage.itemModal.${e.field}`, { defaultValue: e.field }),
-                    message: t(`validation.${e.message}`, {
-                      defaultValue: t(`contactListsPage.import.${e.message}`),
+                    message: t(`contactListsPage.import.${e.message}`, {
+                      defaultValue: validationText(t, e.message),
                     }),
                   })}
                 </div>

@@ -58,7 +58,7 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
     <RecordFormDialog
       dialog={dialog}
       ids={{ title: 'file-list-modal-title', form: 'file-list-modal', submit: 'file-list-save' }}
-      messages={{ extra: { tooShort: t('fileLists.errors.nameShort') } }}
+      messages={{ wording: { tooShort: 'nameTooShort' } }}
       open={open}
       onClose={onClose}
       title={editing ? t('fileLists.titleEdit') : t('fileLists.titleAdd')}

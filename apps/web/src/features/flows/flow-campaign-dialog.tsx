@@ -5,6 +5,7 @@ import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordDialog } from '../common/use-record-form';
 import { useConnections } from '../connections/use-connections';
 import { type FlowCampaignForm, ZFlowCampaignForm } from './flow-forms';
+import { useFlowMessage } from './flow-message';
 import type { FlowCampaign } from './flow-types';
 import { useFlowCampaign, useSaveFlowCampaign } from './use-flow-campaigns';
 import { useFlowOptions } from './use-flows';
@@ -31,6 +32,7 @@ export function FlowCampaignDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const flowMessage = useFlowMessage();
   const editing = typeof campaignId === 'number';
   const existing = useFlowCampaign(editing ? campaignId : null);
   const flows = useFlowOptions();
@@ -68,7 +70,7 @@ export function FlowCampaignDialog({
         form: 'flow-campaign-dialog',
         submit: 'flow-campaign-save',
       }}
-      messages={(key) => (key ? t(`flows.validation.${key}`) : undefined)}
+      messages={flowMessage}
       onClose={onClose}
       title={editing ? t('flows.campaigns.dialog.titleEdit') : t('flows.campaigns.dialog.titleAdd')}
       maxWidth="sm"

@@ -3,6 +3,7 @@ import { FormTextField } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordDialog } from '../common/use-record-form';
 import { ZFlowNameForm } from './flow-forms';
+import { useFlowMessage } from './flow-message';
 import type { Flow } from './flow-types';
 import { useSaveFlowName } from './use-flows';
 
@@ -27,6 +28,7 @@ export function FlowNameDialog({
   onCreated?: (flow: Flow) => void;
 }) {
   const { t } = useTranslation();
+  const flowMessage = useFlowMessage();
   const editing = flow !== null;
   const save = useSaveFlowName();
   const dialog = useRecordDialog<NameValues, Flow, Flow>({
@@ -45,7 +47,7 @@ export function FlowNameDialog({
     <RecordFormDialog
       dialog={dialog}
       ids={{ title: 'flow-name-dialog-title', form: 'flow-name-dialog', submit: 'flow-name-save' }}
-      messages={(key) => (key ? t(`flows.validation.${key}`) : undefined)}
+      messages={flowMessage}
       onClose={onClose}
       title={editing ? t('flows.nameDialog.titleEdit') : t('flows.nameDialog.titleAdd')}
       maxWidth="xs"

@@ -1,11 +1,13 @@
 import { Stack } from '@mui/material';
 import { type Schedule, ZScheduleBody } from '@zapdesk/shared';
-import { addHours, format } from 'date-fns';
+import { addHours } from 'date-fns';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { MESSAGE_WORDING } from '../../lib/validation-text';
 import { ContactAutocomplete, type ContactRef } from '../common/contact-autocomplete';
+import { DateTimeInput } from '../common/date-time-input';
 import { useFieldMessage } from '../common/field-message';
 import { FormTextField } from '../common/form-fields';
 import {
@@ -17,11 +19,11 @@ import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordDialog } from '../common/use-record-form';
 import { useSaveSchedule } from './use-schedules';
 
-/** Values of the schedule form: sendAt as a local `yyyy-MM-ddTHH:mm` (datetime-local input). */
+/** Values of the schedule form: sendAt as a Date (null while empty or incomplete). */
 export interface ScheduleFormValues {
   body: string;
   contact: ContactRef | null;
-  sendAt: string;
+  sendAt: Date | null;
 }
 
 /** The form's rules (document 2 section 9): body ≥ 5 ('Mensagem muito curta'), contact and sendAt required. */
@@ -31,10 +33,11 @@ const ZScheduleForm = z.object({
     .object({ id: z.number(), name: z.string(), number: z.string() })
     .nullable()
     .refine((c) => c !== null, 'required'),
-  sendAt: z.string().min(1, 'required'),
+  sendAt: z
+    .date()
+    .nullable()
+    .refine((d) => d !== null, 'required'),
 });
-
-const LOCAL_FORMAT = "yyyy-MM-dd'T'HH:mm";
 
 interface ScheduleModalProps {
   /** The schedule to edit; absent to add one. */
@@ -53,20 +56,20 @@ interface ScheduleModalProps {
 export function ScheduleModal({ record, contact, start, onClose }: ScheduleModalProps) {
   const { t } = useTranslation();
   const save = useSaveSchedule();
-  const message = useFieldMessage();
+  const message = useFieldMessage({ wording: MESSAGE_WORDING });
   const [media, setMedia] = useState<MediaAttachment>(NO_MEDIA_CHANGE);
   const dialog = useRecordDialog<ScheduleFormValues>({
     schema: ZScheduleForm,
     defaults: {
       body: record?.body ?? '',
       contact: record?.contact ?? contact ?? null,
-      sendAt: format(record ? new Date(record.sendAt) : (start ?? addHours(new Date(), 1)), LOCAL_FORMAT),
+      sendAt: record ? new Date(record.sendAt) : (start ?? addHours(new Date(), 1)),
     },
     save: (values) => {
       const body = {
         body: values.body,
         contactId: values.contact!.id,
-        sendAt: new Date(values.sendAt).toISOString(),
+        sendAt: values.sendAt!.toISOString(),
       };
       return save.mutateAsync({ id: record?.id, body, ...media });
     },
@@ -83,7 +86,7 @@ export function ScheduleModal({ record, contact, start, onClose }: ScheduleModal
     <RecordFormDialog
       dialog={dialog}
       ids={{ title: 'schedule-modal-title', form: 'schedule-modal', submit: 'schedule-save' }}
-      messages={{ extra: { tooShort: t('schedules.modal.tooShort') } }}
+      messages={{ wording: MESSAGE_WORDING }}
       onClose={onClose}
       title={record ? t('schedules.modal.titleEdit') : t('schedules.modal.titleAdd')}
       maxWidth="sm"
@@ -113,12 +116,18 @@ export function ScheduleModal({ record, contact, start, onClose }: ScheduleModal
           minRows={4}
           testId="schedule-body"
         />
-        <FormTextField
+        <Controller
           name="sendAt"
-          label={t('schedules.modal.sendAt')}
-          type="datetime-local"
-          slotProps={{ inputLabel: { shrink: true } }}
-          testId="schedule-send-at"
+          control={control}
+          render={({ field }) => (
+            <DateTimeInput
+              label={t('schedules.modal.sendAt')}
+              value={field.value}
+              onChange={field.onChange}
+              error={message(errors.sendAt?.message)}
+              testId="schedule-send-at"
+            />
+          )}
         />
         <MediaAttachmentField
           label={t('schedules.modal.attach')}

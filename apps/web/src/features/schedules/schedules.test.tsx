@@ -1,6 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { addHours, format } from 'date-fns';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '../../lib/i18n';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -80,10 +82,10 @@ describe('schedules', () => {
       <ScheduleModal contact={{ id: 5, name: 'Maria Souza', number: '5511999990000' }} onClose={onClose} />,
       { user: admin },
     );
-    const sendAt = (screen.getByTestId('schedule-send-at') as HTMLInputElement).value;
-    const ahead = new Date(sendAt).getTime() - Date.now();
-    expect(ahead).toBeGreaterThan(58 * 60_000);
-    expect(ahead).toBeLessThan(61 * 60_000);
+    // en shows MM/dd/yyyy HH:mm.
+    const shown = (screen.getByTestId('schedule-send-at-input') as HTMLInputElement).value;
+    expect(shown).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    expect(shown.slice(0, 10)).toBe(format(addHours(new Date(), 1), 'MM/dd/yyyy'));
     await user.type(screen.getByTestId('schedule-body'), 'oi');
     await user.click(screen.getByTestId('schedule-save'));
     expect(await screen.findByText('Message too short')).toBeTruthy();
@@ -95,5 +97,39 @@ describe('schedules', () => {
     const body = JSON.parse(String(post![1]!.body));
     expect(body).toMatchObject({ body: 'oi Maria, tudo bem?', contactId: 5 });
     expect(new Date(body.sendAt).toISOString()).toBe(body.sendAt);
+    const ahead = new Date(body.sendAt).getTime() - Date.now();
+    expect(ahead).toBeGreaterThan(58 * 60_000);
+    expect(ahead).toBeLessThan(61 * 60_000);
+  });
+
+  it('shows and takes the send time as dd/MM/yyyy HH:mm in pt (pt-BR)', async () => {
+    await i18n.changeLanguage('pt');
+    try {
+      const user = userEvent.setup();
+      const onClose = vi.fn();
+      renderWithProviders(
+        <ScheduleModal
+          contact={{ id: 5, name: 'Maria Souza', number: '5511999990000' }}
+          start={new Date(2026, 2, 5, 14, 7)}
+          onClose={onClose}
+        />,
+        { user: admin },
+      );
+      expect((screen.getByTestId('schedule-send-at-input') as HTMLInputElement).value).toBe(
+        '05/03/2026 14:07',
+      );
+      const sections = within(screen.getByTestId('schedule-send-at')).getAllByRole('spinbutton');
+      expect(sections.map((s) => s.getAttribute('aria-label')).slice(0, 3)).toEqual(['Dia', 'Mês', 'Ano']);
+      await user.click(sections[0]!);
+      await user.keyboard('0604202709');
+      await user.type(screen.getByTestId('schedule-body'), 'Olá Maria');
+      await user.click(screen.getByTestId('schedule-save'));
+      await waitFor(() => expect(onClose).toHaveBeenCalled());
+      const post = fetchMock.mock.calls.find(([url]) => url === '/api/schedules');
+      const body = JSON.parse(String(post![1]!.body));
+      expect(new Date(body.sendAt).getTime()).toBe(new Date(2027, 3, 6, 9, 7).getTime());
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

@@ -17,6 +17,7 @@ import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { formatDateTime } from '../../lib/format';
+import { validationText } from '../../lib/validation-text';
 import { useCurrentUser } from '../auth/session-context';
 import { NoPermission } from '../common/no-permission';
 import { useConnections } from '../connections/use-connections';
@@ -117,7 +118,7 @@ export function SimulatorPage() {
       body,
     });
     if (!checked.ok) {
-      setFromError(t(`validation.${checked.key}`));
+      setFromError(validationText(t, checked.key));
       return;
     }
     setFromError(null);

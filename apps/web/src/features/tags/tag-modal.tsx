@@ -1,6 +1,7 @@
 import { Stack } from '@mui/material';
 import { can, ZTagBody } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
+import { MESSAGE_WORDING } from '../../lib/validation-text';
 import { useCurrentUser } from '../auth/session-context';
 import { FormSwitch, FormTextField } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
@@ -53,9 +54,7 @@ export function TagModal({ open, tagId, onClose }: TagModalProps) {
       dialog={dialog}
       ids={{ title: 'tag-modal-title', form: 'tag-modal', submit: 'tag-save' }}
       // The tag form's own messages (document 2 section 5: 'Obrigatório', 'Mensagem muito curta').
-      messages={{
-        extra: { required: t('tagModal.errors.required'), tooShort: t('tagModal.errors.tooShort') },
-      }}
+      messages={{ wording: MESSAGE_WORDING }}
       open={open}
       onClose={onClose}
       title={editing ? t('tagModal.titleEdit') : t('tagModal.titleAdd')}

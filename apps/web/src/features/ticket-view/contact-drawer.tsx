@@ -28,6 +28,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
+import { validationText } from '../../lib/validation-text';
 import { useCurrentUser } from '../auth/session-context';
 import { TicketNotes } from './ticket-notes';
 import { useContact, useSaveContact } from './use-ticket-view';
@@ -56,7 +57,7 @@ function ContactEditForm({
     handleSubmit,
     formState: { errors },
   } = useForm<ContactForm>({ resolver: zodResolver(ZContactForm), defaultValues: initial });
-  const message = (key?: string) => (key ? t(`validation.${key}`) : undefined);
+  const message = (key?: string) => (key ? validationText(t, key) : undefined);
 
   return (
     <Stack

@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { formatDateTime } from '../../lib/format';
+import { validationText } from '../../lib/validation-text';
 import { ConfirmationDialog } from '../common/confirmation-dialog';
 import { useAddNote, useDeleteNote, useNotes } from './use-ticket-view';
 
@@ -63,7 +64,7 @@ export function TicketNotes({ ticketId, contactId }: { ticketId: number; contact
           placeholder={t('ticketView.notePlaceholder')}
           {...register('note')}
           error={!!errors.note}
-          helperText={errors.note?.message ? t(`validation.${errors.note.message}`) : undefined}
+          helperText={errors.note?.message ? validationText(t, errors.note.message) : undefined}
           slotProps={{ htmlInput: { 'data-testid': 'note-input' } }}
         />
         <Box sx={{ display: 'flex', justifyContent: 'flex-end' }}>

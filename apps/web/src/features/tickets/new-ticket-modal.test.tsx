@@ -88,7 +88,7 @@ describe('NewTicketModal', { timeout: 15_000 }, () => {
       renderModal(agent);
       await user.click(screen.getByTestId('new-ticket-save'));
       expect(await screen.findByText('select queue')).toBeTruthy();
-      expect(screen.getByText('Required')).toBeTruthy();
+      expect(screen.getByText('Obrigatório')).toBeTruthy();
       expect(screen.queryByText('Selecione uma fila')).toBeNull();
     } finally {
       await i18n.changeLanguage('en');

@@ -2,6 +2,7 @@ import { Stack } from '@mui/material';
 import { can, type PublicUser, type UpdateUserBody, ZCreateUserBody, ZUpdateUserBody } from '@zapdesk/shared';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { CLASSIC_WORDING } from '../../lib/validation-text';
 import { useCurrentUser } from '../auth/session-context';
 import { FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
 import { OptionalIdSelect, QueueMultiSelect } from '../common/id-select';
@@ -99,6 +100,8 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
     <RecordFormDialog
       dialog={dialog}
       ids={{ title: 'user-modal-title', form: 'user-form', submit: 'user-modal-save' }}
+      // The spec's words for this form (core section 5): 'Too Short!', 'Too Long!', 'Required', 'Invalid email'.
+      messages={{ wording: CLASSIC_WORDING }}
       open={open}
       onClose={onClose}
       title={editing ? t('userModal.titleEdit') : t('userModal.titleAdd')}

@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../common/form-dialog';
 import { FieldMessages } from '../../common/record-form-dialog';
 import type { RecordDialog } from '../../common/use-record-form';
+import { useFlowMessage } from '../flow-message';
 import { FLOW_EDITOR_DELAYS } from '../flow-types';
 
 /** Props every node dialog takes: create or edit mode, the node's data when editing, save and close. */
@@ -71,12 +72,6 @@ export function NodeDialogFrame({
       {children}
     </FormDialog>
   );
-}
-
-/** The translated text of a flow validation key, or undefined. */
-export function useFlowMessage() {
-  const { t } = useTranslation();
-  return (key?: string) => (key ? t(`flows.validation.${key}`) : undefined);
 }
 
 /** What a node dialog does with its form: see {@link useNodeDialog}. */

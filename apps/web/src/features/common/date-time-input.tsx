@@ -1,6 +1,6 @@
 /**
  * A date and time input that follows the UI language (pt-BR dd/MM/yyyy HH:mm by default): MUI X
- * DateTimePicker over date-fns, loaded only by the campaign dialog.
+ * DateTimePicker over date-fns, loaded only by the dialogs that use it (campaigns, schedules).
  */
 import { AdapterDateFns } from '@mui/x-date-pickers/AdapterDateFns';
 import { DateTimePicker } from '@mui/x-date-pickers/DateTimePicker';
