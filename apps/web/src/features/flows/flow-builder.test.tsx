@@ -76,12 +76,13 @@ describe('flow builder screen', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  const renderEditor = () =>
+  const renderEditor = (route = '/flowbuilder/7') =>
     renderWithProviders(
       <Routes>
         <Route path="/flowbuilder/:id?" element={<FlowBuilderPage />} />
+        <Route path="/flowbuilders" element={<p>the flows list</p>} />
       </Routes>,
-      { user: admin, route: '/flowbuilder/7' },
+      { user: admin, route },
     );
 
   /** Opens the speed-dial and picks a node type. */
@@ -342,5 +343,44 @@ describe('flow builder screen', () => {
     );
     await user.click(screen.getByTestId('flow-save'));
     expect(await screen.findByText('A block uses a queue that no longer exists (Menu block)')).toBeTruthy();
+  });
+
+  it('leaves for the flows list when the flow does not exist', async () => {
+    renderEditor('/flowbuilder/999999');
+    expect(await screen.findByText('the flows list', {}, { timeout: 3000 })).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledWith('/api/flowbuilder/flow/999999', expect.anything());
+  });
+
+  it('offers to try again when the flow fails to load, and then shows it', async () => {
+    const user = userEvent.setup();
+    const answer = fetchMock.getMockImplementation()!;
+    let failing = true;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
+      failing && String(input) === '/api/flowbuilder/flow/7'
+        ? json(500, { error: 'ERR_INTERNAL' })
+        : answer(input, init),
+    );
+    renderEditor();
+    const failed = await screen.findByTestId('flow-load-failed', {}, { timeout: 3000 });
+    expect(screen.queryByTestId('flow-loading')).toBeNull();
+    expect((screen.getByTestId('flow-save') as HTMLButtonElement).disabled).toBe(true);
+    failing = false;
+    await user.click(within(failed).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByTestId(`flow-node-${MENU_ID}`)).toBeTruthy();
+    expect((screen.getByTestId('flow-save') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('leaves for the flows list when saving finds the flow deleted elsewhere', async () => {
+    const user = userEvent.setup();
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input) === '/api/flowbuilder/flow' && init?.method === 'POST'
+        ? json(404, { error: 'ERR_NOT_FOUND' })
+        : answer(input, init),
+    );
+    renderEditor();
+    await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });
+    await user.click(screen.getByTestId('flow-save'));
+    expect(await screen.findByText('the flows list')).toBeTruthy();
   });
 });
