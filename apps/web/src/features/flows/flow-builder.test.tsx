@@ -69,6 +69,8 @@ describe('flow builder screen', () => {
         return json(200, { flow: { id: 7, name: 'Atendimento', active: true, flow: graph } });
       if (url === '/api/flowbuilder/flow' && init?.method === 'POST') return json(200, { ok: true });
       if (url === '/api/flowbuilder/img' && init?.method === 'POST') return json(200, ['1732-foto.png']);
+      if (url === '/api/public/1732-foto.png')
+        return new Response(new Uint8Array([0x89, 0x50]), { headers: { 'content-type': 'image/png' } });
       if (url === '/api/queue') return json(200, [{ id: 2, name: 'Suporte', color: '#0000ff' }]);
       return json(404, { error: 'ERR_NOT_FOUND' });
     });
@@ -285,8 +287,10 @@ describe('flow builder screen', () => {
     expect(body.nodes[3]).toMatchObject({ type: 'ticket', data: { data: { id: 2, name: 'Suporte' } } });
   });
 
-  it('uploads an image compressed at quality 0.7 in the medias field and keeps its stored name', async () => {
+  it('uploads an image compressed at quality 0.7 in the medias field, previews it and keeps its stored name', async () => {
     compression.calls.length = 0;
+    URL.createObjectURL = vi.fn(() => 'blob:foto-preview');
+    URL.revokeObjectURL = vi.fn();
     const user = userEvent.setup();
     renderEditor();
     await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });
@@ -297,6 +301,10 @@ describe('flow builder screen', () => {
       new File([new Uint8Array(64)], 'foto.png', { type: 'image/png' }),
     );
     expect(await screen.findByText('foto.png')).toBeTruthy();
+    // The uploaded image is shown, fetched from its stored name with the session.
+    const preview = await screen.findByTestId('content-image-preview');
+    expect(preview.getAttribute('src')).toBe('blob:foto-preview');
+    expect(preview.getAttribute('alt')).toBe('foto.png');
     expect(compression.calls).toEqual([
       { name: 'foto.png', options: expect.objectContaining({ initialQuality: 0.7 }) },
     ]);

@@ -19,6 +19,8 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../../lib/api';
+import { API_BASE } from '../../../lib/config';
+import { useMediaUrl } from '../../ticket-view/media';
 import {
   contentData,
   contentElements,
@@ -51,12 +53,27 @@ export async function compressImage(file: File): Promise<File> {
   return new File([compressed], file.name, { type: compressed.type || file.type });
 }
 
+/** A preview of an uploaded image element: the stored file, fetched with the session (`/public/{name}`). */
+function ImagePreview({ name, alt }: { name: string; alt: string }) {
+  const { src } = useMediaUrl(`${API_BASE}/public/${encodeURIComponent(name)}`);
+  if (!src) return null;
+  return (
+    <Box
+      component="img"
+      src={src}
+      alt={alt}
+      data-testid="content-image-preview"
+      sx={{ display: 'block', maxWidth: '100%', maxHeight: 200, borderRadius: 1, mt: 1 }}
+    />
+  );
+}
+
 /**
  * Content (singleBlock) node dialog (document 3 sections 2, 3 and 5): an ordered sequence of text,
  * interval, image, audio and video elements, each movable and removable. Files upload when chosen
  * (images compressed first) within the spec's limits, with an uploading state; saving refuses empty
  * texts ('Campos de mensagem vazio!'), intervals of 0 or over 120 s and empty media cards ('Delete
- * os cards vazios(Imagem, Audio e Video)').
+ * os cards vazios(Imagem, Audio e Video)'). An uploaded image shows its preview.
  */
 export function ContentDialog({ data, onSave, onClose }: NodeDialogProps<Record<string, unknown>>) {
   const { t } = useTranslation();
@@ -235,6 +252,9 @@ export function ContentDialog({ data, onSave, onClose }: NodeDialogProps<Record<
                   {element.original ?? (element.value || t('flows.content.noFile'))}
                 </Typography>
               </Stack>
+            )}
+            {element.type === 'img' && element.value && (
+              <ImagePreview name={element.value} alt={element.original ?? element.value} />
             )}
           </Paper>
         ))}
