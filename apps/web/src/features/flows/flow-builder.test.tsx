@@ -361,7 +361,7 @@ describe('flow builder screen', () => {
 
   it('offers to try again when the flow fails to load, and then shows it', async () => {
     const user = userEvent.setup();
-    const answer = fetchMock.getMockImplementation()!;
+    const answer = fetchMock.getMockImplementation() as typeof fetch;
     let failing = true;
     fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
       failing && String(input) === '/api/flowbuilder/flow/7'
@@ -380,7 +380,7 @@ describe('flow builder screen', () => {
 
   it('leaves for the flows list when saving finds the flow deleted elsewhere', async () => {
     const user = userEvent.setup();
-    const answer = fetchMock.getMockImplementation()!;
+    const answer = fetchMock.getMockImplementation() as typeof fetch;
     fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
       String(input) === '/api/flowbuilder/flow' && init?.method === 'POST'
         ? json(404, { error: 'ERR_NOT_FOUND' })
