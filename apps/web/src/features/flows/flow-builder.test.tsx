@@ -69,6 +69,7 @@ describe('flow builder screen', () => {
         return json(200, { flow: { id: 7, name: 'Atendimento', active: true, flow: graph } });
       if (url === '/api/flowbuilder/flow' && init?.method === 'POST') return json(200, { ok: true });
       if (url === '/api/flowbuilder/img' && init?.method === 'POST') return json(200, ['1732-foto.png']);
+      if (url === '/api/flowbuilder/audio' && init?.method === 'POST') return json(200, ['1733-audio.ogg']);
       if (url === '/api/public/1732-foto.png')
         return new Response(new Uint8Array([0x89, 0x50]), { headers: { 'content-type': 'image/png' } });
       if (url === '/api/queue') return json(200, [{ id: 2, name: 'Suporte', color: '#0000ff' }]);
@@ -390,5 +391,54 @@ describe('flow builder screen', () => {
     await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });
     await user.click(screen.getByTestId('flow-save'));
     expect(await screen.findByText('the flows list')).toBeTruthy();
+  });
+
+  it('records an audio element on the spot, uploads it and keeps the record flag', async () => {
+    class FakeRecorder {
+      state = 'inactive';
+      mimeType = 'audio/ogg';
+      ondataavailable: ((e: { data: Blob }) => void) | null = null;
+      onstop: (() => void) | null = null;
+      start() {
+        this.state = 'recording';
+      }
+      stop() {
+        this.state = 'inactive';
+        this.ondataavailable?.({ data: new Blob([new Uint8Array(20_000)], { type: 'audio/ogg' }) });
+        this.onstop?.();
+      }
+    }
+    vi.stubGlobal('MediaRecorder', FakeRecorder);
+    Object.defineProperty(navigator, 'mediaDevices', {
+      configurable: true,
+      value: { getUserMedia: vi.fn(async () => ({ getTracks: () => [{ stop: () => {} }] })) },
+    });
+    const user = userEvent.setup();
+    renderEditor();
+    await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });
+    await addNode(user, 'singleBlock');
+    await user.click(await screen.findByTestId('content-add-audio'));
+    await user.click(screen.getByTestId('content-record-audio1'));
+    await user.click(await screen.findByTestId('content-record-audio1-stop'));
+    await waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(
+        '/api/flowbuilder/audio',
+        expect.objectContaining({ method: 'POST' }),
+      ),
+    );
+    const upload = fetchMock.mock.calls.find(([u]) => u === '/api/flowbuilder/audio');
+    const file = (upload?.[1]?.body as FormData).get('medias') as File;
+    expect(file.name).toMatch(/^audio-\d+\.ogg$/);
+    expect(file.size).toBe(20_000);
+    await waitFor(() => expect(screen.getByTestId('content-record-audio1')).toBeTruthy());
+    await user.click(screen.getByTestId('flow-content-save'));
+    await waitFor(() => expect(screen.queryByTestId('flow-content-dialog')).toBeNull());
+    const body = await savedBody(user);
+    expect(body.nodes[3]?.data).toEqual({
+      seq: ['audio1'],
+      elements: [
+        { type: 'audio', number: 'audio1', value: '1733-audio.ogg', original: file.name, record: true },
+      ],
+    });
   });
 });
