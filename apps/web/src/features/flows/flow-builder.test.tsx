@@ -427,7 +427,7 @@ describe('flow builder screen', () => {
       ),
     );
     const upload = fetchMock.mock.calls.find(([u]) => u === '/api/flowbuilder/audio');
-    const file = (upload?.[1]?.body as FormData).get('medias') as File;
+    const file = (upload?.[1]?.body as FormData | undefined)?.get('medias') as File;
     expect(file.name).toMatch(/^audio-\d+\.ogg$/);
     expect(file.size).toBe(20_000);
     await waitFor(() => expect(screen.getByTestId('content-record-audio1')).toBeTruthy());
