@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillVariables, greetingFor, protocolOf } from './message-variables.js';
+import { fillCampaignText, fillVariables, greetingFor, protocolOf } from './message-variables.js';
 
 describe('message variables', () => {
   const context = {
@@ -31,5 +31,23 @@ describe('message variables', () => {
       'Boa noite',
     ]);
     expect(protocolOf(7, new Date('2026-01-01T12:00:00Z'))).toBe('20260101000007');
+  });
+
+  it('fills a campaign text written with one or two braces, message variables first', () => {
+    const variables = [
+      { key: 'empresa', value: 'Zapdesk Ltda' },
+      { key: 'name', value: 'not this' },
+      { key: 'loop', value: '{empresa}' },
+    ];
+    expect(
+      fillCampaignText(
+        '{ms}, {firstName}! A {empresa} ({{empresa}}, { empresa }) {{name}} {loop} {outra} {} {{x}} {a b}',
+        context,
+        variables,
+      ),
+    ).toBe(
+      'Bom dia, Maria! A Zapdesk Ltda (Zapdesk Ltda, Zapdesk Ltda) Maria  da Silva {empresa} {outra} {} {{x}} {a b}',
+    );
+    expect(fillCampaignText('sem chaves', context, variables)).toBe('sem chaves');
   });
 });

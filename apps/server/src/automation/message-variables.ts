@@ -28,6 +28,21 @@ export function greetingFor(hour: number): string {
   return 'Boa noite';
 }
 
+/** The value of each message variable for `context`. */
+function variableValues(context: VariableContext): Record<(typeof MESSAGE_VARIABLES)[number], string> {
+  const timeZone = context.timeZone ?? DASHBOARD_TIME_ZONE;
+  const now = new TZDate(context.now ?? new Date(), timeZone);
+  const name = context.contactName.trim();
+  return {
+    firstName: name.split(/\s+/)[0] ?? '',
+    name,
+    ms: greetingFor(now.getHours()),
+    protocol: protocolOf(context.ticketId, context.ticketCreatedAt, timeZone),
+    date: format(now, 'dd/MM/yyyy'),
+    hour: format(now, 'HH:mm:ss'),
+  };
+}
+
 /**
  * Fills the message variables (core section 9) in an automatic message: {{firstName}} (the contact's
  * first name), {{name}} (full name), {{ms}} (greeting by time of day), {{protocol}}, {{date}}
@@ -36,18 +51,33 @@ export function greetingFor(hour: number): string {
  */
 export function fillVariables(text: string, context: VariableContext): string {
   if (!text.includes('{{')) return text;
-  const timeZone = context.timeZone ?? DASHBOARD_TIME_ZONE;
-  const now = new TZDate(context.now ?? new Date(), timeZone);
-  const name = context.contactName.trim();
-  const values: Record<(typeof MESSAGE_VARIABLES)[number], string> = {
-    firstName: name.split(/\s+/)[0] ?? '',
-    name,
-    ms: greetingFor(now.getHours()),
-    protocol: protocolOf(context.ticketId, context.ticketCreatedAt, timeZone),
-    date: format(now, 'dd/MM/yyyy'),
-    hour: format(now, 'HH:mm:ss'),
-  };
+  const values = variableValues(context);
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, key: string) =>
     key in values ? values[key as keyof typeof values] : match,
+  );
+}
+
+/** A placeholder written `{{key}}` or `{key}`; a key is letters, digits, `_` and `-` (as campaign variables). */
+const EITHER_PLACEHOLDER = /\{\{\s*([\p{L}\p{N}_-]+)\s*\}\}|\{\s*([\p{L}\p{N}_-]+)\s*\}/gu;
+
+/**
+ * Fills a campaign message (document 2 section 7): the message variables of {@link fillVariables}
+ * and the company's campaign variables (`variables`, key and value), each written `{{key}}` or
+ * `{key}` (the campaign settings page teaches `{key}`). A message variable wins over a campaign
+ * variable of the same name; unknown placeholders stay as they are. One pass: a value is never
+ * filled in again.
+ */
+export function fillCampaignText(
+  text: string,
+  context: VariableContext,
+  variables: readonly { key: string; value: string }[],
+): string {
+  if (!text.includes('{')) return text;
+  const values = new Map<string, string>(variables.map((v) => [v.key, v.value]));
+  for (const [key, value] of Object.entries(variableValues(context))) values.set(key, value);
+  return text.replace(
+    EITHER_PLACEHOLDER,
+    (match, double: string | undefined, single: string | undefined) =>
+      values.get((double ?? single) as string) ?? match,
   );
 }

@@ -1,6 +1,6 @@
 import { CAMPAIGN_CONFIRMATION_KEYS } from '@zapdesk/shared';
 import { and, desc, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
-import { fillVariables } from '../../automation/message-variables.js';
+import { fillCampaignText } from '../../automation/message-variables.js';
 import type { IngestResult } from '../../channels/inbound-pipeline.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext } from '../../context.js';
@@ -203,12 +203,15 @@ export class CampaignAnswers {
       const variants = CAMPAIGN_CONFIRMATION_KEYS.map((key) => campaign[key]).filter((m) => m.trim());
       if (!ticket || !variants.length) return { campaignId: campaign.id, ticket: undefined, ids: [] };
       const settings = await settingsOf(tx, companyId);
-      let body = fillVariables(variants[shipping.id % variants.length]!, {
-        contactName: contact.name,
-        ticketId: ticket.id,
-        ticketCreatedAt: ticket.createdAt,
-      });
-      for (const v of settings.variables) body = body.split(`{{${v.key}}}`).join(v.value);
+      const body = fillCampaignText(
+        variants[shipping.id % variants.length]!,
+        {
+          contactName: contact.name,
+          ticketId: ticket.id,
+          ticketCreatedAt: ticket.createdAt,
+        },
+        settings.variables,
+      );
       const ids = await this.sender.storeWithin(tx, companyId, ticket, [
         { body, mediaType: 'chat', mediaUrl: null, mediaName: null },
       ]);

@@ -1,6 +1,6 @@
 import { CAMPAIGN_MESSAGE_KEYS, DASHBOARD_TIME_ZONE } from '@zapdesk/shared';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { fillVariables } from '../../automation/message-variables.js';
+import { fillCampaignText } from '../../automation/message-variables.js';
 import type { MediaStore } from '../../channels/media-store.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { OutboundTicket } from '../../channels/outbound-store.js';
@@ -297,12 +297,15 @@ export async function paceStep(deps: StepDeps, tx: Tx, whatsappId: number): Prom
     }
     const variants = CAMPAIGN_MESSAGE_KEYS.map((key) => campaign[key]).filter((m) => m.trim());
     const variant = variants.length ? shipping.id % variants.length : 0;
-    let body = fillVariables(variants[variant] ?? '', {
-      contactName: contact.name,
-      ticketId: ticket.id,
-      ticketCreatedAt: ticket.createdAt,
-    });
-    for (const v of settings.variables) body = body.split(`{{${v.key}}}`).join(v.value);
+    const body = fillCampaignText(
+      variants[variant] ?? '',
+      {
+        contactName: contact.name,
+        ticketId: ticket.id,
+        ticketCreatedAt: ticket.createdAt,
+      },
+      settings.variables,
+    );
     const mark: Mark = {
       id: shipping.id,
       status: 'delivered',

@@ -221,7 +221,8 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
 
   return (
     <RecordFormDialog
-      dialog={{ form, onSubmit, pending: isSubmitting || readOnly }}
+      dialog={{ form, onSubmit, pending: isSubmitting }}
+      readOnly={readOnly}
       ids={{ title: 'campaign-modal-title', form: 'campaign-modal', submit: 'campaign-save' }}
       open
       onClose={onClose}

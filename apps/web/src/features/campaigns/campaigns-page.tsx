@@ -136,7 +136,7 @@ export function CampaignsPage() {
                   />
                 )}
                 <ActionIconButton
-                  label={t('campaigns.report', { name: row.name })}
+                  label={t('campaigns.report.title', { name: row.name })}
                   testId={`campaign-report-${row.id}`}
                   icon={<Assessment fontSize="small" />}
                   onClick={() => navigate(`/campaign/${row.id}/report`)}

@@ -36,13 +36,16 @@ export interface FormDialogProps {
   pending: boolean;
   /** Also disable the cancel button while pending. */
   lockCancel?: boolean;
+  /** Nothing may be changed: no save button, and the cancel button reads 'close'. */
+  readOnly?: boolean;
   /** The fields, inside the dialog content (with dividers). */
   children: ReactNode;
 }
 
 /**
  * An add/edit modal: Dialog with title, a form holding the content and the cancel / save actions
- * (save disabled while the form submits), or a spinner while the record to edit loads.
+ * (save disabled while the form submits; no save when read-only), or a spinner while the record to
+ * edit loads.
  */
 export function FormDialog({
   open = true,
@@ -61,6 +64,7 @@ export function FormDialog({
   submitTestId,
   pending,
   lockCancel = false,
+  readOnly = false,
   children,
 }: FormDialogProps) {
   const { t } = useTranslation();
@@ -84,11 +88,13 @@ export function FormDialog({
           <DialogContent dividers>{children}</DialogContent>
           <DialogActions>
             <Button onClick={onClose} disabled={lockCancel ? pending : undefined}>
-              {t('common.cancel')}
+              {readOnly ? t('common.close') : t('common.cancel')}
             </Button>
-            <Button type="submit" variant="contained" disabled={pending} data-testid={submitTestId}>
-              {submitLabel ?? (editing ? t('common.save') : t('common.add'))}
-            </Button>
+            {!readOnly && (
+              <Button type="submit" variant="contained" disabled={pending} data-testid={submitTestId}>
+                {submitLabel ?? (editing ? t('common.save') : t('common.add'))}
+              </Button>
+            )}
           </DialogActions>
         </Box>
       )}

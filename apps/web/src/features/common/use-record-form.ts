@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import {
   type DefaultValues,
   type FieldValues,
@@ -11,8 +11,9 @@ import { toast } from 'react-toastify';
 
 /**
  * The react-hook-form of an add/edit modal: validated by the zod `schema`, starting from
- * `defaultValues`, and reset to `toForm(record)` once the record to edit has loaded (pass a stable,
- * module-level `toForm`).
+ * `defaultValues`, and reset to `toForm(record)` when the record to edit arrives or changes (a new
+ * record object, e.g. after a refetch). `toForm` itself may be a new function on every render: only a
+ * new record resets the form, and fields the user has already edited keep what was typed.
  */
 export function useRecordForm<T extends FieldValues, R = never>(
   schema: Parameters<typeof zodResolver>[0],
@@ -25,9 +26,13 @@ export function useRecordForm<T extends FieldValues, R = never>(
     defaultValues: defaultValues as DefaultValues<T>,
   });
   const { reset } = form;
+  // The latest converter, read when the record changes: a converter written inline in the
+  // component (a new function each render) must not reset the form, and so wipe what was typed.
+  const convert = useRef(toForm);
+  convert.current = toForm;
   useEffect(() => {
-    if (record && toForm) reset(toForm(record));
-  }, [record, toForm, reset]);
+    if (record && convert.current) reset(convert.current(record), { keepDirtyValues: true });
+  }, [record, reset]);
   return form;
 }
 
@@ -37,7 +42,7 @@ export interface RecordDialogOptions<T extends FieldValues, R, S = unknown> {
   schema: Parameters<typeof zodResolver>[0];
   /** The values of a new record, or of the record to edit when it is at hand. */
   defaults: T;
-  /** The record to edit once loaded; the form resets to `toForm(record)` (a stable function). */
+  /** The record to edit once loaded; the form resets to `toForm(record)` when the record changes. */
   record?: R;
   toForm?: (record: R) => T;
   /** Saves the valid values; a rejection or a falsy result counts as a failure (its toast is the mutation's). */

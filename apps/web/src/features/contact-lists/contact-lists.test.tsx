@@ -37,7 +37,8 @@ describe('contact lists pages', () => {
       const url = String(input);
       if (url.startsWith('/api/contact-lists?'))
         return json(200, { records: [{ id: 5, name: 'Clientes VIP', contactsCount: 1234 }], hasMore: false });
-      if (url === '/api/contact-lists/5') return json(200, { id: 5, name: 'Clientes VIP', contactsCount: 2 });
+      if (url === '/api/contact-lists/5' && init?.method === 'GET')
+        return json(200, { id: 5, name: 'Clientes VIP', contactsCount: 2 });
       if (url === '/api/contact-lists/5/import') return json(404, { error: 'ERR_NOT_FOUND' });
       if (url === '/api/contact-lists/5/upload') return uploadAnswer;
       if (url.startsWith('/api/contact-list-items?'))
@@ -48,6 +49,11 @@ describe('contact lists pages', () => {
           ],
           hasMore: false,
         });
+      if (url === '/api/contact-lists/5' && init?.method === 'PUT')
+        return json(200, { id: 5, contactsCount: 2, ...JSON.parse(String(init.body)) });
+      if (url === '/api/contact-list-items/9' && init?.method === 'PUT')
+        return json(200, { ...item, ...JSON.parse(String(init.body)), isWhatsappValid: true });
+      if (url === '/api/contact-list-items/9') return json(200, { ...item, isWhatsappValid: true });
       if (url === '/api/contact-list-items' && init?.method === 'POST')
         return json(201, { ...item, id: 11, ...JSON.parse(String(init.body)), isWhatsappValid: null });
       return json(404, { error: 'ERR_NOT_FOUND' });
@@ -88,6 +94,46 @@ describe('contact lists pages', () => {
     expect(fetchMock).not.toHaveBeenCalledWith(
       '/api/contact-lists',
       expect.objectContaining({ method: 'POST' }),
+    );
+  });
+
+  const bodyOf = (url: string, method: string) =>
+    JSON.parse(String(fetchMock.mock.calls.find(([u, i]) => u === url && i?.method === method)?.[1]?.body));
+
+  it('edits a list: the typed name stays and SALVAR sends it', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<ContactListsPage />, { user: admin });
+    await user.click(await screen.findByTestId('contact-list-edit-5'));
+    const name = await screen.findByTestId('contact-list-name');
+    await waitFor(() => expect((name as HTMLInputElement).value).toBe('Clientes VIP'));
+    await user.clear(name);
+    await user.type(name, 'Clientes Ouro');
+    expect((name as HTMLInputElement).value).toBe('Clientes Ouro');
+    await user.click(screen.getByTestId('contact-list-save'));
+    await waitFor(() => expect(bodyOf('/api/contact-lists/5', 'PUT')).toEqual({ name: 'Clientes Ouro' }));
+    await waitFor(() => expect(screen.queryByTestId('contact-list-modal')).toBeNull());
+  });
+
+  it('edits a contact of a list: the typed fields stay and SALVAR sends them with the list id', async () => {
+    const user = userEvent.setup();
+    renderItems();
+    await screen.findByText('Maria Silva');
+    await user.click(screen.getByTestId('contact-list-item-edit-9'));
+    const name = await screen.findByTestId('contact-list-item-name');
+    await waitFor(() => expect((name as HTMLInputElement).value).toBe('Maria Silva'));
+    await user.clear(name);
+    await user.type(name, 'Maria Souza');
+    await user.clear(screen.getByTestId('contact-list-item-email'));
+    await user.type(screen.getByTestId('contact-list-item-email'), 'ms@x.com');
+    expect((name as HTMLInputElement).value).toBe('Maria Souza');
+    await user.click(screen.getByTestId('contact-list-item-save'));
+    await waitFor(() =>
+      expect(bodyOf('/api/contact-list-items/9', 'PUT')).toEqual({
+        name: 'Maria Souza',
+        number: '5511999990001',
+        email: 'ms@x.com',
+        contactListId: 5,
+      }),
     );
   });
 

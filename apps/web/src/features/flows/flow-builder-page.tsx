@@ -26,7 +26,7 @@ import {
 import type { FlowGraphProblem } from '@zapdesk/shared';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
@@ -80,6 +80,7 @@ const NodeDialogSwitch = lazy(() =>
  * Backspace remove the selection; a clicked node is highlighted in blue. The graph loads 500 ms after
  * the screen opens and is saved as a whole with 'Salvar'. Admins get 'Testar fluxo':
  * a side panel runs the saved flow on a simulator phone, and the run's node gets a green outline.
+ * A flow that does not exist leaves for /flowbuilders; another load failure offers to try again.
  */
 export function FlowBuilderPage() {
   const { id } = useParams();
@@ -94,8 +95,12 @@ export function FlowBuilderPage() {
   );
 }
 
+/** Whether a load or save failed because the flow does not exist (any more, or for this company). */
+const isMissing = (err: unknown) => err instanceof ApiError && (err.status === 404 || err.status === 400);
+
 function FlowEditor({ flowId }: { flowId: number }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const [ready, setReady] = useState(false);
   useEffect(() => {
     const timer = setTimeout(() => setReady(true), FLOW_EDITOR_DELAYS.loadMs);
@@ -125,6 +130,12 @@ function FlowEditor({ flowId }: { flowId: number }) {
     savedGraph.current = JSON.stringify(fromEditor(editor.nodes, editor.edges));
     setLoaded(true);
   }, [graph.data, loaded]);
+
+  // A flow that does not exist (a wrong id, or deleted elsewhere): its error toast is the query's,
+  // and the editor leaves for the list instead of waiting forever.
+  useEffect(() => {
+    if (isMissing(graph.error)) navigate('/flowbuilders', { replace: true });
+  }, [graph.error, navigate]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<EditorNode>[]) => setNodes((list) => applyNodeChanges(changes, list)),
@@ -197,6 +208,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
       if (err instanceof ApiError && err.code === 'ERR_FLOW_INVALID' && err.body)
         showProblem(err.body as unknown as FlowGraphProblem);
       else notifyError(err);
+      if (isMissing(err)) navigate('/flowbuilders', { replace: true });
       return false;
     }
     savedGraph.current = JSON.stringify(graph);
@@ -267,7 +279,21 @@ function FlowEditor({ flowId }: { flowId: number }) {
         }}
         data-testid="flow-canvas"
       >
-        {!loaded ? (
+        {!loaded && graph.isError ? (
+          <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }}>
+            <Alert
+              severity="error"
+              data-testid="flow-load-failed"
+              action={
+                <Button color="inherit" size="small" onClick={() => void graph.refetch()}>
+                  {t('flows.editor.retry')}
+                </Button>
+              }
+            >
+              {t('flows.editor.loadFailed')}
+            </Alert>
+          </Box>
+        ) : !loaded ? (
           <Box sx={{ display: 'grid', placeItems: 'center', height: '100%' }} data-testid="flow-loading">
             <CircularProgress />
           </Box>

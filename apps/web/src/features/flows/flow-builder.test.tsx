@@ -69,6 +69,9 @@ describe('flow builder screen', () => {
         return json(200, { flow: { id: 7, name: 'Atendimento', active: true, flow: graph } });
       if (url === '/api/flowbuilder/flow' && init?.method === 'POST') return json(200, { ok: true });
       if (url === '/api/flowbuilder/img' && init?.method === 'POST') return json(200, ['1732-foto.png']);
+      if (url === '/api/flowbuilder/audio' && init?.method === 'POST') return json(200, ['1733-audio.ogg']);
+      if (url === '/api/public/1732-foto.png')
+        return new Response(new Uint8Array([0x89, 0x50]), { headers: { 'content-type': 'image/png' } });
       if (url === '/api/queue') return json(200, [{ id: 2, name: 'Suporte', color: '#0000ff' }]);
       return json(404, { error: 'ERR_NOT_FOUND' });
     });
@@ -76,12 +79,13 @@ describe('flow builder screen', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  const renderEditor = () =>
+  const renderEditor = (route = '/flowbuilder/7') =>
     renderWithProviders(
       <Routes>
         <Route path="/flowbuilder/:id?" element={<FlowBuilderPage />} />
+        <Route path="/flowbuilders" element={<p>the flows list</p>} />
       </Routes>,
-      { user: admin, route: '/flowbuilder/7' },
+      { user: admin, route },
     );
 
   /** Opens the speed-dial and picks a node type. */
@@ -284,8 +288,10 @@ describe('flow builder screen', () => {
     expect(body.nodes[3]).toMatchObject({ type: 'ticket', data: { data: { id: 2, name: 'Suporte' } } });
   });
 
-  it('uploads an image compressed at quality 0.7 in the medias field and keeps its stored name', async () => {
+  it('uploads an image compressed at quality 0.7 in the medias field, previews it and keeps its stored name', async () => {
     compression.calls.length = 0;
+    URL.createObjectURL = vi.fn(() => 'blob:foto-preview');
+    URL.revokeObjectURL = vi.fn();
     const user = userEvent.setup();
     renderEditor();
     await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });
@@ -296,6 +302,10 @@ describe('flow builder screen', () => {
       new File([new Uint8Array(64)], 'foto.png', { type: 'image/png' }),
     );
     expect(await screen.findByText('foto.png')).toBeTruthy();
+    // The uploaded image is shown, fetched from its stored name with the session.
+    const preview = await screen.findByTestId('content-image-preview');
+    expect(preview.getAttribute('src')).toBe('blob:foto-preview');
+    expect(preview.getAttribute('alt')).toBe('foto.png');
     expect(compression.calls).toEqual([
       { name: 'foto.png', options: expect.objectContaining({ initialQuality: 0.7 }) },
     ]);
@@ -342,5 +352,93 @@ describe('flow builder screen', () => {
     );
     await user.click(screen.getByTestId('flow-save'));
     expect(await screen.findByText('A block uses a queue that no longer exists (Menu block)')).toBeTruthy();
+  });
+
+  it('leaves for the flows list when the flow does not exist', async () => {
+    renderEditor('/flowbuilder/999999');
+    expect(await screen.findByText('the flows list', {}, { timeout: 3000 })).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledWith('/api/flowbuilder/flow/999999', expect.anything());
+  });
+
+  it('offers to try again when the flow fails to load, and then shows it', async () => {
+    const user = userEvent.setup();
+    const answer = fetchMock.getMockImplementation() as typeof fetch;
+    let failing = true;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
+      failing && String(input) === '/api/flowbuilder/flow/7'
+        ? json(500, { error: 'ERR_INTERNAL' })
+        : answer(input, init),
+    );
+    renderEditor();
+    const failed = await screen.findByTestId('flow-load-failed', {}, { timeout: 3000 });
+    expect(screen.queryByTestId('flow-loading')).toBeNull();
+    expect((screen.getByTestId('flow-save') as HTMLButtonElement).disabled).toBe(true);
+    failing = false;
+    await user.click(within(failed).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByTestId(`flow-node-${MENU_ID}`)).toBeTruthy();
+    expect((screen.getByTestId('flow-save') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('leaves for the flows list when saving finds the flow deleted elsewhere', async () => {
+    const user = userEvent.setup();
+    const answer = fetchMock.getMockImplementation() as typeof fetch;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input) === '/api/flowbuilder/flow' && init?.method === 'POST'
+        ? json(404, { error: 'ERR_NOT_FOUND' })
+        : answer(input, init),
+    );
+    renderEditor();
+    await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });
+    await user.click(screen.getByTestId('flow-save'));
+    expect(await screen.findByText('the flows list')).toBeTruthy();
+  });
+
+  it('records an audio element on the spot, uploads it and keeps the record flag', async () => {
+    class FakeRecorder {
+      state = 'inactive';
+      mimeType = 'audio/ogg';
+      ondataavailable: ((e: { data: Blob }) => void) | null = null;
+      onstop: (() => void) | null = null;
+      start() {
+        this.state = 'recording';
+      }
+      stop() {
+        this.state = 'inactive';
+        this.ondataavailable?.({ data: new Blob([new Uint8Array(20_000)], { type: 'audio/ogg' }) });
+        this.onstop?.();
+      }
+    }
+    vi.stubGlobal('MediaRecorder', FakeRecorder);
+    Object.defineProperty(navigator, 'mediaDevices', {
+      configurable: true,
+      value: { getUserMedia: vi.fn(async () => ({ getTracks: () => [{ stop: () => {} }] })) },
+    });
+    const user = userEvent.setup();
+    renderEditor();
+    await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });
+    await addNode(user, 'singleBlock');
+    await user.click(await screen.findByTestId('content-add-audio'));
+    await user.click(screen.getByTestId('content-record-audio1'));
+    await user.click(await screen.findByTestId('content-record-audio1-stop'));
+    await waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(
+        '/api/flowbuilder/audio',
+        expect.objectContaining({ method: 'POST' }),
+      ),
+    );
+    const upload = fetchMock.mock.calls.find(([u]) => u === '/api/flowbuilder/audio');
+    const file = (upload?.[1]?.body as FormData | undefined)?.get('medias') as File;
+    expect(file.name).toMatch(/^audio-\d+\.ogg$/);
+    expect(file.size).toBe(20_000);
+    await waitFor(() => expect(screen.getByTestId('content-record-audio1')).toBeTruthy());
+    await user.click(screen.getByTestId('flow-content-save'));
+    await waitFor(() => expect(screen.queryByTestId('flow-content-dialog')).toBeNull());
+    const body = await savedBody(user);
+    expect(body.nodes[3]?.data).toEqual({
+      seq: ['audio1'],
+      elements: [
+        { type: 'audio', number: 'audio1', value: '1733-audio.ogg', original: file.name, record: true },
+      ],
+    });
   });
 });

@@ -1,6 +1,8 @@
 import ArrowDownward from '@mui/icons-material/ArrowDownward';
 import ArrowUpward from '@mui/icons-material/ArrowUpward';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import Mic from '@mui/icons-material/Mic';
+import Stop from '@mui/icons-material/Stop';
 import UploadFile from '@mui/icons-material/UploadFile';
 import {
   Alert,
@@ -19,6 +21,9 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../../lib/api';
+import { API_BASE } from '../../../lib/config';
+import { recordingToFile, useAudioRecorder } from '../../ticket-view/audio-recorder';
+import { useMediaUrl } from '../../ticket-view/media';
 import {
   contentData,
   contentElements,
@@ -51,12 +56,58 @@ export async function compressImage(file: File): Promise<File> {
   return new File([compressed], file.name, { type: compressed.type || file.type });
 }
 
+/** A preview of an uploaded image element: the stored file, fetched with the session (`/public/{name}`). */
+function ImagePreview({ name, alt }: { name: string; alt: string }) {
+  const { src } = useMediaUrl(`${API_BASE}/public/${encodeURIComponent(name)}`);
+  if (!src) return null;
+  return (
+    <Box
+      component="img"
+      src={src}
+      alt={alt}
+      data-testid="content-image-preview"
+      sx={{ display: 'block', maxWidth: '100%', maxHeight: 200, borderRadius: 1, mt: 1 }}
+    />
+  );
+}
+
+/**
+ * Records an audio element on the spot (the `record` flag, document 3 section 3): the microphone
+ * until 'stop', then `onRecorded` with the recording as an mp3 file (or the browser's own format).
+ */
+function RecordAudioButton({ testId, onRecorded }: { testId: string; onRecorded: (file: File) => void }) {
+  const { t } = useTranslation();
+  const recorder = useAudioRecorder();
+  const start = () =>
+    void recorder.start().catch(() => {
+      recorder.cancel();
+      toast.error(t('flows.content.recordFailed'));
+    });
+  const stop = async () => onRecorded(await recordingToFile(await recorder.stop()));
+  return recorder.recording ? (
+    <Button
+      color="error"
+      variant="outlined"
+      startIcon={<Stop />}
+      onClick={() => void stop()}
+      data-testid={`${testId}-stop`}
+    >
+      {t('flows.content.stopRecording', { seconds: recorder.seconds })}
+    </Button>
+  ) : (
+    <Button variant="outlined" startIcon={<Mic />} onClick={start} data-testid={testId}>
+      {t('flows.content.record')}
+    </Button>
+  );
+}
+
 /**
  * Content (singleBlock) node dialog (document 3 sections 2, 3 and 5): an ordered sequence of text,
  * interval, image, audio and video elements, each movable and removable. Files upload when chosen
  * (images compressed first) within the spec's limits, with an uploading state; saving refuses empty
  * texts ('Campos de mensagem vazio!'), intervals of 0 or over 120 s and empty media cards ('Delete
- * os cards vazios(Imagem, Audio e Video)').
+ * os cards vazios(Imagem, Audio e Video)'). An uploaded image shows its preview; an audio element is
+ * chosen from a file or recorded on the spot (`record` true).
  */
 export function ContentDialog({ data, onSave, onClose }: NodeDialogProps<Record<string, unknown>>) {
   const { t } = useTranslation();
@@ -87,7 +138,7 @@ export function ContentDialog({ data, onSave, onClose }: NodeDialogProps<Record<
       return next;
     });
 
-  const upload = async (element: ContentElement, kind: MediaKind, file: File) => {
+  const upload = async (element: ContentElement, kind: MediaKind, file: File, recorded = false) => {
     const refused = uploadProblem(kind, file);
     if (refused) {
       toast.error(
@@ -104,7 +155,7 @@ export function ContentDialog({ data, onSave, onClose }: NodeDialogProps<Record<
       update(element.number, {
         value: stored,
         original: file.name,
-        ...(kind === 'audio' ? { record: false } : {}),
+        ...(kind === 'audio' ? { record: recorded } : {}),
       });
     } catch (err) {
       const limit = err instanceof ApiError ? Number(err.body?.limit) : Number.NaN;
@@ -231,10 +282,19 @@ export function ContentDialog({ data, onSave, onClose }: NodeDialogProps<Record<
                     }}
                   />
                 </Button>
+                {element.type === 'audio' && (
+                  <RecordAudioButton
+                    testId={`content-record-${element.number}`}
+                    onRecorded={(file) => void upload(element, 'audio', file, true)}
+                  />
+                )}
                 <Typography variant="body2" color="text.secondary" noWrap>
                   {element.original ?? (element.value || t('flows.content.noFile'))}
                 </Typography>
               </Stack>
+            )}
+            {element.type === 'img' && element.value && (
+              <ImagePreview name={element.value} alt={element.original ?? element.value} />
             )}
           </Paper>
         ))}
