@@ -17,7 +17,10 @@ vi.mock('../../lib/socket', async (importOriginal) => {
   return {
     ...actual,
     connectSocket: () => {
-      const socket = Object.assign(new Emitter(), { disconnect: vi.fn(), io: { opts: {} } });
+      const socket = Object.assign(new Emitter(), {
+        disconnect: vi.fn(),
+        io: Object.assign(new Emitter(), { opts: {} }),
+      });
       fake.socket = socket;
       return socket;
     },
