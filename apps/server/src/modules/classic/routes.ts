@@ -14,7 +14,7 @@ import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { publicRoute, userRoute } from '../../lib/guards.js';
-import { getVisibleTicket, listTickets, markTicketRead } from '../tickets/tickets-service.js';
+import { getVisibleTicket, listTickets, readTicket } from '../tickets/tickets-service.js';
 
 /** The branding the classic client shows: Zapdesk's name, and its own logos (no URLs given). */
 const BRANDING: ClassicBranding = {
@@ -101,9 +101,7 @@ export function classicRoutes(app: ZodApp, ctx: AppContext, sessions: SessionMan
     { config: userRoute, schema: { tags, params: ZIdParam } },
     async (request, reply) => {
       const ticket = await getVisibleTicket(ctx, request.auth, { id: request.params.id });
-      await markTicketRead(ctx, ticket, async (whatsappId, number, wids) => {
-        await sessions.get(whatsappId)?.markRead(number, wids);
-      });
+      await readTicket(ctx, sessions, ticket);
       return reply.status(204).send();
     },
   );

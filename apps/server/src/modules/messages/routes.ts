@@ -18,7 +18,7 @@ import { pageTotal } from '../../db/page-total.js';
 import { messages } from '../../db/schema/index.js';
 import { userRoute } from '../../lib/guards.js';
 import { sendStoredMedia } from '../common/media-reply.js';
-import { getVisibleTicket, markTicketRead } from '../tickets/tickets-service.js';
+import { getVisibleTicket, readTicket } from '../tickets/tickets-service.js';
 import { selectMessages, toMessage } from './message-repository.js';
 
 const ZTicketParam = z.object({ ticketId: z.coerce.number().int().positive() });
@@ -35,11 +35,6 @@ export function messageRoutes(
   sessions: SessionManager,
 ): void {
   const tags = ['messages'];
-  // Reading a ticket: its inbound messages read, read receipts to the phone, unread count zeroed.
-  const markRead = (ticket: Parameters<typeof markTicketRead>[1]) =>
-    markTicketRead(ctx, ticket, async (whatsappId, number, wids) => {
-      await sessions.get(whatsappId)?.markRead(number, wids);
-    });
   app.get(
     '/messages/:ticketId',
     {
@@ -50,7 +45,7 @@ export function messageRoutes(
       const ticket = await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
       // Opening the ticket (its newest page) reads it: receipts to the phone, unread count zeroed.
       if (request.query.pageNumber === 1) {
-        await markRead(ticket);
+        await readTicket(ctx, sessions, ticket);
         ticket.unreadMessages = 0;
       }
       // The contact's whole history on this company, across its tickets (newest page first).
@@ -129,7 +124,11 @@ export function messageRoutes(
     '/messages/:ticketId/read',
     { config: userRoute, schema: { tags, params: ZReadParam } },
     async (request, reply) => {
-      await markRead(await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId }));
+      await readTicket(
+        ctx,
+        sessions,
+        await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId }),
+      );
       return reply.status(204).send();
     },
   );

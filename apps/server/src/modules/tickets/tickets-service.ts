@@ -3,6 +3,7 @@ import { and, desc, eq, gt, gte, ilike, inArray, isNull, lt, or, type SQL, sql }
 import { AUTOMATIC_MESSAGES } from '../../automation/automatic-messages.js';
 import { sendClosingMessages } from '../../automation/ratings.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
+import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext } from '../../context.js';
 import { settingEnabled as isSettingEnabled } from '../../db/company-rows.js';
 import { contacts, messages, queues, tickets, users, whatsapps } from '../../db/schema/index.js';
@@ -383,6 +384,17 @@ export async function deleteTicket(ctx: AppContext, auth: AuthContext, id: numbe
     });
   if (!removed) throw new AppError('ERR_NO_TICKET_FOUND');
   ctx.realtime.toTicket(removed, 'ticket', { action: 'delete', ticketId: id });
+}
+
+/**
+ * Reads the ticket as opening it does (`markTicketRead`), the read receipts going through the
+ * connection's session when this node runs it. Used by GET /messages/:ticketId (first page), POST
+ * /messages/:ticketId/read and the classic client's PUT /notifications/:id/read.
+ */
+export function readTicket(ctx: AppContext, sessions: SessionManager, ticket: Ticket): Promise<void> {
+  return markTicketRead(ctx, ticket, async (whatsappId, number, wids) => {
+    await sessions.get(whatsappId)?.markRead(number, wids);
+  });
 }
 
 /**
