@@ -18,12 +18,15 @@ import { clearSession, getToken, writeSession } from './storage';
 export class ApiError extends Error {
   readonly status: number;
   readonly body: ApiErrorBody | null;
+  /** The answer's own text (a plain-text body or the body's `message`), when it has one. */
+  readonly text: string | undefined;
 
   constructor(status: number, body: ApiErrorBody | null, message?: string) {
     super(message ?? body?.message ?? body?.error ?? `HTTP ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.body = body;
+    this.text = message ?? (typeof body?.message === 'string' ? body.message : undefined);
   }
 
   /** The error code (`ERR_...`) of the answer, when it carries one. */
@@ -135,7 +138,7 @@ const isExpiredAnswer = (answer: RawAnswer) =>
 
 function toError(answer: RawAnswer): ApiError {
   const { data } = answer;
-  if (data && typeof data === 'object' && 'error' in data)
+  if (data && typeof data === 'object' && ('error' in data || 'message' in data))
     return new ApiError(answer.status, data as ApiErrorBody);
   return new ApiError(answer.status, null, typeof data === 'string' && data ? data : undefined);
 }

@@ -15,6 +15,13 @@ describe('errorMessage', () => {
   it('shows unknown text as it is', () => {
     expect(errorMessage(new ApiError(400, { error: 'PENDING_INVOICE' as never }))).toBe('PENDING_INVOICE');
     expect(errorMessage(new ApiError(500, null, 'Bad gateway'))).toBe('Bad gateway');
+    expect(errorMessage(new ApiError(400, { message: 'Limite atingido' } as never))).toBe('Limite atingido');
+  });
+
+  it('only logs an answer with neither a code nor a text (no "HTTP 400" toast)', () => {
+    expect(errorMessage(new ApiError(400, null))).toBeNull();
+    expect(errorMessage(new ApiError(502, null, '<html><body>Bad Gateway</body></html>'))).toBeNull();
+    expect(errorMessage(new ApiError(0, null, 'Failed to fetch'))).toBe(i18n.t('errors.network'));
   });
 
   it('names the field of a validation error', () => {

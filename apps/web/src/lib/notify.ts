@@ -84,7 +84,11 @@ export function showToast(
   );
 }
 
-/** The user-facing text of an error, or null when it has none worth showing. */
+/**
+ * The user-facing text of an error, or null when it has none worth showing (core section 7
+ * "Errors"): a known code translated, an unknown code or the answer's own text as it is, a network
+ * failure as such; an answer with neither (a bare status, an HTML error page) is only logged.
+ */
 export function errorMessage(err: unknown): string | null {
   if (err instanceof ApiError) {
     const code = err.code;
@@ -95,8 +99,9 @@ export function errorMessage(err: unknown): string | null {
       return code === 'ERR_VALIDATION' && err.body?.field ? `${text} (${err.body.field})` : text;
     }
     if (code) return code;
-    if (err.body?.message) return err.body.message;
-    return err.status === 0 ? i18n.t('errors.network') : err.message || null;
+    if (err.status === 0) return i18n.t('errors.network');
+    const text = err.text?.trim();
+    return text && !text.startsWith('<') ? text : null;
   }
   if (typeof err === 'string' && err) return err;
   return null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageOf, timestampFields, ZNamedRef } from './answers.js';
-import { withoutBidiControls } from './common.js';
+import { withoutBidiControls, ZPageQuery } from './common.js';
+import { ZIsoDate } from './dashboard.js';
 
 export const ZExtraInfo = z.object({ id: z.number().optional(), name: z.string(), value: z.string() });
 
@@ -27,6 +28,23 @@ export const ZContactsPage = pageOf('contacts', ZContact).extend({
   count: z.number(),
 });
 export type ContactsPage = z.infer<typeof ZContactsPage>;
+
+/**
+ * GET /contacts query (core section 7): the page query plus the creation-date filters, whole local
+ * days (yyyy-MM-dd, DASHBOARD_TIME_ZONE): `date` one day, `dateStart`/`dateEnd` either end of a
+ * range (each alone leaves the other side open). `dateEnd` before `dateStart` is refused
+ * (`beforeStart`).
+ */
+export const ZContactsQuery = ZPageQuery.extend({
+  date: ZIsoDate.optional(),
+  dateStart: ZIsoDate.optional(),
+  dateEnd: ZIsoDate.optional(),
+}).superRefine((q, ctx) => {
+  if (q.dateStart && q.dateEnd && q.dateEnd < q.dateStart) {
+    ctx.addIssue({ code: 'custom', path: ['dateEnd'], message: 'beforeStart' });
+  }
+});
+export type ContactsQuery = z.infer<typeof ZContactsQuery>;
 
 /** One extra-info row of the contact form (core section 5): name and value. */
 export const ZExtraInfoBody = z.object({

@@ -15,7 +15,8 @@ export function isIsoDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-const ZIsoDate = z.string().refine(isIsoDate, { message: 'invalidDate' });
+/** A calendar date written yyyy-MM-dd (message `invalidDate` otherwise). */
+export const ZIsoDate = z.string().refine(isIsoDate, { message: 'invalidDate' });
 
 /** Days from `from` to `to` (yyyy-MM-dd), both included. */
 export function daysInRange(from: string, to: string): number {

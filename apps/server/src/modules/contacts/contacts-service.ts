@@ -2,6 +2,7 @@ import {
   type Contact,
   type ContactImportResult,
   type ContactListItem,
+  type ContactsQuery,
   PAGE_SIZE,
   parsePatch,
   withoutBidiControls,
@@ -16,6 +17,7 @@ import { contactCustomFields, contacts, tickets } from '../../db/schema/index.js
 import { ticketAudienceColumns } from '../../db/ticket-visibility.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { dayEnd, dayStart } from '../../lib/local-days.js';
 import { canonicalNumber, numberVariants } from '../../lib/phone-number.js';
 
 type ContactInput = z.output<typeof ZContactBody>;
@@ -82,21 +84,22 @@ async function findByNumber(tx: Tx, companyId: number, number: string, exceptId?
 
 /**
  * GET /contacts (core section 7): page of 20 by name, searching name, number and e-mail
- * (case-insensitive substring); extra info rows come in the same query. Answers
+ * (case-insensitive substring), created on local day `date` or between `dateStart` and `dateEnd`
+ * (whole days, either end open); extra info rows come in the same query. Answers
  * `{ contacts, count, hasMore }`.
  */
-export async function listContacts(
-  ctx: AppContext,
-  auth: AuthContext,
-  query: { searchParam: string; pageNumber: number },
-) {
+export async function listContacts(ctx: AppContext, auth: AuthContext, query: ContactsQuery) {
   const term = query.searchParam.trim();
   const like = `%${escapeLike(term)}%`;
+  const first = query.date ?? query.dateStart;
+  const last = query.date ?? query.dateEnd;
   const where = and(
     eq(contacts.companyId, auth.companyId),
     term
       ? or(ilike(contacts.name, like), ilike(contacts.number, like), ilike(contacts.email, like))
       : undefined,
+    first ? sql`${contacts.createdAt} >= ${dayStart(first)}` : undefined,
+    last ? sql`${contacts.createdAt} < ${dayEnd(last)}` : undefined,
   );
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   // One round trip: the count rides on the page as an uncorrelated sub-select.

@@ -160,6 +160,51 @@ describe('contacts CRUD', () => {
     expect(page2.contacts.length).toBe(Math.max(0, Math.min(20, before.count - 20)));
   });
 
+  it('filters by creation day (date) and by a range (dateStart, dateEnd) in local days', async () => {
+    const fresh = await createTenant(t.app);
+    const made: Record<string, number> = {};
+    // Local (America/Sao_Paulo, UTC-3) days: 23:30 local on the 9th is 02:30 UTC on the 10th.
+    for (const [name, at] of [
+      ['Antes', '2026-03-09T02:30:00Z'],
+      ['Dia nove tarde', '2026-03-10T02:30:00Z'],
+      ['Dia dez', '2026-03-10T15:00:00Z'],
+      ['Dia doze', '2026-03-12T12:00:00Z'],
+    ] as const) {
+      const res = await post(fresh.admin, {
+        name,
+        number: `55219${String(Object.keys(made).length).padStart(8, '7')}`,
+      });
+      expect(res.statusCode).toBe(200);
+      made[name] = res.json().id;
+      await t.app.ctx.db
+        .update(contacts)
+        .set({ createdAt: new Date(at) })
+        .where(eq(contacts.id, made[name]));
+    }
+    const names = async (query: string) =>
+      (await list(fresh.admin, query)).contacts.map((c) => c.name).sort();
+    expect(await names('date=2026-03-09')).toEqual(['Dia nove tarde']);
+    expect(await names('date=2026-03-10')).toEqual(['Dia dez']);
+    expect(await names('dateStart=2026-03-09&dateEnd=2026-03-10')).toEqual(['Dia dez', 'Dia nove tarde']);
+    expect(await names('dateStart=2026-03-11')).toEqual(['Dia doze']);
+    expect(await names('dateEnd=2026-03-08')).toEqual(['Antes']);
+    expect((await list(fresh.admin, 'dateStart=2026-03-01&dateEnd=2026-03-31')).count).toBe(4);
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/api/contacts?dateStart=2026-03-10&dateEnd=2026-03-09',
+      headers: bearer(fresh.admin),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'dateEnd' });
+    const notADate = await t.app.inject({
+      method: 'GET',
+      url: '/api/contacts?date=2026-02-30',
+      headers: bearer(fresh.admin),
+    });
+    expect(notADate.statusCode).toBe(400);
+    expect(notADate.json()).toMatchObject({ field: 'date' });
+  });
+
   it("answers the contact's connection as whatsapp{name} in the page and by id (core section 3)", async () => {
     const fresh = await createTenant(t.app);
     const whatsappId = await createSimulatorConnection(t.app, fresh.admin, 'Linha Vendas');

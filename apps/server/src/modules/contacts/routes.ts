@@ -5,7 +5,7 @@ import {
   ZContactImportResult,
   ZContactList,
   ZContactsPage,
-  ZPageQuery,
+  ZContactsQuery,
 } from '@zapdesk/shared';
 import type { AppContext, ZodApp } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
@@ -34,7 +34,7 @@ export function contactRoutes(app: ZodApp, ctx: AppContext): void {
     tags,
     item: ZContact,
     updateBody: ZContactBody.partial(),
-    query: ZPageQuery,
+    query: ZContactsQuery,
     page: ZContactsPage,
     list: [userRoute, (auth, query) => listContacts(ctx, auth, query)],
     show: [userRoute, (auth, id) => getContact(ctx, auth.companyId, id)],

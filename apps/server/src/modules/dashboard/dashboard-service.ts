@@ -1,31 +1,17 @@
-import {
-  DASHBOARD_TIME_ZONE,
-  type DashboardChartQuery,
-  type DashboardQuery,
-  type DashboardResponse,
-  type TicketsDayResponse,
-  type TicketsUsersResponse,
+import type {
+  DashboardChartQuery,
+  DashboardQuery,
+  DashboardResponse,
+  TicketsDayResponse,
+  TicketsUsersResponse,
 } from '@zapdesk/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { dayEnd, dayStart, LOCAL_TZ, localToday } from '../../lib/local-days.js';
 
-/** The company-local time zone of the dashboard's days (pt-BR default), as an SQL literal. */
-const TZ = sql.raw(`'${DASHBOARD_TIME_ZONE}'`);
+export { localToday };
 
-/** Today's date (yyyy-MM-dd) in the dashboard time zone. */
-export function localToday(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: DASHBOARD_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
-
-/** Start of a local day as timestamptz. */
-const dayStart = (date: string) => sql`(${date}::date::timestamp at time zone ${TZ})`;
-/** Start of the local day after `date` as timestamptz. */
-const dayEnd = (date: string) => sql`((${date}::date + 1)::timestamp at time zone ${TZ})`;
+const TZ = LOCAL_TZ;
 
 /**
  * The half-open period [from, to) of GET /dashboard: `days` is a rolling window ending now;
