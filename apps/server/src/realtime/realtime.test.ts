@@ -64,6 +64,22 @@ describe('socket.io handshake', () => {
   });
 });
 
+describe('status heartbeat', () => {
+  it('userStatus marks the user online again (core section 9), only that user of that company', async () => {
+    const db = t.app.ctx.db;
+    await db.update(users).set({ online: false }).where(eq(users.id, a.agent.id));
+    await db.update(users).set({ online: false }).where(eq(users.id, b.agent.id));
+    const socket = open({ query: { token: await tokenFor(t.app, a.agent) } });
+    await connected(socket);
+    const onlineOf = async (id: number) =>
+      (await db.select({ online: users.online }).from(users).where(eq(users.id, id)))[0]?.online;
+    expect(await onlineOf(a.agent.id)).toBe(false);
+    socket.emit('userStatus');
+    await expect.poll(() => onlineOf(a.agent.id), { timeout: 3000 }).toBe(true);
+    expect(await onlineOf(b.agent.id)).toBe(false);
+  });
+});
+
 describe('company rooms', () => {
   it('a user event of company A reaches A sockets only', async () => {
     const inA = open({ query: { token: a.agent.token } });

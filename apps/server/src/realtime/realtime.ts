@@ -69,6 +69,7 @@ export class Realtime {
   readonly io: Server;
   readonly #listeners: RealtimeListener[] = [];
   readonly #connectListeners: ConnectListener[] = [];
+  readonly #heartbeatListeners: ConnectListener[] = [];
 
   constructor(
     server: HttpServer,
@@ -108,14 +109,25 @@ export class Realtime {
         ...rooms,
       ]);
       socket.emit('ready');
-      for (const listener of this.#connectListeners) {
-        try {
-          listener(auth);
-        } catch (error) {
-          this.log.error({ err: error }, 'connect listener failed');
-        }
-      }
+      this.#tell(this.#connectListeners, auth, 'connect');
+      // The client's status heartbeat (core section 9: every SOCKET_HEARTBEAT_MS).
+      socket.on('userStatus', () => this.#tell(this.#heartbeatListeners, auth, 'heartbeat'));
     });
+  }
+
+  #tell(listeners: readonly ConnectListener[], auth: AccessClaims, what: string): void {
+    for (const listener of listeners) {
+      try {
+        listener(auth);
+      } catch (error) {
+        this.log.error({ err: error }, `${what} listener failed`);
+      }
+    }
+  }
+
+  /** Calls `listener` for every status heartbeat (`userStatus`) a socket of this node sends. */
+  onHeartbeat(listener: ConnectListener): void {
+    this.#heartbeatListeners.push(listener);
   }
 
   /** Calls `listener` for every socket that connects to this node (automatic assignment's trigger). */

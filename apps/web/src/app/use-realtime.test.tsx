@@ -24,6 +24,7 @@ vi.mock('../lib/socket', async (importOriginal) => {
     ...actual,
     connectSocket: () => {
       const socket = Object.assign(new Emitter(), {
+        connected: true,
         disconnect: vi.fn(),
         io: Object.assign(new Emitter(), { opts: {} }),
       });
@@ -60,6 +61,20 @@ describe('useRealtime', () => {
       fake.socket?.io.emit('reconnect', 1);
     });
     expect(queryClient.getQueryState(queuesKeys.list())?.isInvalidated).toBe(true);
+  });
+
+  it('sends the status heartbeat (userStatus) every 300000 ms while connected', async () => {
+    renderWithProviders(<Realtime user={me} />, { user: me });
+    const beats = vi.fn();
+    fake.socket?.on('userStatus', beats);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(299_000);
+    });
+    expect(beats).not.toHaveBeenCalled();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(301_000);
+    });
+    expect(beats).toHaveBeenCalledTimes(2);
   });
 
   it('on a duplicate login toasts, then clears the session and reloads after 1 s', async () => {

@@ -10,7 +10,7 @@
  */
 
 import { useQueryClient } from '@tanstack/react-query';
-import { RELOAD_DELAY_MS, type SessionUser, TOAST_ERROR_MS } from '@zapdesk/shared';
+import { RELOAD_DELAY_MS, type SessionUser, SOCKET_HEARTBEAT_MS, TOAST_ERROR_MS } from '@zapdesk/shared';
 import { useContext, useEffect, useRef } from 'react';
 import { toast } from 'react-toastify';
 import { applyAnnouncementEvent } from '../features/announcements/use-announcements';
@@ -167,6 +167,10 @@ export function useRealtime(user: SessionUser): void {
     const onReconnect = () => void queryClient.invalidateQueries();
     socket.io.on('reconnect', onReconnect);
     const offRefreshed = onSessionRefreshed((answer) => updateSocketToken(socket, answer.token));
+    // The status heartbeat (core section 9): keeps the user marked online while the app is open.
+    const heartbeat = setInterval(() => {
+      if (socket.connected) socket.emit('userStatus');
+    }, SOCKET_HEARTBEAT_MS);
 
     return () => {
       socket.io.off('reconnect', onReconnect);
@@ -182,6 +186,7 @@ export function useRealtime(user: SessionUser): void {
       offContactView();
       for (const off of offLists) off();
       offRefreshed();
+      clearInterval(heartbeat);
       for (const timer of timers) clearTimeout(timer);
       socket.disconnect();
     };

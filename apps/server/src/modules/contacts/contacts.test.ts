@@ -162,7 +162,7 @@ describe('contacts CRUD', () => {
 
   it('filters by creation day (date) and by a range (dateStart, dateEnd) in local days', async () => {
     const fresh = await createTenant(t.app);
-    const made: Record<string, number> = {};
+    let made = 0;
     // Local (America/Sao_Paulo, UTC-3) days: 23:30 local on the 9th is 02:30 UTC on the 10th.
     for (const [name, at] of [
       ['Antes', '2026-03-09T02:30:00Z'],
@@ -172,14 +172,14 @@ describe('contacts CRUD', () => {
     ] as const) {
       const res = await post(fresh.admin, {
         name,
-        number: `55219${String(Object.keys(made).length).padStart(8, '7')}`,
+        number: `55219${String(made++).padStart(8, '7')}`,
       });
       expect(res.statusCode).toBe(200);
-      made[name] = res.json().id;
+      const id: number = res.json().id;
       await t.app.ctx.db
         .update(contacts)
         .set({ createdAt: new Date(at) })
-        .where(eq(contacts.id, made[name]));
+        .where(eq(contacts.id, id));
     }
     const names = async (query: string) =>
       (await list(fresh.admin, query)).contacts.map((c) => c.name).sort();

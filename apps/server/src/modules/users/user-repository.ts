@@ -67,3 +67,14 @@ export function selectPublicUsers(db: Tx, where: SQL | undefined) {
     .innerJoin(companies, eq(companies.id, users.companyId))
     .where(where);
 }
+
+/**
+ * Marks a user of `companyId` online (the socket heartbeat, core section 9); a no-op when already
+ * online, so a heartbeat writes nothing in the steady state.
+ */
+export async function markOnline(ctx: { db: Tx }, companyId: number, userId: number): Promise<void> {
+  await ctx.db
+    .update(users)
+    .set({ online: true })
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId), eq(users.online, false)));
+}
