@@ -15,7 +15,7 @@ import {
 } from 'recharts';
 import { DateInput } from '../common/date-input';
 import { shortDay, todayIso } from './format';
-import { type ChartRange, useTicketsDay, useTicketsUsers } from './use-dashboard';
+import { applyFilter, type ChartRange, useTicketsDay, useTicketsUsers } from './use-dashboard';
 
 /** Start/end date inputs and a filter button; the range applies only on filter. */
 function RangeFilter({ id, onApply }: { id: string; onApply: (range: ChartRange) => void }) {
@@ -84,7 +84,7 @@ export function UsersChart({ enabled }: { enabled: boolean }) {
       <Typography variant="h6" gutterBottom>
         {t('dashboard.usersChart', { count: query.data?.count ?? 0 })}
       </Typography>
-      <RangeFilter id="chart-users" onApply={setRange} />
+      <RangeFilter id="chart-users" onApply={(next) => applyFilter(range, next, setRange, query.refetch)} />
       <ChartState pending={query.isPending} error={query.isError} empty={data.length === 0}>
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 600, height: 300 }}>
           <BarChart data={data}>
@@ -118,7 +118,7 @@ export function DaysChart({ enabled }: { enabled: boolean }) {
       <Typography variant="h6" gutterBottom>
         {t('dashboard.daysChart', { count: query.data?.count ?? 0 })}
       </Typography>
-      <RangeFilter id="chart-days" onApply={setRange} />
+      <RangeFilter id="chart-days" onApply={(next) => applyFilter(range, next, setRange, query.refetch)} />
       <ChartState pending={query.isPending} error={query.isError} empty={data.length === 0}>
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 600, height: 300 }}>
           <LineChart data={data}>

@@ -111,6 +111,22 @@ describe('DashboardPage', () => {
     await waitFor(() => expect(dashboardCalls()).toContain('/api/dashboard?days=7'));
   });
 
+  it("asks the server again when 'Filtrar' is pressed with the same filter (page and charts)", async () => {
+    renderWithProviders(<DashboardPage />, { user: admin });
+    await screen.findByText('Ana', {}, { timeout: 3000 });
+    await userEvent.selectOptions(screen.getByTestId('dashboard-period'), '7');
+    await userEvent.click(screen.getByTestId('dashboard-filter'));
+    await waitFor(() => expect(dashboardCalls().filter((u) => u.endsWith('days=7'))).toHaveLength(1));
+    await userEvent.click(screen.getByTestId('dashboard-filter'));
+    await waitFor(() => expect(dashboardCalls().filter((u) => u.endsWith('days=7'))).toHaveLength(2));
+
+    const chartCalls = () =>
+      fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.startsWith('/api/dashboard/ticketsUsers'));
+    await waitFor(() => expect(chartCalls()).toHaveLength(1));
+    await userEvent.click(screen.getByTestId('chart-users-filter'));
+    await waitFor(() => expect(chartCalls()).toHaveLength(2));
+  });
+
   it('filters by a date range, and asks for both dates', async () => {
     renderWithProviders(<DashboardPage />, { user: admin });
     await screen.findByText('Ana', {}, { timeout: 3000 });

@@ -22,7 +22,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { formatMinutes } from './format';
-import { type DashboardFilter, useDashboard } from './use-dashboard';
+import { applyFilter, type DashboardFilter, useDashboard } from './use-dashboard';
 
 /* The charts (recharts, the heaviest library of the app) arrive after the counters: a chunk of their own. */
 /** The date pickers (MUI X, date-fns locales), loaded when the date-range filter is chosen. */
@@ -74,13 +74,13 @@ export function DashboardPage() {
         toast.error(t('dashboard.selectFilterError'), { toastId: 'dashboard-filter' });
         return;
       }
-      setApplied({ days: Number(period) });
+      applyFilter(applied, { days: Number(period) }, setApplied, dashboard.refetch);
     } else {
       if (!dateFrom || !dateTo) {
         toast.error(t('dashboard.selectFilterError'), { toastId: 'dashboard-filter' });
         return;
       }
-      setApplied({ date_from: dateFrom, date_to: dateTo });
+      applyFilter(applied, { date_from: dateFrom, date_to: dateTo }, setApplied, dashboard.refetch);
     }
   };
 

@@ -43,3 +43,17 @@ export function useTicketsDay(range: ChartRange, enabled: boolean) {
     meta: { silent: true },
   });
 }
+
+/**
+ * The filter button's action (core section 2 Dashboard: 'Filtrar' always asks the server): a new
+ * filter becomes the applied one (its own query); the same filter reads the applied query again.
+ */
+export function applyFilter<T>(
+  applied: T,
+  next: T,
+  setApplied: (value: T) => void,
+  refetch: () => unknown,
+): void {
+  if (JSON.stringify(applied) === JSON.stringify(next)) void refetch();
+  else setApplied(next);
+}
