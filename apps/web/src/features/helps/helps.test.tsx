@@ -41,6 +41,12 @@ describe('helps', () => {
     await waitFor(() => expect(screen.queryByTestId('help-video-modal')).toBeNull());
   });
 
+  it('toasts when the list fails to load, even on an answer without an error code', async () => {
+    fetchMock.mockImplementation(async () => new Response('', { status: 500 }));
+    renderWithProviders(<HelpsPage />, { user: createSessionUser({ profile: 'user' }) });
+    expect(await screen.findByText('Could not load the help videos.')).toBeTruthy();
+  });
+
   it("shows the settings 'helps' tab to the super user only, who adds and deletes helps", async () => {
     const user = userEvent.setup();
     const admin = renderWithProviders(<SettingsPage />, { user: createSessionUser({ profile: 'admin' }) });

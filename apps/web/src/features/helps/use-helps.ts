@@ -1,7 +1,10 @@
 /** Queries and mutations of helps (document 2 sections 2 and 7, document 3 Helps). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Help, HelpBody } from '@zapdesk/shared';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
+import { showToast } from '../../lib/notify';
 
 export const helpsKeys = { all: ['helps'] as const, list: () => ['helps', 'list'] as const };
 
@@ -13,12 +16,21 @@ export const helpVideoUrl = (video: string) =>
 export const helpThumbnailUrl = (video: string) =>
   `https://i.ytimg.com/vi/${encodeURIComponent(video)}/hqdefault.jpg`;
 
-/** GET /helps/list: every help card. */
+/**
+ * GET /helps/list: every help card. A failed load shows the helps' own error toast (document 3
+ * "Helps": listing failures toast), whatever the answer carried.
+ */
 export function useHelpsList() {
-  return useQuery({
+  const { t } = useTranslation();
+  const query = useQuery({
     queryKey: helpsKeys.list(),
     queryFn: ({ signal }) => api.get<Help[]>('/helps/list', undefined, signal),
+    meta: { silent: true },
   });
+  useEffect(() => {
+    if (query.isError) showToast('error', t('helps.toasts.loadError'), { toastId: 'helps-load-error' });
+  }, [query.isError, t]);
+  return query;
 }
 
 /** POST /helps or PUT /helps/:id (super user). */
