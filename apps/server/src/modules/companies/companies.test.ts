@@ -156,6 +156,20 @@ describe('settings', () => {
     expect((await put(a.admin, 'scheduleType', 'company')).statusCode).toBe(200);
     expect((await put(a.admin, 'userRating', 5)).json().field).toBe('value');
   });
+
+  it('accepts the key in the body as the classic client sends it, when it names the same setting', async () => {
+    const a = await createTenant(t.app);
+    const put = (payload: object) =>
+      t.app.inject({ method: 'PUT', url: '/api/settings/call', headers: bearer(a.admin), payload });
+    const same = await put({ key: 'call', value: 'enabled' });
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toEqual({ key: 'call', value: 'enabled' });
+    const other = await put({ key: 'userRating', value: 'disabled' });
+    expect(other.statusCode).toBe(400);
+    expect(other.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'key' });
+    const list = await t.app.inject({ method: 'GET', url: '/api/settings', headers: bearer(a.admin) });
+    expect(list.json()).toContainEqual({ key: 'call', value: 'enabled' });
+  });
 });
 
 describe('GET /api/queue', () => {

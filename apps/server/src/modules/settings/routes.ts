@@ -55,6 +55,12 @@ export function settingRoutes(app: ZodApp, ctx: AppContext): void {
         response: { 200: ZSetting },
       },
     },
-    (request) => updateSetting(ctx, request.auth.companyId, request.params.key, request.body.value),
+    (request) => {
+      const { key, value } = request.body;
+      if (key !== undefined && key !== request.params.key) {
+        throw new AppError('ERR_VALIDATION', { extra: { field: 'key', message: 'mismatch' } });
+      }
+      return updateSetting(ctx, request.auth.companyId, request.params.key, value);
+    },
   );
 }

@@ -64,6 +64,7 @@ describe('SettingsPage', () => {
     await screen.findByText('Operação atualizada com sucesso.');
     expect(calls('PUT', '/api/settings/userRating')).toHaveLength(1);
     expect(JSON.parse(String(calls('PUT', '/api/settings/userRating')[0]![1]!.body))).toEqual({
+      key: 'userRating',
       value: 'enabled',
     });
     expect(rating.value).toBe('enabled');

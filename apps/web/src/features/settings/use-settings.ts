@@ -20,7 +20,7 @@ export function useSettings() {
 export function useUpdateSetting() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ key, value }: Setting) => api.put<Setting>(`/settings/${key}`, { value }),
+    mutationFn: ({ key, value }: Setting) => api.put<Setting>(`/settings/${key}`, { key, value }),
     onSuccess: (setting) =>
       queryClient.setQueryData<Setting[]>(settingsKeys.list(), (list) => {
         const rest = (list ?? []).filter((s) => s.key !== setting.key);
