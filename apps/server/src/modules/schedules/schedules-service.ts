@@ -357,7 +357,7 @@ export class ScheduleService {
    * sendAt is the one the job was queued for (an edit queued another job); it claims the schedule
    * (PENDENTE -> ENVIADA) in one statement before sending, so a job run twice, or an old job next
    * to a new one, sends once. A failure (no default connection, the provider refused) records ERRO
-   * with the reason; the job itself succeeds (no retry sends twice). The schedule's user (its creator
+   * with the reason and no `sentAt` (nothing was sent); the job itself succeeds (no retry sends twice). The schedule's user (its creator
    * or last editor) must still exist and be able to open the ticket the job picks, as at the time of
    * the request (docs/security.md "Acting on a ticket"): otherwise ERRO with ERR_NO_PERMISSION and
    * nothing is sent. A company no longer allowed to send schedules when the job runs (plan without
@@ -412,7 +412,11 @@ export class ScheduleService {
     }
     await this.ctx.db
       .update(schedules)
-      .set({ ticketId, ...(error ? { status: 'ERRO' as const, error } : {}), updatedAt: sql`now()` })
+      .set({
+        ticketId,
+        ...(error ? { status: 'ERRO' as const, error, sentAt: null } : {}),
+        updatedAt: sql`now()`,
+      })
       .where(eq(schedules.id, claimed.id));
     const schedule = await this.find(data.companyId, claimed.id);
     if (schedule) this.emit(data.companyId, { action: 'update', schedule });

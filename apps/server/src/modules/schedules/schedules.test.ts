@@ -255,6 +255,8 @@ describe('schedules', () => {
     await t.app.jobs.drain();
     const failed = (await inject('GET', `/api/schedules/${e.id}`, lonely.admin)).json();
     expect(failed).toMatchObject({ status: 'ERRO', error: 'ERR_NO_DEF_WAPP_FOUND' });
+    // Nothing was sent: a failed schedule carries no 'sent at' time.
+    expect(failed.sentAt).toBeNull();
   });
 
   it('accepts png/jpg media, refuses other types, sends the image and removes it', async () => {
