@@ -176,6 +176,8 @@ export const ZQuickMessage = z.object({
   shortcode: z.string(),
   message: z.string(),
   ...mediaFields,
+  /** True when the quick message carries an attachment (document 2 section 1 Quick message). */
+  isMedia: z.boolean(),
   geral: z.boolean(),
   userId: z.number().nullable(),
 });

@@ -25,6 +25,7 @@ const columns = {
   message: quickMessages.message,
   mediaPath: quickMessages.mediaPath,
   mediaName: quickMessages.mediaName,
+  isMedia: sql<boolean>`(${quickMessages.mediaPath} is not null)`,
   geral: quickMessages.geral,
   userId: quickMessages.userId,
 };

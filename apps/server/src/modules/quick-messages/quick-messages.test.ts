@@ -81,6 +81,7 @@ describe('quick messages', () => {
   it('uploads, serves and removes media, refusing unknown types', async () => {
     const { agent } = await createTenant(t.app);
     const quick = (await inject('POST', '/api/quick-messages', agent, { shortcode: 'foto' })).json();
+    expect(quick.isMedia).toBe(false);
     const upload = await t.app.inject({
       method: 'POST',
       url: `/api/quick-messages/${quick.id}/media-upload`,
@@ -90,7 +91,9 @@ describe('quick messages', () => {
       })(),
     });
     expect(upload.statusCode).toBe(200);
-    expect(upload.json()).toMatchObject({ mediaName: 'pixel.png' });
+    expect(upload.json()).toMatchObject({ mediaName: 'pixel.png', isMedia: true });
+    const listed = (await inject('GET', '/api/quick-messages?searchParam=foto', agent)).json();
+    expect(listed.records).toMatchObject([{ id: quick.id, isMedia: true, mediaName: 'pixel.png' }]);
     const name = upload.json().mediaPath as string;
     expect(name).toMatch(/^[0-9a-f]{32}\.png$/);
     expect((await inject('GET', `/api/public/${name}`, agent)).statusCode).toBe(200);
@@ -113,7 +116,7 @@ describe('quick messages', () => {
     expect(refused.statusCode).toBe(415);
 
     const removed = await inject('DELETE', `/api/quick-messages/${quick.id}/media-upload`, agent);
-    expect(removed.json()).toMatchObject({ mediaPath: null, mediaName: null });
+    expect(removed.json()).toMatchObject({ mediaPath: null, mediaName: null, isMedia: false });
     expect((await inject('GET', `/api/public/${name}`, agent)).statusCode).toBe(404);
   });
 });

@@ -74,7 +74,20 @@ export function QuickMessagesPage() {
                     <Stack direction="row" spacing={1} alignItems="center">
                       <strong>/{record.shortcode}</strong>
                       {record.geral && <Chip size="small" label={t('quickMessages.geral')} />}
-                      {record.mediaName && <AttachFileIcon fontSize="small" color="action" />}
+                      {record.mediaName && (
+                        <Stack
+                          direction="row"
+                          spacing={0.5}
+                          alignItems="center"
+                          sx={{ minWidth: 0 }}
+                          data-testid={`quick-message-media-${record.id}`}
+                        >
+                          <AttachFileIcon fontSize="small" color="action" aria-hidden />
+                          <Typography variant="caption" color="text.secondary" noWrap>
+                            {record.mediaName}
+                          </Typography>
+                        </Stack>
+                      )}
                     </Stack>
                   }
                   secondary={record.message}

@@ -13,6 +13,7 @@ const record = (overrides = {}) => ({
   message: 'Olá!',
   mediaPath: null,
   mediaName: null,
+  isMedia: false,
   geral: true,
   userId: 1000,
   ...overrides,
@@ -41,6 +42,17 @@ describe('quick messages', () => {
     vi.stubGlobal('fetch', fetchMock);
   });
   afterEach(() => vi.unstubAllGlobals());
+
+  it("shows the attachment's name in the list", async () => {
+    fetchMock.mockImplementation(async () =>
+      json(200, {
+        records: [record({ mediaPath: 'a1.pdf', mediaName: 'tabela de preços.pdf', isMedia: true })],
+        hasMore: false,
+      }),
+    );
+    renderWithProviders(<QuickMessagesPage />, { user: agent });
+    expect((await screen.findByTestId('quick-message-media-9')).textContent).toBe('tabela de preços.pdf');
+  });
 
   it('lists quick messages; a user edits and deletes only its own, after confirmation', async () => {
     const user = userEvent.setup();

@@ -15,6 +15,7 @@ const quick = (id: number, shortcode: string, message: string): QuickMessage => 
   message,
   mediaPath: null,
   mediaName: null,
+  isMedia: false,
   geral: true,
   userId: null,
 });
