@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../test/http';
 import { ApiError } from './api';
-import { saveWithMedia } from './save-with-media';
+import { MediaRefusedError, saveWithMedia } from './save-with-media';
 import { writeSession } from './storage';
 
 interface Row {
@@ -87,5 +87,17 @@ describe('saveWithMedia', () => {
       saveWithMedia<Row, { name: string }>('/things', { body: { name: 'Novo' }, file }),
     ).rejects.toBeInstanceOf(ApiError);
     expect(calls).toEqual(['POST /things', 'POST /things/5/media-upload']);
+  });
+
+  it('names the saved record in the error when only the file was refused', async () => {
+    server(null, true);
+    const file = new File(['x'], 'a.png', { type: 'image/png' });
+    const error = await saveWithMedia<Row, { name: string }>('/things', {
+      body: { name: 'Novo' },
+      file,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaRefusedError);
+    expect((error as MediaRefusedError<Row>).saved).toEqual({ id: 5, name: 'Novo', mediaPath: null });
+    expect((error as MediaRefusedError<Row>).code).toBe('ERR_VALIDATION');
   });
 });

@@ -8,6 +8,8 @@ import {
   useForm,
 } from 'react-hook-form';
 import { toast } from 'react-toastify';
+import { notifyError } from '../../lib/notify';
+import { MediaRefusedError } from '../../lib/save-with-media';
 
 /**
  * The react-hook-form of an add/edit modal: validated by the zod `schema`, starting from
@@ -84,6 +86,12 @@ export function useRecordDialog<T extends FieldValues, R = never, S = unknown>({
   const form = useRecordForm<T, R>(schema, defaults, record, toForm);
   const onSubmit = form.handleSubmit(async (values) => {
     const result = await save(values).catch((error: unknown) => {
+      // The record was stored and only its file refused: it counts as saved, so a second submit
+      // never creates it twice, and the refusal says why (one toast per text, whoever shows it).
+      if (error instanceof MediaRefusedError) {
+        notifyError(error);
+        return error.saved as S;
+      }
       onError?.(error, form);
       return null;
     });

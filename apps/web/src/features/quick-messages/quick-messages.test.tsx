@@ -103,4 +103,28 @@ describe('quick messages', () => {
     expect(form.get('typeArch')).toBe('quickMessage');
     expect((form.get('file') as File).name).toBe('foto.png');
   });
+
+  it('a refused file leaves the record saved, says why and closes (no second create)', async () => {
+    const base = fetchMock.getMockImplementation() as (
+      input: RequestInfo | URL,
+      init?: RequestInit,
+    ) => Promise<Response>;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input).endsWith('/media-upload')
+        ? json(415, { error: 'ERR_UNSUPPORTED_MEDIA_TYPE' })
+        : base(input, init),
+    );
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<QuickMessageModal open onClose={onClose} />, { user: agent });
+    await user.type(screen.getByTestId('quick-message-shortcode'), 'doc');
+    await user.upload(
+      screen.getByTestId('quick-message-file'),
+      new File(['exe'], 'programa.png', { type: 'image/png' }),
+    );
+    await user.click(screen.getByTestId('quick-message-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(await screen.findByText('Unsupported content type.')).toBeTruthy();
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/api/quick-messages')).toHaveLength(1);
+  });
 });
