@@ -13,6 +13,7 @@ import {
   customerNumber,
   injectMessage,
   type TenantFixture,
+  type TestUser,
 } from './factories.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
@@ -737,6 +738,19 @@ describe('cross-company access', () => {
         url,
       ).toBe(true);
     }
+  });
+
+  it("the contacts CSV export holds only the caller company's contacts", async () => {
+    const ofA = await t.app.inject({
+      method: 'GET',
+      url: `/api/contacts/${conn.contactId}`,
+      headers: bearer(a.admin),
+    });
+    const number = ofA.json().number as string;
+    const csvOf = async (user: TestUser) =>
+      (await t.app.inject({ method: 'GET', url: '/api/contacts/export', headers: bearer(user) })).body;
+    expect(await csvOf(a.admin)).toContain(number);
+    expect(await csvOf(b.admin)).not.toContain(number);
   });
 
   it("another company's prompt or integration is not listed and cannot be attached (404)", async () => {

@@ -257,6 +257,49 @@ describe('contacts CRUD', () => {
   });
 });
 
+describe('contacts CSV export', () => {
+  it('streams every contact as name;number;email by name, formulas neutralised, in batches', async () => {
+    const fresh = await createTenant(t.app);
+    const values = Array.from({ length: 2503 }, (_, i) => ({
+      companyId: fresh.companyId,
+      name: `Cliente ${String(i).padStart(4, '0')}`,
+      number: `5511${String(900000000 + i)}`,
+      email: i === 7 ? 'sete@example.com' : '',
+    }));
+    values.push({
+      companyId: fresh.companyId,
+      name: '=HYPERLINK("http://x")',
+      number: '5511800000000',
+      email: '',
+    });
+    await t.app.ctx.db.insert(contacts).values(values);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/contacts/export',
+      headers: bearer(fresh.agent),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['content-disposition']).toContain('contatos.csv');
+    const lines = res.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe('name;number;email');
+    expect(lines).toHaveLength(1 + 2504);
+    const sorted = values.map((v) => v.name).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    expect(
+      new Set(
+        lines.slice(1).map((l) =>
+          l
+            .split(';')[0]!
+            .replace(/^"'?|"$/g, '')
+            .replace(/""/g, '"'),
+        ),
+      ),
+    ).toEqual(new Set(sorted));
+    expect(lines).toContain('Cliente 0007;5511900000007;sete@example.com');
+    expect(lines.find((l) => l.includes('HYPERLINK'))).toMatch(/^"'=HYPERLINK/);
+  });
+});
+
 describe('contacts import', () => {
   it('imports good rows and answers one error per bad row', async () => {
     const existing = ZContact.parse(

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   ZContact,
   ZContactBody,
@@ -11,6 +12,7 @@ import type { AppContext, ZodApp } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
+import { exportContactsCsv } from './contacts-csv.js';
 import {
   createContact,
   deleteContact,
@@ -41,6 +43,16 @@ export function contactRoutes(app: ZodApp, ctx: AppContext): void {
     update: [userRoute, (auth, id, body) => updateContact(ctx, auth, id, body)],
     remove: [adminRoute, (auth, id) => deleteContact(ctx, auth, id)],
   });
+  app.get(
+    '/contacts/export',
+    { config: userRoute, schema: { tags, produces: ['text/csv'] } },
+    (request, reply) =>
+      reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="contatos.csv"')
+        .header('cache-control', 'no-store')
+        .send(Readable.from(exportContactsCsv(ctx, request.auth))),
+  );
   app.get(
     '/contacts/list',
     { config: userRoute, schema: { tags, response: { 200: ZContactList } } },

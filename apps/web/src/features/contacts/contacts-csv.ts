@@ -1,28 +1,24 @@
-import type { Contact } from '@zapdesk/shared';
-import Papa from 'papaparse';
+import { ApiError, fetchWithSession } from '../../lib/api';
+import { API_BASE } from '../../lib/config';
 
 /**
- * Cells a spreadsheet would read as a formula: starting with `=`, `+`, `-`, `@`, a tab or a carriage
- * return, or the full-width `＝ ＋ － ＠` some locales of Excel also accept. PapaParse's own default
- * pattern stops at a line break inside the value; this one looks at the first character only.
+ * The CSV export of the contacts page (core section 2: ';' separator, contatos.csv): the server
+ * streams every contact of the company from GET /contacts/export in one answer; the browser saves
+ * it as `contatos.csv`. @throws ApiError when the answer is not a success (network failures as
+ * thrown by fetch).
  */
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
-
-/**
- * The CSV export of the contacts page: `name;number;email`, one line per contact (core section 2).
- * A value a spreadsheet would run as a formula (a WhatsApp name `=HYPERLINK(...)`) is written
- * quoted behind a `'`, so it opens as text (PapaParse's `escapeFormulae`).
- */
-export function contactsCsv(contacts: Pick<Contact, 'name' | 'number' | 'email'>[]): string {
-  return Papa.unparse(
-    contacts.map((c) => ({ name: c.name, number: c.number, email: c.email })),
-    { delimiter: ';', columns: ['name', 'number', 'email'], escapeFormulae: FORMULA_START },
-  );
+export async function downloadContactsCsv(): Promise<void> {
+  const response = await fetchWithSession(`${API_BASE}/contacts/export`);
+  if (!response.ok) {
+    const body: unknown = await response.json().catch(() => null);
+    throw new ApiError(response.status, body as ConstructorParameters<typeof ApiError>[1]);
+  }
+  downloadBlob(await response.blob(), 'contatos.csv');
 }
 
-/** Makes the browser download `text` as `fileName` (contatos.csv). */
-export function downloadText(text: string, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([`\uFEFF${text}`], { type: 'text/csv;charset=utf-8' }));
+/** Makes the browser download `blob` as `fileName`. */
+export function downloadBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

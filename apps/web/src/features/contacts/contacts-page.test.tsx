@@ -10,7 +10,6 @@ import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ContactModal } from './contact-modal';
-import { contactsCsv } from './contacts-csv';
 import { ContactsPage } from './contacts-page';
 
 const contact = (id: number, overrides: Partial<Contact> = {}): Contact => ({
@@ -198,8 +197,23 @@ describe('ContactsPage', () => {
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/contacts/upload'))).toBe(false);
   });
 
-  it('exports every page as contatos.csv with ; separators', async () => {
+  it("saves the server's streamed export as contatos.csv in one request", async () => {
     const user = userEvent.setup();
+    const csv = [
+      '\uFEFFname;number;email',
+      'Contato 1;551190000001;c1@example.com',
+      '"Ana; ""Aspas""";551190000002;c2@example.com',
+      'Contato 3;551190000003;c3@example.com',
+    ].join('\r\n');
+    const base = fetchMock.getMockImplementation() as (
+      input: RequestInfo | URL,
+      init?: RequestInit,
+    ) => Promise<Response>;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
+      String(input) === '/api/contacts/export'
+        ? new Response(csv, { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' } })
+        : base(input, init),
+    );
     const blobs: Blob[] = [];
     const names: string[] = [];
     vi.stubGlobal(
@@ -229,12 +243,9 @@ describe('ContactsPage', () => {
       '"Ana; ""Aspas""";551190000002;c2@example.com',
       'Contato 3;551190000003;c3@example.com',
     ]);
-  });
-});
-
-describe('contactsCsv', () => {
-  it('joins with semicolons and quotes what needs it', () => {
-    expect(contactsCsv([{ name: 'A;B', number: '55', email: '' }])).toBe('name;number;email\r\n"A;B";55;');
+    expect(
+      fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/contacts/export')),
+    ).toHaveLength(1);
   });
 });
 

@@ -15,15 +15,9 @@ import { InfiniteTable } from '../common/infinite-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { ActionIconButton, RowActions } from '../common/row-actions';
 import { useSearchBox } from '../common/use-list-page';
-import { contactsCsv, downloadText } from './contacts-csv';
+import { downloadContactsCsv } from './contacts-csv';
 import { ImportProgress, ImportResultDialog } from './import-dialog';
-import {
-  contactsKeys,
-  fetchAllContacts,
-  uploadContactsSheet,
-  useContactsList,
-  useDeleteContact,
-} from './use-contacts';
+import { contactsKeys, uploadContactsSheet, useContactsList, useDeleteContact } from './use-contacts';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
 const ContactModal = lazy(() => import('./contact-modal').then((m) => ({ default: m.ContactModal })));
@@ -97,7 +91,7 @@ export function ContactsPage() {
   const exportCsv = async () => {
     setExporting(true);
     try {
-      downloadText(contactsCsv(await fetchAllContacts()), 'contatos.csv');
+      await downloadContactsCsv();
     } catch {
       toast.error(t('contacts.toasts.exportFailed'));
     } finally {

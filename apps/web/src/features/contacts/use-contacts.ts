@@ -50,16 +50,6 @@ export function useDeleteContact() {
   });
 }
 
-/** Every contact, fetched page by page through GET /contacts (for the CSV export). */
-export async function fetchAllContacts(): Promise<Contact[]> {
-  const all: Contact[] = [];
-  for (let pageNumber = 1; ; pageNumber++) {
-    const page = await api.get<ContactsPage>('/contacts', { searchParam: '', pageNumber });
-    all.push(...page.contacts);
-    if (!page.hasMore || page.contacts.length === 0) return all;
-  }
-}
-
 /**
  * POST /contacts/upload with the .xlsx in the multipart field `file`, through `fetchWithSession`
  * (an expired token waits for the shared refresh and the upload is replayed once). Resolves with

