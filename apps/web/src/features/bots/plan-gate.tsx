@@ -1,8 +1,5 @@
 import type { PlanFlag } from '@zapdesk/shared';
-import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
+import { usePlanGateRedirect } from '../common/plan-gate';
 import { usePlanFlag } from './use-bots';
 
 /**
@@ -12,13 +9,6 @@ import { usePlanFlag } from './use-bots';
  */
 export function usePlanGate(flag: PlanFlag): boolean {
   const allowed = usePlanFlag(flag);
-  const navigate = useNavigate();
-  const { t } = useTranslation();
-  useEffect(() => {
-    if (allowed) return;
-    toast.error(t('bots.noPlan'));
-    const timer = setTimeout(() => navigate('/'), 1000);
-    return () => clearTimeout(timer);
-  }, [allowed, navigate, t]);
+  usePlanGateRedirect(allowed);
   return allowed;
 }

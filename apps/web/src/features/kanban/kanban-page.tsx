@@ -19,6 +19,7 @@ import { Virtuoso } from 'react-virtuoso';
 import { WhatsAppText } from '../../lib/whatsapp-text';
 import { useCurrentUser } from '../auth/session-context';
 import { NoPermission } from '../common/no-permission';
+import { usePlanGateRedirect } from '../common/plan-gate';
 import { groupByLane, type LaneId, laneOf, OPEN_LANE } from './kanban-cache';
 import { useKanbanLanes, useKanbanTickets, useMoveCard } from './use-kanban';
 
@@ -122,11 +123,13 @@ function Lane({
  * /kanban (document 2 section 2): the first lane 'open' holds the tickets with none of the kanban
  * tags, then one lane per tag flagged kanban. Dragging a card (@dnd-kit: pointer or keyboard) to
  * another lane moves it in one request; the board follows ticket events live. Lanes are virtualised
- * (react-virtuoso), so thousands of cards stay smooth. Needs the plan's useKanban flag.
+ * (react-virtuoso), so thousands of cards stay smooth. Needs the plan's useKanban flag (without it,
+ * the plan gate's toast and a redirect to / after 1 second).
  */
 export function KanbanPage() {
   const user = useCurrentUser();
   const allowed = user.super || user.company.plan?.useKanban === true;
+  usePlanGateRedirect(allowed);
   return allowed ? <Board /> : <NoPermission />;
 }
 

@@ -54,6 +54,7 @@ describe('kanban board', () => {
         <Routes>
           <Route path="/kanban" element={<KanbanPage />} />
           <Route path="/tickets/:uuid" element={<div data-testid="ticket-page" />} />
+          <Route path="/" element={<div data-testid="home-page" />} />
         </Routes>
       </VirtuosoMockContext.Provider>,
       { user, route: '/kanban' },
@@ -130,6 +131,13 @@ describe('kanban board', () => {
     renderBoard(createSessionUser({ profile: 'admin' }, { useKanban: false }));
     expect(await screen.findByTestId('no-permission')).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('without the plan flag: the plan toast, then / after 1 second', async () => {
+    renderBoard(createSessionUser({ profile: 'admin' }, { useKanban: false }));
+    expect(await screen.findByText(/no permission to access this page/)).toBeTruthy();
+    expect(screen.queryByTestId('home-page')).toBeNull();
+    expect(await screen.findByTestId('home-page', {}, { timeout: 3000 })).toBeTruthy();
   });
 });
 
