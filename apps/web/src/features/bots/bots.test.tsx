@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
@@ -110,6 +110,21 @@ describe('prompts and queue integrations pages', () => {
     expect(JSON.parse(String(call[1].body))).toMatchObject({ type: 'typebot', typebotSlug: 'loja' });
     expect(await screen.findByText(/Olá! Eu sou o bot./)).toBeTruthy();
     // Typing the three fields takes a while on a loaded machine.
+  }, 20_000);
+
+  it('marks a missing url and slug on their fields (not the server field name) and sends nothing', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<IntegrationModal integrationId={null} onClose={() => {}} />, { user: withPlan });
+    await user.type(screen.getByTestId('integration-name'), 'Meu bot');
+    await user.click(screen.getByTestId('integration-save'));
+    const url = screen.getByTestId('integration-urlN8N').closest('.MuiFormControl-root')!;
+    expect(await within(url as HTMLElement).findByText('Required')).toBeTruthy();
+    await user.type(screen.getByTestId('integration-urlN8N'), 'https://typebot.example.test');
+    await user.click(screen.getByTestId('integration-save'));
+    const slug = screen.getByTestId('integration-typebotSlug').closest('.MuiFormControl-root')!;
+    expect(await within(slug as HTMLElement).findByText('Required')).toBeTruthy();
+    expect(screen.queryByText(/urlN8N|typebotSlug/)).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalledWith('/api/queueIntegration', expect.anything());
   }, 20_000);
 });
 

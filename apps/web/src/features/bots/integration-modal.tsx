@@ -4,9 +4,12 @@ import {
   INTEGRATION_LANGUAGES,
   INTEGRATION_TYPES,
   type IntegrationType,
+  integrationProblem,
   type QueueIntegration,
+  V,
   ZQueueIntegrationBody,
 } from '@zapdesk/shared';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { CLASSIC_WORDING } from '../../lib/validation-text';
@@ -15,6 +18,21 @@ import { RecordFormDialog } from '../common/record-form-dialog';
 import { useRecordDialog } from '../common/use-record-form';
 import { IntegrationLogo } from './integration-logo';
 import { useIntegration, useSaveIntegration, useTestSession } from './use-bots';
+
+/**
+ * The form's schema: the body's rules plus the field each type requires (`integrationProblem`), so
+ * a missing url or slug is marked on its field ('Required') before anything is sent. When editing,
+ * an empty service-account JSON keeps the stored one.
+ */
+function integrationSchema(editing: boolean) {
+  return ZQueueIntegrationBody.superRefine((values, ctx) => {
+    if (editing && values.type === 'dialogflow' && !values.jsonContent) return;
+    const field = integrationProblem(values);
+    if (!field) return;
+    const empty = !values[field];
+    ctx.addIssue({ code: 'custom', path: [field], message: empty ? V.required : 'invalid' });
+  });
+}
 
 /** Values of the queue integration form (document 2 sections 3 and 5). */
 export interface IntegrationFormValues {
@@ -75,8 +93,9 @@ export function IntegrationModal({
   const existing = useIntegration(editing ? integrationId : null);
   const save = useSaveIntegration();
   const test = useTestSession();
+  const schema = useMemo(() => integrationSchema(editing), [editing]);
   const dialog = useRecordDialog<IntegrationFormValues, QueueIntegration>({
-    schema: ZQueueIntegrationBody,
+    schema,
     defaults: EMPTY,
     record: existing.data,
     toForm,
