@@ -16,6 +16,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../../lib/notify';
+import { validationText } from '../../lib/validation-text';
 import { useConnections } from '../connections/use-connections';
 import { curlMedia, curlText, sendTest, sendUrl } from './send-test';
 
@@ -69,7 +70,20 @@ function TestForm({ kind, tokens }: { kind: 'text' | 'media'; tokens: { name: st
   const [file, setFile] = useState<File | null>(null);
   const [pending, setPending] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const missing = !token.trim() || !number.trim() || (kind === 'text' ? !body.trim() : !file);
+  const needs = {
+    token: !token.trim(),
+    number: !number.trim(),
+    body: kind === 'text' && !body.trim(),
+    file: kind === 'media' && !file,
+  };
+  const missing = Object.values(needs).some(Boolean);
+  // A required field left empty says so once the user has been through it (the file once any
+  // field was), so a disabled send button never leaves them guessing.
+  const [touched, setTouched] = useState<Partial<Record<keyof typeof needs, boolean>>>({});
+  const touch = (field: keyof typeof needs) => () => setTouched((prev) => ({ ...prev, [field]: true }));
+  const hint = (field: keyof typeof needs) =>
+    needs[field] && (field === 'file' ? Object.keys(touched).length > 0 : touched[field]);
+  const required = validationText(t, 'required');
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     if (missing) return;
@@ -101,10 +115,12 @@ function TestForm({ kind, tokens }: { kind: 'text' | 'media'; tokens: { name: st
           label={t('messagesAPI.test.token')}
           value={token}
           onChange={(e) => setToken(e.target.value)}
+          onBlur={touch('token')}
           required
           size="small"
           inputProps={{ 'data-testid': `messages-api-${kind}-token`, maxLength: 200 }}
-          helperText={tokens.length ? undefined : t('messagesAPI.test.tokenHelp')}
+          error={hint('token')}
+          helperText={hint('token') ? required : tokens.length ? undefined : t('messagesAPI.test.tokenHelp')}
         >
           {tokens.map((c) => (
             <MenuItem key={`${c.name}-${c.token}`} value={c.token}>
@@ -116,6 +132,9 @@ function TestForm({ kind, tokens }: { kind: 'text' | 'media'; tokens: { name: st
           label={t('messagesAPI.test.number')}
           value={number}
           onChange={(e) => setNumber(e.target.value)}
+          onBlur={touch('number')}
+          error={hint('number')}
+          helperText={hint('number') ? required : undefined}
           required
           size="small"
           placeholder="5511999998888"
@@ -125,6 +144,9 @@ function TestForm({ kind, tokens }: { kind: 'text' | 'media'; tokens: { name: st
           label={kind === 'text' ? t('messagesAPI.test.body') : t('messagesAPI.test.caption')}
           value={body}
           onChange={(e) => setBody(e.target.value)}
+          onBlur={touch('body')}
+          error={hint('body')}
+          helperText={hint('body') ? required : undefined}
           required={kind === 'text'}
           multiline
           minRows={2}
@@ -141,6 +163,11 @@ function TestForm({ kind, tokens }: { kind: 'text' | 'media'; tokens: { name: st
               onChange={(e) => setFile(e.target.files?.[0] ?? null)}
             />
           </Button>
+        )}
+        {hint('file') && (
+          <Typography variant="caption" color="error" data-testid="messages-api-media-file-hint">
+            {required}
+          </Typography>
         )}
         <Box>
           <Button

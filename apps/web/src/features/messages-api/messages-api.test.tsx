@@ -110,6 +110,25 @@ describe('/messages-api', () => {
     expect(JSON.parse(String(call?.[1]?.body))).toEqual({ number: '5511999998888', body: 'Olá do ERP' });
   }, 30_000);
 
+  it('says which field is missing once the user went through it', async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<MessagesApiPage />, {
+      user: createSessionUser({ profile: 'admin' }, { useExternalApi: true }),
+    });
+    await screen.findByTestId('messages-api-tokens');
+    const form = screen.getByTestId('messages-api-test-media');
+    expect(within(form).queryByText('Required')).toBeNull();
+    await user.click(screen.getByTestId('messages-api-media-number'));
+    await user.tab();
+    const number = screen
+      .getByTestId('messages-api-media-number')
+      .closest('.MuiFormControl-root') as HTMLElement;
+    expect(within(number).getByText('Required')).toBeTruthy();
+    expect(screen.getByTestId('messages-api-media-file-hint').textContent).toBe('Required');
+    await user.type(screen.getByTestId('messages-api-media-number'), '5511999998888');
+    expect(within(number).queryByText('Required')).toBeNull();
+  }, 30_000);
+
   it('shows a refused token as an error without ending the session', async () => {
     const user = userEvent.setup();
     renderWithProviders(<MessagesApiPage />, {
