@@ -83,6 +83,9 @@ describe('DashboardPage', () => {
     expect(value('supportPending')).toBe('2');
     expect(value('supportFinished')).toBe('13');
     expect(value('leads')).toBe('5');
+    expect(screen.getByTestId('counter-leads-help').textContent).toBe(
+      'Contacts added in the period, imported ones included.',
+    );
     expect(value('avgSupportTime')).toBe('00 h 37 m');
     expect(value('avgWaitTime')).toBe('02 h 05 m');
     expect(dashboardCalls()).toEqual(['/api/dashboard']);

@@ -33,11 +33,12 @@ const DaysChart = lazy(() => import('./charts').then((m) => ({ default: m.DaysCh
 /** The first load waits this long (core section 9). */
 export const DASHBOARD_FIRST_LOAD_DELAY_MS = 1000;
 
-const COUNTERS: { key: keyof DashboardCounters; time?: boolean }[] = [
+/** The counter cards; `help` says what a counter counts where its name alone could mislead. */
+const COUNTERS: { key: keyof DashboardCounters; time?: boolean; help?: boolean }[] = [
   { key: 'supportHappening' },
   { key: 'supportPending' },
   { key: 'supportFinished' },
-  { key: 'leads' },
+  { key: 'leads', help: true },
   { key: 'avgSupportTime', time: true },
   { key: 'avgWaitTime', time: true },
 ];
@@ -154,7 +155,7 @@ export function DashboardPage() {
       )}
 
       <Grid container spacing={2} sx={{ mb: 2 }}>
-        {COUNTERS.map(({ key, time }) => (
+        {COUNTERS.map(({ key, time, help }) => (
           <Grid key={key} size={{ xs: 12, sm: 6, md: 4, lg: 2 }}>
             <Paper variant="outlined" sx={{ p: 2 }} data-testid={`counter-${key}`}>
               <Typography variant="body2" color="text.secondary">
@@ -163,6 +164,11 @@ export function DashboardPage() {
               <Typography variant="h5" data-testid={`counter-${key}-value`}>
                 {counters ? (time ? formatMinutes(counters[key]) : counters[key]) : '–'}
               </Typography>
+              {help && (
+                <Typography variant="caption" color="text.secondary" data-testid={`counter-${key}-help`}>
+                  {t(`dashboard.countersHelp.${key}`)}
+                </Typography>
+              )}
             </Paper>
           </Grid>
         ))}
