@@ -331,8 +331,11 @@ export class ContactListService {
     return record;
   }
 
-  /** GET /contact-lists/:id/import: the list's latest import, or 404 ERR_NOT_FOUND when none. */
-  async latestImport(companyId: number, contactListId: number): Promise<ContactListImport> {
+  /**
+   * GET /contact-lists/:id/import: the list's latest import, or null when the list has none yet.
+   * @throws ERR_NOT_FOUND when the list is not the company's.
+   */
+  async latestImport(companyId: number, contactListId: number): Promise<ContactListImport | null> {
     const [row] = await this.ctx.db
       .select(importColumns)
       .from(contactListImports)
@@ -341,8 +344,9 @@ export class ContactListService {
       )
       .orderBy(desc(contactListImports.id))
       .limit(1);
-    if (!row) throw new AppError('ERR_NOT_FOUND');
-    return row as ContactListImport;
+    if (row) return row as ContactListImport;
+    await this.get(companyId, contactListId);
+    return null;
   }
 
   /**

@@ -224,6 +224,16 @@ describe('contact lists', () => {
     expect((await inject('GET', `/api/contact-lists/${list}`, admin)).json().contactsCount).toBe(4);
   });
 
+  it("answers null for a list without an import yet (no 404), and 404 for a list that is not the company's", async () => {
+    const { admin } = await createTenant(t.app);
+    const other = await createTenant(t.app);
+    const list = await newList(admin);
+    const none = await inject('GET', `/api/contact-lists/${list}/import`, admin);
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toBeNull();
+    expect((await inject('GET', `/api/contact-lists/${list}/import`, other.admin)).statusCode).toBe(404);
+  });
+
   it('refuses .xls naming the format and other files; an empty sheet reports it', async () => {
     const { admin } = await createTenant(t.app);
     const list = await newList(admin);

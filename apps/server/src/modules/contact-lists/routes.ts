@@ -97,7 +97,10 @@ export function contactListRoutes(app: ZodApp, service: ContactListService): voi
   );
   app.get(
     '/contact-lists/:id/import',
-    { config: campaignRoute, schema: { tags, params: ZIdParam, response: { 200: ZContactListImport } } },
+    {
+      config: campaignRoute,
+      schema: { tags, params: ZIdParam, response: { 200: ZContactListImport.nullable() } },
+    },
     (request) => service.latestImport(request.auth.companyId, request.params.id),
   );
   app.get(

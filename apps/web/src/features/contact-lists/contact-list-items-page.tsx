@@ -18,6 +18,7 @@ import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { validationText } from '../../lib/validation-text';
+import { useCurrentUser } from '../auth/session-context';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
@@ -65,6 +66,9 @@ export function ContactListItemsPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const listId = Number(useParams().contactListId);
+  // The list routes are admins' (the server refuses others): agents see no add or import.
+  const me = useCurrentUser();
+  const admin = me.profile === 'admin' || me.super;
   const contactList = useContactList(listId);
   const search = useSearchBox(t('contactListsPage.items.search'), 'contact-list-items-search');
   const list = useContactListItems(listId, search.param);
@@ -113,20 +117,26 @@ export function ContactListItemsPage() {
         </Button>
       }
       after={
-        <Button
-          variant="outlined"
-          startIcon={<UploadFile />}
-          onClick={() => fileInput.current?.click()}
-          data-testid="contact-list-import"
-        >
-          {t('contactListsPage.items.import')}
-        </Button>
+        admin && (
+          <Button
+            variant="outlined"
+            startIcon={<UploadFile />}
+            onClick={() => fileInput.current?.click()}
+            data-testid="contact-list-import"
+          >
+            {t('contactListsPage.items.import')}
+          </Button>
+        )
       }
-      add={{
-        label: t('contactListsPage.items.add'),
-        testId: 'add-contact-list-item',
-        onClick: () => setModal({ itemId: null }),
-      }}
+      add={
+        admin
+          ? {
+              label: t('contactListsPage.items.add'),
+              testId: 'add-contact-list-item',
+              onClick: () => setModal({ itemId: null }),
+            }
+          : undefined
+      }
       modal={
         modal && <ContactListItemModal listId={listId} itemId={modal.itemId} onClose={() => setModal(null)} />
       }
@@ -147,10 +157,21 @@ export function ContactListItemsPage() {
         <Stack spacing={1} data-testid="contact-list-import-state">
           {running && (
             <>
-              <Typography variant="body2">
-                {t('contactListsPage.import.progress', { processed: current.processed })}
+              <Typography variant="body2" data-testid="contact-list-import-progress">
+                {current.total > 0
+                  ? t('contactListsPage.import.progressOf', {
+                      processed: current.processed,
+                      total: current.total,
+                    })
+                  : t('contactListsPage.import.progress', { processed: current.processed })}
               </Typography>
-              <LinearProgress />
+              <LinearProgress
+                variant={current.total > 0 ? 'determinate' : 'indeterminate'}
+                value={
+                  current.total > 0 ? Math.min(100, (current.processed / current.total) * 100) : undefined
+                }
+                aria-label={t('contactListsPage.import.progress', { processed: current.processed })}
+              />
             </>
           )}
           {current.status === 'done' && (

@@ -39,7 +39,7 @@ describe('contact lists pages', () => {
         return json(200, { records: [{ id: 5, name: 'Clientes VIP', contactsCount: 1234 }], hasMore: false });
       if (url === '/api/contact-lists/5' && init?.method === 'GET')
         return json(200, { id: 5, name: 'Clientes VIP', contactsCount: 2 });
-      if (url === '/api/contact-lists/5/import') return json(404, { error: 'ERR_NOT_FOUND' });
+      if (url === '/api/contact-lists/5/import') return json(200, null);
       if (url === '/api/contact-lists/5/upload') return uploadAnswer;
       if (url.startsWith('/api/contact-list-items?'))
         return json(200, {
@@ -62,13 +62,25 @@ describe('contact lists pages', () => {
   });
   afterEach(() => vi.unstubAllGlobals());
 
-  const renderItems = () =>
+  const renderItems = (user = admin) =>
     renderWithProviders(
       <Routes>
         <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
       </Routes>,
-      { user: admin, route: '/contact-lists/5/contacts' },
+      { user, route: '/contact-lists/5/contacts' },
     );
+
+  it('offers add and import to admins only (the list routes are theirs)', async () => {
+    const agentView = renderItems(createSessionUser({ profile: 'user' }, { useCampaigns: true }));
+    await screen.findByText('Maria Silva');
+    expect(screen.queryByTestId('contact-list-import')).toBeNull();
+    expect(screen.queryByTestId('add-contact-list-item')).toBeNull();
+    agentView.unmount();
+    renderItems();
+    await screen.findByText('Maria Silva');
+    expect(screen.getByTestId('contact-list-import')).toBeTruthy();
+    expect(screen.getByTestId('add-contact-list-item')).toBeTruthy();
+  });
 
   it('lists name and contact count with sample, open, edit and delete actions', async () => {
     renderWithProviders(<ContactListsPage />, { user: admin });
@@ -170,6 +182,15 @@ describe('contact lists pages', () => {
     await user.upload(screen.getByTestId('contact-list-import-input'), file);
     expect(await screen.findByText('Importing… 0 rows read')).toBeTruthy();
     const base = { id: 1, contactListId: 5, total: 3, processed: 3, imported: 2, duplicates: 0 };
+    act(() =>
+      applyContactListsEvent(queryClient, {
+        action: 'import',
+        import: { ...base, processed: 1, status: 'running', errors: [] },
+      }),
+    );
+    expect((await screen.findByTestId('contact-list-import-progress')).textContent).toBe(
+      'Importing… 1 of 3 rows',
+    );
     act(() =>
       applyContactListsEvent(queryClient, {
         action: 'import',

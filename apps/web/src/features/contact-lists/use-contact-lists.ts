@@ -91,14 +91,12 @@ export function useDeleteContactListItem(listId: number) {
   });
 }
 
-/** The list's latest sheet import (GET /contact-lists/:id/import; 404 = none yet, answered null). */
+/** The list's latest sheet import (GET /contact-lists/:id/import; null = none yet). */
 export function useContactListImport(listId: number) {
   return useQuery({
     queryKey: contactListKeys.import(listId),
     queryFn: ({ signal }) =>
-      api
-        .get<ContactListImport>(`/contact-lists/${listId}/import`, undefined, signal)
-        .catch((e: unknown) => (e instanceof ApiError && e.status === 404 ? null : Promise.reject(e))),
+      api.get<ContactListImport | null>(`/contact-lists/${listId}/import`, undefined, signal),
   });
 }
 
