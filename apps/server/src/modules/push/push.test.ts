@@ -187,6 +187,10 @@ describe('push keys and subscriptions', () => {
     expect((await call(a.agent, 'PUT', '/api/push/viewing', { ticketId })).statusCode).toBe(204);
     expect((await call(a.agent, 'PUT', '/api/push/viewing', { ticketId: null })).statusCode).toBe(204);
     expect((await call(a.agent, 'PUT', '/api/push/viewing', { ticketId: 'x' })).statusCode).toBe(400);
+    // The classic client's mark of the ticket it shows records the same.
+    expect((await call(a.agent, 'POST', `/api/tickets/${ticketId}/active-view`)).statusCode).toBe(204);
+    const [viewing] = await t.app.ctx.db.select().from(pushViewing).where(eq(pushViewing.userId, a.agent.id));
+    expect(viewing?.ticketId).toBe(ticketId);
   });
 });
 
