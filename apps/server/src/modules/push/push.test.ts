@@ -5,10 +5,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pushPreferences, pushSubscriptions, pushViewing } from '../../db/schema/index.js';
 import { loadVapidKeys } from '../../lib/vapid.js';
+import { customerSays, openOneQueueTenant } from '../../test/conversation.js';
 import {
   bearer,
   createSimulatorConnection,
   createTenantPair,
+  createUser,
   customerNumber,
   injectMessage,
   type TenantFixture,
@@ -67,6 +69,13 @@ const subscribe = async (user: TestUser, path: string) => {
   expect(res.statusCode, res.body).toBe(201);
 };
 
+let listening: Promise<string> | undefined;
+/** The app's address on loopback, for sockets (it starts listening once). */
+const appUrl = () => {
+  listening ??= listenLocally(t.app);
+  return listening;
+};
+
 /** Lets the emitted events queue their pushes, then runs the due jobs. */
 const flush = async () => {
   await t.app.push.settled();
@@ -103,6 +112,9 @@ afterAll(async () => {
   await new Promise((resolve) => pushService.close(resolve));
 });
 beforeEach(async () => {
+  // Pushes a test left queued (a retry) are dropped before the other jobs run.
+  await t.app.push.settled();
+  await t.app.ctx.db.execute(sql`delete from pgboss.job where name = ${PUSH_SEND_JOB}`);
   await flush();
   await t.app.ctx.db.delete(pushSubscriptions);
   await t.app.ctx.db.delete(pushPreferences);
@@ -255,7 +267,7 @@ describe('sending', () => {
     const { ticketId, from } = await ticketHeldByAgent();
     await flush();
     await subscribe(a.agent, '/agent');
-    const url = await listenLocally(t.app);
+    const url = await appUrl();
     const socket = openSocket(url, a.agent.token);
     try {
       await socketReady(socket);
@@ -295,6 +307,45 @@ describe('sending', () => {
     expect(await queuedPayloads(b.agent.id)).toEqual([]);
   });
 
+  it('pushes a transfer to the new holder and an automatic assignment to the agent it chose', async () => {
+    const { ticketId } = await ticketHeldByAgent();
+    await flush();
+    const colleague = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
+    await subscribe(a.agent, '/agent');
+    await subscribe(colleague, '/colleague');
+    await call(a.admin, 'PUT', `/api/tickets/${ticketId}`, { status: 'open', userId: colleague.id });
+    await flush();
+    expect(pushed.map((p) => p.path)).toEqual(['/colleague']);
+
+    // A queue that assigns by itself: the chosen agent, online, gets the assignment push.
+    const s = await openOneQueueTenant(t.app);
+    await subscribe(s.agent, '/auto');
+    await subscribe(s.admin, '/auto-admin');
+    await call(s.admin, 'PUT', '/api/push/preferences', { newPending: false, assigned: false });
+    const res = await call(s.admin, 'PUT', `/api/queue/${s.queueId}`, { autoAssignment: 'round_robin' });
+    expect(res.statusCode, res.body).toBe(200);
+    const url = await appUrl();
+    const socket = openSocket(url, s.agent.token);
+    try {
+      await socketReady(socket);
+      pushed.length = 0;
+      const run = async () => {
+        await flush();
+        await flush();
+      };
+      const { ticketId: auto } = await customerSays(t.app, s, customerNumber(), 'Oi', run);
+      const [job] = (await queuedPayloads(s.agent.id)).filter((d) =>
+        d.payload.title.startsWith('Atendimento atribuído'),
+      );
+      expect(job).toBeDefined();
+      expect(pushed.map((p) => p.path)).toContain('/auto');
+      expect(pushed.map((p) => p.path)).not.toContain('/auto-admin');
+      expect(auto).toBeGreaterThan(0);
+    } finally {
+      socket.close();
+    }
+  });
+
   it('pushes an internal-chat message to the other participants only', async () => {
     await subscribe(a.agent, '/agent');
     await subscribe(a.admin, '/admin');
@@ -331,5 +382,35 @@ describe('sending', () => {
       sql`select state from pgboss.job where name = ${PUSH_SEND_JOB} and state = 'retry'`,
     );
     expect(retry.rows).toHaveLength(1);
+  });
+});
+
+describe('endpoints where private URLs are not allowed', () => {
+  let strict: TestApp;
+  let owner: TenantFixture;
+  beforeAll(async () => {
+    strict = await createTestApp();
+    ({ a: owner } = await createTenantPair(strict.app));
+  });
+  afterAll(() => strict.close());
+
+  it('takes only https endpoints on public addresses', async () => {
+    const post = (endpoint: string) =>
+      strict.app.inject({
+        method: 'POST',
+        url: '/api/push/subscriptions',
+        headers: bearer(owner.agent),
+        payload: { ...subscription('/x'), endpoint },
+      });
+    for (const endpoint of [
+      'http://push.example.com/send/1',
+      'https://127.0.0.1/send/1',
+      'https://10.1.2.3/send/1',
+    ]) {
+      const res = await post(endpoint);
+      expect(res.statusCode, endpoint).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'ERR_URL_NOT_ALLOWED', field: 'endpoint' });
+    }
+    expect((await post('https://93.184.216.34/send/1')).statusCode).toBe(201);
   });
 });
