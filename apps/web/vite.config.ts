@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { localeChunks } from './locale-plugin';
+import { loginFiles } from './pwa-precache';
 
 /** Where the dev server proxies `/api` and `/socket.io` (the Zapdesk server, port 8080 by default). */
 const apiTarget = process.env.ZAPDESK_API ?? 'http://localhost:8080';
@@ -14,7 +18,35 @@ const apiTarget = process.env.ZAPDESK_API ?? 'http://localhost:8080';
 export default defineConfig(({ command }) => {
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
-    plugins: [react(), localeChunks()],
+    plugins: [
+      react(),
+      localeChunks(),
+      // The installable app: /manifest.webmanifest and the service worker /sw.js (src/sw/sw.ts),
+      // which the signed-in app registers lazily (src/lib/service-worker.ts), never the login entry.
+      VitePWA({
+        strategies: 'injectManifest',
+        srcDir: 'src/sw',
+        filename: 'sw.ts',
+        injectRegister: false,
+        // The one manifest (public/manifest.json, also served as is at /manifest.json, which
+        // index.html links): written again as /manifest.webmanifest.
+        manifest: JSON.parse(
+          fs.readFileSync(path.resolve(import.meta.dirname, 'public/manifest.json'), 'utf8'),
+        ),
+        // Only the sign-in screen's files are precached, not the manifest's icons.
+        includeManifestIcons: false,
+        injectManifest: {
+          globPatterns: ['assets/*.{js,css}'],
+          // Only the sign-in screen's files are precached; the rest are cached when first used.
+          manifestTransforms: [
+            async (entries) => {
+              const keep = loginFiles(path.resolve(import.meta.dirname, 'dist'));
+              return { manifest: entries.filter((entry) => keep.has(entry.url)), warnings: [] };
+            },
+          ],
+        },
+      }),
+    ],
     resolve: {
       conditions: ['source', 'module', 'browser', 'development|production'],
     },

@@ -46,6 +46,7 @@ import { outsideModule } from './modules/outside/plugin.js';
 import { passwordResetModule } from './modules/password-reset/plugin.js';
 import { plansModule } from './modules/plans/plugin.js';
 import { promptsModule } from './modules/prompts/plugin.js';
+import { pushModule } from './modules/push/plugin.js';
 import { queueIntegrationsModule } from './modules/queue-integrations/plugin.js';
 import { queuesModule } from './modules/queues/plugin.js';
 import { quickMessagesModule } from './modules/quick-messages/plugin.js';
@@ -94,6 +95,7 @@ const MODULES: ModulePlugin[] = [
   queueIntegrationsModule,
   outsideModule,
   webhooksModule,
+  pushModule,
   cloudModule,
   contactListsModule,
   campaignsModule,

@@ -248,6 +248,24 @@ const ZEnv = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   /** Sender of the platform's e-mails. */
+  /**
+   * Web Push (VAPID) key pair, base64url as `web-push generate-vapid-keys` prints them: set both or
+   * neither; unset, a pair is generated once into DATA_DIR/vapid.json. Several nodes must share one.
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{80,100}$/, 'a base64url P-256 public key')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{40,50}$/, 'a base64url P-256 private key')
+    .optional(),
+  /** Who push services contact about this server's pushes: a mailto: or https: URL. */
+  VAPID_SUBJECT: z
+    .string()
+    .max(200)
+    .refine((v) => /^(mailto:\S+@\S+|https:\/\/\S+)$/.test(v), 'a mailto: or https: URL')
+    .default('mailto:no-reply@zapdesk.local'),
   MAIL_FROM: z.string().min(3).max(200).default('Zapdesk <no-reply@zapdesk.local>'),
   /** Password-reset codes asked for per e-mail per hour. */
   PASSWORD_RESET_EMAIL_MAX: z.coerce.number().int().min(1).max(1000).default(3),
@@ -287,6 +305,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? 'S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither'
       : '',
   ].filter(Boolean);
+  if (!c.VAPID_PUBLIC_KEY !== !c.VAPID_PRIVATE_KEY) {
+    storageProblems.push('VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither');
+  }
   if (storageProblems.length) throw new Error(`Invalid configuration:\n${storageProblems.join('\n')}`);
   const dataDir = path.resolve(c.DATA_DIR);
   const nodeId =

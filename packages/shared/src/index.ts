@@ -28,6 +28,7 @@ export * from './schemas/messages.js';
 export * from './schemas/notices.js';
 export * from './schemas/outside.js';
 export * from './schemas/plans.js';
+export * from './schemas/push.js';
 export * from './schemas/queues.js';
 export * from './schemas/schedules.js';
 export * from './schemas/settings.js';

@@ -60,7 +60,7 @@ export interface OutboundResponse {
 export interface OutboundInit {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** The whole exchange, redirects included, ms. */
   timeoutMs: number;
   /** Largest answer body read, bytes (default 1 MiB). */

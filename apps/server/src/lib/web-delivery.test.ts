@@ -25,6 +25,11 @@ beforeAll(async () => {
     `<!doctype html><title>Zapdesk</title><!-- ${'padding '.repeat(300)}--><div id="root"></div>`,
   );
   fs.writeFileSync(path.join(web, 'manifest.json'), JSON.stringify({ name: 'Zapdesk' }));
+  // The installable app's files (vite-plugin-pwa): the web manifest and the service worker.
+  fs.writeFileSync(path.join(web, 'manifest.webmanifest'), JSON.stringify({ name: 'Zapdesk' }));
+  const sw = `self.addEventListener('push', () => {}); // ${'padding '.repeat(200)}\n`;
+  fs.writeFileSync(path.join(web, 'sw.js'), sw);
+  fs.writeFileSync(path.join(web, 'sw.js.br'), zlib.brotliCompressSync(sw));
   fs.mkdirSync(path.join(web, 'assets'));
   const js = path.join(web, 'assets', 'index-Ab12Cd34.js');
   fs.writeFileSync(js, APP_JS);
@@ -97,6 +102,24 @@ describe('static web app files', () => {
     const res = await t.app.inject({ method: 'GET', url: '/manifest.json' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves the web manifest and the service worker with their types, revalidated, never the page', async () => {
+    const manifest = await t.app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.json()).toEqual({ name: 'Zapdesk' });
+    for (const encoding of ['br', 'identity']) {
+      const sw = await t.app.inject({
+        method: 'GET',
+        url: '/sw.js',
+        headers: { 'accept-encoding': encoding },
+      });
+      expect(sw.statusCode).toBe(200);
+      expect(sw.headers['content-type']).toMatch(/^(application|text)\/javascript/);
+      expect(sw.headers['cache-control']).toBe('no-cache');
+      expect(sw.headers['content-encoding']).toBe(encoding === 'br' ? 'br' : undefined);
+    }
   });
 
   it('sends the page (index.html) with no-cache, compressed for a browser', async () => {

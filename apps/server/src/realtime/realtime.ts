@@ -62,12 +62,21 @@ export interface SocketData {
  */
 export type RealtimeListener = (companyId: number, channel: ChannelName, payload: unknown) => void;
 
+/** Told of every event emitted to one user's sockets (`toUser`): the company, the user, channel and payload. */
+export type UserEventListener = (
+  companyId: number,
+  userId: number,
+  channel: ChannelName,
+  payload: unknown,
+) => void;
+
 /** Told of a user's socket that just connected (on this node), after it joined its rooms. */
 export type ConnectListener = (auth: AccessClaims) => void;
 
 export class Realtime {
   readonly io: Server;
   readonly #listeners: RealtimeListener[] = [];
+  readonly #userListeners: UserEventListener[] = [];
   readonly #connectListeners: ConnectListener[] = [];
   readonly #heartbeatListeners: ConnectListener[] = [];
 
@@ -154,6 +163,14 @@ export class Realtime {
     this.#listeners.push(listener);
   }
 
+  /**
+   * Subscribes to what is emitted to single users (`toUser`: internal-chat messages among others),
+   * in this process; `listener` is called after each emission, and its throw is logged.
+   */
+  subscribeUsers(listener: UserEventListener): void {
+    this.#userListeners.push(listener);
+  }
+
   #publish(companyId: number, channel: ChannelName, payload: unknown): void {
     for (const listener of this.#listeners) {
       try {
@@ -200,6 +217,13 @@ export class Realtime {
     let target = this.io.to(userRoom(companyId, userId));
     if (exceptSessionId) target = target.except(sessionRoom(exceptSessionId));
     target.emit(companyChannel(companyId, channel), payload);
+    for (const listener of this.#userListeners) {
+      try {
+        listener(companyId, userId, channel, payload);
+      } catch (error) {
+        this.log.error({ err: error, channel }, 'realtime user listener failed');
+      }
+    }
   }
 
   /**

@@ -190,6 +190,18 @@ const MATRIX: Case[] = [
   direct('GET /api/tickets/:id/flow-run', 200, () => [`/api/tickets/${conn.ticketId}/flow-run`]),
   direct('GET /api/tickets/u/:uuid', 200, () => [`/api/tickets/u/${conn.ticketUuid}`]),
   direct('POST /api/tickets/:id/active-view', 204, () => [`/api/tickets/${conn.ticketId}/active-view`]),
+  direct('PUT /api/push/viewing', 204, () => ['/api/push/viewing', { ticketId: conn.ticketId }]),
+  {
+    route: 'DELETE /api/push/subscriptions',
+    expected: 204,
+    call: async (o) => {
+      const endpoint = `https://push.example.com/send/${o.companyId}-${Date.now()}`;
+      const keys = { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) };
+      const res = await postAs(o, '/api/push/subscriptions', { endpoint, keys });
+      expect(res.statusCode, res.body).toBe(201);
+      return { method: 'DELETE', url: '/api/push/subscriptions', payload: { endpoint } };
+    },
+  },
   direct('PUT /api/notifications/:id/read', 204, () => [`/api/notifications/${conn.ticketId}/read`]),
   direct('PUT /api/tickets/:id', 200, () => [
     `/api/tickets/${conn.ticketId}`,

@@ -11,6 +11,7 @@ export * from './flows.js';
 export * from './instance.js';
 export * from './outside.js';
 export * from './password-resets.js';
+export * from './push.js';
 export * from './queue-extra.js';
 export * from './queues.js';
 export * from './schedules.js';

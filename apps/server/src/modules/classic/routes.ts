@@ -14,6 +14,7 @@ import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { publicRoute, userRoute } from '../../lib/guards.js';
+import { setViewing } from '../push/push-service.js';
 import { getVisibleTicket, listTickets, readTicket } from '../tickets/tickets-service.js';
 
 /** The branding the classic client shows: Zapdesk's name, and its own logos (no URLs given). */
@@ -106,12 +107,13 @@ export function classicRoutes(app: ZodApp, ctx: AppContext, sessions: SessionMan
     },
   );
   // The client marks the ticket it shows; Zapdesk reads a ticket when its messages are opened, so
-  // this only checks that the caller may open it.
+  // this checks that the caller may open it and records it as the ticket on screen, which Web Push
+  // spares (PUT /push/viewing does the same for Zapdesk's own web app).
   app.post(
     '/tickets/:id/active-view',
     { config: userRoute, schema: { tags, params: ZIdParam } },
     async (request, reply) => {
-      await getVisibleTicket(ctx, request.auth, { id: request.params.id });
+      await setViewing(ctx, request.auth, request.params.id);
       return reply.status(204).send();
     },
   );

@@ -32,6 +32,10 @@ export function AppLayout() {
   const user = useCurrentUser();
   const small = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [open, setOpen] = useState(() => window.innerWidth > AUTO_OPEN_WIDTH);
+  // The installable app's service worker: registered after sign-in, from its own small chunk.
+  useEffect(() => {
+    void import('../../lib/service-worker').then((m) => m.registerServiceWorker());
+  }, []);
   // A window narrowed to a phone's width starts with the overlay menu closed, never over the page.
   useEffect(() => {
     if (small) setOpen(false);

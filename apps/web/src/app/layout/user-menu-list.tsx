@@ -1,5 +1,6 @@
 import KeyboardIcon from '@mui/icons-material/Keyboard';
 import LogoutIcon from '@mui/icons-material/Logout';
+import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import PersonIcon from '@mui/icons-material/Person';
 import { ListItemIcon, Menu, MenuItem } from '@mui/material';
 import { useTranslation } from 'react-i18next';
@@ -9,11 +10,12 @@ interface UserMenuListProps {
   anchor: HTMLElement | null;
   onClose: () => void;
   onProfile: () => void;
+  onPush: () => void;
   onLogout: () => void;
 }
 
-/** The profile menu's items ('profile', the keyboard shortcuts, 'logout'): a chunk loaded when the menu first opens. */
-export function UserMenuList({ anchor, onClose, onProfile, onLogout }: UserMenuListProps) {
+/** The profile menu's items ('profile', push notifications, the keyboard shortcuts, 'logout'): a chunk loaded when the menu first opens. */
+export function UserMenuList({ anchor, onClose, onProfile, onPush, onLogout }: UserMenuListProps) {
   const { t } = useTranslation();
   return (
     <Menu
@@ -28,6 +30,12 @@ export function UserMenuList({ anchor, onClose, onProfile, onLogout }: UserMenuL
           <PersonIcon fontSize="small" />
         </ListItemIcon>
         {t('topbar.profile')}
+      </MenuItem>
+      <MenuItem data-testid="push-settings-item" onClick={onPush}>
+        <ListItemIcon>
+          <NotificationsActiveIcon fontSize="small" />
+        </ListItemIcon>
+        {t('push.menu')}
       </MenuItem>
       <MenuItem
         data-testid="keyboard-help-item"

@@ -14,7 +14,12 @@ const UserModal = lazy(() =>
   import('../../features/users/user-modal').then((m) => ({ default: m.UserModal })),
 );
 
-/** Profile menu of the top bar: 'profile' (the user modal for oneself) and 'logout'. */
+/** 'Notificações push' (Web Push in this browser, the events that push) loads when first chosen. */
+const PushSettingsDialog = lazy(() =>
+  import('../../features/push/push-settings-dialog').then((m) => ({ default: m.PushSettingsDialog })),
+);
+
+/** Profile menu of the top bar: 'profile' (the user modal for oneself), push notifications and 'logout'. */
 export function UserMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -23,6 +28,7 @@ export function UserMenu() {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [menuUsed, setMenuUsed] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
+  const [pushOpen, setPushOpen] = useState(false);
 
   return (
     <>
@@ -49,6 +55,10 @@ export function UserMenu() {
               setAnchor(null);
               setProfileOpen(true);
             }}
+            onPush={() => {
+              setAnchor(null);
+              setPushOpen(true);
+            }}
             onLogout={async () => {
               setAnchor(null);
               await logout();
@@ -65,6 +75,11 @@ export function UserMenu() {
             onClose={() => setProfileOpen(false)}
             onSaved={(saved) => setUser({ ...user, ...saved, company: user.company })}
           />
+        </Suspense>
+      )}
+      {pushOpen && (
+        <Suspense fallback={null}>
+          <PushSettingsDialog onClose={() => setPushOpen(false)} />
         </Suspense>
       )}
     </>

@@ -14,6 +14,7 @@ import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { CloudWindowBar } from '../cloud/cloud-window-bar';
+import { useReportViewing } from '../push/use-report-viewing';
 import { Composer } from './composer';
 import { MessageList } from './message-list';
 import { onTicketDeleted } from './messages-cache';
@@ -49,6 +50,7 @@ export function TicketView({ uuid }: { uuid: string }) {
 
   const ticketId = ticket?.id;
   useReadWhileOpen(ticketId);
+  useReportViewing(ticketId);
   useEffect(() => {
     if (ticketId === undefined) return;
     return onTicketDeleted((id) => {
