@@ -13,6 +13,7 @@ export * from './outside.js';
 export * from './password-resets.js';
 export * from './queue-extra.js';
 export * from './queues.js';
+export * from './reports.js';
 export * from './schedules.js';
 export * from './settings.js';
 export * from './tags.js';
