@@ -90,6 +90,16 @@ export const ZReportSummary = z.object({
 });
 export type ReportSummary = z.infer<typeof ZReportSummary>;
 
+/** First response and resolution avg, median and p90 (seconds), as columns of a report row. */
+const ZReplyAndResolutionColumns = {
+  firstResponseAvg: z.number().nullable(),
+  firstResponseMedian: z.number().nullable(),
+  firstResponseP90: z.number().nullable(),
+  resolutionAvg: z.number().nullable(),
+  resolutionMedian: z.number().nullable(),
+  resolutionP90: z.number().nullable(),
+};
+
 /** A row of GET /reports/agents: one agent of the company. */
 export const ZAgentReportRow = z.object({
   userId: z.number(),
@@ -99,12 +109,7 @@ export const ZAgentReportRow = z.object({
   resolved: z.number(),
   /** The agent's open tickets now. */
   openNow: z.number(),
-  firstResponseAvg: z.number().nullable(),
-  firstResponseMedian: z.number().nullable(),
-  firstResponseP90: z.number().nullable(),
-  resolutionAvg: z.number().nullable(),
-  resolutionMedian: z.number().nullable(),
-  resolutionP90: z.number().nullable(),
+  ...ZReplyAndResolutionColumns,
   ratingCount: z.number(),
   ratingAverage: z.number().nullable(),
 });
@@ -123,12 +128,7 @@ export const ZQueueReportRow = z.object({
   waitAvg: z.number().nullable(),
   waitMedian: z.number().nullable(),
   waitP90: z.number().nullable(),
-  firstResponseAvg: z.number().nullable(),
-  firstResponseMedian: z.number().nullable(),
-  firstResponseP90: z.number().nullable(),
-  resolutionAvg: z.number().nullable(),
-  resolutionMedian: z.number().nullable(),
-  resolutionP90: z.number().nullable(),
+  ...ZReplyAndResolutionColumns,
 });
 export type QueueReportRow = z.infer<typeof ZQueueReportRow>;
 export const ZQueueReport = z.object({ rows: z.array(ZQueueReportRow) });

@@ -37,6 +37,7 @@ export const ticketEvents = pgTable(
     seconds: integer(),
   },
   (t) => [
+    // The migration adds INCLUDE (seconds, user_id, queue_id, whatsapp_id, ticket_id): index-only reports.
     index('ticket_events_company_kind_at_idx').on(t.companyId, t.kind, t.at),
     // Led by the ticket so that deleting a ticket (cascade) finds its events; every per-ticket
     // lookup also names the company.

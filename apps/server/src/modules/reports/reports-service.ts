@@ -84,6 +84,17 @@ function eventsOf(companyId: number, q: ReportFilters, kinds: string[], from: SQ
     from ticket_events e where ${sql.join(where, sql` and `)}`;
 }
 
+/** Checks the filters' ids (assertFiltersOwned), then the filtered events of `kinds` in the query's period. */
+async function periodEvents(
+  ctx: AppContext,
+  companyId: number,
+  q: ReportFilters,
+  kinds: string[],
+): Promise<SQL> {
+  await assertFiltersOwned(ctx, companyId, q);
+  return eventsOf(companyId, q, kinds, dayStart(q.from), dayEnd(q.to));
+}
+
 /** The filters on a ticket row `t` now (open-now counts and ratings): queue, connection, tags. */
 function ticketFilters(q: ReportFilters): SQL {
   const where: SQL[] = [sql`true`];
@@ -209,14 +220,12 @@ export async function reportAgents(
   companyId: number,
   q: ReportFilters,
 ): Promise<AgentReport> {
-  await assertFiltersOwned(ctx, companyId, q);
-  const events = eventsOf(
-    companyId,
-    q,
-    ['assigned', 'first_reply', 'transferred', 'resolved'],
-    dayStart(q.from),
-    dayEnd(q.to),
-  );
+  const events = await periodEvents(ctx, companyId, q, [
+    'assigned',
+    'first_reply',
+    'transferred',
+    'resolved',
+  ]);
   const only = given(q.userIds) ? sql`and u.id = any(${ids(q.userIds)})` : sql``;
   const result = await rows<AgentReport['rows'][number]>(
     ctx,
@@ -262,14 +271,13 @@ export async function reportQueues(
   companyId: number,
   q: ReportFilters,
 ): Promise<QueueReport> {
-  await assertFiltersOwned(ctx, companyId, q);
-  const events = eventsOf(
-    companyId,
-    q,
-    ['created', 'reopened', 'assigned', 'first_reply', 'resolved'],
-    dayStart(q.from),
-    dayEnd(q.to),
-  );
+  const events = await periodEvents(ctx, companyId, q, [
+    'created',
+    'reopened',
+    'assigned',
+    'first_reply',
+    'resolved',
+  ]);
   const only = given(q.queueIds) ? sql`and q.id = any(${ids(q.queueIds)})` : sql``;
   const agents = given(q.userIds) ? sql`and t.user_id = any(${ids(q.userIds)})` : sql``;
   const result = await rows<QueueReport['rows'][number]>(
@@ -317,8 +325,7 @@ export async function reportHeatmap(
   companyId: number,
   q: ReportFilters,
 ): Promise<HeatmapReport> {
-  await assertFiltersOwned(ctx, companyId, q);
-  const events = eventsOf(companyId, q, ['created', 'reopened'], dayStart(q.from), dayEnd(q.to));
+  const events = await periodEvents(ctx, companyId, q, ['created', 'reopened']);
   const cells = await rows<HeatmapReport['cells'][number]>(
     ctx,
     sql`with counts as (

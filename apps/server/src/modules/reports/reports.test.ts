@@ -20,6 +20,7 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
+import { prng } from '../../test/random.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /**
@@ -40,17 +41,6 @@ const DAY = 24 * HOUR;
 const OFFSET = 3 * HOUR;
 const localStart = (date: string) => Date.parse(`${date}T00:00:00Z`) + OFFSET;
 
-/** A small deterministic PRNG (mulberry32), so a failure can be replayed. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = prng(20261127);
 const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
 const maybe = <T>(items: T[]): T | null => (random() < 0.1 ? null : pick(items));
@@ -277,6 +267,12 @@ const query = (from: string, to: string, f: Filters, extra = '') =>
   `from=${from}&to=${to}${Object.entries(f)
     .map(([key, list]) => `&${key}=${(list as number[]).join(',')}`)
     .join('')}${extra}`;
+/** The first sheet of an XLSX answer. */
+async function sheetOf(payload: Buffer) {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(payload as unknown as ArrayBuffer);
+  return workbook.worksheets[0]!;
+}
 const get = (user: TestUser, path: string) =>
   t.app.inject({ method: 'GET', url: `/api/reports/${path}`, headers: bearer(user) });
 
@@ -492,18 +488,15 @@ describe('GET /api/reports/*', () => {
     for (const path of ['summary', 'agents', 'queues', 'heatmap']) {
       const xlsx = await get(a.admin, `${path}?${period}&format=xlsx`);
       expect(xlsx.statusCode, path).toBe(200);
-      const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
-      const sheet = workbook.worksheets[0]!;
+      const sheet = await sheetOf(xlsx.rawPayload);
       expect(sheet.name).toBe(path);
       expect(sheet.rowCount, path).toBeGreaterThan(1);
     }
     const heat = await get(a.admin, `heatmap?${period}&format=xlsx`);
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(heat.rawPayload as unknown as ArrayBuffer);
+    const sheet = await sheetOf(heat.rawPayload);
     const json = (await get(a.admin, `heatmap?${period}`)).json().cells as { opened: number }[];
-    expect(workbook.worksheets[0]!.getRow(2).values).toEqual([undefined, 0, 0, json[0]!.opened]);
-    expect(workbook.worksheets[0]!.rowCount).toBe(169);
+    expect(sheet.getRow(2).values).toEqual([undefined, 0, 0, json[0]!.opened]);
+    expect(sheet.rowCount).toBe(169);
   });
 
   it('keeps names that look like formulas as text in exports', async () => {

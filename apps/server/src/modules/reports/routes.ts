@@ -6,7 +6,7 @@ import {
   ZReportQuery,
   ZReportSummary,
 } from '@zapdesk/shared';
-import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import type { RouteGuard } from '../../lib/guards.js';
 import { type ReportTable, sendTable, summaryTable, tableOf } from './report-export.js';
@@ -15,48 +15,59 @@ import { reportAgents, reportHeatmap, reportQueues, reportSummary } from './repo
 /** Reports are for admins of companies whose plan has useReports (docs/reports.md). */
 export const reportsRoute = { auth: 'user', role: 'admin', plan: 'useReports' } as const satisfies RouteGuard;
 
-/** The JSON answer, or the table streamed as CSV/XLSX when the query asks for a file. */
-function answer<T>(reply: FastifyReply, query: ReportFilters, data: T, table: (data: T) => ReportTable) {
-  if (query.format === 'json') return data;
-  return sendTable(reply, table(data), query.format, `${query.from}_${query.to}`);
+/** One report: its answer's schema, the service computing it and its table for CSV/XLSX. */
+interface Report<S extends z.ZodType> {
+  schema: S;
+  compute: (ctx: AppContext, companyId: number, q: ReportFilters) => Promise<z.infer<S>>;
+  table: (data: z.infer<S>) => ReportTable;
 }
+const report = <S extends z.ZodType>(r: Report<S>) => r as unknown as Report<z.ZodType>;
+
+/** Column names of a report's row schema, in its order (the CSV/XLSX header). */
+const columnsOf = (rows: z.ZodArray<z.ZodObject>) => Object.keys(rows.element.shape) as never[];
+
+const REPORTS: Record<string, Report<z.ZodType>> = {
+  summary: report({
+    schema: ZReportSummary,
+    compute: reportSummary,
+    table: (data) => summaryTable(data.current, data.previous),
+  }),
+  agents: report({
+    schema: ZAgentReport,
+    compute: reportAgents,
+    table: (data) => tableOf('agents', columnsOf(ZAgentReport.shape.rows), data.rows),
+  }),
+  queues: report({
+    schema: ZQueueReport,
+    compute: reportQueues,
+    table: (data) => tableOf('queues', columnsOf(ZQueueReport.shape.rows), data.rows),
+  }),
+  heatmap: report({
+    schema: ZHeatmapReport,
+    compute: reportHeatmap,
+    table: (data) => tableOf('heatmap', ['weekday', 'hour', 'opened'], data.cells),
+  }),
+};
 
 /**
- * Reports API (docs/api.md "Reports"), admin only, plan flag useReports: summary, per agent, per
- * queue and the weekday x hour heat map, each as JSON or `?format=csv|xlsx`. The company is the caller's.
+ * Reports API (docs/api.md "Reports"), admin only, plan flag useReports: GET /reports/summary,
+ * /reports/agents, /reports/queues and /reports/heatmap, each as JSON or, with `?format=csv|xlsx`, its
+ * table streamed as a download. The company is the caller's.
  */
 export function reportsRoutes(app: ZodApp, ctx: AppContext): void {
-  const tags = ['reports'];
-  app.get(
-    '/reports/summary',
-    { config: reportsRoute, schema: { tags, querystring: ZReportQuery, response: { 200: ZReportSummary } } },
-    async (request, reply) =>
-      answer(reply, request.query, await reportSummary(ctx, request.auth.companyId, request.query), (data) =>
-        summaryTable(data.current, data.previous),
-      ),
-  );
-  app.get(
-    '/reports/agents',
-    { config: reportsRoute, schema: { tags, querystring: ZReportQuery, response: { 200: ZAgentReport } } },
-    async (request, reply) =>
-      answer(reply, request.query, await reportAgents(ctx, request.auth.companyId, request.query), (data) =>
-        tableOf('agents', Object.keys(ZAgentReport.shape.rows.element.shape) as never[], data.rows),
-      ),
-  );
-  app.get(
-    '/reports/queues',
-    { config: reportsRoute, schema: { tags, querystring: ZReportQuery, response: { 200: ZQueueReport } } },
-    async (request, reply) =>
-      answer(reply, request.query, await reportQueues(ctx, request.auth.companyId, request.query), (data) =>
-        tableOf('queues', Object.keys(ZQueueReport.shape.rows.element.shape) as never[], data.rows),
-      ),
-  );
-  app.get(
-    '/reports/heatmap',
-    { config: reportsRoute, schema: { tags, querystring: ZReportQuery, response: { 200: ZHeatmapReport } } },
-    async (request, reply) =>
-      answer(reply, request.query, await reportHeatmap(ctx, request.auth.companyId, request.query), (data) =>
-        tableOf('heatmap', ['weekday', 'hour', 'opened'], data.cells),
-      ),
-  );
+  for (const [name, { schema, compute, table }] of Object.entries(REPORTS)) {
+    app.get(
+      `/reports/${name}`,
+      {
+        config: reportsRoute,
+        schema: { tags: ['reports'], querystring: ZReportQuery, response: { 200: schema } },
+      },
+      async (request, reply) => {
+        const q = request.query;
+        const data = await compute(ctx, request.auth.companyId, q);
+        if (q.format === 'json') return data;
+        return sendTable(reply, table(data), q.format, `${q.from}_${q.to}`);
+      },
+    );
+  }
 }
