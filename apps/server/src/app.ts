@@ -50,6 +50,7 @@ import { pushModule } from './modules/push/plugin.js';
 import { queueIntegrationsModule } from './modules/queue-integrations/plugin.js';
 import { queuesModule } from './modules/queues/plugin.js';
 import { quickMessagesModule } from './modules/quick-messages/plugin.js';
+import { reportsModule } from './modules/reports/plugin.js';
 import { schedulesModule } from './modules/schedules/plugin.js';
 import { settingsModule } from './modules/settings/plugin.js';
 import { simulatorModule } from './modules/simulator/plugin.js';
@@ -74,6 +75,7 @@ const MODULES: ModulePlugin[] = [
   settingsModule,
   companiesModule,
   dashboardModule,
+  reportsModule,
   plansModule,
   billingModule,
   queuesModule,

@@ -39,5 +39,6 @@ export const PLAN_FLAGS = [
   'useKanban',
   'useOpenAi',
   'useIntegrations',
+  'useReports',
 ] as const;
 export type PlanFlag = (typeof PLAN_FLAGS)[number];

@@ -73,7 +73,14 @@ export class OutboundSender {
   async send(
     auth: AuthContext,
     ticketId: number,
-    input: { body: string; quotedMsgId?: number; files?: UploadedFile[]; signMessage?: boolean },
+    input: {
+      body: string;
+      quotedMsgId?: number;
+      files?: UploadedFile[];
+      signMessage?: boolean;
+      /** Written by the app for the agent (greeting, transfer notice): not the agent's first reply. */
+      automatic?: boolean;
+    },
   ): Promise<Message[]> {
     const files = input.files ?? [];
     const text = input.body.trim();
@@ -104,7 +111,14 @@ export class OutboundSender {
     }
     const body = text && input.signMessage ? `*${target.userName}:*\n${input.body}` : input.body;
     const rows = await this.rowsOf(auth.companyId, body, files);
-    const ids = await this.store(auth.companyId, target.ticket, auth.userId, rows, quotedMsgId);
+    const ids = await this.store(
+      auth.companyId,
+      target.ticket,
+      auth.userId,
+      rows,
+      quotedMsgId,
+      input.automatic === true,
+    );
     const results = [];
     for (const id of ids) results.push(await this.delivery.deliver(auth.companyId, id));
     const failed = results.filter((m) => m.ack === -1);
@@ -191,9 +205,10 @@ export class OutboundSender {
     userId: number | null,
     rows: OutboundRow[],
     quotedMsgId: number | null,
+    automatic = false,
   ): Promise<number[]> {
     const ids = await this.ctx.db.transaction((tx) =>
-      insertOutbound(tx, companyId, ticket, userId, rows, quotedMsgId),
+      insertOutbound(tx, companyId, ticket, userId, rows, quotedMsgId, automatic),
     );
     await emitStored(this.ctx, companyId, ticket, ids);
     return ids;

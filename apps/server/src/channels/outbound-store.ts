@@ -28,8 +28,10 @@ export interface OutboundTicket {
 
 /**
  * Inserts outbound messages of one ticket at ack 0 (sent by `userId`, or by the company when null,
- * quoting `quotedMsgId`) inside `tx`, and sets the ticket's preview to the last. No event, no driver
- * call. @returns the message ids, in the order of `rows`.
+ * quoting `quotedMsgId`) inside `tx`, and sets the ticket's preview to the last. A message an agent
+ * writes (`userId` set, not `automatic`) records the ticket's `first_reply` event when it is the first
+ * of the ticket's opening (docs/reports.md). No socket event, no driver call.
+ * @returns the message ids, in the order of `rows`.
  */
 export async function insertOutbound(
   tx: Tx,
@@ -38,6 +40,7 @@ export async function insertOutbound(
   userId: number | null,
   rows: OutboundRow[],
   quotedMsgId: number | null,
+  automatic = false,
 ): Promise<number[]> {
   const ticketId = ticket.id;
   const inserted = await tx
@@ -69,7 +72,32 @@ export async function insertOutbound(
       updatedAt: sql`now()`,
     })
     .where(eq(tickets.id, ticketId));
+  if (userId !== null && !automatic) await recordFirstReply(tx, companyId, ticketId, userId);
   return inserted.map((r) => r.id);
+}
+
+/**
+ * Adds the ticket's `first_reply` event (by `userId`, `seconds` since the opening) unless its current
+ * opening (last `created` or `reopened` event) already has one. Runs after the ticket's row is locked by
+ * the preview update of the same transaction, so two agents' concurrent first messages add one event.
+ */
+async function recordFirstReply(tx: Tx, companyId: number, ticketId: number, userId: number): Promise<void> {
+  await tx.execute(sql`
+    insert into ticket_events (company_id, ticket_id, kind, at, user_id, queue_id, whatsapp_id, seconds)
+    select t.company_id, t.id, 'first_reply', now(), ${userId}::int, t.queue_id, t.whatsapp_id,
+      greatest(0, extract(epoch from now() - coalesce(o.at, t.created_at)))::int
+    from tickets t
+    left join lateral (
+      select e.id, e.at from ticket_events e
+      where e.ticket_id = t.id and e.company_id = t.company_id and e.kind in ('created', 'reopened')
+      order by e.id desc limit 1
+    ) o on true
+    where t.id = ${ticketId} and t.company_id = ${companyId}
+      and not exists (
+        select 1 from ticket_events f
+        where f.ticket_id = t.id and f.company_id = t.company_id and f.kind = 'first_reply'
+          and f.id > coalesce(o.id, 0)
+      )`);
 }
 
 /**

@@ -24,6 +24,7 @@ const ALL_FLAGS = {
   useKanban: true,
   useOpenAi: true,
   useIntegrations: true,
+  useReports: true,
 };
 
 /** The plans every new installation starts with (names are the ones the UI shows). */
@@ -40,6 +41,7 @@ export const DEFAULT_PLANS: (typeof plans.$inferInsert)[] = [
     useOpenAi: false,
     useIntegrations: false,
     useExternalApi: false,
+    useReports: false,
   },
   { name: 'Completo', value: 199.9, users: 30, connections: 5, queues: 30, ...ALL_FLAGS },
 ];

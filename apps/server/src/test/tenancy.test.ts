@@ -187,6 +187,19 @@ const MATRIX: Case[] = [
     { number: conn.from },
   ]),
   direct('GET /api/tickets/:id', 200, () => [`/api/tickets/${conn.ticketId}`]),
+  // Reports take ids in their filters: another company's answer as not found.
+  direct('GET /api/reports/summary', 200, (o) => [
+    `/api/reports/summary?from=2026-01-01&to=2026-01-31&queueIds=${o.queueId}`,
+  ]),
+  direct('GET /api/reports/agents', 200, (o) => [
+    `/api/reports/agents?from=2026-01-01&to=2026-01-31&userIds=${o.agent.id}`,
+  ]),
+  direct('GET /api/reports/queues', 200, () => [
+    `/api/reports/queues?from=2026-01-01&to=2026-01-31&whatsappIds=${conn.whatsappId}`,
+  ]),
+  direct('GET /api/reports/heatmap', 200, () => [
+    `/api/reports/heatmap?from=2026-01-01&to=2026-01-31&tagIds=${conn.tagId}`,
+  ]),
   direct('GET /api/tickets/:id/flow-run', 200, () => [`/api/tickets/${conn.ticketId}/flow-run`]),
   direct('GET /api/tickets/u/:uuid', 200, () => [`/api/tickets/u/${conn.ticketUuid}`]),
   direct('POST /api/tickets/:id/active-view', 204, () => [`/api/tickets/${conn.ticketId}/active-view`]),

@@ -15,6 +15,7 @@ const plan = (id: number, name: string, value: number): Plan => ({
   useKanban: true,
   useOpenAi: false,
   useIntegrations: false,
+  useReports: false,
 });
 
 /** The plans the billing pages offer: a free trial (1), a basic (2) and a full one (3). */

@@ -20,6 +20,7 @@ export function createPlan(overrides: Partial<Plan> = {}): Plan {
     useKanban: false,
     useOpenAi: false,
     useIntegrations: false,
+    useReports: false,
     ...overrides,
   };
 }

@@ -56,6 +56,7 @@ export const ZPlanBody = z.object({
   useKanban: z.boolean().default(false),
   useOpenAi: z.boolean().default(false),
   useIntegrations: z.boolean().default(false),
+  useReports: z.boolean().default(false),
 });
 export type PlanBody = z.input<typeof ZPlanBody>;
 

@@ -15,6 +15,7 @@ export const ZPlan = z.object({
   useKanban: z.boolean(),
   useOpenAi: z.boolean(),
   useIntegrations: z.boolean(),
+  useReports: z.boolean(),
 });
 export type Plan = z.infer<typeof ZPlan>;
 

@@ -19,6 +19,8 @@ export const plans = pgTable(
     useKanban: boolean().notNull().default(false),
     useOpenAi: boolean().notNull().default(false),
     useIntegrations: boolean().notNull().default(false),
+    /** Reports of ticket events (docs/reports.md). */
+    useReports: boolean().notNull().default(false),
     ...timestamps,
   },
   (t) => [uniqueIndex('plans_name_key').on(t.name)],

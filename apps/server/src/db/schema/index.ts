@@ -14,6 +14,7 @@ export * from './password-resets.js';
 export * from './push.js';
 export * from './queue-extra.js';
 export * from './queues.js';
+export * from './reports.js';
 export * from './schedules.js';
 export * from './settings.js';
 export * from './tags.js';

@@ -113,6 +113,7 @@ export async function guardLookup(
       useKanban: row.plan?.useKanban ?? false,
       useOpenAi: row.plan?.useOpenAi ?? false,
       useIntegrations: row.plan?.useIntegrations ?? false,
+      useReports: row.plan?.useReports ?? false,
     },
   };
   cache?.store(generation, user, sessionId, Number(row.sessionExpiresAt));

@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, contacts, tickets, userRatings, users } from '../../db/schema/index.js';
 import { bearer, createTenant, createUser, type TenantFixture, type TestUser } from '../../test/factories.js';
+import { prng } from '../../test/random.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { localToday } from './dashboard-service.js';
 
@@ -22,17 +23,6 @@ let agents: TestUser[];
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** A small deterministic PRNG (mulberry32), so a failure can be replayed. */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = s;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = prng(20260110);
 const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!;
 

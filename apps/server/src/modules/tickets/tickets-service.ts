@@ -362,7 +362,7 @@ export async function updateTicket(
   }
   for (const text of messagesToSend) {
     await sender
-      .send(auth, id, { body: text })
+      .send(auth, id, { body: text, automatic: true })
       .catch((error) => ctx.log.warn({ err: error, ticketId: id }, 'automatic message failed'));
   }
   const closed = before.status !== 'closed' && after.status === 'closed';

@@ -24,6 +24,7 @@ const plan: Plan = {
   useKanban: true,
   useOpenAi: false,
   useIntegrations: false,
+  useReports: false,
 };
 const company = (id: number, dueInDays: number | null): CompanyRow => ({
   id,

@@ -28,6 +28,7 @@ export const PLAN_FLAG_FIELDS = [
   'useKanban',
   'useOpenAi',
   'useIntegrations',
+  'useReports',
 ] as const;
 
 type PlanForm = Omit<Plan, 'id'>;
@@ -44,6 +45,7 @@ const EMPTY: PlanForm = {
   useKanban: false,
   useOpenAi: false,
   useIntegrations: false,
+  useReports: false,
 };
 
 /** Add/edit plan dialog: name, monthly value, limits and flags. */
