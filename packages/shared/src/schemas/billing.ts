@@ -22,6 +22,11 @@ export function isValidCpfCnpj(value: string): boolean {
 const required = (max: number) =>
   z.string({ error: V.required }).trim().min(1, V.required).max(max, V.tooLong);
 
+/** Longest value of each billing field (document 3: phone 15, CPF/CNPJ mask 18). */
+export const BILLING_FIELD_MAX = { phone: 15, cnpjCpf: 18, address: 200, city: 100, state: 50, zipcode: 10 };
+/** The countries the billing dialog offers. */
+export const BILLING_COUNTRIES = ['BR', 'usa'] as const;
+
 /**
  * Billing profile of the plans page dialog (document 3 sections 3 and 5): every field required
  * ('Obrigatório'), phone up to 15 characters, CPF/CNPJ with check digits.
@@ -29,14 +34,40 @@ const required = (max: number) =>
 export const ZBillingProfile = z.object({
   name: required(120),
   email: z.string().trim().email(V.invalidEmail).max(254, V.tooLong),
-  phone: required(15).refine((v) => onlyDigits(v).length >= 10, V.invalidPhone),
-  cnpjCpf: required(18).refine(isValidCpfCnpj, V.invalid),
-  address: required(200),
-  city: required(100),
-  state: required(50),
-  zipcode: required(10),
-  country: z.enum(['BR', 'usa'], { error: V.required }),
+  phone: required(BILLING_FIELD_MAX.phone).refine((v) => onlyDigits(v).length >= 10, V.invalidPhone),
+  cnpjCpf: required(BILLING_FIELD_MAX.cnpjCpf).refine(isValidCpfCnpj, V.invalid),
+  address: required(BILLING_FIELD_MAX.address),
+  city: required(BILLING_FIELD_MAX.city),
+  state: required(BILLING_FIELD_MAX.state),
+  zipcode: required(BILLING_FIELD_MAX.zipcode),
+  country: z.enum(BILLING_COUNTRIES, { error: V.required }),
 });
+
+const savedField = (max: number) => z.string().trim().max(max, V.tooLong).optional();
+
+/**
+ * A user's own billing data in PUT /users/:id (document 3, the billing profile read from the user):
+ * each field optional and may be empty (not saved yet); a CPF/CNPJ given has valid check digits.
+ */
+export const ZUserBillingFields = z.object({
+  phone: savedField(BILLING_FIELD_MAX.phone),
+  cnpjCpf: savedField(BILLING_FIELD_MAX.cnpjCpf).refine((v) => !v || isValidCpfCnpj(v), V.invalid),
+  address: savedField(BILLING_FIELD_MAX.address),
+  city: savedField(BILLING_FIELD_MAX.city),
+  state: savedField(BILLING_FIELD_MAX.state),
+  zipcode: savedField(BILLING_FIELD_MAX.zipcode),
+  country: z.union([z.literal(''), z.enum(BILLING_COUNTRIES)]).optional(),
+});
+/** The billing fields of a user as the API answers them ('' when not saved). */
+export const USER_BILLING_FIELDS = [
+  'phone',
+  'cnpjCpf',
+  'address',
+  'city',
+  'state',
+  'zipcode',
+  'country',
+] as const;
 export type BillingProfile = z.infer<typeof ZBillingProfile>;
 
 /** Invoice (document 3 section 3) with the provider's payment data. */
