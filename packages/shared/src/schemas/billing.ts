@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BILLING_PERIODS, BILLING_PROVIDERS, INVOICE_STATUSES } from '../billing.js';
 import { timestampFields } from './answers.js';
 import { INT4_MAX, V, ZId } from './common.js';
+import { BILLING_COUNTRIES, BILLING_FIELD_MAX } from './user-billing.js';
 
 /** Only the digits of a CPF/CNPJ, phone or CEP. */
 export const onlyDigits = (value: string) => value.replace(/\D/g, '');
@@ -22,11 +23,6 @@ export function isValidCpfCnpj(value: string): boolean {
 const required = (max: number) =>
   z.string({ error: V.required }).trim().min(1, V.required).max(max, V.tooLong);
 
-/** Longest value of each billing field (document 3: phone 15, CPF/CNPJ mask 18). */
-export const BILLING_FIELD_MAX = { phone: 15, cnpjCpf: 18, address: 200, city: 100, state: 50, zipcode: 10 };
-/** The countries the billing dialog offers. */
-export const BILLING_COUNTRIES = ['BR', 'usa'] as const;
-
 /**
  * Billing profile of the plans page dialog (document 3 sections 3 and 5): every field required
  * ('Obrigatório'), phone up to 15 characters, CPF/CNPJ with check digits.
@@ -43,31 +39,6 @@ export const ZBillingProfile = z.object({
   country: z.enum(BILLING_COUNTRIES, { error: V.required }),
 });
 
-const savedField = (max: number) => z.string().trim().max(max, V.tooLong).optional();
-
-/**
- * A user's own billing data in PUT /users/:id (document 3, the billing profile read from the user):
- * each field optional and may be empty (not saved yet); a CPF/CNPJ given has valid check digits.
- */
-export const ZUserBillingFields = z.object({
-  phone: savedField(BILLING_FIELD_MAX.phone),
-  cnpjCpf: savedField(BILLING_FIELD_MAX.cnpjCpf).refine((v) => !v || isValidCpfCnpj(v), V.invalid),
-  address: savedField(BILLING_FIELD_MAX.address),
-  city: savedField(BILLING_FIELD_MAX.city),
-  state: savedField(BILLING_FIELD_MAX.state),
-  zipcode: savedField(BILLING_FIELD_MAX.zipcode),
-  country: z.union([z.literal(''), z.enum(BILLING_COUNTRIES)]).optional(),
-});
-/** The billing fields of a user as the API answers them ('' when not saved). */
-export const USER_BILLING_FIELDS = [
-  'phone',
-  'cnpjCpf',
-  'address',
-  'city',
-  'state',
-  'zipcode',
-  'country',
-] as const;
 export type BillingProfile = z.infer<typeof ZBillingProfile>;
 
 /** Invoice (document 3 section 3) with the provider's payment data. */

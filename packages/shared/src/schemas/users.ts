@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../constants.js';
 import { pageOf, timestampFields } from './answers.js';
-import { ZUserBillingFields } from './billing.js';
 import { boundedString, V, ZEmail, ZId } from './common.js';
 import { ZQueueRef } from './queues.js';
+import { ZUserBillingFields } from './user-billing.js';
 
 export const ZProfile = z.enum(['admin', 'user']);
 /** allTicket values, spelled as the spec does ('desabled'). */

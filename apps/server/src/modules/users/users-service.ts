@@ -1,9 +1,11 @@
 import {
   type CreateUserBody,
+  isValidCpfCnpj,
   PAGE_SIZE,
   type PublicUser,
   type UpdateUserBody,
   type UsersPage,
+  V,
   ZCreateUserBody,
 } from '@zapdesk/shared';
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
@@ -222,7 +224,8 @@ async function lockUserChange(
  * allTicket and maxOpenTickets; the
  * last admin cannot be demoted. A role change ends every session of the user; a password change
  * ends them too (except the caller's current one when users change their own password).
- * @throws ERR_NO_USER_FOUND, ERR_NO_PERMISSION, ERR_LAST_ADMIN, ERR_EMAIL_ALREADY_EXISTS.
+ * @throws ERR_NO_USER_FOUND, ERR_NO_PERMISSION, ERR_LAST_ADMIN, ERR_EMAIL_ALREADY_EXISTS, ERR_VALIDATION
+ *   (a CPF/CNPJ whose check digits fail).
  */
 export async function updateUser(
   ctx: AppContext,
@@ -234,6 +237,9 @@ export async function updateUser(
   if (!admin && userId !== auth.userId) throw new AppError('ERR_NO_PERMISSION');
   const privileged = ['profile', 'queueIds', 'whatsappId', 'allTicket', 'maxOpenTickets'] as const;
   if (!admin && privileged.some((key) => body[key] !== undefined)) throw new AppError('ERR_NO_PERMISSION');
+  // The CPF/CNPJ of the billing data: check digits as in the billing dialog (document 3 section 5).
+  if (body.cnpjCpf && !isValidCpfCnpj(body.cnpjCpf))
+    throw new AppError('ERR_VALIDATION', { extra: { field: 'cnpjCpf', message: V.invalid } });
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
   let ends: { reason: 'password-changed' | 'role-changed'; exceptSessionId?: string } | undefined;
   const updated = await ctx.db

@@ -11,6 +11,7 @@ import {
   createUser,
   TEST_PASSWORD,
 } from '../../test/factories.js';
+import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -247,15 +248,7 @@ describe('PUT /api/users/:id', () => {
   it("saves and answers the billing data on the user: its own and the admins' view, never other members'", async () => {
     const { admin, agent, companyId } = await createTenant(t.app);
     const colleague = await createUser(t.app, companyId, { name: 'Colega' });
-    const billing = {
-      phone: '(11) 98765-4321',
-      cnpjCpf: '295.379.955-93',
-      address: 'Rua Azul, 10',
-      city: 'São Paulo',
-      state: 'SP',
-      zipcode: '01001-000',
-      country: 'BR',
-    };
+    const { name: _name, email: _email, ...billing } = VALID_BILLING_PROFILE;
     const saved = await inject('PUT', `/api/users/${agent.id}`, agent, billing);
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toMatchObject(billing);

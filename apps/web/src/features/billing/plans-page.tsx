@@ -21,6 +21,7 @@ import {
   type BillingPeriod,
   type BillingProfile,
   CANCELLED_SUFFIX,
+  EMPTY_USER_BILLING,
   FREE_TRIAL_PLAN_NAME,
   type Invoice,
   isFreeTrialInvoice,
@@ -238,12 +239,7 @@ export function PlansPage() {
   const companyProfile: BillingProfile = profile.data ?? {
     name: user.company.name,
     email: user.email,
-    phone: '',
-    cnpjCpf: '',
-    address: '',
-    city: '',
-    state: '',
-    zipcode: '',
+    ...EMPTY_USER_BILLING,
     country: 'BR',
   };
 
