@@ -3,8 +3,8 @@
  * company admin subscribes to a plan on /planos (billing data with masks, CPF check digits), sees
  * the Pix QR and its 'copia e cola'; the super user marks the invoice paid on /financeiro; the
  * admin's checkout says the licence is renewed and the due date in the top bar moves. Then the
- * admin pays an open invoice from /financeiro through the three-step checkout dialog (document 3
- * sections 2, 4 and 5).
+ * admin, whose billing data were saved on its user record and fill the dialog again, pays an open
+ * invoice from /financeiro through the three-step checkout dialog (document 3 sections 2, 4 and 5).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -145,6 +145,19 @@ describe('billing', () => {
     // An open invoice of another plan, created on /planos (billing data saved by the first test).
     await adminPage.goto(`${server.url}/planos`);
     await adminPage.getByTestId('plan-button-Completo').click();
+    // The billing data the admin typed were saved on its user record, and the dialog starts from it.
+    const own = await adminPage.evaluate(async () => {
+      const res = await fetch(`/api/users/${localStorage.getItem('userId')}`, {
+        headers: { authorization: `Bearer ${localStorage.getItem('token')}` },
+      });
+      return (await res.json()) as Record<string, string>;
+    });
+    assert.equal(own.phone, '(11) 98765-4321');
+    assert.equal(own.cnpjCpf, '295.379.955-93');
+    assert.equal(own.address, 'Rua A, 1');
+    assert.equal(own.zipcode, '01001-000');
+    assert.equal(await adminPage.getByTestId('billing-cnpjCpf').inputValue(), '295.379.955-93');
+    assert.equal(await adminPage.getByTestId('billing-address').inputValue(), 'Rua A, 1');
     await adminPage.getByTestId('billing-generate').click();
     await waitForPixQr(adminPage);
     await adminPage.getByRole('button', { name: 'Close' }).click();

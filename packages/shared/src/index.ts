@@ -34,6 +34,7 @@ export * from './schemas/reports.js';
 export * from './schemas/schedules.js';
 export * from './schemas/settings.js';
 export * from './schemas/tickets.js';
+export * from './schemas/user-billing.js';
 export * from './schemas/users.js';
 export * from './schemas/whatsapp.js';
 export * from './settings.js';

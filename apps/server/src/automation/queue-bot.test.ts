@@ -209,6 +209,44 @@ describe('queue chatbot', () => {
     expect(greeted.replies).toEqual(['Bem-vindo ao suporte, Maria Souza.']);
   });
 
+  it("greets every new customer with the connection's greeting, whatever its number of queues", async () => {
+    const tenant = await createTenant(t.app);
+    await t.app.ctx.db
+      .update(queues)
+      .set({ greetingMessage: 'Aqui é o suporte.' })
+      .where(eq(queues.id, tenant.queueId));
+    const connect = async (queueIds: number[]) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/whatsapp',
+        headers: bearer(tenant.admin),
+        payload: {
+          name: `C${queueIds.length}`,
+          provider: 'simulator',
+          queueIds,
+          greetingMessage: 'Olá, {{name}}!',
+        },
+      });
+      expect(res.statusCode).toBe(201);
+      const s: Setup = { ...tenant, whatsappId: res.json().id, support: tenant.queueId, sales: 0 };
+      return s;
+    };
+    // No queue: the connection's greeting alone, and only on the first message of the ticket.
+    const none = await connect([]);
+    const from = customerNumber();
+    expect((await say(none, from, 'Oi')).replies).toEqual(['Olá, Maria Souza!']);
+    expect((await say(none, from, 'Tudo bem?')).replies).toEqual([]);
+    // One queue: the connection's greeting, then the queue's own.
+    const one = await connect([tenant.queueId]);
+    expect((await say(one, customerNumber(), 'Oi')).replies).toEqual([
+      'Olá, Maria Souza!',
+      'Aqui é o suporte.',
+    ]);
+    // A queue without a greeting: the connection's greeting only.
+    await t.app.ctx.db.update(queues).set({ greetingMessage: '' }).where(eq(queues.id, tenant.queueId));
+    expect((await say(one, customerNumber(), 'Oi')).replies).toEqual(['Olá, Maria Souza!']);
+  });
+
   it('refuses a connection with several queues and no greeting (ERR_WAPP_GREETING_REQUIRED)', async () => {
     const tenant = await createTenant(t.app);
     const other = await createQueue(t.app, tenant.companyId);

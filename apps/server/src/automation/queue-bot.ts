@@ -46,8 +46,9 @@ function joinParts(...parts: (string | null | undefined)[]): string {
  * each customer message on a pending ticket:
  * - outside attendance hours (company hours when `scheduleType` is company, the queue's when queue)
  *   the out-of-hours message is sent and the bot stops;
- * - a ticket without a queue on a connection with several queues gets the connection's greeting
- *   with the numbered queue menu; the customer's number picks the queue;
+ * - a new ticket gets the connection's greeting (document 2 Connections): alone when the connection
+ *   has no queue, followed by the queue's greeting when it has one, and with the numbered queue
+ *   menu when it has several; the customer's number picks the queue;
  * - a queue with options walks the option tree by number, each option sending its message and the
  *   menu of its children; an option without children ends the bot;
  * - an answer that matches nothing repeats the menu, up to `maxUseBotQueues` tries, after which the
@@ -140,6 +141,10 @@ export class QueueBot {
       )
       .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name), asc(queues.id));
     const maxTries = Math.max(1, connection.maxUseBotQueues);
+
+    // The connection's greeting reaches every new customer of it: alone here with no queue or one
+    // (the queue's own greeting follows), with the queue menu below when there are several.
+    if (job.ticketCreated && connectionQueues.length < 2) await say(connection.greetingMessage);
 
     let queue = connectionQueues.find((q) => q.id === ticket.queueId);
     // A new ticket the pipeline already routed to a connection's only queue starts at that queue.

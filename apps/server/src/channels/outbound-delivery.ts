@@ -345,7 +345,7 @@ export class OutboundDelivery {
     companyId: number,
     row: Awaited<ReturnType<OutboundDelivery['rowsOf']>>[number],
   ): Promise<SentMessage> {
-    if (!driver) throw new Error('session not running');
+    if (!driver) throw new ChannelSendError('ERR_WAPP_NOT_INITIALIZED', 'session not running');
     const content = await this.contentOf(companyId, row.message);
     return withTimeout(
       driver.send(row.number, content, {
@@ -359,7 +359,8 @@ export class OutboundDelivery {
   /** The outcome of a driver call that threw: wait for the session, retry later, or fail. */
   private failureOf(error: unknown, messageId: number, attempt: number): Outcome {
     this.ctx.log.warn({ err: error, messageId }, 'sending failed');
-    if (!(error instanceof ChannelSendError)) return { error: 'ERR_SENDING_WAPP_MSG' };
+    if (!(error instanceof ChannelSendError))
+      return { error: notInitialized(error) ?? 'ERR_SENDING_WAPP_MSG' };
     const retryMs = error.options.retryAfterMs;
     if (error.options.waitForSession) return { wait: null };
     if (retryMs !== undefined && this.retries && attempt < this.retries.limit)
@@ -505,4 +506,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`driver call timed out after ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * ERR_WAPP_NOT_INITIALIZED when a driver threw its "session not connected" error (an Error carrying
+ * that code, as the Baileys driver does); undefined for any other failure.
+ */
+function notInitialized(error: unknown): 'ERR_WAPP_NOT_INITIALIZED' | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ERR_WAPP_NOT_INITIALIZED' ? code : undefined;
 }

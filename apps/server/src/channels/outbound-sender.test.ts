@@ -69,7 +69,7 @@ describe('POST /api/messages/:ticketId', () => {
     expect(missing.json().error).toBe('ERR_NO_TICKET_FOUND');
   });
 
-  it('marks a message to a stopped connection ERR_SENDING_WAPP_MSG and a retry sends it exactly once', async () => {
+  it('marks a message to a stopped connection ERR_WAPP_NOT_INITIALIZED and a retry sends it exactly once', async () => {
     const from = customerNumber();
     const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
     await t.app.sessions.stop(a.companyId, whatsappId);
@@ -80,9 +80,17 @@ describe('POST /api/messages/:ticketId', () => {
       payload: { body: 'vai?' },
     });
     expect(failed.statusCode).toBe(400);
+    expect(failed.json().error).toBe('ERR_WAPP_NOT_INITIALIZED');
     const [messageId] = failed.json().messageIds;
     const [row] = await t.app.ctx.db.select().from(messages).where(eq(messages.id, messageId));
-    expect(row).toMatchObject({ ack: -1, error: 'ERR_SENDING_WAPP_MSG', wid: null, body: 'vai?' });
+    expect(row).toMatchObject({ ack: -1, error: 'ERR_WAPP_NOT_INITIALIZED', wid: null, body: 'vai?' });
+    // Sent again while still stopped: the same answer.
+    const stillStopped = await t.app.inject({
+      method: 'POST',
+      url: `/api/messages/${messageId}/retry`,
+      headers: bearer(a.admin),
+    });
+    expect(stillStopped.json()).toMatchObject({ error: 'ERR_WAPP_NOT_INITIALIZED', messageIds: [messageId] });
     await t.app.sessions.start(a.companyId, whatsappId);
     const retries = await Promise.all(
       [1, 2, 3].map(() =>

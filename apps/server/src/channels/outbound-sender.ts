@@ -31,7 +31,8 @@ export type SendCheck = (
 /**
  * Outbound messages. Each message is stored with ack 0 before
  * the driver call and updated with the provider id and ack afterwards; a driver failure marks it
- * ack -1 with error ERR_SENDING_WAPP_MSG, and `retry` sends it again. A message with a provider id
+ * ack -1 with its error (ERR_WAPP_NOT_INITIALIZED when the session is stopped, the provider's code,
+ * or ERR_SENDING_WAPP_MSG), and `retry` sends it again. A message with a provider id
  * is never sent again. While the connection's session is not connected anywhere yet (starting,
  * restarting, its lease moving between nodes) a message waits at ack 0 and goes out when the
  * session connects; only a stopped connection (DISCONNECTED) or the provider's refusal fails it.
@@ -68,7 +69,7 @@ export class OutboundSender {
    * POST /messages/:ticketId: stores and sends a text or files (one message per file, the body as
    * the first file's caption). Signs with '*Name:*' when `signMessage`. Answers the stored messages.
    * @throws ERR_NO_TICKET_FOUND, ERR_VALIDATION (empty body), ERR_NO_MESSAGE_FOUND (quoted),
-   *   ERR_SENDING_WAPP_MSG (with `messageIds`, retry possible).
+   *   ERR_WAPP_NOT_INITIALIZED (session stopped) or ERR_SENDING_WAPP_MSG (with `messageIds`, retry possible).
    */
   async send(
     auth: AuthContext,
@@ -131,7 +132,8 @@ export class OutboundSender {
    * Sends a text, or files (the text as the first file's caption), on a ticket as the company itself,
    * with no user behind it (the external messages API). Answers the stored messages.
    * @throws ERR_NO_TICKET_FOUND, ERR_VALIDATION (nothing to send), ERR_UNSUPPORTED_MEDIA_TYPE,
-   *   ERR_PAYLOAD_TOO_LARGE, ERR_SENDING_WAPP_MSG (with `messageIds`, retry possible).
+   *   ERR_PAYLOAD_TOO_LARGE, ERR_WAPP_NOT_INITIALIZED (session stopped) or ERR_SENDING_WAPP_MSG
+   *   (with `messageIds`, retry possible).
    */
   async sendAsCompany(
     companyId: number,
@@ -152,7 +154,7 @@ export class OutboundSender {
     for (const id of ids) results.push(await this.delivery.deliver(companyId, id));
     const failed = results.filter((m) => m.ack === -1);
     if (failed.length)
-      throw new AppError('ERR_SENDING_WAPP_MSG', { extra: { messageIds: failed.map((m) => m.id) } });
+      throw new AppError(catalogued(failed[0]!.error), { extra: { messageIds: failed.map((m) => m.id) } });
     return results;
   }
 
@@ -261,7 +263,7 @@ export class OutboundSender {
    * POST /messages/:id/retry: sends a failed message again. A message already accepted by the
    * provider (or in flight) is answered as it is, never sent twice. The caller must be able to open
    * the message's ticket (docs/security.md "Acting on a ticket").
-   * @throws ERR_NO_MESSAGE_FOUND, ERR_NO_PERMISSION (403), ERR_SENDING_WAPP_MSG.
+   * @throws ERR_NO_MESSAGE_FOUND, ERR_NO_PERMISSION (403), ERR_WAPP_NOT_INITIALIZED, ERR_SENDING_WAPP_MSG.
    */
   async retry(auth: AuthContext, messageId: number): Promise<Message> {
     await this.assertMayActOnMessage(auth, messageId);

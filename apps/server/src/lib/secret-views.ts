@@ -1,4 +1,4 @@
-import type { Prompt, QueueIntegration } from '@zapdesk/shared';
+import { type Prompt, type PublicUser, type QueueIntegration, USER_BILLING_FIELDS } from '@zapdesk/shared';
 import { type AuthContext, isAdmin } from './guards.js';
 
 /**
@@ -30,4 +30,16 @@ export function queueIntegrationView(viewer: Viewer, integration: QueueIntegrati
  */
 export function promptView(viewer: Viewer, prompt: Prompt): Prompt {
   return viewer === 'admin' ? prompt : { ...prompt, apiKey: '' };
+}
+
+/**
+ * A user as `viewer` may see it: the billing fields (document 3: phone, cnpjCpf, address, city,
+ * state, zipcode, country) go whole to admins and to the user itself (`selfId`); other members get
+ * them ''. The socket events have no single reader: their member shape has them '' for everybody.
+ */
+export function userView<T extends PublicUser>(viewer: Viewer, user: T, selfId?: number): T {
+  if (viewer === 'admin' || user.id === selfId) return user;
+  const hidden = { ...user };
+  for (const field of USER_BILLING_FIELDS) hidden[field] = '';
+  return hidden;
 }

@@ -33,7 +33,7 @@ const call = (user: TestUser, method: 'GET' | 'POST' | 'PUT', url: string, paylo
 
 /** What the agent's and the admin's sockets receive on `channel` of company A while `act` runs. */
 async function seen<T>(
-  channel: 'whatsapp' | 'whatsappSession' | 'queueIntegration' | 'prompt',
+  channel: 'whatsapp' | 'whatsappSession' | 'queueIntegration' | 'prompt' | 'user',
   act: () => unknown,
 ) {
   const [agent, admin] = await collectUntilMarker<T>(
@@ -157,5 +157,24 @@ describe('secrets on sockets and REST', () => {
     expect(agentList.prompts.find((p: { id: number }) => p.id === id)?.apiKey).toBe('');
     expect((await call(a.agent, 'GET', `/api/prompt/${id}`)).json().apiKey).toBe('');
     expect((await call(a.admin, 'GET', `/api/prompt/${id}`)).json().apiKey).toBe('sk-…9876');
+  });
+
+  it("a user's billing data reaches admins' sockets only", async () => {
+    const updated = await seen<{ action: string; user?: { id: number; cnpjCpf: string; phone: string } }>(
+      'user',
+      async () => {
+        const res = await call(a.agent, 'PUT', `/api/users/${a.agent.id}`, {
+          phone: '(11) 91234-5678',
+          cnpjCpf: '295.379.955-93',
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      },
+    );
+    const mine = (e: { user?: { id: number } }) => e.user?.id === a.agent.id;
+    expect(updated.admin.find(mine)?.user).toMatchObject({
+      phone: '(11) 91234-5678',
+      cnpjCpf: '295.379.955-93',
+    });
+    expect(updated.agent.find(mine)?.user).toMatchObject({ phone: '', cnpjCpf: '' });
   });
 });

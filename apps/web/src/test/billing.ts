@@ -1,5 +1,7 @@
 /** Test data shared by the billing tests. */
-import type { ListPlanResponse, Plan } from '@zapdesk/shared';
+import type { ListPlanResponse, Plan, PublicUser } from '@zapdesk/shared';
+import { createUser } from './fixtures';
+import { json } from './http';
 
 const plan = (id: number, name: string, value: number): Plan => ({
   id,
@@ -30,3 +32,19 @@ export const listPlan = (
   plan: Plan,
   dueDate: string | null = '2030-12-31T00:00:00.000Z',
 ): ListPlanResponse => ({ id: 1, dueDate, plan, effectiveFeatures: {}, effectiveModules: {} });
+
+/**
+ * The answers of GET and PUT /users/{id} for the billing dialog: the signed-in user with `saved`
+ * billing fields (none by default); a PUT answers what it was sent. Undefined for other URLs.
+ */
+export function answerUser(
+  url: string,
+  init: RequestInit | undefined,
+  saved: Partial<PublicUser> = {},
+): Response | undefined {
+  const match = /^\/api\/users\/(\d+)$/.exec(url);
+  if (!match) return undefined;
+  const user = createUser({ id: Number(match[1]), ...saved });
+  const body = init?.method === 'PUT' ? JSON.parse(String(init.body)) : {};
+  return json(200, { ...user, ...body });
+}

@@ -1,5 +1,11 @@
 /** Test data factories for the web tests (unique ids per call). */
-import type { Plan, PublicUser, SessionUser, Whatsapp } from '@zapdesk/shared';
+import {
+  EMPTY_USER_BILLING,
+  type Plan,
+  type PublicUser,
+  type SessionUser,
+  type Whatsapp,
+} from '@zapdesk/shared';
 
 let seq = 0;
 const next = () => ++seq;
@@ -43,6 +49,7 @@ export function createUser(overrides: Partial<PublicUser> = {}): PublicUser {
     companyId: 1,
     queues: [],
     company: { dueDate: '2030-12-31T00:00:00.000Z' },
+    ...EMPTY_USER_BILLING,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
     ...overrides,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { BILLING_PERIODS, BILLING_PROVIDERS, INVOICE_STATUSES } from '../billing.js';
 import { timestampFields } from './answers.js';
 import { INT4_MAX, V, ZId } from './common.js';
+import { BILLING_COUNTRIES, BILLING_FIELD_MAX } from './user-billing.js';
 
 /** Only the digits of a CPF/CNPJ, phone or CEP. */
 export const onlyDigits = (value: string) => value.replace(/\D/g, '');
@@ -29,14 +30,15 @@ const required = (max: number) =>
 export const ZBillingProfile = z.object({
   name: required(120),
   email: z.string().trim().email(V.invalidEmail).max(254, V.tooLong),
-  phone: required(15).refine((v) => onlyDigits(v).length >= 10, V.invalidPhone),
-  cnpjCpf: required(18).refine(isValidCpfCnpj, V.invalid),
-  address: required(200),
-  city: required(100),
-  state: required(50),
-  zipcode: required(10),
-  country: z.enum(['BR', 'usa'], { error: V.required }),
+  phone: required(BILLING_FIELD_MAX.phone).refine((v) => onlyDigits(v).length >= 10, V.invalidPhone),
+  cnpjCpf: required(BILLING_FIELD_MAX.cnpjCpf).refine(isValidCpfCnpj, V.invalid),
+  address: required(BILLING_FIELD_MAX.address),
+  city: required(BILLING_FIELD_MAX.city),
+  state: required(BILLING_FIELD_MAX.state),
+  zipcode: required(BILLING_FIELD_MAX.zipcode),
+  country: z.enum(BILLING_COUNTRIES, { error: V.required }),
 });
+
 export type BillingProfile = z.infer<typeof ZBillingProfile>;
 
 /** Invoice (document 3 section 3) with the provider's payment data. */

@@ -3,6 +3,7 @@ import { LANGUAGES } from '../constants.js';
 import { pageOf, timestampFields } from './answers.js';
 import { boundedString, V, ZEmail, ZId } from './common.js';
 import { ZQueueRef } from './queues.js';
+import { ZUserBillingFields } from './user-billing.js';
 
 export const ZProfile = z.enum(['admin', 'user']);
 /** allTicket values, spelled as the spec does ('desabled'). */
@@ -29,6 +30,14 @@ export const ZPublicUser = z.object({
   companyId: z.number(),
   queues: z.array(ZQueueRef),
   company: z.object({ dueDate: z.string().nullable() }),
+  /** Billing data (document 3): the user's own and admins' view; '' for other members. */
+  phone: z.string(),
+  cnpjCpf: z.string(),
+  address: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zipcode: z.string(),
+  country: z.string(),
   ...timestampFields,
 });
 export type PublicUser = z.infer<typeof ZPublicUser>;
@@ -52,8 +61,11 @@ export const ZCreateUserBody = z.object({
 });
 export type CreateUserBody = z.input<typeof ZCreateUserBody>;
 
-/** PUT /users/:id: every field optional; an empty password keeps the old one. */
-export const ZUpdateUserBody = z.object({
+/**
+ * PUT /users/:id: every field optional; an empty password keeps the old one. The billing fields
+ * (phone, cnpjCpf, address, city, state, zipcode, country) are the user's own data.
+ */
+export const ZUpdateUserBody = ZUserBillingFields.extend({
   name: boundedString(2, 50).optional(),
   email: ZEmail.optional(),
   password: z.union([z.literal(''), password]).optional(),

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext } from '../../context.js';
 import {
@@ -101,7 +101,8 @@ export class BotEngine {
   /**
    * Lets the ticket's bot answer the customer's message `body`. A bot already holding the ticket
    * answers; otherwise a never-bot-answered ticket is taken by its connection's integration or
-   * prompt, else by its queue's. `menuChoice` says the message only chose the queue (the bot starts
+   * prompt, else by its queue's, else by a prompt made for its queue (the prompt's `queueId`).
+   * `menuChoice` says the message only chose the queue (the bot starts
    * without it). @returns whether a bot handled the message (the queue chatbot then stays quiet).
    */
   async answer(
@@ -193,7 +194,15 @@ export class BotEngine {
       .where(and(eq(queues.companyId, ticket.companyId), eq(queues.id, ticket.queueId)));
     if (queue?.integrationId) return { kind: 'integration', id: queue.integrationId };
     if (queue?.promptId) return { kind: 'prompt', id: queue.promptId };
-    return null;
+    if (!queue) return null;
+    // Nobody names a bot: a prompt made for this queue (its 'setor') answers there, the oldest first.
+    const [own] = await this.ctx.db
+      .select({ id: prompts.id })
+      .from(prompts)
+      .where(and(eq(prompts.companyId, ticket.companyId), eq(prompts.queueId, ticket.queueId)))
+      .orderBy(asc(prompts.id))
+      .limit(1);
+    return own ? { kind: 'prompt', id: own.id } : null;
   }
 
   /** Marks the ticket as answered by `bot`, only while it is pending without a user. */

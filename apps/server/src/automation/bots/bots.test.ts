@@ -8,7 +8,7 @@ import {
   openOneQueueTenant,
   ticketRow,
 } from '../../test/conversation.js';
-import { bearer, customerNumber, injectMessage } from '../../test/factories.js';
+import { bearer, createQueue, customerNumber, injectMessage } from '../../test/factories.js';
 import { FakeBotServices } from '../../test/fake-bot-services.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { FALLBACK_TEXT, HANDOVER_TEXT } from './bot-engine.js';
@@ -299,6 +299,32 @@ describe('AI prompt answering', () => {
     fake.received = [];
     expect((await say(s, from, 'Ainda aí?')).replies).toEqual([]);
     expect(fake.requests('/v1/chat/completions')).toHaveLength(0);
+  });
+
+  it('a prompt made for a queue answers there when nobody names a bot, unless the queue or connection names another', async () => {
+    const s = await setup();
+    const own = await createPrompt(s, { name: 'Do setor' });
+    fake.modelReply = (messages) => `${messages[0]!.content.includes('Setor') ? 'setor' : 'outro'}`;
+    await api(s, 'PUT', `/api/prompt/${own.id}`, { prompt: `${PROMPT_TEXT} Setor.` });
+    // Neither the queue nor the connection names a prompt: the queue's own answers and takes the ticket.
+    const first = await say(s, customerNumber(), 'Oi');
+    expect(first.replies).toEqual(['setor']);
+    expect(await ticketOf(first.ticketId)).toMatchObject({ useIntegration: true, promptId: own.id });
+
+    // The queue names another prompt: that one answers.
+    const other = await createPrompt(s, { name: 'Outro', queueId: await createQueue(t.app, s.companyId) });
+    expect((await api(s, 'PUT', `/api/queue/${s.queueId}`, { promptId: other.id })).statusCode).toBe(200);
+    const second = await say(s, customerNumber(), 'Oi');
+    expect(second.replies).toEqual(['outro']);
+    expect(await ticketOf(second.ticketId)).toMatchObject({ promptId: other.id });
+
+    // The connection names another prompt: that one answers too.
+    await api(s, 'PUT', `/api/queue/${s.queueId}`, { promptId: null });
+    expect((await api(s, 'PUT', `/api/whatsapp/${s.whatsappId}`, { promptId: other.id })).statusCode).toBe(
+      200,
+    );
+    const third = await say(s, customerNumber(), 'Oi');
+    expect(third.replies).toEqual(['outro']);
   });
 });
 

@@ -28,6 +28,17 @@ export const users = companyTable(
     availability: text({ enum: ['online', 'away'] })
       .notNull()
       .default('online'),
+    /**
+     * The user's billing data (document 3, billing profile of the plans page): what the plans page's
+     * dialog starts from. Empty until the user saves it; lengths bounded by ZUserBillingFields.
+     */
+    phone: text().notNull().default(''),
+    cnpjCpf: text().notNull().default(''),
+    address: text().notNull().default(''),
+    city: text().notNull().default(''),
+    state: text().notNull().default(''),
+    zipcode: text().notNull().default(''),
+    country: text().notNull().default(''),
     ...timestamps,
   },
   (t) => [

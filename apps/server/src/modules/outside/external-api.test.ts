@@ -205,6 +205,17 @@ describe('POST /api/messages/send', () => {
     expect((await send(TOKEN, { number: customerNumber(), body: 'oi' })).statusCode).toBe(200);
   });
 
+  it('answers ERR_WAPP_NOT_INITIALIZED while the connection is stopped', async () => {
+    await t.app.sessions.stop(a.companyId, whatsappId);
+    try {
+      const res = await send(TOKEN, { number: customerNumber(), body: 'Parado?' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('ERR_WAPP_NOT_INITIALIZED');
+    } finally {
+      await t.app.sessions.start(a.companyId, whatsappId);
+    }
+  });
+
   it('is documented in the OpenAPI document', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     const doc = res.json();

@@ -33,8 +33,8 @@ export function userRoutes(app: ZodApp, ctx: AppContext, assigner?: AutoAssigner
     updateBody: ZUpdateUserBody,
     query: ZPageQuery,
     page: ZUsersPage,
-    list: [userRoute, (auth, query) => listUsers(ctx, auth.companyId, query)],
-    show: [userRoute, (auth, id) => getUser(ctx, auth.companyId, id)],
+    list: [userRoute, (auth, query) => listUsers(ctx, auth, query)],
+    show: [userRoute, (auth, id) => getUser(ctx, auth, id)],
     create: [adminRoute, (auth, body) => createUser(ctx, auth, body)],
     update: [
       userRoute,

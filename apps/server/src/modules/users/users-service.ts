@@ -1,9 +1,11 @@
 import {
   type CreateUserBody,
+  isValidCpfCnpj,
   PAGE_SIZE,
   type PublicUser,
   type UpdateUserBody,
   type UsersPage,
+  V,
   ZCreateUserBody,
 } from '@zapdesk/shared';
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
@@ -14,6 +16,7 @@ import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
 import { hashPassword } from '../../lib/password.js';
+import { userView, viewerOf } from '../../lib/secret-views.js';
 import { companyVisibilityRooms, visibilityRooms } from '../../realtime/visibility-rooms.js';
 import { revokeSessions } from '../auth/sessions.js';
 import { findTickets } from '../tickets/ticket-repository.js';
@@ -31,9 +34,11 @@ function escapeLike(text: string): string {
  */
 export async function listUsers(
   ctx: AppContext,
-  companyId: number,
+  auth: AuthContext,
   query: { searchParam: string; pageNumber: number },
 ): Promise<UsersPage> {
+  const companyId = auth.companyId;
+  const viewer = viewerOf(auth);
   const term = query.searchParam.trim();
   const where = and(
     eq(users.companyId, companyId),
@@ -47,7 +52,11 @@ export async function listUsers(
     ctx.db.select({ value: count() }).from(users).where(where),
   ]);
   const totalCount = total?.value ?? 0;
-  return { users: rows.map(toPublicUser), count: totalCount, hasMore: offset + rows.length < totalCount };
+  return {
+    users: rows.map((row) => userView(viewer, toPublicUser(row), auth.userId)),
+    count: totalCount,
+    hasMore: offset + rows.length < totalCount,
+  };
 }
 
 /** GET /users/list: id and name of every user of the company, ordered by name. */
@@ -63,12 +72,19 @@ export async function listUserNames(
 }
 
 /**
- * GET /users/:id. @throws ERR_NO_USER_FOUND (404) when it is not a user of the caller's company.
+ * GET /users/:id, with the billing fields for the user itself and admins (`userView`; document 3
+ * reads the plans page's billing dialog from it).
+ * @throws ERR_NO_USER_FOUND (404) when it is not a user of the caller's company.
  */
-export async function getUser(ctx: AppContext, companyId: number, userId: number): Promise<PublicUser> {
-  const user = await findPublicUser(ctx.db, companyId, userId);
+export async function getUser(ctx: AppContext, auth: AuthContext, userId: number): Promise<PublicUser> {
+  const user = await findPublicUser(ctx.db, auth.companyId, userId);
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
-  return user;
+  return userView(viewerOf(auth), user, auth.userId);
+}
+
+/** Tells the company's sockets about a user: admins get it whole, members without billing data. */
+function emitUser(ctx: AppContext, companyId: number, action: 'create' | 'update', user: PublicUser): void {
+  ctx.realtime.toCompanyPerViewer(companyId, 'user', (viewer) => ({ action, user: userView(viewer, user) }));
 }
 
 /** Checks that every queue id belongs to the company. @throws ERR_VALIDATION naming queueIds. */
@@ -160,7 +176,7 @@ export async function createUser(
       return findPublicUser(tx, auth.companyId, row!.id);
     })
     .catch(rethrowEmailConflict);
-  ctx.realtime.toCompany(auth.companyId, 'user', { action: 'create', user: created! });
+  emitUser(ctx, auth.companyId, 'create', created!);
   return created!;
 }
 
@@ -203,11 +219,13 @@ async function lockUserChange(
 
 /**
  * PUT /users/:id. Admins edit anyone of their company; a user edits only itself and only its
- * name, e-mail, password and availability. Only admins change profile, queues, connection,
+ * name, e-mail, password, availability and billing data (phone, cnpjCpf, address, city, state,
+ * zipcode, country: document 3's billing profile). Only admins change profile, queues, connection,
  * allTicket and maxOpenTickets; the
  * last admin cannot be demoted. A role change ends every session of the user; a password change
  * ends them too (except the caller's current one when users change their own password).
- * @throws ERR_NO_USER_FOUND, ERR_NO_PERMISSION, ERR_LAST_ADMIN, ERR_EMAIL_ALREADY_EXISTS.
+ * @throws ERR_NO_USER_FOUND, ERR_NO_PERMISSION, ERR_LAST_ADMIN, ERR_EMAIL_ALREADY_EXISTS, ERR_VALIDATION
+ *   (a CPF/CNPJ whose check digits fail).
  */
 export async function updateUser(
   ctx: AppContext,
@@ -219,6 +237,9 @@ export async function updateUser(
   if (!admin && userId !== auth.userId) throw new AppError('ERR_NO_PERMISSION');
   const privileged = ['profile', 'queueIds', 'whatsappId', 'allTicket', 'maxOpenTickets'] as const;
   if (!admin && privileged.some((key) => body[key] !== undefined)) throw new AppError('ERR_NO_PERMISSION');
+  // The CPF/CNPJ of the billing data: check digits as in the billing dialog (document 3 section 5).
+  if (body.cnpjCpf && !isValidCpfCnpj(body.cnpjCpf))
+    throw new AppError('ERR_VALIDATION', { extra: { field: 'cnpjCpf', message: V.invalid } });
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
   let ends: { reason: 'password-changed' | 'role-changed'; exceptSessionId?: string } | undefined;
   const updated = await ctx.db
@@ -247,6 +268,13 @@ export async function updateUser(
           whatsappId: body.whatsappId,
           maxOpenTickets: body.maxOpenTickets,
           availability: body.availability,
+          phone: body.phone,
+          cnpjCpf: body.cnpjCpf,
+          address: body.address,
+          city: body.city,
+          state: body.state,
+          zipcode: body.zipcode,
+          country: body.country,
           updatedAt: sql`now()`,
         })
         .where(and(eq(users.companyId, auth.companyId), eq(users.id, userId)));
@@ -261,8 +289,8 @@ export async function updateUser(
     const previous = await companyVisibilityRooms(ctx.db, auth.companyId);
     if (rooms) ctx.realtime.moveUserRooms(auth.companyId, userId, previous, rooms);
   }
-  ctx.realtime.toCompany(auth.companyId, 'user', { action: 'update', user: updated! });
-  return updated!;
+  emitUser(ctx, auth.companyId, 'update', updated!);
+  return userView(viewerOf(auth), updated!, auth.userId);
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   createUser,
   TEST_PASSWORD,
 } from '../../test/factories.js';
+import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -242,6 +243,44 @@ describe('PUT /api/users/:id', () => {
     );
     const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, agent.id));
     expect(row?.profile).toBe('user');
+  });
+
+  it("saves and answers the billing data on the user: its own and the admins' view, never other members'", async () => {
+    const { admin, agent, companyId } = await createTenant(t.app);
+    const colleague = await createUser(t.app, companyId, { name: 'Colega' });
+    const { name: _name, email: _email, ...billing } = VALID_BILLING_PROFILE;
+    const saved = await inject('PUT', `/api/users/${agent.id}`, agent, billing);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject(billing);
+    // Another change keeps them.
+    expect((await inject('PUT', `/api/users/${agent.id}`, agent, { name: 'Agente Azul' })).statusCode).toBe(
+      200,
+    );
+    const own = ZPublicUser.parse((await inject('GET', `/api/users/${agent.id}`, agent)).json());
+    expect(own).toMatchObject({ ...billing, name: 'Agente Azul' });
+    expect((await inject('GET', `/api/users/${agent.id}`, admin)).json()).toMatchObject(billing);
+    // A colleague reads the user without them, by id and in the list.
+    const seen = (await inject('GET', `/api/users/${agent.id}`, colleague)).json();
+    expect(seen).toMatchObject({ name: 'Agente Azul', phone: '', cnpjCpf: '', address: '', zipcode: '' });
+    const listed = ZUsersPage.parse((await inject('GET', '/api/users/?pageNumber=1', colleague)).json());
+    expect(listed.users.find((u) => u.id === agent.id)).toMatchObject({ phone: '', city: '', country: '' });
+    const mine = ZUsersPage.parse((await inject('GET', '/api/users/?pageNumber=1', agent)).json());
+    expect(mine.users.find((u) => u.id === agent.id)).toMatchObject(billing);
+
+    // Bounded like the billing dialog: a 16-character phone, a wrong CPF, an unknown country.
+    for (const [field, value] of [
+      ['phone', '1'.repeat(16)],
+      ['cnpjCpf', '111.111.111-11'],
+      ['zipcode', '0'.repeat(11)],
+      ['country', 'Brasil'],
+      ['address', 'x'.repeat(201)],
+    ] as const) {
+      const res = await inject('PUT', `/api/users/${agent.id}`, agent, { [field]: value });
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json(), field).toMatchObject({ error: 'ERR_VALIDATION', field });
+    }
+    // A member still cannot write another user's billing data.
+    expect((await inject('PUT', `/api/users/${colleague.id}`, agent, { phone: '1' })).statusCode).toBe(403);
   });
 
   it('never leaves a company without an admin', async () => {

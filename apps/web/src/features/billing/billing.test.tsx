@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type Invoice, subscriptionState } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BILLING_PLANS, listPlan } from '../../test/billing';
+import { answerUser, BILLING_PLANS, listPlan } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -110,6 +110,53 @@ describe('plans page', () => {
     expect(screen.queryByTestId('billing-generate')).toBeNull();
   });
 
+  it('starts the billing dialog from the user record and saves back what the user typed', {
+    timeout: 20_000,
+  }, async () => {
+    const saved = {
+      phone: '(11) 98765-4321',
+      cnpjCpf: '295.379.955-93',
+      address: 'Rua Azul, 10',
+      city: 'São Paulo',
+      state: 'SP',
+      zipcode: '01001-000',
+      country: 'BR',
+    };
+    const calls: { call: string; body: unknown }[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = String(input);
+        const body = init?.body ? JSON.parse(String(init.body)) : null;
+        calls.push({ call: `${init?.method ?? 'GET'} ${url.split('?')[0]}`, body });
+        const own = answerUser(url, init, saved);
+        if (own) return own;
+        if (url === '/api/plans/list') return json(200, PLANS);
+        if (url.startsWith('/api/companies/listPlan/')) return json(200, listPlan(PLANS[1]!));
+        if (url.startsWith('/api/invoices/all')) return json(200, []);
+        if (url === '/api/billing/profile') return json(200, init?.method === 'PUT' ? body : null);
+        return json(404, { error: 'ERR_NOT_FOUND' });
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<PlansPage />, { user: createSessionUser({ id: 77, profile: 'admin' }, { id: 2 }) });
+    await user.click(await screen.findByTestId('plan-button-Básico'));
+    const doc = (await screen.findByTestId('billing-cnpjCpf', {}, { timeout: 10_000 })) as HTMLInputElement;
+    expect(calls.map((c) => c.call)).toContain('GET /api/users/77');
+    expect(doc.value).toBe('295.379.955-93');
+    expect((screen.getByTestId('billing-phone') as HTMLInputElement).value).toBe('(11) 98765-4321');
+    expect((screen.getByTestId('billing-address') as HTMLInputElement).value).toBe('Rua Azul, 10');
+    expect((screen.getByTestId('billing-zipcode') as HTMLInputElement).value).toBe('01001-000');
+    const city = screen.getByTestId('billing-city');
+    await user.clear(city);
+    await user.type(city, 'Campinas');
+    await user.click(screen.getByTestId('billing-generate'));
+    await waitFor(() => expect(calls.map((c) => c.call)).toContain('PUT /api/billing/profile'));
+    const typed = { ...saved, city: 'Campinas' };
+    expect(calls.find((c) => c.call === 'PUT /api/users/77')?.body).toEqual(typed);
+    expect(calls.find((c) => c.call === 'PUT /api/billing/profile')?.body).toMatchObject(typed);
+  });
+
   it('shows the billing dialog with the CPF/CNPJ check and the required fields', {
     timeout: 20_000,
   }, async () => {
@@ -159,6 +206,8 @@ describe('plans page, CRM path', () => {
             zipcode: '01001-000',
             country: 'BR',
           });
+        const own = answerUser(url, init);
+        if (own) return own;
         if (url.startsWith('/api/crm-verify-customer')) return json(404, { error: 'ERR_NOT_FOUND' });
         if (url === '/api/crm-create-customer') return json(200, { clientid: '7' });
         if (url === '/api/crm-create-invoice')

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Invoice } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BILLING_PLANS, listPlan } from '../../test/billing';
+import { answerUser, BILLING_PLANS, listPlan } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -54,7 +54,7 @@ function stubApi(invoices: Invoice[], handler: Handler, planId = 2) {
         body: init?.body ? JSON.parse(String(init.body)) : null,
         cache: init?.cache,
       });
-      const answer = handler(url, init);
+      const answer = handler(url, init) ?? answerUser(url, init);
       if (answer) return answer;
       if (url === '/api/plans/list') return json(200, BILLING_PLANS);
       if (url.startsWith('/api/companies/listPlan/'))

@@ -21,6 +21,7 @@ import {
   type BillingPeriod,
   type BillingProfile,
   CANCELLED_SUFFIX,
+  EMPTY_USER_BILLING,
   FREE_TRIAL_PLAN_NAME,
   type Invoice,
   isFreeTrialInvoice,
@@ -43,14 +44,18 @@ import { formatBRL } from './money';
 import {
   billingKeys,
   companyPlanQuery,
+  type UserBilling,
   useBillingInfo,
   useBillingProfile,
   useCancelInvoice,
   useCrmSubscribe,
   useInvoices,
   usePlans,
+  userBillingQuery,
   useSaveBillingProfile,
+  useSaveUserBilling,
   useSubscribe,
+  withUserBilling,
 } from './use-billing';
 
 const BillingDialog = lazy(() => import('./billing-dialog'));
@@ -95,6 +100,8 @@ export function PlansPage() {
   const invoices = useInvoices();
   const profile = useBillingProfile();
   const saveProfile = useSaveBillingProfile();
+  const saveUserBilling = useSaveUserBilling(user.id);
+  const [ownBilling, setOwnBilling] = useState<UserBilling | null>(null);
   const subscribe = useSubscribe();
   const crmSubscribe = useCrmSubscribe();
   const info = useBillingInfo();
@@ -157,6 +164,8 @@ export function PlansPage() {
         return;
       }
     }
+    // The dialog starts from what the user saved (GET /users/{id}), read again now.
+    setOwnBilling(await queryClient.fetchQuery(userBillingQuery(user.id)).catch(() => null));
     setReplaced(isCrm ? null : openPlanInvoice(fresh, 'manual'));
     setChosen(plan);
   };
@@ -164,6 +173,8 @@ export function PlansPage() {
   const confirm = async (data: BillingProfile) => {
     if (!chosen) return;
     try {
+      // What the user typed is theirs to keep (PUT /users/{id}) and the invoice's (the profile).
+      await saveUserBilling.mutateAsync(data);
       await saveProfile.mutateAsync(data);
       if (isCrm) {
         const created = await crmSubscribe.mutateAsync({
@@ -225,15 +236,10 @@ export function PlansPage() {
     }
   };
 
-  const initialProfile: BillingProfile = profile.data ?? {
+  const companyProfile: BillingProfile = profile.data ?? {
     name: user.company.name,
     email: user.email,
-    phone: '',
-    cnpjCpf: '',
-    address: '',
-    city: '',
-    state: '',
-    zipcode: '',
+    ...EMPTY_USER_BILLING,
     country: 'BR',
   };
 
@@ -311,8 +317,13 @@ export function PlansPage() {
         {chosen && (
           <BillingDialog
             open
-            initial={initialProfile}
-            busy={saveProfile.isPending || subscribe.isPending || crmSubscribe.isPending}
+            initial={withUserBilling(companyProfile, ownBilling)}
+            busy={
+              saveUserBilling.isPending ||
+              saveProfile.isPending ||
+              subscribe.isPending ||
+              crmSubscribe.isPending
+            }
             onClose={() => setChosen(null)}
             onConfirm={(data) => void confirm(data)}
           />

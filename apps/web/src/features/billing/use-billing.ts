@@ -10,8 +10,10 @@ import {
   type PaymentResult,
   type PixSettings,
   type Plan,
+  type PublicUser,
   type SubscribeBody,
   type SubscribeResponse,
+  USER_BILLING_FIELDS,
 } from '@zapdesk/shared';
 import { api, apiRequest } from '../../lib/api';
 import { readSession } from '../../lib/storage';
@@ -26,6 +28,7 @@ export const billingKeys = {
   admin: () => ['billing', 'admin-invoices'] as const,
   pix: () => ['billing', 'pix-settings'] as const,
   companyPlan: () => ['billing', 'company-plan'] as const,
+  user: (id: number) => ['billing', 'user', id] as const,
 };
 
 /**
@@ -107,6 +110,38 @@ export const useSubscribe = () =>
 /** PUT /billing/profile. */
 export const useSaveBillingProfile = () =>
   useBillingMutation((body: BillingProfile) => api.put<BillingProfile>('/billing/profile', body));
+
+/** The billing fields a user record carries (document 3: the billing profile is read from the user). */
+export type UserBilling = Pick<PublicUser, (typeof USER_BILLING_FIELDS)[number]>;
+
+/**
+ * GET /users/{id}, read afresh when the billing dialog opens: the user's saved billing data. Silent:
+ * without it the dialog starts from the company's billing profile.
+ */
+export const userBillingQuery = (userId: number) => ({
+  queryKey: billingKeys.user(userId),
+  queryFn: ({ signal }: { signal?: AbortSignal }) =>
+    api.get<PublicUser>(`/users/${userId}`, undefined, signal),
+  staleTime: 0,
+  meta: { silent: true },
+});
+
+/** The billing profile the dialog starts from: the user's saved fields, else `base`'s. */
+export function withUserBilling(base: BillingProfile, saved: UserBilling | null): BillingProfile {
+  if (!saved) return base;
+  const filled = { ...base };
+  for (const field of USER_BILLING_FIELDS) if (saved[field]) Object.assign(filled, { [field]: saved[field] });
+  return filled;
+}
+
+/** PUT /users/{id} with the billing fields of what the user typed in the dialog. */
+export const useSaveUserBilling = (userId: number) =>
+  useBillingMutation((profile: BillingProfile) =>
+    api.put<PublicUser>(
+      `/users/${userId}`,
+      Object.fromEntries(USER_BILLING_FIELDS.map((field) => [field, profile[field]])),
+    ),
+  );
 
 /** POST /invoices/:id/cancel. */
 export const useCancelInvoice = () =>

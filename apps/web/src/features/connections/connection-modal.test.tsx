@@ -253,7 +253,9 @@ describe('ConnectionModal', () => {
     await user.click(await screen.findByRole('option', { name: 'Support' }));
     await user.keyboard('{Escape}');
     await user.click(screen.getByTestId('connection-save'));
-    expect(await screen.findByText(GREETING_REQUIRED)).toBeTruthy();
+    expect(await screen.findByText(GREETING_REQUIRED, { selector: '.MuiFormHelperText-root' })).toBeTruthy();
+    // The refusal is told as a toast too, in the catalogue's wording.
+    await waitFor(() => expect(screen.getAllByText(GREETING_REQUIRED)).toHaveLength(2));
     const greeting = screen.getByTestId('connection-greetingMessage');
     expect(greeting.getAttribute('aria-invalid')).toBe('true');
     expect(writes()).toHaveLength(0);
@@ -262,7 +264,9 @@ describe('ConnectionModal', () => {
     await user.click(
       within(screen.getByTestId('message-variables-greetingMessage')).getByTestId('variable-firstName'),
     );
-    await waitFor(() => expect(screen.queryByText(GREETING_REQUIRED)).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByText(GREETING_REQUIRED, { selector: '.MuiFormHelperText-root' })).toBeNull(),
+    );
     expect(greeting.getAttribute('aria-invalid')).toBe('false');
   });
 
@@ -281,7 +285,8 @@ describe('ConnectionModal', () => {
     renderWithProviders(<ConnectionModal whatsappId={30} onClose={onClose} />, { user: admin });
     await screen.findByDisplayValue('Sales phone');
     await user.click(screen.getByTestId('connection-save'));
-    expect(await screen.findByText(GREETING_REQUIRED)).toBeTruthy();
+    expect(await screen.findByText(GREETING_REQUIRED, { selector: '.MuiFormHelperText-root' })).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByText(GREETING_REQUIRED)).toHaveLength(2));
     const greeting = screen.getByTestId('connection-greetingMessage');
     expect(greeting.getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(greeting);

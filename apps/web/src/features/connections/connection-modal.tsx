@@ -8,10 +8,11 @@ import {
   ZWhatsappBody,
 } from '@zapdesk/shared';
 import { type RefObject, useRef, useState } from 'react';
-import { type Control, Controller, useWatch } from 'react-hook-form';
+import { type Control, Controller, type FieldErrors, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
+import { notifyError } from '../../lib/notify';
 import { type BotChoice, BotPickers } from '../bots/bot-pickers';
 import { type CloudSettingsHandle, CloudSettingsSection } from '../cloud/cloud-settings-section';
 import { useFieldMessage } from '../common/field-message';
@@ -137,6 +138,8 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
     if (!(err instanceof ApiError)) return;
     const field = err.body?.field;
     if (!field || !(field in EMPTY)) return;
+    // The toast too (one per message: the query client's notifier shows the same one).
+    notifyError(err);
     const key = err.code === 'ERR_VALIDATION' ? (err.body?.message ?? V.invalid) : (err.code ?? V.invalid);
     setError(field as keyof ConnectionFormValues, { type: 'server', message: key }, { shouldFocus: true });
   };
@@ -147,6 +150,12 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
    */
   const offeredFlow = (id: number | null) =>
     id !== null && flowOptions.data?.some((flow) => flow.id === id) ? id : null;
+
+  /** A refusal of the form's own checks that the server would answer with a code: its toast too. */
+  const refusedHere = (invalid: FieldErrors<ConnectionFormValues>) => {
+    if (invalid.greetingMessage?.message === 'ERR_WAPP_GREETING_REQUIRED')
+      notifyError(t('errors.ERR_WAPP_GREETING_REQUIRED'));
+  };
 
   // The Cloud API settings (their own section) are saved once the connection exists.
   const cloud = useRef<CloudSettingsHandle>(null);
@@ -169,7 +178,7 @@ export function ConnectionModal({ whatsappId, onClose }: ConnectionModalProps) {
     if (values.provider === 'cloud' && cloud.current && !(await cloud.current.save(saved.id))) return;
     toast.success(t('connections.toasts.saved'));
     onClose();
-  });
+  }, refusedHere);
 
   const message = useFieldMessage({ unknownAsInvalid: true });
   const messageField = (name: MessageName, minRows?: number) => (

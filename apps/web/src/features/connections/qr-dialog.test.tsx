@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { type ReactNode, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useRealtime } from '../../app/use-realtime';
@@ -99,6 +100,43 @@ describe('QrDialog', () => {
     });
     expect(await screen.findByTestId('closed')).toBeTruthy();
     await waitFor(() => expect(screen.queryByTestId('qr-dialog')).toBeNull());
+  });
+
+  it('stays open through a restart of the session and shows the new code', async () => {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        calls.push(`${init?.method ?? 'GET'} ${String(input)}`);
+        if (String(input) === '/api/whatsappsession/40') return new Response(null, { status: 204 });
+        return json(200, connection);
+      }),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(<Harness whatsappId={40} />, { user: me });
+    await screen.findByTestId('qr-code');
+    await user.click(screen.getByTestId('qr-dialog-new-qr'));
+    await waitFor(() => expect(calls).toContain('PUT /api/whatsappsession/40'));
+    // The restart's steps: stopped (QR cleared), opening, then the new code.
+    const emit = (session: object) =>
+      act(() => {
+        fake.socket?.emit('company-3-whatsappSession', {
+          action: 'update',
+          session: { ...connection, ...session },
+        });
+      });
+    emit({ status: 'DISCONNECTED', qrcode: '' });
+    emit({ status: 'OPENING', qrcode: '' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByTestId('qr-dialog')).toBeTruthy();
+    expect(screen.queryByTestId('closed')).toBeNull();
+    emit({ status: 'qrcode', qrcode: 'after-restart' });
+    await waitFor(() => expect(qrValue()).toBe('after-restart'));
+
+    // A session that stops for good says so, and the dialog waits for the user.
+    emit({ status: 'DISCONNECTED', qrcode: '' });
+    expect(await screen.findByTestId('qr-stopped')).toBeTruthy();
+    expect(screen.queryByTestId('closed')).toBeNull();
   });
 
   it('waits for the QR when the connection it opens with has none yet', async () => {

@@ -9,9 +9,9 @@ import {
   Typography,
 } from '@mui/material';
 import { QRCodeSVG } from 'qrcode.react';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useConnection } from './use-connections';
+import { useConnection, useSessionCommand } from './use-connections';
 
 /** QR size in pixels (document 2 section 9). */
 export const QR_SIZE = 256;
@@ -22,24 +22,26 @@ interface QrDialogProps {
   onClose: () => void;
 }
 
+/** States in which no QR is coming until someone asks for a new one. */
+const STOPPED = new Set(['DISCONNECTED', 'TIMEOUT']);
+
 /**
  * The QR dialog (document 2 section 2): shows the connection's current QR code at 256 px. The QR comes
  * from GET /whatsapp/:id and is kept live by `company-{id}-whatsappSession` events (which write the
- * same cache); once the connection pairs (or the QR it showed becomes empty) the dialog closes by itself.
+ * same cache). It closes by itself only once the connection pairs (CONNECTED): a restart of the
+ * session (its 'new QR' button, or from elsewhere) clears the QR on its way and the dialog shows the
+ * new code when it comes; a stopped session says so and offers the new QR.
  */
 export function QrDialog({ whatsappId, onClose }: QrDialogProps) {
   const { t } = useTranslation();
   const connection = useConnection(whatsappId);
+  const restart = useSessionCommand();
   const qrcode = connection.data?.qrcode;
-
-  const shown = useRef(false);
   const status = connection.data?.status;
   useEffect(() => {
-    if (qrcode) shown.current = true;
-    // Closes once paired, or once the QR it showed is gone; a cached row from before the QR arrived
-    // (no QR yet, not connected) keeps the dialog open and waiting.
-    else if (status === 'CONNECTED' || shown.current) onClose();
-  }, [qrcode, status, onClose]);
+    if (status === 'CONNECTED') onClose();
+  }, [status, onClose]);
+  const stopped = !qrcode && !restart.isPending && status !== undefined && STOPPED.has(status);
 
   return (
     <Dialog open onClose={onClose} aria-labelledby="qr-dialog-title" data-testid="qr-dialog">
@@ -60,12 +62,23 @@ export function QrDialog({ whatsappId, onClose }: QrDialogProps) {
         >
           {qrcode ? (
             <QRCodeSVG value={qrcode} size={QR_SIZE} data-testid="qr-code" data-value={qrcode} />
+          ) : stopped ? (
+            <Typography color="text.primary" sx={{ p: 2, textAlign: 'center' }} data-testid="qr-stopped">
+              {t('connections.qrStopped')}
+            </Typography>
           ) : (
             <CircularProgress aria-label={t('connections.qrWaiting')} />
           )}
         </Box>
       </DialogContent>
       <DialogActions>
+        <Button
+          onClick={() => restart.mutate({ id: whatsappId, command: 'restart' })}
+          disabled={restart.isPending}
+          data-testid="qr-dialog-new-qr"
+        >
+          {t('connections.buttons.newQr')}
+        </Button>
         <Button onClick={onClose} data-testid="qr-dialog-close">
           {t('common.close')}
         </Button>

@@ -36,6 +36,7 @@ describe('QueueModal', () => {
       const url = String(input);
       const method = init?.method ?? 'GET';
       if (url.startsWith('/api/settings')) return json(200, [{ key: 'scheduleType', value: scheduleType }]);
+      if (url.startsWith('/api/prompt')) return json(200, { prompts: [{ id: 9, name: 'Assistente' }] });
       if (url === '/api/queue' && method === 'POST') return json(201, detail(JSON.parse(String(init?.body))));
       if (url === '/api/queue/7' && method === 'GET') return json(200, current);
       if (url === '/api/queue-options' && method === 'POST') {
@@ -184,5 +185,20 @@ describe('QueueModal', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/queue' && init?.method === 'POST');
     expect(JSON.parse(String(post?.[1]?.body)).autoAssignment).toBe('round_robin');
+  });
+
+  it('offers the AI prompts when the plan has them and saves the one picked as promptId', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    const withAi = createSessionUser({ profile: 'admin' }, { useOpenAi: true });
+    renderWithProviders(<QueueModal open onClose={onClose} />, { user: withAi });
+    await user.type(screen.getByTestId('queue-name'), 'Suporte');
+    await user.click(screen.getByTestId('queue-color-1273DE'));
+    await user.click(within(screen.getByTestId('queue-prompt')).getByRole('combobox'));
+    await user.click(await screen.findByRole('option', { name: 'Assistente' }));
+    await user.click(screen.getByTestId('queue-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/queue' && init?.method === 'POST');
+    expect(JSON.parse(String(post?.[1]?.body)).promptId).toBe(9);
   });
 });
