@@ -7,7 +7,7 @@ import {
   withoutBidiControls,
   ZContactBody,
 } from '@zapdesk/shared';
-import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
@@ -17,12 +17,11 @@ import { ticketAudienceColumns } from '../../db/ticket-visibility.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { canonicalNumber, numberVariants } from '../../lib/phone-number.js';
+import { containsTerm, type SearchPageQuery } from '../../lib/search-page.js';
 
 type ContactInput = z.output<typeof ZContactBody>;
 type ExtraInfo = { id: number; name: string; value: string };
 type ContactRow = typeof contacts.$inferSelect;
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The contact's extra info rows as one JSON array, computed inside the same statement. */
 const extraInfoJson = sql<ExtraInfo[]>`coalesce((
@@ -85,18 +84,10 @@ async function findByNumber(tx: Tx, companyId: number, number: string, exceptId?
  * (case-insensitive substring); extra info rows come in the same query. Answers
  * `{ contacts, count, hasMore }`.
  */
-export async function listContacts(
-  ctx: AppContext,
-  auth: AuthContext,
-  query: { searchParam: string; pageNumber: number },
-) {
-  const term = query.searchParam.trim();
-  const like = `%${escapeLike(term)}%`;
+export async function listContacts(ctx: AppContext, auth: AuthContext, query: SearchPageQuery) {
   const where = and(
     eq(contacts.companyId, auth.companyId),
-    term
-      ? or(ilike(contacts.name, like), ilike(contacts.number, like), ilike(contacts.email, like))
-      : undefined,
+    containsTerm(query.searchParam, contacts.name, contacts.number, contacts.email),
   );
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   // One round trip: the count rides on the page as an uncorrelated sub-select.

@@ -6,7 +6,7 @@ import {
   type UsersPage,
   ZCreateUserBody,
 } from '@zapdesk/shared';
-import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { companies, plans, queues, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
@@ -14,16 +14,13 @@ import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
 import { hashPassword } from '../../lib/password.js';
+import { containsTerm, type SearchPageQuery } from '../../lib/search-page.js';
 import { companyVisibilityRooms, visibilityRooms } from '../../realtime/visibility-rooms.js';
 import { revokeSessions } from '../auth/sessions.js';
 import { findTickets } from '../tickets/ticket-repository.js';
 import { findPublicUser, selectPublicUsers, toPublicUser } from './user-repository.js';
 
 export { hashPassword } from '../../lib/password.js';
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /**
  * GET /users (core section 7): a page of the company's users matching `searchParam` on name or
@@ -32,15 +29,9 @@ function escapeLike(text: string): string {
 export async function listUsers(
   ctx: AppContext,
   companyId: number,
-  query: { searchParam: string; pageNumber: number },
+  query: SearchPageQuery,
 ): Promise<UsersPage> {
-  const term = query.searchParam.trim();
-  const where = and(
-    eq(users.companyId, companyId),
-    term
-      ? or(ilike(users.name, `%${escapeLike(term)}%`), ilike(users.email, `%${escapeLike(term)}%`))
-      : undefined,
-  );
+  const where = and(eq(users.companyId, companyId), containsTerm(query.searchParam, users.name, users.email));
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   const [rows, [total]] = await Promise.all([
     selectPublicUsers(ctx.db, where).orderBy(asc(users.name), asc(users.id)).limit(PAGE_SIZE).offset(offset),
