@@ -94,3 +94,23 @@ export async function createTestApp(
     },
   };
 }
+
+/**
+ * A second node of `first` (as a second worker process): the same configuration, database and
+ * secrets, its own node id (`<nodeId>-2`), ready. `simulator` shares the first node's simulator
+ * network (one process's phones); without it the node has its own. Close it before `first`.
+ */
+export async function buildSecondNode(
+  first: TestApp,
+  options: { simulator?: FastifyInstance['simulator'] } = {},
+): Promise<FastifyInstance> {
+  const node = await buildApp({
+    config: { ...first.config, nodeId: `${first.config.nodeId}-2` },
+    database: first.database,
+    secrets: first.app.ctx.secrets,
+    logger: false,
+    ...options,
+  });
+  await node.ready();
+  return node;
+}
