@@ -34,7 +34,7 @@ import { STEP_BATCH } from '../../apps/server/src/modules/campaigns/campaign-ste
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
 import { benchEnv, startApp } from '../support/app.js';
 import { exitOf, hasExited, inChild, killChild, spawnChild } from '../support/child-server.js';
-import { backendJiffies, machineJiffies } from '../support/cpu.js';
+import { backendJiffies, machineJiffies, machineLoad } from '../support/cpu.js';
 import { openBenchDatabase } from '../support/database.js';
 import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
@@ -219,10 +219,7 @@ async function throughput(recipients: number): Promise<Throughput> {
         rssAfterMb: memory1.rss / MB,
         heapBeforeMb: memory0.heapUsed / MB,
         heapAfterMb: memory1.heapUsed / MB,
-        load:
-          machine0 && machine1
-            ? (machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)
-            : 0,
+        load: machineLoad(machine0, machine1),
         loadAvg,
         ...(await reach(ref, s, phones)),
       };
@@ -374,10 +371,7 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
         wallMs,
         childCpuMs: usages.reduce((sum, u) => sum + u.cpuMs, 0),
         childRssPeakMb: Math.max(...usages.map((u) => u.rssPeakMb)),
-        load:
-          machine0 && machine1
-            ? (machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)
-            : 0,
+        load: machineLoad(machine0, machine1),
         ...(await reach(ref, s, phones)),
       };
     } finally {

@@ -26,7 +26,7 @@ import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
 import { benchEnv, startApp } from '../support/app.js';
 import { exitOf, hasExited, inChild, killChild, spawnChild } from '../support/child-server.js';
-import { backendJiffies, machineJiffies } from '../support/cpu.js';
+import { backendJiffies, machineJiffies, machineLoad } from '../support/cpu.js';
 import { openBenchDatabase } from '../support/database.js';
 import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
@@ -270,10 +270,7 @@ async function throughput(customers: number): Promise<Throughput> {
         statements,
         jobs: await stepJobs(ref),
         delays: await intervalDelays(ref),
-        load:
-          machine0 && machine1
-            ? (machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total)
-            : 0,
+        load: machineLoad(machine0, machine1),
         ...counts,
       };
     } finally {

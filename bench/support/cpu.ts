@@ -14,6 +14,17 @@ export function machineJiffies(): { busy: number; total: number } | undefined {
 }
 
 /**
+ * The machine's busy share (0 to 1) between two machineJiffies readings, 0 when either is missing
+ * (not Linux); a span of no jiffies counts as one, so that it never divides by zero.
+ */
+export function machineLoad(
+  before: ReturnType<typeof machineJiffies>,
+  after: ReturnType<typeof machineJiffies>,
+): number {
+  return before && after ? (after.busy - before.busy) / Math.max(1, after.total - before.total) : 0;
+}
+
+/**
  * CPU jiffies (user + system) used so far by each Postgres backend of the pool's database (Linux,
  * same machine), the asking connection excluded.
  */

@@ -9,15 +9,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import {
-  apiJson,
-  apiLogin,
-  closeJourney,
-  openPage,
-  startJourney,
-  waitForConnected,
-} from '../support/journey.js';
+import { DEMO_AGENT } from '../support/demo.js';
+import { apiJson, closeJourney, openPage } from '../support/journey.js';
+import { startInboxJourney } from '../support/openers.js';
 import { signInAs, waitForPath, waitForToast } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
@@ -36,14 +30,8 @@ const outbox = async () =>
   (await api<{ body: string }[]>(`/simulator/1/outbox?number=${CUSTOMER}`)).json.map((m) => m.body);
 
 before(async () => {
-  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
-  adminToken = (await apiLogin(server.url, DEMO_ADMIN)).token;
-  await waitForConnected(async () => (await api<{ status: string }[]>('/whatsapp')).json);
   // The conversation stays between the customer and the agent: no queue greeting, no accept greeting.
-  for (const key of ['sendGreetingMessageOneQueues', 'sendGreetingAccepted']) {
-    const saved = await api(`/settings/${key}`, { method: 'PUT', body: { value: 'disabled' } });
-    assert.equal(saved.status, 200);
-  }
+  ({ server, browser, adminToken } = await startInboxJourney({ quiet: true }));
   agent = await openPage(browser, { width: 1366, height: 860 });
   await signInAs(agent, server.url, DEMO_AGENT);
 });

@@ -8,15 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN } from '../support/demo.js';
-import {
-  closeJourney,
-  openPage,
-  pageToken,
-  simulatorConnectionId,
-  startJourney,
-} from '../support/journey.js';
-import { signInAs, waitForPath, waitForToast } from '../support/pages.js';
+import { type ApiFetch, closeJourney } from '../support/journey.js';
+import { startAdminJourney } from '../support/openers.js';
+import { waitForPath, waitForToast } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
 const CUSTOMERS = [
@@ -33,11 +27,9 @@ const PNG = Buffer.from(
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
-let token: string;
 let whatsappId: number;
 
-const api = async (path: string) =>
-  fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+let api: ApiFetch;
 
 async function sheet(): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();
@@ -48,11 +40,7 @@ async function sheet(): Promise<Buffer> {
 }
 
 before(async () => {
-  ({ server, browser } = await startJourney());
-  page = await openPage(browser, { width: 1366, height: 900 });
-  await signInAs(page, server.url, DEMO_ADMIN);
-  token = await pageToken(page);
-  whatsappId = await simulatorConnectionId(api);
+  ({ server, browser, page, api, whatsappId } = await startAdminJourney({ width: 1366, height: 900 }));
 });
 after(() => closeJourney(browser, server));
 

@@ -10,16 +10,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN } from '../support/demo.js';
-import {
-  apiFetcher,
-  closeJourney,
-  openPage,
-  pageToken,
-  simulatorConnectionId,
-  startJourney,
-} from '../support/journey.js';
-import { signInAs, waitForPath, waitForToast } from '../support/pages.js';
+import { type ApiFetch, closeJourney } from '../support/journey.js';
+import { startAdminJourney } from '../support/openers.js';
+import { waitForPath, waitForToast } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
 const CUSTOMER = '5511987652001';
@@ -29,16 +22,12 @@ const QUESTION = 'Qual é o seu nome?';
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
-let token: string;
 let whatsappId: number;
 let flowId: number;
 let menuId: string;
 let questionId: string;
 
-const api = apiFetcher(
-  () => server.url,
-  () => token,
-);
+let api: ApiFetch;
 
 /**
  * Drags an edge from a node's source handle (`handle` when it has several) to another node, again
@@ -111,11 +100,7 @@ async function say(body: string): Promise<void> {
 }
 
 before(async () => {
-  ({ server, browser } = await startJourney());
-  page = await openPage(browser, { width: 1920, height: 1000 });
-  await signInAs(page, server.url, DEMO_ADMIN);
-  token = await pageToken(page);
-  whatsappId = await simulatorConnectionId(api);
+  ({ server, browser, page, api, whatsappId } = await startAdminJourney({ width: 1920, height: 1000 }));
 });
 after(() => closeJourney(browser, server));
 

@@ -7,14 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import {
-  apiJson,
-  apiLogin,
-  closeJourney,
-  openPage,
-  startJourney,
-  waitForConnected,
-} from '../support/journey.js';
+import { apiJson, closeJourney, openPage } from '../support/journey.js';
+import { startInboxJourney } from '../support/openers.js';
 import { signInAs, waitForPath } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
@@ -29,9 +23,9 @@ const api = <T>(token: string, path: string, init: { method?: string; body?: unk
   apiJson<T>(server.url, token, path, init);
 
 before(async () => {
-  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
-  const { token } = await apiLogin(server.url, DEMO_ADMIN);
-  await waitForConnected(async () => (await api<{ status: string }[]>(token, '/whatsapp')).json);
+  const inbox = await startInboxJourney();
+  ({ server, browser } = inbox);
+  const token = inbox.adminToken;
   const message = await api<{ ticketId: number }>(token, '/simulator/1/messages', {
     method: 'POST',
     body: { from: '5511977776666', name: 'Kátia Kanban', body: 'Quero um orçamento' },

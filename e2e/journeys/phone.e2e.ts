@@ -8,14 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import {
-  apiJson,
-  apiLogin,
-  closeJourney,
-  openPage,
-  startJourney,
-  waitForConnected,
-} from '../support/journey.js';
+import { apiJson, closeJourney, openPage } from '../support/journey.js';
+import { startInboxJourney } from '../support/openers.js';
 import { signInAs, waitForPath, waitForToast } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
@@ -55,13 +49,7 @@ async function followMenuLink(testId: string, path: string): Promise<void> {
 }
 
 before(async () => {
-  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
-  adminToken = (await apiLogin(server.url, DEMO_ADMIN)).token;
-  await waitForConnected(async () => (await api<{ status: string }[]>('/whatsapp')).json);
-  for (const key of ['sendGreetingMessageOneQueues', 'sendGreetingAccepted']) {
-    const saved = await api(`/settings/${key}`, { method: 'PUT', body: { value: 'disabled' } });
-    assert.equal(saved.status, 200);
-  }
+  ({ server, browser, adminToken } = await startInboxJourney({ quiet: true }));
   page = await openPage(browser, PHONE);
 });
 after(() => closeJourney(browser, server));

@@ -7,16 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN } from '../support/demo.js';
-import {
-  apiFetcher,
-  closeJourney,
-  openPage,
-  pageToken,
-  simulatorConnectionId,
-  startJourney,
-} from '../support/journey.js';
-import { signInAs, waitForToast } from '../support/pages.js';
+import { type ApiFetch, closeJourney } from '../support/journey.js';
+import { startAdminJourney } from '../support/openers.js';
+import { waitForToast } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
 const CUSTOMER = '5511987650777';
@@ -24,20 +17,12 @@ const CUSTOMER = '5511987650777';
 let server: RunningServer;
 let browser: Browser;
 let page: Page;
-let token: string;
 let whatsappId: number;
 
-const api = apiFetcher(
-  () => server.url,
-  () => token,
-);
+let api: ApiFetch;
 
 before(async () => {
-  ({ server, browser } = await startJourney());
-  page = await openPage(browser);
-  await signInAs(page, server.url, DEMO_ADMIN);
-  token = await pageToken(page);
-  whatsappId = await simulatorConnectionId(api);
+  ({ server, browser, page, api, whatsappId } = await startAdminJourney());
 });
 after(() => closeJourney(browser, server));
 

@@ -7,11 +7,10 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
 import { contacts, queues, tickets, users } from '../db/schema/index.js';
 import { createTenant, createUser, type TenantFixture, type TestUser } from '../test/factories.js';
 import { listenLocally, openSocket, socketReady } from '../test/sockets.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { buildSecondNode, createTestApp, type TestApp } from '../test/test-app.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const TICKETS = 200;
@@ -25,12 +24,7 @@ describe.runIf(redisUrl)('automatic assignment on two nodes', () => {
 
   beforeAll(async () => {
     node1 = await createTestApp({ REDIS_URL: redisUrl! });
-    node2 = await buildApp({
-      config: { ...node1.config, nodeId: `${node1.config.nodeId}-2` },
-      database: node1.database,
-      secrets: node1.app.ctx.secrets,
-      logger: false,
-    });
+    node2 = await buildSecondNode(node1);
     const url = await listenLocally(node2);
     tenant = await createTenant(node1.app);
     agents = [tenant.agent];

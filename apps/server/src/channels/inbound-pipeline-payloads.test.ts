@@ -1,25 +1,18 @@
 import type { NormalizedMessage } from '@zapdesk/shared';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QUEUE_BOT_JOB } from '../automation/jobs.js';
 import { contacts, messages, tags, tickets, ticketTags } from '../db/schema/index.js';
 import { findMessage } from '../modules/messages/message-repository.js';
 import { findTicket } from '../modules/tickets/ticket-repository.js';
-import { customerNumber, inboundMessage, type TenantFixture } from '../test/factories.js';
-import { type ConnectionFixture, openConnectionFixture } from '../test/fixtures.js';
-import type { TestApp } from '../test/test-app.js';
+import { a, ref, t, useConnectionSuite } from '../test/connection-suite.js';
+import { customerNumber, inboundMessage } from '../test/factories.js';
 import type { IngestResult } from './inbound-pipeline.js';
 
 // The pipeline builds its event payloads from the statements that store the message (no read after
 // the commit): they must equal what findMessage and findTicket answer once the message is stored.
 
-let t: TestApp;
-let a: TenantFixture;
-let ref: ConnectionFixture['ref'];
-beforeAll(async () => {
-  ({ t, a, ref } = await openConnectionFixture());
-});
-afterAll(() => t.close());
+useConnectionSuite();
 
 const inbound = inboundMessage;
 

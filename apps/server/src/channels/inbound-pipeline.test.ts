@@ -8,27 +8,20 @@ import {
   bearer,
   createQueue,
   createSimulatorConnection,
-  createTenantPair,
   createUser,
   customerNumber,
   inboundMessage,
   injectMessage,
-  type TenantFixture,
 } from '../test/factories.js';
 import { listenLocally } from '../test/sockets.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { a, b, t, useTenantPairSuite } from '../test/tenant-pair-suite.js';
 import { emitMessageUpdates } from './message-events.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let b: TenantFixture;
 let whatsappId: number;
+useTenantPairSuite();
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ a, b } = await createTenantPair(t.app));
   whatsappId = await createSimulatorConnection(t.app, a.admin);
 });
-afterAll(() => t.close());
 
 const inbound = inboundMessage;
 

@@ -1,20 +1,13 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages, tickets } from '../db/schema/index.js';
-import { bearer, createUser, customerNumber, injectMessage, type TenantFixture } from '../test/factories.js';
-import { openConnectionFixture } from '../test/fixtures.js';
+import { a, t, useConnectionSuite, whatsappId } from '../test/connection-suite.js';
+import { bearer, createUser, customerNumber, injectMessage } from '../test/factories.js';
 import { multipartBody, PNG } from '../test/multipart.js';
-import type { TestApp } from '../test/test-app.js';
 import { outboundProviderId } from './outbound-delivery.js';
 import type { OutboundSender } from './outbound-sender.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let whatsappId: number;
-beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture());
-});
-afterAll(() => t.close());
+useConnectionSuite();
 
 describe('POST /api/messages/:ticketId', () => {
   it('stores with ack 0, sends, signs when asked, quotes, and reaches the simulated phone', async () => {

@@ -17,7 +17,7 @@ import {
   injectMessage,
   type TenantFixture,
 } from '../test/factories.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { buildSecondNode, createTestApp, type TestApp } from '../test/test-app.js';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () => {
   let node1: TestApp;
@@ -27,15 +27,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () 
 
   beforeAll(async () => {
     node1 = await createTestApp();
-    node2 = await buildApp({
-      // Each node has its own id (NODE_ID); a second process with the same id would be its restart.
-      config: { ...node1.config, nodeId: `${node1.config.nodeId}-2` },
-      database: node1.database,
-      secrets: node1.app.ctx.secrets,
-      logger: false,
-      simulator: node1.app.simulator,
-    });
-    await node2.ready();
+    // Each node has its own id (NODE_ID); a second process with the same id would be its restart.
+    node2 = await buildSecondNode(node1, { simulator: node1.app.simulator });
     tenant = await createTenant(node1.app);
     whatsappId = await createSimulatorConnection(node1.app, tenant.admin);
   });

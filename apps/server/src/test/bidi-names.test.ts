@@ -6,22 +6,15 @@
  */
 import { withoutBidiControls } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contacts, messages } from '../db/schema/index.js';
-import { bearer, customerNumber, inboundMessage, type TenantFixture } from './factories.js';
-import { openConnectionFixture } from './fixtures.js';
-import type { TestApp } from './test-app.js';
+import { a, t, useConnectionSuite, whatsappId } from './connection-suite.js';
+import { bearer, customerNumber, inboundMessage } from './factories.js';
 
 const RLO = '\u202E';
 const spoofed = `Invoice ${RLO}gnp.exe`;
 
-let t: TestApp;
-let a: TenantFixture;
-let whatsappId: number;
-beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture());
-});
-afterAll(async () => t?.close());
+useConnectionSuite();
 
 describe('withoutBidiControls', () => {
   it('removes embeddings, overrides and isolates and keeps marks and right-to-left letters', () => {

@@ -2,19 +2,15 @@
  * Bad input answers a clear 4xx and loses nothing. Each refusal sits beside a
  * positive control: the same route with good input succeeds.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { clientErrorFromDatabase } from '../lib/db-errors.js';
-import { bearer, customerNumber, injectMessage, type TenantFixture } from './factories.js';
-import { openConnectionFixture } from './fixtures.js';
-import type { TestApp } from './test-app.js';
+import { a, t, useConnectionSuite, whatsappId } from './connection-suite.js';
+import { bearer, customerNumber, injectMessage } from './factories.js';
 
-let t: TestApp;
-let a: TenantFixture;
 let ticketId: number;
 let contactId: number;
-let whatsappId: number;
+useConnectionSuite();
 beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture());
   const inbound = await injectMessage(t.app, a.admin, whatsappId, { from: customerNumber(), body: 'oi' });
   ticketId = inbound.ticketId;
   const ticket = await t.app.inject({
@@ -24,7 +20,6 @@ beforeAll(async () => {
   });
   contactId = ticket.json().contactId;
 });
-afterAll(async () => t?.close());
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
   t.app.inject({

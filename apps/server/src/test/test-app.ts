@@ -17,6 +17,31 @@ export interface TestApp {
 }
 
 /**
+ * A new, empty database (random `zapdesk_test_…` name) on the Postgres server of `serverUrl`: its
+ * connection string, and `drop`, which removes it (closing what is still connected).
+ */
+export async function createServerDatabase(
+  serverUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `zapdesk_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/**
  * A fresh database for one test file: in-memory PGlite by default, or a new database on the
  * Postgres server of TEST_DATABASE_URL (dropped on close).
  */
@@ -25,23 +50,8 @@ async function openTestDatabase(): Promise<{ database: DatabaseHandle; drop: () 
   if (!serverUrl) {
     return { database: await openDatabase({ dataDir: 'memory://' }), drop: async () => {} };
   }
-  const name = `zapdesk_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  return {
-    database,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
+  const { url, drop } = await createServerDatabase(serverUrl);
+  return { database: await openDatabase({ url }), drop };
 }
 
 /**
@@ -93,4 +103,24 @@ export async function createTestApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A second node of `first` (as a second worker process): the same configuration, database and
+ * secrets, its own node id (`<nodeId>-2`), ready. `simulator` shares the first node's simulator
+ * network (one process's phones); without it the node has its own. Close it before `first`.
+ */
+export async function buildSecondNode(
+  first: TestApp,
+  options: { simulator?: FastifyInstance['simulator'] } = {},
+): Promise<FastifyInstance> {
+  const node = await buildApp({
+    config: { ...first.config, nodeId: `${first.config.nodeId}-2` },
+    database: first.database,
+    secrets: first.app.ctx.secrets,
+    logger: false,
+    ...options,
+  });
+  await node.ready();
+  return node;
 }

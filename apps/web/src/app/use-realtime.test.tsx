@@ -1,4 +1,3 @@
-import type { EventEmitter } from 'node:events';
 import { act, screen } from '@testing-library/react';
 import type { PublicUser } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -8,31 +7,16 @@ import { quickMessagesKeys } from '../features/quick-messages/use-quick-messages
 import { tagsKeys } from '../features/tags/use-tags';
 import { usersKeys } from '../features/users/users-cache';
 import { writeSession } from '../lib/storage';
+import { fake } from '../test/fake-socket';
 import { createSessionUser, createUser } from '../test/fixtures';
 import { renderWithProviders } from '../test/render';
 import { useRealtime } from './use-realtime';
 
-const fake = vi.hoisted(() => ({
-  socket: null as null | (EventEmitter & { disconnect: () => void; io: EventEmitter }),
-}));
-
 vi.mock('../lib/browser', () => ({ reloadPage: vi.fn() }));
-vi.mock('../lib/socket', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../lib/socket')>();
-  const { EventEmitter: Emitter } = await import('node:events');
-  return {
-    ...actual,
-    connectSocket: () => {
-      const socket = Object.assign(new Emitter(), {
-        connected: true,
-        disconnect: vi.fn(),
-        io: Object.assign(new Emitter(), { opts: {} }),
-      });
-      fake.socket = socket;
-      return socket;
-    },
-  };
-});
+vi.mock('../lib/socket', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../lib/socket')>()),
+  connectSocket: (await import('../test/fake-socket')).connectFakeSocket,
+}));
 
 const { reloadPage } = await import('../lib/browser');
 

@@ -1,5 +1,5 @@
 /** Test data shared by the billing tests. */
-import type { ListPlanResponse, Plan, PublicUser } from '@zapdesk/shared';
+import type { Invoice, ListPlanResponse, Plan, PublicUser } from '@zapdesk/shared';
 import { createUser } from './fixtures';
 import { json } from './http';
 
@@ -48,3 +48,35 @@ export function answerUser(
   const body = init?.method === 'PUT' ? JSON.parse(String(init.body)) : {};
   return json(200, { ...user, ...body });
 }
+
+/** An open, manual, monthly invoice of company 1 for the Básico plan (2), due 2030-01-01; `overrides` win. */
+export const billingInvoice = (overrides: Partial<Invoice> = {}): Invoice => ({
+  id: 1,
+  companyId: 1,
+  planId: 2,
+  detail: 'Básico #2 MENSAL',
+  value: 99.9,
+  dueDate: '2030-01-01T00:00:00.000Z',
+  status: 'open',
+  period: 'MENSAL',
+  provider: 'manual',
+  pixCode: null,
+  paymentLink: null,
+  paidAt: null,
+  createdAt: '2029-01-01T00:00:00.000Z',
+  updatedAt: '2029-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+/** A complete billing profile (GET /billing/profile) of company 1, Acme, with a valid CPF. */
+export const BILLING_PROFILE = {
+  name: 'Acme',
+  email: 'a@acme.test',
+  phone: '(11) 98765-4321',
+  cnpjCpf: '295.379.955-93',
+  address: 'Rua A',
+  city: 'São Paulo',
+  state: 'SP',
+  zipcode: '01001-000',
+  country: 'BR',
+};

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { SessionUser } from '@zapdesk/shared';
 import type { ReactElement } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { SessionContext, type SessionValue } from '../features/auth/session-context';
 import { AppThemeProvider } from '../lib/app-theme';
@@ -50,4 +50,29 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
     </QueryClientProvider>,
   );
   return { ...result, queryClient };
+}
+
+function Location() {
+  return <div data-testid="location">{useLocation().pathname}</div>;
+}
+
+/**
+ * renderWithProviders of `ui` on every path, next to an element with the test id `location` that
+ * holds the router's current pathname (to see where a click navigated).
+ */
+export function renderWithLocation(ui: ReactElement, options: RenderOptions = {}) {
+  return renderWithProviders(
+    <Routes>
+      <Route
+        path="*"
+        element={
+          <>
+            <Location />
+            {ui}
+          </>
+        }
+      />
+    </Routes>,
+    options,
+  );
 }

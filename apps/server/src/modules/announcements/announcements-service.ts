@@ -7,7 +7,7 @@ import {
   parsePatch,
   ZAnnouncementBody,
 } from '@zapdesk/shared';
-import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import type { MediaStore } from '../../channels/media-store.js';
 import type { UploadedFile } from '../../channels/outbound-upload.js';
@@ -15,11 +15,11 @@ import type { AppContext } from '../../context.js';
 import { announcements, companies } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** Announcements per page of GET /announcements. */
 export const ANNOUNCEMENTS_PAGE_SIZE = 20;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const columns = {
   id: announcements.id,
   companyId: announcements.companyId,
@@ -66,26 +66,18 @@ async function emit(ctx: AppContext, action: 'create' | 'update' | 'delete', row
 export async function listAnnouncements(
   ctx: AppContext,
   auth: AuthContext,
-  query: { searchParam: string; pageNumber: number },
+  query: SearchPageQuery,
 ): Promise<AnnouncementsPage> {
-  const term = query.searchParam.trim();
-  const like = `%${escapeLike(term)}%`;
+  const { limit, offset } = pageWindow(query.pageNumber, ANNOUNCEMENTS_PAGE_SIZE);
   const rows = await ctx.db
     .select(columns)
     .from(announcements)
-    .where(
-      and(
-        visible(auth),
-        term ? or(ilike(announcements.title, like), ilike(announcements.text, like)) : undefined,
-      ),
-    )
+    .where(and(visible(auth), containsTerm(query.searchParam, announcements.title, announcements.text)))
     .orderBy(asc(announcements.priority), desc(announcements.createdAt), desc(announcements.id))
-    .limit(ANNOUNCEMENTS_PAGE_SIZE + 1)
-    .offset((query.pageNumber - 1) * ANNOUNCEMENTS_PAGE_SIZE);
-  return {
-    records: rows.slice(0, ANNOUNCEMENTS_PAGE_SIZE).map(toAnnouncement),
-    hasMore: rows.length > ANNOUNCEMENTS_PAGE_SIZE,
-  };
+    .limit(limit)
+    .offset(offset);
+  const { page, hasMore } = cutPage(rows, ANNOUNCEMENTS_PAGE_SIZE);
+  return { records: page.map(toAnnouncement), hasMore };
 }
 
 async function findRow(ctx: AppContext, auth: AuthContext, id: number): Promise<Row> {

@@ -10,27 +10,16 @@ import {
 } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  createTenantPair,
-  createUser,
-  type TenantFixture,
-  type TestUser,
-} from '../../test/factories.js';
+import { bearer, createUser, type TestUser } from '../../test/factories.js';
 import { fileUpload, PNG } from '../../test/multipart.js';
 import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { a, b, t, useTenantPairSuite } from '../../test/tenant-pair-suite.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let b: TenantFixture;
 let superUser: TestUser;
+useTenantPairSuite();
 beforeAll(async () => {
-  t = await createTestApp();
-  ({ a, b } = await createTenantPair(t.app));
   superUser = await createUser(t.app, a.companyId, { profile: 'admin', super: true });
 });
-afterAll(() => t.close());
 
 const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
   t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });

@@ -17,6 +17,7 @@ import {
   customerNumber,
   type TestUser,
 } from '../../test/factories.js';
+import { createServerDatabase } from '../../test/test-app.js';
 
 /**
  * The guard's per-node cache (AuthCache). Two nodes (two apps) share one database: on
@@ -62,28 +63,19 @@ async function buildNode(database: DatabaseHandle): Promise<Node> {
 beforeAll(async () => {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (serverUrl) {
-    const name = `zapdesk_test_${crypto.randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const a = await openDatabase({ url: url.toString() });
-    const b = await openDatabase({ url: url.toString() });
+    const { url, drop } = await createServerDatabase(serverUrl);
+    const a = await openDatabase({ url });
+    const b = await openDatabase({ url });
     await a.migrate();
     await seedPlans(a.db);
-    const plain = new pg.Client({ connectionString: url.toString() });
+    const plain = new pg.Client({ connectionString: url });
     await plain.connect();
     outside = (text, values) => plain.query(text, values);
     cleanups.push(async () => {
       await plain.end();
       await a.close();
       await b.close();
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await drop();
     });
     nodes = [await buildNode(a), await buildNode(b)];
   } else {

@@ -24,6 +24,7 @@ import type { AppContext } from '../../context.js';
 import { billingProfiles, companies, invoicePayments, invoices, plans } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
+import type { SearchPageQuery } from '../../lib/search-page.js';
 import { asaasDriver } from './asaas-driver.js';
 import { cancelCrmInvoice } from './crm.js';
 import { type BillingDriver, manualDriver } from './providers.js';
@@ -62,7 +63,7 @@ export function billingDriver(ctx: AppContext): BillingDriver {
 export async function listInvoices(
   ctx: AppContext,
   companyId: number,
-  query: { searchParam: string; pageNumber: number },
+  query: SearchPageQuery,
 ): Promise<Invoice[]> {
   const conditions = [eq(invoices.companyId, companyId)];
   if (query.searchParam) conditions.push(ilike(invoices.detail, `%${query.searchParam}%`));

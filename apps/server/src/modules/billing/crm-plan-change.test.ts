@@ -5,29 +5,15 @@
  */
 import { PROVIDER_MESSAGE_MAX, subscriptionState } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { companies, invoices, plans } from '../../db/schema/index.js';
-import { bearer, createTenant, type TenantFixture } from '../../test/factories.js';
-import { type FakeCrm, startFakeCrm } from '../../test/fake-crm.js';
+import { CRM_CUSTOMER, call, crm, t, useCrmSuite } from '../../test/crm-suite.js';
+import { createTenant, type TenantFixture } from '../../test/factories.js';
 import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let crm: FakeCrm;
-let t: TestApp;
 let basic: { id: number; name: string; value: number };
 let full: { id: number; name: string; value: number };
 
-const customer = {
-  name: 'Empresa',
-  email: 'financeiro@empresa.test',
-  phone: '11987654321',
-  vat: '295.379.955-93',
-  address: 'Rua A, 1',
-  city: 'São Paulo',
-  state: 'SP',
-  zip: '01001-000',
-  country: 'BR',
-};
 const billing = {
   billing_street: 'Rua A, 1',
   billing_city: 'São Paulo',
@@ -36,31 +22,19 @@ const billing = {
   billing_country: 'BR',
 };
 
+useCrmSuite();
 beforeAll(async () => {
-  crm = await startFakeCrm();
-  t = await createTestApp({ CRM_URL: crm.url, CRM_TOKEN: crm.token });
   const rows = await t.app.ctx.db.select().from(plans);
   basic = rows.find((p) => p.name === 'Básico')!;
   full = rows.find((p) => p.name === 'Completo')!;
 });
-afterAll(async () => {
-  await t.close();
-  await crm.close();
-});
-
-const call = (
-  tenant: TenantFixture,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-) => t.app.inject({ method, url, headers: bearer(tenant.admin), ...(payload ? { payload } : {}) });
 
 /** A company on the Básico plan with a billing profile and its CRM customer. */
 async function crmCompany(): Promise<TenantFixture> {
   const tenant = await createTenant(t.app);
   await t.app.ctx.db.update(companies).set({ planId: basic.id }).where(eq(companies.id, tenant.companyId));
   await call(tenant, 'PUT', '/api/billing/profile', VALID_BILLING_PROFILE);
-  expect((await call(tenant, 'POST', '/api/crm-create-customer', customer)).statusCode).toBe(200);
+  expect((await call(tenant, 'POST', '/api/crm-create-customer', CRM_CUSTOMER)).statusCode).toBe(200);
   return tenant;
 }
 
@@ -186,15 +160,15 @@ describe('the CRM messages reach the user', () => {
   it('customer failures answer ERR_CRM_VERIFY, a customer not found after creation ERR_CRM_CUSTOMER_ID', async () => {
     const c = await createTenant(t.app);
     crm.nextWrite = { status: 400, body: { status: false, message: 'The company field is required.' } };
-    const refused = await call(c, 'POST', '/api/crm-create-customer', customer);
+    const refused = await call(c, 'POST', '/api/crm-create-customer', CRM_CUSTOMER);
     expect(refused.json()).toEqual({ error: 'ERR_CRM_VERIFY', message: 'The company field is required.' });
     // The CRM says yes but the customer cannot be found afterwards.
     crm.nextWrite = { status: 200, body: { status: true, message: 'Client add successful.' } };
-    const lost = await call(c, 'POST', '/api/crm-create-customer', customer);
+    const lost = await call(c, 'POST', '/api/crm-create-customer', CRM_CUSTOMER);
     expect(lost.statusCode).toBe(502);
     expect(lost.json()).toEqual({ error: 'ERR_CRM_CUSTOMER_ID' });
     crm.nextWrite = 'down';
-    await call(c, 'POST', '/api/crm-create-customer', customer).then((r) =>
+    await call(c, 'POST', '/api/crm-create-customer', CRM_CUSTOMER).then((r) =>
       expect(r.json()).toEqual({ error: 'ERR_CRM_VERIFY' }),
     );
   });

@@ -4,27 +4,24 @@
  * from the plan, customers and invoices are the caller company's only.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { companies, plans } from '../../db/schema/index.js';
+import { CRM_CUSTOMER, call, crm, t, useCrmSuite } from '../../test/crm-suite.js';
 import { bearer, createTenant, type TenantFixture } from '../../test/factories.js';
-import { type FakeCrm, startFakeCrm } from '../../test/fake-crm.js';
+import type { FakeCrm } from '../../test/fake-crm.js';
 import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let crm: FakeCrm;
 let customers: FakeCrm['customers'];
 let crmInvoices: FakeCrm['crmInvoices'];
 let seen: FakeCrm['seen'];
 let TOKEN: string;
-let t: TestApp;
 let a: TenantFixture;
 let b: TenantFixture;
 let planId: number;
 
+useCrmSuite();
 beforeAll(async () => {
-  crm = await startFakeCrm();
   ({ customers, crmInvoices, seen, token: TOKEN } = crm);
-  t = await createTestApp({ CRM_URL: crm.url, CRM_TOKEN: TOKEN });
   a = await createTenant(t.app);
   b = await createTenant(t.app);
   const [plan] = await t.app.ctx.db.select().from(plans).where(eq(plans.name, 'Completo'));
@@ -39,35 +36,12 @@ beforeAll(async () => {
     });
   }
 });
-afterAll(async () => {
-  await t.close();
-  await crm.close();
-});
-
-const call = (
-  tenant: TenantFixture,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  payload?: object,
-) => t.app.inject({ method, url, headers: bearer(tenant.admin), ...(payload ? { payload } : {}) });
-
-const customer = {
-  name: 'Empresa',
-  email: 'financeiro@empresa.test',
-  phone: '11987654321',
-  vat: '295.379.955-93',
-  address: 'Rua A, 1',
-  city: 'São Paulo',
-  state: 'SP',
-  zip: '01001-000',
-  country: 'BR',
-};
 
 describe('CRM calls (Perfex)', () => {
   it('verifies, creates and updates the caller company customer with the server token', async () => {
     const missing = await call(a, 'GET', '/api/crm-verify-customer?name=Empresa');
     expect(missing.statusCode).toBe(404);
-    const created = await call(a, 'POST', '/api/crm-create-customer', customer);
+    const created = await call(a, 'POST', '/api/crm-create-customer', CRM_CUSTOMER);
     expect(created.statusCode).toBe(200);
     expect(created.json()).toEqual({ clientid: '100' });
     expect(customers[0]!.company).toMatch(/^Company /); // the company's own name, not the body's
@@ -80,7 +54,7 @@ describe('CRM calls (Perfex)', () => {
       `/api/crm-verify-customer?name=${encodeURIComponent(customers[0]!.company)}`,
     );
     expect(other.statusCode).toBe(404);
-    const updated = await call(a, 'PUT', '/api/crm-update-customer', customer);
+    const updated = await call(a, 'PUT', '/api/crm-update-customer', CRM_CUSTOMER);
     expect(updated.json().message).toBe('Client Update Successful.');
     expect(seen.every((s) => s.token === TOKEN)).toBe(true);
     expect(JSON.stringify([created.json(), verified.json(), updated.json()])).not.toContain(TOKEN);
@@ -195,7 +169,7 @@ describe('CRM calls (Perfex)', () => {
     const victim = await createTenant(t.app);
     const name = `Co B ${Date.now()}`;
     await t.app.ctx.db.update(companies).set({ name }).where(eq(companies.id, victim.companyId));
-    const own = await call(victim, 'POST', '/api/crm-create-customer', customer);
+    const own = await call(victim, 'POST', '/api/crm-create-customer', CRM_CUSTOMER);
     expect(own.statusCode).toBe(200);
     const victimId = own.json().clientid as string;
     // A manually created customer of the same name (no Zapdesk reference) at the CRM too.
@@ -208,7 +182,7 @@ describe('CRM calls (Perfex)', () => {
     expect(read.statusCode).toBe(404);
     expect(read.body).not.toContain(victimId);
     const overwrite = await call(attacker, 'PUT', '/api/crm-update-customer', {
-      ...customer,
+      ...CRM_CUSTOMER,
       id: victimId,
       vat: '111.444.777-35',
     });
@@ -229,7 +203,7 @@ describe('CRM calls (Perfex)', () => {
     expect(after.some((s) => s.method === 'PUT')).toBe(false);
     expect(after.some((s) => s.method === 'POST')).toBe(false);
     // Positive control: the newcomer gets its own customer and invoices to it.
-    const created = await call(attacker, 'POST', '/api/crm-create-customer', customer);
+    const created = await call(attacker, 'POST', '/api/crm-create-customer', CRM_CUSTOMER);
     expect(created.statusCode).toBe(200);
     const ownId = created.json().clientid as string;
     expect(ownId).not.toBe(victimId);

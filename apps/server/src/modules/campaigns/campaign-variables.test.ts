@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, customerNumber, injectMessage, type TenantFixture } from '../../test/factories.js';
-import { campaignsAnyHour, openConnectionFixture } from '../../test/fixtures.js';
-import type { TestApp } from '../../test/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
+import { bearer, customerNumber, injectMessage } from '../../test/factories.js';
+import { campaignsAnyHour } from '../../test/fixtures.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let whatsappId: number;
+useConnectionSuite();
 beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture());
   await campaignsAnyHour(t.app, a.admin);
 });
-afterAll(() => t.close());
 
 async function api(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
   const res = await t.app.inject({ method, url, headers: bearer(a.admin), payload });

@@ -13,7 +13,7 @@ import {
   ZCampaignBody,
   type ZCampaignSettingsBody,
 } from '@zapdesk/shared';
-import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { MediaStore } from '../../channels/media-store.js';
 import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload.js';
@@ -29,6 +29,7 @@ import {
 } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 import type { CampaignEngine } from './campaign-engine.js';
 
 /** Campaigns and shippings per page of GET /campaigns and GET /campaigns/:id/shippings. */
@@ -39,7 +40,6 @@ type CampaignRow = typeof campaigns.$inferSelect & {
   whatsappName: string | null;
 };
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
@@ -164,29 +164,28 @@ export class CampaignService {
    * GET /campaigns: the company's campaigns, newest first, filtered by `searchParam` on the name,
    * 20 a page: `records`, `count` (all matches) and `hasMore`.
    */
-  async list(auth: AuthContext, query: { searchParam: string; pageNumber: number }): Promise<CampaignsPage> {
-    const term = query.searchParam.trim();
+  async list(auth: AuthContext, query: SearchPageQuery): Promise<CampaignsPage> {
     const where = and(
       eq(campaigns.companyId, auth.companyId),
-      term ? ilike(campaigns.name, `%${escapeLike(term)}%`) : undefined,
+      containsTerm(query.searchParam, campaigns.name),
     );
+    const { limit, offset } = pageWindow(query.pageNumber, CAMPAIGNS_PAGE_SIZE);
     const rows = await this.selectCampaigns()
       .where(where)
       .orderBy(desc(campaigns.id))
-      .limit(CAMPAIGNS_PAGE_SIZE + 1)
-      .offset((query.pageNumber - 1) * CAMPAIGNS_PAGE_SIZE);
+      .limit(limit)
+      .offset(offset);
     const [counted] = await this.ctx.db
       .select({ count: sql<number>`count(*)::int` })
       .from(campaigns)
       .where(where);
+    const { page, hasMore } = cutPage(rows, CAMPAIGNS_PAGE_SIZE);
     return {
-      records: rows
-        .slice(0, CAMPAIGNS_PAGE_SIZE)
-        .map((r) =>
-          toCampaign({ ...r.campaign, contactListName: r.contactListName, whatsappName: r.whatsappName }),
-        ),
+      records: page.map((r) =>
+        toCampaign({ ...r.campaign, contactListName: r.contactListName, whatsappName: r.whatsappName }),
+      ),
       count: counted?.count ?? 0,
-      hasMore: rows.length > CAMPAIGNS_PAGE_SIZE,
+      hasMore,
     };
   }
 
@@ -219,34 +218,30 @@ export class CampaignService {
   async shippings(
     auth: AuthContext,
     id: number,
-    query: {
-      searchParam: string;
-      pageNumber: number;
-      status?: CampaignShippingsPage['records'][number]['status'];
-    },
+    query: SearchPageQuery & { status?: CampaignShippingsPage['records'][number]['status'] },
   ): Promise<CampaignShippingsPage> {
     await this.mustFind(auth.companyId, id);
-    const term = query.searchParam.trim();
-    const like = `%${escapeLike(term)}%`;
     const where = and(
       eq(campaignShippings.campaignId, id),
       eq(campaignShippings.companyId, auth.companyId),
       query.status ? eq(campaignShippings.status, query.status) : undefined,
-      term ? or(ilike(campaignShippings.name, like), ilike(campaignShippings.number, like)) : undefined,
+      containsTerm(query.searchParam, campaignShippings.name, campaignShippings.number),
     );
+    const { limit, offset } = pageWindow(query.pageNumber, CAMPAIGNS_PAGE_SIZE);
     const rows = await this.ctx.db
       .select()
       .from(campaignShippings)
       .where(where)
       .orderBy(asc(campaignShippings.id))
-      .limit(CAMPAIGNS_PAGE_SIZE + 1)
-      .offset((query.pageNumber - 1) * CAMPAIGNS_PAGE_SIZE);
+      .limit(limit)
+      .offset(offset);
     const [counted] = await this.ctx.db
       .select({ count: sql<number>`count(*)::int` })
       .from(campaignShippings)
       .where(where);
+    const { page, hasMore } = cutPage(rows, CAMPAIGNS_PAGE_SIZE);
     return {
-      records: rows.slice(0, CAMPAIGNS_PAGE_SIZE).map((s) => ({
+      records: page.map((s) => ({
         id: s.id,
         campaignId: s.campaignId,
         number: s.number,
@@ -261,7 +256,7 @@ export class CampaignService {
         confirmedAt: iso(s.confirmedAt),
       })),
       count: counted?.count ?? 0,
-      hasMore: rows.length > CAMPAIGNS_PAGE_SIZE,
+      hasMore,
     };
   }
 

@@ -1,10 +1,11 @@
 import { ZCampaign, ZCampaignDetail, ZCampaignShippingsPage, ZCampaignsPage } from '@zapdesk/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.js';
 import type { IngestResult } from '../../channels/inbound-pipeline.js';
 import { campaignShippings, campaigns, messages, tickets } from '../../db/schema/index.js';
+import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
   createCompany,
@@ -14,23 +15,17 @@ import {
   customerNumber,
   downgradeToNoFlags,
   injectMessage,
-  type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { campaignsAnyHour, openConnectionFixture } from '../../test/fixtures.js';
+import { campaignsAnyHour } from '../../test/fixtures.js';
 import { PNG } from '../../test/multipart.js';
-import type { TestApp } from '../../test/test-app.js';
 import { CAMPAIGN_PACE_JOB } from './campaign-engine.js';
 import { STEP_BATCH } from './campaign-step.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let whatsappId: number;
+useConnectionSuite();
 beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture());
   await campaignsAnyHour(t.app, a.admin);
 });
-afterAll(() => t.close());
 
 function inject(
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',

@@ -9,17 +9,17 @@ import {
   ZChatBody,
   ZChatMessageBody,
 } from '@zapdesk/shared';
-import { and, asc, desc, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { chatMessages, chats, chatUsers, users } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** Chats per page of GET /chats and messages per page of GET /chats/:id/messages. */
 export const CHATS_PAGE_SIZE = 20;
 export const CHAT_MESSAGES_PAGE_SIZE = 20;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 /** The chats of `ids` (one company) with their participants, in the order of `ids`. */
@@ -139,24 +139,26 @@ async function participantsOf(ctx: AppContext, auth: AuthContext, ids: number[])
 export async function listChats(
   ctx: AppContext,
   auth: AuthContext,
-  query: { searchParam: string; pageNumber: number },
+  query: SearchPageQuery,
 ): Promise<ChatsPage> {
-  const term = query.searchParam.trim();
+  const { limit, offset } = pageWindow(query.pageNumber, CHATS_PAGE_SIZE);
   const rows = await ctx.db
     .select({ id: chats.id })
     .from(chats)
     .innerJoin(chatUsers, and(eq(chatUsers.chatId, chats.id), eq(chatUsers.userId, auth.userId)))
-    .where(
-      and(
-        eq(chats.companyId, auth.companyId),
-        term ? ilike(chats.title, `%${escapeLike(term)}%`) : undefined,
-      ),
-    )
+    .where(and(eq(chats.companyId, auth.companyId), containsTerm(query.searchParam, chats.title)))
     .orderBy(desc(chats.updatedAt), desc(chats.id))
-    .limit(CHATS_PAGE_SIZE + 1)
-    .offset((query.pageNumber - 1) * CHATS_PAGE_SIZE);
-  const page = rows.slice(0, CHATS_PAGE_SIZE).map((r) => r.id);
-  return { records: await loadChats(ctx, auth.companyId, page), hasMore: rows.length > CHATS_PAGE_SIZE };
+    .limit(limit)
+    .offset(offset);
+  const { page, hasMore } = cutPage(rows, CHATS_PAGE_SIZE);
+  return {
+    records: await loadChats(
+      ctx,
+      auth.companyId,
+      page.map((r) => r.id),
+    ),
+    hasMore,
+  };
 }
 
 /**

@@ -7,18 +7,18 @@ import {
   RECURRENCE_MONTHS,
   ZCompanyBody,
 } from '@zapdesk/shared';
-import { asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { asc, count, eq, type SQL, sql } from 'drizzle-orm';
 import type { MediaStore } from '../../channels/media-store.js';
 import type { AppContext } from '../../context.js';
 import { companies, plans, users, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation, pgErrorCode } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { containsTerm, type SearchPageQuery } from '../../lib/search-page.js';
 import { hashPassword } from '../users/users-service.js';
 import type { SessionControl } from '../whatsapp/whatsapp-service.js';
 import { insertCompany, toCompany } from './companies-service.js';
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const userCount = sql<number>`(select count(*)::int from ${users} where ${users.companyId} = ${companies.id})`;
 
 function toRow(row: {
@@ -54,13 +54,8 @@ function rethrow(error: unknown): never {
  * GET /companies (super user, document 3 section 7): a page of companies by name, `searchParam`
  * on name and e-mail, PAGE_SIZE a page, with plan and number of users.
  */
-export async function listCompanies(
-  ctx: AppContext,
-  query: { searchParam: string; pageNumber: number },
-): Promise<CompaniesPage> {
-  const term = query.searchParam.trim();
-  const like = `%${escapeLike(term)}%`;
-  const where = term ? or(ilike(companies.name, like), ilike(companies.email, like)) : undefined;
+export async function listCompanies(ctx: AppContext, query: SearchPageQuery): Promise<CompaniesPage> {
+  const where = containsTerm(query.searchParam, companies.name, companies.email);
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   const [rows, [total]] = await Promise.all([
     selectRows(ctx, where).orderBy(asc(companies.name), asc(companies.id)).limit(PAGE_SIZE).offset(offset),

@@ -1,17 +1,9 @@
 import { DEFAULT_COMPANY_SCHEDULES, ZCompany } from '@zapdesk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTenant, createUser, type TenantFixture } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, createUser } from '../../test/factories.js';
+import { a, b, t, useTenantPairSuite } from '../../test/tenant-pair-suite.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let b: TenantFixture;
-beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  b = await createTenant(t.app);
-});
-afterAll(() => t.close());
+useTenantPairSuite();
 
 const week = DEFAULT_COMPANY_SCHEDULES.map((row) =>
   row.weekdayEn === 'saturday' ? { ...row, startTime: '09:30', endTime: '13:15' } : row,

@@ -25,6 +25,13 @@ import {
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
+import {
+  containsTerm,
+  cutPage,
+  escapeLike,
+  pageWindow,
+  type SearchPageQuery,
+} from '../../lib/search-page.js';
 import { readListSheet, type SheetRow } from './sheet-reader.js';
 
 /** Lists and items per page of GET /contact-lists and GET /contact-list-items. */
@@ -41,8 +48,6 @@ export const VALIDATE_BATCH = 200;
 
 export const CONTACT_LIST_IMPORT_JOB = 'contact-list-import';
 export const CONTACT_LIST_VALIDATE_JOB = 'contact-list-validate';
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const itemColumns = {
   id: contactListItems.id,
@@ -107,25 +112,15 @@ export class ContactListService {
   }
 
   /** GET /contact-lists: the company's lists by name, with `contactsCount`, 20 a page. */
-  async list(
-    companyId: number,
-    query: { searchParam: string; pageNumber: number },
-  ): Promise<ContactListsPage> {
-    const term = query.searchParam.trim();
+  async list(companyId: number, query: SearchPageQuery): Promise<ContactListsPage> {
+    const { limit, offset } = pageWindow(query.pageNumber, CONTACT_LISTS_PAGE_SIZE);
     const rows = await listsWithCount(this.ctx.db)
-      .where(
-        and(
-          eq(contactLists.companyId, companyId),
-          term ? ilike(contactLists.name, `%${escapeLike(term)}%`) : undefined,
-        ),
-      )
+      .where(and(eq(contactLists.companyId, companyId), containsTerm(query.searchParam, contactLists.name)))
       .orderBy(asc(contactLists.name), asc(contactLists.id))
-      .limit(CONTACT_LISTS_PAGE_SIZE + 1)
-      .offset((query.pageNumber - 1) * CONTACT_LISTS_PAGE_SIZE);
-    return {
-      records: rows.slice(0, CONTACT_LISTS_PAGE_SIZE),
-      hasMore: rows.length > CONTACT_LISTS_PAGE_SIZE,
-    };
+      .limit(limit)
+      .offset(offset);
+    const { page, hasMore } = cutPage(rows, CONTACT_LISTS_PAGE_SIZE);
+    return { records: page, hasMore };
   }
 
   /** GET /contact-lists/list: every list of the company by name (selects, campaigns). */
@@ -192,12 +187,13 @@ export class ContactListService {
    */
   async listItems(
     companyId: number,
-    query: { contactListId: number; searchParam: string; pageNumber: number },
+    query: SearchPageQuery & { contactListId: number },
   ): Promise<ContactListItemsPage> {
     await this.get(companyId, query.contactListId);
     const term = query.searchParam.trim();
     const like = `%${escapeLike(term)}%`;
     const digits = term.replace(/\D/g, '');
+    const { limit, offset } = pageWindow(query.pageNumber, CONTACT_LIST_ITEMS_PAGE_SIZE);
     const rows = await this.ctx.db
       .select(itemColumns)
       .from(contactListItems)
@@ -215,12 +211,10 @@ export class ContactListService {
         ),
       )
       .orderBy(asc(contactListItems.name), asc(contactListItems.id))
-      .limit(CONTACT_LIST_ITEMS_PAGE_SIZE + 1)
-      .offset((query.pageNumber - 1) * CONTACT_LIST_ITEMS_PAGE_SIZE);
-    return {
-      contacts: rows.slice(0, CONTACT_LIST_ITEMS_PAGE_SIZE),
-      hasMore: rows.length > CONTACT_LIST_ITEMS_PAGE_SIZE,
-    };
+      .limit(limit)
+      .offset(offset);
+    const { page, hasMore } = cutPage(rows, CONTACT_LIST_ITEMS_PAGE_SIZE);
+    return { contacts: page, hasMore };
   }
 
   /** GET /contact-list-items/:id. @throws ERR_NOT_FOUND. */

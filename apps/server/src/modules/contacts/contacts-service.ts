@@ -8,7 +8,7 @@ import {
   withoutBidiControls,
   ZContactBody,
 } from '@zapdesk/shared';
-import { and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
@@ -19,12 +19,11 @@ import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { dayEnd, dayStart } from '../../lib/local-days.js';
 import { canonicalNumber, numberVariants } from '../../lib/phone-number.js';
+import { containsTerm } from '../../lib/search-page.js';
 
 type ContactInput = z.output<typeof ZContactBody>;
 type ExtraInfo = { id: number; name: string; value: string };
 type ContactRow = typeof contacts.$inferSelect;
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The contact's extra info rows as one JSON array, computed inside the same statement. */
 const extraInfoJson = sql<ExtraInfo[]>`coalesce((
@@ -89,15 +88,11 @@ async function findByNumber(tx: Tx, companyId: number, number: string, exceptId?
  * `{ contacts, count, hasMore }`.
  */
 export async function listContacts(ctx: AppContext, auth: AuthContext, query: ContactsQuery) {
-  const term = query.searchParam.trim();
-  const like = `%${escapeLike(term)}%`;
   const first = query.date ?? query.dateStart;
   const last = query.date ?? query.dateEnd;
   const where = and(
     eq(contacts.companyId, auth.companyId),
-    term
-      ? or(ilike(contacts.name, like), ilike(contacts.number, like), ilike(contacts.email, like))
-      : undefined,
+    containsTerm(query.searchParam, contacts.name, contacts.number, contacts.email),
     first ? sql`${contacts.createdAt} >= ${dayStart(first)}` : undefined,
     last ? sql`${contacts.createdAt} < ${dayEnd(last)}` : undefined,
   );

@@ -7,18 +7,18 @@ import {
   parsePatch,
   ZFileListBody,
 } from '@zapdesk/shared';
-import { and, asc, eq, ilike, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { MediaStore } from '../../channels/media-store.js';
 import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext } from '../../context.js';
 import { fileListOptions, fileLists } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** File lists per page of GET /files. */
 export const FILE_LISTS_PAGE_SIZE = 20;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const listColumns = {
   id: fileLists.id,
   name: fileLists.name,
@@ -79,25 +79,18 @@ async function removeStored(media: MediaStore, companyId: number, names: (string
 export async function listFileLists(
   ctx: AppContext,
   auth: AuthContext,
-  query: { searchParam: string; pageNumber: number },
+  query: SearchPageQuery,
 ): Promise<FileListsPage> {
-  const term = query.searchParam.trim();
+  const { limit, offset } = pageWindow(query.pageNumber, FILE_LISTS_PAGE_SIZE);
   const rows = await ctx.db
     .select(listColumns)
     .from(fileLists)
-    .where(
-      and(
-        eq(fileLists.companyId, auth.companyId),
-        term ? ilike(fileLists.name, `%${escapeLike(term)}%`) : undefined,
-      ),
-    )
+    .where(and(eq(fileLists.companyId, auth.companyId), containsTerm(query.searchParam, fileLists.name)))
     .orderBy(asc(fileLists.name), asc(fileLists.id))
-    .limit(FILE_LISTS_PAGE_SIZE + 1)
-    .offset((query.pageNumber - 1) * FILE_LISTS_PAGE_SIZE);
-  return {
-    files: await withOptions(ctx, auth.companyId, rows.slice(0, FILE_LISTS_PAGE_SIZE)),
-    hasMore: rows.length > FILE_LISTS_PAGE_SIZE,
-  };
+    .limit(limit)
+    .offset(offset);
+  const { page, hasMore } = cutPage(rows, FILE_LISTS_PAGE_SIZE);
+  return { files: await withOptions(ctx, auth.companyId, page), hasMore };
 }
 
 /**

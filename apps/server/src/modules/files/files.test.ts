@@ -9,20 +9,13 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaStore } from '../../channels/media-store.js';
 import { LocalStorage } from '../../lib/storage/local-storage.js';
-import { bearer, createTenantPair, type TenantFixture, type TestUser } from '../../test/factories.js';
+import { bearer, type TestUser } from '../../test/factories.js';
 import { multipartBody, PNG } from '../../test/multipart.js';
 import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { a, b, t, useTenantPairSuite } from '../../test/tenant-pair-suite.js';
 import { getFileListFiles } from './files-service.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let b: TenantFixture;
-beforeAll(async () => {
-  t = await createTestApp();
-  ({ a, b } = await createTenantPair(t.app));
-});
-afterAll(() => t.close());
+useTenantPairSuite();
 /** The app's media store (same folder as buildApp's). */
 const media = () => new MediaStore(new LocalStorage(path.join(t.config.dataDir, 'media')));
 

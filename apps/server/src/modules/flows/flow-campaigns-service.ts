@@ -5,15 +5,14 @@ import {
   parsePatch,
   ZFlowCampaignBody,
 } from '@zapdesk/shared';
-import { and, asc, eq, ilike, or } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { flowCampaigns, flows, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** Flow campaigns per page of GET /flowcampaign. */
 export const FLOW_CAMPAIGNS_PAGE_SIZE = 20;
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const columns = {
   id: flowCampaigns.id,
@@ -80,25 +79,22 @@ export async function getFlowCampaign(ctx: AppContext, companyId: number, id: nu
 export async function listFlowCampaigns(
   ctx: AppContext,
   companyId: number,
-  query: { searchParam: string; pageNumber: number; flowId?: number },
+  query: SearchPageQuery & { flowId?: number },
 ): Promise<FlowCampaignsPage> {
-  const term = query.searchParam.trim();
-  const like = `%${escapeLike(term)}%`;
+  const { limit, offset } = pageWindow(query.pageNumber, FLOW_CAMPAIGNS_PAGE_SIZE);
   const rows = await select(ctx)
     .where(
       and(
         eq(flowCampaigns.companyId, companyId),
         query.flowId ? eq(flowCampaigns.flowId, query.flowId) : undefined,
-        term ? or(ilike(flowCampaigns.name, like), ilike(flowCampaigns.phrase, like)) : undefined,
+        containsTerm(query.searchParam, flowCampaigns.name, flowCampaigns.phrase),
       ),
     )
     .orderBy(asc(flowCampaigns.name), asc(flowCampaigns.id))
-    .limit(FLOW_CAMPAIGNS_PAGE_SIZE + 1)
-    .offset((query.pageNumber - 1) * FLOW_CAMPAIGNS_PAGE_SIZE);
-  return {
-    flow: rows.slice(0, FLOW_CAMPAIGNS_PAGE_SIZE).map((row) => toCampaign(row as Row)),
-    hasMore: rows.length > FLOW_CAMPAIGNS_PAGE_SIZE,
-  };
+    .limit(limit)
+    .offset(offset);
+  const { page, hasMore } = cutPage(rows, FLOW_CAMPAIGNS_PAGE_SIZE);
+  return { flow: page.map((row) => toCampaign(row as Row)), hasMore };
 }
 
 /** @throws ERR_NOT_FOUND (field flowId), ERR_NO_WAPP_FOUND (field whatsappId): not the company's. */

@@ -10,18 +10,17 @@ import {
   type TypedFlowNode,
   ZFlowUpdateBody,
 } from '@zapdesk/shared';
-import { and, asc, eq, ilike, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { flowRuns, flows, queues, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertUrlAllowed } from '../../lib/outbound-url.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 import { decryptSecret, encryptSecret, maskSecret } from '../../lib/secrets.js';
 
 /** Flows per page of GET /flowbuilder. */
 export const FLOWS_PAGE_SIZE = 20;
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * True when the flow's graph names a queue the company no longer has: a ticket node's queue
@@ -97,20 +96,18 @@ export async function getFlow(ctx: AppContext, companyId: number, id: number): P
 export async function listFlows(
   ctx: AppContext,
   companyId: number,
-  query: { searchParam: string; pageNumber: number },
+  query: SearchPageQuery,
 ): Promise<FlowsPage> {
-  const term = query.searchParam.trim();
+  const { limit, offset } = pageWindow(query.pageNumber, FLOWS_PAGE_SIZE);
   const rows = await ctx.db
     .select(listColumns)
     .from(flows)
-    .where(and(eq(flows.companyId, companyId), term ? ilike(flows.name, `%${escapeLike(term)}%`) : undefined))
+    .where(and(eq(flows.companyId, companyId), containsTerm(query.searchParam, flows.name)))
     .orderBy(asc(flows.name), asc(flows.id))
-    .limit(FLOWS_PAGE_SIZE + 1)
-    .offset((query.pageNumber - 1) * FLOWS_PAGE_SIZE);
-  return {
-    flows: rows.slice(0, FLOWS_PAGE_SIZE).map((row) => toFlow(row as FlowRow)),
-    hasMore: rows.length > FLOWS_PAGE_SIZE,
-  };
+    .limit(limit)
+    .offset(offset);
+  const { page, hasMore } = cutPage(rows, FLOWS_PAGE_SIZE);
+  return { flows: page.map((row) => toFlow(row as FlowRow)), hasMore };
 }
 
 /** POST /flowbuilder: a new active flow with no graph yet. */

@@ -1,30 +1,22 @@
 import { type FlowGraph, ZFlow, ZFlowCampaign, ZFlowsPage, ZFlowWithGraph } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { flows, queues } from '../../db/schema/index.js';
 import {
   bearer,
   createQueue,
   createSimulatorConnection,
-  createTenant,
   createUser,
   injectAs,
-  type TenantFixture,
 } from '../../test/factories.js';
 import { multipartBody, PNG } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { a, b, t, useTenantPairSuite } from '../../test/tenant-pair-suite.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let b: TenantFixture;
 let whatsappId: number;
+useTenantPairSuite();
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  b = await createTenant(t.app);
   whatsappId = await createSimulatorConnection(t.app, a.admin);
 });
-afterAll(() => t.close());
 
 const inject = injectAs(() => t.app);
 

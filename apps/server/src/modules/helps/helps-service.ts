@@ -1,33 +1,30 @@
 import { type Help, type HelpBody, type HelpsPage, parsePatch, ZHelpBody } from '@zapdesk/shared';
-import { asc, eq, ilike, or, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { helps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** Helps per page of GET /helps. */
 export const HELPS_PAGE_SIZE = 40;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const columns = { id: helps.id, title: helps.title, description: helps.description, video: helps.video };
 
 /**
  * GET /helps (document 2 section 7, document 3 Helps): help cards by title, `searchParam` on title
  * and description, 40 a page (`records`, `hasMore`). Helps are platform-wide.
  */
-export async function listHelps(
-  ctx: AppContext,
-  query: { searchParam: string; pageNumber: number },
-): Promise<HelpsPage> {
-  const term = query.searchParam.trim();
-  const like = `%${escapeLike(term)}%`;
+export async function listHelps(ctx: AppContext, query: SearchPageQuery): Promise<HelpsPage> {
+  const { limit, offset } = pageWindow(query.pageNumber, HELPS_PAGE_SIZE);
   const rows = await ctx.db
     .select(columns)
     .from(helps)
-    .where(term ? or(ilike(helps.title, like), ilike(helps.description, like)) : undefined)
+    .where(containsTerm(query.searchParam, helps.title, helps.description))
     .orderBy(asc(helps.title), asc(helps.id))
-    .limit(HELPS_PAGE_SIZE + 1)
-    .offset((query.pageNumber - 1) * HELPS_PAGE_SIZE);
-  return { records: rows.slice(0, HELPS_PAGE_SIZE), hasMore: rows.length > HELPS_PAGE_SIZE };
+    .limit(limit)
+    .offset(offset);
+  const { page, hasMore } = cutPage(rows, HELPS_PAGE_SIZE);
+  return { records: page, hasMore };
 }
 
 /** GET /helps/list: every help card by title (the /helps grid). */

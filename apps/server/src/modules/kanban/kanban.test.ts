@@ -4,8 +4,9 @@
  */
 import { companyChannel, KANBAN_PAGE_SIZE, ZKanbanPage } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contacts, tags, tickets } from '../../db/schema/index.js';
+import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
   createCompany,
@@ -15,20 +16,11 @@ import {
   createUser,
   customerNumber,
   injectMessage,
-  type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { openConnectionFixture } from '../../test/fixtures.js';
 import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
-import type { TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let whatsappId: number;
-beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture());
-});
-afterAll(() => t.close());
+useConnectionSuite();
 
 const inject = (method: 'GET' | 'PUT' | 'DELETE', url: string, user: TestUser) =>
   t.app.inject({ method, url, headers: bearer(user) });

@@ -3,33 +3,20 @@
  * across the platform, replaced by an admin, and wrong guesses limited per address.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { whatsapps } from '../../db/schema/index.js';
-import {
-  bearer,
-  createSimulatorConnection,
-  createTenant,
-  customerNumber,
-  type TenantFixture,
-  type TestUser,
-} from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { bearer, createSimulatorConnection, customerNumber, type TestUser } from '../../test/factories.js';
+import { a, b, t, useTenantPairSuite } from '../../test/tenant-pair-suite.js';
 import { API_TOKEN_FAILURES_MAX } from './token-limiter.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let b: TenantFixture;
 let aConnection: number;
 let bConnection: number;
 
+useTenantPairSuite();
 beforeAll(async () => {
-  t = await createTestApp();
-  a = await createTenant(t.app);
-  b = await createTenant(t.app);
   aConnection = await createSimulatorConnection(t.app, a.admin);
   bConnection = await createSimulatorConnection(t.app, b.admin);
 });
-afterAll(() => t.close());
 
 /** POST /api/messages/send with `token` from address `ip`. */
 const send = (token: string, ip: string) =>

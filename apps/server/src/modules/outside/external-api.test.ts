@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, tickets, whatsapps } from '../../db/schema/index.js';
+import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
   createCompany,
@@ -9,16 +10,10 @@ import {
   createUser,
   customerNumber,
   injectMessage,
-  type TenantFixture,
 } from '../../test/factories.js';
-import { openConnectionFixture } from '../../test/fixtures.js';
 import { multipartBody, PNG } from '../../test/multipart.js';
-import type { TestApp } from '../../test/test-app.js';
 import { EXTERNAL_API_RATE_PER_MINUTE } from './external-api.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let whatsappId: number;
 const TOKEN = 'tok_a_0123456789abcdef';
 
 const send = (token: string | undefined, payload: object) =>
@@ -38,11 +33,10 @@ const outbox = async (number: string) => {
   return res.json() as { body?: string; kind?: string; mediaType?: string }[];
 };
 
+useConnectionSuite();
 beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture());
   await t.app.ctx.db.update(whatsapps).set({ token: TOKEN }).where(eq(whatsapps.id, whatsappId));
 });
-afterAll(() => t.close());
 
 describe('POST /api/messages/send', () => {
   it('sends a text to a new number: contact and pending ticket created, the stored message id answered', async () => {

@@ -9,7 +9,7 @@ import {
   type TestSessionResult,
   ZQueueIntegrationBody,
 } from '@zapdesk/shared';
-import { and, asc, count, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { BotServiceError } from '../../automation/bots/bot-error.js';
 import { detectIntent } from '../../automation/bots/dialogflow-runner.js';
 import { typebotStart } from '../../automation/bots/typebot-runner.js';
@@ -19,6 +19,7 @@ import type { Tx } from '../../db/client.js';
 import { queueIntegrations, queues, tickets, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertUrlAllowed, outboundPolicy } from '../../lib/outbound-url.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 import { queueIntegrationView } from '../../lib/secret-views.js';
 import { decryptSecret, encryptSecret } from '../../lib/secrets.js';
 
@@ -26,7 +27,6 @@ import { decryptSecret, encryptSecret } from '../../lib/secrets.js';
 export const INTEGRATIONS_PAGE_SIZE = 20;
 
 type Row = typeof queueIntegrations.$inferSelect;
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The API form: the service-account JSON never leaves the server. */
 function present(row: Row): QueueIntegration {
@@ -65,29 +65,23 @@ export async function assertIntegrationOfCompany(
 export async function listIntegrations(
   ctx: AppContext,
   companyId: number,
-  query: { searchParam: string; pageNumber: number },
+  query: SearchPageQuery,
 ): Promise<QueueIntegrationsPage> {
-  const term = query.searchParam.trim();
-  const like = `%${escapeLike(term)}%`;
   const where = and(
     eq(queueIntegrations.companyId, companyId),
-    term
-      ? sql`(${ilike(queueIntegrations.name, like)} or ${ilike(queueIntegrations.type, like)})`
-      : undefined,
+    containsTerm(query.searchParam, queueIntegrations.name, queueIntegrations.type),
   );
+  const { limit, offset } = pageWindow(query.pageNumber, INTEGRATIONS_PAGE_SIZE);
   const rows = await ctx.db
     .select()
     .from(queueIntegrations)
     .where(where)
     .orderBy(asc(queueIntegrations.name), asc(queueIntegrations.id))
-    .limit(INTEGRATIONS_PAGE_SIZE + 1)
-    .offset((query.pageNumber - 1) * INTEGRATIONS_PAGE_SIZE);
+    .limit(limit)
+    .offset(offset);
   const [total] = await ctx.db.select({ n: count() }).from(queueIntegrations).where(where);
-  return {
-    queueIntegrations: rows.slice(0, INTEGRATIONS_PAGE_SIZE).map(present),
-    count: total?.n ?? 0,
-    hasMore: rows.length > INTEGRATIONS_PAGE_SIZE,
-  };
+  const { page, hasMore } = cutPage(rows, INTEGRATIONS_PAGE_SIZE);
+  return { queueIntegrations: page.map(present), count: total?.n ?? 0, hasMore };
 }
 
 async function getRow(ctx: AppContext, companyId: number, id: number): Promise<Row> {

@@ -6,7 +6,7 @@ import {
   type QuickMessagesPage,
   ZQuickMessageBody,
 } from '@zapdesk/shared';
-import { and, asc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { MediaStore } from '../../channels/media-store.js';
 import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext } from '../../context.js';
@@ -14,11 +14,11 @@ import { quickMessages } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** Quick messages per page of GET /quick-messages. */
 export const QUICK_MESSAGES_PAGE_SIZE = 20;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const columns = {
   id: quickMessages.id,
   shortcode: quickMessages.shortcode,
@@ -87,26 +87,20 @@ export async function listComposerQuickMessages(ctx: AppContext, auth: AuthConte
 export async function listQuickMessages(
   ctx: AppContext,
   auth: AuthContext,
-  query: { searchParam: string; pageNumber: number },
+  query: SearchPageQuery,
 ): Promise<QuickMessagesPage> {
-  const term = query.searchParam.trim();
-  const like = `%${escapeLike(term)}%`;
+  const { limit, offset } = pageWindow(query.pageNumber, QUICK_MESSAGES_PAGE_SIZE);
   const rows = await ctx.db
     .select(columns)
     .from(quickMessages)
     .where(
-      and(
-        visible(auth),
-        term ? or(ilike(quickMessages.shortcode, like), ilike(quickMessages.message, like)) : undefined,
-      ),
+      and(visible(auth), containsTerm(query.searchParam, quickMessages.shortcode, quickMessages.message)),
     )
     .orderBy(asc(quickMessages.shortcode), asc(quickMessages.id))
-    .limit(QUICK_MESSAGES_PAGE_SIZE + 1)
-    .offset((query.pageNumber - 1) * QUICK_MESSAGES_PAGE_SIZE);
-  return {
-    records: rows.slice(0, QUICK_MESSAGES_PAGE_SIZE),
-    hasMore: rows.length > QUICK_MESSAGES_PAGE_SIZE,
-  };
+    .limit(limit)
+    .offset(offset);
+  const { page, hasMore } = cutPage(rows, QUICK_MESSAGES_PAGE_SIZE);
+  return { records: page, hasMore };
 }
 
 /** GET /quick-messages/:id: a visible quick message. @throws ERR_NOT_FOUND. */

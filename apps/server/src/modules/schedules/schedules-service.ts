@@ -6,7 +6,7 @@ import {
   type SchedulesPage,
   ZScheduleBody,
 } from '@zapdesk/shared';
-import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { fillVariables } from '../../automation/message-variables.js';
 import type { MediaStore } from '../../channels/media-store.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
@@ -24,6 +24,7 @@ import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
 import { companyRefusal } from '../../lib/company-entitlement.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** Schedules per page of GET /schedules. */
 export const SCHEDULES_PAGE_SIZE = 20;
@@ -48,7 +49,6 @@ interface ScheduleTicket {
 }
 
 const keyOf = (scheduleId: number) => `schedule-${scheduleId}`;
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const columns = {
   id: schedules.id,
@@ -148,12 +148,8 @@ export class ScheduleService {
    * GET /schedules: the company's schedules by sendAt (newest first), filtered by `searchParam` on
    * the body and the contact's name and by `contactId`, 20 a page (`schedules`, `hasMore`).
    */
-  async list(
-    auth: AuthContext,
-    query: { searchParam: string; pageNumber: number; contactId?: number },
-  ): Promise<SchedulesPage> {
-    const term = query.searchParam.trim();
-    const like = `%${escapeLike(term)}%`;
+  async list(auth: AuthContext, query: SearchPageQuery & { contactId?: number }): Promise<SchedulesPage> {
+    const { limit, offset } = pageWindow(query.pageNumber, SCHEDULES_PAGE_SIZE);
     const rows = await this.ctx.db
       .select(columns)
       .from(schedules)
@@ -162,16 +158,14 @@ export class ScheduleService {
         and(
           eq(schedules.companyId, auth.companyId),
           query.contactId ? eq(schedules.contactId, query.contactId) : undefined,
-          term ? or(ilike(schedules.body, like), ilike(contacts.name, like)) : undefined,
+          containsTerm(query.searchParam, schedules.body, contacts.name),
         ),
       )
       .orderBy(desc(schedules.sendAt), asc(schedules.id))
-      .limit(SCHEDULES_PAGE_SIZE + 1)
-      .offset((query.pageNumber - 1) * SCHEDULES_PAGE_SIZE);
-    return {
-      schedules: rows.slice(0, SCHEDULES_PAGE_SIZE).map((r) => toSchedule(r as Row)),
-      hasMore: rows.length > SCHEDULES_PAGE_SIZE,
-    };
+      .limit(limit)
+      .offset(offset);
+    const { page, hasMore } = cutPage(rows, SCHEDULES_PAGE_SIZE);
+    return { schedules: page.map((r) => toSchedule(r as Row)), hasMore };
   }
 
   private async assertContact(companyId: number, contactId: number): Promise<void> {

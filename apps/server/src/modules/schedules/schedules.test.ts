@@ -1,7 +1,8 @@
 import { ZSchedule, ZSchedulesPage } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages, schedules, tickets } from '../../db/schema/index.js';
+import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
   createCompany,
@@ -12,21 +13,12 @@ import {
   downgradeToNoFlags,
   injectAs,
   setDueDate,
-  type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { openConnectionFixture } from '../../test/fixtures.js';
 import { fileUpload, PNG } from '../../test/multipart.js';
-import type { TestApp } from '../../test/test-app.js';
 import { SCHEDULE_SEND_JOB } from './schedules-service.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let whatsappId: number;
-beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture());
-});
-afterAll(() => t.close());
+useConnectionSuite();
 
 const inject = injectAs(() => t.app);
 

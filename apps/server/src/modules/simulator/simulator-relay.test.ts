@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
 import {
   bearer,
   createSimulatorConnection,
@@ -14,7 +13,7 @@ import {
   injectMessage,
   type TenantFixture,
 } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { buildSecondNode, createTestApp, type TestApp } from '../../test/test-app.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -26,14 +25,8 @@ describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)('simulator calls acros
 
   beforeAll(async () => {
     node1 = await createTestApp({ REDIS_URL: redisUrl! });
-    node2 = await buildApp({
-      config: { ...node1.config, nodeId: `${node1.config.nodeId}-2` },
-      database: node1.database,
-      secrets: node1.app.ctx.secrets,
-      logger: false,
-      // No shared simulator network: node 2's phones are not node 1's (separate processes).
-    });
-    await node2.ready();
+    // No shared simulator network: node 2's phones are not node 1's (separate processes).
+    node2 = await buildSecondNode(node1);
     tenant = await createTenant(node1.app);
     whatsappId = await createSimulatorConnection(node1.app, tenant.admin);
   });

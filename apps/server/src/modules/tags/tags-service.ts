@@ -1,16 +1,16 @@
 import { parsePatch, type Tag, type TagBody, type TagsPage, ZTagBody } from '@zapdesk/shared';
-import { and, asc, count, eq, ilike, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { tags, tickets, ticketTags } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
+import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
 import { findTickets } from '../tickets/ticket-repository.js';
 
 /** Tags per page of GET /tags. */
 export const TAGS_PAGE_SIZE = 20;
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const tagColumns = { id: tags.id, name: tags.name, color: tags.color, kanban: tags.kanban };
 
 /**
@@ -20,19 +20,20 @@ const tagColumns = { id: tags.id, name: tags.name, color: tags.color, kanban: ta
 export async function listTags(
   ctx: AppContext,
   companyId: number,
-  query: { searchParam: string; pageNumber: number },
+  query: SearchPageQuery,
 ): Promise<TagsPage> {
-  const term = query.searchParam.trim();
+  const { limit, offset } = pageWindow(query.pageNumber, TAGS_PAGE_SIZE);
   const rows = await ctx.db
     .select({ ...tagColumns, ticketsCount: count(ticketTags.ticketId) })
     .from(tags)
     .leftJoin(ticketTags, and(eq(ticketTags.companyId, companyId), eq(ticketTags.tagId, tags.id)))
-    .where(and(eq(tags.companyId, companyId), term ? ilike(tags.name, `%${escapeLike(term)}%`) : undefined))
+    .where(and(eq(tags.companyId, companyId), containsTerm(query.searchParam, tags.name)))
     .groupBy(tags.id)
     .orderBy(asc(tags.name), asc(tags.id))
-    .limit(TAGS_PAGE_SIZE + 1)
-    .offset((query.pageNumber - 1) * TAGS_PAGE_SIZE);
-  return { tags: rows.slice(0, TAGS_PAGE_SIZE), hasMore: rows.length > TAGS_PAGE_SIZE };
+    .limit(limit)
+    .offset(offset);
+  const { page, hasMore } = cutPage(rows, TAGS_PAGE_SIZE);
+  return { tags: page, hasMore };
 }
 
 /** GET /tags/kanban: the company's kanban lanes by name, as `{ lista }`. */

@@ -1,35 +1,29 @@
 import { ZSchedule } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages, schedules, tickets } from '../../db/schema/index.js';
+import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
   createQueue,
   createUser,
   customerNumber,
   injectAs,
-  type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { openConnectionFixture } from '../../test/fixtures.js';
-import type { TestApp } from '../../test/test-app.js';
 
 // Every route that writes onto a ticket (or onto a contact's live ticket) refuses an agent who may
 // not open that ticket, with the answer of GET /messages/:ticketId (403 ERR_NO_PERMISSION), and
 // nothing reaches the phone; the agent's own queue and an admin pass.
 
-let t: TestApp;
-let a: TenantFixture;
-let whatsappId: number;
 /** A queue the agent is not in, and its own agent. */
 let queueB: number;
 let agentB: TestUser;
+useConnectionSuite();
 beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture());
   queueB = await createQueue(t.app, a.companyId);
   agentB = await createUser(t.app, a.companyId, { queueIds: [queueB] });
 });
-afterAll(() => t.close());
 
 const inject = injectAs(() => t.app);
 

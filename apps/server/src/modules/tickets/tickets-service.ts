@@ -11,6 +11,7 @@ import { assertMayActOnTicket, loadViewer, type Viewer, visibleWhere } from '../
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
+import { escapeLike } from '../../lib/search-page.js';
 import { assertPromptOfCompany } from '../prompts/prompts-service.js';
 import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
 import {
@@ -29,8 +30,6 @@ export { intArrayParam, localDayRange, type TicketsQueryParsed } from './ticket-
 
 /** Tickets per page of GET /tickets. */
 export const TICKETS_PAGE_SIZE = 40;
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function dayRange(column: typeof tickets.createdAt | typeof tickets.updatedAt, day: string): SQL {
   const { start, end } = localDayRange(day);

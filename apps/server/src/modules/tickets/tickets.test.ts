@@ -1,8 +1,9 @@
 import { ZTicketsPage } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { protocolOf } from '../../automation/message-variables.js';
 import { messages, settings, tags, tickets, users } from '../../db/schema/index.js';
+import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
   createQueue,
@@ -11,20 +12,11 @@ import {
   createUser,
   customerNumber,
   injectMessage,
-  type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { openConnectionFixture } from '../../test/fixtures.js';
-import type { TestApp } from '../../test/test-app.js';
 import { AUTOMATIC_MESSAGES } from './tickets-service.js';
 
-let t: TestApp;
-let a: TenantFixture;
-let whatsappId: number;
-beforeAll(async () => {
-  ({ t, a, whatsappId } = await openConnectionFixture());
-});
-afterAll(() => t.close());
+useConnectionSuite();
 
 const list = async (user: TestUser, query = '') =>
   ZTicketsPage.parse(

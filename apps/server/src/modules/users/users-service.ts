@@ -8,7 +8,7 @@ import {
   V,
   ZCreateUserBody,
 } from '@zapdesk/shared';
-import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { companies, plans, queues, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
@@ -16,6 +16,7 @@ import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
 import { hashPassword } from '../../lib/password.js';
+import { containsTerm, type SearchPageQuery } from '../../lib/search-page.js';
 import { userView, viewerOf } from '../../lib/secret-views.js';
 import { companyVisibilityRooms, visibilityRooms } from '../../realtime/visibility-rooms.js';
 import { revokeSessions } from '../auth/sessions.js';
@@ -24,10 +25,6 @@ import { findPublicUser, selectPublicUsers, toPublicUser } from './user-reposito
 
 export { hashPassword } from '../../lib/password.js';
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /**
  * GET /users (core section 7): a page of the company's users matching `searchParam` on name or
  * e-mail, ordered by name, PAGE_SIZE per page, with the total `count`.
@@ -35,17 +32,11 @@ function escapeLike(text: string): string {
 export async function listUsers(
   ctx: AppContext,
   auth: AuthContext,
-  query: { searchParam: string; pageNumber: number },
+  query: SearchPageQuery,
 ): Promise<UsersPage> {
   const companyId = auth.companyId;
   const viewer = viewerOf(auth);
-  const term = query.searchParam.trim();
-  const where = and(
-    eq(users.companyId, companyId),
-    term
-      ? or(ilike(users.name, `%${escapeLike(term)}%`), ilike(users.email, `%${escapeLike(term)}%`))
-      : undefined,
-  );
+  const where = and(eq(users.companyId, companyId), containsTerm(query.searchParam, users.name, users.email));
   const offset = (query.pageNumber - 1) * PAGE_SIZE;
   const [rows, [total]] = await Promise.all([
     selectPublicUsers(ctx.db, where).orderBy(asc(users.name), asc(users.id)).limit(PAGE_SIZE).offset(offset),

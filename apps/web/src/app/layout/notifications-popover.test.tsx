@@ -1,21 +1,16 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMessage, createTicket } from '../../features/tickets/test-fixtures';
 import { applyAppMessageEvent, viewerOf } from '../../features/tickets/tickets-cache';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
-import { renderWithProviders } from '../../test/render';
+import { renderWithLocation } from '../../test/render';
 import { scrollBoxTo, stubAllBoxHeights } from '../../test/scroll';
 import { NotificationsPopover } from './notifications-popover';
 
 vi.mock('../../features/tickets/notification-sound', () => ({ playNotificationSound: vi.fn() }));
 const { playNotificationSound } = await import('../../features/tickets/notification-sound');
-
-function Location() {
-  return <div data-testid="location">{useLocation().pathname}</div>;
-}
 
 describe('NotificationsPopover', () => {
   const unread = createTicket({
@@ -45,20 +40,7 @@ describe('NotificationsPopover', () => {
   });
 
   const renderPopover = (user: ReturnType<typeof createSessionUser>) =>
-    renderWithProviders(
-      <Routes>
-        <Route
-          path="*"
-          element={
-            <>
-              <Location />
-              <NotificationsPopover />
-            </>
-          }
-        />
-      </Routes>,
-      { user, route: '/tickets' },
-    );
+    renderWithLocation(<NotificationsPopover />, { user, route: '/tickets' });
 
   it('lists unread tickets and opens one on click', async () => {
     const user = userEvent.setup();

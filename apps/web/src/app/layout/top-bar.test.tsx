@@ -1,30 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { renderWithProviders } from '../../test/render';
+import { renderWithLocation } from '../../test/render';
 import { TopBar } from './top-bar';
 
-function Location() {
-  return <div data-testid="location">{useLocation().pathname}</div>;
-}
-
 const renderBar = (compact: boolean, profile: 'admin' | 'user' = 'admin') =>
-  renderWithProviders(
-    <Routes>
-      <Route
-        path="*"
-        element={
-          <>
-            <Location />
-            <TopBar onToggleMenu={() => {}} zIndex={1} compact={compact} />
-          </>
-        }
-      />
-    </Routes>,
-    { user: createSessionUser({ profile }), route: '/tickets' },
-  );
+  renderWithLocation(<TopBar onToggleMenu={() => {}} zIndex={1} compact={compact} />, {
+    user: createSessionUser({ profile }),
+    route: '/tickets',
+  });
 
 describe('TopBar', () => {
   // The counters stay loading: this test is about the buttons.

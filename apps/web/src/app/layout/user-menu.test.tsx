@@ -1,34 +1,16 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { LanguageMenu } from '../../features/common/language-menu';
 import { createSessionUser } from '../../test/fixtures';
-import { renderWithProviders } from '../../test/render';
+import { renderWithLocation, renderWithProviders } from '../../test/render';
 import { UserMenu } from './user-menu';
-
-function Location() {
-  return <div data-testid="location">{useLocation().pathname}</div>;
-}
 
 describe('UserMenu (its menu a lazy chunk)', () => {
   it('renders no menu until opened, then logs out and goes to /login', async () => {
     const user = userEvent.setup();
     const logout = vi.fn(async () => {});
-    renderWithProviders(
-      <Routes>
-        <Route
-          path="*"
-          element={
-            <>
-              <Location />
-              <UserMenu />
-            </>
-          }
-        />
-      </Routes>,
-      { user: createSessionUser(), route: '/tickets', session: { logout } },
-    );
+    renderWithLocation(<UserMenu />, { user: createSessionUser(), route: '/tickets', session: { logout } });
     expect(screen.queryByTestId('logout')).toBeNull();
     await user.click(screen.getByTestId('user-menu-button'));
     expect(await screen.findByTestId('profile')).toBeTruthy();

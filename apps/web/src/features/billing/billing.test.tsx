@@ -3,7 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type Invoice, subscriptionState } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answerUser, BILLING_PLANS, listPlan } from '../../test/billing';
+import { answerUser, BILLING_PLANS, BILLING_PROFILE, billingInvoice, listPlan } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -14,23 +14,7 @@ import { PlansPage, planButton } from './plans-page';
 
 const PLANS = BILLING_PLANS;
 
-const invoice = (overrides: Partial<Invoice>): Invoice => ({
-  id: 1,
-  companyId: 1,
-  planId: 2,
-  detail: 'Básico #2 MENSAL',
-  value: 99.9,
-  dueDate: '2030-01-01T00:00:00.000Z',
-  status: 'open',
-  period: 'MENSAL',
-  provider: 'manual',
-  pixCode: null,
-  paymentLink: null,
-  paidAt: null,
-  createdAt: '2029-01-01T00:00:00.000Z',
-  updatedAt: '2029-01-01T00:00:00.000Z',
-  ...overrides,
-});
+const invoice = billingInvoice;
 
 describe('subscription state and plan buttons (document 3 section 4)', () => {
   it('is subscribed only with a paid and an open invoice on the company plan', () => {
@@ -194,18 +178,7 @@ describe('plans page, CRM path', () => {
         if (url === '/api/billing/info') return json(200, { provider: 'crm', pixReady: false });
         if (url === '/api/billing/profile' && init?.method === 'PUT')
           return json(200, JSON.parse(String(init.body)));
-        if (url === '/api/billing/profile')
-          return json(200, {
-            name: 'Acme',
-            email: 'a@acme.test',
-            phone: '(11) 98765-4321',
-            cnpjCpf: '295.379.955-93',
-            address: 'Rua A',
-            city: 'São Paulo',
-            state: 'SP',
-            zipcode: '01001-000',
-            country: 'BR',
-          });
+        if (url === '/api/billing/profile') return json(200, BILLING_PROFILE);
         const own = answerUser(url, init);
         if (own) return own;
         if (url.startsWith('/api/crm-verify-customer')) return json(404, { error: 'ERR_NOT_FOUND' });

@@ -3,7 +3,7 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { BillingProfile, Invoice } from '@zapdesk/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BILLING_PLANS } from '../../test/billing';
+import { BILLING_PLANS, billingInvoice } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -13,22 +13,7 @@ import { applyPaymentEvent } from './payment-events';
 
 const PLANS = BILLING_PLANS;
 
-const OPEN: Invoice = {
-  id: 4,
-  companyId: 1,
-  planId: 2,
-  detail: 'Básico #2 MENSAL',
-  value: 99.9,
-  dueDate: '2030-01-01T00:00:00.000Z',
-  status: 'open',
-  period: 'MENSAL',
-  provider: 'manual',
-  pixCode: null,
-  paymentLink: null,
-  paidAt: null,
-  createdAt: '2029-01-01T00:00:00.000Z',
-  updatedAt: '2029-01-01T00:00:00.000Z',
-};
+const OPEN: Invoice = billingInvoice({ id: 4 });
 
 const PROFILE: BillingProfile = {
   name: 'Ana Lima',

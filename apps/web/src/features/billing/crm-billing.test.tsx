@@ -2,42 +2,23 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Invoice } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answerUser, BILLING_PLANS, listPlan } from '../../test/billing';
+import { answerUser, BILLING_PLANS, BILLING_PROFILE, billingInvoice, listPlan } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { InvoicesPage } from './invoices-page';
 import { PlansPage } from './plans-page';
 
-const invoice = (overrides: Partial<Invoice>): Invoice => ({
-  id: 1,
-  companyId: 1,
-  planId: 2,
-  detail: 'Básico #2 MENSAL',
-  value: 99.9,
-  dueDate: '2030-01-01T15:30:00',
-  status: 'open',
-  period: 'MENSAL',
-  provider: 'crm',
-  pixCode: null,
-  paymentLink: 'https://crm.example/invoice/9/h',
-  paidAt: null,
-  createdAt: '2029-01-01T00:00:00.000Z',
-  updatedAt: '2029-01-01T00:00:00.000Z',
-  ...overrides,
-});
+/** A CRM invoice: due at 15:30 local time, paid through the CRM's link. */
+const invoice = (overrides: Partial<Invoice>): Invoice =>
+  billingInvoice({
+    dueDate: '2030-01-01T15:30:00',
+    provider: 'crm',
+    paymentLink: 'https://crm.example/invoice/9/h',
+    ...overrides,
+  });
 
-const PROFILE = {
-  name: 'Acme',
-  email: 'a@acme.test',
-  phone: '(11) 98765-4321',
-  cnpjCpf: '295.379.955-93',
-  address: 'Rua A',
-  city: 'São Paulo',
-  state: 'SP',
-  zipcode: '01001-000',
-  country: 'BR',
-};
+const PROFILE = BILLING_PROFILE;
 
 type Handler = (url: string, init: RequestInit | undefined) => Response | undefined;
 

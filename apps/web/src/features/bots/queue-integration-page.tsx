@@ -2,7 +2,6 @@ import { TableCell, TableRow } from '@mui/material';
 import type { QueueIntegration } from '@zapdesk/shared';
 import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
@@ -52,9 +51,7 @@ function IntegrationsList() {
     >
       <DataTable
         testId="integrations-table"
-        stickyHeader
-        sx={{ flex: 1 }}
-        onScroll={loadMoreOnScroll(list)}
+        pages={list}
         head={
           <>
             <TableCell width={60} />

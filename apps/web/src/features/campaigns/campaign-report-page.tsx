@@ -22,7 +22,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/format';
-import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { DataTable } from '../common/data-table';
 import { NotFoundPage } from '../common/not-found-page';
 import { usePageRows, useSearchParam } from '../common/use-list-page';
@@ -168,9 +167,7 @@ function CampaignReport({ id }: { id: number }) {
       </Stack>
       <DataTable
         testId="campaign-report-table"
-        stickyHeader
-        sx={{ flex: 1 }}
-        onScroll={loadMoreOnScroll(shippings)}
+        pages={shippings}
         head={
           <>
             <TableCell>{t('campaigns.report.table.name')}</TableCell>

@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { formatDateTime } from '../../lib/format';
-import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { errorMessage } from '../../lib/notify';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
@@ -68,9 +67,7 @@ export function CampaignsPage() {
     >
       <DataTable
         testId="campaigns-table"
-        stickyHeader
-        sx={{ flex: 1 }}
-        onScroll={loadMoreOnScroll(list)}
+        pages={list}
         head={
           <>
             <TableCell>{t('campaigns.table.name')}</TableCell>

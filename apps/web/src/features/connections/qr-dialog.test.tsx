@@ -1,32 +1,19 @@
-import type { EventEmitter } from 'node:events';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type ReactNode, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useRealtime } from '../../app/use-realtime';
 import { writeSession } from '../../lib/storage';
+import { fake } from '../../test/fake-socket';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { QrDialog } from './qr-dialog';
 
-const fake = vi.hoisted(() => ({ socket: null as null | EventEmitter }));
-
-vi.mock('../../lib/socket', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../lib/socket')>();
-  const { EventEmitter: Emitter } = await import('node:events');
-  return {
-    ...actual,
-    connectSocket: () => {
-      const socket = Object.assign(new Emitter(), {
-        disconnect: vi.fn(),
-        io: Object.assign(new Emitter(), { opts: {} }),
-      });
-      fake.socket = socket;
-      return socket;
-    },
-  };
-});
+vi.mock('../../lib/socket', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../lib/socket')>()),
+  connectSocket: (await import('../../test/fake-socket')).connectFakeSocket,
+}));
 
 const me = createSessionUser({ id: 5, companyId: 3, profile: 'admin' });
 

@@ -16,7 +16,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError } from '../../lib/api';
-import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { validationText } from '../../lib/validation-text';
 import { useCurrentUser } from '../auth/session-context';
 import { DataTable } from '../common/data-table';
@@ -201,9 +200,7 @@ export function ContactListItemsPage() {
       )}
       <DataTable
         testId="contact-list-items-table"
-        stickyHeader
-        sx={{ flex: 1 }}
-        onScroll={loadMoreOnScroll(list)}
+        pages={list}
         head={
           <>
             <TableCell width={60} />

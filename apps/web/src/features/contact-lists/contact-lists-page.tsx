@@ -5,7 +5,6 @@ import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { ActionIconButton, RowActions } from '../common/row-actions';
@@ -45,9 +44,7 @@ export function ContactListsPage() {
     >
       <DataTable
         testId="contact-lists-table"
-        stickyHeader
-        sx={{ flex: 1 }}
-        onScroll={loadMoreOnScroll(list)}
+        pages={list}
         head={
           <>
             <TableCell>{t('contactListsPage.table.name')}</TableCell>

@@ -3,7 +3,6 @@ import { can } from '@zapdesk/shared';
 import { lazy, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
-import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
@@ -74,9 +73,7 @@ function FlowCampaignsList() {
     >
       <DataTable
         testId="flow-campaigns-table"
-        stickyHeader
-        sx={{ flex: 1 }}
-        onScroll={loadMoreOnScroll(list)}
+        pages={list}
         head={
           <>
             <TableCell>{t('flows.campaigns.name')}</TableCell>

@@ -21,7 +21,6 @@ import { lazy, type MouseEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
@@ -99,9 +98,7 @@ function FlowsList() {
     >
       <DataTable
         testId="flows-table"
-        stickyHeader
-        sx={{ flex: 1 }}
-        onScroll={loadMoreOnScroll(list)}
+        pages={list}
         head={
           <>
             <TableCell>{t('flows.table.name')}</TableCell>

@@ -1,12 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SessionUser } from '@zapdesk/shared';
-import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
 import { json } from '../../test/http';
-import { renderWithProviders } from '../../test/render';
+import { renderWithLocation } from '../../test/render';
 import { NewTicketModal } from './new-ticket-modal';
 import { createTicket } from './test-fixtures';
 
@@ -22,25 +21,8 @@ const maria = {
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
-function Location() {
-  return <div data-testid="location">{useLocation().pathname}</div>;
-}
-
 function renderModal(user: SessionUser, onClose = vi.fn()) {
-  renderWithProviders(
-    <Routes>
-      <Route
-        path="*"
-        element={
-          <>
-            <Location />
-            <NewTicketModal onClose={onClose} />
-          </>
-        }
-      />
-    </Routes>,
-    { user, route: '/tickets' },
-  );
+  renderWithLocation(<NewTicketModal onClose={onClose} />, { user, route: '/tickets' });
   return onClose;
 }
 

@@ -1,33 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Ticket } from '@zapdesk/shared';
-import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
-import { renderWithProviders } from '../../test/render';
+import { renderWithLocation } from '../../test/render';
 import { createMessage, createTicket } from './test-fixtures';
 import { TicketListItem } from './ticket-list-item';
 
-function Location() {
-  return <div data-testid="location">{useLocation().pathname}</div>;
-}
-
 function renderItem(ticket: Ticket, user = createSessionUser({ id: 7 })) {
-  return renderWithProviders(
-    <Routes>
-      <Route
-        path="*"
-        element={
-          <>
-            <Location />
-            <TicketListItem ticket={ticket} />
-          </>
-        }
-      />
-    </Routes>,
-    { user, route: '/tickets' },
-  );
+  return renderWithLocation(<TicketListItem ticket={ticket} />, { user, route: '/tickets' });
 }
 
 describe('TicketListItem', () => {
