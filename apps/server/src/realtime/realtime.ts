@@ -62,13 +62,17 @@ export interface SocketData {
  */
 export type RealtimeListener = (companyId: number, channel: ChannelName, payload: unknown) => void;
 
-/** Told of a user's socket that just connected (on this node), after it joined its rooms. */
+/**
+ * Told of a user's socket that just connected (on this node), after it joined its rooms; or, for
+ * `onDisconnect`, of one that just closed (it has left its rooms).
+ */
 export type ConnectListener = (auth: AccessClaims) => void;
 
 export class Realtime {
   readonly io: Server;
   readonly #listeners: RealtimeListener[] = [];
   readonly #connectListeners: ConnectListener[] = [];
+  readonly #disconnectListeners: ConnectListener[] = [];
 
   constructor(
     server: HttpServer,
@@ -108,19 +112,32 @@ export class Realtime {
         ...rooms,
       ]);
       socket.emit('ready');
-      for (const listener of this.#connectListeners) {
-        try {
-          listener(auth);
-        } catch (error) {
-          this.log.error({ err: error }, 'connect listener failed');
-        }
-      }
+      this.#tell(this.#connectListeners, auth);
+      socket.on('disconnect', () => this.#tell(this.#disconnectListeners, auth));
     });
+  }
+
+  #tell(listeners: ConnectListener[], auth: AccessClaims): void {
+    for (const listener of listeners) {
+      try {
+        listener(auth);
+      } catch (error) {
+        this.log.error({ err: error }, 'connect listener failed');
+      }
+    }
   }
 
   /** Calls `listener` for every socket that connects to this node (automatic assignment's trigger). */
   onConnect(listener: ConnectListener): void {
     this.#connectListeners.push(listener);
+  }
+
+  /**
+   * Calls `listener` for every socket of this node that disconnects, whatever the reason (the
+   * offline hand-back of automatic assignment checks then whether the user has any socket left).
+   */
+  onDisconnect(listener: ConnectListener): void {
+    this.#disconnectListeners.push(listener);
   }
 
   /**
