@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { tickets } from '../db/schema/index.js';
 import { type ConnectedTenant, customerSays, flushJobs, openOneQueueTenant } from '../test/conversation.js';
 import { bearer, createUser, customerNumber, type TestUser } from '../test/factories.js';
-import { listenLocally, openSocket, socketReady } from '../test/sockets.js';
+import { listenLocally, socketSet } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { HAND_BACK_JOB } from './auto-assign.js';
 
@@ -22,14 +22,8 @@ afterAll(async () => {
 describe('offline hand-back of automatic assignment', () => {
   let s: ConnectedTenant;
   let second: TestUser;
-  const sockets: Socket[] = [];
-
-  const online = async (user: TestUser) => {
-    const socket = openSocket(url, user.token);
-    sockets.push(socket);
-    await socketReady(socket);
-    return socket;
-  };
+  const sockets = socketSet(() => url);
+  const online = sockets.online;
   const run = () => t.app.jobs.drain();
   const api = (user: TestUser, method: 'PUT' | 'POST', path: string, payload: object) =>
     t.app.inject({ method, url: `/api${path}`, headers: bearer(user), payload });
@@ -60,9 +54,7 @@ describe('offline hand-back of automatic assignment', () => {
     const res = await api(s.admin, 'PUT', `/queue/${s.queueId}`, { autoAssignment: 'round_robin' });
     expect(res.statusCode).toBe(200);
   });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
-  });
+  afterEach(() => sockets.closeAll());
 
   it('gives back only the unanswered tickets of assigning queues after the grace, to an available agent', async () => {
     expect((await api(s.admin, 'PUT', '/settings/autoAssignGraceMinutes', { value: '7' })).statusCode).toBe(

@@ -7,6 +7,25 @@ export function openSocket(url: string, token: string): Socket {
   return connect(url, { transports: ['websocket'], reconnection: false, forceNew: true, query: { token } });
 }
 
+/**
+ * Sockets a test opens for its users on `url()` (read at each call) and closes together:
+ * `online(user)` resolves once the socket is ready; `closeAll()` goes in the test's afterEach.
+ */
+export function socketSet(url: () => string) {
+  const open: Socket[] = [];
+  return {
+    async online(user: { token: string }): Promise<Socket> {
+      const socket = openSocket(url(), user.token);
+      open.push(socket);
+      await socketReady(socket);
+      return socket;
+    },
+    closeAll(): void {
+      for (const socket of open.splice(0)) socket.disconnect();
+    },
+  };
+}
+
 /** Resolves when the server sent `ready` (the socket joined its rooms). */
 export function socketReady(socket: Socket): Promise<void> {
   return new Promise((resolve, reject) => {
