@@ -1,42 +1,34 @@
 import { companyChannel } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tickets } from '../db/schema/index.js';
 import { type ConnectedTenant, customerSays, flushJobs, openOneQueueTenant } from '../test/conversation.js';
 import { bearer, createUser, customerNumber, type TestUser } from '../test/factories.js';
-import { listenLocally, socketSet } from '../test/sockets.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { listeningTestApp, socketSet } from '../test/sockets.js';
 import { HAND_BACK_JOB } from './auto-assign.js';
 
-let t: TestApp;
-let url: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  url = await listenLocally(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const live = listeningTestApp();
 
 describe('offline hand-back of automatic assignment', () => {
   let s: ConnectedTenant;
   let second: TestUser;
-  const sockets = socketSet(() => url);
+  const sockets = socketSet(() => live.url);
   const online = sockets.online;
-  const run = () => t.app.jobs.drain();
+  const run = () => live.t.app.jobs.drain();
   const api = (user: TestUser, method: 'PUT' | 'POST', path: string, payload: object) =>
-    t.app.inject({ method, url: `/api${path}`, headers: bearer(user), payload });
-  const row = async (id: number) => (await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, id)))[0]!;
+    live.t.app.inject({ method, url: `/api${path}`, headers: bearer(user), payload });
+  const row = async (id: number) =>
+    (await live.t.app.ctx.db.select().from(tickets).where(eq(tickets.id, id)))[0]!;
   const write = async (n: number) => {
     const ids: number[] = [];
     for (let i = 0; i < n; i++)
-      ids.push((await customerSays(t.app, s, customerNumber(), 'Oi', run)).ticketId);
+      ids.push((await customerSays(live.t.app, s, customerNumber(), 'Oi', run)).ticketId);
     return ids;
   };
   /** The agent's hand-back jobs still waiting, with their delay in seconds. */
   const waitingJobs = async (userId: number) => {
-    const { rows } = await t.database.executor.executeSql(
+    const { rows } = await live.t.database.executor.executeSql(
       `select extract(epoch from (start_after - created_on))::int as delay from pgboss.job
        where name = $1 and state = 'created' and data->>'userId' = $2`,
       [HAND_BACK_JOB, String(userId)],
@@ -49,8 +41,8 @@ describe('offline hand-back of automatic assignment', () => {
   };
 
   beforeEach(async () => {
-    s = await openOneQueueTenant(t.app);
-    second = await createUser(t.app, s.companyId, { queueIds: [s.queueId] });
+    s = await openOneQueueTenant(live.t.app);
+    second = await createUser(live.t.app, s.companyId, { queueIds: [s.queueId] });
     const res = await api(s.admin, 'PUT', `/queue/${s.queueId}`, { autoAssignment: 'round_robin' });
     expect(res.statusCode).toBe(200);
   });
@@ -70,7 +62,10 @@ describe('offline hand-back of automatic assignment', () => {
     // A ticket in a queue that does not assign by itself stays too.
     const other = await api(s.admin, 'POST', '/queue', { name: `Manual ${Date.now()}`, color: '#336699' });
     expect(other.statusCode, other.body).toBe(201);
-    await t.app.ctx.db.update(tickets).set({ queueId: other.json().id }).where(eq(tickets.id, elsewhere!));
+    await live.t.app.ctx.db
+      .update(tickets)
+      .set({ queueId: other.json().id })
+      .where(eq(tickets.id, elsewhere!));
 
     await goOffline(socket, s.agent.id);
     expect(await waitingJobs(s.agent.id)).toEqual([7 * 60]);
@@ -81,7 +76,7 @@ describe('offline hand-back of automatic assignment', () => {
     const watcher = await online(second);
     const events: { action: string; ticket?: { id: number; userId: number | null } }[] = [];
     watcher.on(companyChannel(s.companyId, 'ticket'), (payload) => events.push(payload));
-    await flushJobs(t, HAND_BACK_JOB, true);
+    await flushJobs(live.t, HAND_BACK_JOB, true);
     expect(await row(unanswered!)).toMatchObject({ status: 'open', userId: second.id });
     expect(await row(answered!)).toMatchObject({ status: 'open', userId: s.agent.id });
     expect(await row(elsewhere!)).toMatchObject({ status: 'open', userId: s.agent.id });
@@ -98,10 +93,10 @@ describe('offline hand-back of automatic assignment', () => {
     await online(s.agent);
     await expect.poll(() => waitingJobs(s.agent.id)).toHaveLength(0);
     await online(second);
-    await flushJobs(t, HAND_BACK_JOB, true);
+    await flushJobs(live.t, HAND_BACK_JOB, true);
     expect(await row(id!)).toMatchObject({ status: 'open', userId: s.agent.id });
     // A job that runs anyway (it had started) checks the sockets again.
-    expect(await t.app.assigner.handBack({ companyId: s.companyId, userId: s.agent.id })).toEqual([]);
+    expect(await live.t.app.assigner.handBack({ companyId: s.companyId, userId: s.agent.id })).toEqual([]);
     expect((await row(id!)).userId).toBe(s.agent.id);
   });
 
@@ -118,9 +113,9 @@ describe('offline hand-back of automatic assignment', () => {
 
   it('schedules nothing for an agent of no assigning queue', async () => {
     await api(s.admin, 'PUT', `/queue/${s.queueId}`, { autoAssignment: 'off' });
-    expect(await t.app.assigner.agentLeft({ companyId: s.companyId, userId: s.agent.id })).toBe(false);
+    expect(await live.t.app.assigner.agentLeft({ companyId: s.companyId, userId: s.agent.id })).toBe(false);
     await api(s.admin, 'PUT', `/queue/${s.queueId}`, { autoAssignment: 'least_busy' });
-    expect(await t.app.assigner.agentLeft({ companyId: s.companyId, userId: s.agent.id })).toBe(true);
+    expect(await live.t.app.assigner.agentLeft({ companyId: s.companyId, userId: s.agent.id })).toBe(true);
   });
 
   it('refuses a grace outside 1..1440 minutes with the field', async () => {

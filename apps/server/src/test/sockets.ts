@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestApp, type TestApp } from './test-app.js';
 
 /** Opens a websocket-only socket.io client to `url` with `token` (no reconnection). */
 export function openSocket(url: string, token: string): Socket {
@@ -69,4 +71,20 @@ const MARKER = 'test-marker';
 export async function listenLocally(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/**
+ * A test app listening on loopback for the whole file (built in beforeAll, closed in afterAll):
+ * read `live.t` and `live.url` inside the tests.
+ */
+export function listeningTestApp(env: Record<string, string> = {}): { t: TestApp; url: string } {
+  const live = { t: undefined as unknown as TestApp, url: '' };
+  beforeAll(async () => {
+    live.t = await createTestApp(env);
+    live.url = await listenLocally(live.t.app);
+  });
+  afterAll(async () => {
+    await live.t?.close();
+  });
+  return live;
 }

@@ -1,49 +1,42 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tickets } from '../../db/schema/index.js';
 import { type ConnectedTenant, customerSays, openOneQueueTenant } from '../../test/conversation.js';
 import { bearer, createTenant, createUser, customerNumber, type TestUser } from '../../test/factories.js';
-import { listenLocally, openSocket, socketReady } from '../../test/sockets.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { listeningTestApp, openSocket, socketReady } from '../../test/sockets.js';
 
-let t: TestApp;
-let url: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  url = await listenLocally(t.app);
-});
-afterAll(async () => {
-  await t.close();
-});
+const live = listeningTestApp();
 
 describe('GET /users/load', () => {
   let s: ConnectedTenant;
   let second: TestUser;
   const load = (user: TestUser) =>
-    t.app.inject({ method: 'GET', url: '/api/users/load', headers: bearer(user) });
+    live.t.app.inject({ method: 'GET', url: '/api/users/load', headers: bearer(user) });
   const take = (id: number, userId: number, status: 'open' | 'pending' | 'closed') =>
-    t.app.ctx.db.update(tickets).set({ userId, status }).where(eq(tickets.id, id));
+    live.t.app.ctx.db.update(tickets).set({ userId, status }).where(eq(tickets.id, id));
 
   beforeAll(async () => {
-    s = await openOneQueueTenant(t.app);
-    second = await createUser(t.app, s.companyId, { queueIds: [s.queueId] });
+    s = await openOneQueueTenant(live.t.app);
+    second = await createUser(live.t.app, s.companyId, { queueIds: [s.queueId] });
     const ids: number[] = [];
     for (let i = 0; i < 4; i++) {
-      ids.push((await customerSays(t.app, s, customerNumber(), 'Oi', () => t.app.jobs.drain())).ticketId);
+      ids.push(
+        (await customerSays(live.t.app, s, customerNumber(), 'Oi', () => live.t.app.jobs.drain())).ticketId,
+      );
     }
     await take(ids[0]!, s.agent.id, 'open');
     await take(ids[1]!, s.agent.id, 'open');
     await take(ids[2]!, s.agent.id, 'closed');
     await take(ids[3]!, second.id, 'pending');
     // Another company's open tickets count for nobody here.
-    const other = await createTenant(t.app);
+    const other = await createTenant(live.t.app);
     expect((await load(other.admin)).json().map((r: { id: number }) => r.id)).not.toContain(s.agent.id);
   });
 
   it("answers each agent's open tickets, capacity, availability, live socket and queues", async () => {
     expect(
       (
-        await t.app.inject({
+        await live.t.app.inject({
           method: 'PUT',
           url: `/api/users/${s.agent.id}`,
           headers: bearer(s.admin),
@@ -51,13 +44,13 @@ describe('GET /users/load', () => {
         })
       ).statusCode,
     ).toBe(200);
-    await t.app.inject({
+    await live.t.app.inject({
       method: 'PUT',
       url: `/api/users/${second.id}`,
       headers: bearer(second),
       payload: { availability: 'away' },
     });
-    const socket = openSocket(url, s.agent.token);
+    const socket = openSocket(live.url, s.agent.token);
     await socketReady(socket);
     try {
       const res = await load(s.admin);
