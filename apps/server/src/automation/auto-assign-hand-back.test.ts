@@ -3,7 +3,13 @@ import { eq } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tickets } from '../db/schema/index.js';
-import { type ConnectedTenant, customerSays, flushJobs, openOneQueueTenant } from '../test/conversation.js';
+import {
+  type ConnectedTenant,
+  customerSays,
+  flushJobs,
+  openOneQueueTenant,
+  putSetting,
+} from '../test/conversation.js';
 import { bearer, createUser, customerNumber, type TestUser } from '../test/factories.js';
 import { listeningTestApp, socketSet } from '../test/sockets.js';
 import { HAND_BACK_JOB } from './auto-assign.js';
@@ -49,6 +55,8 @@ describe('offline hand-back of automatic assignment', () => {
   afterEach(() => sockets.closeAll());
 
   it('gives back only the unanswered tickets of assigning queues after the grace, to an available agent', async () => {
+    // The greeting on assignment is automatic: it does not count as the agent's answer.
+    await putSetting(live.t.app, s.companyId, 'sendGreetingAccepted', 'enabled');
     expect((await api(s.admin, 'PUT', '/settings/autoAssignGraceMinutes', { value: '7' })).statusCode).toBe(
       200,
     );
