@@ -170,6 +170,11 @@ describe('automatic assignment', () => {
     await second.getByTestId('top-bar-more').click();
     const item = second.getByTestId('more-availability');
     assert.equal(await item.textContent(), 'Away');
+    // axe reads colours as drawn: the menu's opening transition (opacity) must be over.
+    await second.waitForFunction(() => {
+      const paper = document.querySelector('[data-testid="top-bar-more-menu"]')?.parentElement;
+      return paper !== null && paper !== undefined && getComputedStyle(paper).opacity === '1';
+    });
     await assertAccessible(second, 'more menu at 360 px', ['[data-testid="top-bar-more-menu"]']);
     await item.click();
     await second.getByTestId('top-bar-more').click();
