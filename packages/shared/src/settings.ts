@@ -36,3 +36,29 @@ export const DEFAULT_SETTINGS: Record<SettingKey, string> = {
 export function isValidSettingValue(key: SettingKey, value: string): boolean {
   return (SETTING_VALUES[key] as readonly string[]).includes(value);
 }
+
+/**
+ * Company settings holding a whole number, with their bounds and the value a company without the
+ * row has (docs/automation.md "Automatic assignment"): `autoAssignGraceMinutes` is how long an
+ * agent may stay without a live socket before their unanswered tickets go back to the queue.
+ */
+export const NUMBER_SETTINGS = {
+  autoAssignGraceMinutes: { min: 1, max: 1440, default: 5 },
+} as const;
+export type NumberSettingKey = keyof typeof NUMBER_SETTINGS;
+
+/** True when `key` is a number setting. */
+export function isNumberSetting(key: string): key is NumberSettingKey {
+  return Object.hasOwn(NUMBER_SETTINGS, key);
+}
+
+/** True when `value` is a whole number within the bounds of number setting `key`. */
+export function isValidNumberSetting(key: NumberSettingKey, value: string): boolean {
+  const { min, max } = NUMBER_SETTINGS[key];
+  return /^\d{1,9}$/.test(value) && Number(value) >= min && Number(value) <= max;
+}
+
+/** The stored text `value` of number setting `key` as a number; the key's default when missing or invalid. */
+export function numberSettingOf(key: NumberSettingKey, value: string | null | undefined): number {
+  return value != null && isValidNumberSetting(key, value) ? Number(value) : NUMBER_SETTINGS[key].default;
+}

@@ -1,6 +1,7 @@
 /**
  * Automatic assignment on two nodes sharing one database and one Redis: many waiting tickets,
- * both nodes assigning at once, agents connected to one node only. Runs when TEST_REDIS_URL is set
+ * both nodes assigning at once, agents connected to one node only; the offline hand-back asks every
+ * node for the agent's sockets. Runs when TEST_REDIS_URL is set
  * (presence crosses nodes through the Redis adapter); on Postgres when TEST_DATABASE_URL is set.
  */
 import { and, count, eq, inArray } from 'drizzle-orm';
@@ -11,6 +12,7 @@ import { contacts, queues, tickets, users } from '../db/schema/index.js';
 import { createTenant, createUser, type TenantFixture, type TestUser } from '../test/factories.js';
 import { listenLocally, openSocket, socketReady } from '../test/sockets.js';
 import { buildSecondNode, createTestApp, type TestApp } from '../test/test-app.js';
+import { HAND_BACK_JOB } from './auto-assign.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const TICKETS = 200;
@@ -21,17 +23,20 @@ describe.runIf(redisUrl)('automatic assignment on two nodes', () => {
   let tenant: TenantFixture;
   let agents: TestUser[];
   const sockets: Socket[] = [];
+  let node2Url = '';
+  let url1 = '';
 
   beforeAll(async () => {
     node1 = await createTestApp({ REDIS_URL: redisUrl! });
     node2 = await buildSecondNode(node1);
-    const url = await listenLocally(node2);
+    node2Url = await listenLocally(node2);
+    url1 = await listenLocally(node1.app);
     tenant = await createTenant(node1.app);
     agents = [tenant.agent];
     for (let i = 0; i < 3; i++)
       agents.push(await createUser(node1.app, tenant.companyId, { queueIds: [tenant.queueId] }));
     for (const agent of agents) {
-      const socket = openSocket(url, agent.token);
+      const socket = openSocket(node2Url, agent.token);
       sockets.push(socket);
       await socketReady(socket);
     }
@@ -117,5 +122,33 @@ describe.runIf(redisUrl)('automatic assignment on two nodes', () => {
     );
     const given = extra.reduce((a, b) => a + b, 0);
     expect(given).toBe(Math.max(0, 40 - load(agents[3]!.id)));
+  });
+
+  it("checks an agent's sockets on every node before scheduling or doing the offline hand-back", async () => {
+    const { companyId, queueId } = tenant;
+    await node1.app.ctx.db
+      .update(queues)
+      .set({ autoAssignment: 'round_robin' })
+      .where(eq(queues.id, queueId));
+    const agent = await createUser(node1.app, companyId, { queueIds: [queueId] });
+    const waiting = async () => {
+      const { rows } = await node1.database.executor.executeSql(
+        `select id from pgboss.job where name = $1 and state = 'created' and data->>'userId' = $2`,
+        [HAND_BACK_JOB, String(agent.id)],
+      );
+      return rows.length;
+    };
+    // Connected to node 2 only: node 1 sees the socket and neither schedules nor gives anything back.
+    const socket = openSocket(node2Url, agent.token);
+    await socketReady(socket);
+    expect(await node1.app.assigner.agentLeft({ companyId, userId: agent.id })).toBe(false);
+    expect(await node1.app.assigner.handBack({ companyId, userId: agent.id })).toEqual([]);
+    // The last socket closes on node 2: a job waits; the agent comes back on node 1: it is cancelled.
+    socket.disconnect();
+    await expect.poll(waiting).toBe(1);
+    const back = openSocket(url1, agent.token);
+    sockets.push(back);
+    await socketReady(back);
+    await expect.poll(waiting).toBe(0);
   });
 });

@@ -1,6 +1,5 @@
 import { companyChannel } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
-import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messages, tickets, users as usersTable, whatsapps } from '../db/schema/index.js';
 import {
@@ -12,7 +11,7 @@ import {
 } from '../test/conversation.js';
 import { bearer, createUser, customerNumber, type TestUser } from '../test/factories.js';
 import { flowEdge, flowNode } from '../test/flow-fixture.js';
-import { listenLocally, openSocket, socketReady } from '../test/sockets.js';
+import { listenLocally, socketSet } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 import { pickAgent } from './auto-assign.js';
 import { FLOW_STEP_JOB } from './flows/flow-engine.js';
@@ -47,14 +46,8 @@ describe('pickAgent', () => {
 describe('automatic assignment', () => {
   let s: ConnectedTenant;
   let second: TestUser;
-  const sockets: Socket[] = [];
-
-  const online = async (user: TestUser) => {
-    const socket = openSocket(url, user.token);
-    sockets.push(socket);
-    await socketReady(socket);
-    return socket;
-  };
+  const sockets = socketSet(() => url);
+  const online = sockets.online;
   const run = () => t.app.jobs.drain();
   const setQueue = async (autoAssignment: string) => {
     const res = await t.app.inject({
@@ -81,9 +74,7 @@ describe('automatic assignment', () => {
     s = await openOneQueueTenant(t.app);
     second = await createUser(t.app, s.companyId, { queueIds: [s.queueId] });
   });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
-  });
+  afterEach(() => sockets.closeAll());
 
   it('is off by default: tickets wait for Accept', async () => {
     await online(s.agent);

@@ -1,9 +1,10 @@
+import { numberSettingOf } from '@zapdesk/shared';
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { OutboundSender } from '../channels/outbound-sender.js';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/client.js';
 import { settingEnabled } from '../db/company-rows.js';
-import { queues, tickets, userQueues, users } from '../db/schema/index.js';
+import { queues, settings, tickets, userQueues, users } from '../db/schema/index.js';
 import { findTicket } from '../db/ticket-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { AUTOMATIC_MESSAGES } from './automatic-messages.js';
@@ -20,6 +21,21 @@ export interface AutoAssignJob {
   queueId?: number;
   userId?: number;
 }
+
+/**
+ * The job that gives back to their queues the unanswered tickets of an agent who has stayed without
+ * a live socket for the company's grace period (`autoAssignGraceMinutes`).
+ */
+export const HAND_BACK_JOB = 'auto-assign-hand-back';
+
+/** Whose tickets to give back. */
+export interface HandBackJob {
+  companyId: number;
+  userId: number;
+}
+
+/** One agent's hand-back jobs share a key: a reconnect cancels the one waiting. */
+const handBackKey = (job: HandBackJob) => `user:${job.companyId}:${job.userId}`;
 
 /** Most tickets one run hands out per queue (the job runs again while some remain). */
 const BATCH = 200;
@@ -91,9 +107,99 @@ export class AutoAssigner {
         key: (job) => `company:${job.companyId}`,
       },
     );
-    this.ctx.realtime.onConnect(
-      (auth) => void this.request({ companyId: auth.companyId, userId: auth.userId }),
+    jobs.define<HandBackJob>(
+      HAND_BACK_JOB,
+      async (job) => {
+        await this.handBack(job);
+      },
+      { key: handBackKey },
     );
+    this.ctx.realtime.onConnect((auth) => {
+      const who = { companyId: auth.companyId, userId: auth.userId };
+      void this.request(who);
+      void jobs
+        .cancelKey(HAND_BACK_JOB, handBackKey(who))
+        .catch((error) => this.ctx.log.warn({ err: error, ...who }, 'hand-back cancel failed'));
+    });
+    this.ctx.realtime.onDisconnect(
+      (auth) =>
+        void this.agentLeft({ companyId: auth.companyId, userId: auth.userId }).catch((error) =>
+          this.ctx.log.warn({ err: error, userId: auth.userId }, 'hand-back schedule failed'),
+        ),
+    );
+  }
+
+  /**
+   * After one of the agent's sockets closed: when they have no live socket left on any node and
+   * belong to a queue that assigns automatically, schedules the hand-back job after the company's
+   * grace period (`autoAssignGraceMinutes`, default 5), replacing one already waiting.
+   * @returns whether a job was scheduled.
+   */
+  async agentLeft(job: HandBackJob): Promise<boolean> {
+    const jobs = this.#jobs;
+    if (!jobs) return false;
+    const { db, realtime } = this.ctx;
+    if ((await realtime.connectedUsers(job.companyId, [job.userId])).size > 0) return false;
+    const [assigning] = await db
+      .select({ id: queues.id })
+      .from(userQueues)
+      .innerJoin(queues, eq(queues.id, userQueues.queueId))
+      .where(
+        and(
+          eq(userQueues.companyId, job.companyId),
+          eq(userQueues.userId, job.userId),
+          sql`${queues.autoAssignment} <> 'off'`,
+        ),
+      )
+      .limit(1);
+    if (!assigning) return false;
+    const [grace] = await db
+      .select({ value: settings.value })
+      .from(settings)
+      .where(and(eq(settings.companyId, job.companyId), eq(settings.key, 'autoAssignGraceMinutes')));
+    const minutes = numberSettingOf('autoAssignGraceMinutes', grace?.value);
+    await jobs.cancelKey(HAND_BACK_JOB, handBackKey(job));
+    await jobs.send(HAND_BACK_JOB, job, { startAfterSeconds: minutes * 60 });
+    return true;
+  }
+
+  /**
+   * Runs the hand-back job: unless the agent has a live socket again (on any node), their open
+   * tickets of assigning queues that still wait for a first answer (no message sent by an agent
+   * since `acceptedAt`; automatic messages do not count) become pending and nobody's, move rooms
+   * with a `ticket` event, and their queues are run again so an available agent gets them.
+   * @returns the tickets given back.
+   */
+  async handBack(job: HandBackJob): Promise<number[]> {
+    const { db, realtime } = this.ctx;
+    if ((await realtime.connectedUsers(job.companyId, [job.userId])).size > 0) return [];
+    const back = await db
+      .update(tickets)
+      .set({ status: 'pending', userId: null, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(tickets.companyId, job.companyId),
+          eq(tickets.userId, job.userId),
+          eq(tickets.status, 'open'),
+          eq(tickets.isGroup, false),
+          sql`${tickets.queueId} in (select q.id from queues q where q.company_id = ${job.companyId} and q.auto_assignment <> 'off')`,
+          sql`not exists (select 1 from messages m where m.ticket_id = ${tickets.id} and m.from_me
+            and m.user_id is not null and m.created_at >= coalesce(${tickets.acceptedAt}, ${tickets.createdAt}))`,
+        ),
+      )
+      .returning({ id: tickets.id, queueId: tickets.queueId });
+    for (const { id, queueId } of back) {
+      const after = await findTicket(db, job.companyId, id);
+      if (!after) continue;
+      realtime.ticketMoved({ companyId: job.companyId, queueId, userId: job.userId, status: 'open' }, after, {
+        action: 'update',
+        ticket: after,
+      });
+    }
+    for (const queueId of new Set(back.map((t) => t.queueId))) {
+      if (queueId !== null) await this.request({ companyId: job.companyId, queueId });
+    }
+    return back.map((t) => t.id);
   }
 
   /** Queues a run; a failure to queue is logged, never thrown at the caller. */

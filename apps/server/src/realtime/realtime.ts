@@ -70,7 +70,10 @@ export type UserEventListener = (
   payload: unknown,
 ) => void;
 
-/** Told of a user's socket that just connected (on this node), after it joined its rooms. */
+/**
+ * Told of a user's socket that just connected (on this node), after it joined its rooms; or, for
+ * `onDisconnect`, of one that just closed (it has left its rooms).
+ */
 export type ConnectListener = (auth: AccessClaims) => void;
 
 export class Realtime {
@@ -79,6 +82,7 @@ export class Realtime {
   readonly #userListeners: UserEventListener[] = [];
   readonly #connectListeners: ConnectListener[] = [];
   readonly #heartbeatListeners: ConnectListener[] = [];
+  readonly #disconnectListeners: ConnectListener[] = [];
 
   constructor(
     server: HttpServer,
@@ -119,6 +123,7 @@ export class Realtime {
       ]);
       socket.emit('ready');
       this.#tell(this.#connectListeners, auth, 'connect');
+      socket.on('disconnect', () => this.#tell(this.#disconnectListeners, auth, 'disconnect'));
       // The client's status heartbeat (core section 9: every SOCKET_HEARTBEAT_MS).
       socket.on('userStatus', () => this.#tell(this.#heartbeatListeners, auth, 'heartbeat'));
     });
@@ -142,6 +147,14 @@ export class Realtime {
   /** Calls `listener` for every socket that connects to this node (automatic assignment's trigger). */
   onConnect(listener: ConnectListener): void {
     this.#connectListeners.push(listener);
+  }
+
+  /**
+   * Calls `listener` for every socket of this node that disconnects, whatever the reason (the
+   * offline hand-back of automatic assignment checks then whether the user has any socket left).
+   */
+  onDisconnect(listener: ConnectListener): void {
+    this.#disconnectListeners.push(listener);
   }
 
   /**

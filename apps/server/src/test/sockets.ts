@@ -1,10 +1,31 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestApp, type TestApp } from './test-app.js';
 
 /** Opens a websocket-only socket.io client to `url` with `token` (no reconnection). */
 export function openSocket(url: string, token: string): Socket {
   return connect(url, { transports: ['websocket'], reconnection: false, forceNew: true, query: { token } });
+}
+
+/**
+ * Sockets a test opens for its users on `url()` (read at each call) and closes together:
+ * `online(user)` resolves once the socket is ready; `closeAll()` goes in the test's afterEach.
+ */
+export function socketSet(url: () => string) {
+  const open: Socket[] = [];
+  return {
+    async online(user: { token: string }): Promise<Socket> {
+      const socket = openSocket(url(), user.token);
+      open.push(socket);
+      await socketReady(socket);
+      return socket;
+    },
+    closeAll(): void {
+      for (const socket of open.splice(0)) socket.disconnect();
+    },
+  };
 }
 
 /** Resolves when the server sent `ready` (the socket joined its rooms). */
@@ -50,4 +71,20 @@ const MARKER = 'test-marker';
 export async function listenLocally(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/**
+ * A test app listening on loopback for the whole file (built in beforeAll, closed in afterAll):
+ * read `live.t` and `live.url` inside the tests.
+ */
+export function listeningTestApp(env: Record<string, string> = {}): { t: TestApp; url: string } {
+  const live = { t: undefined as unknown as TestApp, url: '' };
+  beforeAll(async () => {
+    live.t = await createTestApp(env);
+    live.url = await listenLocally(live.t.app);
+  });
+  afterAll(async () => {
+    await live.t?.close();
+  });
+  return live;
 }

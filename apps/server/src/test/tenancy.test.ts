@@ -719,6 +719,7 @@ describe('cross-company access', () => {
     const lists: [string, number[]][] = [
       ['/api/users', [a.admin.id, a.agent.id]],
       ['/api/users/list', [a.admin.id, a.agent.id]],
+      ['/api/users/load', [a.admin.id, a.agent.id]],
       ['/api/queue', [a.queueId]],
       ['/api/whatsapp', [conn.whatsappId]],
       ['/api/tickets?showAll=true', [conn.ticketId]],

@@ -44,7 +44,7 @@ import {
   applyTicketEvent,
   viewerOf,
 } from '../features/tickets/tickets-cache';
-import { applyUserEvent } from '../features/users/users-cache';
+import { applySessionUserEvent, applyUserEvent } from '../features/users/users-cache';
 import { onSessionRefreshed } from '../lib/api';
 import { reloadPage } from '../lib/browser';
 import i18n from '../lib/i18n';
@@ -93,9 +93,10 @@ export function useRealtime(user: SessionUser): void {
         }, RELOAD_DELAY_MS),
       );
     });
-    const offUser = onCompanyChannel(socket, companyId, 'user', (payload) =>
-      applyUserEvent(queryClient, payload),
-    );
+    const offUser = onCompanyChannel(socket, companyId, 'user', (payload) => {
+      applyUserEvent(queryClient, payload);
+      applySessionUserEvent(session.current, payload);
+    });
     const offWhatsapp = onCompanyChannel(socket, companyId, 'whatsapp', (payload) =>
       applyWhatsappEvent(queryClient, payload),
     );

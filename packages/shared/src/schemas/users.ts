@@ -82,6 +82,22 @@ export type UpdateUserBody = z.input<typeof ZUpdateUserBody>;
 
 export const ZUserListItem = z.object({ id: z.number(), name: z.string() });
 
+/**
+ * One agent's load (GET /users/load, admins): open tickets held now, capacity (`maxOpenTickets`, 0 =
+ * unlimited), what they say of themselves, whether they have a live socket on any node, their queues.
+ */
+export const ZUserLoad = z.object({
+  id: z.number(),
+  name: z.string(),
+  profile: ZProfile,
+  openTickets: z.number(),
+  maxOpenTickets: z.number(),
+  availability: ZAvailability,
+  online: z.boolean(),
+  queues: z.array(ZQueueRef),
+});
+export type UserLoad = z.infer<typeof ZUserLoad>;
+
 export const ZUsersPage = pageOf('users', ZPublicUser).extend({ count: z.number() });
 export type UsersPage = z.infer<typeof ZUsersPage>;
 

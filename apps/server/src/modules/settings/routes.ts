@@ -1,4 +1,6 @@
 import {
+  isNumberSetting,
+  isValidNumberSetting,
   isValidSettingValue,
   SETTING_KEYS,
   type SettingKey,
@@ -18,8 +20,7 @@ import { adminRoute, userRoute } from '../../lib/guards.js';
  *   key does not allow.
  */
 export async function updateSetting(ctx: AppContext, companyId: number, key: string, value: string) {
-  if (!SETTING_KEYS.includes(key as SettingKey)) throw new AppError('ERR_NO_SETTING_FOUND');
-  if (!isValidSettingValue(key as SettingKey, value)) {
+  if (!validSetting(key, value)) {
     throw new AppError('ERR_VALIDATION', { extra: { field: 'value', message: 'invalid' } });
   }
   const [row] = await ctx.db
@@ -29,6 +30,16 @@ export async function updateSetting(ctx: AppContext, companyId: number, key: str
     .returning({ key: settings.key, value: settings.value });
   ctx.realtime.toCompany(companyId, 'settings', { action: 'update', setting: row! });
   return row!;
+}
+
+/**
+ * Whether `value` may be stored under `key`: one of the key's values, or for a number setting a
+ * whole number within its bounds. @throws ERR_NO_SETTING_FOUND for an unknown key.
+ */
+function validSetting(key: string, value: string): boolean {
+  if (isNumberSetting(key)) return isValidNumberSetting(key, value);
+  if (!SETTING_KEYS.includes(key as SettingKey)) throw new AppError('ERR_NO_SETTING_FOUND');
+  return isValidSettingValue(key as SettingKey, value);
 }
 
 /** Settings API (core section 7, document 2 section 7 Settings). */

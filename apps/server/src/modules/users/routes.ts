@@ -5,6 +5,7 @@ import {
   ZPublicUser,
   ZUpdateUserBody,
   ZUserListItem,
+  ZUserLoad,
   ZUsersPage,
 } from '@zapdesk/shared';
 import { z } from 'zod';
@@ -16,6 +17,7 @@ import {
   createUser,
   deleteUser,
   getUser,
+  listUserLoads,
   listUserNames,
   listUsers,
   setLanguage,
@@ -60,6 +62,11 @@ export function userRoutes(app: ZodApp, ctx: AppContext, assigner?: AutoAssigner
     '/users/list',
     { config: userRoute, schema: { tags, response: { 200: z.array(ZUserListItem) } } },
     (request) => listUserNames(ctx, request.auth.companyId),
+  );
+  app.get(
+    '/users/load',
+    { config: adminRoute, schema: { tags, response: { 200: z.array(ZUserLoad) } } },
+    (request) => listUserLoads(ctx, request.auth.companyId),
   );
   app.post(
     '/users/set-language/:lang',

@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client.js';
 import { companies, users } from '../../db/schema/index.js';
 
 /** The queues of `users.id` as a JSON array, ordered by name: one subquery, no query per row. */
-const queuesJson = sql<QueueRef[]>`coalesce((
+export const queuesJson = sql<QueueRef[]>`coalesce((
   select json_agg(json_build_object('id', q.id, 'name', q.name, 'color', q.color) order by q.name)
   from user_queues uq join queues q on q.id = uq.queue_id
   where uq.user_id = "users"."id"), '[]'::json)`;

@@ -4,6 +4,7 @@ import {
   PAGE_SIZE,
   type PublicUser,
   type UpdateUserBody,
+  type UserLoad,
   type UsersPage,
   V,
   ZCreateUserBody,
@@ -21,7 +22,7 @@ import { userView, viewerOf } from '../../lib/secret-views.js';
 import { companyVisibilityRooms, visibilityRooms } from '../../realtime/visibility-rooms.js';
 import { revokeSessions } from '../auth/sessions.js';
 import { findTickets } from '../tickets/ticket-repository.js';
-import { findPublicUser, selectPublicUsers, toPublicUser } from './user-repository.js';
+import { findPublicUser, queuesJson, selectPublicUsers, toPublicUser } from './user-repository.js';
 
 export { hashPassword } from '../../lib/password.js';
 
@@ -60,6 +61,39 @@ export async function listUserNames(
     .from(users)
     .where(eq(users.companyId, companyId))
     .orderBy(asc(users.name));
+}
+
+/**
+ * GET /users/load (admins; docs/api.md "Agents' load"): every user of the company, by name, with the
+ * open tickets they hold (one grouped count joined in the same query), capacity, availability,
+ * queues, and whether they have a live socket on any node (one socket lookup for all).
+ */
+export async function listUserLoads(ctx: AppContext, companyId: number): Promise<UserLoad[]> {
+  const load = ctx.db
+    .select({ userId: tickets.userId, open: count().as('open') })
+    .from(tickets)
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.status, 'open')))
+    .groupBy(tickets.userId)
+    .as('load');
+  const rows = await ctx.db
+    .select({
+      id: users.id,
+      name: users.name,
+      profile: users.profile,
+      openTickets: sql<number>`coalesce(${load.open}, 0)::int`,
+      maxOpenTickets: users.maxOpenTickets,
+      availability: users.availability,
+      queues: queuesJson,
+    })
+    .from(users)
+    .leftJoin(load, eq(load.userId, users.id))
+    .where(eq(users.companyId, companyId))
+    .orderBy(asc(users.name), asc(users.id));
+  const live = await ctx.realtime.connectedUsers(
+    companyId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, online: live.has(r.id) }));
 }
 
 /**

@@ -11,9 +11,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLanguageChoice } from '../../features/common/language-menu';
 import { LanguageMenuList } from '../../features/common/language-menu-list';
+import { AvailabilityDot } from '../../features/users/availability-dot';
 import { reloadPage } from '../../lib/browser';
 import { OTHER_SERVICES_URL } from '../../lib/config';
 import { usePreferences } from '../../lib/preferences';
+import { useAvailability } from './use-availability';
 import { VolumePopover } from './volume-popover';
 
 /** What the overflow shows: its menu, the language list or the volume slider (all under the button). */
@@ -30,8 +32,8 @@ interface TopBarOverflowMenuProps {
 }
 
 /**
- * The top bar's folded buttons on phones (a chunk loaded when first opened): plans and other
- * services for admins, then language, colour mode, volume and refresh, each doing what its wide
+ * The top bar's folded buttons on phones (a chunk loaded when first opened): the availability
+ * switch, plans and other services for admins, then language, colour mode, volume and refresh, each doing what its wide
  * screen button does.
  */
 export function TopBarOverflowMenu({ anchor, panel, onPanel, admin }: TopBarOverflowMenuProps) {
@@ -41,6 +43,8 @@ export function TopBarOverflowMenu({ anchor, panel, onPanel, admin }: TopBarOver
   const chooseLanguage = useLanguageChoice(true);
   const close = () => onPanel(null);
   const themeLabel = mode === 'dark' ? t('topbar.themeLight') : t('topbar.themeDark');
+  const availability = useAvailability();
+  const status = t(`topbar.availability.${availability.current}`);
 
   return (
     <>
@@ -52,6 +56,21 @@ export function TopBarOverflowMenu({ anchor, panel, onPanel, admin }: TopBarOver
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ list: { 'data-testid': 'top-bar-more-menu' } as object }}
       >
+        <MenuItem
+          data-testid="more-availability"
+          data-availability={availability.current}
+          aria-label={t('topbar.availability.switch', { status })}
+          disabled={availability.busy}
+          onClick={() => {
+            close();
+            availability.toggle();
+          }}
+        >
+          <ListItemIcon>
+            <AvailabilityDot availability={availability.current} />
+          </ListItemIcon>
+          <ListItemText>{status}</ListItemText>
+        </MenuItem>
         {admin && (
           <MenuItem
             data-testid="more-plans"

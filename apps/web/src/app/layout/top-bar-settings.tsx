@@ -11,10 +11,11 @@ import { LazyTooltip } from '../../features/common/lazy-tooltip';
 import { reloadPage } from '../../lib/browser';
 import { OTHER_SERVICES_URL } from '../../lib/config';
 import { usePreferences } from '../../lib/preferences';
+import { AvailabilitySwitch } from './availability-switch';
 import { VolumeControl } from './volume-control';
 
 /**
- * The top bar's settings buttons on wide screens: plans and other services (admins), language,
+ * The top bar's settings buttons on wide screens: the availability switch, plans and other services (admins), language,
  * colour mode, volume and refresh. A chunk of its own, loaded after the shell's first render (on
  * phones the 'more' menu stands in for it).
  */
@@ -24,6 +25,7 @@ export function TopBarSettings({ admin }: { admin: boolean }) {
   const { mode, toggleMode } = usePreferences();
   return (
     <>
+      <AvailabilitySwitch />
       {admin && (
         <>
           <LazyTooltip title={t('topbar.plans')}>

@@ -1,6 +1,6 @@
 /** Queries and mutations of the users screens (core section 7 "Users, settings, companies"). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateUserBody, PublicUser, UpdateUserBody, UsersPage } from '@zapdesk/shared';
+import type { CreateUserBody, PublicUser, UpdateUserBody, UserLoad, UsersPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';
 import { usePagedList, useRecordQuery } from '../../lib/record-queries';
 import { usersKeys } from './users-cache';
@@ -19,6 +19,19 @@ export function useUsersList(search: string, options: { silent?: boolean } = {})
     (pageNumber) => ({ searchParam: search, pageNumber }),
     { meta: { silent: options.silent ?? false } },
   );
+}
+
+/**
+ * GET /users/load (admins only, `enabled`): each agent's open tickets, capacity, availability and
+ * live socket, read again on user events and when the window regains focus.
+ */
+export function useUserLoads(enabled: boolean) {
+  return useQuery({
+    queryKey: usersKeys.load(),
+    queryFn: ({ signal }) => api.get<UserLoad[]>('/users/load', undefined, signal),
+    enabled,
+    meta: { silent: true },
+  });
 }
 
 /** GET /users/:id, when `id` is set. */

@@ -3,13 +3,15 @@
  * `company-{id}-user` events (`update` and `create` replace or prepend, `delete` removes).
  */
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { ChannelPayloads, PublicUser, UsersPage } from '@zapdesk/shared';
+import type { ChannelPayloads, PublicUser, SessionUser, UsersPage } from '@zapdesk/shared';
 
 export const usersKeys = {
   all: ['users'] as const,
   lists: () => ['users', 'list'] as const,
   list: (search: string) => ['users', 'list', search] as const,
   detail: (id: number) => ['users', 'detail', id] as const,
+  /** GET /users/load (admins). */
+  load: () => ['users', 'load'] as const,
 };
 
 export type UsersPages = InfiniteData<UsersPage, number>;
@@ -56,4 +58,21 @@ export function applyUserEvent(queryClient: QueryClient, payload: ChannelPayload
   const { user } = payload;
   queryClient.setQueriesData<UsersPages>({ queryKey: usersKeys.lists() }, (d) => upsertUser(d, user));
   queryClient.setQueryData(usersKeys.detail(user.id), user);
+  // Capacity, availability or queues may have changed: the load column reads them again.
+  void queryClient.invalidateQueries({ queryKey: usersKeys.load() });
+}
+
+/**
+ * The signed-in user's own `user` update (another tab switched the availability): the session
+ * follows, so the top bar's switch shows it. Other users' events and deletions change nothing here.
+ */
+export function applySessionUserEvent(
+  session: { user: SessionUser | null; setUser: (user: SessionUser) => void } | null,
+  payload: ChannelPayloads['user'],
+): void {
+  const current = session?.user;
+  if (!current || payload.action !== 'update' || payload.user.id !== current.id) return;
+  if (payload.user.availability !== current.availability) {
+    session.setUser({ ...current, availability: payload.user.availability });
+  }
 }

@@ -10,14 +10,16 @@ import { ListPage, useConfirmDelete } from '../common/list-page';
 import { NoPermission } from '../common/no-permission';
 import { RowActionsCell } from '../common/row-actions-cell';
 import { usePageRows, useSearchBox } from '../common/use-list-page';
-import { useDeleteUser, useUsersList } from './use-users';
+import { useDeleteUser, useUserLoads, useUsersList } from './use-users';
+import { UserLoadCell } from './user-load-cell';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
 const UserModal = lazy(() => import('./user-modal').then((m) => ({ default: m.UserModal })));
 
 /**
  * /users (core section 2 "Users page"): search (500 ms debounce), infinite table, add/edit modal and
- * delete with confirmation. Admins manage users; other profiles get the list read-only, or the
+ * delete with confirmation. Admins manage users and see each one's load ('Carga': open tickets over
+ * capacity and a status dot, docs/api.md "Agents' load"); other profiles get the list read-only, or the
  * 'no permission' state when the server refuses the list.
  */
 export function UsersPage() {
@@ -30,6 +32,7 @@ export function UsersPage() {
   const confirmDelete = useConfirmDelete<PublicUser>(useDeleteUser(), 'users');
 
   const users = usePageRows(list, 'users');
+  const loads = useUserLoads(admin).data;
 
   if (list.error instanceof ApiError && list.error.code === 'ERR_NO_PERMISSION') return <NoPermission />;
 
@@ -66,6 +69,7 @@ export function UsersPage() {
             <TableCell>{t('users.table.name')}</TableCell>
             <TableCell>{t('users.table.email')}</TableCell>
             <TableCell width={140}>{t('users.table.profile')}</TableCell>
+            {admin && <TableCell width={150}>{t('users.table.load')}</TableCell>}
             {admin && (
               <TableCell width={120} align="center">
                 {t('users.table.actions')}
@@ -78,6 +82,7 @@ export function UsersPage() {
             <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{user.name}</TableCell>
             <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{user.email}</TableCell>
             <TableCell>{t(`users.profiles.${user.profile}`)}</TableCell>
+            {admin && <UserLoadCell load={loads?.find((l) => l.id === user.id)} />}
             {admin && (
               <RowActionsCell
                 testIdPrefix="user"

@@ -1,0 +1,189 @@
+/**
+ * Journey of automatic assignment (docs/automation.md "Automatic assignment"): the admin turns on
+ * round robin for the queue in its modal; two agents are signed in, each in a browser of their own;
+ * four customers write on the simulator and each agent finds two of them in their 'Open' tab without
+ * pressing Accept. One agent switches to 'Away' in the top bar and the next customer goes to the
+ * other; the admin's users page shows each agent's load. The top bar, its phone menu and the users
+ * table pass axe's WCAG A and AA rules, on a wide screen and at 360 px.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
+import {
+  apiJson,
+  apiLogin,
+  closeJourney,
+  openPage,
+  pageToken,
+  startJourney,
+  waitForConnected,
+} from '../support/journey.js';
+import { signInAs, waitForPath } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
+
+const SECOND = { email: 'bia@zapdesk.local', password: 'bia-agente-1' };
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const TOP_BAR = '[data-testid="top-bar"]';
+
+let server: RunningServer;
+let browser: Browser;
+let admin: Page;
+let agent: Page;
+let second: Page;
+let adminToken = '';
+let queueId = 0;
+let agentId = 0;
+let secondId = 0;
+
+const api = <T>(path: string, init: { method?: string; body?: unknown } = {}) =>
+  apiJson<T>(server.url, adminToken, path, init);
+
+/** A customer writes on the simulator; answers the ticket's id. */
+async function customerWrites(n: number): Promise<number> {
+  const sent = await api<{ ticketId: number }>('/simulator/1/messages', {
+    method: 'POST',
+    body: {
+      from: `55119888800${String(n).padStart(2, '0')}`,
+      name: `Cliente ${n}`,
+      body: 'Olá, preciso de ajuda',
+    },
+  });
+  assert.equal(sent.status, 201);
+  return sent.json.ticketId;
+}
+
+/** Polls the ticket until it is open with someone; answers who. */
+async function holderOf(ticketId: number): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const { json } = await api<{ status: string; userId: number | null }>(`/tickets/${ticketId}`);
+    if (json.status === 'open' && json.userId) return json.userId;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`ticket ${ticketId} was not assigned`);
+}
+
+/**
+ * Runs axe's WCAG 2 A and AA rules on the parts of the page this journey is about (CSS selectors);
+ * fails with the violations found.
+ */
+async function assertAccessible(page: Page, what: string, include: string[]): Promise<void> {
+  // Evaluated through the DevTools protocol: the app's CSP forbids inline scripts.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async (parts) => {
+    type Run = (context: object, options: object) => Promise<{ violations: unknown[] }>;
+    const { axe } = window as unknown as { axe: { run: Run } };
+    const result = await axe.run(
+      { include: parts },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } },
+    );
+    return result.violations.map((v) => {
+      const { id, nodes } = v as { id: string; nodes: { target: string[]; html: string }[] };
+      return `${id}: ${nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 200)}`).join(', ')}`;
+    });
+  }, include);
+  assert.deepEqual(violations, [], `${what}: ${violations.join(' | ')}`);
+}
+
+before(async () => {
+  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
+  adminToken = (await apiLogin(server.url, DEMO_ADMIN)).token;
+  await waitForConnected(async () => (await api<{ status: string }[]>('/whatsapp')).json);
+  // Only the assignment speaks to the customers here: no queue greeting.
+  await api('/settings/sendGreetingMessageOneQueues', { method: 'PUT', body: { value: 'disabled' } });
+  const queues = (await api<{ id: number; name: string }[]>('/queue')).json;
+  queueId = queues.find((q) => q.name === 'Suporte')!.id;
+  const users = (await api<{ users: { id: number; email: string }[] }>('/users/')).json.users;
+  agentId = users.find((u) => u.email === DEMO_AGENT.email)!.id;
+  const created = await api<{ id: number }>('/users', {
+    method: 'POST',
+    body: { name: 'Bia Agente', ...SECOND, profile: 'user', queueIds: [queueId] },
+  });
+  assert.equal(created.status, 201);
+  secondId = created.json.id;
+
+  admin = await openPage(browser, { width: 1366, height: 860 });
+  agent = await openPage(browser, { width: 1366, height: 860 });
+  second = await openPage(browser, { width: 1366, height: 860 });
+  await signInAs(admin, server.url, DEMO_ADMIN);
+  // Signing in ends the admin's other sessions: the API goes on with the page's.
+  adminToken = await pageToken(admin);
+  await signInAs(agent, server.url, DEMO_AGENT);
+  await signInAs(second, server.url, SECOND);
+});
+after(() => closeJourney(browser, server));
+
+describe('automatic assignment', () => {
+  it('the admin turns on round robin in the queue modal', async () => {
+    await admin.goto(`${server.url}/queues`);
+    await admin.getByTestId(`queue-edit-${queueId}`).click();
+    await admin.getByTestId('queue-auto-assignment').click();
+    await admin.getByRole('option', { name: 'Round robin' }).click();
+    await admin.getByTestId('queue-save').click();
+    await admin.getByTestId('queue-modal').waitFor({ state: 'hidden' });
+    const saved = await api<{ autoAssignment: string }>(`/queue/${queueId}`);
+    assert.equal(saved.json.autoAssignment, 'round_robin');
+  });
+
+  it('four customers write and each online agent gets two tickets without pressing Accept', async () => {
+    for (const page of [agent, second]) {
+      assert.equal(await page.getByTestId('availability-switch').getAttribute('data-availability'), 'online');
+    }
+    const ids: number[] = [];
+    for (let n = 1; n <= 4; n++) ids.push(await customerWrites(n));
+    const holders = await Promise.all(ids.map(holderOf));
+    assert.equal(holders.filter((h) => h === agentId).length, 2, holders.join(','));
+    assert.equal(holders.filter((h) => h === secondId).length, 2, holders.join(','));
+    for (const [page, id] of [
+      [agent, agentId],
+      [second, secondId],
+    ] as const) {
+      await page.getByTestId('tickets-subtab-assigned').click();
+      for (const ticketId of ids.filter((_t, i) => holders[i] === id)) {
+        await page.getByTestId(`ticket-item-${ticketId}`).waitFor({ timeout: 10_000 });
+      }
+      assert.equal(await page.locator('[data-testid^="ticket-accept-"]').count(), 0);
+    }
+  });
+
+  it("an agent set to 'Away' in the top bar gets no more; the admin sees each one's load", async () => {
+    const toggle = second.getByTestId('availability-switch');
+    await toggle.click();
+    await second.locator('[data-testid="availability-switch"][data-availability="away"]').waitFor();
+    assert.equal(await toggle.textContent(), 'Away');
+    const next = await customerWrites(5);
+    assert.equal(await holderOf(next), agentId);
+
+    await admin.getByTestId('menu-users').click();
+    await waitForPath(admin, '/users');
+    await admin.getByTestId(`user-load-${agentId}`).getByText('3/∞').waitFor();
+    assert.match((await admin.getByTestId(`user-load-${secondId}`).textContent()) ?? '', /^2\/∞Away$/);
+    await assertAccessible(admin, 'users page', [TOP_BAR, '[data-testid="users-table"]']);
+    await assertAccessible(second, 'top bar', [TOP_BAR]);
+  });
+
+  it('at 360 px the switch sits in the more menu and the screens stay accessible', async () => {
+    await second.setViewportSize({ width: 360, height: 740 });
+    await second.getByTestId('top-bar-more').click();
+    const item = second.getByTestId('more-availability');
+    assert.equal(await item.textContent(), 'Away');
+    // axe reads colours as drawn: the menu's opening transition (opacity) must be over.
+    await second.waitForFunction(() => {
+      const paper = document.querySelector('[data-testid="top-bar-more-menu"]')?.parentElement;
+      return paper !== null && paper !== undefined && getComputedStyle(paper).opacity === '1';
+    });
+    await assertAccessible(second, 'more menu at 360 px', ['[data-testid="top-bar-more-menu"]']);
+    await item.click();
+    await second.getByTestId('top-bar-more').click();
+    await second.locator('[data-testid="more-availability"][data-availability="online"]').waitFor();
+    await second.keyboard.press('Escape');
+    await admin.setViewportSize({ width: 360, height: 740 });
+    await admin.getByTestId(`user-load-${agentId}`).waitFor();
+    await assertAccessible(admin, 'users page at 360 px', [TOP_BAR, '[data-testid="users-table"]']);
+    const overflow = await admin.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    assert.equal(overflow, false, 'the users page scrolls sideways at 360 px');
+  });
+});
