@@ -38,3 +38,4 @@ export * from './schemas/user-billing.js';
 export * from './schemas/users.js';
 export * from './schemas/whatsapp.js';
 export * from './settings.js';
+export * from './user-billing-fields.js';

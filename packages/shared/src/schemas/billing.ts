@@ -1,9 +1,9 @@
 import { cnpj, cpf } from 'cpf-cnpj-validator';
 import { z } from 'zod';
 import { BILLING_PERIODS, BILLING_PROVIDERS, INVOICE_STATUSES } from '../billing.js';
+import { BILLING_COUNTRIES, BILLING_FIELD_MAX } from '../user-billing-fields.js';
 import { timestampFields } from './answers.js';
 import { INT4_MAX, V, ZId } from './common.js';
-import { BILLING_COUNTRIES, BILLING_FIELD_MAX } from './user-billing.js';
 
 /** Only the digits of a CPF/CNPJ, phone or CEP. */
 export const onlyDigits = (value: string) => value.replace(/\D/g, '');

@@ -4,12 +4,8 @@
  * validator along; the server checks the check digits of a CPF/CNPJ given (ERR_VALIDATION).
  */
 import { z } from 'zod';
+import { BILLING_COUNTRIES, BILLING_FIELD_MAX } from '../user-billing-fields.js';
 import { V } from './common.js';
-
-/** Longest value of each billing field (document 3: phone 15, CPF/CNPJ mask 18). */
-export const BILLING_FIELD_MAX = { phone: 15, cnpjCpf: 18, address: 200, city: 100, state: 50, zipcode: 10 };
-/** The countries the billing dialog offers. */
-export const BILLING_COUNTRIES = ['BR', 'usa'] as const;
 
 const savedField = (max: number) => z.string().trim().max(max, V.tooLong).optional();
 
@@ -26,25 +22,3 @@ export const ZUserBillingFields = z.object({
   zipcode: savedField(BILLING_FIELD_MAX.zipcode),
   country: z.union([z.literal(''), z.enum(BILLING_COUNTRIES)]).optional(),
 });
-
-/** The billing fields of a user as the API answers them ('' when not saved). */
-export const USER_BILLING_FIELDS = [
-  'phone',
-  'cnpjCpf',
-  'address',
-  'city',
-  'state',
-  'zipcode',
-  'country',
-] as const;
-
-/** A user's billing fields before anything is saved (all ''). */
-export const EMPTY_USER_BILLING: Record<(typeof USER_BILLING_FIELDS)[number], string> = {
-  phone: '',
-  cnpjCpf: '',
-  address: '',
-  city: '',
-  state: '',
-  zipcode: '',
-  country: '',
-};
