@@ -6,35 +6,21 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { DEMO_ADMIN } from '../support/demo.js';
-import {
-  type ApiFetch,
-  apiFetcher,
-  closeJourney,
-  openPage,
-  pageToken,
-  startJourney,
-} from '../support/journey.js';
-import { signInAs } from '../support/pages.js';
-import type { RunningServer } from '../support/server.js';
+import type { Page } from 'playwright-core';
+import { type ApiFetch, closeJourney } from '../support/journey.js';
+import { type AdminJourney, startAdminJourney } from '../support/openers.js';
 
-let server: RunningServer;
-let browser: Browser;
+let journey: AdminJourney;
 let page: Page;
 let api: ApiFetch;
+let serverUrl: string;
 
 before(async () => {
-  ({ server, browser } = await startJourney());
-  page = await openPage(browser, { width: 1366, height: 900 });
-  await signInAs(page, server.url, DEMO_ADMIN);
-  const token = await pageToken(page);
-  api = apiFetcher(
-    () => server.url,
-    () => token,
-  );
+  journey = await startAdminJourney({ width: 1366, height: 900 });
+  ({ page, api } = journey);
+  serverUrl = journey.server.url;
 });
-after(() => closeJourney(browser, server));
+after(() => closeJourney(journey?.browser, journey?.server));
 
 /** The paths of the API requests the page makes while `action` runs. */
 async function apiRequests(action: () => Promise<void>): Promise<string[]> {
@@ -54,7 +40,7 @@ async function apiRequests(action: () => Promise<void>): Promise<string[]> {
 
 describe('lists and files', () => {
   it('downloads the contacts CSV from the server in one request', async () => {
-    await page.goto(`${server.url}/contacts`);
+    await page.goto(`${serverUrl}/contacts`);
     await page.getByTestId('export-contacts-button').waitFor();
     let file = '';
     const requests = await apiRequests(async () => {
@@ -87,7 +73,7 @@ describe('lists and files', () => {
       if (response.status() === 404) missing.push(response.url());
     };
     page.on('response', onResponse);
-    await page.goto(`${server.url}/contact-lists/${id}/contacts`);
+    await page.goto(`${serverUrl}/contact-lists/${id}/contacts`);
     await page.getByTestId('contact-list-import').waitFor();
     await page.waitForLoadState('networkidle');
     page.off('response', onResponse);
@@ -95,7 +81,7 @@ describe('lists and files', () => {
   });
 
   it('saves a quick message once when its file is refused, says why and closes', async () => {
-    await page.goto(`${server.url}/quick-messages`);
+    await page.goto(`${serverUrl}/quick-messages`);
     await page.getByTestId('add-quick-message-button').click();
     await page.getByTestId('quick-message-shortcode').fill('recusado');
     await page.getByTestId('quick-message-file').setInputFiles({
@@ -119,7 +105,7 @@ describe('lists and files', () => {
   });
 
   it("asks the server again when 'Filtrar' is pressed twice with the same period", async () => {
-    await page.goto(`${server.url}/`);
+    await page.goto(`${serverUrl}/`);
     await page.getByTestId('counter-leads').waitFor();
     await page.getByTestId('dashboard-period').selectOption('7');
     const requests = await apiRequests(async () => {
