@@ -446,6 +446,9 @@ const EXEMPT: Record<string, string> = {
     "no body: reads the bell entry's ticket (test/classic-client-fork.test.ts)",
   'PUT /api/ticket-tags/:ticketId/:tagId':
     "no body: adds the path's tag; the ticket's other tags stay (modules/kanban/kanban.test.ts)",
+  'PUT /api/push/preferences':
+    'changes only the flags its body names, the others stay (modules/push/push.test.ts)',
+  'PUT /api/push/viewing': 'the body is the one ticket on screen (or none)',
 };
 
 describe('PUT keeps the fields its body does not name', () => {

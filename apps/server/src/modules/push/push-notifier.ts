@@ -11,6 +11,7 @@ import {
   users,
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
+import type { CompanyCache } from '../../lib/company-cache.js';
 import { OutboundError, outboundPolicy, outboundRequest } from '../../lib/outbound-url.js';
 import type { VapidKeys } from '../../lib/vapid.js';
 
@@ -172,14 +173,35 @@ export async function seedTicketStates(ctx: AppContext, companyId: number): Prom
  * `push-send` job per subscription, which any node runs; a user connected with the ticket on screen
  * is spared when the job runs.
  */
+/** Statements of this node that may add or remove a company's subscriptions. */
+const SUBSCRIPTIONS_WRITE =
+  /^\s*(?:insert\s+into|update|delete\s+from)\s+"?push_subscriptions"?[\s(;]|^\s*truncate\b/i;
+
 export class PushNotifier {
   readonly #inFlight = new Set<Promise<unknown>>();
+  /**
+   * Whether a company has subscriptions (per-node cache, when the app keeps caches): every ticket
+   * and message event asks, so the inbound pipeline's batches pay no extra read. The trigger of
+   * migration 0038 invalidates it on every node when a subscription is added or removed.
+   */
+  readonly #subscribed?: CompanyCache<boolean>;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly jobs: JobQueue,
     private readonly vapid: VapidKeys,
-  ) {}
+  ) {
+    this.#subscribed = ctx.caches?.define({
+      topic: 'push_subscriptions',
+      localWrite: SUBSCRIPTIONS_WRITE,
+      load: (companyId) => hasSubscriptions(ctx, companyId),
+    });
+  }
+
+  /** Whether any user of the company has a push subscription, through the cache when there is one. */
+  #anySubscribed(companyId: number): Promise<boolean> {
+    return this.#subscribed ? this.#subscribed.get(companyId) : hasSubscriptions(this.ctx, companyId);
+  }
 
   /** Defines the sending job and subscribes to the realtime emissions. */
   register(): void {
@@ -211,14 +233,14 @@ export class PushNotifier {
       const ticket = ticketOf(payload.ticket);
       if (payload.message.fromMe !== false || !ticket || ticket.userId === null || ticket.status !== 'open')
         return;
-      if (!(await hasSubscriptions(this.ctx, companyId))) return;
+      if (!(await this.#anySubscribed(companyId))) return;
       const event: PushEvent = { kind: 'customerMessage', ticket, text: String(payload.message.body ?? '') };
       await this.#queue(companyId, event, [ticket.userId], ticket.id);
       return;
     }
     if (channel !== 'ticket' || payload.action !== 'update') return;
     const ticket = ticketOf(payload.ticket);
-    if (!ticket || !(await hasSubscriptions(this.ctx, companyId))) return;
+    if (!ticket || !(await this.#anySubscribed(companyId))) return;
     const state = ticketState(ticket);
     // One push per move, whichever node emitted the event: only the statement that changes the
     // recorded state returns a row.
