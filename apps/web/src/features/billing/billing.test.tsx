@@ -3,6 +3,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type Invoice, subscriptionState } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { writeSession } from '../../lib/storage';
 import { answerUser, BILLING_PLANS, BILLING_PROFILE, billingInvoice, listPlan } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
@@ -55,6 +56,7 @@ describe('subscription state and plan buttons (document 3 section 4)', () => {
 describe('plans page', () => {
   let invoices: Invoice[];
   beforeEach(() => {
+    writeSession('tok', 1, 1);
     invoices = [];
     vi.stubGlobal(
       'fetch',
@@ -81,6 +83,20 @@ describe('plans page', () => {
     expect(screen.getByTestId('save-chip').textContent).toBe('Save 20%');
     expect(screen.getByTestId('plan-card-Básico').textContent).toContain('959,04');
     expect(screen.getByTestId('plan-button-Básico').textContent).toBe('Subscribe');
+  });
+
+  it("says 'not signed in' and sends nothing when the session's token went away", async () => {
+    const user = userEvent.setup();
+    renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }) });
+    await screen.findByTestId('plan-card-Básico');
+    await waitFor(() => expect(screen.getByTestId('plan-button-Completo')).toBeTruthy());
+    const fetchMock = vi.mocked(fetch);
+    const before = fetchMock.mock.calls.length;
+    localStorage.removeItem('token');
+    await user.click(screen.getByTestId('plan-button-Completo'));
+    expect(await screen.findByText('You are not signed in.')).toBeTruthy();
+    expect(fetchMock.mock.calls.length).toBe(before);
+    expect(screen.queryByTestId('billing-generate')).toBeNull();
   });
 
   it('blocks subscribing with two open invoices', async () => {
@@ -161,6 +177,7 @@ describe('plans page', () => {
 });
 
 describe('plans page, CRM path', () => {
+  beforeEach(() => writeSession('tok', 1, 1));
   afterEach(() => vi.unstubAllGlobals());
 
   it('verifies or creates the CRM customer, creates the invoice, opens the payment link and goes to /financeiro', {

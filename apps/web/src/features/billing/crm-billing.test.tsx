@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Invoice } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { writeSession } from '../../lib/storage';
 import { answerUser, BILLING_PLANS, BILLING_PROFILE, billingInvoice, listPlan } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
@@ -62,7 +63,10 @@ const subscribedInvoices = () => [
 ];
 
 describe('plans page, CRM plan and period change', () => {
-  beforeEach(() => localStorage.clear());
+  beforeEach(() => {
+    localStorage.clear();
+    writeSession('tok', 1, 1);
+  });
   afterEach(() => vi.unstubAllGlobals());
 
   it("'Switch to Annual' updates the open invoice, toasts each CRM step and goes to its payment link", {
@@ -167,7 +171,10 @@ describe('plans page, CRM plan and period change', () => {
 });
 
 describe('plans page, CRM cancellation and a local copy that failed', () => {
-  beforeEach(() => localStorage.clear());
+  beforeEach(() => {
+    localStorage.clear();
+    writeSession('tok', 1, 1);
+  });
   afterEach(() => vi.unstubAllGlobals());
 
   it("'Cancelar Plano Atual' sends the CANCELADO suffix and says so; a missing invoice says to contact support", {
@@ -223,6 +230,7 @@ describe('plans page, CRM cancellation and a local copy that failed', () => {
 });
 
 describe('plans page, manual Pix plan and period change', () => {
+  beforeEach(() => writeSession('tok', 1, 1));
   afterEach(() => vi.unstubAllGlobals());
 
   it('cancels the open manual invoice once the new one exists, leaving one open invoice', {
@@ -264,6 +272,7 @@ describe('plans page, manual Pix plan and period change', () => {
 });
 
 describe('plans page, the company plan lookup (listPlan)', () => {
+  beforeEach(() => writeSession('tok', 1, 1));
   afterEach(() => vi.unstubAllGlobals());
 
   it('reads listPlan past the browser cache and stops with its messages', { timeout: 20_000 }, async () => {

@@ -38,6 +38,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { ApiError, api } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
+import { getToken } from '../../lib/storage';
 import { useCurrentUser } from '../auth/session-context';
 import { cancellationErrorKey, lookUpCrmCustomer, openPlanInvoice } from './crm-flow';
 import { formatBRL } from './money';
@@ -122,6 +123,11 @@ export function PlansPage() {
 
   /** Steps 1 and 2 of the subscribe flow: pending invoices read again, then the CRM customer. */
   const start = async (plan: Plan) => {
+    // The session's token went away meanwhile (signed out in another tab): nothing is sent.
+    if (!getToken()) {
+      toast.error(t('billing.notAuthenticated'), { toastId: 'billing-not-authenticated' });
+      return;
+    }
     if (state.inconsistent) {
       toast.error(t('billing.inconsistent'), { toastId: 'billing-inconsistent' });
       return;
