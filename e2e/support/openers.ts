@@ -63,7 +63,7 @@ export interface InboxJourney {
 /**
  * Starts the server with the simulator pairing in 100 ms (plus `env`) and the browser, signs the
  * demo admin in through the API and waits until the simulator connection is CONNECTED. With
- * `quiet`, the queue and accept greetings are turned off so that a conversation holds only what
+ * `quiet`, the connection, queue and accept greetings are turned off so that a conversation holds only what
  * the customer and the agent write. @throws when a setting is not saved.
  */
 export async function startInboxJourney(
@@ -77,6 +77,13 @@ export async function startInboxJourney(
   for (const key of options.quiet ? ['sendGreetingMessageOneQueues', 'sendGreetingAccepted'] : []) {
     const saved = await api(`/settings/${key}`, { method: 'PUT', body: { value: 'disabled' } });
     if (saved.status !== 200) throw new Error(`setting ${key}: ${saved.status}`);
+  }
+  // The connection's greeting reaches every new customer: quiet clears it too.
+  if (options.quiet) {
+    for (const { id } of (await api<{ id: number }[]>('/whatsapp')).json) {
+      const saved = await api(`/whatsapp/${id}`, { method: 'PUT', body: { greetingMessage: '' } });
+      if (saved.status !== 200) throw new Error(`connection ${id} greeting: ${saved.status}`);
+    }
   }
   return { server, browser, adminToken };
 }
