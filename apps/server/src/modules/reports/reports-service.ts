@@ -10,15 +10,12 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
+import { dayEnd, dayStart, LOCAL_TZ } from '../../lib/local-days.js';
 
-/** The reports' time zone as an SQL literal (companies have no zone of their own). */
-const TZ = sql.raw(`'${REPORTS_TIME_ZONE}'`);
+/** The reports' time zone (REPORTS_TIME_ZONE, the dashboard's) as an SQL literal. */
+const TZ = LOCAL_TZ;
 const DAY_MS = 86_400_000;
 
-/** Start of the local day `date` (yyyy-MM-dd) as timestamptz. */
-const dayStart = (date: string) => sql`(${date}::date::timestamp at time zone ${TZ})`;
-/** Start of the local day after `date` as timestamptz. */
-const dayEnd = (date: string) => sql`((${date}::date + 1)::timestamp at time zone ${TZ})`;
 /** `date` (yyyy-MM-dd) moved by `days`. */
 const shift = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
