@@ -19,12 +19,12 @@ import {
   ZSubscribeBody,
 } from '@zapdesk/shared';
 import { isValid, parseISO } from 'date-fns';
-import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { billingProfiles, companies, invoicePayments, invoices, plans } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
-import type { SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, type SearchPageQuery } from '../../lib/search-page.js';
 import { asaasDriver } from './asaas-driver.js';
 import { cancelCrmInvoice } from './crm.js';
 import { type BillingDriver, manualDriver } from './providers.js';
@@ -65,12 +65,10 @@ export async function listInvoices(
   companyId: number,
   query: SearchPageQuery,
 ): Promise<Invoice[]> {
-  const conditions = [eq(invoices.companyId, companyId)];
-  if (query.searchParam) conditions.push(ilike(invoices.detail, `%${query.searchParam}%`));
   const rows = await ctx.db
     .select()
     .from(invoices)
-    .where(and(...conditions))
+    .where(and(eq(invoices.companyId, companyId), containsTerm(query.searchParam, invoices.detail)))
     .orderBy(desc(invoices.id))
     .limit(INVOICES_PAGE_SIZE)
     .offset((query.pageNumber - 1) * INVOICES_PAGE_SIZE);

@@ -193,6 +193,25 @@ describe('manual provider', () => {
     expect(refused.statusCode).toBe(409);
   });
 
+  it('searches invoices by detail: trimmed, ignoring case, LIKE wildcards taken literally', async () => {
+    const search = async (searchParam: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/invoices/all?searchParam=${encodeURIComponent(searchParam)}`,
+          headers: bearer(tenant.admin),
+        })
+      ).json() as { detail: string }[];
+    const all = await search('');
+    expect(all.length).toBeGreaterThan(1);
+    const annual = await search('  anual ');
+    expect(annual.length).toBeGreaterThan(0);
+    expect(annual.every((i) => /anual/i.test(i.detail))).toBe(true);
+    expect(annual.length).toBeLessThan(all.length);
+    expect(await search('%')).toEqual([]);
+    expect(await search('_')).toEqual([]);
+  });
+
   it('hides another company’s invoices (404) and refuses agents', async () => {
     const other = await createTenant(t.app);
     const list = await t.app.inject({
