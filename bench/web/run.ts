@@ -13,12 +13,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser } from '../../e2e/support/browser.js';
 import { DEMO_ADMIN } from '../../e2e/support/demo.js';
 import { signIn } from '../../e2e/support/pages.js';
 import { startServer } from '../../e2e/support/server.js';
+import {
+  javascriptWeight,
+  type LoadMeasure,
+  measureLoad,
+  type RouteSpec,
+  WEIGHED_ROUTES,
+} from '../../e2e/support/web-weight.js';
 import { machineJiffies } from '../support/cpu.js';
 import { benchArgs } from '../support/options.js';
 import { commandBlock } from '../support/report.js';
@@ -31,64 +36,6 @@ const HISTORY_HEADING = '### Earlier runs';
 /** Budgets: JavaScript (gzip) before the login form, and before /tickets, is usable. */
 const AIM_LOGIN_KB = 100;
 const AIM_TICKETS_KB = 200;
-/** Lighthouse's mobile network: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up. */
-const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 93_750 };
-
-/** A measured route: where it is, whether it needs a signed-in user, and when it is usable. */
-interface RouteSpec {
-  name: string;
-  path: string;
-  signedIn: boolean;
-  /** CSS selectors that all match once the page can be used. */
-  usable: string[];
-}
-
-const ROUTES: RouteSpec[] = [
-  {
-    name: '/login',
-    path: '/login',
-    signedIn: false,
-    usable: ['[data-testid=login-submit]', 'form input[type=password]'],
-  },
-  {
-    name: '/tickets',
-    path: '/tickets',
-    signedIn: true,
-    usable: ['[data-testid=tickets-manager]', '[data-testid^="ticket-item-"], [data-testid=tickets-empty]'],
-  },
-  {
-    name: '/ (dashboard)',
-    path: '/',
-    signedIn: true,
-    usable: ['[data-testid^="counter-"]'],
-  },
-  {
-    name: '/contacts',
-    path: '/contacts',
-    signedIn: true,
-    usable: ['[data-testid=contacts-page]'],
-  },
-  {
-    name: '/kanban',
-    path: '/kanban',
-    signedIn: true,
-    usable: ['[data-testid^="kanban-lane-"]'],
-  },
-];
-
-interface Entry {
-  url: string;
-  kind: 'js' | 'css' | 'html' | 'other';
-  transfer: number;
-  raw: number;
-  encoding: string;
-}
-
-interface Measure {
-  usableMs: number;
-  entries: Entry[];
-}
-
 interface RouteResult {
   spec: RouteSpec;
   jsFiles: number;
@@ -105,80 +52,6 @@ interface RouteResult {
 function readOptions() {
   const values = benchArgs({ runs: '5', label: '' }, ['no-write']);
   return { runs: Math.max(1, Number(values.runs) || 5), label: values.label, write: !values['no-write'] };
-}
-
-const gzipCache = new Map<string, number>();
-
-/** gzip -9 size of a file as the server has it (fetched without compression). */
-async function gzipSize(url: string): Promise<number> {
-  const known = gzipCache.get(url);
-  if (known !== undefined) return known;
-  const res = await fetch(url, { headers: { 'accept-encoding': 'identity', accept: '*/*' } });
-  const body = Buffer.from(await res.arrayBuffer());
-  const size = zlib.gzipSync(body, { level: 9 }).length;
-  gzipCache.set(url, size);
-  return size;
-}
-
-/**
- * Loads `spec` in a fresh context (empty cache; `storageState` signs it in) and returns the time to
- * usable (ms from navigation start) with every response finished by then.
- */
-async function measure(
-  browser: Browser,
-  baseUrl: string,
-  spec: RouteSpec,
-  storageState: Awaited<ReturnType<BrowserContext['storageState']>> | undefined,
-  throttle: boolean,
-): Promise<Measure> {
-  const context = await browser.newContext({ storageState, serviceWorkers: 'block' });
-  try {
-    const page = await context.newPage();
-    const encodings = new Map<string, string>();
-    page.on('response', (response) => {
-      encodings.set(response.url(), response.headers()['content-encoding'] ?? 'identity');
-    });
-    if (throttle) {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
-    }
-    await page.goto(`${baseUrl}${spec.path}`, { waitUntil: 'commit' });
-    const handle = await page.waitForFunction(
-      (selectors: string[]) => selectors.every((s) => document.querySelector(s)) && performance.now(),
-      spec.usable,
-      { polling: 'raf', timeout: 60_000 },
-    );
-    const usableMs = (await handle.jsonValue()) as number;
-    const raw = await page.evaluate((until: number) => {
-      const nav = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-      const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-      return [...nav, ...res]
-        .filter((e) => e.responseEnd > 0 && e.responseEnd <= until)
-        .map((e) => ({
-          url: e.name,
-          transfer: e.transferSize,
-          raw: e.decodedBodySize,
-          type: e.initiatorType,
-        }));
-    }, usableMs);
-    const entries: Entry[] = raw
-      .filter((e) => new URL(e.url).origin === baseUrl && !new URL(e.url).pathname.startsWith('/api/'))
-      .map((e) => {
-        const pathname = new URL(e.url).pathname;
-        const kind = pathname.endsWith('.js')
-          ? 'js'
-          : pathname.endsWith('.css')
-            ? 'css'
-            : e.type === 'navigation'
-              ? 'html'
-              : 'other';
-        return { url: e.url, kind, transfer: e.transfer, raw: e.raw, encoding: encodings.get(e.url) ?? '?' };
-      });
-    return { usableMs, entries };
-  } finally {
-    await context.close();
-  }
 }
 
 const median = (values: number[]) => {
@@ -208,26 +81,25 @@ async function main(): Promise<void> {
     await signInContext.close();
 
     const results: RouteResult[] = [];
-    for (const spec of ROUTES) {
+    for (const spec of WEIGHED_ROUTES) {
       const state = spec.signedIn ? storageState : undefined;
-      await measure(browser, server.url, spec, state, false); // warm-up (server caches, JIT)
-      const runs: Measure[] = [];
+      await measureLoad(browser, server.url, spec, state); // warm-up (server caches, JIT)
+      const runs: LoadMeasure[] = [];
       for (let i = 0; i < options.runs; i += 1)
-        runs.push(await measure(browser, server.url, spec, state, false));
-      const slow = await measure(browser, server.url, spec, state, true);
+        runs.push(await measureLoad(browser, server.url, spec, state));
+      const slow = await measureLoad(browser, server.url, spec, state, true);
       const last = runs[runs.length - 1]!;
-      const js = last.entries.filter((e) => e.kind === 'js');
-      let jsGzip = 0;
-      for (const entry of js) jsGzip += await gzipSize(entry.url);
+      const js = last.files.filter((e) => e.kind === 'js');
+      const { gzip: jsGzip } = await javascriptWeight(last);
       results.push({
         spec,
         jsFiles: js.length,
         jsRaw: js.reduce((sum, e) => sum + e.raw, 0),
         jsGzip,
         jsTransfer: js.reduce((sum, e) => sum + e.transfer, 0),
-        allRaw: last.entries.reduce((sum, e) => sum + e.raw, 0),
-        allTransfer: last.entries.reduce((sum, e) => sum + e.transfer, 0),
-        encodings: [...new Set(last.entries.filter((e) => e.kind !== 'other').map((e) => e.encoding))].join(
+        allRaw: last.files.reduce((sum, e) => sum + e.raw, 0),
+        allTransfer: last.files.reduce((sum, e) => sum + e.transfer, 0),
+        encodings: [...new Set(last.files.filter((e) => e.kind !== 'other').map((e) => e.encoding))].join(
           ', ',
         ),
         usableMs: median(runs.map((r) => r.usableMs)),
@@ -268,7 +140,7 @@ function renderSection(
   return [
     HEADING,
     '',
-    "The built web app (`npm run build`) served by the real server (`apps/server/dist/main.js`, embedded database with the demo data) and loaded in Chromium, one fresh browser context per load (empty cache; signed-in routes carry the demo admin's session). A route is *usable* when its own content is on screen (the login form; the ticket list with its first page or its empty state; the dashboard's counters; the contacts page; the kanban lanes). Every file fetched from the app's origin until then is counted (API answers excluded): *raw* is the decoded size, *gzip* the size of each raw file under `gzip -9` (what the file weighs compressed, whatever the server sent), *transferred* what went over the wire as the server sent it (Resource Timing `transferSize`, headers included). *Usable* is the median time from navigation start to usable on loopback over the runs; *slow 4G* is one more load under Chromium's network emulation (150 ms round trip, 1.6 Mbit/s down).",
+    "The built web app (`npm run build`) served by the real server (`apps/server/dist/main.js`, embedded database with the demo data) and loaded in Chromium, one fresh browser context per load (empty cache; signed-in routes carry the demo admin's session). A route is *usable* when its own content is on screen (the login form; the ticket list with its first page or its empty state; the dashboard's counters; the contacts page; the kanban lanes). Every file the route asked for from the app's origin before it was usable is counted (API answers excluded), each once it arrived, whatever the machine's speed (the usable moment is taken in the page by a mutation observer, before the effects that start deferred loads; e2e/support/web-weight.ts, shared with the budget journey e2e/journeys/web-budget.e2e.ts): *raw* is the decoded size, *gzip* the size of each raw file under `gzip -9` (what the file weighs compressed, whatever the server sent), *transferred* what went over the wire as the server sent it (Resource Timing `transferSize`, headers included). *Usable* is the median time from navigation start to usable on loopback over the runs; *slow 4G* is one more load under Chromium's network emulation (150 ms round trip, 1.6 Mbit/s down).",
     '',
     'Run it (about a minute; a temporary data directory is created and removed; this section is rewritten with the new figures unless `--no-write`):',
     '',
@@ -286,7 +158,7 @@ function renderSection(
         `| ${r.spec.name} | ${r.jsFiles} | ${kb(r.jsRaw)} | ${kb(r.jsGzip)} | ${kb(r.jsTransfer)} | ${kb(r.allRaw)} | ${kb(r.allTransfer)} | ${r.encodings} | ${ms(r.usableMs)} | ${ms(r.slowMs)} |`,
     ),
     '',
-    `Aim: at most ${AIM_LOGIN_KB} KB gzip of JavaScript before the login form is usable (${met(login?.jsGzip, AIM_LOGIN_KB)}: ${login ? kb(login.jsGzip) : '?'} KB) and at most ${AIM_TICKETS_KB} KB before /tickets is (${met(tickets?.jsGzip, AIM_TICKETS_KB)}: ${tickets ? kb(tickets.jsGzip) : '?'} KB). The build's own budget check (\`node apps/web/scripts/check-budget.mjs\`, run by CI after the build) holds every route to its budget.`,
+    `Aim: at most ${AIM_LOGIN_KB} KB gzip of JavaScript before the login form is usable (${met(login?.jsGzip, AIM_LOGIN_KB)}: ${login ? kb(login.jsGzip) : '?'} KB) and at most ${AIM_TICKETS_KB} KB before /tickets is (${met(tickets?.jsGzip, AIM_TICKETS_KB)}: ${tickets ? kb(tickets.jsGzip) : '?'} KB). The build's own budget check (\`node apps/web/scripts/check-budget.mjs\`, run by CI after the build) holds every route to its budget as the manifest counts it, and the budget journey (\`e2e/journeys/web-budget.e2e.ts\`) holds these routes to theirs as counted here.`,
     '',
   ].join('\n');
 }

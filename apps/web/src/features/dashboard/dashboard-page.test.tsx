@@ -98,7 +98,9 @@ describe('DashboardPage', () => {
     expect(within(table).getByTestId('attendant-online-1').getAttribute('data-online')).toBe('true');
     expect(within(table).getByTestId('attendant-online-2').getAttribute('data-online')).toBe('false');
 
-    expect(await within(screen.getByTestId('chart-users')).findByText(/\(3\)/)).toBeTruthy();
+    expect(
+      await within(await screen.findByTestId('chart-users', {}, { timeout: 10_000 })).findByText(/\(3\)/),
+    ).toBeTruthy();
     expect(await within(screen.getByTestId('chart-days')).findByText(/\(2\)/)).toBeTruthy();
   });
 

@@ -1,0 +1,61 @@
+/**
+ * Journey: the JavaScript each first-visited route costs as Chromium fetches it (cold cache, gzip -9
+ * of each file, counted by e2e/support/web-weight.ts exactly as bench/web counts it) stays within its
+ * budget, and in how many files. The build's manifest check (apps/web/scripts/check-budget.mjs)
+ * holds every page before the browser runs; this one holds what a browser really downloads, chunks
+ * fetched by the page itself right after its first render included (docs/web.md, "Web delivery").
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { DEMO_ADMIN } from '../support/demo.js';
+import { closeJourney, startJourney } from '../support/journey.js';
+import { signIn } from '../support/pages.js';
+import type { RunningServer } from '../support/server.js';
+import { javascriptWeight, measureLoad, type SessionState, WEIGHED_ROUTES } from '../support/web-weight.js';
+
+/**
+ * Budgets in KiB of gzip JavaScript and in JavaScript files: the sizes reached plus a little, so a
+ * regression fails CI; lower them as the app gets lighter (aims: 100 KiB for /login, 200 KiB in at
+ * most 30 files for /tickets, the dashboard and kanban).
+ */
+const BUDGETS: Record<string, { kib: number; files: number }> = {
+  '/login': { kib: 99, files: 10 },
+  '/tickets': { kib: 292, files: 114 },
+  '/ (dashboard)': { kib: 291, files: 117 },
+  '/contacts': { kib: 319, files: 135 },
+  '/kanban': { kib: 291, files: 103 },
+};
+
+let server: RunningServer;
+let browser: Browser;
+let session: SessionState;
+
+before(async () => {
+  ({ server, browser } = await startJourney());
+  const context = await browser.newContext();
+  await signIn(await context.newPage(), server.url, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  session = await context.storageState();
+  await context.close();
+});
+after(() => closeJourney(browser, server));
+
+describe('JavaScript of a cold load, as Chromium fetches it', () => {
+  for (const spec of WEIGHED_ROUTES) {
+    it(`${spec.name} stays within its budget`, async () => {
+      const budget = BUDGETS[spec.name];
+      assert.ok(budget, `no budget for ${spec.name}`);
+      const load = await measureLoad(browser, server.url, spec, spec.signedIn ? session : undefined);
+      const { files, gzip } = await javascriptWeight(load);
+      const kib = gzip / 1024;
+      console.log(
+        `${spec.name}: ${kib.toFixed(1)} KiB gzip in ${files} files (budget ${budget.kib} KiB, ${budget.files} files)`,
+      );
+      assert.ok(
+        kib <= budget.kib,
+        `${spec.name}: ${kib.toFixed(1)} KiB over its budget of ${budget.kib} KiB`,
+      );
+      assert.ok(files <= budget.files, `${spec.name}: ${files} files over its budget of ${budget.files}`);
+    });
+  }
+});
