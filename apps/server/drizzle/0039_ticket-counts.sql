@@ -7,11 +7,7 @@ CREATE TABLE "ticket_counts" (
 	CONSTRAINT "ticket_counts_key" UNIQUE NULLS NOT DISTINCT("company_id","status","queue_id","user_id")
 );
 --> statement-breakpoint
-DROP INDEX "ticket_tags_company_tag_idx";--> statement-breakpoint
-DROP INDEX "tickets_company_user_idx";--> statement-breakpoint
 ALTER TABLE "ticket_counts" ADD CONSTRAINT "ticket_counts_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "ticket_tags_company_tag_ticket_idx" ON "ticket_tags" USING btree ("company_id","tag_id","ticket_id");--> statement-breakpoint
-CREATE INDEX "tickets_company_user_status_updated_idx" ON "tickets" USING btree ("company_id","user_id","status","updated_at","id");--> statement-breakpoint
 CREATE INDEX "tickets_unread_company_status_updated_idx" ON "tickets" USING btree ("company_id","status","updated_at","id","queue_id","user_id") WHERE "tickets"."unread_messages" > 0;--> statement-breakpoint
 -- Hand-written from here (triggers are not expressible in the Drizzle schema): ticket_counts follows
 -- tickets in the transaction that changes them. A row's old (company, status, queue, holder) loses one

@@ -29,8 +29,7 @@ export const ticketTags = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.ticketId, t.tagId] }),
-    // The tags filter walks a tag's tickets from the index alone.
-    index('ticket_tags_company_tag_ticket_idx').on(t.companyId, t.tagId, t.ticketId),
+    index('ticket_tags_company_tag_idx').on(t.companyId, t.tagId),
   ],
 );
 

@@ -83,8 +83,7 @@ export const tickets = pgTable(
     // key, so no ticket row is fetched to count.
     index('tickets_company_status_queue_user_idx').on(t.companyId, t.status, t.queueId, t.userId),
     index('tickets_company_queue_idx').on(t.companyId, t.queueId),
-    // The users filter (one agent's tickets, of a status, newest first) reads its page in order.
-    index('tickets_company_user_status_updated_idx').on(t.companyId, t.userId, t.status, t.updatedAt, t.id),
+    index('tickets_company_user_idx').on(t.companyId, t.userId),
     // Unread tickets: the page of a status in order, and their bounded count with a queue filter or
     // an agent's visibility from the index alone (queue and holder in its key).
     index('tickets_unread_company_status_updated_idx')
