@@ -63,6 +63,21 @@ export function scenariosFor(company: SeededCompany, numberPart: string, busyTic
     { name: 'agent page 1 (visibility)', as: 'agent', query: q({ pageNumber: 1 }) },
     { name: 'agent status=open (visibility)', as: 'agent', query: q({ status: 'open' }) },
     {
+      name: 'agent status=open, queueIds (visibility)',
+      as: 'agent',
+      query: q({ status: 'open', queueIds: company.queueIds.slice(0, 2) }),
+    },
+    {
+      name: 'admin status=open, unread',
+      as: 'admin',
+      query: q({ showAll: true, status: 'open', withUnreadMessages: true }),
+    },
+    {
+      name: 'admin status=closed, users filter (the agent)',
+      as: 'admin',
+      query: q({ showAll: true, status: 'closed', users: [company.agent?.id ?? company.admin.id] }),
+    },
+    {
       name: `search common word '${COMMON_WORD}'`,
       as: 'admin',
       query: q({ showAll: true, searchParam: COMMON_WORD }),

@@ -79,10 +79,12 @@ export function section({ options, env, volumes, load, results, plans }: Run): s
       'rewritten with the new figures unless `--no-write`):',
     '',
     ...commandBlock([
-      'npx tsx --conditions=source bench/api/run.ts [--tickets 10000] [--messages 200000] [--requests 300] \\',
+      'npx tsx --conditions=source bench/api/run.ts [--size 10k|100k] [--tickets 10000] [--messages 200000] \\',
+      '  [--requests 300] \\',
       "  [--concurrency 10] [--timeout 900] [--no-write] [--only 'name part,…'] [--encoding identity] [--workers N]",
       '# --workers N runs the server as N processes (WORKERS, with Redis at BENCH_REDIS_URL, default redis://127.0.0.1:6379)',
       '# --only runs those scenarios alone (nothing written); --encoding sets accept-encoding (default gzip, deflate, br)',
+      '# --size 100k seeds 100,000 tickets and 200,000 messages (--tickets and --messages override a size)',
     ]),
     '',
     ...http.factsLines(env, volumes),

@@ -106,15 +106,17 @@ export const ZTicketsQuery = z.object({
 export type TicketsQuery = z.input<typeof ZTicketsQuery>;
 
 /**
- * A page of GET /tickets. `count` is exact up to TICKETS_COUNT_BOUND matching tickets and that bound
- * beyond (a search's count is a lower bound); `nextCursor` (plain lists only) asks for the next page.
+ * A page of GET /tickets. `count` is exact when the filters are only status, queues, users and the
+ * caller's visibility (the tabs' badges), otherwise exact up to TICKETS_COUNT_BOUND matching tickets
+ * and that bound beyond (a search's count is a lower bound); `nextCursor` (plain lists only) asks for
+ * the next page.
  */
 export const ZTicketsPage = pageOf('tickets', ZTicket).extend({
   count: z.number(),
   nextCursor: z.string().optional(),
 });
 
-/** GET /tickets counts matching tickets exactly up to this many (a bounded count). */
+/** GET /tickets counts tickets filtered by tags, days or unread exactly up to this many (a bounded count). */
 export const TICKETS_COUNT_BOUND = 10_000;
 
 /** POST /tickets: a ticket started by staff begins open (core section 4). */

@@ -7,6 +7,7 @@ import {
   integer,
   pgTable,
   text,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -83,6 +84,11 @@ export const tickets = pgTable(
     index('tickets_company_status_queue_user_idx').on(t.companyId, t.status, t.queueId, t.userId),
     index('tickets_company_queue_idx').on(t.companyId, t.queueId),
     index('tickets_company_user_idx').on(t.companyId, t.userId),
+    // Unread tickets: the page of a status in order, and their bounded count with a queue filter or
+    // an agent's visibility from the index alone (queue and holder in its key).
+    index('tickets_unread_company_status_updated_idx')
+      .on(t.companyId, t.status, t.updatedAt, t.id, t.queueId, t.userId)
+      .where(sql`${t.unreadMessages} > 0`),
     index('tickets_company_contact_idx').on(t.companyId, t.contactId),
     index('tickets_company_updated_idx').on(t.companyId, t.updatedAt, t.id),
     // Connection timers scan the live tickets of a connection by inactivity.
@@ -90,6 +96,24 @@ export const tickets = pgTable(
       .on(t.whatsappId, t.status, t.updatedAt)
       .where(sql`${t.status} <> 'closed'`),
   ],
+);
+
+/**
+ * How many tickets a company has per status, queue and holder (null: none), kept by the trigger
+ * `ticket_counts_follow` in the transaction that inserts, deletes or moves a ticket (migration
+ * 0039): the list's count of a status with a queue filter, a users filter or an agent's visibility
+ * sums a few of these rows instead of counting tickets (decision 0111).
+ */
+export const ticketCounts = pgTable(
+  'ticket_counts',
+  {
+    companyId: companyRef(),
+    status: text({ enum: ['open', 'pending', 'closed'] }).notNull(),
+    queueId: integer(),
+    userId: integer(),
+    tickets: integer().notNull().default(0),
+  },
+  (t) => [unique('ticket_counts_key').on(t.companyId, t.status, t.queueId, t.userId).nullsNotDistinct()],
 );
 
 /**

@@ -57,7 +57,8 @@ const names = new Map<string, string>();
 
 /**
  * The statement of one page of GET /tickets without a search: `TICKETS_PAGE_SIZE + 1` rows from
- * `offset` (or after `query.cursor`), newest update first, each carrying the bounded count.
+ * `offset` (or after `query.cursor`), newest update first, each carrying the count: the sum of
+ * ticket_counts' matching rows when `countedByCounters`, else the bounded count of tickets.
  * Ids and dates come validated from the route's schema.
  */
 export function listStatement(
@@ -115,7 +116,10 @@ export function listStatement(
     conditions.push((a) => `${a}.${column} >= ${from}::timestamptz and ${a}.${column} < ${to}::timestamptz`);
   }
   if (query.withUnreadMessages) conditions.push((a) => `${a}.unread_messages > 0`);
-  const bound = param(TICKETS_COUNT_BOUND);
+  // Conditions on company, status, queue and holder alone hold for ticket_counts' rows as for tickets:
+  // the count sums those rows (exact, a few rows read); other filters count tickets, bounded.
+  const byCounters = countedByCounters(query);
+  const bound = byCounters ? '' : param(TICKETS_COUNT_BOUND);
   let after = '';
   if (query.cursor) {
     const [micros, id] = query.cursor.split('.') as [string, string];
@@ -127,14 +131,26 @@ export function listStatement(
   let text = texts.get(shape);
   if (text === undefined) {
     const where = (a: string) => conditions.map((c) => c(a)).join(' and ');
+    const count = byCounters
+      ? `(select coalesce(sum(k.tickets), 0)::int from ticket_counts k where ${where('k')})`
+      : `(select count(*)::int from (select 1 from tickets n where ${where('n')} limit ${bound}) counted)`;
     text =
-      `${SELECT}\n  (select count(*)::int from (select 1 from tickets n where ${where('n')} limit ${bound}) counted)\n` +
+      `${SELECT}\n  ${count}\n` +
       `${FROM}\nwhere ${where('t')}${after}\norder by t.updated_at desc, t.id desc limit ${limitParam}` +
       (offsetParam ? ` offset ${offsetParam}` : '');
     texts.set(shape, text);
     names.set(shape, `ticket_page_${crypto.createHash('sha1').update(text).digest('hex').slice(0, 16)}`);
   }
   return { name: names.get(shape)!, text, values };
+}
+
+/**
+ * Whether a list's count sums ticket_counts (decision 0111): its filters test only company, status,
+ * queue and holder (visibility, `status`, `queueIds`, `users`). With tags, days or unread ones it
+ * counts the tickets, exact up to TICKETS_COUNT_BOUND.
+ */
+export function countedByCounters(query: TicketsQueryParsed): boolean {
+  return !query.tags?.length && !query.date && !query.updatedAt && !query.withUnreadMessages;
 }
 
 /** Index of the count and of the cursor key in a list row. */

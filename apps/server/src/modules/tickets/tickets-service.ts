@@ -1,4 +1,4 @@
-import { TICKETS_COUNT_BOUND, type Ticket, type UpdateTicketFields } from '@zapdesk/shared';
+import type { Ticket, UpdateTicketFields } from '@zapdesk/shared';
 import { and, desc, eq, gt, gte, ilike, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { AUTOMATIC_MESSAGES } from '../../automation/automatic-messages.js';
 import { sendClosingMessages } from '../../automation/ratings.js';
@@ -71,8 +71,10 @@ function afterCursor(cursor: string): SQL {
  * GET /tickets (core section 7): the spec's filters with visibility applied, newest update first,
  * TICKETS_PAGE_SIZE per page. A plain list is ONE statement, prepared by name: the page
  * (tickets joined with contact, user, queue, connection and tags, one row more than a page to know
- * `hasMore`) with the count of matching tickets as an uncorrelated sub-select, exact up to
- * TICKETS_COUNT_BOUND (an index-only scan of at most that many entries). The viewer's queues come from
+ * `hasMore`) with the count of matching tickets as an uncorrelated sub-select: exact, summed from
+ * ticket_counts, when the filters are visibility, status, queues and users (the tabs' badges;
+ * decision 0111), else exact up to TICKETS_COUNT_BOUND (an index-only scan of at most that many
+ * entries). The viewer's queues come from
  * the guard (`auth.viewer`). Pages by `pageNumber` (offset; classic clients) or by `cursor` (keyset:
  * the next page seeks to its place in the (company, status, updated_at, id) index); every plain page
  * carries its `nextCursor`. A search (`searchParam`, case-insensitive substring of the contact's name
@@ -98,16 +100,16 @@ export async function listTickets(ctx: AppContext, auth: AuthContext, query: Tic
   const page = rows.slice(0, TICKETS_PAGE_SIZE);
   let count = rows[0]?.[ROW_COUNT] as number | undefined;
   if (count === undefined) {
-    // Past the end: nothing carried the count (none at all on a first page).
-    const [total] =
+    // Past the end: nothing carried the count (none at all on a first page); the first row of the
+    // list carries it, if there is one.
+    const first =
       offset === 0 && !query.cursor
-        ? [{ value: 0 }]
-        : await ctx.db
-            .select({
-              value: sql<number>`(select count(*)::int from (select 1 from ${tickets} where ${ticketListWhere(viewer, auth.companyId, query)} limit ${TICKETS_COUNT_BOUND}) counted)`,
-            })
-            .from(sql`(select 1) one`);
-    count = total?.value ?? 0;
+        ? []
+        : await (() => {
+            const head = listStatement(viewer, auth.companyId, { ...query, cursor: undefined }, 0, 1);
+            return ctx.database.preparedRows(head.name, head.text, head.values);
+          })();
+    count = (first[0]?.[ROW_COUNT] as number | undefined) ?? 0;
   }
   const last = page.at(-1);
   return {

@@ -1,0 +1,345 @@
+import { TICKETS_COUNT_BOUND, ZTicketsPage } from '@zapdesk/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createCompany, createQueue, createUser, type TestUser } from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+/**
+ * The list's exact counts (decision 0111): ticket_counts, kept by a trigger on tickets, always equals
+ * counting the tickets, through random inserts, moves (one ticket or many in one statement), deletes,
+ * a queue or a user deleted and a company deleted; and the `count` of GET /tickets with random filters,
+ * as an admin with showAll and as agents with visibility, equals the straightforward count, exactly
+ * also past TICKETS_COUNT_BOUND.
+ */
+
+let t: TestApp;
+let companyId: number;
+let otherCompany: number;
+let queueIds: number[];
+let tagIds: number[];
+let admin: TestUser;
+let agents: { user: TestUser; queueIds: number[]; allTicket: boolean }[];
+let whatsappOf: Map<number, number>;
+let contactSeq = 0;
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = rng(20261127);
+const oneOf = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+const STATUSES = ['open', 'pending', 'closed'] as const;
+
+const sqlRows = async <T>(text: string, values: unknown[] = []) =>
+  (await t.database.executor.executeSql(text, values)).rows as T[];
+
+/** Inserts a ticket on a new contact: random status, queue and holder of its company. */
+async function insertTicket(company: number, status = oneOf(STATUSES)) {
+  const mine = company === companyId;
+  const queue = mine && random() < 0.8 ? oneOf(queueIds) : null;
+  const holders = mine ? [null, admin.id, ...agents.map((a) => a.user.id)] : [null];
+  contactSeq += 1;
+  await sqlRows(
+    `with c as (insert into contacts (company_id, name, number) values ($1, $2, $3) returning id)
+     insert into tickets (company_id, contact_id, whatsapp_id, queue_id, user_id, status, unread_messages)
+     select $1, c.id, $4, $5, $6, $7, $8 from c`,
+    [
+      company,
+      `Contact ${contactSeq}`,
+      `55219${String(contactSeq).padStart(8, '0')}`,
+      whatsappOf.get(company),
+      queue,
+      oneOf(holders),
+      status,
+      random() < 0.3 ? 2 : 0,
+    ],
+  );
+}
+
+/** ticket_counts' non-zero rows and the tickets counted by the same key, both sorted. */
+async function bothCounts() {
+  const key = `company_id, status, coalesce(queue_id, 0) as queue_id, coalesce(user_id, 0) as user_id`;
+  const order = 'order by company_id, status, queue_id, user_id';
+  const kept = await sqlRows(
+    `select ${key}, sum(tickets)::int as n from ticket_counts group by 1, 2, 3, 4 having sum(tickets) <> 0 ${order}`,
+  );
+  const counted = await sqlRows(
+    `select ${key}, count(*)::int as n from tickets group by 1, 2, 3, 4 ${order}`,
+  );
+  return { kept, counted };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  companyId = await createCompany(t.app);
+  otherCompany = await createCompany(t.app);
+  queueIds = [];
+  for (let i = 0; i < 4; i++) queueIds.push(await createQueue(t.app, companyId));
+  admin = await createUser(t.app, companyId, { profile: 'admin' });
+  agents = [];
+  for (const [i, qs] of [[queueIds[0]!], [queueIds[1]!, queueIds[2]!], []].entries()) {
+    const user = await createUser(t.app, companyId, { queueIds: qs });
+    const allTicket = i === 1;
+    if (allTicket) await sqlRows(`update users set all_ticket = 'enabled' where id = $1`, [user.id]);
+    agents.push({ user, queueIds: qs, allTicket });
+  }
+  tagIds = [];
+  for (let i = 0; i < 3; i++) {
+    const [row] = await sqlRows<{ id: number }>(
+      `insert into tags (company_id, name, color) values ($1, $2, '#123456') returning id`,
+      [companyId, `tag ${i}`],
+    );
+    tagIds.push(row!.id);
+  }
+  whatsappOf = new Map();
+  for (const company of [companyId, otherCompany]) {
+    const [wa] = await sqlRows<{ id: number }>(
+      `insert into whatsapps (company_id, name, status, provider, is_default)
+       values ($1, 'sim', 'DISCONNECTED', 'simulator', true) returning id`,
+      [company],
+    );
+    whatsappOf.set(company, wa!.id);
+  }
+  for (let i = 0; i < 150; i++) await insertTicket(companyId);
+  for (let i = 0; i < 30; i++) await insertTicket(otherCompany);
+  await sqlRows(
+    `insert into ticket_tags (company_id, ticket_id, tag_id)
+     select company_id, id, $2::int from tickets where company_id = $1 and id % 3 = 0`,
+    [companyId, tagIds[0]],
+  );
+  // Let the nodes's own writes above stop bypassing the guard's cache.
+  await new Promise((resolve) => setTimeout(resolve, 2100));
+}, 120_000);
+afterAll(() => t.close());
+
+describe('ticket_counts follows the tickets', () => {
+  it('equals counting the tickets after every random change', async () => {
+    // Positive control: the comparison sees a count that is off.
+    await sqlRows(
+      `update ticket_counts set tickets = tickets + 1 where company_id = $1 and status = 'open'`,
+      [companyId],
+    );
+    const off = await bothCounts();
+    expect(off.kept).not.toEqual(off.counted);
+    await sqlRows(
+      `update ticket_counts set tickets = tickets - 1 where company_id = $1 and status = 'open'`,
+      [companyId],
+    );
+    expect((await bothCounts()).kept).toEqual((await bothCounts()).counted);
+
+    const holders = () => [null, admin.id, ...agents.map((a) => a.user.id)];
+    const pickTicket = async () => {
+      const [row] = await sqlRows<{ id: number }>(
+        'select id from tickets where company_id = $1 order by id offset $2 limit 1',
+        [companyId, Math.floor(random() * 100)],
+      );
+      return row?.id;
+    };
+    for (let round = 0; round < 60; round++) {
+      const kind = Math.floor(random() * 7);
+      const id = await pickTicket();
+      if (kind === 0) {
+        await insertTicket(oneOf([companyId, otherCompany]));
+      } else if (kind === 1 && id) {
+        // Closing or reopening: only a closed ticket may share its contact and connection.
+        await sqlRows(`update tickets set status = 'closed', updated_at = now() where id = $1`, [id]);
+      } else if (kind === 2 && id) {
+        await sqlRows('update tickets set queue_id = $2, user_id = $3 where id = $1', [
+          id,
+          random() < 0.2 ? null : oneOf(queueIds),
+          oneOf(holders()),
+        ]);
+      } else if (kind === 3 && id) {
+        // An update that moves nothing (a message) and one of many rows in one statement.
+        await sqlRows(
+          `update tickets set last_message = 'hi', unread_messages = unread_messages + 1 where id = $1`,
+          [id],
+        );
+        await sqlRows('update tickets set user_id = $2 where company_id = $1 and queue_id = $3', [
+          companyId,
+          oneOf(holders()),
+          oneOf(queueIds),
+        ]);
+      } else if (kind === 4 && id) {
+        await sqlRows('delete from tickets where id = $1', [id]);
+      } else if (kind === 5) {
+        await sqlRows(
+          `update tickets set status = 'pending', user_id = null where company_id = $1 and status = 'open' and id % 5 = $2`,
+          [companyId, Math.floor(random() * 5)],
+        );
+      } else {
+        await sqlRows(
+          `update tickets set status = $2 where company_id = $1 and status = 'closed' and id % 7 = $3
+          and not exists (select 1 from tickets o where o.company_id = tickets.company_id
+            and o.contact_id = tickets.contact_id and o.whatsapp_id is not distinct from tickets.whatsapp_id
+            and o.status <> 'closed')`,
+          [companyId, oneOf(['open', 'pending']), Math.floor(random() * 7)],
+        );
+      }
+      const { kept, counted } = await bothCounts();
+      expect(kept).toEqual(counted);
+    }
+    const [negative] = await sqlRows<{ n: number }>(
+      'select count(*)::int as n from ticket_counts where tickets < 0',
+    );
+    expect(negative!.n).toBe(0);
+  }, 120_000);
+
+  it('follows a queue and a user deleted (their tickets lose them) and a company deleted', async () => {
+    const doomedQueue = await createQueue(t.app, companyId);
+    const doomedUser = await createUser(t.app, companyId);
+    for (let i = 0; i < 6; i++) await insertTicket(companyId);
+    await sqlRows('update tickets set queue_id = $2 where company_id = $1 and id % 4 = 0', [
+      companyId,
+      doomedQueue,
+    ]);
+    await sqlRows('update tickets set user_id = $2 where company_id = $1 and id % 4 = 1', [
+      companyId,
+      doomedUser.id,
+    ]);
+    expect((await bothCounts()).kept).toEqual((await bothCounts()).counted);
+    await sqlRows('delete from queues where id = $1', [doomedQueue]);
+    await sqlRows('delete from users where id = $1', [doomedUser.id]);
+    const after = await bothCounts();
+    expect(after.kept).toEqual(after.counted);
+
+    const gone = await createCompany(t.app);
+    const [wa] = await sqlRows<{ id: number }>(
+      `insert into whatsapps (company_id, name, status, provider, is_default)
+       values ($1, 'sim', 'DISCONNECTED', 'simulator', true) returning id`,
+      [gone],
+    );
+    whatsappOf.set(gone, wa!.id);
+    for (let i = 0; i < 5; i++) await insertTicket(gone);
+    await sqlRows('delete from companies where id = $1', [gone]);
+    const [left] = await sqlRows<{ n: number }>(
+      'select count(*)::int as n from ticket_counts where company_id = $1',
+      [gone],
+    );
+    expect(left!.n).toBe(0);
+    expect((await bothCounts()).kept).toEqual((await bothCounts()).counted);
+  });
+});
+
+interface Filters {
+  status?: (typeof STATUSES)[number];
+  queueIds?: number[];
+  users?: number[];
+  tags?: number[];
+  withUnreadMessages?: boolean;
+}
+type Who = { admin: true } | { admin: false; userId: number; queueIds: number[]; allTicket: boolean };
+
+/** The straightforward count of the tickets a viewer sees with the filters. */
+async function referenceCount(company: number, viewer: Who, f: Filters): Promise<number> {
+  const where = ['t.company_id = $1'];
+  const values: unknown[] = [company];
+  const param = (v: unknown) => `$${values.push(v)}`;
+  if (!viewer.admin) {
+    where.push(
+      `(t.user_id = ${param(viewer.userId)} or (t.queue_id is null and t.user_id is null)` +
+        (viewer.queueIds.length ? ` or t.queue_id in (${viewer.queueIds.map(param).join(', ')})` : '') +
+        (viewer.allTicket ? ` or t.status = 'pending'` : '') +
+        ')',
+    );
+  }
+  if (f.status) where.push(`t.status = ${param(f.status)}`);
+  if (f.queueIds?.length)
+    where.push(`(t.queue_id in (${f.queueIds.map(param).join(', ')}) or t.queue_id is null)`);
+  if (f.users?.length) where.push(`t.user_id in (${f.users.map(param).join(', ')})`);
+  if (f.tags?.length) {
+    where.push(
+      `t.id in (select ticket_id from ticket_tags where tag_id in (${f.tags.map(param).join(', ')}))`,
+    );
+  }
+  if (f.withUnreadMessages) where.push('t.unread_messages > 0');
+  const [row] = await sqlRows<{ n: number }>(
+    `select count(*)::int as n from tickets t where ${where.join(' and ')}`,
+    values,
+  );
+  return row!.n;
+}
+
+async function listCount(user: TestUser, f: Filters, extra: Record<string, string>) {
+  const q = new URLSearchParams(extra);
+  if (f.status) q.set('status', f.status);
+  if (f.queueIds) q.set('queueIds', JSON.stringify(f.queueIds));
+  if (f.users) q.set('users', JSON.stringify(f.users));
+  if (f.tags) q.set('tags', JSON.stringify(f.tags));
+  if (f.withUnreadMessages) q.set('withUnreadMessages', 'true');
+  const res = await t.app.inject({ method: 'GET', url: `/api/tickets?${q}`, headers: bearer(user) });
+  expect(res.statusCode).toBe(200);
+  return ZTicketsPage.parse(res.json()).count;
+}
+
+describe('the list count', () => {
+  it('equals the straightforward count for random filters, as admin with showAll and as agents', async () => {
+    const pick = <T>(items: T[]) => items.filter(() => random() < 0.4);
+    let nonZero = 0;
+    for (let round = 0; round < 40; round++) {
+      const f: Filters = {};
+      if (random() < 0.7) f.status = oneOf(STATUSES);
+      if (random() < 0.4) f.queueIds = pick([...queueIds, 0]);
+      if (random() < 0.3) f.users = pick([admin.id, ...agents.map((a) => a.user.id), 0]);
+      if (random() < 0.15) f.tags = pick(tagIds);
+      if (random() < 0.15) f.withUnreadMessages = true;
+      if (f.queueIds?.length === 0) delete f.queueIds;
+      if (f.users?.length === 0) delete f.users;
+      if (f.tags?.length === 0) delete f.tags;
+      const who = Math.floor(random() * (agents.length + 1));
+      const pageNumber = String(oneOf([1, 1, 2, 9]));
+      let expected: number;
+      let actual: number;
+      if (who === agents.length) {
+        expected = await referenceCount(companyId, { admin: true }, f);
+        actual = await listCount(admin, f, { showAll: 'true', pageNumber });
+      } else {
+        const a = agents[who]!;
+        expected = await referenceCount(
+          companyId,
+          { admin: false, userId: a.user.id, queueIds: a.queueIds, allTicket: a.allTicket },
+          f,
+        );
+        actual = await listCount(a.user, f, { pageNumber });
+      }
+      expect(actual, JSON.stringify({ f, who, pageNumber })).toBe(expected);
+      if (expected > 0) nonZero += 1;
+    }
+    expect(nonZero).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('is exact past TICKETS_COUNT_BOUND for the tabs, bounded with a tags filter', async () => {
+    const many = TICKETS_COUNT_BOUND + 57;
+    const [contact] = await sqlRows<{ id: number }>(
+      `insert into contacts (company_id, name, number) values ($1, 'Many', '5511900000001') returning id`,
+      [companyId],
+    );
+    await sqlRows(
+      `insert into tickets (company_id, contact_id, whatsapp_id, queue_id, status)
+       select $1, $2, $3, $4, 'closed' from generate_series(1, $5::int)`,
+      [companyId, contact!.id, whatsappOf.get(companyId), queueIds[0], many],
+    );
+    await sqlRows(
+      `insert into ticket_tags (company_id, ticket_id, tag_id)
+       select company_id, id, $3::int from tickets where company_id = $1 and contact_id = $2`,
+      [companyId, contact!.id, tagIds[1]],
+    );
+    const closed = await referenceCount(companyId, { admin: true }, { status: 'closed' });
+    expect(closed).toBeGreaterThan(TICKETS_COUNT_BOUND);
+    expect(await listCount(admin, { status: 'closed' }, { showAll: 'true' })).toBe(closed);
+    const a = agents[0]!;
+    const seen = await referenceCount(
+      companyId,
+      { admin: false, userId: a.user.id, queueIds: a.queueIds, allTicket: a.allTicket },
+      { status: 'closed', queueIds: [queueIds[0]!] },
+    );
+    expect(seen).toBeGreaterThan(TICKETS_COUNT_BOUND);
+    expect(await listCount(a.user, { status: 'closed', queueIds: [queueIds[0]!] }, {})).toBe(seen);
+    expect(await listCount(admin, { tags: [tagIds[1]!] }, { showAll: 'true' })).toBe(TICKETS_COUNT_BOUND);
+  }, 120_000);
+});
