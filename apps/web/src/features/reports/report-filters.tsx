@@ -1,5 +1,4 @@
 import { Button, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
-import { daysInRange, isIsoDate, REPORTS_MAX_RANGE_DAYS } from '@zapdesk/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IdOption } from '../common/id-select';
@@ -7,6 +6,7 @@ import { useQueueList } from '../queues/use-queues';
 import { useTagOptions, useUserOptions } from '../tickets/use-tickets';
 import { useConnectionOptions } from '../users/use-users';
 import {
+  isReportPeriod,
   lastDays,
   QUICK_PERIODS,
   REPORT_FILTERS,
@@ -61,11 +61,6 @@ function IdMultiSelect({
   );
 }
 
-/** True when from..to is a period the reports answer (both days, in order, at most two years). */
-function validPeriod(from: string, to: string): boolean {
-  return isIsoDate(from) && isIsoDate(to) && from <= to && daysInRange(from, to) <= REPORTS_MAX_RANGE_DAYS;
-}
-
 /**
  * The period picker (today, 7, 30 or 90 days ending today, or two days) and the queue, agent,
  * connection and tag filters; every change goes to `onChange` (the page writes it in the URL).
@@ -101,7 +96,7 @@ export function ReportFilters({
     return period.from === params.from && period.to === params.to;
   });
   const editing = from !== params.from || to !== params.to;
-  const periodError = editing && !validPeriod(from, to);
+  const periodError = editing && !isReportPeriod(from, to);
   const hasFilters = REPORT_FILTERS.some((name) => params[name].length > 0);
 
   return (
@@ -144,7 +139,7 @@ export function ReportFilters({
         />
         <Button
           variant="contained"
-          disabled={!editing || !validPeriod(from, to)}
+          disabled={!editing || !isReportPeriod(from, to)}
           onClick={() => onChange({ ...params, from, to })}
           data-testid="report-apply-period"
         >

@@ -1,13 +1,33 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AgentReport, HeatmapReport, QueueReport, ReportFigures, ReportSummary } from '@zapdesk/shared';
+import {
+  type AgentReport,
+  daysInRange,
+  type HeatmapReport,
+  isIsoDate,
+  type QueueReport,
+  REPORTS_MAX_FILTER_IDS,
+  REPORTS_MAX_RANGE_DAYS,
+  REPORTS_TIME_ZONE,
+  type ReportFigures,
+  type ReportSummary,
+} from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { formatDuration, formatNumber, formatRate, trendOf } from './format';
 import { ReportsPage } from './reports-page';
-import { lastDays, readReportParams, reportsToday } from './use-reports';
+import {
+  dayCount,
+  isDay,
+  lastDays,
+  MAX_FILTER_IDS,
+  MAX_RANGE_DAYS,
+  REPORTS_ZONE,
+  readReportParams,
+  reportsToday,
+} from './use-reports';
 
 const stats = (avg: number | null, median: number | null = avg, p90: number | null = avg) => ({
   count: avg === null ? 0 : 4,
@@ -138,6 +158,15 @@ describe('report formats', () => {
       userIds: [],
     });
     expect(reportsToday(new Date('2026-11-28T02:00:00Z'))).toBe('2026-11-27');
+    // The page's copies of the API's limits.
+    expect([MAX_RANGE_DAYS, MAX_FILTER_IDS, REPORTS_ZONE]).toEqual([
+      REPORTS_MAX_RANGE_DAYS,
+      REPORTS_MAX_FILTER_IDS,
+      REPORTS_TIME_ZONE,
+    ]);
+    for (const day of ['2026-02-29', '2028-02-29', '2026-13-01', '2026-1-01', '2026-11-27', ''])
+      expect(isDay(day)).toBe(isIsoDate(day));
+    expect(dayCount('2026-01-01', '2027-12-31')).toBe(daysInRange('2026-01-01', '2027-12-31'));
   });
 });
 

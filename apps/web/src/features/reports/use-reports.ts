@@ -1,12 +1,5 @@
 /** The reports page's state in the URL, its queries and its downloads (docs/reports.md "Page"). */
 import { useQuery } from '@tanstack/react-query';
-import {
-  daysInRange,
-  isIsoDate,
-  REPORTS_MAX_FILTER_IDS,
-  REPORTS_MAX_RANGE_DAYS,
-  REPORTS_TIME_ZONE,
-} from '@zapdesk/shared';
 import { ApiError, api, fetchWithSession } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
 import { downloadBlob } from '../contacts/contacts-csv';
@@ -25,15 +18,45 @@ export interface ReportParams extends Record<ReportFilterName, number[]> {
   to: string;
 }
 
+/*
+ * The API's limits and day checks (REPORTS_MAX_RANGE_DAYS, REPORTS_MAX_FILTER_IDS, REPORTS_TIME_ZONE,
+ * isIsoDate and daysInRange of @zapdesk/shared), repeated here because their modules also build zod
+ * schemas, which the page must not load before its first render (check:forms); a test keeps them
+ * equal.
+ */
+/** Longest period the reports answer, in days. */
+export const MAX_RANGE_DAYS = 731;
+/** Most ids one filter takes. */
+export const MAX_FILTER_IDS = 100;
+/** The zone of the reports' local days: the dashboard's. */
+export const REPORTS_ZONE = 'America/Sao_Paulo';
+
+/** True for a real calendar day written yyyy-MM-dd. */
+export function isDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+/** Days from `from` to `to` (yyyy-MM-dd), both included. */
+export function dayCount(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+/** True when from..to is a period the reports answer (real days, in order, at most two years). */
+export function isReportPeriod(from: string, to: string): boolean {
+  return isDay(from) && isDay(to) && from <= to && dayCount(from, to) <= MAX_RANGE_DAYS;
+}
+
 /** The quick periods of the picker, in days ending today (1 = today). */
 export const QUICK_PERIODS = [1, 7, 30, 90] as const;
 /** The period shown when the URL names none: the last 7 days, today included. */
 export const DEFAULT_PERIOD_DAYS = 7;
 
-/** Today as yyyy-MM-dd in the reports' zone (REPORTS_TIME_ZONE, the days the API counts in). */
+/** Today as yyyy-MM-dd in the reports' zone (the days the API counts in). */
 export function reportsToday(now: Date = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', {
-    timeZone: REPORTS_TIME_ZONE,
+    timeZone: REPORTS_ZONE,
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
@@ -52,14 +75,14 @@ export function lastDays(days: number, today: string): { from: string; to: strin
   return { from: shiftDay(today, 1 - days), to: today };
 }
 
-/** Positive integer ids of a comma list (at most REPORTS_MAX_FILTER_IDS; anything else is dropped). */
+/** Positive integer ids of a comma list (at most MAX_FILTER_IDS; anything else is dropped). */
 function parseIds(value: string | null): number[] {
   if (!value) return [];
   const ids = value
     .split(',')
     .map((part) => Number(part.trim()))
     .filter((id) => Number.isSafeInteger(id) && id > 0);
-  return [...new Set(ids)].slice(0, REPORTS_MAX_FILTER_IDS);
+  return [...new Set(ids)].slice(0, MAX_FILTER_IDS);
 }
 
 /**
@@ -70,9 +93,7 @@ function parseIds(value: string | null): number[] {
 export function readReportParams(search: URLSearchParams, today: string = reportsToday()): ReportParams {
   const from = search.get('from') ?? '';
   const to = search.get('to') ?? '';
-  const valid =
-    isIsoDate(from) && isIsoDate(to) && from <= to && daysInRange(from, to) <= REPORTS_MAX_RANGE_DAYS;
-  const period = valid ? { from, to } : lastDays(DEFAULT_PERIOD_DAYS, today);
+  const period = isReportPeriod(from, to) ? { from, to } : lastDays(DEFAULT_PERIOD_DAYS, today);
   return {
     ...period,
     queueIds: parseIds(search.get('queueIds')),
