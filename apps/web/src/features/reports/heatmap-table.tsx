@@ -36,7 +36,13 @@ export function HeatmapTable({ report }: { report: HeatmapReport }) {
   const strongest = theme.palette.mode === 'dark' ? 0.45 : 0.7;
   const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}h`;
   return (
-    <TableContainer sx={{ maxWidth: '100%', overflowX: 'auto' }}>
+    // Focusable, so a keyboard can scroll it sideways on a narrow screen.
+    <TableContainer
+      role="region"
+      aria-label={t('reports.heatmap.caption')}
+      tabIndex={0}
+      sx={{ maxWidth: '100%', overflowX: 'auto' }}
+    >
       <Table
         size="small"
         padding="none"

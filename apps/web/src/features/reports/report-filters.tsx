@@ -1,4 +1,5 @@
 import { Button, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
+import { useTheme } from '@mui/material/styles';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IdOption } from '../common/id-select';
@@ -75,6 +76,8 @@ export function ReportFilters({
   onChange: (next: ReportParams) => void;
 }) {
   const { t } = useTranslation();
+  // The browser's own date field and its calendar follow the colour mode.
+  const colorScheme = useTheme().palette.mode;
   const queues = useQueueList({ silent: true });
   const users = useUserOptions(true);
   const connections = useConnectionOptions(true);
@@ -125,7 +128,10 @@ export function ReportFilters({
           value={from}
           onChange={(event) => setFrom(event.target.value)}
           error={periodError}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'report-from', max: to } }}
+          slotProps={{
+            inputLabel: { shrink: true },
+            htmlInput: { 'data-testid': 'report-from', max: to, style: { colorScheme } },
+          }}
         />
         <TextField
           type="date"
@@ -135,7 +141,10 @@ export function ReportFilters({
           onChange={(event) => setTo(event.target.value)}
           error={periodError}
           helperText={periodError ? t('reports.period.invalid') : undefined}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'report-to', min: from } }}
+          slotProps={{
+            inputLabel: { shrink: true },
+            htmlInput: { 'data-testid': 'report-to', min: from, style: { colorScheme } },
+          }}
         />
         <Button
           variant="contained"

@@ -65,7 +65,13 @@ export function ReportTable<R>({
         : { key, order: numeric ? 'desc' : 'asc' },
     );
   return (
-    <TableContainer sx={{ maxWidth: '100%', overflowX: 'auto' }}>
+    // Focusable, so a keyboard can scroll it sideways on a narrow screen.
+    <TableContainer
+      role="region"
+      aria-label={caption}
+      tabIndex={0}
+      sx={{ maxWidth: '100%', overflowX: 'auto' }}
+    >
       <Table size="small" data-testid={testId} aria-label={caption}>
         <TableHead>
           <TableRow>

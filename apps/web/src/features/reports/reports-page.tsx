@@ -7,7 +7,7 @@ import type {
   QueueReportRow,
   ReportSummary,
 } from '@zapdesk/shared';
-import { lazy, type ReactNode, Suspense, useCallback, useMemo } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useCurrentUser } from '../auth/session-context';
@@ -271,6 +271,10 @@ export function ReportsPage() {
     (next: ReportParams) => setSearch(reportSearch(next), { replace: true }),
     [setSearch],
   );
+  // The address always names the period shown (the default one included), so it can be linked.
+  useEffect(() => {
+    if (search.toString() !== reportSearch(params).toString()) onChange(params);
+  }, [search, params, onChange]);
   return (
     <Box data-testid="reports-page" sx={{ p: 2, minWidth: 0, maxWidth: '100%' }}>
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
