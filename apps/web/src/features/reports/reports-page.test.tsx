@@ -12,6 +12,7 @@ import {
   type ReportFigures,
   type ReportSummary,
 } from '@zapdesk/shared';
+import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
@@ -170,6 +171,11 @@ describe('report formats', () => {
   });
 });
 
+/** The router's current query string. */
+function Search() {
+  return <div data-testid="search">{useLocation().search}</div>;
+}
+
 describe('ReportsPage', () => {
   let fetchMock: ReturnType<typeof vi.fn>;
   let summary: ReportSummary;
@@ -290,7 +296,13 @@ describe('ReportsPage', () => {
   it("says 'No data in the period.' when the period has nothing", async () => {
     summary = EMPTY_SUMMARY;
     heatmapOpened = 0;
-    renderWithProviders(<ReportsPage />, { user: admin, route: '/reports' });
+    renderWithProviders(
+      <>
+        <Search />
+        <ReportsPage />
+      </>,
+      { user: admin, route: '/reports' },
+    );
     expect((await screen.findByTestId('report-empty')).textContent).toBe('No data in the period.');
     expect(screen.queryByTestId('report-cards')).toBeNull();
     expect(
@@ -298,6 +310,10 @@ describe('ReportsPage', () => {
     ).toBeTruthy();
     const today = reportsToday();
     expect(calls()).toContain(`/api/reports/summary?from=${lastDays(7, today).from}&to=${today}`);
+    // The default period is written into the address, so it can be linked.
+    await waitFor(() =>
+      expect(screen.getByTestId('search').textContent).toBe(`?from=${lastDays(7, today).from}&to=${today}`),
+    );
   });
 
   it('shows an error state with a retry when a report fails', async () => {
