@@ -3,8 +3,10 @@
  * round robin for the queue in its modal; two agents are signed in, each in a browser of their own;
  * four customers write on the simulator and each agent finds two of them in their 'Open' tab without
  * pressing Accept. One agent switches to 'Away' in the top bar and the next customer goes to the
- * other; the admin's users page shows each agent's load. The top bar, its phone menu and the users
- * table pass axe's WCAG A and AA rules, on a wide screen and at 360 px.
+ * other; the admin's users page shows each agent's load. The agents answer their customers and the
+ * admin's /reports counts the four conversations, each agent's first response times and downloads
+ * the agents' CSV. The top bar, its phone menu, the users table and the reports page pass axe's
+ * WCAG A and AA rules, on a wide screen and at 360 px.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -28,6 +30,8 @@ const SECOND = { email: 'bia@zapdesk.local', password: 'bia-agente-1' };
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const TOP_BAR = '[data-testid="top-bar"]';
+/** A duration as the reports show it: '45 s', '1 min 20 s', '2 h 5 min'. */
+const DURATION = /^\d+ (d|h|min|s)( \d+ (h|min|s))?$/;
 
 let server: RunningServer;
 let browser: Browser;
@@ -38,6 +42,8 @@ let adminToken = '';
 let queueId = 0;
 let agentId = 0;
 let secondId = 0;
+/** The four first customers' tickets and the agent each went to. */
+let firstTickets: { ticketId: number; holder: number }[] = [];
 
 const api = <T>(path: string, init: { method?: string; body?: unknown } = {}) =>
   apiJson<T>(server.url, adminToken, path, init);
@@ -135,6 +141,7 @@ describe('automatic assignment', () => {
     const ids: number[] = [];
     for (let n = 1; n <= 4; n++) ids.push(await customerWrites(n));
     const holders = await Promise.all(ids.map(holderOf));
+    firstTickets = ids.map((ticketId, i) => ({ ticketId, holder: holders[i]! }));
     assert.equal(holders.filter((h) => h === agentId).length, 2, holders.join(','));
     assert.equal(holders.filter((h) => h === secondId).length, 2, holders.join(','));
     for (const [page, id] of [
@@ -147,6 +154,50 @@ describe('automatic assignment', () => {
       }
       assert.equal(await page.locator('[data-testid^="ticket-accept-"]').count(), 0);
     }
+  });
+
+  it("the agents answer; the admin's /reports counts four conversations and each agent's first response", async () => {
+    const tokens = new Map([
+      [agentId, await pageToken(agent)],
+      [secondId, await pageToken(second)],
+    ]);
+    for (const { ticketId, holder } of firstTickets) {
+      const sent = await apiJson(server.url, tokens.get(holder)!, `/messages/${ticketId}`, {
+        method: 'POST',
+        body: { body: 'Olá! Já vou ajudar.' },
+      });
+      assert.ok(sent.status < 300, `reply to ${ticketId}: ${sent.status}`);
+    }
+
+    await admin.getByTestId('menu-reports').click();
+    await waitForPath(admin, '/reports');
+    const value = (id: string) => admin.getByTestId(`report-card-${id}-value`);
+    await admin.locator('[data-testid="report-card-opened-value"]', { hasText: /^4$/ }).waitFor();
+    await admin
+      .locator('[data-testid="report-card-firstResponse-detail"]', { hasText: '4 tickets' })
+      .waitFor();
+    assert.match((await value('firstResponse').textContent()) ?? '', DURATION);
+    for (const id of [agentId, secondId]) {
+      await admin.locator(`[data-testid="report-agents-${id}-handled"]`, { hasText: /^2$/ }).waitFor();
+      for (const column of ['firstResponseAvg', 'firstResponseMedian', 'firstResponseP90']) {
+        const text = await admin.getByTestId(`report-agents-${id}-${column}`).textContent();
+        assert.match(text ?? '', DURATION, `${column} of ${id}`);
+      }
+    }
+    // The page's period and filters are in its address, so the report can be linked.
+    assert.match(new URL(admin.url()).search, /^\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/);
+
+    const [download] = await Promise.all([
+      admin.waitForEvent('download'),
+      admin.getByTestId('report-download-agents-csv').click(),
+    ]);
+    assert.match(download.suggestedFilename(), /^agents-\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = readFileSync((await download.path()) as string, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/);
+    assert.match(lines[0] ?? '', /^userId,name,handled,resolved,openNow,firstResponseAvg,/);
+    await admin.getByTestId('report-agents-chart').waitFor();
+    await assertAccessible(admin, 'reports page', ['[data-testid="reports-page"]']);
   });
 
   it("an agent set to 'Away' in the top bar gets no more; the admin sees each one's load", async () => {
@@ -185,5 +236,15 @@ describe('automatic assignment', () => {
     await assertAccessible(admin, 'users page at 360 px', [TOP_BAR, '[data-testid="users-table"]']);
     const overflow = await admin.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     assert.equal(overflow, false, 'the users page scrolls sideways at 360 px');
+
+    // The reports at 360 px: the tables and the heat map scroll inside their boxes.
+    await admin.goto(`${server.url}/reports`);
+    await admin.getByTestId('report-heatmap').waitFor();
+    await admin.getByTestId('report-agents').waitFor();
+    await assertAccessible(admin, 'reports page at 360 px', ['[data-testid="reports-page"]']);
+    const reportsOverflow = await admin.evaluate(
+      () => document.documentElement.scrollWidth > window.innerWidth,
+    );
+    assert.equal(reportsOverflow, false, 'the reports page scrolls sideways at 360 px');
   });
 });

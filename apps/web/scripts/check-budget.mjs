@@ -34,6 +34,8 @@ const ROUTES = [
   { route: '/tickets', page: 'src/features/tickets/tickets-page.tsx', budgetKb: 259 },
   // The date pickers come with the date-range filter, the charts after the counters.
   { route: '/ (dashboard)', page: 'src/features/dashboard/dashboard-page.tsx', budgetKb: 263 },
+  // The filters' selects and toggles, the tables and heat map; recharts (its chart) loads after the data.
+  { route: '/reports', page: 'src/features/reports/reports-page.tsx', budgetKb: 274 },
   // react-big-calendar (month/week/day grid, date-fns localizer) and its CSS, loaded by this page only.
   { route: '/schedules', page: 'src/features/schedules/schedules-page.tsx', budgetKb: 320 },
   // @xyflow/react (the React Flow canvas) and its CSS, loaded by the flow editor only.

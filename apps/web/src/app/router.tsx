@@ -83,6 +83,12 @@ const DashboardPage = lazy(() =>
     (m) => ({ default: m.DashboardPage }),
   ),
 );
+/** The reports (admins, plan flag useReports); recharts loads with its chart only. */
+const ReportsPage = lazy(() =>
+  withStrings('features/reports/reports-page', import('../features/reports/reports-page')).then((m) => ({
+    default: m.ReportsPage,
+  })),
+);
 
 const ContactsPage = lazy(() =>
   withStrings('features/contacts/contacts-page', import('../features/contacts/contacts-page')).then((m) => ({
@@ -262,6 +268,7 @@ export function AppRoutes() {
         <Route element={page(<AppProviders />)}>
           <Route element={page(<AppLayout />)}>
             <Route index element={<HomeRoute />} />
+            <Route path="/reports" element={page(<ReportsPage />)} />
             <Route path="/users" element={page(<UsersPage />)} />
             <Route path="/contacts" element={page(<ContactsPage />)} />
             <Route path="/todolist" element={page(<TodoListPage />)} />

@@ -38,6 +38,7 @@ describe('side menu conditions', () => {
       ['useOpenAi', '/prompts'],
       ['useIntegrations', '/queue-integration'],
       ['useExternalApi', '/messages-api'],
+      ['useReports', '/reports'],
     ] as const;
     for (const [flag, path] of cases) {
       const admin = { profile: 'admin' } as const;
@@ -46,6 +47,17 @@ describe('side menu conditions', () => {
       expect(without).not.toContain(path);
       expect(withFlag).toContain(path);
     }
+  });
+
+  it('shows the reports next to the dashboard to admins whose plan has them, never to agents', () => {
+    const admin = menuPaths(
+      buildMenu(createSessionUser({ profile: 'admin' }, { useReports: true }), { cshow: false }),
+    );
+    expect(admin.slice(0, 2)).toEqual(['/', '/reports']);
+    const agent = menuPaths(
+      buildMenu(createSessionUser({ profile: 'user' }, { useReports: true }), { cshow: false }),
+    );
+    expect(agent).not.toContain('/reports');
   });
 
   it('shows the campaign submenu to admins whose plan has campaigns or with the cshow flag', () => {

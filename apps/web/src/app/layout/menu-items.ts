@@ -7,6 +7,7 @@ import type { SvgIconComponent } from '@mui/icons-material';
 import AccountTreeOutlined from '@mui/icons-material/AccountTreeOutlined';
 import AllInclusive from '@mui/icons-material/AllInclusive';
 import AnnouncementOutlined from '@mui/icons-material/AnnouncementOutlined';
+import AssessmentOutlined from '@mui/icons-material/AssessmentOutlined';
 import AttachFile from '@mui/icons-material/AttachFile';
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
 import Shapes from '@mui/icons-material/Category';
@@ -81,7 +82,8 @@ export interface MenuOptions {
  * The menu entries the user may see, in display order (core section 2 "Side menu"). The spec's role
  * and plan conditions apply; besides, the administration links (connections, files, queues, users,
  * messages API, invoices, plans, settings, prompts, integrations) are for admins only, as the
- * permission drawer-admin-items:view says.
+ * permission drawer-admin-items:view says. The reports (next to the dashboard) are for admins whose
+ * plan has useReports, as their API.
  */
 export function buildMenu(user: SessionUser, { cshow }: MenuOptions): MenuEntry[] {
   const plan = user.company.plan;
@@ -89,6 +91,7 @@ export function buildMenu(user: SessionUser, { cshow }: MenuOptions): MenuEntry[
   const admin = can(user.profile, 'drawer-admin-items:view');
   const entries: (MenuEntry | false)[] = [
     can(user.profile, 'dashboard:view') && link('/', 'menu.dashboard', DashboardOutlined),
+    admin && has('useReports') && link('/reports', 'menu.reports', AssessmentOutlined),
     link('/tickets', 'menu.tickets', WhatsApp),
     has('useKanban') && link('/kanban', 'menu.kanban', ViewKanbanOutlined),
     link('/quick-messages', 'menu.quickMessages', FlashOn),
