@@ -40,6 +40,13 @@ export const ZTicket = z.object({
   useIntegration: z.boolean(),
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
+  /**
+   * Service levels (docs/reports.md): when this opening's first agent reply and closing are due
+   * (ISO); null when the queue sets no target, the target was met or the due time is not computed
+   * yet. Every list and show answer carries them; some realtime events leave them out.
+   */
+  firstResponseDueAt: z.string().nullable().optional(),
+  resolutionDueAt: z.string().nullable().optional(),
   ...timestampFields,
 });
 export type Ticket = z.infer<typeof ZTicket>;

@@ -67,6 +67,10 @@ export const tickets = pgTable(
     awaitingRating: boolean().notNull().default(false),
     acceptedAt: timestamptz(),
     closedAt: timestamptz(),
+    /** When the first agent reply of this opening is due (service levels); null: no target or met. */
+    firstResponseDueAt: timestamptz(),
+    /** When this opening's closing is due (service levels); null: no target or met. */
+    resolutionDueAt: timestamptz(),
     ...timestamps,
   },
   (t) => [

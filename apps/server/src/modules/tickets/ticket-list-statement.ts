@@ -128,7 +128,7 @@ export function listStatement(
   if (text === undefined) {
     const where = (a: string) => conditions.map((c) => c(a)).join(' and ');
     text =
-      `${SELECT}\n  (select count(*)::int from (select 1 from tickets n where ${where('n')} limit ${bound}) counted)\n` +
+      `${SELECT}\n  (select count(*)::int from (select 1 from tickets n where ${where('n')} limit ${bound}) counted),\n  t.first_response_due_at, t.resolution_due_at\n` +
       `${FROM}\nwhere ${where('t')}${after}\norder by t.updated_at desc, t.id desc limit ${limitParam}` +
       (offsetParam ? ` offset ${offsetParam}` : '');
     texts.set(shape, text);
@@ -140,6 +140,11 @@ export function listStatement(
 /** Index of the count and of the cursor key in a list row. */
 export const ROW_COUNT = 29;
 export const ROW_CURSOR_KEY = 28;
+/** Index of the first of the two due times (first response, resolution) in a list row. */
+const ROW_DUE = 30;
+
+/** A timestamptz column of a list row as ISO text, or null. */
+const isoOrNull = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
 
 /** A list row (`listStatement`'s columns) in the API shape (core section 3 Ticket), as `toTicket`. */
 export function toListTicket(r: unknown[]): Ticket {
@@ -183,6 +188,8 @@ export function toListTicket(r: unknown[]): Ticket {
     useIntegration: r[12] as boolean,
     promptId: r[13] as number | null,
     integrationId: r[14] as number | null,
+    firstResponseDueAt: isoOrNull(r[ROW_DUE]),
+    resolutionDueAt: isoOrNull(r[ROW_DUE + 1]),
     createdAt: createdAt.toISOString(),
     updatedAt: new Date(r[16] as string).toISOString(),
   };
