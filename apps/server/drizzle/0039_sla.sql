@@ -24,6 +24,7 @@ ALTER TABLE "ticket_slas" ADD CONSTRAINT "ticket_slas_ticket_id_tickets_id_fk" F
 CREATE UNIQUE INDEX "ticket_slas_ticket_opening_target_key" ON "ticket_slas" USING btree ("ticket_id","opened_at","target");--> statement-breakpoint
 CREATE INDEX "ticket_slas_company_opened_idx" ON "ticket_slas" USING btree ("company_id","opened_at");--> statement-breakpoint
 CREATE INDEX "ticket_slas_unplanned_idx" ON "ticket_slas" USING btree ("company_id") WHERE "ticket_slas"."due_at" is null;--> statement-breakpoint
+CREATE INDEX "tickets_company_status_due_idx" ON "tickets" USING btree ("company_id","status",coalesce(least("first_response_due_at", "resolution_due_at"), 'infinity'::timestamptz),"id");--> statement-breakpoint
 -- Service levels (docs/reports.md "Service levels", decision 0104). Hand-written below: the triggers
 -- that keep `ticket_slas` with the tickets, on every path that changes a ticket.
 -- A ticket of company p_company enters queue p_queue in its opening p_opened: each target the queue

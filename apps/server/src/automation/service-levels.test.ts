@@ -317,6 +317,55 @@ describe('service levels', () => {
     expect(warningMinutes(10, 80)).toBe(8);
   });
 
+  it('sorts the list by the nearest due time, tickets without one last, page after page by cursor', async () => {
+    const db = app().ctx.db;
+    const base = Date.parse('2026-12-01T12:00:00Z');
+    const expected: { id: number; key: number }[] = [];
+    for (let i = 0; i < 50; i++) {
+      const contact = await db.execute<{ id: number }>(
+        sql`insert into contacts (company_id, name, number) values (${s.companyId}, ${`c${i}`}, ${customerNumber()}) returning id`,
+      );
+      // Some share a due time (the id breaks the tie), a fifth have none.
+      const first = i % 5 === 0 ? null : new Date(base + ((i * 7) % 13) * MINUTE);
+      const resolution = i % 5 === 0 ? null : i % 2 ? new Date(base + ((i * 3) % 11) * MINUTE) : null;
+      const [row] = await db
+        .insert(tickets)
+        .values({
+          companyId: s.companyId,
+          contactId: contact.rows[0]!.id,
+          whatsappId: s.whatsappId,
+          status: 'pending',
+          firstResponseDueAt: first,
+          resolutionDueAt: resolution,
+        })
+        .returning({ id: tickets.id });
+      const keys = [first, resolution].filter((d): d is Date => d !== null).map((d) => d.getTime());
+      expected.push({ id: row!.id, key: keys.length ? Math.min(...keys) : Number.POSITIVE_INFINITY });
+    }
+    expected.sort((x, y) => x.key - y.key || x.id - y.id);
+    const seen: number[] = [];
+    let cursor = '';
+    for (let page = 0; page < 5; page++) {
+      const res = await api(
+        s.admin,
+        'GET',
+        `/tickets?status=pending&showAll=true&sortBy=due${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json();
+      seen.push(...body.tickets.map((x: { id: number }) => x.id));
+      if (!body.hasMore) break;
+      cursor = body.nextCursor;
+    }
+    expect(seen).toEqual(expected.map((x) => x.id));
+    // Page numbers give the same order.
+    const second = await api(s.admin, 'GET', '/tickets?status=pending&showAll=true&sortBy=due&pageNumber=2');
+    expect(second.json().tickets.map((x: { id: number }) => x.id)).toEqual(
+      expected.slice(40).map((x) => x.id),
+    );
+    expect((await api(s.admin, 'GET', '/tickets?sortBy=soon')).statusCode).toBe(400);
+  });
+
   it('sends nothing when the jobs fire after the target was met', async () => {
     await setTargets(s.queueId, 10, null);
     const { ticketId } = await customerSays(app(), s, customerNumber(), 'Oi', run);

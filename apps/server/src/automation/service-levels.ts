@@ -195,7 +195,8 @@ export class ServiceLevels {
               eq(tickets.companyId, companyId),
               sql`${tickets.status} <> 'closed'`,
               sql`${tickets.queueId} is not distinct from ${row.queueId}`,
-              sql`${row.openedAt.toISOString()}::timestamptz = coalesce((select e.at from ticket_events e
+              // Compared in SQL: a JavaScript date would drop the microseconds Postgres keeps.
+              sql`(select s.opened_at from ticket_slas s where s.id = ${row.id}) = coalesce((select e.at from ticket_events e
                 where e.ticket_id = ${tickets.id} and e.company_id = ${tickets.companyId}
                   and e.kind in ('created', 'reopened') order by e.id desc limit 1), ${tickets.createdAt})`,
             ),
