@@ -81,7 +81,7 @@ export class ServiceLevels {
   /** Defines the plan job (also run every minute, as a sweep) and the alert job. */
   register(jobs: JobQueue): void {
     this.#jobs = jobs;
-    jobs.define<SlaPlanJob>(SLA_PLAN_JOB, (job) => this.plan(job.companyId).then(() => undefined), {
+    jobs.define<SlaPlanJob>(SLA_PLAN_JOB, (job) => this.plan(job?.companyId).then(() => undefined), {
       cron: '* * * * *',
       key: (job) => (job.companyId === undefined ? undefined : `company:${job.companyId}`),
     });
