@@ -46,7 +46,9 @@ export const dueKey = (a: string) =>
 export const NO_DUE_CURSOR = '99999999999999999';
 
 /** Columns of a list row, in order (`rowMode: 'array'`), with the cursor key of the order. */
-const selectFor = (sortBy: string) => `select t.id, t.uuid, t.status, t.user_id, t.queue_id, t.whatsapp_id, t.contact_id, t.company_id,
+const selectFor = (
+  sortBy: string,
+) => `select t.id, t.uuid, t.status, t.user_id, t.queue_id, t.whatsapp_id, t.contact_id, t.company_id,
   t.is_group, t.chatbot, t.unread_messages, t.last_message, t.use_integration, t.prompt_id, t.integration_id,
   t.created_at, t.updated_at,
   c.id, c.name, c.number, c.email, c.profile_pic_url, c.is_group,
