@@ -1,6 +1,7 @@
 /**
  * Journey of automatic assignment (docs/automation.md "Automatic assignment"): the admin turns on
- * round robin for the queue in its modal; two agents are signed in, each in a browser of their own;
+ * round robin for the queue in its modal, with a 30-minute first-response target (docs/reports.md
+ * "Service levels"); two agents are signed in, each in a browser of their own;
  * four customers write on the simulator and each agent finds two of them in their 'Open' tab without
  * pressing Accept. One agent switches to 'Away' in the top bar and the next customer goes to the
  * other; the admin's users page shows each agent's load. The agents answer their customers and the
@@ -123,15 +124,24 @@ before(async () => {
 after(() => closeJourney(browser, server));
 
 describe('automatic assignment', () => {
-  it('the admin turns on round robin in the queue modal', async () => {
+  it('the admin turns on round robin and a first-response target in the queue modal', async () => {
     await admin.goto(`${server.url}/queues`);
     await admin.getByTestId(`queue-edit-${queueId}`).click();
     await admin.getByTestId('queue-auto-assignment').click();
     await admin.getByRole('option', { name: 'Round robin' }).click();
+    // A service-level target of 0 minutes is refused in the form; 30 minutes is saved.
+    const firstResponse = admin.getByTestId('queue-sla-first');
+    await firstResponse.fill('0');
+    await admin.getByTestId('queue-save').click();
+    await admin.getByText('Enter a whole number between 1 and 525,600').waitFor();
+    await firstResponse.fill('30');
     await admin.getByTestId('queue-save').click();
     await admin.getByTestId('queue-modal').waitFor({ state: 'hidden' });
-    const saved = await api<{ autoAssignment: string }>(`/queue/${queueId}`);
+    const saved = await api<{ autoAssignment: string; slaFirstResponseMinutes: number | null }>(
+      `/queue/${queueId}`,
+    );
     assert.equal(saved.json.autoAssignment, 'round_robin');
+    assert.equal(saved.json.slaFirstResponseMinutes, 30);
   });
 
   it('four customers write and each online agent gets two tickets without pressing Accept', async () => {

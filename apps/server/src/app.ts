@@ -9,6 +9,7 @@ import { BotEngine } from './automation/bots/bot-engine.js';
 import { ConnectionTimers } from './automation/connection-timers.js';
 import { FlowEngine } from './automation/flows/flow-engine.js';
 import { QueueBot } from './automation/queue-bot.js';
+import { ServiceLevels } from './automation/service-levels.js';
 import { CloudChannel } from './channels/cloud/cloud-channel.js';
 import { InboundPipeline } from './channels/inbound-pipeline.js';
 import { MediaStore } from './channels/media-store.js';
@@ -139,6 +140,8 @@ declare module 'fastify' {
     timers: ConnectionTimers;
     /** Automatic assignment per queue (run by the job queue; tests call `run` or `assignQueue`). */
     assigner: AutoAssigner;
+    /** Service levels: due times and their warning and breach jobs (tests call `plan` and `alert`). */
+    sla: ServiceLevels;
   }
 }
 
@@ -258,5 +261,8 @@ function createAutomation(app: ZodApp, { ctx, jobs, sender }: Channels): FlowEng
   app.decorate('bots', bots);
   app.decorate('flows', flows);
   app.decorate('assigner', assigner);
+  const sla = new ServiceLevels(ctx);
+  sla.register(jobs);
+  app.decorate('sla', sla);
   return flows;
 }

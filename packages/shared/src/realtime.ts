@@ -35,6 +35,7 @@ export const CHANNELS = [
   'ContactList',
   'ContactListItem',
   'campaign',
+  'sla',
 ] as const;
 export type ChannelName = (typeof CHANNELS)[number];
 
@@ -114,4 +115,16 @@ export interface ChannelPayloads {
    */
   announcement: { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };
   payment: { action: string; [k: string]: unknown };
+  /**
+   * Service levels (docs/reports.md): a ticket's due time is near (`warning`) or has passed
+   * (`breach`); sent to the ticket's agent and to the company's admins.
+   */
+  sla: {
+    action: 'warning' | 'breach';
+    ticketId: number;
+    ticketUuid: string;
+    contactName: string;
+    target: 'first_response' | 'resolution';
+    dueAt: string;
+  };
 }

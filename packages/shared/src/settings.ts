@@ -44,6 +44,8 @@ export function isValidSettingValue(key: SettingKey, value: string): boolean {
  */
 export const NUMBER_SETTINGS = {
   autoAssignGraceMinutes: { min: 1, max: 1440, default: 5 },
+  /** Service levels: the share of a target's time after which the warning goes out (docs/reports.md). */
+  slaWarningPercent: { min: 1, max: 99, default: 80 },
 } as const;
 export type NumberSettingKey = keyof typeof NUMBER_SETTINGS;
 

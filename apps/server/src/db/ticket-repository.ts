@@ -103,6 +103,8 @@ export function toTicket(row: TicketRow): Ticket {
     useIntegration: t.useIntegration,
     promptId: t.promptId,
     integrationId: t.integrationId,
+    firstResponseDueAt: t.firstResponseDueAt?.toISOString() ?? null,
+    resolutionDueAt: t.resolutionDueAt?.toISOString() ?? null,
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };

@@ -12,6 +12,8 @@ export const V = {
   invalidEmail: 'invalidEmail',
   invalidPhone: 'invalidPhone',
   invalid: 'invalid',
+  /** A number below or above its bounds (a service-level target of 0 minutes or over a year). */
+  outOfRange: 'outOfRange',
 } as const;
 
 /** A trimmed required string of `min`..`max` characters with the spec's messages. */

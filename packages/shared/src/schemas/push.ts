@@ -51,6 +51,9 @@ export const ZPushPreferences = z.object({
   assigned: z.boolean(),
   customerMessage: z.boolean(),
   internalChat: z.boolean(),
+  /** Service levels: a ticket's due time is near / has passed (the assignee and the admins). */
+  slaWarning: z.boolean(),
+  slaBreach: z.boolean(),
   preview: z.boolean(),
 });
 export type PushPreferences = z.infer<typeof ZPushPreferences>;

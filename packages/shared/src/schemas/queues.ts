@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedString, INT4_MAX, ZCoercedId, ZId } from './common.js';
+import { boundedString, INT4_MAX, V, ZCoercedId, ZId } from './common.js';
 import { DEFAULT_WEEK, WEEKDAYS_EN } from './week.js';
 
 /** Queue (department), document 2 section 3; the list form used by the users and tickets screens. */
@@ -69,6 +69,9 @@ export const ZQueueDetail = ZQueue.extend({
   integrationId: z.number().nullable(),
   promptId: z.number().nullable(),
   autoAssignment: ZAutoAssignment,
+  /** Service-level targets in minutes (docs/reports.md "Service levels"); null: no target. */
+  slaFirstResponseMinutes: z.number().nullable(),
+  slaResolutionMinutes: z.number().nullable(),
   options: z.array(ZQueueOption),
 });
 export type QueueDetail = z.infer<typeof ZQueueDetail>;
@@ -80,6 +83,18 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((v) => (v ? v : null));
 const optionalId = ZId.nullish().transform((v) => v ?? null);
+
+/** Longest service-level target: a year of minutes. */
+export const SLA_MAX_MINUTES = 525_600;
+
+/** A service-level target in minutes, 1..SLA_MAX_MINUTES; null (or absent on create) for none. */
+const ZSlaMinutes = z
+  .number({ error: V.invalid })
+  .int(V.invalid)
+  .min(1, V.outOfRange)
+  .max(SLA_MAX_MINUTES, V.outOfRange)
+  .nullish()
+  .transform((v) => v ?? null);
 
 /**
  * POST /queue and PUT /queue/:id body (document 2 sections 5 and 7): name 2..50, colour 3..9;
@@ -106,6 +121,10 @@ export const ZQueueBody = z.object({
   promptId: optionalId,
   /** Absent: 'off' on create, unchanged on update. */
   autoAssignment: ZAutoAssignment.optional(),
+  /** Minutes from a ticket's opening to its first agent reply (null: no target). */
+  slaFirstResponseMinutes: ZSlaMinutes,
+  /** Minutes from a ticket's opening to its closing (null: no target). */
+  slaResolutionMinutes: ZSlaMinutes,
 });
 export type QueueBody = z.input<typeof ZQueueBody>;
 

@@ -82,11 +82,25 @@ export const ZReportFigures = z.object({
 });
 export type ReportFigures = z.infer<typeof ZReportFigures>;
 
+/**
+ * One service-level target over the openings of a period (docs/reports.md "Service levels"):
+ * `tracked` openings had the target, `met` of them met it in time, `rate` is met / tracked rounded
+ * to 4 decimals (null when none was tracked).
+ */
+export const ZSlaFigures = z.object({
+  tracked: z.number(),
+  met: z.number(),
+  rate: z.number().nullable(),
+});
+export type SlaFigures = z.infer<typeof ZSlaFigures>;
+
 /** GET /reports/summary: the period's figures and those of the previous period of the same length. */
 export const ZReportSummary = z.object({
   timeZone: z.string(),
   current: ZReportFigures,
   previous: ZReportFigures,
+  /** Service levels of the current period's openings (optional for clients). */
+  sla: z.object({ firstResponse: ZSlaFigures, resolution: ZSlaFigures }).optional(),
 });
 export type ReportSummary = z.infer<typeof ZReportSummary>;
 

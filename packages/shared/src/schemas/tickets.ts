@@ -40,6 +40,13 @@ export const ZTicket = z.object({
   useIntegration: z.boolean(),
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
+  /**
+   * Service levels (docs/reports.md): when this opening's first agent reply and closing are due
+   * (ISO); null when the queue sets no target, the target was met or the due time is not computed
+   * yet. Every list and show answer carries them; some realtime events leave them out.
+   */
+  firstResponseDueAt: z.string().nullable().optional(),
+  resolutionDueAt: z.string().nullable().optional(),
   ...timestampFields,
 });
 export type Ticket = z.infer<typeof ZTicket>;
@@ -72,6 +79,10 @@ export const boolParam = z
   .optional()
   .transform((v) => v === true || v === 'true');
 
+/** The orders of GET /tickets (`sortBy`). */
+export const TICKET_SORTS = ['updatedAt', 'due'] as const;
+export type TicketSort = (typeof TICKET_SORTS)[number];
+
 /**
  * A day written yyyy-MM-dd, checked for its form only (unlike the dashboard's ZIsoDate, which also
  * refuses impossible dates with 'invalidDate').
@@ -93,6 +104,12 @@ export const ZTicketsQuery = z.object({
   updatedAt: ZDayText.optional(),
   showAll: boolParam,
   withUnreadMessages: boolParam,
+  /**
+   * The order of a plain list (a search keeps its own): `updatedAt`, newest update first (default),
+   * or `due`, the nearest service-level due time first (the earlier of `firstResponseDueAt` and
+   * `resolutionDueAt`; tickets without one last), then by id.
+   */
+  sortBy: z.enum(TICKET_SORTS).optional().default('updatedAt'),
   /**
    * Keyset paging: the `nextCursor` of the previous page; the page then starts right after
    * that ticket in the list's order and `pageNumber` is ignored.

@@ -36,6 +36,10 @@ export const pushPreferences = pgTable('push_preferences', {
   assigned: boolean().notNull().default(true),
   customerMessage: boolean().notNull().default(true),
   internalChat: boolean().notNull().default(true),
+  /** Service levels: a ticket's due time is near (assignee and admins). */
+  slaWarning: boolean().notNull().default(true),
+  /** Service levels: a ticket's due time passed (assignee and admins). */
+  slaBreach: boolean().notNull().default(true),
   preview: boolean().notNull().default(false),
 });
 

@@ -25,6 +25,10 @@ export const queues = companyTable(
       .default('off'),
     /** Round robin: the user who got this queue's last automatic assignment (no foreign key). */
     lastAssignedUserId: integer(),
+    /** Service level: minutes from a ticket's opening to its first agent reply (null: no target). */
+    slaFirstResponseMinutes: integer(),
+    /** Service level: minutes from a ticket's opening to its closing (null: no target). */
+    slaResolutionMinutes: integer(),
     ...timestamps,
   },
   (t) => [

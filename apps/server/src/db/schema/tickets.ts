@@ -68,6 +68,10 @@ export const tickets = pgTable(
     awaitingRating: boolean().notNull().default(false),
     acceptedAt: timestamptz(),
     closedAt: timestamptz(),
+    /** When the first agent reply of this opening is due (service levels); null: no target or met. */
+    firstResponseDueAt: timestamptz(),
+    /** When this opening's closing is due (service levels); null: no target or met. */
+    resolutionDueAt: timestamptz(),
     ...timestamps,
   },
   (t) => [
@@ -91,6 +95,14 @@ export const tickets = pgTable(
       .where(sql`${t.unreadMessages} > 0`),
     index('tickets_company_contact_idx').on(t.companyId, t.contactId),
     index('tickets_company_updated_idx').on(t.companyId, t.updatedAt, t.id),
+    // The list sorted by service-level due time (sortBy=due): the earlier due time, none last
+    // (ticket-list-statement.ts `dueKey`), then the id; a status tab reads it in order.
+    index('tickets_company_status_due_idx').on(
+      t.companyId,
+      t.status,
+      sql`coalesce(least(${t.firstResponseDueAt}, ${t.resolutionDueAt}), 'infinity'::timestamptz)`,
+      t.id,
+    ),
     // Connection timers scan the live tickets of a connection by inactivity.
     index('tickets_live_whatsapp_updated_idx')
       .on(t.whatsappId, t.status, t.updatedAt)

@@ -1,4 +1,12 @@
-import type { ChannelName, Language, PushPayload } from '@zapdesk/shared';
+import { TZDate } from '@date-fns/tz';
+import {
+  type ChannelName,
+  type ChannelPayloads,
+  DASHBOARD_TIME_ZONE,
+  type Language,
+  type PushPayload,
+} from '@zapdesk/shared';
+import { format } from 'date-fns';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import webpush from 'web-push';
 import type { AppContext } from '../../context.js';
@@ -26,7 +34,13 @@ const PUSH_TTL_SECONDS = 24 * 60 * 60;
 const PREVIEW_MAX = 200;
 
 /** The events that push, as the preferences name them. */
-export type PushKind = 'newPending' | 'assigned' | 'customerMessage' | 'internalChat';
+export type PushKind =
+  | 'newPending'
+  | 'assigned'
+  | 'customerMessage'
+  | 'internalChat'
+  | 'slaWarning'
+  | 'slaBreach';
 
 /** What happened, as a push tells it: the kind, what it is about, and the message text. */
 export type PushEvent =
@@ -35,7 +49,13 @@ export type PushEvent =
       ticket: { id: number; uuid: string; name: string };
       text: string;
     }
-  | { kind: 'internalChat'; chat: { uuid: string; title: string }; text: string };
+  | { kind: 'internalChat'; chat: { uuid: string; title: string }; text: string }
+  | {
+      kind: 'slaWarning' | 'slaBreach';
+      ticket: { uuid: string; name: string };
+      target: 'first_response' | 'resolution';
+      dueAt: string;
+    };
 
 /** One push queued for one subscription; `ticketId` spares a user who has that ticket on screen. */
 export interface PushJob {
@@ -52,18 +72,24 @@ const TITLES: Record<Language, Record<PushKind, (name: string) => string>> = {
     assigned: (name) => `Atendimento atribuído a você: ${name}`,
     customerMessage: (name) => `Nova mensagem de ${name}`,
     internalChat: (name) => `Nova mensagem no chat: ${name}`,
+    slaWarning: (name) => `Prazo perto do fim: ${name}`,
+    slaBreach: (name) => `Prazo estourado: ${name}`,
   },
   en: {
     newPending: (name) => `New pending ticket: ${name}`,
     assigned: (name) => `Ticket assigned to you: ${name}`,
     customerMessage: (name) => `New message from ${name}`,
     internalChat: (name) => `New chat message: ${name}`,
+    slaWarning: (name) => `Due soon: ${name}`,
+    slaBreach: (name) => `Overdue: ${name}`,
   },
   es: {
     newPending: (name) => `Nueva atención pendiente: ${name}`,
     assigned: (name) => `Atención asignada a usted: ${name}`,
     customerMessage: (name) => `Nuevo mensaje de ${name}`,
     internalChat: (name) => `Nuevo mensaje en el chat: ${name}`,
+    slaWarning: (name) => `Plazo por vencer: ${name}`,
+    slaBreach: (name) => `Plazo vencido: ${name}`,
   },
 };
 
@@ -74,15 +100,36 @@ const NO_PREVIEW: Record<Language, string> = {
   es: 'Abra Zapdesk para verlo.',
 };
 
+/** The body of a service-level notification: which target, due at what local time (HH:mm). */
+const SLA_BODY: Record<Language, Record<'first_response' | 'resolution', (time: string) => string>> = {
+  pt: { first_response: (time) => `Responder até ${time}`, resolution: (time) => `Resolver até ${time}` },
+  en: { first_response: (time) => `Reply by ${time}`, resolution: (time) => `Resolve by ${time}` },
+  es: {
+    first_response: (time) => `Responder hasta las ${time}`,
+    resolution: (time) => `Resolver hasta las ${time}`,
+  },
+};
+
 /**
  * The notification of `event` for a user of `language` (pt, en, es; others read pt): the title names
  * the customer or chat, the body is the message text (cut to 200 characters) only when `preview` is
  * on, the URL is the ticket's (/tickets/{uuid}) or chat's page, and the tag collapses the
- * notifications of one ticket or chat into the newest. This is what the push carries before
- * encryption.
+ * notifications of one ticket or chat into the newest. A service-level warning or breach says which
+ * target is due at what time (HH:mm, company time) instead of a message text. This is what the push
+ * carries before encryption.
  */
 export function buildPushPayload(event: PushEvent, language: string | null, preview: boolean): PushPayload {
   const lang: Language = language === 'en' || language === 'es' ? language : 'pt';
+  if ('dueAt' in event) {
+    const time = format(new TZDate(event.dueAt, DASHBOARD_TIME_ZONE), 'HH:mm');
+    return {
+      title: TITLES[lang][event.kind](event.ticket.name),
+      body: SLA_BODY[lang][event.target](time),
+      url: `/tickets/${event.ticket.uuid}`,
+      tag: `sla-${event.ticket.uuid}`,
+      ticketUuid: event.ticket.uuid,
+    };
+  }
   const text = event.text.trim();
   const body = preview && text ? text.slice(0, PREVIEW_MAX) : NO_PREVIEW[lang];
   if (event.kind === 'internalChat') {
@@ -269,6 +316,17 @@ export class PushNotifier {
     channel: ChannelName,
     payload: unknown,
   ): Promise<void> {
+    if (channel === 'sla' && isRecord(payload)) {
+      const sla = payload as ChannelPayloads['sla'];
+      const event: PushEvent = {
+        kind: sla.action === 'breach' ? 'slaBreach' : 'slaWarning',
+        ticket: { uuid: sla.ticketUuid, name: sla.contactName },
+        target: sla.target,
+        dueAt: sla.dueAt,
+      };
+      if (await this.#anySubscribed(companyId)) await this.#queue(companyId, event, [userId], sla.ticketId);
+      return;
+    }
     if (channel !== 'chat' || !isRecord(payload) || payload.action !== 'new-message') return;
     const message = payload.newMessage;
     const chat = payload.chat;

@@ -14,6 +14,8 @@ export const DEFAULT_PUSH_PREFERENCES: PushPreferences = {
   assigned: true,
   customerMessage: true,
   internalChat: true,
+  slaWarning: true,
+  slaBreach: true,
   preview: false,
 };
 
@@ -26,6 +28,8 @@ export const preferenceColumns = {
   assigned: pushPreferences.assigned,
   customerMessage: pushPreferences.customerMessage,
   internalChat: pushPreferences.internalChat,
+  slaWarning: pushPreferences.slaWarning,
+  slaBreach: pushPreferences.slaBreach,
   preview: pushPreferences.preview,
 };
 

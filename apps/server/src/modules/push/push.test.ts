@@ -179,10 +179,16 @@ describe('push keys and subscriptions', () => {
       assigned: true,
       customerMessage: true,
       internalChat: true,
+      slaWarning: true,
+      slaBreach: true,
       preview: false,
     });
-    const put = await call(a.agent, 'PUT', '/api/push/preferences', { preview: true, newPending: false });
-    expect(put.json()).toMatchObject({ preview: true, newPending: false, assigned: true });
+    const put = await call(a.agent, 'PUT', '/api/push/preferences', {
+      preview: true,
+      newPending: false,
+      slaWarning: false,
+    });
+    expect(put.json()).toMatchObject({ preview: true, newPending: false, assigned: true, slaWarning: false });
     expect((await call(a.agent, 'GET', '/api/push/preferences')).json()).toMatchObject({
       preview: true,
       newPending: false,
@@ -191,6 +197,28 @@ describe('push keys and subscriptions', () => {
     const bad = await call(a.agent, 'PUT', '/api/push/preferences', { preview: 'yes' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('ERR_VALIDATION');
+  });
+
+  it('tells a service-level warning or breach by its target and due time, never a message text', () => {
+    const event = {
+      ticket: { uuid: 'u-1', name: 'Maria' },
+      target: 'first_response',
+      dueAt: '2026-11-27T17:30:00.000Z',
+    } as const;
+    expect(buildPushPayload({ ...event, kind: 'slaWarning' }, 'pt', true)).toEqual({
+      title: 'Prazo perto do fim: Maria',
+      body: 'Responder até 14:30',
+      url: '/tickets/u-1',
+      tag: 'sla-u-1',
+      ticketUuid: 'u-1',
+    });
+    expect(
+      buildPushPayload({ ...event, kind: 'slaBreach', target: 'resolution' }, 'en', false),
+    ).toMatchObject({
+      title: 'Overdue: Maria',
+      body: 'Resolve by 14:30',
+    });
+    expect(buildPushPayload({ ...event, kind: 'slaBreach' }, 'es', false).title).toBe('Plazo vencido: Maria');
   });
 
   it('records the ticket on screen only when the caller may see it', async () => {

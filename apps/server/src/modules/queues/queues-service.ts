@@ -33,6 +33,8 @@ const queueColumns = {
   integrationId: queues.integrationId,
   promptId: queues.promptId,
   autoAssignment: queues.autoAssignment,
+  slaFirstResponseMinutes: queues.slaFirstResponseMinutes,
+  slaResolutionMinutes: queues.slaResolutionMinutes,
 };
 
 const optionColumns = {

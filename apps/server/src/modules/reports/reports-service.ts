@@ -11,6 +11,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { dayEnd, dayStart, LOCAL_TZ } from '../../lib/local-days.js';
+import { reportSlaFigures } from './sla-report.js';
 
 /** The reports' time zone (REPORTS_TIME_ZONE, the dashboard's) as an SQL literal. */
 const TZ = LOCAL_TZ;
@@ -203,6 +204,7 @@ export async function reportSummary(
     timeZone: REPORTS_TIME_ZONE,
     current: build('current', { from: q.from, to: q.to }),
     previous: build('previous', previous),
+    sla: await reportSlaFigures(ctx, companyId, q),
   };
 }
 

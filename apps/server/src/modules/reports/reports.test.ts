@@ -6,6 +6,7 @@ import {
   queues,
   tags,
   ticketEvents,
+  ticketSlas,
   tickets,
   ticketTags,
   userRatings,
@@ -130,6 +131,48 @@ async function seed(
   }
 }
 
+/**
+ * Random service-level targets for the openings (`created`, `reopened` events) of `fixture`'s tickets:
+ * met in time, met late, breached and never met, or not yet planned.
+ */
+async function seedSlas(fixture: TenantFixture, qs: number[]) {
+  const db = t.app.ctx.db;
+  const openings = await db
+    .select()
+    .from(ticketEvents)
+    .where(eq(ticketEvents.companyId, fixture.companyId))
+    .then((rows) => rows.filter((e) => e.kind === 'created' || e.kind === 'reopened'));
+  const rows: (typeof ticketSlas.$inferInsert)[] = [];
+  for (const opening of openings) {
+    for (const target of ['first_response', 'resolution'] as const) {
+      if (random() < 0.3) continue;
+      const minutes = 1 + Math.floor(random() * 600);
+      const due = opening.at.getTime() + minutes * 60_000;
+      const outcome = random();
+      const metAt =
+        outcome < 0.5
+          ? new Date(due - Math.floor(random() * minutes * 60_000))
+          : outcome < 0.7
+            ? new Date(due + 1000 + Math.floor(random() * DAY))
+            : outcome < 0.75
+              ? new Date(due)
+              : null;
+      rows.push({
+        companyId: fixture.companyId,
+        ticketId: opening.ticketId,
+        target,
+        openedAt: opening.at,
+        queueId: maybe(qs),
+        minutes,
+        dueAt: outcome > 0.95 ? null : new Date(due),
+        metAt,
+        breachedAt: metAt === null || metAt.getTime() > due ? new Date(due) : null,
+      });
+    }
+  }
+  if (rows.length) await db.insert(ticketSlas).values(rows).onConflictDoNothing();
+}
+
 interface Filters {
   queueIds?: number[];
   userIds?: number[];
@@ -144,7 +187,8 @@ async function load() {
   const ratings = await db.select().from(userRatings).where(eq(userRatings.companyId, a.companyId));
   const all = await db.select().from(tickets).where(eq(tickets.companyId, a.companyId));
   const tagged = await db.select().from(ticketTags).where(eq(ticketTags.companyId, a.companyId));
-  return { events, ratings, tickets: all, tagged };
+  const slas = await db.select().from(ticketSlas).where(eq(ticketSlas.companyId, a.companyId));
+  return { events, ratings, tickets: all, tagged, slas };
 }
 type Data = Awaited<ReturnType<typeof load>>;
 
@@ -312,6 +356,8 @@ beforeAll(async () => {
     200,
   );
   await seed(b, [b.agent.id], [b.queueId], [connections[2]!.id], [], 30);
+  await seedSlas(a, queueIds);
+  await seedSlas(b, [b.queueId]);
 }, 300_000);
 afterAll(() => t.close());
 
@@ -333,6 +379,46 @@ describe('GET /api/reports/*', () => {
         const days = (Date.parse(to) - Date.parse(from)) / DAY + 1;
         expect(Date.parse(body.previous.to) - Date.parse(body.previous.from), label).toBe((days - 1) * DAY);
         expect(Date.parse(from) - Date.parse(body.previous.to), label).toBe(DAY);
+      }
+    }
+  });
+
+  it('summary: the service levels of the openings in the period match the plain computation', async () => {
+    const data = await load();
+    expect(data.slas.length).toBeGreaterThan(100);
+    for (const [from, to] of PERIODS) {
+      for (const f of filterSets()) {
+        const res = await get(a.admin, `summary?${query(from, to, f)}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const lo = localStart(from);
+        const hi = localStart(to) + DAY;
+        const has = (list: number[] | undefined, value: number | null) =>
+          !list || (value !== null && list.includes(value));
+        const figuresOf = (target: string) => {
+          const rows = data.slas.filter((x) => {
+            const ticket = data.tickets.find((tk) => tk.id === x.ticketId)!;
+            const tags = data.tagged.filter((tt) => tt.ticketId === ticket.id).map((tt) => tt.tagId);
+            return (
+              x.target === target &&
+              x.openedAt.getTime() >= lo &&
+              x.openedAt.getTime() < hi &&
+              has(f.queueIds, x.queueId) &&
+              has(f.userIds, ticket.userId) &&
+              has(f.whatsappIds, ticket.whatsappId) &&
+              (!f.tagIds || tags.some((tag) => f.tagIds!.includes(tag)))
+            );
+          });
+          const met = rows.filter((x) => x.metAt && x.dueAt && x.metAt.getTime() <= x.dueAt.getTime()).length;
+          return {
+            tracked: rows.length,
+            met,
+            rate: rows.length ? Math.round((met / rows.length) * 10_000) / 10_000 : null,
+          };
+        };
+        expect(res.json().sla, `${from}..${to} ${JSON.stringify(f)}`).toEqual({
+          firstResponse: figuresOf('first_response'),
+          resolution: figuresOf('resolution'),
+        });
       }
     }
   });

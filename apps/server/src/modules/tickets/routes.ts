@@ -8,6 +8,7 @@ import {
 } from '@zapdesk/shared';
 import { z } from 'zod';
 import type { AutoAssigner } from '../../automation/auto-assign.js';
+import type { ServiceLevels } from '../../automation/service-levels.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
@@ -26,6 +27,7 @@ export function ticketRoutes(
   ctx: AppContext,
   sender: OutboundSender,
   assigner?: AutoAssigner,
+  sla?: Pick<ServiceLevels, 'request'>,
 ): void {
   const tags = ['tickets'];
   app.get(
@@ -54,7 +56,12 @@ export function ticketRoutes(
   app.post(
     '/tickets',
     { config: userRoute, schema: { tags, body: ZCreateTicketBody, response: { 201: ZTicket } } },
-    async (request, reply) => reply.status(201).send(await createTicket(ctx, request.auth, request.body)),
+    async (request, reply) => {
+      const ticket = await createTicket(ctx, request.auth, request.body);
+      // A ticket opened in a queue with targets gets its due times (docs/reports.md "Service levels").
+      if (ticket.queueId !== null) await sla?.request(request.auth.companyId);
+      return reply.status(201).send(ticket);
+    },
   );
   app.put(
     '/tickets/:id',
@@ -65,6 +72,10 @@ export function ticketRoutes(
     (request) =>
       updateTicket(ctx, sender, request.auth, request.params.id, request.body, async (before, after) => {
         const { companyId } = request.auth;
+        // Reopened or moved to another queue: its due times are computed again.
+        if (after.queueId !== null && (before.status === 'closed' || before.queueId !== after.queueId)) {
+          await sla?.request(companyId);
+        }
         // Returned or moved to a queue: it may be assigned; closed or passed on: its agent has room.
         if (after.status === 'pending' && after.userId === null && after.queueId !== null) {
           await assigner?.ticketWaiting(companyId, after.id);

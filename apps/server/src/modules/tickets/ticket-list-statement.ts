@@ -36,15 +36,30 @@ export interface ListStatement {
   values: unknown[];
 }
 
-/** Columns of a list row, in order (`rowMode: 'array'`). */
-const SELECT = `select t.id, t.uuid, t.status, t.user_id, t.queue_id, t.whatsapp_id, t.contact_id, t.company_id,
+/**
+ * The service-level sort key of a ticket row `a` (`sortBy=due`): its earlier due time, 'infinity'
+ * when it has none (so those come last). The expression of index `tickets_company_status_due_idx`.
+ */
+export const dueKey = (a: string) =>
+  `coalesce(least(${a}.first_response_due_at, ${a}.resolution_due_at), 'infinity'::timestamptz)`;
+/** The cursor's key for 'infinity' (no due time): 17 nines, more than any real instant's microseconds. */
+export const NO_DUE_CURSOR = '99999999999999999';
+
+/** Columns of a list row, in order (`rowMode: 'array'`), with the cursor key of the order. */
+const selectFor = (
+  sortBy: string,
+) => `select t.id, t.uuid, t.status, t.user_id, t.queue_id, t.whatsapp_id, t.contact_id, t.company_id,
   t.is_group, t.chatbot, t.unread_messages, t.last_message, t.use_integration, t.prompt_id, t.integration_id,
   t.created_at, t.updated_at,
   c.id, c.name, c.number, c.email, c.profile_pic_url, c.is_group,
   u.name, q.name, q.color, w.name,
   coalesce((select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
     from ticket_tags tt join tags tg on tg.id = tt.tag_id where tt.ticket_id = t.id), '[]'::json),
-  ((extract(epoch from t.updated_at) * 1000000)::bigint)::text,`;
+  ${
+    sortBy === 'due'
+      ? `case when ${dueKey('t')} = 'infinity' then '${NO_DUE_CURSOR}' else ((extract(epoch from ${dueKey('t')}) * 1000000)::bigint)::text end`
+      : '((extract(epoch from t.updated_at) * 1000000)::bigint)::text'
+  },`;
 const FROM = `from tickets t
   inner join contacts c on c.id = t.contact_id
   left join users u on u.id = t.user_id
@@ -121,13 +136,19 @@ export function listStatement(
   const byCounters = countedByCounters(query);
   const bound = byCounters ? '' : param(TICKETS_COUNT_BOUND);
   let after = '';
+  const due = query.sortBy === 'due';
   if (query.cursor) {
     const [micros, id] = query.cursor.split('.') as [string, string];
-    after = ` and (t.updated_at, t.id) < (timestamptz 'epoch' + ${param(micros)}::bigint * interval '1 microsecond', ${param(Number(id))}::bigint)`;
+    if (due) {
+      const key = param(micros);
+      after = ` and (${dueKey('t')}, t.id) > (case when ${key}::bigint = ${NO_DUE_CURSOR} then 'infinity'::timestamptz else timestamptz 'epoch' + ${key}::bigint * interval '1 microsecond' end, ${param(Number(id))}::bigint)`;
+    } else {
+      after = ` and (t.updated_at, t.id) < (timestamptz 'epoch' + ${param(micros)}::bigint * interval '1 microsecond', ${param(Number(id))}::bigint)`;
+    }
   }
   const limitParam = param(limit);
   const offsetParam = offset > 0 ? param(offset) : '';
-  const shape = `${values.length}|${conditions.length}|${!(viewer.admin && query.showAll)}|${viewer.queueIds.length > 0}|${viewer.allTicket}|${!!query.status}|${!!query.queueIds?.length}|${!!query.users?.length}|${!!query.tags?.length}|${!!query.date}|${!!query.updatedAt}|${!!query.withUnreadMessages}|${!!query.cursor}|${offset > 0}`;
+  const shape = `${values.length}|${conditions.length}|${!(viewer.admin && query.showAll)}|${viewer.queueIds.length > 0}|${viewer.allTicket}|${!!query.status}|${!!query.queueIds?.length}|${!!query.users?.length}|${!!query.tags?.length}|${!!query.date}|${!!query.updatedAt}|${!!query.withUnreadMessages}|${!!query.cursor}|${offset > 0}|${due}`;
   let text = texts.get(shape);
   if (text === undefined) {
     const where = (a: string) => conditions.map((c) => c(a)).join(' and ');
@@ -135,8 +156,8 @@ export function listStatement(
       ? `(select coalesce(sum(k.tickets), 0)::int from ticket_counts k where ${where('k')})`
       : `(select count(*)::int from (select 1 from tickets n where ${where('n')} limit ${bound}) counted)`;
     text =
-      `${SELECT}\n  ${count}\n` +
-      `${FROM}\nwhere ${where('t')}${after}\norder by t.updated_at desc, t.id desc limit ${limitParam}` +
+      `${selectFor(query.sortBy)}\n  ${count},\n  t.first_response_due_at, t.resolution_due_at\n` +
+      `${FROM}\nwhere ${where('t')}${after}\norder by ${due ? `${dueKey('t')} asc, t.id asc` : 't.updated_at desc, t.id desc'} limit ${limitParam}` +
       (offsetParam ? ` offset ${offsetParam}` : '');
     texts.set(shape, text);
     names.set(shape, `ticket_page_${crypto.createHash('sha1').update(text).digest('hex').slice(0, 16)}`);
@@ -156,6 +177,11 @@ export function countedByCounters(query: TicketsQueryParsed): boolean {
 /** Index of the count and of the cursor key in a list row. */
 export const ROW_COUNT = 29;
 export const ROW_CURSOR_KEY = 28;
+/** Index of the first of the two due times (first response, resolution) in a list row. */
+const ROW_DUE = 30;
+
+/** A timestamptz column of a list row as ISO text, or null. */
+const isoOrNull = (value: unknown) => (value == null ? null : new Date(value as string).toISOString());
 
 /** A list row (`listStatement`'s columns) in the API shape (core section 3 Ticket), as `toTicket`. */
 export function toListTicket(r: unknown[]): Ticket {
@@ -199,6 +225,8 @@ export function toListTicket(r: unknown[]): Ticket {
     useIntegration: r[12] as boolean,
     promptId: r[13] as number | null,
     integrationId: r[14] as number | null,
+    firstResponseDueAt: isoOrNull(r[ROW_DUE]),
+    resolutionDueAt: isoOrNull(r[ROW_DUE + 1]),
     createdAt: createdAt.toISOString(),
     updatedAt: new Date(r[16] as string).toISOString(),
   };

@@ -19,6 +19,8 @@ const detail = (overrides: Partial<QueueDetail> = {}): QueueDetail => ({
   integrationId: null,
   promptId: null,
   autoAssignment: 'off',
+  slaFirstResponseMinutes: null,
+  slaResolutionMinutes: null,
   options: [],
   ...overrides,
 });
@@ -185,6 +187,26 @@ describe('QueueModal', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/queue' && init?.method === 'POST');
     expect(JSON.parse(String(post?.[1]?.body)).autoAssignment).toBe('round_robin');
+  });
+
+  it('saves the service-level targets, empty as none, and refuses 0 minutes in the UI language', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderWithProviders(<QueueModal open onClose={onClose} />, { user: admin });
+    await user.type(screen.getByTestId('queue-name'), 'Suporte');
+    await user.click(screen.getByTestId('queue-color-1273DE'));
+    await user.type(screen.getByTestId('queue-sla-first'), '0');
+    await user.click(screen.getByTestId('queue-save'));
+    expect(await screen.findByText('Enter a whole number between 1 and 525,600')).toBeTruthy();
+    await user.clear(screen.getByTestId('queue-sla-first'));
+    await user.type(screen.getByTestId('queue-sla-first'), '30');
+    await user.click(screen.getByTestId('queue-save'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/queue' && init?.method === 'POST');
+    expect(JSON.parse(String(post?.[1]?.body))).toMatchObject({
+      slaFirstResponseMinutes: 30,
+      slaResolutionMinutes: null,
+    });
   });
 
   it('offers the AI prompts when the plan has them and saves the one picked as promptId', async () => {

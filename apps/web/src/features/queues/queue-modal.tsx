@@ -5,6 +5,7 @@ import {
   DEFAULT_QUEUE_SCHEDULES,
   type QueueDetail,
   type QueueSchedule,
+  SLA_MAX_MINUTES,
   ZQueueBody,
 } from '@zapdesk/shared';
 import { useState } from 'react';
@@ -28,6 +29,9 @@ export interface QueueFormValues {
   outOfHoursMessage: string;
   schedules: QueueSchedule[];
   autoAssignment: AutoAssignment;
+  /** Service-level targets in minutes (docs/reports.md "Service levels"); null: none. */
+  slaFirstResponseMinutes: number | null;
+  slaResolutionMinutes: number | null;
 }
 
 const EMPTY: QueueFormValues = {
@@ -38,6 +42,8 @@ const EMPTY: QueueFormValues = {
   outOfHoursMessage: '',
   schedules: DEFAULT_QUEUE_SCHEDULES,
   autoAssignment: 'off',
+  slaFirstResponseMinutes: null,
+  slaResolutionMinutes: null,
 };
 
 const toForm = (queue: QueueDetail): QueueFormValues => ({
@@ -48,7 +54,12 @@ const toForm = (queue: QueueDetail): QueueFormValues => ({
   outOfHoursMessage: queue.outOfHoursMessage ?? '',
   schedules: queue.schedules,
   autoAssignment: queue.autoAssignment,
+  slaFirstResponseMinutes: queue.slaFirstResponseMinutes,
+  slaResolutionMinutes: queue.slaResolutionMinutes,
 });
+
+/** An empty number field is null (no target); anything else its number (NaN fails validation). */
+const numberOrNull = (v: unknown) => (v === '' || v === null || v === undefined ? null : Number(v));
 
 interface QueueModalProps {
   open: boolean;
@@ -60,7 +71,8 @@ interface QueueModalProps {
 /**
  * Add/edit queue dialog (document 2 section 2 "Queues"): name, colour from the fixed palette, bot
  * order, greeting; the out-of-hours message and the attendance-hours tab appear when the setting
- * scheduleType is 'queue'. Both messages offer the message variables (`{{firstName}}`...). The
+ * scheduleType is 'queue'. The service-level targets (minutes to the first reply and to the closing,
+ * empty for none) are counted in attendance hours when the company uses them. Both messages offer the message variables (`{{firstName}}`...). The
  * options tree is edited here once the queue exists.
  */
 export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
@@ -85,6 +97,8 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
         greetingMessage: values.greetingMessage || null,
         outOfHoursMessage: values.outOfHoursMessage || null,
         autoAssignment: values.autoAssignment,
+        slaFirstResponseMinutes: values.slaFirstResponseMinutes,
+        slaResolutionMinutes: values.slaResolutionMinutes,
         ...(withHours ? { schedules: values.schedules } : {}),
         ...(bots ?? {}),
       };
@@ -142,6 +156,20 @@ export function QueueModal({ open, queueId, onClose }: QueueModalProps) {
             label: t(`queueModal.form.autoAssignmentOptions.${value}`),
           }))}
         />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          {(['slaFirstResponseMinutes', 'slaResolutionMinutes'] as const).map((name) => (
+            <FormTextField
+              key={name}
+              name={name}
+              label={t(`queueModal.form.${name}`)}
+              type="number"
+              hint={t('queueModal.form.slaHint')}
+              rules={{ setValueAs: numberOrNull }}
+              testId={name === 'slaFirstResponseMinutes' ? 'queue-sla-first' : 'queue-sla-resolution'}
+              slotProps={{ htmlInput: { min: 1, max: SLA_MAX_MINUTES, step: 1 } }}
+            />
+          ))}
+        </Stack>
         <Controller
           control={control}
           name="color"

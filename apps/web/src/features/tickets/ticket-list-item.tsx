@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router';
 import { WhatsAppText } from '../../lib/whatsapp-text';
 import { useCurrentUser } from '../auth/session-context';
 import { LazyTooltip } from '../common/lazy-tooltip';
+import { DueMark } from './due-mark';
 import { displayName, formatTicketTime, NO_QUEUE_COLOR } from './ticket-format';
 import { useUpdateTicket, viewerOf } from './use-tickets';
 
@@ -59,7 +60,7 @@ interface TicketListItemProps {
 /**
  * One ticket of the list (core section 2 "Ticket list item"): avatar, contact name (10 characters
  * under 600 px) and ticket number, last message, connection / user / queue / contact tags, unread
- * badge, time, chatbot icon, the admins' peek eye, and the Accept / Close / Reopen buttons. Pending
+ * badge, time, the service-level due/overdue mark, chatbot icon, the admins' peek eye, and the Accept / Close / Reopen buttons. Pending
  * tickets open only through Accept.
  */
 export const TicketListItem = memo(function TicketListItem({ ticket, selected }: TicketListItemProps) {
@@ -178,6 +179,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected }:
               </LazyTooltip>
             )}
             <Box sx={{ flex: 1 }} />
+            <DueMark ticket={ticket} />
             <Typography
               variant="caption"
               color={ticket.unreadMessages > 0 ? 'success.main' : 'text.secondary'}
