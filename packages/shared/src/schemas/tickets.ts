@@ -40,14 +40,15 @@ export const ZTicket = z.object({
   useIntegration: z.boolean(),
   promptId: z.number().nullable(),
   integrationId: z.number().nullable(),
+  ...timestampFields,
   /**
    * Service levels (docs/reports.md): when this opening's first agent reply and closing are due
    * (ISO); null when the queue sets no target, the target was met or the due time is not computed
-   * yet. Every list and show answer carries them; some realtime events leave them out.
+   * yet. Every list and show answer carries them; some realtime events leave them out. Last, after
+   * the timestamps: optional keys come after the required ones in the list's compiled serializer.
    */
   firstResponseDueAt: z.string().nullable().optional(),
   resolutionDueAt: z.string().nullable().optional(),
-  ...timestampFields,
 });
 export type Ticket = z.infer<typeof ZTicket>;
 

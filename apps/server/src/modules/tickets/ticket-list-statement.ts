@@ -225,9 +225,9 @@ export function toListTicket(r: unknown[]): Ticket {
     useIntegration: r[12] as boolean,
     promptId: r[13] as number | null,
     integrationId: r[14] as number | null,
-    firstResponseDueAt: isoOrNull(r[ROW_DUE]),
-    resolutionDueAt: isoOrNull(r[ROW_DUE + 1]),
     createdAt: createdAt.toISOString(),
     updatedAt: new Date(r[16] as string).toISOString(),
+    firstResponseDueAt: isoOrNull(r[ROW_DUE]),
+    resolutionDueAt: isoOrNull(r[ROW_DUE + 1]),
   };
 }
