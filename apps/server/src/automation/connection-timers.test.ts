@@ -54,6 +54,15 @@ const accept = (tenant: TenantFixture, ticketId: number) =>
     payload: { status: 'open', userId: tenant.admin.id },
   });
 
+/** The tenant's admin closes the ticket. */
+const close = (tenant: TenantFixture, ticketId: number) =>
+  t.app.inject({
+    method: 'PUT',
+    url: `/api/tickets/${ticketId}`,
+    headers: bearer(tenant.admin),
+    payload: { status: 'closed' },
+  });
+
 describe('connection timers', () => {
   it('closes open tickets inactive for expiresTicket minutes with expiresInactiveMessage', async () => {
     const tenant = await createTenant(t.app);
@@ -121,12 +130,7 @@ describe('closing messages and ratings', () => {
       name: 'Rui',
     });
     await accept(tenant, ticketId);
-    await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${ticketId}`,
-      headers: bearer(tenant.admin),
-      payload: { status: 'closed' },
-    });
+    await close(tenant, ticketId);
     expect(t.app.simulator.outbox(whatsappId, from).at(-1)?.body).toBe('Obrigado, Rui!');
   });
 
@@ -140,12 +144,7 @@ describe('closing messages and ratings', () => {
     const from = customerNumber();
     const { ticketId } = await injectMessage(t.app, tenant.admin, whatsappId, { from, body: 'Oi' });
     await accept(tenant, ticketId);
-    await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${ticketId}`,
-      headers: bearer(tenant.admin),
-      payload: { status: 'closed' },
-    });
+    await close(tenant, ticketId);
     expect(t.app.simulator.outbox(whatsappId, from).at(-1)?.body).toBe(
       'Como foi o atendimento?\n\n*1* - Insatisfeito\n*2* - Satisfeito\n*3* - Muito satisfeito',
     );
@@ -179,12 +178,7 @@ describe('closing messages and ratings', () => {
     const from = customerNumber();
     const { ticketId } = await injectMessage(t.app, tenant.admin, whatsappId, { from, body: 'Oi' });
     await accept(tenant, ticketId);
-    await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${ticketId}`,
-      headers: bearer(tenant.admin),
-      payload: { status: 'closed' },
-    });
+    await close(tenant, ticketId);
     await injectMessage(t.app, tenant.admin, whatsappId, { from, body: 'Esqueci de perguntar uma coisa' });
     await t.app.jobs.drain();
     expect(await ticketOf(ticketId)).toMatchObject({

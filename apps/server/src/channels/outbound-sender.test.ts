@@ -9,6 +9,18 @@ import type { OutboundSender } from './outbound-sender.js';
 
 useConnectionSuite();
 
+/** Company A's admin sends `body` on ticket `ticketId` (answered 201); answers the stored message's id. */
+async function postText(ticketId: number, body: string): Promise<number> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/messages/${ticketId}`,
+    headers: bearer(a.admin),
+    payload: { body },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json()[0].id as number;
+}
+
 describe('POST /api/messages/:ticketId', () => {
   it('stores with ack 0, sends, signs when asked, quotes, and reaches the simulated phone', async () => {
     const from = customerNumber();
@@ -136,16 +148,7 @@ describe('POST /api/messages/:ticketId', () => {
     const from = customerNumber();
     const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
     await t.app.sessions.stop(a.companyId, whatsappId, { silent: true, keepLease: true });
-    const post = async (body: string) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/messages/${ticketId}`,
-        headers: bearer(a.admin),
-        payload: { body },
-      });
-      expect(res.statusCode).toBe(201);
-      return res.json()[0].id as number;
-    };
+    const post = (body: string) => postText(ticketId, body);
     const claim = (id: number, by: string, agoSeconds: number) =>
       t.app.ctx.db
         .update(messages)
@@ -186,16 +189,7 @@ describe('POST /api/messages/:ticketId', () => {
     const other = customerNumber();
     const otherTicket = (await injectMessage(t.app, a.admin, whatsappId, { from: other, body: 'oi' }))
       .ticketId;
-    const post = async (ticket: number, body: string) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/messages/${ticket}`,
-        headers: bearer(a.admin),
-        payload: { body },
-      });
-      expect(res.statusCode).toBe(201);
-      return res.json()[0].id as number;
-    };
+    const post = postText;
     const phone = (n: string) => t.app.simulator.outbox(whatsappId, n).map((o) => o.body);
     await post(ticketId, 'passo 1');
     // Step 2 is stored while the session is away, and another node's process claims it and dies.
@@ -243,16 +237,7 @@ describe('POST /api/messages/:ticketId', () => {
   it('a message that failed for good holds nothing back; sent again, it goes before the ones behind it', async () => {
     const from = customerNumber();
     const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
-    const post = async (body: string) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/messages/${ticketId}`,
-        headers: bearer(a.admin),
-        payload: { body },
-      });
-      expect(res.statusCode).toBe(201);
-      return res.json()[0].id as number;
-    };
+    const post = (body: string) => postText(ticketId, body);
     const phone = () => t.app.simulator.outbox(whatsappId, from).map((o) => o.body);
     await t.app.sessions.stop(a.companyId, whatsappId, { silent: true, keepLease: true });
     const failed = await post('falhou');

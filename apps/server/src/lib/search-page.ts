@@ -32,3 +32,15 @@ export function pageWindow(pageNumber: number, size: number): { limit: number; o
 export function cutPage<T>(rows: T[], size: number): { page: T[]; hasMore: boolean } {
   return { page: rows.slice(0, size), hasMore: rows.length > size };
 }
+
+/**
+ * Reads page `pageNumber` (1-based) of `size` rows: `read` is given the window (`pageWindow`) to
+ * apply to its query, and the rows it answers are cut into the page and whether more follow.
+ */
+export async function readPage<T>(
+  pageNumber: number,
+  size: number,
+  read: (window: { limit: number; offset: number }) => PromiseLike<T[]>,
+): Promise<{ page: T[]; hasMore: boolean }> {
+  return cutPage(await read(pageWindow(pageNumber, size)), size);
+}

@@ -17,6 +17,27 @@ function mockFetch(handler: Handler) {
 const callsTo = (fn: ReturnType<typeof mockFetch>, path: string) =>
   fn.mock.calls.filter(([url]) => String(url).startsWith(`/api${path}`));
 
+/**
+ * A fetch whose token refresh (for user 42 of company 7, to 'new-token') waits for
+ * `releaseRefresh()`; the old token is refused as expired, and the rest answered by `answer`.
+ */
+function gatedRefresh(answer: (url: string) => Response) {
+  const user = createSessionUser({ id: 42, companyId: 7 });
+  let releaseRefresh: () => void = () => {};
+  const refreshGate = new Promise<void>((resolve) => {
+    releaseRefresh = resolve;
+  });
+  const fetchMock = mockFetch(async (url, init) => {
+    if (url === '/api/auth/refresh_token') {
+      await refreshGate;
+      return json(200, { token: 'new-token', user, dueDateWarningDays: null });
+    }
+    if (bearer(init) === 'Bearer old-token') return json(403, { error: 'ERR_SESSION_EXPIRED' });
+    return answer(url);
+  });
+  return { fetchMock, releaseRefresh: () => releaseRefresh() };
+}
+
 describe('api client', () => {
   let expired: ReturnType<typeof vi.fn<() => void>>;
   let off: () => void;
@@ -41,19 +62,7 @@ describe('api client', () => {
   });
 
   it('refreshes once for concurrent 403 ERR_SESSION_EXPIRED answers and replays every request', async () => {
-    const user = createSessionUser({ id: 42, companyId: 7 });
-    let releaseRefresh: () => void = () => {};
-    const refreshGate = new Promise<void>((resolve) => {
-      releaseRefresh = resolve;
-    });
-    const fetchMock = mockFetch(async (url, init) => {
-      if (url === '/api/auth/refresh_token') {
-        await refreshGate;
-        return json(200, { token: 'new-token', user, dueDateWarningDays: null });
-      }
-      if (bearer(init) === 'Bearer old-token') return json(403, { error: 'ERR_SESSION_EXPIRED' });
-      return json(200, { path: url });
-    });
+    const { fetchMock, releaseRefresh } = gatedRefresh((url) => json(200, { path: url }));
 
     const pending = Promise.all([api.get('/users/'), api.get('/queue'), api.get('/settings')]);
     await vi.waitFor(() => expect(callsTo(fetchMock, '/auth/refresh_token')).toHaveLength(1));
@@ -69,19 +78,7 @@ describe('api client', () => {
   });
 
   it('shares one refresh among media fetches and API calls waiting at once', async () => {
-    const user = createSessionUser({ id: 42, companyId: 7 });
-    let releaseRefresh: () => void = () => {};
-    const refreshGate = new Promise<void>((resolve) => {
-      releaseRefresh = resolve;
-    });
-    const fetchMock = mockFetch(async (url, init) => {
-      if (url === '/api/auth/refresh_token') {
-        await refreshGate;
-        return json(200, { token: 'new-token', user, dueDateWarningDays: null });
-      }
-      if (bearer(init) === 'Bearer old-token') return json(403, { error: 'ERR_SESSION_EXPIRED' });
-      return new Response(`file ${url}`, { status: 200 });
-    });
+    const { fetchMock, releaseRefresh } = gatedRefresh((url) => new Response(`file ${url}`, { status: 200 }));
     const images = ['/api/public/a.jpg', '/api/public/b.jpg', '/api/public/c.jpg'];
     const pending = Promise.all([...images.map((url) => fetchWithSession(url)), api.get('/queue')]);
     await vi.waitFor(() => expect(callsTo(fetchMock, '/auth/refresh_token')).toHaveLength(1));

@@ -7,7 +7,7 @@ import {
   parsePatch,
   ZAnnouncementBody,
 } from '@zapdesk/shared';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { fileTypeFromBuffer } from 'file-type';
 import type { MediaStore } from '../../channels/media-store.js';
 import type { UploadedFile } from '../../channels/outbound-upload.js';
@@ -15,23 +15,13 @@ import type { AppContext } from '../../context.js';
 import { announcements, companies } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
+import { swapStoredMedia } from '../../lib/stored-media.js';
 
 /** Announcements per page of GET /announcements. */
 export const ANNOUNCEMENTS_PAGE_SIZE = 20;
 
-const columns = {
-  id: announcements.id,
-  companyId: announcements.companyId,
-  title: announcements.title,
-  text: announcements.text,
-  priority: announcements.priority,
-  status: announcements.status,
-  mediaPath: announcements.mediaPath,
-  mediaName: announcements.mediaName,
-  createdAt: announcements.createdAt,
-  updatedAt: announcements.updatedAt,
-};
+const columns = getTableColumns(announcements);
 type Row = { companyId: number; createdAt: Date; updatedAt: Date } & Omit<
   Announcement,
   'createdAt' | 'updatedAt'
@@ -68,15 +58,15 @@ export async function listAnnouncements(
   auth: AuthContext,
   query: SearchPageQuery,
 ): Promise<AnnouncementsPage> {
-  const { limit, offset } = pageWindow(query.pageNumber, ANNOUNCEMENTS_PAGE_SIZE);
-  const rows = await ctx.db
-    .select(columns)
-    .from(announcements)
-    .where(and(visible(auth), containsTerm(query.searchParam, announcements.title, announcements.text)))
-    .orderBy(asc(announcements.priority), desc(announcements.createdAt), desc(announcements.id))
-    .limit(limit)
-    .offset(offset);
-  const { page, hasMore } = cutPage(rows, ANNOUNCEMENTS_PAGE_SIZE);
+  const { page, hasMore } = await readPage(query.pageNumber, ANNOUNCEMENTS_PAGE_SIZE, ({ limit, offset }) =>
+    ctx.db
+      .select(columns)
+      .from(announcements)
+      .where(and(visible(auth), containsTerm(query.searchParam, announcements.title, announcements.text)))
+      .orderBy(asc(announcements.priority), desc(announcements.createdAt), desc(announcements.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return { records: page.map(toAnnouncement), hasMore };
 }
 
@@ -189,12 +179,10 @@ export async function uploadAnnouncementMedia(
       extra: { field: 'file', accepted: 'png, jpg, jpeg' },
     });
   }
-  const stored = await media.save(current.companyId, file.data, detected.ext);
-  const record = await writeAnnouncement(ctx, id, {
-    mediaPath: stored,
-    mediaName: file.fileName.slice(0, 255),
-  });
-  await media.remove(current.companyId, current.mediaPath);
+  const next = { data: file.data, extension: detected.ext, name: file.fileName };
+  const record = await swapStoredMedia(media, current.companyId, current.mediaPath, next, (fields) =>
+    writeAnnouncement(ctx, id, fields),
+  );
   await emit(ctx, 'update', record);
   return record;
 }
@@ -207,8 +195,9 @@ export async function deleteAnnouncementMedia(
   id: number,
 ): Promise<Announcement> {
   const current = await findRow(ctx, auth, id);
-  const record = await writeAnnouncement(ctx, id, { mediaPath: null, mediaName: null });
-  await media.remove(current.companyId, current.mediaPath);
+  const record = await swapStoredMedia(media, current.companyId, current.mediaPath, null, (fields) =>
+    writeAnnouncement(ctx, id, fields),
+  );
   await emit(ctx, 'update', record);
   return record;
 }

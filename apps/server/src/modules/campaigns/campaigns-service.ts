@@ -29,7 +29,8 @@ import {
 } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
+import { swapStoredMedia } from '../../lib/stored-media.js';
 import type { CampaignEngine } from './campaign-engine.js';
 
 /** Campaigns and shippings per page of GET /campaigns and GET /campaigns/:id/shippings. */
@@ -169,17 +170,13 @@ export class CampaignService {
       eq(campaigns.companyId, auth.companyId),
       containsTerm(query.searchParam, campaigns.name),
     );
-    const { limit, offset } = pageWindow(query.pageNumber, CAMPAIGNS_PAGE_SIZE);
-    const rows = await this.selectCampaigns()
-      .where(where)
-      .orderBy(desc(campaigns.id))
-      .limit(limit)
-      .offset(offset);
+    const { page, hasMore } = await readPage(query.pageNumber, CAMPAIGNS_PAGE_SIZE, ({ limit, offset }) =>
+      this.selectCampaigns().where(where).orderBy(desc(campaigns.id)).limit(limit).offset(offset),
+    );
     const [counted] = await this.ctx.db
       .select({ count: sql<number>`count(*)::int` })
       .from(campaigns)
       .where(where);
-    const { page, hasMore } = cutPage(rows, CAMPAIGNS_PAGE_SIZE);
     return {
       records: page.map((r) =>
         toCampaign({ ...r.campaign, contactListName: r.contactListName, whatsappName: r.whatsappName }),
@@ -227,19 +224,19 @@ export class CampaignService {
       query.status ? eq(campaignShippings.status, query.status) : undefined,
       containsTerm(query.searchParam, campaignShippings.name, campaignShippings.number),
     );
-    const { limit, offset } = pageWindow(query.pageNumber, CAMPAIGNS_PAGE_SIZE);
-    const rows = await this.ctx.db
-      .select()
-      .from(campaignShippings)
-      .where(where)
-      .orderBy(asc(campaignShippings.id))
-      .limit(limit)
-      .offset(offset);
+    const { page, hasMore } = await readPage(query.pageNumber, CAMPAIGNS_PAGE_SIZE, ({ limit, offset }) =>
+      this.ctx.db
+        .select()
+        .from(campaignShippings)
+        .where(where)
+        .orderBy(asc(campaignShippings.id))
+        .limit(limit)
+        .offset(offset),
+    );
     const [counted] = await this.ctx.db
       .select({ count: sql<number>`count(*)::int` })
       .from(campaignShippings)
       .where(where);
-    const { page, hasMore } = cutPage(rows, CAMPAIGNS_PAGE_SIZE);
     return {
       records: page.map((s) => ({
         id: s.id,
@@ -443,31 +440,31 @@ export class CampaignService {
     const current = await this.mustFind(auth.companyId, id);
     if (!current.editable) throw new AppError('ERR_CAMPAIGN_NOT_EDITABLE');
     const inspected = await inspectUpload(file);
-    const stored = await this.media.save(auth.companyId, file.data, inspected.ext);
-    await this.ctx.db
-      .update(campaigns)
-      .set({
-        mediaPath: stored,
-        mediaName: file.fileName.replace(/\s/g, '_').slice(0, 255),
-        updatedAt: sql`now()`,
-      })
-      .where(and(eq(campaigns.companyId, auth.companyId), eq(campaigns.id, id)));
-    await this.media.remove(auth.companyId, current.mediaPath);
-    await this.emit(auth.companyId, id);
-    return (await this.find(auth.companyId, id))!;
+    const name = file.fileName.replace(/\s/g, '_');
+    return this.swapMedia(auth.companyId, current, { data: file.data, extension: inspected.ext, name });
   }
 
   /** DELETE /campaigns/:id/media-upload. @throws ERR_NOT_FOUND, ERR_CAMPAIGN_NOT_EDITABLE. */
   async deleteMedia(auth: AuthContext, id: number): Promise<Campaign> {
     const current = await this.mustFind(auth.companyId, id);
     if (!current.editable) throw new AppError('ERR_CAMPAIGN_NOT_EDITABLE');
-    await this.ctx.db
-      .update(campaigns)
-      .set({ mediaPath: null, mediaName: null, updatedAt: sql`now()` })
-      .where(and(eq(campaigns.companyId, auth.companyId), eq(campaigns.id, id)));
-    await this.media.remove(auth.companyId, current.mediaPath);
-    await this.emit(auth.companyId, id);
-    return (await this.find(auth.companyId, id))!;
+    return this.swapMedia(auth.companyId, current, null);
+  }
+
+  /** Puts `next` (null: none) in place of the campaign's media; answers the campaign, told to the company. */
+  private async swapMedia(
+    companyId: number,
+    current: Campaign,
+    next: Parameters<typeof swapStoredMedia>[3],
+  ): Promise<Campaign> {
+    await swapStoredMedia(this.media, companyId, current.mediaPath, next, (fields) =>
+      this.ctx.db
+        .update(campaigns)
+        .set({ ...fields, updatedAt: sql`now()` })
+        .where(and(eq(campaigns.companyId, companyId), eq(campaigns.id, current.id))),
+    );
+    await this.emit(companyId, current.id);
+    return (await this.find(companyId, current.id))!;
   }
 
   /** The company's campaign settings (defaults when never saved). */

@@ -13,8 +13,9 @@ import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { chatMessages, chats, chatUsers, users } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import { pickColumns } from '../../lib/columns.js';
 import type { AuthContext } from '../../lib/guards.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** Chats per page of GET /chats and messages per page of GET /chats/:id/messages. */
 export const CHATS_PAGE_SIZE = 20;
@@ -141,16 +142,16 @@ export async function listChats(
   auth: AuthContext,
   query: SearchPageQuery,
 ): Promise<ChatsPage> {
-  const { limit, offset } = pageWindow(query.pageNumber, CHATS_PAGE_SIZE);
-  const rows = await ctx.db
-    .select({ id: chats.id })
-    .from(chats)
-    .innerJoin(chatUsers, and(eq(chatUsers.chatId, chats.id), eq(chatUsers.userId, auth.userId)))
-    .where(and(eq(chats.companyId, auth.companyId), containsTerm(query.searchParam, chats.title)))
-    .orderBy(desc(chats.updatedAt), desc(chats.id))
-    .limit(limit)
-    .offset(offset);
-  const { page, hasMore } = cutPage(rows, CHATS_PAGE_SIZE);
+  const { page, hasMore } = await readPage(query.pageNumber, CHATS_PAGE_SIZE, ({ limit, offset }) =>
+    ctx.db
+      .select({ id: chats.id })
+      .from(chats)
+      .innerJoin(chatUsers, and(eq(chatUsers.chatId, chats.id), eq(chatUsers.userId, auth.userId)))
+      .where(and(eq(chats.companyId, auth.companyId), containsTerm(query.searchParam, chats.title)))
+      .orderBy(desc(chats.updatedAt), desc(chats.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return {
     records: await loadChats(
       ctx,
@@ -246,12 +247,8 @@ export async function markChatRead(ctx: AppContext, auth: AuthContext, id: numbe
 }
 
 const messageColumns = {
-  id: chatMessages.id,
-  chatId: chatMessages.chatId,
-  senderId: chatMessages.senderId,
+  ...pickColumns(chatMessages, ['id', 'chatId', 'senderId', 'message', 'createdAt']),
   senderName: users.name,
-  message: chatMessages.message,
-  createdAt: chatMessages.createdAt,
 };
 
 function toMessage(row: {

@@ -24,14 +24,9 @@ import {
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
+import { pickColumns } from '../../lib/columns.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
-import {
-  containsTerm,
-  cutPage,
-  escapeLike,
-  pageWindow,
-  type SearchPageQuery,
-} from '../../lib/search-page.js';
+import { containsTerm, escapeLike, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 import { readListSheet, type SheetRow } from './sheet-reader.js';
 
 /** Lists and items per page of GET /contact-lists and GET /contact-list-items. */
@@ -49,26 +44,26 @@ export const VALIDATE_BATCH = 200;
 export const CONTACT_LIST_IMPORT_JOB = 'contact-list-import';
 export const CONTACT_LIST_VALIDATE_JOB = 'contact-list-validate';
 
-const itemColumns = {
-  id: contactListItems.id,
-  name: contactListItems.name,
-  number: contactListItems.number,
-  email: contactListItems.email,
-  isWhatsappValid: contactListItems.isWhatsappValid,
-  companyId: contactListItems.companyId,
-  contactListId: contactListItems.contactListId,
-};
+const itemColumns = pickColumns(contactListItems, [
+  'id',
+  'name',
+  'number',
+  'email',
+  'isWhatsappValid',
+  'companyId',
+  'contactListId',
+]);
 
-const importColumns = {
-  id: contactListImports.id,
-  contactListId: contactListImports.contactListId,
-  status: contactListImports.status,
-  total: contactListImports.total,
-  processed: contactListImports.processed,
-  imported: contactListImports.imported,
-  duplicates: contactListImports.duplicates,
-  errors: contactListImports.errors,
-};
+const importColumns = pickColumns(contactListImports, [
+  'id',
+  'contactListId',
+  'status',
+  'total',
+  'processed',
+  'imported',
+  'duplicates',
+  'errors',
+]);
 
 /** Lists with their item counts: select from this, then filter, order and page. */
 const listsWithCount = (db: AppContext['db']) =>
@@ -113,13 +108,13 @@ export class ContactListService {
 
   /** GET /contact-lists: the company's lists by name, with `contactsCount`, 20 a page. */
   async list(companyId: number, query: SearchPageQuery): Promise<ContactListsPage> {
-    const { limit, offset } = pageWindow(query.pageNumber, CONTACT_LISTS_PAGE_SIZE);
-    const rows = await listsWithCount(this.ctx.db)
-      .where(and(eq(contactLists.companyId, companyId), containsTerm(query.searchParam, contactLists.name)))
-      .orderBy(asc(contactLists.name), asc(contactLists.id))
-      .limit(limit)
-      .offset(offset);
-    const { page, hasMore } = cutPage(rows, CONTACT_LISTS_PAGE_SIZE);
+    const { page, hasMore } = await readPage(query.pageNumber, CONTACT_LISTS_PAGE_SIZE, ({ limit, offset }) =>
+      listsWithCount(this.ctx.db)
+        .where(and(eq(contactLists.companyId, companyId), containsTerm(query.searchParam, contactLists.name)))
+        .orderBy(asc(contactLists.name), asc(contactLists.id))
+        .limit(limit)
+        .offset(offset),
+    );
     return { records: page, hasMore };
   }
 
@@ -193,27 +188,30 @@ export class ContactListService {
     const term = query.searchParam.trim();
     const like = `%${escapeLike(term)}%`;
     const digits = term.replace(/\D/g, '');
-    const { limit, offset } = pageWindow(query.pageNumber, CONTACT_LIST_ITEMS_PAGE_SIZE);
-    const rows = await this.ctx.db
-      .select(itemColumns)
-      .from(contactListItems)
-      .where(
-        and(
-          eq(contactListItems.companyId, companyId),
-          eq(contactListItems.contactListId, query.contactListId),
-          term
-            ? or(
-                ilike(contactListItems.name, like),
-                ilike(contactListItems.email, like),
-                digits ? ilike(contactListItems.number, `%${digits}%`) : undefined,
-              )
-            : undefined,
-        ),
-      )
-      .orderBy(asc(contactListItems.name), asc(contactListItems.id))
-      .limit(limit)
-      .offset(offset);
-    const { page, hasMore } = cutPage(rows, CONTACT_LIST_ITEMS_PAGE_SIZE);
+    const { page, hasMore } = await readPage(
+      query.pageNumber,
+      CONTACT_LIST_ITEMS_PAGE_SIZE,
+      ({ limit, offset }) =>
+        this.ctx.db
+          .select(itemColumns)
+          .from(contactListItems)
+          .where(
+            and(
+              eq(contactListItems.companyId, companyId),
+              eq(contactListItems.contactListId, query.contactListId),
+              term
+                ? or(
+                    ilike(contactListItems.name, like),
+                    ilike(contactListItems.email, like),
+                    digits ? ilike(contactListItems.number, `%${digits}%`) : undefined,
+                  )
+                : undefined,
+            ),
+          )
+          .orderBy(asc(contactListItems.name), asc(contactListItems.id))
+          .limit(limit)
+          .offset(offset),
+    );
     return { contacts: page, hasMore };
   }
 

@@ -13,25 +13,15 @@ import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload
 import type { AppContext } from '../../context.js';
 import { fileListOptions, fileLists } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import { pickColumns } from '../../lib/columns.js';
 import type { AuthContext } from '../../lib/guards.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** File lists per page of GET /files. */
 export const FILE_LISTS_PAGE_SIZE = 20;
 
-const listColumns = {
-  id: fileLists.id,
-  name: fileLists.name,
-  message: fileLists.message,
-  userId: fileLists.userId,
-};
-const optionColumns = {
-  id: fileListOptions.id,
-  fileListId: fileListOptions.fileListId,
-  name: fileListOptions.name,
-  path: fileListOptions.path,
-  mediaType: fileListOptions.mediaType,
-};
+const listColumns = pickColumns(fileLists, ['id', 'name', 'message', 'userId']);
+const optionColumns = pickColumns(fileListOptions, ['id', 'fileListId', 'name', 'path', 'mediaType']);
 
 type ListRow = Omit<FileListRecord, 'options'>;
 
@@ -81,15 +71,15 @@ export async function listFileLists(
   auth: AuthContext,
   query: SearchPageQuery,
 ): Promise<FileListsPage> {
-  const { limit, offset } = pageWindow(query.pageNumber, FILE_LISTS_PAGE_SIZE);
-  const rows = await ctx.db
-    .select(listColumns)
-    .from(fileLists)
-    .where(and(eq(fileLists.companyId, auth.companyId), containsTerm(query.searchParam, fileLists.name)))
-    .orderBy(asc(fileLists.name), asc(fileLists.id))
-    .limit(limit)
-    .offset(offset);
-  const { page, hasMore } = cutPage(rows, FILE_LISTS_PAGE_SIZE);
+  const { page, hasMore } = await readPage(query.pageNumber, FILE_LISTS_PAGE_SIZE, ({ limit, offset }) =>
+    ctx.db
+      .select(listColumns)
+      .from(fileLists)
+      .where(and(eq(fileLists.companyId, auth.companyId), containsTerm(query.searchParam, fileLists.name)))
+      .orderBy(asc(fileLists.name), asc(fileLists.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return { files: await withOptions(ctx, auth.companyId, page), hasMore };
 }
 

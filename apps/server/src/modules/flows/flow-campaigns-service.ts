@@ -9,20 +9,23 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { flowCampaigns, flows, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { pickColumns } from '../../lib/columns.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** Flow campaigns per page of GET /flowcampaign. */
 export const FLOW_CAMPAIGNS_PAGE_SIZE = 20;
 
 const columns = {
-  id: flowCampaigns.id,
-  name: flowCampaigns.name,
-  flowId: flowCampaigns.flowId,
-  whatsappId: flowCampaigns.whatsappId,
-  phrase: flowCampaigns.phrase,
-  status: flowCampaigns.status,
-  createdAt: flowCampaigns.createdAt,
-  updatedAt: flowCampaigns.updatedAt,
+  ...pickColumns(flowCampaigns, [
+    'id',
+    'name',
+    'flowId',
+    'whatsappId',
+    'phrase',
+    'status',
+    'createdAt',
+    'updatedAt',
+  ]),
   flowName: flows.name,
   whatsappName: whatsapps.name,
 };
@@ -81,19 +84,19 @@ export async function listFlowCampaigns(
   companyId: number,
   query: SearchPageQuery & { flowId?: number },
 ): Promise<FlowCampaignsPage> {
-  const { limit, offset } = pageWindow(query.pageNumber, FLOW_CAMPAIGNS_PAGE_SIZE);
-  const rows = await select(ctx)
-    .where(
-      and(
-        eq(flowCampaigns.companyId, companyId),
-        query.flowId ? eq(flowCampaigns.flowId, query.flowId) : undefined,
-        containsTerm(query.searchParam, flowCampaigns.name, flowCampaigns.phrase),
-      ),
-    )
-    .orderBy(asc(flowCampaigns.name), asc(flowCampaigns.id))
-    .limit(limit)
-    .offset(offset);
-  const { page, hasMore } = cutPage(rows, FLOW_CAMPAIGNS_PAGE_SIZE);
+  const { page, hasMore } = await readPage(query.pageNumber, FLOW_CAMPAIGNS_PAGE_SIZE, ({ limit, offset }) =>
+    select(ctx)
+      .where(
+        and(
+          eq(flowCampaigns.companyId, companyId),
+          query.flowId ? eq(flowCampaigns.flowId, query.flowId) : undefined,
+          containsTerm(query.searchParam, flowCampaigns.name, flowCampaigns.phrase),
+        ),
+      )
+      .orderBy(asc(flowCampaigns.name), asc(flowCampaigns.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return { flow: page.map((row) => toCampaign(row as Row)), hasMore };
 }
 

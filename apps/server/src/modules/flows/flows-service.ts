@@ -15,8 +15,9 @@ import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { flowRuns, flows, queues, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import { pickColumns } from '../../lib/columns.js';
 import { assertUrlAllowed } from '../../lib/outbound-url.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 import { decryptSecret, encryptSecret, maskSecret } from '../../lib/secrets.js';
 
 /** Flows per page of GET /flowbuilder. */
@@ -45,12 +46,8 @@ const brokenSql: SQL<boolean> = sql<boolean>`exists (
 )`;
 
 const listColumns = {
-  id: flows.id,
-  name: flows.name,
-  active: flows.active,
+  ...pickColumns(flows, ['id', 'name', 'active', 'createdAt', 'updatedAt']),
   broken: brokenSql,
-  createdAt: flows.createdAt,
-  updatedAt: flows.updatedAt,
 };
 
 interface FlowRow {
@@ -98,15 +95,15 @@ export async function listFlows(
   companyId: number,
   query: SearchPageQuery,
 ): Promise<FlowsPage> {
-  const { limit, offset } = pageWindow(query.pageNumber, FLOWS_PAGE_SIZE);
-  const rows = await ctx.db
-    .select(listColumns)
-    .from(flows)
-    .where(and(eq(flows.companyId, companyId), containsTerm(query.searchParam, flows.name)))
-    .orderBy(asc(flows.name), asc(flows.id))
-    .limit(limit)
-    .offset(offset);
-  const { page, hasMore } = cutPage(rows, FLOWS_PAGE_SIZE);
+  const { page, hasMore } = await readPage(query.pageNumber, FLOWS_PAGE_SIZE, ({ limit, offset }) =>
+    ctx.db
+      .select(listColumns)
+      .from(flows)
+      .where(and(eq(flows.companyId, companyId), containsTerm(query.searchParam, flows.name)))
+      .orderBy(asc(flows.name), asc(flows.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return { flows: page.map((row) => toFlow(row as FlowRow)), hasMore };
 }
 

@@ -3,7 +3,7 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { helps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** Helps per page of GET /helps. */
 export const HELPS_PAGE_SIZE = 40;
@@ -15,15 +15,15 @@ const columns = { id: helps.id, title: helps.title, description: helps.descripti
  * and description, 40 a page (`records`, `hasMore`). Helps are platform-wide.
  */
 export async function listHelps(ctx: AppContext, query: SearchPageQuery): Promise<HelpsPage> {
-  const { limit, offset } = pageWindow(query.pageNumber, HELPS_PAGE_SIZE);
-  const rows = await ctx.db
-    .select(columns)
-    .from(helps)
-    .where(containsTerm(query.searchParam, helps.title, helps.description))
-    .orderBy(asc(helps.title), asc(helps.id))
-    .limit(limit)
-    .offset(offset);
-  const { page, hasMore } = cutPage(rows, HELPS_PAGE_SIZE);
+  const { page, hasMore } = await readPage(query.pageNumber, HELPS_PAGE_SIZE, ({ limit, offset }) =>
+    ctx.db
+      .select(columns)
+      .from(helps)
+      .where(containsTerm(query.searchParam, helps.title, helps.description))
+      .orderBy(asc(helps.title), asc(helps.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return { records: page, hasMore };
 }
 

@@ -19,7 +19,7 @@ import type { Tx } from '../../db/client.js';
 import { queueIntegrations, queues, tickets, whatsapps } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertUrlAllowed, outboundPolicy } from '../../lib/outbound-url.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 import { queueIntegrationView } from '../../lib/secret-views.js';
 import { decryptSecret, encryptSecret } from '../../lib/secrets.js';
 
@@ -71,16 +71,16 @@ export async function listIntegrations(
     eq(queueIntegrations.companyId, companyId),
     containsTerm(query.searchParam, queueIntegrations.name, queueIntegrations.type),
   );
-  const { limit, offset } = pageWindow(query.pageNumber, INTEGRATIONS_PAGE_SIZE);
-  const rows = await ctx.db
-    .select()
-    .from(queueIntegrations)
-    .where(where)
-    .orderBy(asc(queueIntegrations.name), asc(queueIntegrations.id))
-    .limit(limit)
-    .offset(offset);
+  const { page, hasMore } = await readPage(query.pageNumber, INTEGRATIONS_PAGE_SIZE, ({ limit, offset }) =>
+    ctx.db
+      .select()
+      .from(queueIntegrations)
+      .where(where)
+      .orderBy(asc(queueIntegrations.name), asc(queueIntegrations.id))
+      .limit(limit)
+      .offset(offset),
+  );
   const [total] = await ctx.db.select({ n: count() }).from(queueIntegrations).where(where);
-  const { page, hasMore } = cutPage(rows, INTEGRATIONS_PAGE_SIZE);
   return { queueIntegrations: page.map(present), count: total?.n ?? 0, hasMore };
 }
 

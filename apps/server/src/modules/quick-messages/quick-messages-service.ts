@@ -12,22 +12,19 @@ import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload
 import type { AppContext } from '../../context.js';
 import { quickMessages } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
+import { pickColumns } from '../../lib/columns.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
+import { swapStoredMedia } from '../../lib/stored-media.js';
 
 /** Quick messages per page of GET /quick-messages. */
 export const QUICK_MESSAGES_PAGE_SIZE = 20;
 
 const columns = {
-  id: quickMessages.id,
-  shortcode: quickMessages.shortcode,
-  message: quickMessages.message,
-  mediaPath: quickMessages.mediaPath,
-  mediaName: quickMessages.mediaName,
+  ...pickColumns(quickMessages, ['id', 'shortcode', 'message', 'mediaPath', 'mediaName']),
   isMedia: sql<boolean>`(${quickMessages.mediaPath} is not null)`,
-  geral: quickMessages.geral,
-  userId: quickMessages.userId,
+  ...pickColumns(quickMessages, ['geral', 'userId']),
 };
 
 /** What the caller sees: admins every quick message of the company; others the company-wide and their own. */
@@ -89,17 +86,17 @@ export async function listQuickMessages(
   auth: AuthContext,
   query: SearchPageQuery,
 ): Promise<QuickMessagesPage> {
-  const { limit, offset } = pageWindow(query.pageNumber, QUICK_MESSAGES_PAGE_SIZE);
-  const rows = await ctx.db
-    .select(columns)
-    .from(quickMessages)
-    .where(
-      and(visible(auth), containsTerm(query.searchParam, quickMessages.shortcode, quickMessages.message)),
-    )
-    .orderBy(asc(quickMessages.shortcode), asc(quickMessages.id))
-    .limit(limit)
-    .offset(offset);
-  const { page, hasMore } = cutPage(rows, QUICK_MESSAGES_PAGE_SIZE);
+  const { page, hasMore } = await readPage(query.pageNumber, QUICK_MESSAGES_PAGE_SIZE, ({ limit, offset }) =>
+    ctx.db
+      .select(columns)
+      .from(quickMessages)
+      .where(
+        and(visible(auth), containsTerm(query.searchParam, quickMessages.shortcode, quickMessages.message)),
+      )
+      .orderBy(asc(quickMessages.shortcode), asc(quickMessages.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return { records: page, hasMore };
 }
 
@@ -197,15 +194,8 @@ export async function uploadQuickMessageMedia(
 ): Promise<QuickMessage> {
   const current = await getEditable(ctx, auth, id);
   const inspected = await inspectUpload(file);
-  const stored = await media.save(auth.companyId, file.data, inspected.ext);
-  const [row] = await ctx.db
-    .update(quickMessages)
-    .set({ mediaPath: stored, mediaName: file.fileName.slice(0, 255), updatedAt: sql`now()` })
-    .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)))
-    .returning(columns);
-  await media.remove(auth.companyId, current.mediaPath);
-  emit(ctx, auth.companyId, row!, 'update');
-  return row!;
+  const next = { data: file.data, extension: inspected.ext, name: file.fileName };
+  return swapMedia(ctx, media, auth, current, next);
 }
 
 /** DELETE /quick-messages/:id/media-upload: removes the media. @throws ERR_NOT_FOUND, ERR_NO_PERMISSION. */
@@ -215,13 +205,25 @@ export async function deleteQuickMessageMedia(
   auth: AuthContext,
   id: number,
 ): Promise<QuickMessage> {
-  const current = await getEditable(ctx, auth, id);
-  const [row] = await ctx.db
-    .update(quickMessages)
-    .set({ mediaPath: null, mediaName: null, updatedAt: sql`now()` })
-    .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, id)))
-    .returning(columns);
-  await media.remove(auth.companyId, current.mediaPath);
-  emit(ctx, auth.companyId, row!, 'update');
-  return row!;
+  return swapMedia(ctx, media, auth, await getEditable(ctx, auth, id), null);
+}
+
+/** Puts `next` (null: none) in place of the quick message's media and tells who may see it. */
+async function swapMedia(
+  ctx: AppContext,
+  media: MediaStore,
+  auth: AuthContext,
+  current: QuickMessage,
+  next: Parameters<typeof swapStoredMedia>[3],
+): Promise<QuickMessage> {
+  const row = await swapStoredMedia(media, auth.companyId, current.mediaPath, next, async (fields) => {
+    const [updated] = await ctx.db
+      .update(quickMessages)
+      .set({ ...fields, updatedAt: sql`now()` })
+      .where(and(eq(quickMessages.companyId, auth.companyId), eq(quickMessages.id, current.id)))
+      .returning(columns);
+    return updated!;
+  });
+  emit(ctx, auth.companyId, row, 'update');
+  return row;
 }

@@ -22,9 +22,11 @@ import {
 } from '../../db/ticket-visibility.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError } from '../../lib/app-error.js';
+import { pickColumns } from '../../lib/columns.js';
 import { companyRefusal } from '../../lib/company-entitlement.js';
 import type { AuthContext } from '../../lib/guards.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
+import { swapStoredMedia } from '../../lib/stored-media.js';
 
 /** Schedules per page of GET /schedules. */
 export const SCHEDULES_PAGE_SIZE = 20;
@@ -51,18 +53,20 @@ interface ScheduleTicket {
 const keyOf = (scheduleId: number) => `schedule-${scheduleId}`;
 
 const columns = {
-  id: schedules.id,
-  body: schedules.body,
-  sendAt: schedules.sendAt,
-  sentAt: schedules.sentAt,
-  status: schedules.status,
-  error: schedules.error,
-  contactId: schedules.contactId,
-  userId: schedules.userId,
-  ticketId: schedules.ticketId,
-  mediaPath: schedules.mediaPath,
-  mediaName: schedules.mediaName,
-  createdAt: schedules.createdAt,
+  ...pickColumns(schedules, [
+    'id',
+    'body',
+    'sendAt',
+    'sentAt',
+    'status',
+    'error',
+    'contactId',
+    'userId',
+    'ticketId',
+    'mediaPath',
+    'mediaName',
+    'createdAt',
+  ]),
   contactName: contacts.name,
   contactNumber: contacts.number,
 };
@@ -149,22 +153,22 @@ export class ScheduleService {
    * the body and the contact's name and by `contactId`, 20 a page (`schedules`, `hasMore`).
    */
   async list(auth: AuthContext, query: SearchPageQuery & { contactId?: number }): Promise<SchedulesPage> {
-    const { limit, offset } = pageWindow(query.pageNumber, SCHEDULES_PAGE_SIZE);
-    const rows = await this.ctx.db
-      .select(columns)
-      .from(schedules)
-      .innerJoin(contacts, eq(contacts.id, schedules.contactId))
-      .where(
-        and(
-          eq(schedules.companyId, auth.companyId),
-          query.contactId ? eq(schedules.contactId, query.contactId) : undefined,
-          containsTerm(query.searchParam, schedules.body, contacts.name),
-        ),
-      )
-      .orderBy(desc(schedules.sendAt), asc(schedules.id))
-      .limit(limit)
-      .offset(offset);
-    const { page, hasMore } = cutPage(rows, SCHEDULES_PAGE_SIZE);
+    const { page, hasMore } = await readPage(query.pageNumber, SCHEDULES_PAGE_SIZE, ({ limit, offset }) =>
+      this.ctx.db
+        .select(columns)
+        .from(schedules)
+        .innerJoin(contacts, eq(contacts.id, schedules.contactId))
+        .where(
+          and(
+            eq(schedules.companyId, auth.companyId),
+            query.contactId ? eq(schedules.contactId, query.contactId) : undefined,
+            containsTerm(query.searchParam, schedules.body, contacts.name),
+          ),
+        )
+        .orderBy(desc(schedules.sendAt), asc(schedules.id))
+        .limit(limit)
+        .offset(offset),
+    );
     return { schedules: page.map((r) => toSchedule(r as Row)), hasMore };
   }
 
@@ -283,27 +287,29 @@ export class ScheduleService {
     const inspected = await inspectUpload(file);
     if (!(SCHEDULE_MEDIA_TYPES as readonly string[]).includes(inspected.mimetype))
       throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE', { extra: { field: 'file' } });
-    const stored = await this.media.save(auth.companyId, file.data, inspected.ext);
-    await this.ctx.db
-      .update(schedules)
-      .set({ mediaPath: stored, mediaName: file.fileName.slice(0, 255), updatedAt: sql`now()` })
-      .where(and(eq(schedules.companyId, auth.companyId), eq(schedules.id, id)));
-    await this.media.remove(auth.companyId, current.mediaPath);
-    const schedule = (await this.find(auth.companyId, id))!;
-    this.emit(auth.companyId, { action: 'update', schedule });
-    return schedule;
+    const next = { data: file.data, extension: inspected.ext, name: file.fileName };
+    return this.swapMedia(auth.companyId, current, next);
   }
 
   /** DELETE /schedules/:id/media-upload: removes the media. @throws ERR_NOT_FOUND. */
   async deleteMedia(auth: AuthContext, id: number): Promise<Schedule> {
-    const current = await this.get(auth, id);
-    await this.ctx.db
-      .update(schedules)
-      .set({ mediaPath: null, mediaName: null, updatedAt: sql`now()` })
-      .where(and(eq(schedules.companyId, auth.companyId), eq(schedules.id, id)));
-    await this.media.remove(auth.companyId, current.mediaPath);
-    const schedule = (await this.find(auth.companyId, id))!;
-    this.emit(auth.companyId, { action: 'update', schedule });
+    return this.swapMedia(auth.companyId, await this.get(auth, id), null);
+  }
+
+  /** Puts `next` (null: none) in place of the schedule's media; answers the schedule, told to the company. */
+  private async swapMedia(
+    companyId: number,
+    current: Schedule,
+    next: Parameters<typeof swapStoredMedia>[3],
+  ): Promise<Schedule> {
+    await swapStoredMedia(this.media, companyId, current.mediaPath, next, (fields) =>
+      this.ctx.db
+        .update(schedules)
+        .set({ ...fields, updatedAt: sql`now()` })
+        .where(and(eq(schedules.companyId, companyId), eq(schedules.id, current.id))),
+    );
+    const schedule = (await this.find(companyId, current.id))!;
+    this.emit(companyId, { action: 'update', schedule });
     return schedule;
   }
 

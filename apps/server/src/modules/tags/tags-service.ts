@@ -5,7 +5,7 @@ import { tags, tickets, ticketTags } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
-import { containsTerm, cutPage, pageWindow, type SearchPageQuery } from '../../lib/search-page.js';
+import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 import { findTickets } from '../tickets/ticket-repository.js';
 
 /** Tags per page of GET /tags. */
@@ -22,17 +22,17 @@ export async function listTags(
   companyId: number,
   query: SearchPageQuery,
 ): Promise<TagsPage> {
-  const { limit, offset } = pageWindow(query.pageNumber, TAGS_PAGE_SIZE);
-  const rows = await ctx.db
-    .select({ ...tagColumns, ticketsCount: count(ticketTags.ticketId) })
-    .from(tags)
-    .leftJoin(ticketTags, and(eq(ticketTags.companyId, companyId), eq(ticketTags.tagId, tags.id)))
-    .where(and(eq(tags.companyId, companyId), containsTerm(query.searchParam, tags.name)))
-    .groupBy(tags.id)
-    .orderBy(asc(tags.name), asc(tags.id))
-    .limit(limit)
-    .offset(offset);
-  const { page, hasMore } = cutPage(rows, TAGS_PAGE_SIZE);
+  const { page, hasMore } = await readPage(query.pageNumber, TAGS_PAGE_SIZE, ({ limit, offset }) =>
+    ctx.db
+      .select({ ...tagColumns, ticketsCount: count(ticketTags.ticketId) })
+      .from(tags)
+      .leftJoin(ticketTags, and(eq(ticketTags.companyId, companyId), eq(ticketTags.tagId, tags.id)))
+      .where(and(eq(tags.companyId, companyId), containsTerm(query.searchParam, tags.name)))
+      .groupBy(tags.id)
+      .orderBy(asc(tags.name), asc(tags.id))
+      .limit(limit)
+      .offset(offset),
+  );
   return { tags: page, hasMore };
 }
 

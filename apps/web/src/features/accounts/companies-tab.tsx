@@ -1,15 +1,5 @@
 import EventRepeatIcon from '@mui/icons-material/EventRepeat';
-import {
-  Button,
-  Grid,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Grid, Stack, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import {
   type CompanyRow,
   type DueDateColour,
@@ -26,6 +16,7 @@ import { formatDate } from '../../lib/format';
 import { FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
 import { useConfirmDelete } from '../common/list-page';
 import { RecordFormDialog } from '../common/record-form-dialog';
+import { RecordsTab } from '../common/records-tab';
 import { ActionIconButton, RowActions } from '../common/row-actions';
 import { useRecordDialog } from '../common/use-record-form';
 import { useCompanies, useDeleteCompany, useExtendCompany, usePlans, useSaveCompany } from './use-accounts';
@@ -89,13 +80,12 @@ function CompanyModal({ record, onClose }: { record: CompanyRow | null; onClose:
     saved: t('accounts.companies.saved'),
     onClose,
   });
-  const switchField = (name: 'status' | 'campaignsEnabled') => (
-    <FormSwitch name={name} label={t(`accounts.companies.${name}`)} testId={`company-${name}`} />
-  );
+  const switchField = (name: 'status' | 'campaignsEnabled') => <FormSwitch name={name} />;
   return (
     <RecordFormDialog
       dialog={dialog}
-      ids={{ title: 'company-modal-title', form: 'company-modal', submit: 'company-save' }}
+      ids="company"
+      ns="accounts.companies"
       onClose={onClose}
       title={record ? t('accounts.companies.edit') : t('accounts.companies.add')}
       maxWidth="sm"
@@ -103,29 +93,22 @@ function CompanyModal({ record, onClose }: { record: CompanyRow | null; onClose:
     >
       <Grid container spacing={2}>
         <Grid size={12}>
-          <FormTextField name="name" label={t('accounts.companies.name')} autoFocus testId="company-name" />
+          <FormTextField name="name" autoFocus />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField
-            name="email"
-            label={t('accounts.companies.email')}
-            type="email"
-            testId="company-email"
-          />
+          <FormTextField name="email" type="email" />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <FormTextField name="phone" label={t('accounts.companies.phone')} testId="company-phone" />
+          <FormTextField name="phone" />
         </Grid>
         {!record && (
           <Grid size={12}>
             <FormTextField
               name="password"
-              label={t('accounts.companies.password')}
               type="password"
               autoComplete="new-password"
               rules={{ setValueAs: (v: string) => v || undefined }}
               hint={t('accounts.companies.passwordHint')}
-              testId="company-password"
             />
           </Grid>
         )}
@@ -142,15 +125,12 @@ function CompanyModal({ record, onClose }: { record: CompanyRow | null; onClose:
           <FormSelect
             name="recurrence"
             emptyAsNull
-            label={t('accounts.companies.recurrence')}
-            testId="company-recurrence"
             options={RECURRENCES.map((value) => ({ value, label: t(`accounts.recurrence.${value}`) }))}
           />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
           <FormTextField
             name="dueDate"
-            label={t('accounts.companies.dueDate')}
             type="date"
             slotProps={{ inputLabel: { shrink: true } }}
             testId="company-due-date"
@@ -184,16 +164,18 @@ export function CompaniesTab() {
   });
   const now = Date.now();
   return (
-    <Stack spacing={2} data-testid="companies-tab">
-      <Stack direction="row" justifyContent="flex-end">
-        <Button
-          variant="contained"
-          onClick={() => setModal({ record: null })}
-          data-testid="add-company-button"
-        >
-          {t('accounts.companies.add')}
-        </Button>
-      </Stack>
+    <RecordsTab
+      testId="companies-tab"
+      add={{
+        label: t('accounts.companies.add'),
+        testId: 'add-company-button',
+        onClick: () => setModal({ record: null }),
+      }}
+      empty={companies.isSuccess && companies.data.length === 0}
+      emptyText={t('accounts.companies.empty')}
+      modal={modal && <CompanyModal record={modal.record} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <Table size="small" sx={{ overflowX: 'auto', display: 'block' }}>
         <TableHead>
           <TableRow>
@@ -260,11 +242,6 @@ export function CompaniesTab() {
           })}
         </TableBody>
       </Table>
-      {companies.isSuccess && companies.data.length === 0 && (
-        <Typography color="text.secondary">{t('accounts.companies.empty')}</Typography>
-      )}
-      {modal && <CompanyModal record={modal.record} onClose={() => setModal(null)} />}
-      {confirmDelete.dialog}
-    </Stack>
+    </RecordsTab>
   );
 }

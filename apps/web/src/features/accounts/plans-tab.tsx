@@ -1,20 +1,11 @@
-import {
-  Button,
-  Grid,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Grid, Stack, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { type Plan, ZPlanBody } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormSwitch, FormTextField } from '../common/form-fields';
 import { useConfirmDelete } from '../common/list-page';
 import { RecordFormDialog } from '../common/record-form-dialog';
+import { RecordsTab } from '../common/records-tab';
 import { RowActions } from '../common/row-actions';
 import { useRecordDialog } from '../common/use-record-form';
 import { formatBrl, useDeletePlan, usePlans, useSavePlan } from './use-accounts';
@@ -61,26 +52,20 @@ function PlanModal({ record, onClose }: { record: Plan | null; onClose: () => vo
     onClose,
   });
   const number = (name: 'value' | 'users' | 'connections' | 'queues', step: string) => (
-    <FormTextField
-      name={name}
-      number
-      label={t(`accounts.plans.${name}`)}
-      type="number"
-      slotProps={{ htmlInput: { step, min: 0 } }}
-      testId={`plan-${name}`}
-    />
+    <FormTextField name={name} number type="number" slotProps={{ htmlInput: { step, min: 0 } }} />
   );
   return (
     <RecordFormDialog
       dialog={dialog}
-      ids={{ title: 'plan-modal-title', form: 'plan-modal', submit: 'plan-save' }}
+      ids="plan"
+      ns="accounts.plans"
       onClose={onClose}
       title={record ? t('accounts.plans.edit') : t('accounts.plans.add')}
       maxWidth="sm"
       editing={!!record}
     >
       <Stack spacing={2}>
-        <FormTextField name="name" label={t('accounts.plans.name')} autoFocus testId="plan-name" />
+        <FormTextField name="name" autoFocus />
         <Grid container spacing={2}>
           <Grid size={{ xs: 6, sm: 3 }}>{number('value', '0.01')}</Grid>
           <Grid size={{ xs: 6, sm: 3 }}>{number('users', '1')}</Grid>
@@ -90,7 +75,7 @@ function PlanModal({ record, onClose }: { record: Plan | null; onClose: () => vo
         <Grid container>
           {PLAN_FLAG_FIELDS.map((flag) => (
             <Grid key={flag} size={{ xs: 12, sm: 6 }}>
-              <FormSwitch name={flag} label={t(`accounts.flags.${flag}`)} testId={`plan-${flag}`} />
+              <FormSwitch name={flag} label={t(`accounts.flags.${flag}`)} />
             </Grid>
           ))}
         </Grid>
@@ -111,12 +96,18 @@ export function PlansTab() {
   });
   const yesNo = (value: boolean) => (value ? t('accounts.yes') : t('accounts.no'));
   return (
-    <Stack spacing={2} data-testid="plans-tab">
-      <Stack direction="row" justifyContent="flex-end">
-        <Button variant="contained" onClick={() => setModal({ record: null })} data-testid="add-plan-button">
-          {t('accounts.plans.add')}
-        </Button>
-      </Stack>
+    <RecordsTab
+      testId="plans-tab"
+      add={{
+        label: t('accounts.plans.add'),
+        testId: 'add-plan-button',
+        onClick: () => setModal({ record: null }),
+      }}
+      empty={plans.isSuccess && plans.data.length === 0}
+      emptyText={t('accounts.plans.empty')}
+      modal={modal && <PlanModal record={modal.record} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <Table size="small" sx={{ overflowX: 'auto', display: 'block' }}>
         <TableHead>
           <TableRow>
@@ -160,11 +151,6 @@ export function PlansTab() {
           ))}
         </TableBody>
       </Table>
-      {plans.isSuccess && plans.data.length === 0 && (
-        <Typography color="text.secondary">{t('accounts.plans.empty')}</Typography>
-      )}
-      {modal && <PlanModal record={modal.record} onClose={() => setModal(null)} />}
-      {confirmDelete.dialog}
-    </Stack>
+    </RecordsTab>
   );
 }

@@ -50,35 +50,22 @@ export function AnnouncementModal({ record, onClose }: { record: Announcement | 
   return (
     <RecordFormDialog
       dialog={dialog}
-      ids={{ title: 'announcement-modal-title', form: 'announcement-modal', submit: 'announcement-save' }}
+      ids="announcement"
+      ns="announcements.modal"
       onClose={onClose}
-      title={record ? t('announcements.modal.titleEdit') : t('announcements.modal.titleAdd')}
       maxWidth="sm"
       editing={!!record}
     >
       <Stack spacing={2}>
-        <FormTextField
-          name="title"
-          label={t('announcements.modal.title')}
-          autoFocus
-          testId="announcement-title"
-        />
-        <FormTextField
-          name="text"
-          label={t('announcements.modal.text')}
-          multiline
-          minRows={4}
-          testId="announcement-text"
-        />
+        <FormTextField name="title" autoFocus />
+        <FormTextField name="text" multiline minRows={4} />
         <FormSelect
           name="priority"
           numeric
           fullWidth={false}
-          label={t('announcements.modal.priority')}
-          testId="announcement-priority"
           options={[1, 2, 3].map((p) => ({ value: p, label: t(`announcements.priority.${p}`) }))}
         />
-        <FormSwitch name="status" label={t('announcements.modal.active')} testId="announcement-status" />
+        <FormSwitch name="status" label={t('announcements.modal.active')} />
         <MediaAttachmentField
           label={t('announcements.modal.attach')}
           storedName={record?.mediaName}

@@ -1,6 +1,6 @@
 import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import type { Announcement } from '@zapdesk/shared';
-import { lazy, useEffect, useState } from 'react';
+import { lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -8,7 +8,7 @@ import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActions } from '../common/row-actions';
-import { usePageRows, useSearchBox } from '../common/use-list-page';
+import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
 import { useAnnouncementsList, useDeleteAnnouncement } from './use-announcements';
 
 /** The form, loaded when it is first opened. */
@@ -40,7 +40,10 @@ function AnnouncementsList() {
   const { t } = useTranslation();
   const search = useSearchBox(t('announcements.search'), 'announcements-search');
   const list = useAnnouncementsList(search.param);
-  const [modal, setModal] = useState<{ record: Announcement | null } | null>(null);
+  const modal = useEditTarget<{ record: Announcement | null }>(
+    { record: null },
+    { label: t('announcements.add'), testId: 'add-announcement-button' },
+  );
   const confirmDelete = useConfirmDelete<Announcement>(useDeleteAnnouncement(), {
     title: (record) => t('announcements.confirmDelete.title', { title: record?.title ?? '' }),
     message: t('announcements.confirmDelete.message'),
@@ -53,12 +56,8 @@ function AnnouncementsList() {
       fill
       title={t('announcements.title')}
       search={search.box}
-      add={{
-        label: t('announcements.add'),
-        testId: 'add-announcement-button',
-        onClick: () => setModal({ record: null }),
-      }}
-      modal={modal && <AnnouncementModal record={modal.record} onClose={() => setModal(null)} />}
+      add={modal.add}
+      modal={modal.target && <AnnouncementModal record={modal.target.record} onClose={modal.close} />}
       deleteDialog={confirmDelete.dialog}
     >
       <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={loadMoreOnScroll(list)}>
@@ -73,7 +72,7 @@ function AnnouncementsList() {
                   testIdPrefix="announcement"
                   id={record.id}
                   editLabel={t('announcements.edit', { title: record.title })}
-                  onEdit={() => setModal({ record })}
+                  onEdit={() => modal.open({ record })}
                   deleteLabel={t('announcements.delete', { title: record.title })}
                   onDelete={() => confirmDelete.ask(record)}
                 />

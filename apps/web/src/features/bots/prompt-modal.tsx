@@ -70,7 +70,8 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
   return (
     <RecordFormDialog
       dialog={dialog}
-      ids={{ title: 'prompt-modal-title', form: 'prompt-modal', submit: 'prompt-save' }}
+      ids="prompt"
+      ns="bots.prompts"
       messages={{ unknownAsInvalid: true }}
       onClose={onClose}
       title={editing ? t('bots.prompts.edit') : t('bots.prompts.add')}
@@ -79,7 +80,7 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
       editing={editing}
     >
       <Stack spacing={2}>
-        <FormTextField name="name" label={t('bots.prompts.name')} autoFocus testId="prompt-name" />
+        <FormTextField name="name" autoFocus />
         <FormSecretField
           name="apiKey"
           label={t('bots.prompts.apiKey')}
@@ -87,13 +88,7 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
           showLabel={t('bots.prompts.showKey')}
           hideLabel={t('bots.prompts.hideKey')}
         />
-        <FormTextField
-          name="prompt"
-          label={t('bots.prompts.prompt')}
-          multiline
-          minRows={5}
-          testId="prompt-prompt"
-        />
+        <FormTextField name="prompt" multiline minRows={5} />
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <FormSelect
             name="queueId"
@@ -106,7 +101,6 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
           />
           <FormSelect
             name="model"
-            label={t('bots.prompts.model')}
             options={[...new Set([...PROMPT_MODELS, model])].map((m) => ({ value: m, label: m }))}
           />
         </Stack>

@@ -1,10 +1,11 @@
 import { TableCell, TableRow } from '@mui/material';
 import type { Prompt } from '@zapdesk/shared';
-import { lazy, useState } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
+import { useEditTarget } from '../common/use-list-page';
 import { usePlanGate } from './plan-gate';
 import { useDeletePrompt, usePrompts } from './use-bots';
 
@@ -23,7 +24,10 @@ export function PromptsPage() {
 function PromptsList() {
   const { t } = useTranslation();
   const list = usePrompts();
-  const [modal, setModal] = useState<{ id: number | null } | null>(null);
+  const modal = useEditTarget<{ id: number | null }>(
+    { id: null },
+    { label: t('bots.prompts.add'), testId: 'add-prompt-button' },
+  );
   const confirmDelete = useConfirmDelete<Prompt>(useDeletePrompt(), {
     title: (record) => t('bots.prompts.confirmDelete', { name: record?.name ?? '' }),
     message: t('bots.confirmDeleteMessage'),
@@ -32,12 +36,8 @@ function PromptsList() {
   return (
     <ListPage
       title={t('bots.prompts.title')}
-      add={{
-        label: t('bots.prompts.add'),
-        testId: 'add-prompt-button',
-        onClick: () => setModal({ id: null }),
-      }}
-      modal={modal && <PromptModal promptId={modal.id} onClose={() => setModal(null)} />}
+      add={modal.add}
+      modal={modal.target && <PromptModal promptId={modal.target.id} onClose={modal.close} />}
       deleteDialog={confirmDelete.dialog}
     >
       <DataTable
@@ -62,7 +62,7 @@ function PromptsList() {
               testIdPrefix="prompt"
               id={prompt.id}
               editLabel={t('bots.prompts.edit')}
-              onEdit={() => setModal({ id: prompt.id })}
+              onEdit={() => modal.open({ id: prompt.id })}
               deleteLabel={t('bots.delete')}
               onDelete={() => confirmDelete.ask(prompt)}
             />

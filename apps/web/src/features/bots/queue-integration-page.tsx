@@ -1,11 +1,11 @@
 import { TableCell, TableRow } from '@mui/material';
 import type { QueueIntegration } from '@zapdesk/shared';
-import { lazy, useState } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
-import { usePageRows, useSearchBox } from '../common/use-list-page';
+import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
 import { IntegrationLogo } from './integration-logo';
 import { usePlanGate } from './plan-gate';
 import { useDeleteIntegration, useIntegrationsList } from './use-bots';
@@ -29,7 +29,10 @@ function IntegrationsList() {
   const { t } = useTranslation();
   const search = useSearchBox(t('bots.search'), 'integrations-search');
   const list = useIntegrationsList(search.param);
-  const [modal, setModal] = useState<{ id: number | null } | null>(null);
+  const modal = useEditTarget<{ id: number | null }>(
+    { id: null },
+    { label: t('bots.integrations.add'), testId: 'add-integration-button' },
+  );
   const confirmDelete = useConfirmDelete<QueueIntegration>(useDeleteIntegration(), {
     title: (record) => t('bots.integrations.confirmDelete', { name: record?.name ?? '' }),
     message: t('bots.confirmDeleteMessage'),
@@ -41,12 +44,8 @@ function IntegrationsList() {
       fill
       title={t('bots.integrations.title')}
       search={search.box}
-      add={{
-        label: t('bots.integrations.add'),
-        testId: 'add-integration-button',
-        onClick: () => setModal({ id: null }),
-      }}
-      modal={modal && <IntegrationModal integrationId={modal.id} onClose={() => setModal(null)} />}
+      add={modal.add}
+      modal={modal.target && <IntegrationModal integrationId={modal.target.id} onClose={modal.close} />}
       deleteDialog={confirmDelete.dialog}
     >
       <DataTable
@@ -74,7 +73,7 @@ function IntegrationsList() {
               testIdPrefix="integration"
               id={row.id}
               editLabel={t('bots.integrations.edit')}
-              onEdit={() => setModal({ id: row.id })}
+              onEdit={() => modal.open({ id: row.id })}
               deleteLabel={t('bots.delete')}
               onDelete={() => confirmDelete.ask(row)}
             />

@@ -1,7 +1,7 @@
 import { Assessment, PlayArrow, StopCircleOutlined } from '@mui/icons-material';
 import { TableCell, TableRow } from '@mui/material';
 import { type Campaign, TOAST_ERROR_MS } from '@zapdesk/shared';
-import { lazy, useState } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -10,7 +10,7 @@ import { errorMessage } from '../../lib/notify';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { ActionIconButton, RowActions } from '../common/row-actions';
-import { usePageRows, useSearchBox } from '../common/use-list-page';
+import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
 import { CampaignStatusChip } from './campaign-status';
 import { useCampaignCommand, useCampaigns, useDeleteCampaign, useTagOptions } from './use-campaigns';
 
@@ -29,7 +29,10 @@ export function CampaignsPage() {
   const search = useSearchBox(t('campaigns.search'), 'campaigns-search');
   const list = useCampaigns(search.param);
   const command = useCampaignCommand();
-  const [modal, setModal] = useState<{ id: number | null } | null>(null);
+  const modal = useEditTarget<{ id: number | null }>(
+    { id: null },
+    { label: t('campaigns.add'), testId: 'add-campaign' },
+  );
   const confirmDelete = useConfirmDelete<Campaign>(useDeleteCampaign(), 'campaigns');
   const campaigns = usePageRows(list, 'records');
   const tags = useTagOptions();
@@ -61,8 +64,8 @@ export function CampaignsPage() {
       fill
       title={t('campaigns.title')}
       search={search.box}
-      add={{ label: t('campaigns.add'), testId: 'add-campaign', onClick: () => setModal({ id: null }) }}
-      modal={modal && <CampaignModal campaignId={modal.id} onClose={() => setModal(null)} />}
+      add={modal.add}
+      modal={modal.target && <CampaignModal campaignId={modal.target.id} onClose={modal.close} />}
       deleteDialog={confirmDelete.dialog}
     >
       <DataTable
@@ -110,7 +113,7 @@ export function CampaignsPage() {
                 testIdPrefix="campaign"
                 id={row.id}
                 editLabel={t('campaigns.edit', { name: row.name })}
-                onEdit={() => setModal({ id: row.id })}
+                onEdit={() => modal.open({ id: row.id })}
                 deleteLabel={t('campaigns.delete', { name: row.name })}
                 onDelete={() => confirmDelete.ask(row)}
               >

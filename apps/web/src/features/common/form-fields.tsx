@@ -22,7 +22,7 @@ import {
 } from 'react-hook-form';
 import { type IdOption, OptionalIdSelect } from './id-select';
 import { MessageTextField, type MessageTextFieldProps } from './message-text-field';
-import { useFormFieldMessage } from './record-form-dialog';
+import { useFieldNaming, useFormFieldMessage } from './record-form-dialog';
 
 /** The error of field `name` in the enclosing form, translated, and whether there is one. */
 function useFieldError(name: string, errorText?: string) {
@@ -42,7 +42,7 @@ function withInputTestId(slotProps: TextFieldProps['slotProps'], testId?: string
 export type FormTextFieldProps = Omit<TextFieldProps, 'name' | 'error'> & {
   /** The form value it edits. */
   name: string;
-  /** The input's data-testid. */
+  /** The input's data-testid (by default as the enclosing dialog names its fields). */
   testId?: string;
   /** Read as a number (`valueAsNumber`). */
   number?: boolean;
@@ -60,19 +60,22 @@ export type FormTextFieldProps = Omit<TextFieldProps, 'name' | 'error'> & {
  */
 export function FormTextField({
   name,
-  testId,
+  testId: givenTestId,
   number,
   rules,
   hint,
   errorText,
   slotProps,
+  label: givenLabel,
   ...props
 }: FormTextFieldProps) {
   const { register } = useFormContext();
   const { error, text } = useFieldError(name, errorText);
+  const { label, testId } = useFieldNaming(name, givenLabel, givenTestId);
   return (
     <TextField
       fullWidth
+      label={label}
       {...props}
       {...register(name, (number ? { ...rules, valueAsNumber: true } : rules) as RegisterOptions)}
       error={error}
@@ -84,8 +87,8 @@ export function FormTextField({
 
 export interface FormSwitchProps {
   name: string;
-  /** The label, or the label for the current value. */
-  label: ReactNode | ((value: unknown) => ReactNode);
+  /** The label, or the label for the current value (by default as the enclosing dialog names its fields). */
+  label?: ReactNode | ((value: unknown) => ReactNode);
   /** The switch input's data-testid. */
   testId?: string;
   /** The values stored when on and off; true and false unless given (e.g. 1 and 0). */
@@ -97,8 +100,9 @@ export interface FormSwitchProps {
 }
 
 /** A labelled switch of the enclosing RecordFormDialog's form, on while the value is `on`. */
-export function FormSwitch({ name, label, testId, on = true, off = false, disabled, sx }: FormSwitchProps) {
+export function FormSwitch({ name, on = true, off = false, disabled, sx, ...given }: FormSwitchProps) {
   const { field } = useController({ name });
+  const { label, testId } = useFieldNaming(name, given.label, given.testId);
   return (
     <FormControlLabel
       sx={sx}
@@ -143,7 +147,8 @@ export type FormSelectProps = Omit<TextFieldProps, 'name' | 'select' | 'value' |
  */
 export function FormSelect({
   name,
-  testId,
+  testId: givenTestId,
+  label: givenLabel,
   options,
   numeric,
   emptyAsNull,
@@ -156,10 +161,12 @@ export function FormSelect({
 }: FormSelectProps) {
   const { field } = useController({ name });
   const { error, text } = useFieldError(name, errorText);
+  const { label, testId } = useFieldNaming(name, givenLabel, givenTestId);
   return (
     <TextField
       select
       fullWidth
+      label={label}
       {...props}
       value={(zeroAsEmpty && field.value === 0 ? '' : field.value) ?? ''}
       onChange={(e) => {

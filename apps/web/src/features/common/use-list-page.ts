@@ -1,6 +1,6 @@
 import type { InfiniteData } from '@tanstack/react-query';
 import { SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 
 /**
@@ -29,4 +29,19 @@ export function usePageRows<P, K extends keyof P>(list: { data?: InfiniteData<P>
     | undefined
     ? R[]
     : never;
+}
+
+/**
+ * The add/edit dialog of a list page: `target` (what the dialog edits; null while it is closed),
+ * `open(target)`, `close()`, and `add`, ListPage's add button (`label`, `testId`) that opens the
+ * dialog on `blank` (a new record).
+ */
+export function useEditTarget<M>(blank: M, add: { label: string; testId: string; icon?: ReactNode }) {
+  const [target, setTarget] = useState<M | null>(null);
+  return {
+    target,
+    open: setTarget as (target: M) => void,
+    close: () => setTarget(null),
+    add: { ...add, onClick: () => setTarget(blank) },
+  };
 }

@@ -35,19 +35,14 @@ export function ContactListModal({ listId, onClose }: { listId: number | null; o
   return (
     <RecordFormDialog
       dialog={dialog}
-      ids={{ title: 'contact-list-modal-title', form: 'contact-list-modal', submit: 'contact-list-save' }}
+      ids="contact-list"
+      ns="contactListsPage.modal"
       onClose={onClose}
-      title={editing ? t('contactListsPage.modal.titleEdit') : t('contactListsPage.modal.titleAdd')}
       maxWidth="xs"
       loading={editing && existing.isPending}
       editing={editing}
     >
-      <FormTextField
-        name="name"
-        label={t('contactListsPage.modal.name')}
-        autoFocus
-        testId="contact-list-name"
-      />
+      <FormTextField name="name" autoFocus />
     </RecordFormDialog>
   );
 }
@@ -91,26 +86,16 @@ export function ContactListItemModal({
   return (
     <RecordFormDialog
       dialog={dialog}
-      ids={{
-        title: 'contact-list-item-modal-title',
-        form: 'contact-list-item-modal',
-        submit: 'contact-list-item-save',
-      }}
+      ids="contact-list-item"
+      ns="contactListsPage.itemModal"
       onClose={onClose}
-      title={editing ? t('contactListsPage.itemModal.titleEdit') : t('contactListsPage.itemModal.titleAdd')}
       maxWidth="xs"
       loading={editing && existing.isPending}
       editing={editing}
     >
       <Stack spacing={2}>
         {(['name', 'number', 'email'] as const).map((field, i) => (
-          <FormTextField
-            key={field}
-            name={field}
-            label={t(`contactListsPage.itemModal.${field}`)}
-            autoFocus={i === 0}
-            testId={`contact-list-item-${field}`}
-          />
+          <FormTextField key={field} name={field} autoFocus={i === 0} />
         ))}
       </Stack>
     </RecordFormDialog>

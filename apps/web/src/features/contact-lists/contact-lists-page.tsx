@@ -1,14 +1,14 @@
 import { Download, People } from '@mui/icons-material';
 import { TableCell, TableRow } from '@mui/material';
 import type { ContactListWithCount } from '@zapdesk/shared';
-import { lazy, useState } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { ActionIconButton, RowActions } from '../common/row-actions';
-import { usePageRows, useSearchBox } from '../common/use-list-page';
+import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
 import { downloadSampleSheet, useContactLists, useDeleteContactList } from './use-contact-lists';
 
 /** The form, loaded when it is first opened. */
@@ -25,7 +25,10 @@ export function ContactListsPage() {
   const navigate = useNavigate();
   const search = useSearchBox(t('contactListsPage.search'), 'contact-lists-search');
   const list = useContactLists(search.param);
-  const [modal, setModal] = useState<{ listId: number | null } | null>(null);
+  const modal = useEditTarget<{ listId: number | null }>(
+    { listId: null },
+    { label: t('contactListsPage.add'), testId: 'add-contact-list' },
+  );
   const confirmDelete = useConfirmDelete<ContactListWithCount>(useDeleteContactList(), 'contactListsPage');
   const lists = usePageRows(list, 'records');
 
@@ -34,12 +37,8 @@ export function ContactListsPage() {
       fill
       title={t('contactListsPage.title')}
       search={search.box}
-      add={{
-        label: t('contactListsPage.add'),
-        testId: 'add-contact-list',
-        onClick: () => setModal({ listId: null }),
-      }}
-      modal={modal && <ContactListModal listId={modal.listId} onClose={() => setModal(null)} />}
+      add={modal.add}
+      modal={modal.target && <ContactListModal listId={modal.target.listId} onClose={modal.close} />}
       deleteDialog={confirmDelete.dialog}
     >
       <DataTable
@@ -66,7 +65,7 @@ export function ContactListsPage() {
                 testIdPrefix="contact-list"
                 id={row.id}
                 editLabel={t('contactListsPage.edit', { name: row.name })}
-                onEdit={() => setModal({ listId: row.id })}
+                onEdit={() => modal.open({ listId: row.id })}
                 deleteLabel={t('contactListsPage.delete', { name: row.name })}
                 onDelete={() => confirmDelete.ask(row)}
               >

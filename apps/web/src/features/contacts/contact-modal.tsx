@@ -68,10 +68,10 @@ export function ContactModal({ open, contactId, onClose, onSaved }: ContactModal
     <RecordFormDialog
       dialog={dialog}
       ids={{ title: 'contact-modal-title', form: 'contact-modal', submit: 'contact-modal-save' }}
+      ns="contacts.modal"
       messages={{ extra: { duplicated: t('contacts.modal.duplicated') } }}
       open={open}
       onClose={onClose}
-      title={editing ? t('contacts.modal.titleEdit') : t('contacts.modal.titleAdd')}
       maxWidth="sm"
       loading={editing && existing.isPending}
       editing={editing}
@@ -79,10 +79,10 @@ export function ContactModal({ open, contactId, onClose, onSaved }: ContactModal
       <Stack spacing={2}>
         <Typography variant="subtitle2">{t('contacts.modal.mainInfo')}</Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <FormTextField name="name" label={t('contacts.modal.name')} autoFocus />
-          <FormTextField name="number" label={t('contacts.modal.number')} placeholder="5541998608485" />
+          <FormTextField name="name" autoFocus />
+          <FormTextField name="number" placeholder="5541998608485" />
         </Stack>
-        <FormTextField name="email" label={t('contacts.modal.email')} type="email" />
+        <FormTextField name="email" type="email" />
         <Typography variant="subtitle2">{t('contacts.modal.extraInfo')}</Typography>
         {extra.fields.map((field, index) => (
           <Stack key={field.id} direction="row" spacing={1} alignItems="flex-start">

@@ -102,7 +102,8 @@ describe('ContactsPage', () => {
     ]);
   });
 
-  it('starts a chat, or opens the existing ticket on ERR_OTHER_OPEN_TICKET', async () => {
+  /** The contacts page with a ticket route that shows the uuid it opened; answers the user-event driver. */
+  function renderWithTicketRoute() {
     const user = userEvent.setup();
     const TicketRoute = () => <div data-testid="ticket-route">{useParams().uuid}</div>;
     renderWithProviders(
@@ -114,6 +115,11 @@ describe('ContactsPage', () => {
       ),
       { user: createSessionUser() },
     );
+    return user;
+  }
+
+  it('starts a chat, or opens the existing ticket on ERR_OTHER_OPEN_TICKET', async () => {
+    const user = renderWithTicketRoute();
     await user.click(await screen.findByTestId('contact-chat-2'));
     expect((await screen.findByTestId('ticket-route')).textContent).toBe('existing-uuid');
     const call = fetchMock.mock.calls.find(([u]) => String(u) === '/api/tickets');
@@ -121,17 +127,7 @@ describe('ContactsPage', () => {
   });
 
   it('opens the new ticket after starting a chat', async () => {
-    const user = userEvent.setup();
-    const TicketRoute = () => <div data-testid="ticket-route">{useParams().uuid}</div>;
-    renderWithProviders(
-      withVirtuoso(
-        <Routes>
-          <Route path="/" element={<ContactsPage />} />
-          <Route path="/tickets/:uuid" element={<TicketRoute />} />
-        </Routes>,
-      ),
-      { user: createSessionUser() },
-    );
+    const user = renderWithTicketRoute();
     await user.click(await screen.findByTestId('contact-chat-1'));
     expect((await screen.findByTestId('ticket-route')).textContent).toBe('new-uuid');
   });

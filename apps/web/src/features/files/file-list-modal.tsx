@@ -57,25 +57,19 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
   return (
     <RecordFormDialog
       dialog={dialog}
-      ids={{ title: 'file-list-modal-title', form: 'file-list-modal', submit: 'file-list-save' }}
+      ids="file-list"
+      ns="fileLists"
       messages={{ wording: { tooShort: 'nameTooShort' } }}
       open={open}
       onClose={onClose}
-      title={editing ? t('fileLists.titleEdit') : t('fileLists.titleAdd')}
       maxWidth="sm"
       loading={editing && existing.isPending}
       editing={editing}
       submitLabel={dialog.pending ? t('fileLists.uploading') : undefined}
     >
       <Stack spacing={2}>
-        <FormTextField name="name" label={t('fileLists.name')} autoFocus testId="file-list-name" />
-        <FormTextField
-          name="message"
-          label={t('fileLists.message')}
-          multiline
-          minRows={3}
-          testId="file-list-message"
-        />
+        <FormTextField name="name" autoFocus />
+        <FormTextField name="message" multiline minRows={3} />
         <Typography variant="subtitle2">{t('fileLists.options')}</Typography>
         {options.map((option, index) => {
           const current = option.id === undefined ? undefined : stored.get(option.id);

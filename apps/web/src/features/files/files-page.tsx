@@ -1,11 +1,11 @@
 import { TableCell, TableRow } from '@mui/material';
 import type { FileListRecord } from '@zapdesk/shared';
-import { lazy, useState } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
-import { usePageRows, useSearchBox } from '../common/use-list-page';
+import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteFileList, useFileLists } from './use-file-lists';
 
 /** The form, loaded when it is first opened. */
@@ -19,7 +19,10 @@ export function FilesPage() {
   const { t } = useTranslation();
   const search = useSearchBox(t('fileLists.search'), 'files-search');
   const list = useFileLists(search.param);
-  const [modal, setModal] = useState<{ id: number | null } | null>(null);
+  const modal = useEditTarget<{ id: number | null }>(
+    { id: null },
+    { label: t('fileLists.add'), testId: 'add-file-list-button' },
+  );
   const confirmDelete = useConfirmDelete<FileListRecord>(useDeleteFileList(), 'fileLists');
   const files = usePageRows(list, 'files');
 
@@ -28,12 +31,8 @@ export function FilesPage() {
       fill
       title={t('fileLists.title', { count: files.length })}
       search={search.box}
-      add={{
-        label: t('fileLists.add'),
-        testId: 'add-file-list-button',
-        onClick: () => setModal({ id: null }),
-      }}
-      modal={modal && <FileListModal open fileListId={modal.id} onClose={() => setModal(null)} />}
+      add={modal.add}
+      modal={modal.target && <FileListModal open fileListId={modal.target.id} onClose={modal.close} />}
       deleteDialog={confirmDelete.dialog}
     >
       <DataTable
@@ -55,7 +54,7 @@ export function FilesPage() {
               testIdPrefix="file-list"
               id={file.id}
               editLabel={t('fileLists.edit', { name: file.name })}
-              onEdit={() => setModal({ id: file.id })}
+              onEdit={() => modal.open({ id: file.id })}
               deleteLabel={t('fileLists.delete', { name: file.name })}
               onDelete={() => confirmDelete.ask(file)}
             />

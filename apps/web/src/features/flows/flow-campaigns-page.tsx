@@ -1,12 +1,13 @@
 import { Switch, TableCell, TableRow, Typography } from '@mui/material';
 import { can } from '@zapdesk/shared';
-import { lazy, useMemo, useState } from 'react';
+import { lazy, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useCurrentUser } from '../auth/session-context';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActions } from '../common/row-actions';
+import { useEditTarget } from '../common/use-list-page';
 import { FlowPlanGate } from './flow-plan-gate';
 import { canEditFlows, type FlowCampaign } from './flow-types';
 import { useDeleteFlowCampaign, useFlowCampaigns, useSaveFlowCampaign } from './use-flow-campaigns';
@@ -36,7 +37,10 @@ function FlowCampaignsList() {
   const canDelete = canEdit && can(me.profile, 'contacts-page:deleteContact');
   const list = useFlowCampaigns();
   const save = useSaveFlowCampaign();
-  const [dialog, setDialog] = useState<{ id: number | null } | null>(null);
+  const dialog = useEditTarget<{ id: number | null }>(
+    { id: null },
+    { label: t('flows.campaigns.add'), testId: 'add-flow-campaign' },
+  );
   const confirmDelete = useConfirmDelete<FlowCampaign>(useDeleteFlowCampaign(), 'flows.campaigns');
   const campaigns = useMemo(() => list.data?.pages.flatMap((p) => p.flow) ?? [], [list.data]);
 
@@ -59,16 +63,8 @@ function FlowCampaignsList() {
     <ListPage
       fill
       title={t('flows.campaigns.title')}
-      add={
-        canEdit
-          ? {
-              label: t('flows.campaigns.add'),
-              testId: 'add-flow-campaign',
-              onClick: () => setDialog({ id: null }),
-            }
-          : undefined
-      }
-      modal={dialog && <FlowCampaignDialog campaignId={dialog.id} onClose={() => setDialog(null)} />}
+      add={canEdit ? dialog.add : undefined}
+      modal={dialog.target && <FlowCampaignDialog campaignId={dialog.target.id} onClose={dialog.close} />}
       deleteDialog={confirmDelete.dialog}
     >
       <DataTable
@@ -119,7 +115,7 @@ function FlowCampaignsList() {
                   testIdPrefix="flow-campaign"
                   id={campaign.id}
                   editLabel={t('flows.campaigns.edit', { name: campaign.name })}
-                  onEdit={() => setDialog({ id: campaign.id })}
+                  onEdit={() => dialog.open({ id: campaign.id })}
                   deleteLabel={t('flows.campaigns.delete', { name: campaign.name })}
                   onDelete={canDelete ? () => confirmDelete.ask(campaign) : undefined}
                 />

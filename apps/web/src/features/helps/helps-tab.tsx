@@ -1,10 +1,11 @@
-import { Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { List, ListItem, ListItemText, Stack } from '@mui/material';
 import { type Help, ZHelpBody } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../common/form-fields';
 import { useConfirmDelete } from '../common/list-page';
 import { RecordFormDialog } from '../common/record-form-dialog';
+import { RecordsTab } from '../common/records-tab';
 import { RowActions } from '../common/row-actions';
 import { useRecordDialog } from '../common/use-record-form';
 import { useDeleteHelp, useHelpsList, useSaveHelp } from './use-helps';
@@ -32,27 +33,16 @@ function HelpModal({ record, onClose }: { record: Help | null; onClose: () => vo
   return (
     <RecordFormDialog
       dialog={dialog}
-      ids={{ title: 'help-modal-title', form: 'help-modal', submit: 'help-save' }}
+      ids="help"
+      ns="helps.modal"
       onClose={onClose}
-      title={record ? t('helps.modal.titleEdit') : t('helps.modal.titleAdd')}
       maxWidth="sm"
       editing={!!record}
     >
       <Stack spacing={2}>
-        <FormTextField name="title" label={t('helps.modal.title')} autoFocus testId="help-title" />
-        <FormTextField
-          name="description"
-          label={t('helps.modal.description')}
-          multiline
-          minRows={2}
-          testId="help-description"
-        />
-        <FormTextField
-          name="video"
-          label={t('helps.modal.video')}
-          hint={t('helps.modal.videoHint')}
-          testId="help-video"
-        />
+        <FormTextField name="title" autoFocus />
+        <FormTextField name="description" multiline minRows={2} />
+        <FormTextField name="video" hint={t('helps.modal.videoHint')} />
       </Stack>
     </RecordFormDialog>
   );
@@ -70,12 +60,14 @@ export function HelpsTab() {
   });
   const helps = list.data ?? [];
   return (
-    <Stack spacing={2} data-testid="helps-tab">
-      <Stack direction="row" justifyContent="flex-end">
-        <Button variant="contained" onClick={() => setModal({ record: null })} data-testid="add-help-button">
-          {t('helps.add')}
-        </Button>
-      </Stack>
+    <RecordsTab
+      testId="helps-tab"
+      add={{ label: t('helps.add'), testId: 'add-help-button', onClick: () => setModal({ record: null }) }}
+      empty={list.isSuccess && helps.length === 0}
+      emptyText={t('helps.empty')}
+      modal={modal && <HelpModal record={modal.record} onClose={() => setModal(null)} />}
+      deleteDialog={confirmDelete.dialog}
+    >
       <List>
         {helps.map((help) => (
           <ListItem
@@ -101,11 +93,6 @@ export function HelpsTab() {
           </ListItem>
         ))}
       </List>
-      {list.isSuccess && helps.length === 0 && (
-        <Typography color="text.secondary">{t('helps.empty')}</Typography>
-      )}
-      {modal && <HelpModal record={modal.record} onClose={() => setModal(null)} />}
-      {confirmDelete.dialog}
-    </Stack>
+    </RecordsTab>
   );
 }

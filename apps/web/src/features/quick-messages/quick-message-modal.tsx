@@ -47,28 +47,17 @@ export function QuickMessageModal({ open, record, onClose }: QuickMessageModalPr
   return (
     <RecordFormDialog
       dialog={dialog}
-      ids={{ title: 'quick-message-modal-title', form: 'quick-message-modal', submit: 'quick-message-save' }}
+      ids="quick-message"
+      ns="quickMessages.modal"
       open={open}
       onClose={onClose}
-      title={record ? t('quickMessages.modal.titleEdit') : t('quickMessages.modal.titleAdd')}
       maxWidth="sm"
       editing={!!record}
     >
       <Stack spacing={2}>
-        <FormTextField
-          name="shortcode"
-          label={t('quickMessages.modal.shortcode')}
-          autoFocus
-          testId="quick-message-shortcode"
-        />
-        <FormTextField
-          name="message"
-          label={t('quickMessages.modal.message')}
-          multiline
-          minRows={4}
-          testId="quick-message-message"
-        />
-        <FormSwitch name="geral" label={t('quickMessages.modal.geral')} testId="quick-message-geral" />
+        <FormTextField name="shortcode" autoFocus />
+        <FormTextField name="message" multiline minRows={4} />
+        <FormSwitch name="geral" />
         <MediaAttachmentField
           label={t('quickMessages.modal.attach')}
           storedName={record?.mediaName}

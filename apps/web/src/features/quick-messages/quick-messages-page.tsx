@@ -1,13 +1,13 @@
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
 import { can, type QuickMessage } from '@zapdesk/shared';
-import { lazy, useState } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActions } from '../common/row-actions';
-import { usePageRows, useSearchBox } from '../common/use-list-page';
+import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteQuickMessage, useQuickMessagesList } from './use-quick-messages';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -26,7 +26,10 @@ export function QuickMessagesPage() {
   const admin = can(me.profile, 'user-modal:editProfile');
   const search = useSearchBox(t('quickMessages.search'), 'quick-messages-search');
   const list = useQuickMessagesList(search.param, me.id);
-  const [modal, setModal] = useState<{ record: QuickMessage | null } | null>(null);
+  const modal = useEditTarget<{ record: QuickMessage | null }>(
+    { record: null },
+    { label: t('quickMessages.add'), testId: 'add-quick-message-button' },
+  );
   const confirmDelete = useConfirmDelete<QuickMessage>(useDeleteQuickMessage(), {
     title: (record) => t('quickMessages.confirmDelete.title', { shortcode: record?.shortcode ?? '' }),
     message: t('quickMessages.confirmDelete.message'),
@@ -39,12 +42,8 @@ export function QuickMessagesPage() {
       fill
       title={t('quickMessages.title')}
       search={search.box}
-      add={{
-        label: t('quickMessages.add'),
-        testId: 'add-quick-message-button',
-        onClick: () => setModal({ record: null }),
-      }}
-      modal={modal && <QuickMessageModal open record={modal.record} onClose={() => setModal(null)} />}
+      add={modal.add}
+      modal={modal.target && <QuickMessageModal open record={modal.target.record} onClose={modal.close} />}
       deleteDialog={confirmDelete.dialog}
     >
       <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={loadMoreOnScroll(list)}>
@@ -62,7 +61,7 @@ export function QuickMessagesPage() {
                       testIdPrefix="quick-message"
                       id={record.id}
                       editLabel={t('quickMessages.edit', { shortcode: record.shortcode })}
-                      onEdit={() => setModal({ record })}
+                      onEdit={() => modal.open({ record })}
                       deleteLabel={t('quickMessages.delete', { shortcode: record.shortcode })}
                       onDelete={() => confirmDelete.ask(record)}
                     />

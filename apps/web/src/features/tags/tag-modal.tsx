@@ -52,22 +52,20 @@ export function TagModal({ open, tagId, onClose }: TagModalProps) {
   return (
     <RecordFormDialog
       dialog={dialog}
-      ids={{ title: 'tag-modal-title', form: 'tag-modal', submit: 'tag-save' }}
+      ids="tag"
+      ns="tagModal"
       // The tag form's own messages (document 2 section 5: 'Obrigatório', 'Mensagem muito curta').
       messages={{ wording: MESSAGE_WORDING }}
       open={open}
       onClose={onClose}
-      title={editing ? t('tagModal.titleEdit') : t('tagModal.titleAdd')}
       maxWidth="xs"
       loading={editing && existing.isPending}
       editing={editing}
     >
       <Stack spacing={2}>
-        <FormTextField name="name" label={t('tagModal.name')} autoFocus testId="tag-name" />
-        <FormTextField name="color" label={t('tagModal.color')} type="color" testId="tag-color" />
-        {admin && (
-          <FormSwitch name="kanban" label={t('tagModal.kanban')} on={1} off={0} testId="tag-kanban" />
-        )}
+        <FormTextField name="name" autoFocus />
+        <FormTextField name="color" type="color" />
+        {admin && <FormSwitch name="kanban" on={1} off={0} />}
       </Stack>
     </RecordFormDialog>
   );

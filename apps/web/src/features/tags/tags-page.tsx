@@ -1,13 +1,13 @@
 import { Chip, TableCell, TableRow } from '@mui/material';
 import { can, type TagWithCount } from '@zapdesk/shared';
-import { lazy, useState } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { DataTable } from '../common/data-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
-import { usePageRows, useSearchBox } from '../common/use-list-page';
+import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteTag, useTagsList } from './use-tags';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -23,7 +23,10 @@ export function TagsPage() {
   const admin = can(me.profile, 'user-modal:editProfile');
   const search = useSearchBox(t('tags.search'), 'tags-search');
   const list = useTagsList(search.param);
-  const [modal, setModal] = useState<{ tagId: number | null } | null>(null);
+  const modal = useEditTarget<{ tagId: number | null }>(
+    { tagId: null },
+    { label: t('tags.add'), testId: 'add-tag-button' },
+  );
   const confirmDelete = useConfirmDelete<TagWithCount>(useDeleteTag(), 'tags');
   const tags = usePageRows(list, 'tags');
 
@@ -34,8 +37,8 @@ export function TagsPage() {
       fill
       title={t('tags.title')}
       search={search.box}
-      add={{ label: t('tags.add'), testId: 'add-tag-button', onClick: () => setModal({ tagId: null }) }}
-      modal={modal && <TagModal open tagId={modal.tagId} onClose={() => setModal(null)} />}
+      add={modal.add}
+      modal={modal.target && <TagModal open tagId={modal.target.tagId} onClose={modal.close} />}
       deleteDialog={confirmDelete.dialog}
     >
       <DataTable
@@ -73,7 +76,7 @@ export function TagsPage() {
               testIdPrefix="tag"
               id={tag.id}
               editLabel={t('tags.edit', { name: tag.name })}
-              onEdit={() => setModal({ tagId: tag.id })}
+              onEdit={() => modal.open({ tagId: tag.id })}
               deleteLabel={t('tags.delete', { name: tag.name })}
               onDelete={() => confirmDelete.ask(tag)}
             />

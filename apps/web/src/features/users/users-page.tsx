@@ -1,7 +1,7 @@
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import { TableCell, Typography } from '@mui/material';
 import { can, type PublicUser } from '@zapdesk/shared';
-import { lazy, useState } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { useCurrentUser } from '../auth/session-context';
@@ -9,7 +9,7 @@ import { InfiniteTable } from '../common/infinite-table';
 import { ListPage, useConfirmDelete } from '../common/list-page';
 import { NoPermission } from '../common/no-permission';
 import { RowActionsCell } from '../common/row-actions-cell';
-import { usePageRows, useSearchBox } from '../common/use-list-page';
+import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
 import { useDeleteUser, useUserLoads, useUsersList } from './use-users';
 import { UserLoadCell } from './user-load-cell';
 
@@ -28,7 +28,10 @@ export function UsersPage() {
   const admin = can(me.profile, 'user-modal:editProfile');
   const search = useSearchBox(t('users.search'), 'users-search', (text) => text.trim().toLowerCase());
   const list = useUsersList(search.param, { silent: !admin });
-  const [modal, setModal] = useState<{ userId: number | null } | null>(null);
+  const modal = useEditTarget<{ userId: number | null }>(
+    { userId: null },
+    { label: t('users.add'), testId: 'add-user-button', icon: <PersonAddIcon /> },
+  );
   const confirmDelete = useConfirmDelete<PublicUser>(useDeleteUser(), 'users');
 
   const users = usePageRows(list, 'users');
@@ -41,17 +44,8 @@ export function UsersPage() {
       fill
       title={`${t('users.title')} ${list.data ? `(${list.data.pages[0]?.count ?? 0})` : ''}`}
       search={search.box}
-      add={
-        admin
-          ? {
-              label: t('users.add'),
-              testId: 'add-user-button',
-              icon: <PersonAddIcon />,
-              onClick: () => setModal({ userId: null }),
-            }
-          : undefined
-      }
-      modal={modal && <UserModal open userId={modal.userId} onClose={() => setModal(null)} />}
+      add={admin ? modal.add : undefined}
+      modal={modal.target && <UserModal open userId={modal.target.userId} onClose={modal.close} />}
       deleteDialog={confirmDelete.dialog}
     >
       {!admin && (
@@ -88,7 +82,7 @@ export function UsersPage() {
                 testIdPrefix="user"
                 id={user.id}
                 editLabel={t('users.editUser', { name: user.name })}
-                onEdit={() => setModal({ userId: user.id })}
+                onEdit={() => modal.open({ userId: user.id })}
                 deleteLabel={t('users.deleteUser', { name: user.name })}
                 onDelete={() => confirmDelete.ask(user)}
               />
