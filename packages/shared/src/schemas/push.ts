@@ -51,6 +51,8 @@ export const ZPushPreferences = z.object({
   assigned: z.boolean(),
   customerMessage: z.boolean(),
   internalChat: z.boolean(),
+  /** A colleague mentioned the user in a ticket note. */
+  mention: z.boolean(),
   preview: z.boolean(),
 });
 export type PushPreferences = z.infer<typeof ZPushPreferences>;

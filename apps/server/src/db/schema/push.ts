@@ -36,6 +36,7 @@ export const pushPreferences = pgTable('push_preferences', {
   assigned: boolean().notNull().default(true),
   customerMessage: boolean().notNull().default(true),
   internalChat: boolean().notNull().default(true),
+  mention: boolean().notNull().default(true),
   preview: boolean().notNull().default(false),
 });
 

@@ -26,12 +26,12 @@ const PUSH_TTL_SECONDS = 24 * 60 * 60;
 const PREVIEW_MAX = 200;
 
 /** The events that push, as the preferences name them. */
-export type PushKind = 'newPending' | 'assigned' | 'customerMessage' | 'internalChat';
+export type PushKind = 'newPending' | 'assigned' | 'customerMessage' | 'internalChat' | 'mention';
 
 /** What happened, as a push tells it: the kind, what it is about, and the message text. */
 export type PushEvent =
   | {
-      kind: 'newPending' | 'assigned' | 'customerMessage';
+      kind: 'newPending' | 'assigned' | 'customerMessage' | 'mention';
       ticket: { id: number; uuid: string; name: string };
       text: string;
     }
@@ -52,18 +52,21 @@ const TITLES: Record<Language, Record<PushKind, (name: string) => string>> = {
     assigned: (name) => `Atendimento atribuído a você: ${name}`,
     customerMessage: (name) => `Nova mensagem de ${name}`,
     internalChat: (name) => `Nova mensagem no chat: ${name}`,
+    mention: (name) => `Você foi mencionado em uma nota: ${name}`,
   },
   en: {
     newPending: (name) => `New pending ticket: ${name}`,
     assigned: (name) => `Ticket assigned to you: ${name}`,
     customerMessage: (name) => `New message from ${name}`,
     internalChat: (name) => `New chat message: ${name}`,
+    mention: (name) => `You were mentioned in a note: ${name}`,
   },
   es: {
     newPending: (name) => `Nueva atención pendiente: ${name}`,
     assigned: (name) => `Atención asignada a usted: ${name}`,
     customerMessage: (name) => `Nuevo mensaje de ${name}`,
     internalChat: (name) => `Nuevo mensaje en el chat: ${name}`,
+    mention: (name) => `Le mencionaron en una nota: ${name}`,
   },
 };
 
@@ -262,13 +265,33 @@ export class PushNotifier {
     }
   }
 
-  /** An event sent to one user: an internal-chat message pushes to each participant but its sender. */
+  /**
+   * An event sent to one user: an internal-chat message pushes to each participant but its sender;
+   * a mention in a ticket note pushes to the mentioned user (the note's text only with preview).
+   */
   async onUserEvent(
     companyId: number,
     userId: number,
     channel: ChannelName,
     payload: unknown,
   ): Promise<void> {
+    if (channel === 'ticketNote' && isRecord(payload) && payload.action === 'mention') {
+      const mention = payload.mention;
+      if (!isRecord(mention) || typeof mention.ticketId !== 'number') return;
+      if (!(await this.#anySubscribed(companyId))) return;
+      const event: PushEvent = {
+        kind: 'mention',
+        ticket: {
+          id: mention.ticketId,
+          uuid: String(mention.ticketUuid),
+          name: String(mention.contactName ?? ''),
+        },
+        text: String(mention.note ?? ''),
+      };
+      // A mention pushes even with the ticket on screen: the note may be out of view.
+      await this.#queue(companyId, event, [userId]);
+      return;
+    }
     if (channel !== 'chat' || !isRecord(payload) || payload.action !== 'new-message') return;
     const message = payload.newMessage;
     const chat = payload.chat;

@@ -14,6 +14,7 @@ export const DEFAULT_PUSH_PREFERENCES: PushPreferences = {
   assigned: true,
   customerMessage: true,
   internalChat: true,
+  mention: true,
   preview: false,
 };
 
@@ -26,6 +27,7 @@ export const preferenceColumns = {
   assigned: pushPreferences.assigned,
   customerMessage: pushPreferences.customerMessage,
   internalChat: pushPreferences.internalChat,
+  mention: pushPreferences.mention,
   preview: pushPreferences.preview,
 };
 
