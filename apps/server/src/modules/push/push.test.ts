@@ -179,6 +179,7 @@ describe('push keys and subscriptions', () => {
       assigned: true,
       customerMessage: true,
       internalChat: true,
+      mention: true,
       preview: false,
     });
     const put = await call(a.agent, 'PUT', '/api/push/preferences', { preview: true, newPending: false });
