@@ -25,7 +25,7 @@ import {
 } from './push-client';
 
 /** The events a user chooses, in the order shown. */
-const EVENTS = ['newPending', 'assigned', 'customerMessage', 'internalChat', 'preview'] as const;
+const EVENTS = ['newPending', 'assigned', 'customerMessage', 'internalChat', 'mention', 'preview'] as const;
 
 type State = 'loading' | 'unsupported' | 'denied' | 'off' | 'on';
 
