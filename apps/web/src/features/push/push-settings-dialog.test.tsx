@@ -6,7 +6,14 @@ import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { PushSettingsDialog } from './push-settings-dialog';
 
-const PREFS = { newPending: true, assigned: true, customerMessage: true, internalChat: true, mention: true, preview: false };
+const PREFS = {
+  newPending: true,
+  assigned: true,
+  customerMessage: true,
+  internalChat: true,
+  mention: true,
+  preview: false,
+};
 /** A real-looking VAPID public key (65 bytes, base64url). */
 const PUBLIC_KEY = `B${'A'.repeat(86)}`;
 
