@@ -229,7 +229,12 @@ export function useAddNote(ticketId: number, contactId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ note, mentionedUserIds = [] }: { note: string; mentionedUserIds?: number[] }) =>
-      api.post<TicketNote>('/ticket-notes', { note, ticketId, contactId, mentionedUserIds }),
+      api.post<TicketNote>('/ticket-notes', {
+        note,
+        ticketId,
+        contactId,
+        ...(mentionedUserIds.length ? { mentionedUserIds } : {}),
+      }),
     onSuccess: (note) => {
       queryClient.setQueryData<MessagesPages>(ticketViewKeys.messages(ticketId, contactId), (d) =>
         upsertNote(d, note),
