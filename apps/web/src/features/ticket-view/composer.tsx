@@ -34,8 +34,6 @@ import {
   Stack,
   Switch,
   TextField,
-  ToggleButton,
-  ToggleButtonGroup,
   Tooltip,
   Typography,
   useMediaQuery,
@@ -397,26 +395,31 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
           />
         </Stack>
       )}
-      <ToggleButtonGroup
-        size="small"
-        exclusive
-        value={mode}
+      <Stack
+        direction="row"
+        spacing={0.5}
+        sx={{ mb: 1 }}
+        role="group"
         aria-label={t('ticketView.composerMode')}
-        onChange={(_e, value: 'reply' | 'note' | null) => {
-          if (!value) return;
-          setMode(value);
-          setHighlight(0);
-          textInput.current?.focus();
-        }}
-        sx={{ mb: 1, '& .MuiToggleButton-root': { py: 0.25, px: 1.5, textTransform: 'none' } }}
       >
-        <ToggleButton value="reply" data-testid="composer-mode-reply">
-          {t('ticketView.modeReply')}
-        </ToggleButton>
-        <ToggleButton value="note" data-testid="composer-mode-note">
-          {t('ticketView.modeNote')}
-        </ToggleButton>
-      </ToggleButtonGroup>
+        {(['reply', 'note'] as const).map((value) => (
+          <Chip
+            key={value}
+            size="small"
+            clickable
+            label={value === 'reply' ? t('ticketView.modeReply') : t('ticketView.modeNote')}
+            color={mode === value ? 'primary' : 'default'}
+            variant={mode === value ? 'filled' : 'outlined'}
+            aria-pressed={mode === value}
+            data-testid={`composer-mode-${value}`}
+            onClick={() => {
+              setMode(value);
+              setHighlight(0);
+              textInput.current?.focus();
+            }}
+          />
+        ))}
+      </Stack>
       {mentionList.length > 0 && (
         <Paper
           variant="outlined"
