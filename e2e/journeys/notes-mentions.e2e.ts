@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import { apiJson, closeJourney, openPage } from '../support/journey.js';
+import { apiJson, closeJourney, openPage, pageToken } from '../support/journey.js';
 import { startInboxJourney } from '../support/openers.js';
 import { signInAs, waitForPath } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
@@ -31,13 +31,15 @@ before(async () => {
   agent = await openPage(browser, { width: 1366, height: 860 });
   await signInAs(admin, server.url, DEMO_ADMIN);
   await signInAs(agent, server.url, DEMO_AGENT);
+  // One session per user: the admin's sign-in in the browser ended the API one.
+  adminToken = await pageToken(admin);
 });
 after(() => closeJourney(browser, server));
 
 describe('notes and mentions', () => {
   it("an admin's note mentions the agent, whose bell opens the ticket with the note inline", async () => {
-    const users = (await api<{ users: { id: number; email: string }[] }>('/users')).json.users;
-    const agentId = users.find((u) => u.email === DEMO_AGENT.email)!.id;
+    const users = (await api<{ id: number; name: string }[]>('/users/list')).json;
+    const agentId = users.find((u) => u.name === 'Agente')!.id;
     const sent = await api<{ ticketId: number }>('/simulator/1/messages', {
       method: 'POST',
       body: { from: CUSTOMER, name: 'Clara Cliente', body: 'Preciso de ajuda com meu pedido' },
@@ -98,11 +100,7 @@ describe('notes and mentions', () => {
     });
     await agentNote.waitFor({ timeout: 10_000 });
     assert.match((await agentNote.textContent()) ?? '', /Admin|Administrador/);
-    const left = await apiJson<unknown[]>(
-      server.url,
-      await agent.evaluate(() => localStorage.getItem('token') ?? ''),
-      '/ticket-notes/mentions',
-    );
+    const left = await apiJson<unknown[]>(server.url, await pageToken(agent), '/ticket-notes/mentions');
     assert.equal(left.json.length, 0);
     assert.equal(await agent.evaluate(() => (window as unknown as { liveMark?: boolean }).liveMark), true);
   });
