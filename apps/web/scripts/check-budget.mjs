@@ -31,13 +31,15 @@ const ROUTES = [
   // connection and every page's strings but its own load later; the shell's and the list's menus,
   // popovers, tooltips and closed-filter inputs load on first use (docs/web.md, "Web delivery").
   // 259: the error catalogue's CRM billing codes (2026-11-27); the base was at 258.0 already.
-  { route: '/tickets', page: 'src/features/tickets/tickets-page.tsx', budgetKb: 259 },
+  // 260: the bell's mentions in notes and their schemas in the shell (2026-11-27).
+  { route: '/tickets', page: 'src/features/tickets/tickets-page.tsx', budgetKb: 260 },
   // The date pickers come with the date-range filter, the charts after the counters.
   { route: '/ (dashboard)', page: 'src/features/dashboard/dashboard-page.tsx', budgetKb: 263 },
   // The filters' selects and toggles, the tables and heat map; recharts (its chart) loads after the data.
   { route: '/reports', page: 'src/features/reports/reports-page.tsx', budgetKb: 274 },
   // react-big-calendar (month/week/day grid, date-fns localizer) and its CSS, loaded by this page only.
-  { route: '/schedules', page: 'src/features/schedules/schedules-page.tsx', budgetKb: 320 },
+  // 321: the bell's mentions in notes and their schemas in the shell (2026-11-27).
+  { route: '/schedules', page: 'src/features/schedules/schedules-page.tsx', budgetKb: 321 },
   // @xyflow/react (the React Flow canvas) and its CSS, loaded by the flow editor only.
   { route: '/flowbuilder/{id}', page: 'src/features/flows/flow-builder-page.tsx', budgetKb: 317 }, // its test panel, node dialogs and graph check load when used
 ];

@@ -8,9 +8,10 @@ import type { CampaignEvent } from './schemas/campaigns.js';
 import type { Chat, ChatMessage } from './schemas/chats.js';
 import type { ContactListEntry, ContactListImport, ContactListWithCount } from './schemas/contact-lists.js';
 import type { FileListRecord } from './schemas/files.js';
+import type { PresenceState } from './schemas/messages.js';
 import type { Announcement } from './schemas/notices.js';
 import type { Schedule } from './schemas/schedules.js';
-import type { QuickMessage, Tag } from './schemas/tickets.js';
+import type { NoteMention, QuickMessage, Tag, TicketNote } from './schemas/tickets.js';
 import type { PublicUser } from './schemas/users.js';
 
 export const CHANNELS = [
@@ -36,6 +37,8 @@ export const CHANNELS = [
   'ContactListItem',
   'campaign',
   'sla',
+  'ticketNote',
+  'presence',
 ] as const;
 export type ChannelName = (typeof CHANNELS)[number];
 
@@ -127,4 +130,14 @@ export interface ChannelPayloads {
     target: 'first_response' | 'resolution';
     dueAt: string;
   };
+  /**
+   * Ticket notes (docs/inbox.md "Notes and mentions"): `create` and `delete` to those who can see
+   * the ticket; `mention` only to the mentioned user.
+   */
+  ticketNote:
+    | { action: 'create'; note: TicketNote }
+    | { action: 'delete'; noteId: number; ticketId: number }
+    | { action: 'mention'; mention: NoteMention };
+  /** The customer's typing or recording on a ticket, to those who can see it (`paused`: stopped). */
+  presence: { action: 'update'; ticketId: number; contactId: number; presence: PresenceState };
 }

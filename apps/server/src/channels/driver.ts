@@ -3,7 +3,13 @@
  * session (one connection row) and reports what happens to the session manager through
  * `DriverEvents`; the inbound pipeline and the outbound sender are the same for every driver.
  */
-import type { ConnectionState, NormalizedMessage, OutboundContent, SentMessage } from '@zapdesk/shared';
+import type {
+  ConnectionState,
+  NormalizedMessage,
+  OutboundContent,
+  PresenceState,
+  SentMessage,
+} from '@zapdesk/shared';
 
 export interface DriverEvents {
   /** A new QR code to show (the raw string to encode), or '' once paired. */
@@ -20,6 +26,8 @@ export interface DriverEvents {
   delete(update: { providerId: string }): void | Promise<void>;
   /** A contact's name or picture changed. */
   contact(update: { number: string; name?: string; profilePicUrl?: string | null }): void | Promise<void>;
+  /** A contact is typing, recording audio, or stopped (`paused`) in its chat with this connection. */
+  presence?(update: { number: string; presence: PresenceState }): void | Promise<void>;
 }
 
 export interface SendOptions {
@@ -60,6 +68,13 @@ export interface ChannelDriver {
   checkNumber(number: string): Promise<{ exists: boolean; number?: string }>;
   /** Profile picture URL of a number, or null. */
   profilePicture(number: string): Promise<string | null>;
+  /**
+   * Asks to be told of a chat's presence (typing, recording), where the provider needs it (WhatsApp
+   * Web does); absent where the provider has no presence (the Cloud API).
+   */
+  subscribePresence?(chatId: string): Promise<void>;
+  /** Shows the business typing or recording (`paused`: stopped) in a chat, where the provider can. */
+  sendPresence?(chatId: string, presence: PresenceState): Promise<void>;
 }
 
 /** What a driver factory receives. */

@@ -1,4 +1,4 @@
-import type { NormalizedMessage } from '@zapdesk/shared';
+import type { NormalizedMessage, PresenceState } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { messages } from '../db/schema/index.js';
@@ -15,7 +15,13 @@ import {
   type InboundParts,
   type IngestResult,
 } from './inbound/types.js';
-import { AckQueues, editMessage, removeMessage, updateContact } from './inbound/updates.js';
+import {
+  AckQueues,
+  editMessage,
+  emitContactPresence,
+  removeMessage,
+  updateContact,
+} from './inbound/updates.js';
 import type { MediaStore } from './media-store.js';
 import { emitMessageUpdates } from './message-events.js';
 
@@ -157,6 +163,14 @@ export class InboundPipeline {
     update: { number: string; name?: string; profilePicUrl?: string | null },
   ): Promise<void> {
     await updateContact(this.ctx, connection, update);
+  }
+
+  /** A contact's typing or recording, to those who can see its live tickets on the connection. */
+  async presence(
+    connection: ConnectionRef,
+    update: { number: string; presence: PresenceState },
+  ): Promise<void> {
+    await emitContactPresence(this.ctx, connection, update);
   }
 
   /** Emits `appMessage` update for changed messages, to their tickets' rooms. */

@@ -348,6 +348,7 @@ export class SessionManager {
       edit: guard(({ providerId, body }) => this.pipeline.edit(ref, providerId, body)),
       delete: guard(({ providerId }) => this.pipeline.remove(ref, providerId)),
       contact: guard((update) => this.pipeline.contact(ref, update)),
+      presence: guard((update) => this.pipeline.presence(ref, update)),
     };
     return { events, settled: () => states };
   }

@@ -4,7 +4,14 @@
  * show another company's rows. A new route with a path id must join MATRIX below.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactListImports, invoices, tags, webhookDeliveries } from '../db/schema/index.js';
+import {
+  contactListImports,
+  invoices,
+  tags,
+  ticketNoteMentions,
+  ticketNotes,
+  webhookDeliveries,
+} from '../db/schema/index.js';
 import {
   bearer,
   createSimulatorConnection,
@@ -173,6 +180,10 @@ const MATRIX: Case[] = [
   direct('GET /api/messages/:ticketId', 200, () => [`/api/messages/${conn.ticketId}`]),
   direct('POST /api/messages/:ticketId', 201, () => [`/api/messages/${conn.ticketId}`, { body: 'again' }]),
   direct('POST /api/messages/:ticketId/read', 204, () => [`/api/messages/${conn.ticketId}/read`]),
+  direct('POST /api/messages/:ticketId/presence', 204, () => [
+    `/api/messages/${conn.ticketId}/presence`,
+    { presence: 'composing' },
+  ]),
   direct('POST /api/messages/:id/retry', 200, () => [`/api/messages/${conn.replyId}/retry`]),
   direct('GET /api/public/:name', 200, () => [`/api/public/${conn.mediaName}`]),
   direct('POST /api/simulator/:whatsappId/messages', 201, () => [
@@ -181,6 +192,13 @@ const MATRIX: Case[] = [
   ]),
   direct('GET /api/simulator/:whatsappId/outbox', 200, () => [
     `/api/simulator/${conn.whatsappId}/outbox?number=${conn.from}`,
+  ]),
+  direct('POST /api/simulator/:whatsappId/presence', 204, () => [
+    `/api/simulator/${conn.whatsappId}/presence`,
+    { number: conn.from, presence: 'composing' },
+  ]),
+  direct('GET /api/simulator/:whatsappId/presence', 200, () => [
+    `/api/simulator/${conn.whatsappId}/presence?number=${conn.from}`,
   ]),
   direct('POST /api/simulator/:whatsappId/read', 204, () => [
     `/api/simulator/${conn.whatsappId}/read`,
@@ -245,6 +263,29 @@ const MATRIX: Case[] = [
     call: async () => {
       const res = await postAs(a, '/api/contacts', { name: 'Para excluir', number: customerNumber() });
       return { method: 'DELETE', url: `/api/contacts/${res.json().id}` };
+    },
+    expected: 204,
+  },
+  direct('GET /api/ticket-notes/mentionable', 200, () => [
+    `/api/ticket-notes/mentionable?ticketId=${conn.ticketId}`,
+  ]),
+  {
+    // A mention of A's admin in a note of A's ticket (B's admin has none of it: not found).
+    route: 'POST /api/ticket-notes/mentions/:id/read',
+    call: async (o) => {
+      const [note] = await t.app.ctx.db
+        .insert(ticketNotes)
+        .values({
+          companyId: o.companyId,
+          ticketId: conn.ticketId,
+          contactId: conn.contactId,
+          note: 'nota @admin',
+        })
+        .returning({ id: ticketNotes.id });
+      await t.app.ctx.db
+        .insert(ticketNoteMentions)
+        .values({ noteId: note!.id, userId: o.admin.id, companyId: o.companyId, ticketId: conn.ticketId });
+      return { method: 'POST', url: `/api/ticket-notes/mentions/${note!.id}/read` };
     },
     expected: 204,
   },

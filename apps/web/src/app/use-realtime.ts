@@ -35,9 +35,11 @@ import { applyKanbanTagEvent, applyKanbanTicketEvent } from '../features/kanban/
 import { applyScheduleEvent } from '../features/schedules/use-schedules';
 import {
   applyContactViewEvent,
+  applyTicketNoteEvent,
   applyTicketViewEvent,
   applyAppMessageEvent as applyViewMessageEvent,
 } from '../features/ticket-view/messages-cache';
+import { applyPresenceEvent } from '../features/ticket-view/presence-store';
 import {
   applyAppMessageEvent,
   applyContactEvent,
@@ -122,6 +124,11 @@ export function useRealtime(user: SessionUser): void {
     const offContactView = onCompanyChannel(socket, companyId, 'contact', (payload) =>
       applyContactViewEvent(queryClient, payload),
     );
+    // Notes in the conversation, mentions of the user, and the customer's typing.
+    const offNotes = onCompanyChannel(socket, companyId, 'ticketNote', (payload) =>
+      applyTicketNoteEvent(queryClient, payload),
+    );
+    const offPresence = onCompanyChannel(socket, companyId, 'presence', applyPresenceEvent);
     // Lists live (document 2 section 4 "Lists").
     const offLists = [
       onCompanyChannel(socket, companyId, 'payment', (payload) =>
@@ -185,6 +192,8 @@ export function useRealtime(user: SessionUser): void {
       offTicketView();
       offMessagesView();
       offContactView();
+      offNotes();
+      offPresence();
       for (const off of offLists) off();
       offRefreshed();
       clearInterval(heartbeat);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageOf, timestampFields } from './answers.js';
 import { looseBoolean } from './classic.js';
 import { ZId } from './common.js';
+import { ZTicketNote } from './tickets.js';
 
 /**
  * Message media types (core section 3). 'chat' is plain text; 'application' and 'document' are files;
@@ -71,10 +72,22 @@ export const ZMessage = z.object({
 });
 export type Message = z.infer<typeof ZMessage>;
 
+/**
+ * GET /messages/:ticketId: one page of the contact's history, with the ticket and the ticket's
+ * notes from the page's oldest message on (every note on the last page), shown inline at their time.
+ */
 export const ZMessagesPage = pageOf('messages', ZMessage).extend({
   count: z.number(),
   ticket: z.unknown(),
+  notes: z.array(ZTicketNote),
 });
+
+/** What a contact is doing in the conversation (WhatsApp presence); `paused`: it stopped. */
+export const ZPresenceState = z.enum(['composing', 'recording', 'paused']);
+export type PresenceState = z.infer<typeof ZPresenceState>;
+
+/** POST /messages/:ticketId/presence: the agent's typing (or recording) sent to the customer. */
+export const ZAgentPresenceBody = z.object({ presence: ZPresenceState });
 
 /** POST /messages/:ticketId JSON body (core section 7). */
 export const ZSendMessageBody = z.object({

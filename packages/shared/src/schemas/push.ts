@@ -54,6 +54,8 @@ export const ZPushPreferences = z.object({
   /** Service levels: a ticket's due time is near / has passed (the assignee and the admins). */
   slaWarning: z.boolean(),
   slaBreach: z.boolean(),
+  /** A colleague mentioned the user in a ticket note. */
+  mention: z.boolean(),
   preview: z.boolean(),
 });
 export type PushPreferences = z.infer<typeof ZPushPreferences>;

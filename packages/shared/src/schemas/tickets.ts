@@ -170,15 +170,46 @@ export const ZTicketNote = z.object({
   contactId: z.number(),
   userId: z.number().nullable(),
   user: ZNamedRef.nullable(),
+  /** The users the note mentions (`@Name`): each was told of it (docs/inbox.md "Notes and mentions"). */
+  mentionedUserIds: z.array(z.number()),
   ...timestampFields,
 });
 export type TicketNote = z.infer<typeof ZTicketNote>;
 
+/** Most users one note may mention. */
+export const NOTE_MENTIONS_MAX = 20;
+
+/**
+ * POST /ticket-notes. `mentionedUserIds`: users of the company who can open the ticket (others are
+ * refused), each told of the note by a socket event, a push and the notifications list.
+ */
 export const ZCreateTicketNoteBody = z.object({
   note: z.string().trim().min(2, 'tooShort').max(5000, 'tooLong'),
   ticketId: ZId,
   contactId: ZId,
+  mentionedUserIds: z.array(ZId).max(NOTE_MENTIONS_MAX).optional().default([]),
 });
+export type CreateTicketNoteBody = z.input<typeof ZCreateTicketNoteBody>;
+
+/**
+ * A mention of the caller in a ticket note, as the notifications list shows it (GET
+ * /ticket-notes/mentions and the `ticketNote` socket event `mention`): the note, its ticket and
+ * author, and when the caller read it (null: unread).
+ */
+export const ZNoteMention = z.object({
+  noteId: z.number(),
+  ticketId: z.number(),
+  ticketUuid: z.string(),
+  contactName: z.string(),
+  author: ZNamedRef.nullable(),
+  note: z.string(),
+  createdAt: z.string(),
+  readAt: z.string().nullable(),
+});
+export type NoteMention = z.infer<typeof ZNoteMention>;
+
+/** GET /ticket-notes/mentionable: the users a note on the ticket may mention (those who can open it). */
+export const ZMentionableUsers = z.array(ZNamedRef);
 
 /** Tag (document 2 section 3). */
 export const ZTag = z.object({ id: z.number(), name: z.string(), color: z.string(), kanban: z.number() });

@@ -13,7 +13,8 @@
  * Events: messages.upsert (notify and append) -> events.message, in arrival order; messages.update
  * -> ack/edit/delete (Baileys derives these from the protocol messages, which normalize ignores);
  * reactions arrive as upserted reactionMessages, so messages.reaction is not used;
- * contacts.upsert/update -> events.contact. Messages this driver sent itself are not echoed back
+ * contacts.upsert/update -> events.contact; presence.update (after `subscribePresence`) ->
+ * events.presence ('composing', 'recording', anything else 'paused'). Messages this driver sent itself are not echoed back
  * (`emitOwnEvents: false`, plus a filter on recently sent ids); the content of the last 1,000 sent
  * messages is kept in memory for Baileys' `getMessage` (answering recipients' retry requests).
  */
@@ -31,7 +32,7 @@ import {
   toNumber,
   type WAMessage,
 } from '@whiskeysockets/baileys';
-import type { ConnectionState, OutboundContent, SentMessage } from '@zapdesk/shared';
+import type { ConnectionState, OutboundContent, PresenceState, SentMessage } from '@zapdesk/shared';
 import { pino } from 'pino';
 import type { Database } from '../../db/client.js';
 import type { ChannelDriver, DriverContext, SendOptions } from '../driver.js';
@@ -178,6 +179,20 @@ export function createBaileysDriver(options: BaileysDriverOptions): BaileysDrive
     }
   };
 
+  const onPresence = (socket: BaileysSocket, update: BaileysEventMap['presence.update']) => {
+    const data = update.presences[update.id] ?? Object.values(update.presences)[0];
+    if (!data) return;
+    const known = data.lastKnownPresence;
+    const presence: PresenceState = known === 'composing' || known === 'recording' ? known : 'paused';
+    enqueue('presence', async () => {
+      let jid: string | null | undefined = update.id;
+      if (isLidUser(jid)) jid = await socket.signalRepository?.lidMapping.getPNForLID(jid).catch(() => null);
+      if (!jid || !isPnUser(jid)) return;
+      const number = jidToNumber(jid);
+      if (number) await events.presence?.({ number, presence });
+    });
+  };
+
   const onContacts = (socket: BaileysSocket, contacts: Partial<Contact>[]) => {
     for (const contact of contacts) {
       const jid = [contact.phoneNumber, contact.id].find((value) => value && isPnUser(value));
@@ -294,6 +309,9 @@ export function createBaileysDriver(options: BaileysDriverOptions): BaileysDrive
     socket.ev.on('contacts.upsert', (contacts) => {
       if (current()) onContacts(socket, contacts);
     });
+    socket.ev.on('presence.update', (update) => {
+      if (current()) onPresence(socket, update);
+    });
     socket.ev.on('contacts.update', (contacts) => {
       if (current()) onContacts(socket, contacts);
     });
@@ -374,6 +392,14 @@ export function createBaileysDriver(options: BaileysDriverOptions): BaileysDrive
       if (providerIds.length === 0) return;
       const jid = chatJid(chatId);
       await connectedSocket().readMessages(providerIds.map((id) => ({ remoteJid: jid, id, fromMe: false })));
+    },
+
+    async subscribePresence(chatId: string) {
+      await connectedSocket().presenceSubscribe?.(chatJid(chatId));
+    },
+
+    async sendPresence(chatId: string, presence: PresenceState) {
+      await connectedSocket().sendPresenceUpdate?.(presence, chatJid(chatId));
     },
 
     async checkNumber(number: string) {

@@ -30,6 +30,10 @@ export interface BaileysSocket {
   onWhatsApp(...numbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
   profilePictureUrl(jid: string, type?: 'preview' | 'image'): Promise<string | undefined>;
   updateMediaMessage?(message: WAMessage): Promise<WAMessage>;
+  /** Asks WhatsApp for a chat's presence updates (typing, recording). */
+  presenceSubscribe?(jid: string): Promise<void>;
+  /** Shows this session typing, recording or stopped in a chat. */
+  sendPresenceUpdate?(type: 'composing' | 'recording' | 'paused', jid?: string): Promise<void>;
   signalRepository?: { lidMapping: { getPNForLID(lid: string): Promise<string | null> } };
 }
 

@@ -3,9 +3,10 @@
  * connection, stored in order), edits, deletions for everyone, and contact name or picture
  * changes; each emits its update after the write.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import type { PresenceState } from '@zapdesk/shared';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { contacts, messages } from '../../db/schema/index.js';
+import { contacts, messages, tickets } from '../../db/schema/index.js';
 import { emitMessageUpdates } from '../message-events.js';
 import type { ConnectionRef } from './types.js';
 
@@ -127,6 +128,44 @@ export async function updateContact(
     ctx.realtime.toCompany(connection.companyId, 'contact', {
       action: 'update',
       contact: { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() },
+    });
+  }
+}
+
+/**
+ * A contact's presence on a connection (typing, recording, stopped): a `presence` update to those
+ * who can see each of the contact's live (not closed) tickets on that connection. Nothing is stored;
+ * the web app fades it after a few seconds without news (docs/inbox.md "Presence").
+ */
+export async function emitContactPresence(
+  ctx: AppContext,
+  connection: ConnectionRef,
+  update: { number: string; presence: PresenceState },
+): Promise<void> {
+  const live = await ctx.db
+    .select({
+      id: tickets.id,
+      contactId: tickets.contactId,
+      queueId: tickets.queueId,
+      userId: tickets.userId,
+      status: tickets.status,
+    })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(
+      and(
+        eq(tickets.companyId, connection.companyId),
+        eq(tickets.whatsappId, connection.id),
+        eq(contacts.number, update.number),
+        ne(tickets.status, 'closed'),
+      ),
+    );
+  for (const ticket of live) {
+    ctx.realtime.toTicket({ ...ticket, companyId: connection.companyId }, 'presence', {
+      action: 'update',
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      presence: update.presence,
     });
   }
 }

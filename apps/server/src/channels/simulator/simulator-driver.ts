@@ -1,5 +1,11 @@
 import crypto from 'node:crypto';
-import type { MediaType, NormalizedMessage, OutboundContent, SentMessage } from '@zapdesk/shared';
+import type {
+  MediaType,
+  NormalizedMessage,
+  OutboundContent,
+  PresenceState,
+  SentMessage,
+} from '@zapdesk/shared';
 import type { ChannelDriver, DriverContext } from '../driver.js';
 import type { SimulatorNetwork } from './simulator-network.js';
 
@@ -98,6 +104,24 @@ export class SimulatorDriver implements ChannelDriver {
 
   async profilePicture(): Promise<string | null> {
     return null;
+  }
+
+  /** The phone sees the business subscribe to its presence. */
+  async subscribePresence(chatId: string): Promise<void> {
+    if (!this.connected) throw new Error('simulator session not connected');
+    this.options.network.notePresence(this.options.connectionId, chatId, { subscribed: true });
+  }
+
+  /** The phone sees the business typing, recording or stopped. */
+  async sendPresence(chatId: string, presence: PresenceState): Promise<void> {
+    if (!this.connected) throw new Error('simulator session not connected');
+    this.options.network.notePresence(this.options.connectionId, chatId, { shown: presence });
+  }
+
+  /** The phone `from` types, records audio or stops (`paused`), as WhatsApp reports it; resolves once told. */
+  async presence(from: string, presence: PresenceState): Promise<void> {
+    if (!this.connected) throw new Error('simulator session not connected');
+    await this.options.events.presence?.({ number: from, presence });
   }
 
   /** Injects a customer message as if the phone `from` sent it; resolves once the pipeline stored it. */

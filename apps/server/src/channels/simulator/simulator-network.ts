@@ -16,6 +16,16 @@ interface Line {
   /** Ack listener of the connection's driver. */
   onAck: (providerId: string, ack: number) => void;
   outbox: Map<string, OutboxItem[]>;
+  /** Per phone number: the business's last presence it saw, and whether the business subscribed to its own. */
+  presence: Map<string, { shown: string | null; subscribed: boolean }>;
+}
+
+/** What a simulated phone sees of the business's presence (GET /simulator/:whatsappId/presence). */
+export interface PhonePresence {
+  /** The business's last presence sent to the phone (`composing`, `recording`, `paused`), or null. */
+  shown: string | null;
+  /** Whether the business asked for the phone's presence. */
+  subscribed: boolean;
 }
 
 /**
@@ -39,7 +49,11 @@ export class SimulatorNetwork {
   /** Registers a connection's line (called by its driver on start). */
   attach(connectionId: number, onAck: Line['onAck']): void {
     const existing = this.lines.get(connectionId);
-    this.lines.set(connectionId, { onAck, outbox: existing?.outbox ?? new Map() });
+    this.lines.set(connectionId, {
+      onAck,
+      outbox: existing?.outbox ?? new Map(),
+      presence: existing?.presence ?? new Map(),
+    });
   }
 
   detach(connectionId: number): void {
@@ -107,6 +121,19 @@ export class SimulatorNetwork {
       }
     }
     return changed;
+  }
+
+  /** Records what the phone `number` is shown of the business (a presence, or its subscription). */
+  notePresence(connectionId: number, number: string, change: Partial<PhonePresence>): void {
+    const line = this.lines.get(connectionId);
+    if (!line) throw new Error('simulator line not attached');
+    const now = line.presence.get(number) ?? { shown: null, subscribed: false };
+    line.presence.set(number, { ...now, ...change });
+  }
+
+  /** What the phone `number` sees of the business's presence. */
+  presence(connectionId: number, number: string): PhonePresence {
+    return { ...(this.lines.get(connectionId)?.presence.get(number) ?? { shown: null, subscribed: false }) };
   }
 
   /** Removes a message for everyone. */

@@ -40,6 +40,7 @@ export const pushPreferences = pgTable('push_preferences', {
   slaWarning: boolean().notNull().default(true),
   /** Service levels: a ticket's due time passed (assignee and admins). */
   slaBreach: boolean().notNull().default(true),
+  mention: boolean().notNull().default(true),
   preview: boolean().notNull().default(false),
 });
 

@@ -1,5 +1,5 @@
 import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { mediaColumns, optionalRef, parentRef, timestamps } from './columns.js';
+import { createdAtColumn, mediaColumns, optionalRef, parentRef, timestamps, timestamptz } from './columns.js';
 import { companyRef, companyTable } from './tenant.js';
 import { tickets } from './tickets.js';
 import { users } from './users.js';
@@ -44,6 +44,26 @@ export const ticketNotes = companyTable(
     ...timestamps,
   },
   (t) => [index('ticket_notes_company_ticket_idx').on(t.companyId, t.ticketId)],
+);
+
+/**
+ * The users a ticket note mentions (`@Name`, docs/inbox.md "Notes and mentions"): one row per note
+ * and user, read (`readAt`) when the user opens it from the notifications.
+ */
+export const ticketNoteMentions = pgTable(
+  'ticket_note_mentions',
+  {
+    noteId: parentRef(() => ticketNotes.id),
+    userId: parentRef(() => users.id),
+    companyId: companyRef(),
+    ticketId: parentRef(() => tickets.id),
+    createdAt: createdAtColumn(),
+    readAt: timestamptz(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.noteId, t.userId] }),
+    index('ticket_note_mentions_company_user_idx').on(t.companyId, t.userId, t.createdAt),
+  ],
 );
 
 /** Quick replies: company-wide (`geral`) or a user's own. */

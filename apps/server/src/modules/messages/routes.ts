@@ -1,6 +1,7 @@
 import {
   PAGE_SIZE,
   withoutBidiControls,
+  ZAgentPresenceBody,
   ZCoercedId,
   ZIdParam,
   ZMessage,
@@ -18,8 +19,28 @@ import { pageTotal } from '../../db/page-total.js';
 import { messages } from '../../db/schema/index.js';
 import { userRoute } from '../../lib/guards.js';
 import { sendStoredMedia } from '../common/media-reply.js';
+import { notesForPage } from '../ticket-notes/notes-service.js';
 import { getVisibleTicket, readTicket } from '../tickets/tickets-service.js';
 import { selectMessages, toMessage } from './message-repository.js';
+
+/** Within this many ms, the same presence on the same ticket is sent once (a typing agent repeats it). */
+export const PRESENCE_REPEAT_MS = 4000;
+
+/** Which presences went out lately, per ticket: a repeat within PRESENCE_REPEAT_MS is dropped. */
+export class PresenceThrottle {
+  readonly #last = new Map<number, { presence: string; at: number }>();
+
+  /** Whether `presence` on `ticketId` is to be sent now (and records it when it is). */
+  take(ticketId: number, presence: string, now = Date.now()): boolean {
+    const last = this.#last.get(ticketId);
+    if (last && last.presence === presence && now - last.at < PRESENCE_REPEAT_MS) return false;
+    if (this.#last.size > 10_000) {
+      for (const [id, entry] of this.#last) if (now - entry.at >= PRESENCE_REPEAT_MS) this.#last.delete(id);
+    }
+    this.#last.set(ticketId, { presence, at: now });
+    return true;
+  }
+}
 
 const ZTicketParam = z.object({ ticketId: z.coerce.number().int().positive() });
 /** `:ticketId` of the read route: a positive int4, as the column. */
@@ -47,6 +68,15 @@ export function messageRoutes(
       if (request.query.pageNumber === 1) {
         await readTicket(ctx, sessions, ticket);
         ticket.unreadMessages = 0;
+        // Where the provider needs it, ask for the customer's typing and recording (docs/inbox.md "Presence").
+        if (ticket.whatsappId && !ticket.isGroup) {
+          await sessions
+            .get(ticket.whatsappId)
+            ?.subscribePresence?.(ticket.contact.number)
+            .catch((error: unknown) =>
+              ctx.log.warn({ err: error, ticketId: ticket.id }, 'presence subscribe failed'),
+            );
+        }
       }
       // The contact's whole history on this company, across its tickets (newest page first).
       const where = and(
@@ -66,11 +96,21 @@ export function messageRoutes(
         offset,
         async () => (await ctx.db.select({ value: count() }).from(messages).where(where))[0]?.value ?? 0,
       );
+      const hasMore = offset + rows.length < totalCount;
+      // The ticket's notes shown inline: from the page's oldest message on (all on the last page).
+      const oldest = rows[rows.length - 1];
+      const notes = await notesForPage(
+        ctx.db,
+        request.auth.companyId,
+        ticket.id,
+        hasMore && oldest ? oldest.message.createdAt : undefined,
+      );
       return {
         messages: rows.map(toMessage).reverse(),
-        hasMore: offset + rows.length < totalCount,
+        hasMore,
         count: totalCount,
         ticket,
+        notes,
       };
     },
   );
@@ -129,6 +169,25 @@ export function messageRoutes(
         sessions,
         await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId }),
       );
+      return reply.status(204).send();
+    },
+  );
+  // The agent's typing or recording shown to the customer, where the connection's provider can
+  // (WhatsApp Web; the Cloud API has no presence). Repeats within PRESENCE_REPEAT_MS are dropped.
+  const presenceThrottle = new PresenceThrottle();
+  app.post(
+    '/messages/:ticketId/presence',
+    { config: userRoute, schema: { tags, params: ZReadParam, body: ZAgentPresenceBody } },
+    async (request, reply) => {
+      const ticket = await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
+      const driver = ticket.whatsappId ? sessions.get(ticket.whatsappId) : undefined;
+      if (driver?.sendPresence && presenceThrottle.take(ticket.id, request.body.presence)) {
+        await driver
+          .sendPresence(ticket.contact.number, request.body.presence)
+          .catch((error: unknown) =>
+            ctx.log.warn({ err: error, ticketId: ticket.id }, 'presence send failed'),
+          );
+      }
       return reply.status(204).send();
     },
   );

@@ -40,12 +40,13 @@ export type PushKind =
   | 'customerMessage'
   | 'internalChat'
   | 'slaWarning'
-  | 'slaBreach';
+  | 'slaBreach'
+  | 'mention';
 
 /** What happened, as a push tells it: the kind, what it is about, and the message text. */
 export type PushEvent =
   | {
-      kind: 'newPending' | 'assigned' | 'customerMessage';
+      kind: 'newPending' | 'assigned' | 'customerMessage' | 'mention';
       ticket: { id: number; uuid: string; name: string };
       text: string;
     }
@@ -74,6 +75,7 @@ const TITLES: Record<Language, Record<PushKind, (name: string) => string>> = {
     internalChat: (name) => `Nova mensagem no chat: ${name}`,
     slaWarning: (name) => `Prazo perto do fim: ${name}`,
     slaBreach: (name) => `Prazo estourado: ${name}`,
+    mention: (name) => `Você foi mencionado em uma nota: ${name}`,
   },
   en: {
     newPending: (name) => `New pending ticket: ${name}`,
@@ -82,6 +84,7 @@ const TITLES: Record<Language, Record<PushKind, (name: string) => string>> = {
     internalChat: (name) => `New chat message: ${name}`,
     slaWarning: (name) => `Due soon: ${name}`,
     slaBreach: (name) => `Overdue: ${name}`,
+    mention: (name) => `You were mentioned in a note: ${name}`,
   },
   es: {
     newPending: (name) => `Nueva atención pendiente: ${name}`,
@@ -90,6 +93,7 @@ const TITLES: Record<Language, Record<PushKind, (name: string) => string>> = {
     internalChat: (name) => `Nuevo mensaje en el chat: ${name}`,
     slaWarning: (name) => `Plazo por vencer: ${name}`,
     slaBreach: (name) => `Plazo vencido: ${name}`,
+    mention: (name) => `Le mencionaron en una nota: ${name}`,
   },
 };
 
@@ -309,7 +313,10 @@ export class PushNotifier {
     }
   }
 
-  /** An event sent to one user: an internal-chat message pushes to each participant but its sender. */
+  /**
+   * An event sent to one user: an internal-chat message pushes to each participant but its sender;
+   * a mention in a ticket note pushes to the mentioned user (the note's text only with preview).
+   */
   async onUserEvent(
     companyId: number,
     userId: number,
@@ -325,6 +332,23 @@ export class PushNotifier {
         dueAt: sla.dueAt,
       };
       if (await this.#anySubscribed(companyId)) await this.#queue(companyId, event, [userId], sla.ticketId);
+      return;
+    }
+    if (channel === 'ticketNote' && isRecord(payload) && payload.action === 'mention') {
+      const mention = payload.mention;
+      if (!isRecord(mention) || typeof mention.ticketId !== 'number') return;
+      if (!(await this.#anySubscribed(companyId))) return;
+      const event: PushEvent = {
+        kind: 'mention',
+        ticket: {
+          id: mention.ticketId,
+          uuid: String(mention.ticketUuid),
+          name: String(mention.contactName ?? ''),
+        },
+        text: String(mention.note ?? ''),
+      };
+      // A mention pushes even with the ticket on screen: the note may be out of view.
+      await this.#queue(companyId, event, [userId]);
       return;
     }
     if (channel !== 'chat' || !isRecord(payload) || payload.action !== 'new-message') return;

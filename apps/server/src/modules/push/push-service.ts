@@ -16,6 +16,7 @@ export const DEFAULT_PUSH_PREFERENCES: PushPreferences = {
   internalChat: true,
   slaWarning: true,
   slaBreach: true,
+  mention: true,
   preview: false,
 };
 
@@ -30,6 +31,7 @@ export const preferenceColumns = {
   internalChat: pushPreferences.internalChat,
   slaWarning: pushPreferences.slaWarning,
   slaBreach: pushPreferences.slaBreach,
+  mention: pushPreferences.mention,
   preview: pushPreferences.preview,
 };
 

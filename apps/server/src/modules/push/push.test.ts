@@ -181,6 +181,7 @@ describe('push keys and subscriptions', () => {
       internalChat: true,
       slaWarning: true,
       slaBreach: true,
+      mention: true,
       preview: false,
     });
     const put = await call(a.agent, 'PUT', '/api/push/preferences', {

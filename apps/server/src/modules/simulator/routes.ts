@@ -1,4 +1,4 @@
-import { ZCoercedId, ZSimulatorInboundBody, ZSimulatorOutboxItem } from '@zapdesk/shared';
+import { ZCoercedId, ZPresenceState, ZSimulatorInboundBody, ZSimulatorOutboxItem } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
@@ -9,10 +9,12 @@ import { requireWhatsapp } from '../whatsapp/whatsapp-service.js';
 import type { SimulatorCalls } from './simulator-calls.js';
 
 const ZParams = z.object({ whatsappId: ZCoercedId });
+const ZNumber = z.string().regex(/^\d{8,20}$/);
 
 /**
  * Simulator routes, for company admins and simulator connections only: inject a customer message,
- * read the outbox of a number, mark it read. The calls run on the node running the session.
+ * read the outbox of a number, mark it read, make the phone type or record (presence) and read what
+ * it sees of the business's presence. The calls run on the node running the session.
  */
 export function simulatorRoutes(app: ZodApp, ctx: AppContext, calls: SimulatorCalls): void {
   const tags = ['simulator'];
@@ -70,6 +72,34 @@ export function simulatorRoutes(app: ZodApp, ctx: AppContext, calls: SimulatorCa
       await simulatorOf(request.auth.companyId, request.params.whatsappId);
       await calls.read(request.params.whatsappId, request.body.number);
       return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/simulator/:whatsappId/presence',
+    {
+      config: adminRoute,
+      schema: { tags, params: ZParams, body: z.object({ number: ZNumber, presence: ZPresenceState }) },
+    },
+    async (request, reply) => {
+      await simulatorOf(request.auth.companyId, request.params.whatsappId);
+      await calls.presence(request.params.whatsappId, request.body.number, request.body.presence);
+      return reply.status(204).send();
+    },
+  );
+  app.get(
+    '/simulator/:whatsappId/presence',
+    {
+      config: adminRoute,
+      schema: {
+        tags,
+        params: ZParams,
+        querystring: z.object({ number: ZNumber }),
+        response: { 200: z.object({ shown: z.string().nullable(), subscribed: z.boolean() }) },
+      },
+    },
+    async (request) => {
+      await simulatorOf(request.auth.companyId, request.params.whatsappId);
+      return calls.shownPresence(request.params.whatsappId, request.query.number);
     },
   );
 }

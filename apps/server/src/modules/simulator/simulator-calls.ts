@@ -1,7 +1,7 @@
-import type { SimulatorInboundBody } from '@zapdesk/shared';
+import type { PresenceState, SimulatorInboundBody } from '@zapdesk/shared';
 import type { SessionManager } from '../../channels/session-manager.js';
 import { SimulatorDriver } from '../../channels/simulator/simulator-driver.js';
-import type { SimulatorNetwork } from '../../channels/simulator/simulator-network.js';
+import type { PhonePresence, SimulatorNetwork } from '../../channels/simulator/simulator-network.js';
 import { AppError } from '../../lib/app-error.js';
 import type { NodeRelay } from '../../lib/node-relay.js';
 
@@ -18,6 +18,8 @@ interface Calls {
   receive: { whatsappId: number; input: SimulatorInboundBody };
   outbox: { whatsappId: number; number: string };
   read: { whatsappId: number; number: string };
+  presence: { whatsappId: number; number: string; presence: PresenceState };
+  shownPresence: { whatsappId: number; number: string };
 }
 type Op = keyof Calls;
 
@@ -32,7 +34,7 @@ export class SimulatorCalls {
     private readonly network: SimulatorNetwork,
     private readonly relay?: NodeRelay,
   ) {
-    for (const op of ['receive', 'outbox', 'read'] as const) {
+    for (const op of ['receive', 'outbox', 'read', 'presence', 'shownPresence'] as const) {
       relay?.handle(`simulator.${op}`, (payload) => this.local(op, payload as Calls[typeof op]));
     }
   }
@@ -50,6 +52,16 @@ export class SimulatorCalls {
   /** The phone `number` reads what it got (read acks). */
   async read(whatsappId: number, number: string): Promise<void> {
     await this.run('read', { whatsappId, number });
+  }
+
+  /** The phone `number` types, records or stops; resolves once the event was emitted. */
+  async presence(whatsappId: number, number: string, presence: PresenceState): Promise<void> {
+    await this.run('presence', { whatsappId, number, presence });
+  }
+
+  /** What the phone `number` sees of the business's presence. */
+  shownPresence(whatsappId: number, number: string): Promise<PhonePresence> {
+    return this.run('shownPresence', { whatsappId, number }) as Promise<PhonePresence>;
   }
 
   /**
@@ -74,6 +86,15 @@ export class SimulatorCalls {
       const { whatsappId, number } = payload as Calls['read'];
       this.network.read(whatsappId, number);
       return null;
+    }
+    if (op === 'presence') {
+      const { number, presence } = payload as Calls['presence'];
+      await driver.presence(number, presence);
+      return null;
+    }
+    if (op === 'shownPresence') {
+      const { whatsappId, number } = payload as Calls['shownPresence'];
+      return this.network.presence(whatsappId, number);
     }
     const { from, name, body, mediaType, mediaUrl, quotedId } = (payload as Calls['receive']).input;
     const media = mediaUrl ? { ...decodeDataUrl(mediaUrl), fileName: undefined } : undefined;

@@ -1,33 +1,30 @@
-import { type TicketNote, ZCoercedId, ZCreateTicketNoteBody, ZIdParam, ZTicketNote } from '@zapdesk/shared';
-import { and, asc, eq } from 'drizzle-orm';
+import {
+  ZCoercedId,
+  ZCreateTicketNoteBody,
+  ZIdParam,
+  ZMentionableUsers,
+  ZNoteMention,
+  ZTicketNote,
+} from '@zapdesk/shared';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
-import type { Tx } from '../../db/client.js';
-import { ticketNotes, tickets, users } from '../../db/schema/index.js';
+import { ticketNoteMentions, ticketNotes, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isAdmin, userRoute } from '../../lib/guards.js';
 import { getVisibleTicket } from '../tickets/tickets-service.js';
+import {
+  checkMentions,
+  mentionableUsers,
+  recordMentions,
+  selectNotes,
+  unreadMentions,
+} from './notes-service.js';
 
-async function selectNotes(db: Tx, where: ReturnType<typeof and>): Promise<TicketNote[]> {
-  const rows = await db
-    .select({ note: ticketNotes, userName: users.name })
-    .from(ticketNotes)
-    .leftJoin(users, eq(users.id, ticketNotes.userId))
-    .where(where)
-    .orderBy(asc(ticketNotes.createdAt), asc(ticketNotes.id));
-  return rows.map(({ note, userName }) => ({
-    id: note.id,
-    note: note.note,
-    ticketId: note.ticketId,
-    contactId: note.contactId,
-    userId: note.userId,
-    user: note.userId !== null && userName !== null ? { id: note.userId, name: userName } : null,
-    createdAt: note.createdAt.toISOString(),
-    updatedAt: note.updatedAt.toISOString(),
-  }));
-}
-
-/** Ticket notes API (core section 7): list, add, delete (author or admin). */
+/**
+ * Ticket notes API (core section 7; docs/inbox.md "Notes and mentions"): list, add (with mentions),
+ * delete (author or admin), the users a note may mention, and the caller's unread mentions.
+ */
 export function ticketNoteRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['ticket-notes'];
   app.get(
@@ -55,25 +52,64 @@ export function ticketNoteRoutes(app: ZodApp, ctx: AppContext): void {
       );
     },
   );
+  app.get(
+    '/ticket-notes/mentionable',
+    {
+      config: userRoute,
+      schema: { tags, querystring: z.object({ ticketId: ZCoercedId }), response: { 200: ZMentionableUsers } },
+    },
+    async (request) => {
+      const ticket = await getVisibleTicket(ctx, request.auth, { id: request.query.ticketId });
+      return mentionableUsers(ctx.db, request.auth.companyId, ticket);
+    },
+  );
+  app.get(
+    '/ticket-notes/mentions',
+    { config: userRoute, schema: { tags, response: { 200: z.array(ZNoteMention) } } },
+    async (request) => unreadMentions(ctx.db, request.auth.companyId, request.auth.userId),
+  );
+  app.post(
+    '/ticket-notes/mentions/:id/read',
+    { config: userRoute, schema: { tags, params: ZIdParam } },
+    async (request, reply) => {
+      const [row] = await ctx.db
+        .update(ticketNoteMentions)
+        .set({ readAt: sql`coalesce(${ticketNoteMentions.readAt}, now())` })
+        .where(
+          and(
+            eq(ticketNoteMentions.companyId, request.auth.companyId),
+            eq(ticketNoteMentions.userId, request.auth.userId),
+            eq(ticketNoteMentions.noteId, request.params.id),
+          ),
+        )
+        .returning({ noteId: ticketNoteMentions.noteId });
+      if (!row) throw new AppError('ERR_NOT_FOUND');
+      return reply.status(204).send();
+    },
+  );
   app.post(
     '/ticket-notes',
     { config: userRoute, schema: { tags, body: ZCreateTicketNoteBody, response: { 201: ZTicketNote } } },
     async (request, reply) => {
+      const { companyId, userId } = request.auth;
       const ticket = await getVisibleTicket(ctx, request.auth, { id: request.body.ticketId });
       if (ticket.contactId !== request.body.contactId) {
         throw new AppError('ERR_VALIDATION', { extra: { field: 'contactId', message: 'invalid' } });
       }
+      const mentioned = await checkMentions(ctx.db, companyId, userId, ticket, request.body.mentionedUserIds);
       const [row] = await ctx.db
         .insert(ticketNotes)
         .values({
-          companyId: request.auth.companyId,
+          companyId,
           ticketId: ticket.id,
           contactId: ticket.contactId,
-          userId: request.auth.userId,
+          userId,
           note: request.body.note,
         })
         .returning({ id: ticketNotes.id });
-      const [note] = await selectNotes(ctx.db, and(eq(ticketNotes.id, row!.id)));
+      await recordMentions(ctx, companyId, { id: row!.id, ticketId: ticket.id }, mentioned);
+      const [note] = await selectNotes(ctx.db, eq(ticketNotes.id, row!.id));
+      ctx.realtime.toTicket(ticket, 'ticketNote', { action: 'create', note: note! });
       return reply.status(201).send(note!);
     },
   );
@@ -82,7 +118,13 @@ export function ticketNoteRoutes(app: ZodApp, ctx: AppContext): void {
     { config: userRoute, schema: { tags, params: ZIdParam } },
     async (request, reply) => {
       const [note] = await ctx.db
-        .select({ userId: ticketNotes.userId, ticketId: ticketNotes.ticketId })
+        .select({
+          userId: ticketNotes.userId,
+          ticketId: ticketNotes.ticketId,
+          queueId: tickets.queueId,
+          holderId: tickets.userId,
+          status: tickets.status,
+        })
         .from(ticketNotes)
         .innerJoin(tickets, eq(tickets.id, ticketNotes.ticketId))
         .where(and(eq(ticketNotes.companyId, request.auth.companyId), eq(ticketNotes.id, request.params.id)));
@@ -92,6 +134,16 @@ export function ticketNoteRoutes(app: ZodApp, ctx: AppContext): void {
       await ctx.db
         .delete(ticketNotes)
         .where(and(eq(ticketNotes.companyId, request.auth.companyId), eq(ticketNotes.id, request.params.id)));
+      ctx.realtime.toTicket(
+        {
+          companyId: request.auth.companyId,
+          queueId: note.queueId,
+          userId: note.holderId,
+          status: note.status,
+        },
+        'ticketNote',
+        { action: 'delete', noteId: request.params.id, ticketId: note.ticketId },
+      );
       return reply.status(204).send();
     },
   );

@@ -1,3 +1,4 @@
+import AlternateEmailIcon from '@mui/icons-material/AlternateEmail';
 import {
   Avatar,
   Badge,
@@ -9,7 +10,7 @@ import {
   ListItemText,
   Typography,
 } from '@mui/material';
-import type { Ticket } from '@zapdesk/shared';
+import type { NoteMention, Ticket } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { TopBarPopover, TopBarPopoverEmpty } from '../../features/common/top-bar-popover';
 import { formatTicketTime } from '../../features/tickets/ticket-format';
@@ -19,6 +20,10 @@ import { WhatsAppText } from '../../lib/whatsapp-text';
 interface NotificationsListProps {
   anchor: HTMLElement | null;
   tickets: Ticket[];
+  /** The user's unread mentions in ticket notes, newest first. */
+  mentions?: NoteMention[];
+  /** A mention was chosen (the popover is to close, the mention to be read and its ticket opened). */
+  onOpenMention?: (mention: NoteMention) => void;
   /** The lists' paging: the next pages load when the list is scrolled within 100 px of its end. */
   paging: PagedList;
   onClose: () => void;
@@ -27,7 +32,15 @@ interface NotificationsListProps {
 }
 
 /** The notifications popover and its list (MUI Popover, Modal, List): a chunk loaded when first opened. */
-export function NotificationsList({ anchor, tickets, paging, onClose, onOpen }: NotificationsListProps) {
+export function NotificationsList({
+  anchor,
+  tickets,
+  mentions = [],
+  onOpenMention,
+  paging,
+  onClose,
+  onOpen,
+}: NotificationsListProps) {
   const { t } = useTranslation();
   const scroll = useLoadMoreOnScroll<HTMLDivElement>(paging, tickets.length);
   return (
@@ -38,7 +51,36 @@ export function NotificationsList({ anchor, tickets, paging, onClose, onOpen }: 
         sx={{ maxHeight: 420, overflowY: 'auto' }}
         data-testid="notifications-scroll"
       >
-        {tickets.length === 0 && !paging.hasNextPage ? (
+        {mentions.length > 0 && (
+          <List dense disablePadding data-testid="notifications-mentions">
+            {mentions.map((mention) => (
+              <ListItemButton
+                key={`mention-${mention.noteId}`}
+                divider
+                data-testid={`notifications-mention-${mention.noteId}`}
+                onClick={() => onOpenMention?.(mention)}
+              >
+                <ListItemAvatar>
+                  <Avatar sx={{ bgcolor: 'warning.light', color: 'warning.contrastText' }}>
+                    <AlternateEmailIcon />
+                  </Avatar>
+                </ListItemAvatar>
+                <ListItemText
+                  primary={t('tickets.notifications.mention', {
+                    author: mention.author?.name ?? '',
+                    contact: mention.contactName,
+                  })}
+                  secondary={mention.note}
+                  slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
+                />
+                <Typography variant="caption" color="text.secondary" sx={{ ml: 1, flexShrink: 0 }}>
+                  {formatTicketTime(mention.createdAt)}
+                </Typography>
+              </ListItemButton>
+            ))}
+          </List>
+        )}
+        {tickets.length === 0 && mentions.length === 0 && !paging.hasNextPage ? (
           <TopBarPopoverEmpty text={t('tickets.notifications.empty')} />
         ) : (
           <List dense disablePadding data-testid="notifications-list">

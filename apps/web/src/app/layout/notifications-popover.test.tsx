@@ -135,6 +135,7 @@ describe('NotificationsPopover', () => {
     const shown = createTicket({ unreadMessages: 1, queueId: 1 });
     fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
       const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === '/api/ticket-notes/mentions') return json(200, []);
       const page = Number(url.searchParams.get('pageNumber'));
       return page === 1
         ? json(200, { tickets: hidden, hasMore: true, count: 4 })
@@ -151,5 +152,45 @@ describe('NotificationsPopover', () => {
     } finally {
       restore();
     }
+  });
+
+  it('lists mentions in notes first; opening one marks it read and opens its ticket', async () => {
+    const mention = {
+      noteId: 77,
+      ticketId: unread.id,
+      ticketUuid: 'mentioned-uuid',
+      contactName: 'Maria Cliente',
+      author: { id: 3, name: 'Ana Supervisora' },
+      note: '@Bruno pode ligar?',
+      createdAt: '2026-03-01T10:00:00.000Z',
+      readAt: null,
+    };
+    const base = fetchMock.getMockImplementation() as (
+      input: RequestInfo | URL,
+      init?: RequestInit,
+    ) => Promise<Response>;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === '/api/ticket-notes/mentions') return json(200, [mention]);
+      if (url.pathname === '/api/ticket-notes/mentions/77/read') return new Response(null, { status: 204 });
+      return base(input, init);
+    });
+    const user = userEvent.setup();
+    renderPopover(createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#f00' }] }));
+    await waitFor(() => expect(screen.getByTestId('notifications-count').textContent).toBe('2'));
+    await user.click(screen.getByTestId('notifications-button'));
+    const item = await screen.findByTestId('notifications-mention-77');
+    expect(item.textContent).toContain('Ana Supervisora mentioned you: Maria Cliente');
+    await user.click(item);
+    expect(screen.getByTestId('location').textContent).toBe('/tickets/mentioned-uuid');
+    await waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(
+          ([input, init]) =>
+            String(input).includes('/api/ticket-notes/mentions/77/read') &&
+            (init as RequestInit)?.method === 'POST',
+        ),
+      ).toBe(true),
+    );
   });
 });

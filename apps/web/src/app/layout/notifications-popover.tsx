@@ -1,13 +1,17 @@
 import ChatIcon from '@mui/icons-material/Chat';
 import { Badge, IconButton } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { NoteMention } from '@zapdesk/shared';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../../features/auth/session-context';
 import { LazyTooltip } from '../../features/common/lazy-tooltip';
+import { mentionsKey } from '../../features/ticket-view/messages-cache';
 import { playNotificationSound } from '../../features/tickets/notification-sound';
 import { onInboundMessage } from '../../features/tickets/tickets-cache';
 import { useFlatTickets, useTicketsList } from '../../features/tickets/use-tickets';
+import { api } from '../../lib/api';
 import { loadNextPage, type PagedList } from '../../lib/load-more-on-scroll';
 import { usePreferences } from '../../lib/preferences';
 
@@ -21,7 +25,8 @@ const NotificationsList = lazy(() =>
  * users with allTicket 'enabled', pending tickets; clicking one opens it. A new inbound message plays
  * a short sound at the user's volume (not for the open ticket while the page is visible). Both lists
  * page on: the popover loads their next pages when scrolled within 100 px of its bottom, and the
- * count reads 'n+' while pages are left.
+ * count reads 'n+' while pages are left. Mentions of the user in ticket notes come first (docs/inbox.md
+ * "Notes and mentions"); opening one marks it read and opens its ticket.
  */
 export function NotificationsPopover() {
   const { t } = useTranslation();
@@ -33,6 +38,13 @@ export function NotificationsPopover() {
   const withPending = me.allTicket === 'enabled';
   const unread = useTicketsList({ withUnreadMessages: true }, { silent: true });
   const pending = useTicketsList({ status: 'pending' }, { enabled: withPending, silent: true });
+  const queryClient = useQueryClient();
+  const mentions = useQuery({
+    queryKey: mentionsKey,
+    queryFn: ({ signal }) => api.get<NoteMention[]>('/ticket-notes/mentions', undefined, signal),
+    meta: { silent: true },
+  });
+  const mentionList = mentions.data ?? [];
   const unreadTickets = useFlatTickets(unread.data);
   const pendingTickets = useFlatTickets(pending.data);
 
@@ -80,7 +92,9 @@ export function NotificationsPopover() {
           }}
         >
           <Badge
-            badgeContent={more ? `${tickets.length}+` : tickets.length}
+            badgeContent={
+              more ? `${tickets.length + mentionList.length}+` : tickets.length + mentionList.length
+            }
             color="secondary"
             data-testid="notifications-count"
           >
@@ -93,6 +107,15 @@ export function NotificationsPopover() {
           <NotificationsList
             anchor={anchor}
             tickets={tickets}
+            mentions={mentionList}
+            onOpenMention={(mention) => {
+              setAnchor(null);
+              queryClient.setQueryData<NoteMention[]>(mentionsKey, (list) =>
+                list?.filter((m) => m.noteId !== mention.noteId),
+              );
+              api.post(`/ticket-notes/mentions/${mention.noteId}/read`).catch(() => {});
+              navigate(`/tickets/${mention.ticketUuid}`);
+            }}
             paging={paging}
             onClose={() => setAnchor(null)}
             onOpen={(ticket) => {

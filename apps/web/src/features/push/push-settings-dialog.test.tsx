@@ -13,6 +13,7 @@ const PREFS = {
   internalChat: true,
   slaWarning: true,
   slaBreach: true,
+  mention: true,
   preview: false,
 };
 /** A real-looking VAPID public key (65 bytes, base64url). */

@@ -32,6 +32,7 @@ const EVENTS = [
   'internalChat',
   'slaWarning',
   'slaBreach',
+  'mention',
   'preview',
 ] as const;
 

@@ -41,7 +41,9 @@ function renderComposer(
   return { ...result, ...api, input, onCancelReply };
 }
 
-const sent = (calls: ReturnType<typeof mockFetch>['calls']) => calls('POST', '/api/messages/');
+/** The sends (POST /api/messages/:ticketId), without the typing notices (`.../presence`). */
+const sent = (calls: ReturnType<typeof mockFetch>['calls']) =>
+  calls('POST', '/api/messages/').filter((c) => !c.url.pathname.endsWith('/presence'));
 
 describe('Composer', () => {
   afterEach(() => vi.unstubAllGlobals());

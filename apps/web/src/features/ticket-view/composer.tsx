@@ -7,6 +7,11 @@
  * enabled and focused while a send is in flight (the text is cleared at once, sends go out in order,
  * and a refused send puts its text back). Ctrl+B, Ctrl+I and Ctrl+Shift+X wrap the selection in
  * WhatsApp's bold, italic and strike markers.
+ *
+ * A 'Responder / Nota' switch turns the box into an internal note (docs/inbox.md "Notes and
+ * mentions"): Enter saves the note instead of sending, the note shows in the conversation and never
+ * reaches the customer, and '@' offers the users who can see the ticket. While replying, typing
+ * shows the customer the agent is typing (at most once per few seconds).
  */
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CancelIcon from '@mui/icons-material/Cancel';
@@ -58,8 +63,15 @@ import { toast } from 'react-toastify';
 import { notifyError } from '../../lib/notify';
 import { wrapSelection } from '../../lib/whatsapp-format';
 import { recordingToFile, useAudioRecorder } from './audio-recorder';
+import { insertMention, type Mentionable, mentionAt, mentionedIds, mentionOptions } from './mentions';
 import { QuotedBlock } from './message-item';
-import { useQuickMessages, useSendMessage } from './use-ticket-view';
+import {
+  useAddNote,
+  useMentionable,
+  useQuickMessages,
+  useSendMessage,
+  useTypingNotice,
+} from './use-ticket-view';
 
 const EmojiPicker = lazy(() => import('./emoji-picker'));
 
@@ -147,10 +159,23 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
   const quick = useQuickMessages(text.startsWith('/'));
   const options = useMemo(() => quickReplyOptions(text, quick.data), [text, quick.data]);
 
+  const [mode, setMode] = useState<'reply' | 'note'>('reply');
+  const noteMode = mode === 'note';
+  const addNote = useAddNote(ticket.id, ticket.contact.id);
+  const typingNotice = useTypingNotice(ticket.id);
+  const mentionable = useMentionable(ticket.id, noteMode);
+  const [chosen, setChosen] = useState<Mentionable[]>([]);
+  const [caret, setCaret] = useState(0);
+  const mention = noteMode ? mentionAt(text, caret) : null;
+  const mentionList = useMemo(
+    () => (mention ? mentionOptions(mention.query, mentionable.data) : []),
+    [mention?.query, mentionable.data, mention],
+  );
+
   const closed = ticket.status !== 'open';
   // A send in flight does not disable anything: the agent keeps typing and may send again (the
-  // sends are queued in order by the mutation's scope).
-  const disabled = closed || encoding || recorder.recording;
+  // sends are queued in order by the mutation's scope). Notes may be written on any ticket.
+  const disabled = (closed && !noteMode) || encoding || recorder.recording;
 
   const reset = () => {
     setText('');
@@ -173,7 +198,38 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
     });
   };
 
+  const saveNote = () => {
+    const note = text.trim();
+    if (note.length < 2 || addNote.isPending) return;
+    addNote.mutate(
+      { note, mentionedUserIds: mentionedIds(note, chosen) },
+      {
+        onSuccess: () => {
+          setText('');
+          setChosen([]);
+        },
+        onError: (err) => notifyError(err),
+      },
+    );
+  };
+
+  const chooseMention = (user: Mentionable) => {
+    if (!mention) return;
+    const next = insertMention(text, mention.start, caret, user.name);
+    setText(next.text);
+    setCaret(next.caret);
+    setChosen((list) => (list.some((u) => u.id === user.id) ? list : [...list, user]));
+    setHighlight(0);
+    nextSelection.current = { start: next.caret, end: next.caret };
+    textInput.current?.focus();
+  };
+
   const submit = () => {
+    if (noteMode) {
+      saveNote();
+      textInput.current?.focus();
+      return;
+    }
     if (disabled) return;
     const body = text.trim();
     if (files.length === 0 && body === '') return;
@@ -214,7 +270,20 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
       wrap(marker);
       return;
     }
-    if (options.length > 0) {
+    if (mentionList.length > 0) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setHighlight((h) => (h + step + mentionList.length) % mentionList.length);
+        return;
+      }
+      if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+        event.preventDefault();
+        chooseMention(mentionList[Math.min(highlight, mentionList.length - 1)]!);
+        return;
+      }
+    }
+    if (options.length > 0 && !noteMode) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
         const step = event.key === 'ArrowDown' ? 1 : -1;
@@ -228,7 +297,7 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
     }
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
-    const option = options[Math.min(highlight, options.length - 1)];
+    const option = noteMode ? undefined : options[Math.min(highlight, options.length - 1)];
     if (option) choose(option);
     else submit();
   };
@@ -326,7 +395,53 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
           />
         </Stack>
       )}
-      {options.length > 0 && !disabled && (
+      <Stack
+        direction="row"
+        spacing={0.5}
+        sx={{ mb: 1 }}
+        role="group"
+        aria-label={t('ticketView.composerMode')}
+      >
+        {(['reply', 'note'] as const).map((value) => (
+          <Chip
+            key={value}
+            size="small"
+            clickable
+            label={value === 'reply' ? t('ticketView.modeReply') : t('ticketView.modeNote')}
+            color={mode === value ? 'primary' : 'default'}
+            variant={mode === value ? 'filled' : 'outlined'}
+            aria-pressed={mode === value}
+            data-testid={`composer-mode-${value}`}
+            onClick={() => {
+              setMode(value);
+              setHighlight(0);
+              textInput.current?.focus();
+            }}
+          />
+        ))}
+      </Stack>
+      {mentionList.length > 0 && (
+        <Paper
+          variant="outlined"
+          sx={{ mb: 1, maxHeight: 220, overflowY: 'auto' }}
+          data-testid="mention-options"
+        >
+          <List dense disablePadding aria-label={t('ticketView.mentionUsers')}>
+            {mentionList.map((user, index) => (
+              <ListItemButton
+                key={user.id}
+                selected={index === highlight}
+                data-testid={`mention-option-${user.id}`}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => chooseMention(user)}
+              >
+                <ListItemText primary={`@${user.name}`} />
+              </ListItemButton>
+            ))}
+          </List>
+        </Paper>
+      )}
+      {options.length > 0 && !disabled && !noteMode && (
         <Paper
           variant="outlined"
           sx={{ mb: 1, maxHeight: 220, overflowY: 'auto' }}
@@ -377,30 +492,34 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
           </Stack>
         ) : (
           <>
-            <Tooltip title={t('ticketView.emoji')}>
-              <span>
-                <IconButton
-                  aria-label={t('ticketView.emoji')}
-                  data-testid="composer-emoji"
-                  disabled={disabled}
-                  onClick={(e) => setEmojiAnchor(e.currentTarget)}
-                >
-                  <InsertEmoticonIcon />
-                </IconButton>
-              </span>
-            </Tooltip>
-            <Tooltip title={t('ticketView.attach')}>
-              <span>
-                <IconButton
-                  aria-label={t('ticketView.attach')}
-                  data-testid="composer-attach-button"
-                  disabled={disabled}
-                  onClick={() => fileInput.current?.click()}
-                >
-                  <AttachFileIcon />
-                </IconButton>
-              </span>
-            </Tooltip>
+            {!noteMode && (
+              <Tooltip title={t('ticketView.emoji')}>
+                <span>
+                  <IconButton
+                    aria-label={t('ticketView.emoji')}
+                    data-testid="composer-emoji"
+                    disabled={disabled}
+                    onClick={(e) => setEmojiAnchor(e.currentTarget)}
+                  >
+                    <InsertEmoticonIcon />
+                  </IconButton>
+                </span>
+              </Tooltip>
+            )}
+            {!noteMode && (
+              <Tooltip title={t('ticketView.attach')}>
+                <span>
+                  <IconButton
+                    aria-label={t('ticketView.attach')}
+                    data-testid="composer-attach-button"
+                    disabled={disabled}
+                    onClick={() => fileInput.current?.click()}
+                  >
+                    <AttachFileIcon />
+                  </IconButton>
+                </span>
+              </Tooltip>
+            )}
             <input
               ref={fileInput}
               type="file"
@@ -413,7 +532,7 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
                 e.target.value = '';
               }}
             />
-            {showSign && (
+            {showSign && !noteMode && (
               <FormControlLabel
                 sx={{ mx: 0.5 }}
                 label={t('ticketView.sign')}
@@ -439,39 +558,64 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
               value={text}
               disabled={disabled}
               inputRef={textInput}
-              placeholder={closed ? t('ticketView.composerClosed') : t('ticketView.composerPlaceholder')}
+              placeholder={
+                noteMode
+                  ? t('ticketView.notePlaceholderInline')
+                  : closed
+                    ? t('ticketView.composerClosed')
+                    : t('ticketView.composerPlaceholder')
+              }
               onChange={(e) => {
                 setText(e.target.value);
+                setCaret(e.target.selectionStart ?? e.target.value.length);
                 setHighlight(0);
+                if (!noteMode && e.target.value.trim()) typingNotice.typing();
               }}
+              onSelect={(e) => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? text.length)}
+              sx={
+                noteMode
+                  ? (th) => ({
+                      '& .MuiInputBase-root': { bgcolor: th.palette.mode === 'dark' ? '#3a3417' : '#fff6c7' },
+                    })
+                  : undefined
+              }
               onKeyDown={onKeyDown}
               onPaste={onPaste}
               slotProps={{
-                htmlInput: { 'data-testid': 'composer-input', 'aria-label': t('ticketView.message') },
+                htmlInput: {
+                  'data-testid': 'composer-input',
+                  'aria-label': noteMode ? t('ticketView.internalNote') : t('ticketView.message'),
+                },
               }}
             />
-            <Tooltip title={t('ticketView.record')}>
-              <span>
-                <IconButton
-                  aria-label={t('ticketView.record')}
-                  data-testid="composer-record"
-                  disabled={disabled}
-                  onClick={() => void startRecording()}
-                >
-                  <MicIcon />
-                </IconButton>
-              </span>
-            </Tooltip>
-            <Tooltip title={t('ticketView.send')}>
+            {!noteMode && (
+              <Tooltip title={t('ticketView.record')}>
+                <span>
+                  <IconButton
+                    aria-label={t('ticketView.record')}
+                    data-testid="composer-record"
+                    disabled={disabled}
+                    onClick={() => void startRecording()}
+                  >
+                    <MicIcon />
+                  </IconButton>
+                </span>
+              </Tooltip>
+            )}
+            <Tooltip title={noteMode ? t('ticketView.saveNote') : t('ticketView.send')}>
               <span>
                 <IconButton
                   color="primary"
-                  aria-label={t('ticketView.send')}
+                  aria-label={noteMode ? t('ticketView.saveNote') : t('ticketView.send')}
                   data-testid="composer-send"
                   disabled={disabled}
                   onClick={submit}
                 >
-                  {send.isPending ? <CircularProgress size={22} /> : <SendIcon />}
+                  {(noteMode ? addNote.isPending : send.isPending) ? (
+                    <CircularProgress size={22} />
+                  ) : (
+                    <SendIcon />
+                  )}
                 </IconButton>
               </span>
             </Tooltip>

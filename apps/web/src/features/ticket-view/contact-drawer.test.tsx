@@ -26,6 +26,7 @@ const note = (id: number, text: string): TicketNote => ({
   contactId: 50,
   userId: 5,
   user: { id: 5, name: 'Agente' },
+  mentionedUserIds: [],
   createdAt: '2026-03-01T10:00:00.000Z',
   updatedAt: '2026-03-01T10:00:00.000Z',
 });

@@ -2,32 +2,37 @@
  * The paged history of the open ticket (core section 2 "Message list", section 9): page 1 is the
  * newest; the next older page is prepended when scrolled within 50 px of the top, keeping the scroll
  * position. Day separators dd/MM/yyyy, markers between conversations (consecutive messages of different
- * tickets), reactions attached to the reacted message, a greeting when empty.
+ * tickets), reactions attached to the reacted message, a greeting when empty. The ticket's internal
+ * notes sit at their time among the messages, as yellow bubbles labelled 'Nota interna' with their
+ * author (docs/inbox.md "Notes and mentions"); they never reach the customer.
  */
 import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutline';
+import StickyNote2OutlinedIcon from '@mui/icons-material/StickyNote2Outlined';
 import { Box, Chip, CircularProgress, Divider, Stack, Typography } from '@mui/material';
-import { HISTORY_LOAD_THRESHOLD_PX, type Message, type Ticket } from '@zapdesk/shared';
+import { HISTORY_LOAD_THRESHOLD_PX, type Message, type Ticket, type TicketNote } from '@zapdesk/shared';
 import { Fragment, type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { ConfirmationDialog } from '../common/confirmation-dialog';
 import { MessageItem } from './message-item';
-import { flattenMessages } from './messages-cache';
+import { flattenMessages, flattenNotes } from './messages-cache';
 import { useDeleteMessage, useMessages, useRetryMessage } from './use-ticket-view';
 
 /** One row of the rendered history. */
 export type HistoryRow =
   | { kind: 'day'; key: string; date: string }
   | { kind: 'conversation'; key: string; endedAt: string; startedAt: string }
-  | { kind: 'message'; key: string; message: Message; reactions: Message[] };
+  | { kind: 'message'; key: string; message: Message; reactions: Message[] }
+  | { kind: 'note'; key: string; note: TicketNote };
 
 /**
  * Builds the rows: a day separator before the first message of each day, a conversation marker where
  * consecutive messages belong to different tickets, reactions attached to the message they react to
- * (shown alone when that message is not loaded).
+ * (shown alone when that message is not loaded), and each note (`notes`, oldest first) before the
+ * first message newer than it.
  */
-export function buildHistoryRows(messages: Message[]): HistoryRow[] {
+export function buildHistoryRows(messages: Message[], notes: TicketNote[] = []): HistoryRow[] {
   const ids = new Set(messages.map((m) => m.id));
   const reactionsOf = new Map<number, Message[]>();
   for (const m of messages) {
@@ -37,9 +42,17 @@ export function buildHistoryRows(messages: Message[]): HistoryRow[] {
   }
   const rows: HistoryRow[] = [];
   let previous: Message | null = null;
+  let nextNote = 0;
+  const notesBefore = (createdAt: string | null) => {
+    while (nextNote < notes.length && (createdAt === null || notes[nextNote]!.createdAt < createdAt)) {
+      const note = notes[nextNote++]!;
+      rows.push({ kind: 'note', key: `note-${note.id}`, note });
+    }
+  };
   for (const message of messages) {
     if (message.mediaType === 'reaction' && message.reactionToId !== null && ids.has(message.reactionToId))
       continue;
+    notesBefore(message.createdAt);
     if (previous && previous.ticketId !== message.ticketId) {
       rows.push({
         kind: 'conversation',
@@ -60,7 +73,51 @@ export function buildHistoryRows(messages: Message[]): HistoryRow[] {
     });
     previous = message;
   }
+  notesBefore(null);
   return rows;
+}
+
+/** An internal note in the history: a yellow bubble with its author, 'Nota interna' and its time. */
+export function NoteBubble({ note }: { note: TicketNote }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', px: 2, my: 0.5 }}>
+      <Box
+        role="note"
+        aria-label={t('ticketView.internalNote')}
+        data-testid={`note-bubble-${note.id}`}
+        sx={(theme) => ({
+          maxWidth: { xs: '92%', sm: '75%' },
+          px: 1.5,
+          py: 1,
+          borderRadius: 2,
+          border: 1,
+          borderColor: theme.palette.mode === 'dark' ? '#8a7a2e' : '#e6d27a',
+          bgcolor: theme.palette.mode === 'dark' ? '#3a3417' : '#fff6c7',
+          color: theme.palette.mode === 'dark' ? '#f5ecc2' : '#3d3510',
+          boxShadow: 1,
+        })}
+      >
+        <Stack direction="row" spacing={0.5} alignItems="center" sx={{ mb: 0.5 }}>
+          <StickyNote2OutlinedIcon sx={{ fontSize: 16 }} />
+          <Typography variant="caption" sx={{ fontWeight: 700 }}>
+            {t('ticketView.internalNote')}
+          </Typography>
+          {note.user && (
+            <Typography variant="caption" data-testid="note-author">
+              · {note.user.name}
+            </Typography>
+          )}
+        </Stack>
+        <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {note.note}
+        </Typography>
+        <Typography variant="caption" component="div" sx={{ textAlign: 'right', opacity: 0.8 }}>
+          {formatDateTime(note.createdAt)}
+        </Typography>
+      </Box>
+    </Box>
+  );
 }
 
 function DaySeparator({ date }: { date: string }) {
@@ -104,7 +161,8 @@ export function MessageList({ ticket, onReply }: MessageListProps) {
   const remove = useDeleteMessage(ticket.id, ticket.contact.id);
   const [toDelete, setToDelete] = useState<Message | null>(null);
   const messages = useMemo(() => flattenMessages(query.data), [query.data]);
-  const rows = useMemo(() => buildHistoryRows(messages), [messages]);
+  const notes = useMemo(() => flattenNotes(query.data), [query.data]);
+  const rows = useMemo(() => buildHistoryRows(messages, notes), [messages, notes]);
 
   const ref = useRef<HTMLDivElement>(null);
   const prev = useRef<{ first?: number; last?: number; height: number; top: number; nearBottom: boolean }>({
@@ -177,7 +235,7 @@ export function MessageList({ ticket, onReply }: MessageListProps) {
         <CircularProgress size={28} />
       </Box>
     );
-  } else if (messages.length === 0) {
+  } else if (messages.length === 0 && notes.length === 0) {
     content = (
       <Stack alignItems="center" spacing={1} sx={{ m: 'auto', p: 4 }} data-testid="message-list-empty">
         <ChatBubbleOutlineIcon color="disabled" sx={{ fontSize: 48 }} />
@@ -193,6 +251,7 @@ export function MessageList({ ticket, onReply }: MessageListProps) {
         {row.kind === 'conversation' && (
           <ConversationMarker endedAt={row.endedAt} startedAt={row.startedAt} />
         )}
+        {row.kind === 'note' && <NoteBubble note={row.note} />}
         {row.kind === 'message' && (
           <MessageItem
             message={row.message}

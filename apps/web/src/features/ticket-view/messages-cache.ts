@@ -9,14 +9,18 @@
  * - `company-{id}-contact` `update` merges the contact into the viewed ticket and the drawer's contact.
  */
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { ChannelPayloads, Contact, Message, Ticket } from '@zapdesk/shared';
+import type { ChannelPayloads, Contact, Message, Ticket, TicketNote } from '@zapdesk/shared';
 
-/** GET /messages/:ticketId answer (20 per page, page 1 newest, each page oldest first). */
+/**
+ * GET /messages/:ticketId answer (20 per page, page 1 newest, each page oldest first), with the
+ * ticket's notes from the page's oldest message on.
+ */
 export interface MessagesPage {
   messages: Message[];
   hasMore: boolean;
   count: number;
   ticket?: unknown;
+  notes?: TicketNote[];
 }
 
 export type MessagesPages = InfiniteData<MessagesPage>;
@@ -36,7 +40,60 @@ export const ticketViewKeys = {
   queues: () => ['ticket-view', 'queues'] as const,
   users: () => ['ticket-view', 'users'] as const,
   flowRun: (ticketId: number) => ['ticket-view', 'flow-run', ticketId] as const,
+  mentionable: (ticketId: number) => ['ticket-view', 'mentionable', ticketId] as const,
 };
+
+/** The caller's unread mentions (the notifications list). */
+export const mentionsKey = ['note-mentions'] as const;
+
+/** The notes of the cached pages, oldest first, without duplicate ids (pages may repeat a note). */
+export function flattenNotes(data: MessagesPages | undefined): TicketNote[] {
+  if (!data) return [];
+  const byId = new Map<number, TicketNote>();
+  for (const page of data.pages) for (const note of page.notes ?? []) byId.set(note.id, note);
+  return [...byId.values()].sort((x, y) => x.createdAt.localeCompare(y.createdAt) || x.id - y.id);
+}
+
+/** Adds (or replaces) `note` on the newest cached page. */
+export function upsertNote(data: MessagesPages | undefined, note: TicketNote): MessagesPages | undefined {
+  if (!data) return data;
+  const [newest, ...older] = data.pages;
+  if (!newest) return data;
+  const others = (newest.notes ?? []).filter((n) => n.id !== note.id);
+  return { ...data, pages: [{ ...newest, notes: [...others, note] }, ...older] };
+}
+
+/** Removes the note `noteId` from every cached page. */
+export function removeNote(data: MessagesPages | undefined, noteId: number): MessagesPages | undefined {
+  if (!data) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) =>
+      page.notes?.some((n) => n.id === noteId)
+        ? { ...page, notes: page.notes.filter((n) => n.id !== noteId) }
+        : page,
+    ),
+  };
+}
+
+/**
+ * Applies one `company-{id}-ticketNote` event: `create` and `delete` to the histories of the note's
+ * ticket and its drawer list; `mention` reloads the caller's mentions (the notifications).
+ */
+export function applyTicketNoteEvent(queryClient: QueryClient, payload: ChannelPayloads['ticketNote']): void {
+  if (payload.action === 'mention') {
+    void queryClient.invalidateQueries({ queryKey: mentionsKey });
+    return;
+  }
+  const ticketId = payload.action === 'create' ? payload.note.ticketId : payload.ticketId;
+  for (const [key] of queryClient.getQueriesData<MessagesPages>({ queryKey: ticketViewKeys.allMessages() })) {
+    if ((key as MessagesKey)[2] !== ticketId) continue;
+    queryClient.setQueryData<MessagesPages>(key, (d) =>
+      payload.action === 'create' ? upsertNote(d, payload.note) : removeNote(d, payload.noteId),
+    );
+  }
+  void queryClient.invalidateQueries({ queryKey: ['ticket-view', 'notes', ticketId] });
+}
 
 /** The cached pages as one chronological list (older pages first), without duplicate ids. */
 export function flattenMessages(data: MessagesPages | undefined): Message[] {

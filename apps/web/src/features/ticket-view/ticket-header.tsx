@@ -24,6 +24,7 @@ import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmationDialog } from '../common/confirmation-dialog';
 import { FlowRunChip } from './flow-run-chip';
+import { usePresence } from './presence-store';
 import { TransferDialog } from './transfer-dialog';
 import { useDeleteTicket, useUpdateTicket } from './use-ticket-view';
 
@@ -86,9 +87,7 @@ export function TicketHeader({ ticket, onToggleDrawer }: TicketHeaderProps) {
               #{ticket.id}
             </Typography>
           </Typography>
-          <Typography noWrap variant="body2" color="text.secondary">
-            {contact.number}
-          </Typography>
+          <PresenceLine ticketId={ticket.id} number={contact.number} />
           <Stack direction="row" spacing={0.5} sx={{ mt: 0.25 }}>
             {ticket.user && (
               <Typography variant="caption" color="text.secondary" data-testid="ticket-assigned-user">
@@ -211,5 +210,30 @@ export function TicketHeader({ ticket, onToggleDrawer }: TicketHeaderProps) {
         onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/tickets') })}
       />
     </Stack>
+  );
+}
+
+/**
+ * The contact's number, or what the customer is doing now ('digitando…', 'gravando áudio…') while
+ * the `presence` events say so (docs/inbox.md "Presence"); announced politely to screen readers.
+ */
+function PresenceLine({ ticketId, number }: { ticketId: number; number: string }) {
+  const { t } = useTranslation();
+  const presence = usePresence(ticketId);
+  return (
+    <Typography
+      noWrap
+      variant="body2"
+      color={presence ? 'success.main' : 'text.secondary'}
+      aria-live="polite"
+      data-testid="ticket-presence"
+      sx={presence ? { fontStyle: 'italic' } : undefined}
+    >
+      {presence === 'composing'
+        ? t('ticketView.presenceComposing')
+        : presence === 'recording'
+          ? t('ticketView.presenceRecording')
+          : number}
+    </Typography>
   );
 }

@@ -49,12 +49,15 @@ export function TicketNotes({ ticketId, contactId }: { ticketId: number; contact
         spacing={1}
         noValidate
         onSubmit={handleSubmit(({ note }) =>
-          add.mutate(note.trim(), {
-            onSuccess: () => {
-              toast.success(t('ticketView.noteAdded'), { autoClose: 2000 });
-              reset({ note: '' });
+          add.mutate(
+            { note: note.trim() },
+            {
+              onSuccess: () => {
+                toast.success(t('ticketView.noteAdded'), { autoClose: 2000 });
+                reset({ note: '' });
+              },
             },
-          }),
+          ),
         )}
       >
         <TextField

@@ -11,9 +11,16 @@ import type {
   TicketNote,
   UpdateTicketBody,
 } from '@zapdesk/shared';
+import { useRef } from 'react';
 import { api } from '../../lib/api';
 import { usePagedList } from '../../lib/record-queries';
-import { applyMessageAnswer, type MessagesPage, ticketViewKeys } from './messages-cache';
+import {
+  applyMessageAnswer,
+  type MessagesPage,
+  type MessagesPages,
+  ticketViewKeys,
+  upsertNote,
+} from './messages-cache';
 
 /** GET /tickets/u/:uuid. Failures are handled by the view (403 and 404 go back to /tickets). */
 export function useTicket(uuid: string) {
@@ -214,13 +221,57 @@ export function useNotes(ticketId: number, contactId: number) {
   });
 }
 
-/** POST /ticket-notes {note, ticketId, contactId}. */
+/**
+ * POST /ticket-notes {note, ticketId, contactId, mentionedUserIds}: the note joins the drawer's list
+ * and the conversation at once (the socket event brings it to colleagues).
+ */
 export function useAddNote(ticketId: number, contactId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (note: string) => api.post<TicketNote>('/ticket-notes', { note, ticketId, contactId }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ticketViewKeys.notes(ticketId, contactId) }),
+    mutationFn: ({ note, mentionedUserIds = [] }: { note: string; mentionedUserIds?: number[] }) =>
+      api.post<TicketNote>('/ticket-notes', {
+        note,
+        ticketId,
+        contactId,
+        ...(mentionedUserIds.length ? { mentionedUserIds } : {}),
+      }),
+    onSuccess: (note) => {
+      queryClient.setQueryData<MessagesPages>(ticketViewKeys.messages(ticketId, contactId), (d) =>
+        upsertNote(d, note),
+      );
+      return queryClient.invalidateQueries({ queryKey: ticketViewKeys.notes(ticketId, contactId) });
+    },
   });
+}
+
+/** GET /ticket-notes/mentionable: the users a note on the ticket may mention (loaded when `enabled`). */
+export function useMentionable(ticketId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ticketViewKeys.mentionable(ticketId),
+    queryFn: ({ signal }) =>
+      api.get<{ id: number; name: string }[]>('/ticket-notes/mentionable', { ticketId }, signal),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** Least time between two typing notices sent for one ticket, ms (the server drops repeats too). */
+export const TYPING_NOTICE_MS = 4000;
+
+/**
+ * The agent's typing shown to the customer: `typing()` posts 'composing' to POST
+ * /messages/:ticketId/presence at most once per TYPING_NOTICE_MS; failures are ignored (a hint).
+ */
+export function useTypingNotice(ticketId: number) {
+  const last = useRef(0);
+  return {
+    typing: () => {
+      const now = Date.now();
+      if (now - last.current < TYPING_NOTICE_MS) return;
+      last.current = now;
+      api.post(`/messages/${ticketId}/presence`, { presence: 'composing' }).catch(() => {});
+    },
+  };
 }
 
 /** DELETE /ticket-notes/:id. */
