@@ -11,9 +11,9 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { axeViolations } from '../support/axe.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
 import {
   apiJson,
@@ -28,7 +28,6 @@ import { signInAs, waitForPath } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
 const SECOND = { email: 'bia@zapdesk.local', password: 'bia-agente-1' };
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const TOP_BAR = '[data-testid="top-bar"]';
 /** A duration as the reports show it: '45 s', '1 min 20 s', '2 h 5 min'. */
@@ -78,20 +77,7 @@ async function holderOf(ticketId: number): Promise<number> {
  * fails with the violations found.
  */
 async function assertAccessible(page: Page, what: string, include: string[]): Promise<void> {
-  // Evaluated through the DevTools protocol: the app's CSP forbids inline scripts.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async (parts) => {
-    type Run = (context: object, options: object) => Promise<{ violations: unknown[] }>;
-    const { axe } = window as unknown as { axe: { run: Run } };
-    const result = await axe.run(
-      { include: parts },
-      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } },
-    );
-    return result.violations.map((v) => {
-      const { id, nodes } = v as { id: string; nodes: { target: string[]; html: string }[] };
-      return `${id}: ${nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 200)}`).join(', ')}`;
-    });
-  }, include);
+  const violations = await axeViolations(page, include);
   assert.deepEqual(violations, [], `${what}: ${violations.join(' | ')}`);
 }
 

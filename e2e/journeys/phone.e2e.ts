@@ -2,11 +2,13 @@
  * Journey of the inbox on a phone (390 x 844): sign in, the ticket list, a customer's conversation
  * accepted and answered (the reply reaches the customer's phone), the side menu as an overlay that
  * closes after following a link, the internal chat and contacts pages, the profile menu reached from the top bar to
- * sign out, then an admin's dashboard, plans and API tokens. No page scrolls sideways; toasts cover none of the top bar.
+ * sign out, then an admin's dashboard, plans and API tokens. No page scrolls sideways; toasts cover none of the top bar;
+ * the list, the conversation, the overlay menu and the profile pass axe's WCAG 2 A and AA rules.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { axeViolations } from '../support/axe.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
 import { apiJson, closeJourney, openPage } from '../support/journey.js';
 import { startInboxJourney } from '../support/openers.js';
@@ -31,6 +33,12 @@ async function assertNoSidewaysScroll(where: string): Promise<void> {
   await page.waitForTimeout(300);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= PHONE.width, `${where}: the page is ${width} px wide`);
+}
+
+/** Fails when axe finds a WCAG 2 A/AA violation anywhere on the page as it is now. */
+async function assertAccessible(where: string, include = ['body']): Promise<void> {
+  const violations = await axeViolations(page, include);
+  assert.deepEqual(violations, [], `${where}: ${violations.join(' | ')}`);
 }
 
 /** Fails when the element is not wholly inside the phone's window. */
@@ -62,6 +70,7 @@ describe('the inbox on a phone (390 x 844)', () => {
     for (const id of ['notifications-button', 'announcements-button', 'top-bar-more', 'user-menu-button'])
       await assertOnScreen(id);
     await assertNoSidewaysScroll('/tickets');
+    await assertAccessible('/tickets');
   });
 
   it('opens a conversation, and the reply reaches the customer', async () => {
@@ -88,6 +97,7 @@ describe('the inbox on a phone (390 x 844)', () => {
     }
     assert.equal(bodies.length, 1, 'the reply reached the phone');
     await assertNoSidewaysScroll('a ticket after the reply');
+    await assertAccessible('a ticket after the reply');
   });
 
   it('shows a toast below the top bar, covering none of its buttons', async () => {
@@ -101,6 +111,11 @@ describe('the inbox on a phone (390 x 844)', () => {
   });
 
   it('reaches the internal chat and contacts through the overlay menu, which closes after each link', async () => {
+    await page.getByTestId('menu-toggle').click();
+    await page.getByTestId('side-menu').waitFor();
+    await assertAccessible('the overlay menu');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('side-menu').waitFor({ state: 'hidden' });
     await followMenuLink('menu-chats', '/chats');
     await assertNoSidewaysScroll('/chats');
     await followMenuLink('menu-contacts', '/contacts');
@@ -134,6 +149,7 @@ describe('the inbox on a phone (390 x 844)', () => {
     assert.ok(box);
     assert.equal(Math.round(box.width), PHONE.width, 'the dialog fills the width');
     assert.equal(Math.round(box.height), PHONE.height, 'the dialog fills the height');
+    await assertAccessible('the profile dialog', ['[role="dialog"]']);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
 

@@ -10,32 +10,16 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { axeViolations } from '../support/axe.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
 import { apiJson, apiLogin, closeJourney, startJourney, waitForConnected } from '../support/journey.js';
 import { signInAs } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
 const CUSTOMER = '5511966665555';
-
-/** axe-core's browser build, injected into the page to check the dialog against WCAG 2 AA. */
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** The WCAG 2 A/AA violations axe finds inside `selector`, as `rule: targets` lines. */
-async function axeViolations(page: Page, selector: string): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  return page.evaluate(async (include) => {
-    const axe = (window as unknown as { axe: { run: (...a: unknown[]) => Promise<unknown> } }).axe;
-    const result = (await axe.run(
-      { include: [include] },
-      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
-    )) as { violations: { id: string; nodes: { target: string[] }[] }[] };
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }, selector);
-}
 
 /** The loopback push service: every POST web-push makes, by path. */
 const pushed: { path: string; encoding: string; bytes: number }[] = [];
@@ -172,7 +156,7 @@ describe('installable app and Web Push', () => {
     await agent.getByTestId('push-settings-item').click();
     await agent.getByRole('dialog', { name: 'Push notifications' }).waitFor();
     await agent.getByLabel('Show the message text in the notification').waitFor();
-    assert.deepEqual(await axeViolations(agent, '[role="dialog"]'), []);
+    assert.deepEqual(await axeViolations(agent, ['[role="dialog"]']), []);
     await agent.setViewportSize({ width: 360, height: 740 });
     // The shell settles into its phone layout (lazy chunks), then nothing scrolls sideways.
     await agent.waitForFunction(() => document.documentElement.scrollWidth <= 360, undefined, {
@@ -180,6 +164,6 @@ describe('installable app and Web Push', () => {
     });
     const box = await agent.getByRole('dialog', { name: 'Push notifications' }).boundingBox();
     assert.ok(box && box.x >= 0 && box.x + box.width <= 360, `the dialog sits at ${JSON.stringify(box)}`);
-    assert.deepEqual(await axeViolations(agent, '[role="dialog"]'), []);
+    assert.deepEqual(await axeViolations(agent, ['[role="dialog"]']), []);
   });
 });

@@ -6,6 +6,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../../features/auth/session-context';
+import { COUNT_SLOT, countLabel } from '../../features/common/count-label';
 import { LazyTooltip } from '../../features/common/lazy-tooltip';
 import { mentionsKey } from '../../features/ticket-view/messages-cache';
 import { playNotificationSound } from '../../features/tickets/notification-sound';
@@ -84,7 +85,7 @@ export function NotificationsPopover() {
       <LazyTooltip title={t('tickets.notifications.title')}>
         <IconButton
           color="inherit"
-          aria-label={t('tickets.notifications.title')}
+          aria-label={countLabel(t('tickets.notifications.title'), tickets.length + mentionList.length)}
           data-testid="notifications-button"
           onClick={(e) => {
             setAnchor(e.currentTarget);
@@ -97,6 +98,7 @@ export function NotificationsPopover() {
             }
             color="secondary"
             data-testid="notifications-count"
+            slotProps={COUNT_SLOT}
           >
             <ChatIcon />
           </Badge>

@@ -62,7 +62,8 @@ export function SideMenu({ user, expanded, onNavigate }: SideMenuProps) {
       data-testid="side-menu"
       sx={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}
     >
-      <List sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
+      {/* Links, not list items: a `div` (an `ul` may hold `li` only), inside the nav landmark. */}
+      <List component="div" sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
         {entries.map((entry) => {
           if (entry.kind === 'link') return renderLink(entry);
           const Icon = entry.icon;
@@ -87,7 +88,9 @@ export function SideMenu({ user, expanded, onNavigate }: SideMenuProps) {
               {openedGroups.has(entry.id) && (
                 <Suspense fallback={null}>
                   <Collapse in={open} timeout="auto" unmountOnExit>
-                    <List disablePadding>{entry.children.map((child) => renderLink(child, true))}</List>
+                    <List component="div" disablePadding>
+                      {entry.children.map((child) => renderLink(child, true))}
+                    </List>
                   </Collapse>
                 </Suspense>
               )}

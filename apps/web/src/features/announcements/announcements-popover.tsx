@@ -3,6 +3,7 @@ import { Badge, IconButton } from '@mui/material';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../auth/session-context';
+import { COUNT_SLOT, countLabel } from '../common/count-label';
 import { LazyTooltip } from '../common/lazy-tooltip';
 import { markAnnouncementsRead, readAnnouncementIds, useAnnouncementsList } from './use-announcements';
 
@@ -47,11 +48,16 @@ export function AnnouncementsPopover() {
       <LazyTooltip title={t('announcements.popover.title')}>
         <IconButton
           color="inherit"
-          aria-label={t('announcements.popover.title')}
+          aria-label={countLabel(t('announcements.popover.title'), unread)}
           data-testid="announcements-button"
           onClick={(e) => open(e.currentTarget)}
         >
-          <Badge badgeContent={unread} color="secondary" data-testid="announcements-count">
+          <Badge
+            badgeContent={unread}
+            color="secondary"
+            data-testid="announcements-count"
+            slotProps={COUNT_SLOT}
+          >
             <CampaignIcon />
           </Badge>
         </IconButton>

@@ -4,6 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../auth/session-context';
+import { COUNT_SLOT, countLabel } from '../common/count-label';
 import { LazyTooltip } from '../common/lazy-tooltip';
 import { unreadsOf, useChatsList, useFlatChats } from './use-chats';
 
@@ -48,14 +49,19 @@ function ChatsPopoverButton() {
       <LazyTooltip title={t('chat.popover.title')}>
         <IconButton
           color="inherit"
-          aria-label={t('chat.popover.title')}
+          aria-label={countLabel(t('chat.popover.title'), unread)}
           data-testid="chats-popover-button"
           onClick={(e) => {
             setAnchor(e.currentTarget);
             setUsed(true);
           }}
         >
-          <Badge badgeContent={unread} color="secondary" data-testid="chats-popover-count">
+          <Badge
+            badgeContent={unread}
+            color="secondary"
+            data-testid="chats-popover-count"
+            slotProps={COUNT_SLOT}
+          >
             <ForumIcon />
           </Badge>
         </IconButton>

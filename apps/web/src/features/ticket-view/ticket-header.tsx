@@ -28,6 +28,19 @@ import { usePresence } from './presence-store';
 import { TransferDialog } from './transfer-dialog';
 import { useDeleteTicket, useUpdateTicket } from './use-ticket-view';
 
+/** Read by screen readers, not drawn (clipped to nothing, out of the layout). */
+const SCREEN_READER_ONLY = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+  p: 0,
+  m: '-1px',
+} as const;
+
 interface TicketHeaderProps {
   ticket: Ticket;
   onToggleDrawer: () => void;
@@ -69,7 +82,6 @@ export function TicketHeader({ ticket, onToggleDrawer }: TicketHeaderProps) {
       <ButtonBase
         onClick={onToggleDrawer}
         data-testid="contact-drawer-toggle"
-        aria-label={t('ticketView.contactDetails')}
         sx={{
           borderRadius: 1,
           justifyContent: 'flex-start',
@@ -95,6 +107,10 @@ export function TicketHeader({ ticket, onToggleDrawer }: TicketHeaderProps) {
               </Typography>
             )}
           </Stack>
+        </Box>
+        {/* Named by what it shows and then what it does (WCAG 2.5.3: the visible text in the name). */}
+        <Box component="span" sx={SCREEN_READER_ONLY}>
+          {t('ticketView.contactDetails')}
         </Box>
       </ButtonBase>
       <FlowRunChip ticket={ticket} />
