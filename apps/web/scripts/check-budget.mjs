@@ -32,16 +32,19 @@ const ROUTES = [
   // popovers, tooltips and closed-filter inputs load on first use (docs/web.md, "Web delivery").
   // 259: the error catalogue's CRM billing codes (2026-11-27); the base was at 258.0 already.
   // 260: the bell's mentions in notes and their schemas in the shell (2026-11-27).
-  { route: '/tickets', page: 'src/features/tickets/tickets-page.tsx', budgetKb: 260 },
+  // 262: with the reports entry of the menu and the tickets' service-level mark (2026-11-27).
+  { route: '/tickets', page: 'src/features/tickets/tickets-page.tsx', budgetKb: 262 },
   // The date pickers come with the date-range filter, the charts after the counters.
-  { route: '/ (dashboard)', page: 'src/features/dashboard/dashboard-page.tsx', budgetKb: 263 },
+  // 265: the shell's mentions and reports entry (2026-11-27).
+  { route: '/ (dashboard)', page: 'src/features/dashboard/dashboard-page.tsx', budgetKb: 265 },
   // The filters' selects and toggles, the tables and heat map; recharts (its chart) loads after the data.
   { route: '/reports', page: 'src/features/reports/reports-page.tsx', budgetKb: 274 },
   // react-big-calendar (month/week/day grid, date-fns localizer) and its CSS, loaded by this page only.
   // 321: the bell's mentions in notes and their schemas in the shell (2026-11-27).
   { route: '/schedules', page: 'src/features/schedules/schedules-page.tsx', budgetKb: 321 },
   // @xyflow/react (the React Flow canvas) and its CSS, loaded by the flow editor only.
-  { route: '/flowbuilder/{id}', page: 'src/features/flows/flow-builder-page.tsx', budgetKb: 317 }, // its test panel, node dialogs and graph check load when used
+  // 319: the shell's mentions and reports entry (2026-11-27).
+  { route: '/flowbuilder/{id}', page: 'src/features/flows/flow-builder-page.tsx', budgetKb: 319 }, // its test panel, node dialogs and graph check load when used
 ];
 /** Any other page (a private route inside the layout). */
 const DEFAULT_BUDGET_KB = 298;
