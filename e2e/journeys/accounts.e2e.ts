@@ -2,7 +2,8 @@
  * Journeys of accounts administration: a user who forgot the password asks
  * for a code, reads it in the mail (the outbox folder of the embedded default, no SMTP_URL), sets a
  * new password and signs in with it; the super user creates a plan and a company on it in /settings
- * and extends the company's due date with Expire.
+ * and extends the company's due date with Expire; an admin sets the service-level warning share,
+ * a value out of bounds refused on the page.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -117,5 +118,20 @@ describe('accounts', () => {
     await page.getByTestId(`company-expire-${id}`).click();
     await waitForToast(page, 'Due date extended to 15/02/2030');
     await page.getByTestId(`company-due-${id}`).getByText('15/02/2030').waitFor();
+  });
+
+  it('an admin sets the service-level warning share; out of bounds is refused on the page', async () => {
+    const page = await newPage();
+    await signInAs(page, server.url, DEMO_ADMIN);
+    await page.goto(`${server.url}/settings`);
+    const percent = page.getByLabel('Due time warning (% of the service target)');
+    await percent.fill('100');
+    await page.getByText('Enter a whole number from 1 to 99.').waitFor();
+    await percent.fill('85');
+    await percent.press('Enter');
+    await waitForToast(page, 'Operation updated successfully.');
+    await page.reload();
+    await page.getByTestId('setting-slaWarningPercent').waitFor();
+    assert.equal(await page.getByTestId('setting-slaWarningPercent').inputValue(), '85');
   });
 });

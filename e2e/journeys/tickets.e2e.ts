@@ -97,6 +97,17 @@ describe('tickets inbox', () => {
     assert.equal(await agent.getByTestId(`ticket-unread-${ticketId}`).count(), 1);
   });
 
+  it('in the nearest-due order the list asks for sortBy=due and still shows the ticket', async () => {
+    const dueList = agent.waitForRequest(
+      (request) => request.url().includes('/api/tickets?') && request.url().includes('sortBy=due'),
+    );
+    await agent.getByTestId('tickets-sort').selectOption('due');
+    await dueList;
+    await agent.getByTestId(`ticket-item-${ticketId}`).waitFor();
+    await agent.getByTestId('tickets-sort').selectOption('updatedAt');
+    await agent.getByTestId(`ticket-item-${ticketId}`).waitFor();
+  });
+
   it('the agent accepts it and the greeting reaches the customer', async () => {
     await agent.getByTestId(`ticket-accept-${ticketId}`).click();
     await waitForPath(agent, /^\/tickets\/[0-9a-f-]{36}$/);

@@ -41,7 +41,8 @@ const ROUTES = [
   { route: '/reports', page: 'src/features/reports/reports-page.tsx', budgetKb: 274 },
   // react-big-calendar (month/week/day grid, date-fns localizer) and its CSS, loaded by this page only.
   // 321: the bell's mentions in notes and their schemas in the shell (2026-11-27).
-  { route: '/schedules', page: 'src/features/schedules/schedules-page.tsx', budgetKb: 321 },
+  // 322: the service-level toast's and the list order's strings in the shell's locale chunk (2026-11-27).
+  { route: '/schedules', page: 'src/features/schedules/schedules-page.tsx', budgetKb: 322 },
   // @xyflow/react (the React Flow canvas) and its CSS, loaded by the flow editor only.
   // 319: the shell's mentions and reports entry (2026-11-27).
   { route: '/flowbuilder/{id}', page: 'src/features/flows/flow-builder-page.tsx', budgetKb: 319 }, // its test panel, node dialogs and graph check load when used

@@ -6,10 +6,11 @@ import { queuesKeys } from '../features/queues/use-queues';
 import { quickMessagesKeys } from '../features/quick-messages/use-quick-messages';
 import { tagsKeys } from '../features/tags/use-tags';
 import { usersKeys } from '../features/users/users-cache';
+import i18n from '../lib/i18n';
 import { writeSession } from '../lib/storage';
 import { fake } from '../test/fake-socket';
 import { createSessionUser, createUser } from '../test/fixtures';
-import { renderWithProviders } from '../test/render';
+import { renderWithLocation, renderWithProviders } from '../test/render';
 import { useRealtime } from './use-realtime';
 
 vi.mock('../lib/browser', () => ({ reloadPage: vi.fn() }));
@@ -113,6 +114,38 @@ describe('useRealtime', () => {
     });
     expect(reloadPage).not.toHaveBeenCalled();
     expect(localStorage.getItem('token')).toBe('tok');
+  });
+
+  it('toasts a service-level warning or breach and opens the ticket when the toast is clicked', async () => {
+    await i18n.changeLanguage('pt');
+    try {
+      renderWithLocation(<Realtime user={me} />, { user: me, route: '/tickets' });
+      const sla = (action: 'warning' | 'breach', ticketId: number) => ({
+        action,
+        ticketId,
+        ticketUuid: `uuid-${ticketId}`,
+        contactName: 'Ana',
+        target: 'first_response',
+        dueAt: '2026-11-27T14:30:00.000Z',
+      });
+      act(() => {
+        fake.socket?.emit('company-3-sla', sla('warning', 7));
+        fake.socket?.emit('company-3-sla', sla('breach', 8));
+      });
+      expect(await screen.findByRole('button', { name: 'Atendimento de Ana perto do prazo' })).toBeTruthy();
+      const breach = await screen.findByRole('button', { name: 'Atendimento de Ana atrasado' });
+      await act(async () => {
+        breach.click();
+      });
+      expect(screen.getByTestId('location').textContent).toBe('/tickets/uuid-8');
+      await i18n.changeLanguage('es');
+      act(() => {
+        fake.socket?.emit('company-3-sla', sla('warning', 9));
+      });
+      expect(await screen.findByRole('button', { name: 'Atención de Ana cerca del plazo' })).toBeTruthy();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('reloads 1 s after connect_error ERR_SESSION_EXPIRED', () => {

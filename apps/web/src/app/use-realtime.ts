@@ -5,13 +5,15 @@
  * (connections cache), ticket, message and contact events, and the lists of tags, queues, quick
  * messages and contacts (create, update, delete: `features/common/live-lists`), campaigns
  * (`company-{id}-campaign`: list, report totals and progress), `company-{id}-payment`
- * (CONCLUIDA: billing queries, session due date, checkout); reloads 1 s after a
+ * (CONCLUIDA: billing queries, session due date, checkout), `company-{id}-sla` (a toast that opens
+ * the ticket: features/tickets/sla-toast); reloads 1 s after a
  * `connect_error` of ERR_SESSION_EXPIRED.
  */
 
 import { useQueryClient } from '@tanstack/react-query';
 import { RELOAD_DELAY_MS, type SessionUser, SOCKET_HEARTBEAT_MS, TOAST_ERROR_MS } from '@zapdesk/shared';
 import { useContext, useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { applyAnnouncementEvent } from '../features/announcements/use-announcements';
 import { SessionContext } from '../features/auth/session-context';
@@ -40,6 +42,7 @@ import {
   applyAppMessageEvent as applyViewMessageEvent,
 } from '../features/ticket-view/messages-cache';
 import { applyPresenceEvent } from '../features/ticket-view/presence-store';
+import { showSlaToast } from '../features/tickets/sla-toast';
 import {
   applyAppMessageEvent,
   applyContactEvent,
@@ -65,6 +68,10 @@ export function useRealtime(user: SessionUser): void {
   const sessionValue = useContext(SessionContext);
   const session = useRef(sessionValue);
   session.current = sessionValue;
+  // The service-level toast opens its ticket with the router of the moment.
+  const navigateValue = useNavigate();
+  const navigate = useRef(navigateValue);
+  navigate.current = navigateValue;
 
   useEffect(() => {
     const token = getToken();
@@ -166,6 +173,10 @@ export function useRealtime(user: SessionUser): void {
       ),
       // Campaigns: the list, and the open report's totals and progress.
       onCompanyChannel(socket, companyId, 'campaign', (payload) => applyCampaignEvent(queryClient, payload)),
+      // Service levels: sent only to the ticket's agent and the admins, so every event is for this user.
+      onCompanyChannel(socket, companyId, 'sla', (payload) =>
+        showSlaToast(payload, (path) => navigate.current(path)),
+      ),
     ];
     socket.on('connect_error', (err: Error) => {
       if (err.message === 'ERR_SESSION_EXPIRED') reloadLater();

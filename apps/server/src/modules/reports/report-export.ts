@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { ReportFigures } from '@zapdesk/shared';
+import type { ReportFigures, ReportSummary } from '@zapdesk/shared';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 
@@ -34,8 +34,17 @@ export function tableOf<T extends object>(
   };
 }
 
-/** GET /reports/summary as a table: one row per figure, the period's and the previous period's value. */
-export function summaryTable(current: ReportFigures, previous: ReportFigures): ReportTable {
+/**
+ * GET /reports/summary as a table: one row per figure, the period's and the previous period's value;
+ * then, when `sla` is given, its rows `sla.firstResponse.tracked|met|rate` and `sla.resolution.…`
+ * (docs/reports.md "Service levels"), with the current value only: the summary gives the service
+ * levels of the period's openings, not of the previous period's.
+ */
+export function summaryTable(
+  current: ReportFigures,
+  previous: ReportFigures,
+  sla?: ReportSummary['sla'],
+): ReportTable {
   const flat = (f: ReportFigures): [string, Cell][] => [
     ['from', f.from],
     ['to', f.to],
@@ -54,10 +63,22 @@ export function summaryTable(current: ReportFigures, previous: ReportFigures): R
     ...f.csat.distribution.map((d): [string, Cell] => [`csat.rate${d.rate}`, d.count]),
   ];
   const before = new Map(flat(previous));
+  const slaRows = sla
+    ? (['firstResponse', 'resolution'] as const).flatMap((target) =>
+        (['tracked', 'met', 'rate'] as const).map((stat): Cell[] => [
+          `sla.${target}.${stat}`,
+          sla[target][stat],
+          null,
+        ]),
+      )
+    : [];
   return {
     name: 'summary',
     columns: ['figure', 'current', 'previous'],
-    rows: flat(current).map(([figure, value]) => [figure, value, before.get(figure) ?? null]),
+    rows: [
+      ...flat(current).map(([figure, value]) => [figure, value, before.get(figure) ?? null]),
+      ...slaRows,
+    ],
   };
 }
 

@@ -1,3 +1,4 @@
+import type { ReportSummary } from '@zapdesk/shared';
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -583,6 +584,35 @@ describe('GET /api/reports/*', () => {
     const json = (await get(a.admin, `heatmap?${period}`)).json().cells as { opened: number }[];
     expect(sheet.getRow(2).values).toEqual([undefined, 0, 0, json[0]!.opened]);
     expect(sheet.rowCount).toBe(169);
+  });
+
+  it('exports the summary with the service-level rows of the JSON answer, in CSV and XLSX', async () => {
+    const period = 'from=2026-09-01&to=2026-10-31';
+    const json = (await get(a.admin, `summary?${period}`)).json() as ReportSummary;
+    expect(json.sla?.firstResponse.tracked).toBeGreaterThan(0);
+    const expected = (['firstResponse', 'resolution'] as const).flatMap((target) =>
+      (['tracked', 'met', 'rate'] as const).map((stat) => [`sla.${target}.${stat}`, json.sla![target][stat]]),
+    );
+    const csv = await get(a.admin, `summary?${period}&format=csv`);
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\n');
+    const slaLines = lines.filter((line) => line.startsWith('sla.'));
+    // No previous value: the row ends after the current one, as for any empty last cell.
+    expect(slaLines).toEqual(expected.map(([figure, value]) => `${figure},${value ?? ''}`));
+    expect(lines.find((line) => line.startsWith('resolved,'))).toBe(
+      `resolved,${json.current.resolved},${json.previous.resolved}`,
+    );
+
+    const sheet = await sheetOf((await get(a.admin, `summary?${period}&format=xlsx`)).rawPayload);
+    const rows: unknown[][] = [];
+    sheet.eachRow((row) => {
+      const values = row.values as unknown[];
+      if (String(values[1]).startsWith('sla.')) rows.push(values.slice(1, 3));
+    });
+    expect(rows).toEqual(expected);
   });
 
   it('keeps names that look like formulas as text in exports', async () => {

@@ -30,7 +30,7 @@ const REPORTS: Record<string, Report<z.ZodType>> = {
   summary: report({
     schema: ZReportSummary,
     compute: reportSummary,
-    table: (data) => summaryTable(data.current, data.previous),
+    table: (data) => summaryTable(data.current, data.previous, data.sla),
   }),
   agents: report({
     schema: ZAgentReport,

@@ -293,6 +293,21 @@ describe('ReportsPage', () => {
     );
   });
 
+  it('shows the SLA card from the service levels the server sends beside the figures', async () => {
+    summary = {
+      ...SUMMARY,
+      sla: {
+        firstResponse: { tracked: 5, met: 4, rate: 0.8 },
+        resolution: { tracked: 5, met: 2, rate: 0.4 },
+      },
+    };
+    renderWithProviders(<ReportsPage />, { user: admin, route: '/reports' });
+    expect((await screen.findByTestId('report-card-sla-value')).textContent).toBe('80%');
+    expect(screen.getByTestId('report-card-sla-resolution').textContent).toContain(
+      'Resolution: 40% (2 of 5)',
+    );
+  });
+
   it("says 'No data in the period.' when the period has nothing", async () => {
     summary = EMPTY_SUMMARY;
     heatmapOpened = 0;

@@ -205,7 +205,9 @@ export function isEmptyPeriod(figures: ReportFigures): boolean {
  */
 export function SummaryCards({ summary }: { summary: ReportSummary }) {
   const { t, i18n } = useTranslation();
-  const current = summary.current as FiguresWithSla;
+  // The server sends the period's service levels beside the figures (`summary.sla`).
+  const inner = summary.current as FiguresWithSla;
+  const current: FiguresWithSla = summary.sla ? { ...inner, sla: summary.sla } : inner;
   const previous = summary.previous as FiguresWithSla;
   const lang = i18n.language;
   const rates = [1, 2, 3].map((rate) => ({

@@ -70,6 +70,44 @@ describe('SettingsPage', () => {
     expect(rating.value).toBe('enabled');
   });
 
+  it('edits the number settings within their bounds, with the message in pt, en and es', async () => {
+    await i18n.changeLanguage('pt');
+    settings = [...settings, { key: 'slaWarningPercent', value: '70' }];
+    renderWithProviders(<SettingsPage />, { user: admin });
+    const percent = (await screen.findByLabelText(
+      'Aviso de prazo (% da meta de atendimento)',
+    )) as HTMLInputElement;
+    expect(percent.value).toBe('70');
+    const grace = screen.getByTestId('setting-autoAssignGraceMinutes') as HTMLInputElement;
+    expect(grace.value).toBe('5');
+
+    await userEvent.clear(percent);
+    await userEvent.type(percent, '100');
+    expect(screen.getByText('Informe um número inteiro de 1 a 99.')).toBeTruthy();
+    expect(percent.getAttribute('aria-invalid')).toBe('true');
+    await userEvent.tab();
+    expect(calls('PUT', '/api/settings/slaWarningPercent')).toHaveLength(0);
+
+    await userEvent.clear(percent);
+    await userEvent.type(percent, '90{Enter}');
+    await screen.findByText('Operação atualizada com sucesso.');
+    expect(calls('PUT', '/api/settings/slaWarningPercent')).toHaveLength(1);
+    expect(JSON.parse(String(calls('PUT', '/api/settings/slaWarningPercent')[0]![1]!.body))).toEqual({
+      key: 'slaWarningPercent',
+      value: '90',
+    });
+    await waitFor(() => expect(percent.value).toBe('90'));
+
+    await userEvent.clear(grace);
+    await userEvent.type(grace, '0');
+    await i18n.changeLanguage('en');
+    expect(await screen.findByText('Enter a whole number from 1 to 1440.')).toBeTruthy();
+    await i18n.changeLanguage('es');
+    expect(await screen.findByText('Ingrese un número entero de 1 a 1440.')).toBeTruthy();
+    await userEvent.tab();
+    expect(calls('PUT', '/api/settings/autoAssignGraceMinutes')).toHaveLength(0);
+  });
+
   it('shows the schedules tab only while scheduleType is company', async () => {
     renderWithProviders(<SettingsPage />, { user: admin });
     const scheduleType = (await screen.findByTestId('setting-scheduleType')) as HTMLSelectElement;

@@ -1,6 +1,6 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
 import { renderWithProviders } from '../../test/render';
 import { DueMark, dueStateOf } from './due-mark';
@@ -44,6 +44,28 @@ describe('DueMark', () => {
     await i18n.changeLanguage('en');
     renderWithProviders(<DueMark ticket={ticket(at(9), null)} now={now} />);
     expect(screen.getByRole('img', { name: 'Overdue: first response' })).toBeTruthy();
+  });
+
+  it('turns overdue when the due time passes while on screen', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      vi.setSystemTime(now);
+      renderWithProviders(<DueMark ticket={ticket(at(13, 30), null)} />);
+      const mark = screen.getByTestId('ticket-due-9');
+      expect(mark.getAttribute('data-overdue')).toBe('false');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(29 * 60_000);
+      });
+      expect(screen.getByTestId('ticket-due-9').getAttribute('data-overdue')).toBe('false');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(60_000);
+      });
+      expect(screen.getByRole('img', { name: 'Overdue: first response' }).getAttribute('data-overdue')).toBe(
+        'true',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows nothing without a pending due time or on a closed ticket', () => {

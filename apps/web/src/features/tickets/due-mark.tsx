@@ -1,6 +1,7 @@
 import AlarmIcon from '@mui/icons-material/Alarm';
 import type { Ticket } from '@zapdesk/shared';
 import { isValid, parseISO } from 'date-fns';
+import { useEffect, useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LazyTooltip } from '../common/lazy-tooltip';
 import { formatTicketTime } from './ticket-format';
@@ -33,20 +34,32 @@ export function dueStateOf(
   return due ? ({ ...due, overdue: due.at.getTime() <= now.getTime() } satisfies DueState) : undefined;
 }
 
+/** The longest delay setTimeout keeps (about 24.8 days); a later due time re-arms after it. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /**
  * The small due/overdue mark of a ticket list item: an alarm icon, amber while due ("Responder até
  * 14:30", the time as the list shows times: HH:mm today, dd/MM/yyyy otherwise), red once overdue
  * ("Atrasado"), with the text as its accessible name and tooltip. Nothing without a pending due time.
+ * Without a fixed `now` it reads the clock and re-renders when the due time passes while on screen.
  */
 export function DueMark({
   ticket,
-  now = new Date(),
+  now: fixedNow,
 }: {
   ticket: Pick<Ticket, 'id' | 'status' | 'firstResponseDueAt' | 'resolutionDueAt'>;
   now?: Date;
 }) {
   const { t } = useTranslation();
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const now = fixedNow ?? new Date();
   const due = dueStateOf(ticket, now);
+  const pendingAt = fixedNow || !due || due.overdue ? null : due.at.getTime();
+  useEffect(() => {
+    if (pendingAt === null) return;
+    const timer = setTimeout(rerender, Math.min(Math.max(pendingAt - Date.now(), 0), MAX_TIMER_MS));
+    return () => clearTimeout(timer);
+  }, [pendingAt]);
   if (!due) return null;
   const label = due.overdue
     ? t(`tickets.item.due.overdue.${due.target}`)

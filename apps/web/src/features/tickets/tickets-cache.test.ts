@@ -12,6 +12,7 @@ import {
   type TicketsPages,
   type TicketViewer,
   ticketsKeys,
+  toApiQuery,
   visibleTo,
 } from './tickets-cache';
 
@@ -70,6 +71,63 @@ describe('tickets cache merge', () => {
     expect(ids(client, OPEN)).toEqual([waiting.id, mine.id]);
     expect(count(client, OPEN)).toBe(2);
     expect(ids(client, CLOSED)).toEqual([]);
+  });
+
+  it('keeps a list in the due order: places by due time, never to the top, past the loaded pages left out', () => {
+    const client = new QueryClient();
+    const DUE: TicketListParams = { ...OPEN, sortBy: 'due' };
+    const due = (iso: string | null, extra: Partial<Ticket> = {}) =>
+      createTicket({ queueId: 1, firstResponseDueAt: iso, resolutionDueAt: null, ...extra });
+    const a = due('2026-11-27T13:00:00.000Z');
+    const b = due('2026-11-27T14:00:00.000Z');
+    const c = due('2026-11-27T15:00:00.000Z');
+    const none = due(null);
+    seed(
+      client,
+      DUE,
+      [
+        [a, b],
+        [c, none],
+      ],
+      4,
+    );
+
+    // A new ticket due between a and b goes there, not to the top; the count grows.
+    const d = due(null, { resolutionDueAt: '2026-11-27T13:30:00.000Z' });
+    applyTicketEvent(client, { action: 'update', ticket: d }, viewer);
+    expect(ids(client, DUE)).toEqual([a.id, d.id, b.id, c.id, none.id]);
+    expect(count(client, DUE)).toBe(5);
+
+    // A message does not move it to the top; a new due time moves it to its place.
+    applyAppMessageEvent(client, { action: 'create', message: createMessage({ ticketId: none.id }) }, viewer);
+    expect(ids(client, DUE)).toEqual([a.id, d.id, b.id, c.id, none.id]);
+    applyTicketEvent(
+      client,
+      { action: 'update', ticket: { ...a, firstResponseDueAt: '2026-11-27T14:30:00.000Z' } },
+      viewer,
+    );
+    expect(ids(client, DUE)).toEqual([d.id, b.id, a.id, c.id, none.id]);
+    expect(count(client, DUE)).toBe(5);
+    // The default order shares the plain list's cache entry; the due order asks the API for it.
+    expect(ticketsKeys.list({ ...OPEN, sortBy: 'updatedAt' })).toEqual(ticketsKeys.list(OPEN));
+    expect(toApiQuery(DUE, 1).sortBy).toBe('due');
+    expect(toApiQuery(OPEN, 1).sortBy).toBeUndefined();
+  });
+
+  it('in the due order leaves a ticket whose place is past the loaded tickets to the next page', () => {
+    const client = new QueryClient();
+    const DUE: TicketListParams = { ...OPEN, sortBy: 'due' };
+    const a = createTicket({ queueId: 1, firstResponseDueAt: '2026-11-27T13:00:00.000Z' });
+    seed(client, DUE, [[a], []], 3);
+    const later = createTicket({ queueId: 1, firstResponseDueAt: '2026-11-28T13:00:00.000Z' });
+    const read1 = read(client, DUE)!;
+    client.setQueryData(ticketsKeys.list(DUE), {
+      ...read1,
+      pages: [read1.pages[0]!, { ...read1.pages[1]!, hasMore: true }],
+    });
+    applyTicketEvent(client, { action: 'update', ticket: later }, viewer);
+    expect(ids(client, DUE)).toEqual([a.id]);
+    expect(count(client, DUE)).toBe(4);
   });
 
   it('replaces a ticket in place when it stays in its list', () => {

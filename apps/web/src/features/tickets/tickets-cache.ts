@@ -10,9 +10,13 @@
  * - ticket `delete`: removed everywhere. `updateUnread`: unreadMessages becomes 0.
  * - appMessage `create`: the ticket moves to the top with the new lastMessage and updatedAt, and one
  *   more unread message when the message is inbound and the ticket is not the open one.
+ * - A list in the due order (`sortBy: 'due'`, GET /tickets `sortBy=due`) never moves a ticket to the
+ *   top: a ticket that belongs is put at its place by due time among the loaded tickets (the server's
+ *   order: the earlier due time, none last, then id), and left out when that place is past the last
+ *   loaded ticket while more pages remain (the next page brings it).
  */
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { ChannelPayloads, SessionUser, Ticket, TicketStatus } from '@zapdesk/shared';
+import type { ChannelPayloads, SessionUser, Ticket, TicketSort, TicketStatus } from '@zapdesk/shared';
 
 /** GET /tickets answer. */
 export interface TicketsPage {
@@ -32,6 +36,8 @@ export interface TicketListParams {
   users?: number[];
   showAll?: boolean;
   withUnreadMessages?: boolean;
+  /** The order of a plain list; `updatedAt` (newest first) when absent. */
+  sortBy?: TicketSort;
 }
 
 export const ticketsKeys = {
@@ -50,6 +56,7 @@ export function normalizeParams(params: TicketListParams): TicketListParams {
   if (params.users?.length) out.users = [...params.users].sort((a, b) => a - b);
   if (params.showAll) out.showAll = true;
   if (params.withUnreadMessages) out.withUnreadMessages = true;
+  if (params.sortBy === 'due') out.sortBy = 'due';
   return out;
 }
 
@@ -169,6 +176,48 @@ export function moveToTop(data: TicketsPages | undefined, ticket: Ticket): Ticke
   return { ...data, pages: [{ ...first, tickets: [ticket, ...first.tickets], count }, ...rest] };
 }
 
+/** A ticket's place in the due order: its earlier due time (ms; Infinity without one). */
+function dueKeyOf(ticket: Ticket): number {
+  const times = [ticket.firstResponseDueAt, ticket.resolutionDueAt]
+    .map((value) => (value ? Date.parse(value) : Number.NaN))
+    .filter((time) => !Number.isNaN(time));
+  return times.length ? Math.min(...times) : Number.POSITIVE_INFINITY;
+}
+
+/** True when `a` comes before `b` in the due order (earlier due time, none last, then id). */
+function dueBefore(a: Ticket, b: Ticket): boolean {
+  const ka = dueKeyOf(a);
+  const kb = dueKeyOf(b);
+  return ka !== kb ? ka < kb : a.id < b.id;
+}
+
+/**
+ * Puts the ticket at its place in a list in the due order (removing an older copy; count +1 when
+ * new). A place past the last loaded ticket while more pages remain is left to the next page.
+ */
+export function placeByDue(data: TicketsPages | undefined, ticket: Ticket): TicketsPages | undefined {
+  if (!data?.pages.length) return data;
+  const found = data.pages.some((p) => p.tickets.some((t) => t.id === ticket.id));
+  const pages = data.pages.map((page) => ({
+    ...page,
+    tickets: page.tickets.filter((t) => t.id !== ticket.id),
+  }));
+  let placed = false;
+  for (const page of pages) {
+    const at = page.tickets.findIndex((t) => dueBefore(ticket, t));
+    if (at >= 0) {
+      page.tickets.splice(at, 0, ticket);
+      placed = true;
+      break;
+    }
+  }
+  const last = pages[pages.length - 1]!;
+  if (!placed && !last.hasMore) last.tickets.push(ticket);
+  const first = pages[0]!;
+  pages[0] = { ...first, count: found ? first.count : first.count + 1 };
+  return { ...data, pages };
+}
+
 /** The cached copy of a ticket, from any list. */
 export function findCachedTicket(queryClient: QueryClient, ticketId: number): Ticket | undefined {
   for (const [, data] of queryClient.getQueriesData<TicketsPages>({ queryKey: ticketsKeys.lists() })) {
@@ -198,6 +247,7 @@ export function upsertTicketInLists(
     const belongs = belongsTo(ticket, params, viewer);
     let next: TicketsPages | undefined;
     if (belongs === false) next = removeTicket(data, ticket.id);
+    else if (belongs === true && params.sortBy === 'due') next = placeByDue(data, ticket);
     else if (belongs === undefined)
       next = options.toTop && listed ? moveToTop(data, ticket) : replaceTicket(data, ticket);
     else if (!listed || options.toTop) next = moveToTop(data, ticket);
@@ -306,5 +356,6 @@ export function toApiQuery(params: TicketListParams, pageNumber: number) {
     users: params.users?.length ? JSON.stringify(params.users) : undefined,
     showAll: params.showAll ? 'true' : undefined,
     withUnreadMessages: params.withUnreadMessages ? 'true' : undefined,
+    sortBy: params.sortBy === 'due' ? 'due' : undefined,
   };
 }

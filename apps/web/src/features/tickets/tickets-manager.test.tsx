@@ -2,6 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import i18n from '../../lib/i18n';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -74,6 +75,31 @@ describe('TicketsManager', { timeout: 15_000 }, () => {
     });
     await waitFor(() => expect(screen.getByTestId('tickets-count-assigned').textContent).toBe('13'));
     expect(screen.getByTestId('tickets-count-pending').textContent).toBe('1');
+  });
+
+  it('orders the open tab by the nearest due time on request (sortBy=due), in pt', async () => {
+    await i18n.changeLanguage('pt');
+    try {
+      renderManager();
+      const sort = (await screen.findByRole('combobox', { name: 'Ordem da lista' })) as HTMLSelectElement;
+      expect([...sort.options].map((o) => o.text)).toEqual(['Mais recentes', 'Prazo mais próximo']);
+      await waitFor(() => expect(ticketCalls().length).toBeGreaterThan(0));
+      expect(ticketCalls().every((url) => url.searchParams.get('sortBy') === null)).toBe(true);
+      await userEvent.selectOptions(sort, 'due');
+      await waitFor(() =>
+        expect(
+          ticketCalls()
+            .filter((url) => url.searchParams.get('sortBy') === 'due')
+            .map((url) => url.searchParams.get('status'))
+            .sort(),
+        ).toEqual(['open', 'pending']),
+      );
+      expect(await screen.findByTestId(`ticket-item-${openTickets[0]?.id}`)).toBeTruthy();
+      await userEvent.click(screen.getByTestId('tickets-tab-closed'));
+      expect(screen.queryByTestId('tickets-sort')).toBeNull();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('shows the show-all switch to admins and sends showAll', async () => {

@@ -3,8 +3,8 @@ import CheckBoxIcon from '@mui/icons-material/CheckBox';
 import MoveToInboxIcon from '@mui/icons-material/MoveToInbox';
 import SearchIcon from '@mui/icons-material/Search';
 import { Badge, Box, Button, Paper, Stack } from '@mui/material';
-import { can, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { can, SEARCH_DEBOUNCE_MS, type TicketSort } from '@zapdesk/shared';
+import { type ChangeEvent, lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useCurrentUser } from '../auth/session-context';
@@ -57,6 +57,7 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
   const [tab, setTab] = useState<ManagerTab>('open');
   const [subTab, setSubTab] = useState<OpenSubTab>('open');
   const [showAll, setShowAll] = useState(false);
+  const [sortBy, setSortBy] = useState<TicketSort>('updatedAt');
   const [newTicket, setNewTicket] = useState(false);
   const queueOptions = useQueueFilterOptions(me);
   const [selectedQueues, setSelectedQueues] = useSelectedQueues(me);
@@ -72,8 +73,9 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
     [selectedQueues, queueOptions],
   );
   const base: TicketListParams = { queueIds, showAll: canShowAll && showAll };
-  const openParams: TicketListParams = { ...base, status: 'open' };
-  const pendingParams: TicketListParams = { ...base, status: 'pending' };
+  // The order applies to the open tab's lists (closed tickets have no due times; a search keeps its own).
+  const openParams: TicketListParams = { ...base, status: 'open', sortBy };
+  const pendingParams: TicketListParams = { ...base, status: 'pending', sortBy };
   const closedParams: TicketListParams = { ...base, status: 'closed' };
   // The search tab looks through every ticket its user may open: for admins that is all of them
   // (core section 6), otherwise the users filter could only find the admin's own tickets.
@@ -151,6 +153,31 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
             </Button>
             {canShowAll && (
               <ShowAllSwitch label={t('tickets.manager.showAll')} checked={showAll} onChange={setShowAll} />
+            )}
+            {tab === 'open' && (
+              <Box
+                component="select"
+                aria-label={t('tickets.manager.sort.label')}
+                value={sortBy}
+                onChange={(event: ChangeEvent<HTMLSelectElement>) =>
+                  setSortBy(event.target.value as TicketSort)
+                }
+                data-testid="tickets-sort"
+                sx={{
+                  font: 'inherit',
+                  fontSize: '0.875rem',
+                  height: 32,
+                  px: 1,
+                  borderRadius: 1,
+                  border: 1,
+                  borderColor: 'divider',
+                  bgcolor: 'background.paper',
+                  color: 'text.primary',
+                }}
+              >
+                <option value="updatedAt">{t('tickets.manager.sort.updatedAt')}</option>
+                <option value="due">{t('tickets.manager.sort.due')}</option>
+              </Box>
             )}
             <Box sx={{ flex: 1 }} />
           </>
