@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.js';
-import { bearer, createTenantPair, TEST_PASSWORD, type TenantFixture, tokenFor } from '../test/factories.js';
+import { bearer, createTenantPair, login, type TenantFixture, tokenFor } from '../test/factories.js';
 import { collectUntilMarker, listenLocally } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
@@ -102,22 +102,14 @@ describe('company rooms', () => {
   });
 
   it('a new login of the same user sends the auth event to its older sessions only', async () => {
-    const first = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: a.agent.email, password: TEST_PASSWORD },
-    });
+    const first = await login(t.app, a.agent.email);
     const older = open({ query: { token: first.json().token } });
     const colleague = open({ query: { token: a.admin.token } });
     await Promise.all([connected(older), connected(colleague)]);
     const channel = companyChannel(a.companyId, 'auth');
     const gotOlder = collect(older, channel);
     const gotColleague = collect(colleague, channel);
-    const second = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: a.agent.email, password: TEST_PASSWORD },
-    });
+    const second = await login(t.app, a.agent.email);
     const newer = open({ query: { token: second.json().token } });
     await connected(newer);
     const gotNewer = collect(newer, channel, 100);

@@ -25,6 +25,15 @@ export const CRM_CUSTOMER = {
   country: 'BR',
 };
 
+/** The billing address fields of a CRM invoice body (POST /crm-create-invoice), all filled in. */
+export const CRM_BILLING_ADDRESS = {
+  billing_street: 'Rua A, 1',
+  billing_city: 'São Paulo',
+  billing_state: 'SP',
+  billing_zip: '01001-000',
+  billing_country: 'BR',
+};
+
 /** Registers the file's opening (fake CRM, then the app) and closing (app, then CRM) hooks. */
 export function useCrmSuite(): void {
   beforeAll(async () => {

@@ -253,3 +253,20 @@ export const injectAs =
   (app: () => FastifyInstance) =>
   (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
     app().inject({ method, url, headers: bearer(user), payload });
+
+/**
+ * Logs in through `POST /api/auth/login` with `email` and `password` (the factories' one by
+ * default), from `remoteAddress` when given; the raw response (200 with the token, or the refusal).
+ */
+export const login = (
+  app: FastifyInstance,
+  email: string,
+  password = TEST_PASSWORD,
+  remoteAddress?: string,
+) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password },
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });

@@ -15,6 +15,7 @@ import {
   createQueue,
   createUser,
   customerNumber,
+  login,
   type TestUser,
 } from '../../test/factories.js';
 import { createServerDatabase } from '../../test/test-app.js';
@@ -290,14 +291,10 @@ describe('auth guard cache', () => {
     const [a] = nodes;
     const companyId = await createCompany(a.app);
     await createUser(a.app, companyId, { email: `cache-${crypto.randomUUID()}@example.test` });
-    const login = await a.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: (await createUser(a.app, companyId)).email, password: 'secret-123' },
-    });
-    expect(login.statusCode).toBe(200);
-    const token = (login.json() as { token: string }).token;
-    const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const session = await login(a.app, (await createUser(a.app, companyId)).email);
+    expect(session.statusCode).toBe(200);
+    const token = (session.json() as { token: string }).token;
+    const cookie = session.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     await waitBypassOver();
     const me = () =>
       a.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });

@@ -7,20 +7,12 @@ import { PROVIDER_MESSAGE_MAX, subscriptionState } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { companies, invoices, plans } from '../../db/schema/index.js';
-import { CRM_CUSTOMER, call, crm, t, useCrmSuite } from '../../test/crm-suite.js';
+import { CRM_BILLING_ADDRESS, CRM_CUSTOMER, call, crm, t, useCrmSuite } from '../../test/crm-suite.js';
 import { createTenant, type TenantFixture } from '../../test/factories.js';
 import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
 
 let basic: { id: number; name: string; value: number };
 let full: { id: number; name: string; value: number };
-
-const billing = {
-  billing_street: 'Rua A, 1',
-  billing_city: 'São Paulo',
-  billing_state: 'SP',
-  billing_zip: '01001-000',
-  billing_country: 'BR',
-};
 
 useCrmSuite();
 beforeAll(async () => {
@@ -52,7 +44,10 @@ describe('changing plan or period of a subscribed company', () => {
       provider: 'crm',
       paidAt: new Date(),
     });
-    const first = await call(c, 'POST', '/api/crm-create-invoice', { planId: basic.id, ...billing });
+    const first = await call(c, 'POST', '/api/crm-create-invoice', {
+      planId: basic.id,
+      ...CRM_BILLING_ADDRESS,
+    });
     expect(first.statusCode).toBe(200);
     const openId = first.json().invoiceId as number;
     const crmInvoice = crm.crmInvoices.at(-1)!;
@@ -115,7 +110,10 @@ describe('changing plan or period of a subscribed company', () => {
 
   it('creates the invoice at the CRM again when the CRM no longer has the open one', async () => {
     const c = await crmCompany();
-    const first = await call(c, 'POST', '/api/crm-create-invoice', { planId: basic.id, ...billing });
+    const first = await call(c, 'POST', '/api/crm-create-invoice', {
+      planId: basic.id,
+      ...CRM_BILLING_ADDRESS,
+    });
     crm.crmInvoices.pop();
     const before = crm.crmInvoices.length;
     const res = await call(c, 'PUT', '/api/crm-update-invoice', {
@@ -135,14 +133,20 @@ describe('the CRM messages reach the user', () => {
       status: 404,
       body: { status: false, message: '<p>The Client field is required.</p>\n<script>x</script>' },
     };
-    const res = await call(c, 'POST', '/api/crm-create-invoice', { planId: basic.id, ...billing });
+    const res = await call(c, 'POST', '/api/crm-create-invoice', {
+      planId: basic.id,
+      ...CRM_BILLING_ADDRESS,
+    });
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({
       error: 'ERR_CRM_CREATE_INVOICE',
       message: 'The Client field is required. x',
     });
     crm.nextWrite = { status: 400, body: { status: false, message: 'é'.repeat(2000) } };
-    const long = await call(c, 'POST', '/api/crm-create-invoice', { planId: basic.id, ...billing });
+    const long = await call(c, 'POST', '/api/crm-create-invoice', {
+      planId: basic.id,
+      ...CRM_BILLING_ADDRESS,
+    });
     expect(long.json().message.length).toBe(PROVIDER_MESSAGE_MAX);
     // Nothing was kept locally for a refused invoice.
     const rows = await t.app.ctx.db.select().from(invoices).where(eq(invoices.companyId, c.companyId));
@@ -152,7 +156,10 @@ describe('the CRM messages reach the user', () => {
   it('an unreachable invoice API answers ERR_CRM_INVOICE_API', async () => {
     const c = await crmCompany();
     crm.nextWrite = 'down';
-    const res = await call(c, 'POST', '/api/crm-create-invoice', { planId: basic.id, ...billing });
+    const res = await call(c, 'POST', '/api/crm-create-invoice', {
+      planId: basic.id,
+      ...CRM_BILLING_ADDRESS,
+    });
     expect(res.statusCode).toBe(502);
     expect(res.json()).toEqual({ error: 'ERR_CRM_INVOICE_API' });
   });
@@ -175,7 +182,10 @@ describe('the CRM messages reach the user', () => {
 
   it('a refused update answers ERR_CRM_UPDATE_INVOICE and keeps the open invoice as it was', async () => {
     const c = await crmCompany();
-    const first = await call(c, 'POST', '/api/crm-create-invoice', { planId: basic.id, ...billing });
+    const first = await call(c, 'POST', '/api/crm-create-invoice', {
+      planId: basic.id,
+      ...CRM_BILLING_ADDRESS,
+    });
     crm.nextWrite = { status: 400, body: { status: false, message: 'Invoice number exists' } };
     const res = await call(c, 'PUT', '/api/crm-update-invoice', {
       invoiceData: { status: 'open', planId: full.id, period: 'ANUAL' },
@@ -191,7 +201,10 @@ describe('the CRM messages reach the user', () => {
       throw new Error('database gone');
     });
     try {
-      const res = await call(c, 'POST', '/api/crm-create-invoice', { planId: basic.id, ...billing });
+      const res = await call(c, 'POST', '/api/crm-create-invoice', {
+        planId: basic.id,
+        ...CRM_BILLING_ADDRESS,
+      });
       expect(res.statusCode).toBe(500);
       expect(res.json()).toEqual({
         error: 'ERR_CRM_INVOICE_NOT_SAVED',

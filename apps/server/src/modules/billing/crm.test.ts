@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { companies, plans } from '../../db/schema/index.js';
-import { CRM_CUSTOMER, call, crm, t, useCrmSuite } from '../../test/crm-suite.js';
+import { CRM_BILLING_ADDRESS, CRM_CUSTOMER, call, crm, t, useCrmSuite } from '../../test/crm-suite.js';
 import { bearer, createTenant, type TenantFixture } from '../../test/factories.js';
 import type { FakeCrm } from '../../test/fake-crm.js';
 import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
@@ -67,11 +67,7 @@ describe('CRM calls (Perfex)', () => {
     const res = await call(a, 'POST', '/api/crm-create-invoice', {
       planId,
       period: 'ANUAL',
-      billing_street: 'Rua A, 1',
-      billing_city: 'São Paulo',
-      billing_state: 'SP',
-      billing_zip: '01001-000',
-      billing_country: 'BR',
+      ...CRM_BILLING_ADDRESS,
     });
     expect(res.statusCode).toBe(200);
     const sent = crmInvoices[0]!.form;
@@ -101,11 +97,7 @@ describe('CRM calls (Perfex)', () => {
     const billing = {
       planId,
       period: 'MENSAL',
-      billing_street: 'Rua A, 1',
-      billing_city: 'São Paulo',
-      billing_state: 'SP',
-      billing_zip: '01001-000',
-      billing_country: 'BR',
+      ...CRM_BILLING_ADDRESS,
     };
     const first = await call(a, 'POST', '/api/crm-create-invoice', billing);
     expect(first.statusCode).toBe(200);
@@ -151,11 +143,7 @@ describe('CRM calls (Perfex)', () => {
   it('cancelling a CRM invoice from the invoices page also deletes it at the CRM', async () => {
     const res = await call(a, 'POST', '/api/crm-create-invoice', {
       planId,
-      billing_street: 'Rua A, 1',
-      billing_city: 'São Paulo',
-      billing_state: 'SP',
-      billing_zip: '01001-000',
-      billing_country: 'BR',
+      ...CRM_BILLING_ADDRESS,
     });
     const crmId = crmInvoices.at(-1)!.id;
     const cancelled = await call(a, 'POST', `/api/invoices/${res.json().invoiceId}/cancel`);
@@ -190,11 +178,7 @@ describe('CRM calls (Perfex)', () => {
     const billing = {
       planId,
       clientid: victimId,
-      billing_street: 'Rua A, 1',
-      billing_city: 'São Paulo',
-      billing_state: 'SP',
-      billing_zip: '01001-000',
-      billing_country: 'BR',
+      ...CRM_BILLING_ADDRESS,
     };
     const invoice = await call(attacker, 'POST', '/api/crm-create-invoice', billing);
     expect(invoice.statusCode).toBe(400);

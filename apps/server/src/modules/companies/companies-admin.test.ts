@@ -15,6 +15,7 @@ import {
   createUser,
   customerNumber,
   injectMessage,
+  login,
   setDueDate,
   type TenantFixture,
   type TestUser,
@@ -93,13 +94,9 @@ describe('companies administration', () => {
       dueDate: '2031-01-15T00:00:00.000Z',
       userCount: 1,
     });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email, password: 'senha1' },
-    });
-    expect(login.statusCode).toBe(200);
-    expect(login.json().user.companyId).toBe(company.id);
+    const session = await login(t.app, email, 'senha1');
+    expect(session.statusCode).toBe(200);
+    expect(session.json().user.companyId).toBe(company.id);
     const page = (await as(root, 'GET', '/api/companies?searchParam=padaria')).json();
     expect(page.companies.map((c: { id: number }) => c.id)).toEqual([company.id]);
     expect(page).toMatchObject({ count: 1, hasMore: false });

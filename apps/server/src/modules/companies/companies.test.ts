@@ -2,7 +2,7 @@ import { FREE_TRIAL_PLAN_NAME, ZCompany, ZListPlanResponse } from '@zapdesk/shar
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, plans, settings, users } from '../../db/schema/index.js';
-import { bearer, createTenant, createUser } from '../../test/factories.js';
+import { bearer, createTenant, createUser, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -45,12 +45,8 @@ describe('POST /api/companies/cadastro', () => {
       .from(settings)
       .where(eq(settings.companyId, companyId));
     expect(companySettings.length).toBeGreaterThan(5);
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: 'ana@loja.test', password: 'abcde' },
-    });
-    expect(login.statusCode).toBe(200);
+    const session = await login(t.app, 'ana@loja.test', 'abcde');
+    expect(session.statusCode).toBe(200);
   });
 
   it('validates name, e-mail, password and phone, naming the field', async () => {

@@ -11,7 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordResets, users } from '../../db/schema/index.js';
 import { outboxDir } from '../../lib/mailer.js';
-import { bearer, createCompany, createUser, TEST_PASSWORD } from '../../test/factories.js';
+import { bearer, createCompany, createUser, login, TEST_PASSWORD } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { redactSecretUrl } from './routes.js';
 
@@ -75,9 +75,6 @@ const post = (
     ...(options.payload ? { payload: options.payload } : {}),
   });
 
-const login = (email: string, password: string) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
-
 /** Asks for a code and answers it as the mail carried it. */
 async function requestCode(email: string, headers?: Record<string, string>): Promise<string> {
   const before = inbox.length;
@@ -118,8 +115,8 @@ describe('POST /api/forgetpassword then /api/resetpasswords', () => {
     expect(stored!.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(30 * 60_000 + 5000);
 
     expect((await reset(user.email, code, 'NovaSenha1')).statusCode).toBe(200);
-    expect((await login(user.email, 'NovaSenha1')).statusCode).toBe(200);
-    expect((await login(user.email, TEST_PASSWORD)).statusCode).toBe(401);
+    expect((await login(t.app, user.email, 'NovaSenha1')).statusCode).toBe(200);
+    expect((await login(t.app, user.email, TEST_PASSWORD)).statusCode).toBe(401);
     // The session that was open before the reset has ended.
     expect(
       (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(user) })).statusCode,
@@ -129,8 +126,8 @@ describe('POST /api/forgetpassword then /api/resetpasswords', () => {
     const again = await reset(user.email, code, 'OutraSenha2');
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ error: 'ERR_INVALID_RESET_CODE' });
-    expect((await login(user.email, 'OutraSenha2')).statusCode).toBe(401);
-    expect((await login(user.email, 'NovaSenha1')).statusCode).toBe(200);
+    expect((await login(t.app, user.email, 'OutraSenha2')).statusCode).toBe(401);
+    expect((await login(t.app, user.email, 'NovaSenha1')).statusCode).toBe(200);
   });
 
   it('refuses a wrong, expired, superseded or unknown code with one error and keeps the password', async () => {
@@ -147,7 +144,7 @@ describe('POST /api/forgetpassword then /api/resetpasswords', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error: 'ERR_INVALID_RESET_CODE' });
     }
-    expect((await login(user.email, TEST_PASSWORD)).statusCode).toBe(200);
+    expect((await login(t.app, user.email, TEST_PASSWORD)).statusCode).toBe(200);
     // Positive control: the live code still works after wrong tries.
     expect((await reset(user.email, code, 'NovaSenha1')).statusCode).toBe(200);
 
@@ -157,7 +154,7 @@ describe('POST /api/forgetpassword then /api/resetpasswords', () => {
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(passwordResets.userId, user.id));
     expect((await reset(user.email, late, 'Expirada3')).json()).toEqual({ error: 'ERR_INVALID_RESET_CODE' });
-    expect((await login(user.email, 'NovaSenha1')).statusCode).toBe(200);
+    expect((await login(t.app, user.email, 'NovaSenha1')).statusCode).toBe(200);
   });
 
   it('kills a code after five wrong tries', async () => {
@@ -166,7 +163,7 @@ describe('POST /api/forgetpassword then /api/resetpasswords', () => {
     const wrong = code === '00000000' ? '11111111' : '00000000';
     for (let i = 0; i < 5; i++) expect((await reset(user.email, wrong, 'NovaSenha1')).statusCode).toBe(400);
     expect((await reset(user.email, code, 'NovaSenha1')).json()).toEqual({ error: 'ERR_INVALID_RESET_CODE' });
-    expect((await login(user.email, TEST_PASSWORD)).statusCode).toBe(200);
+    expect((await login(t.app, user.email, TEST_PASSWORD)).statusCode).toBe(200);
   });
 
   it('applies the new-password rules and keeps the code for a valid try', async () => {
@@ -189,7 +186,7 @@ describe('POST /api/forgetpassword then /api/resetpasswords', () => {
       payload: { email: user.email.toUpperCase(), token: code, password: 'Corpo123' },
     });
     expect(res.statusCode).toBe(200);
-    expect((await login(user.email, 'Corpo123')).statusCode).toBe(200);
+    expect((await login(t.app, user.email, 'Corpo123')).statusCode).toBe(200);
   });
 
   it('answers 404 for an unknown e-mail (the client says so) and sends nothing', async () => {

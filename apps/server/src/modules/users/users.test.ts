@@ -9,6 +9,7 @@ import {
   createSimulatorConnection,
   createTenant,
   createUser,
+  login,
   TEST_PASSWORD,
 } from '../../test/factories.js';
 import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
@@ -105,12 +106,8 @@ describe('POST /api/users', () => {
     const [row] = await t.app.ctx.db.select().from(users).where(eq(users.id, user.id));
     expect(row?.passwordHash.startsWith('$argon2id$')).toBe(true);
     expect(row?.companyId).toBe(companyId);
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: user.email, password: 'abcde' },
-    });
-    expect(login.statusCode).toBe(200);
+    const session = await login(t.app, user.email, 'abcde');
+    expect(session.statusCode).toBe(200);
   });
 
   it('validates with the spec messages and names the field', async () => {
@@ -208,12 +205,8 @@ describe('PUT /api/users/:id', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ profile: 'admin', allTicket: 'enabled', queues: [{ id: queue2 }] });
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: agent.email, password: 'newpass' },
-    });
-    expect(login.statusCode).toBe(200);
+    const session = await login(t.app, agent.email, 'newpass');
+    expect(session.statusCode).toBe(200);
   });
 
   it('lets a user edit its own name, e-mail and password but not raise its profile or touch others', async () => {
@@ -221,14 +214,10 @@ describe('PUT /api/users/:id', () => {
     const own = await inject('PUT', `/api/users/${agent.id}`, agent, { name: 'Novo Nome', password: '' });
     expect(own.statusCode).toBe(200);
     expect(own.json().name).toBe('Novo Nome');
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: agent.email, password: TEST_PASSWORD },
-    });
-    expect(login.statusCode).toBe(200);
+    const session = await login(t.app, agent.email);
+    expect(session.statusCode).toBe(200);
     // The sign-in ended the agent's earlier session: go on with the new one.
-    const signedIn = { ...agent, token: login.json().token as string };
+    const signedIn = { ...agent, token: session.json().token as string };
     for (const body of [
       { profile: 'admin' },
       { queueIds: [] },

@@ -3,29 +3,22 @@ import type { ConnectionState, Whatsapp } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyWhatsappEvent, connectionsKeys } from '../../features/connections/connections-cache';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { SideMenu } from './side-menu';
 
 describe('connections menu badge', () => {
   let connections: Whatsapp[];
-  let fetchMock: ReturnType<typeof vi.fn>;
   const admin = createSessionUser({ profile: 'admin' });
 
+  const fetchMock = stubFetch(({ url }) =>
+    url.startsWith('/api/whatsapp?') ? json(200, connections) : json(404, { error: 'ERR_NOT_FOUND' }),
+  );
   beforeEach(() => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     connections = [];
-    fetchMock = vi.fn(async (input: RequestInfo | URL) =>
-      String(input).startsWith('/api/whatsapp?')
-        ? json(200, connections)
-        : json(404, { error: 'ERR_NOT_FOUND' }),
-    );
-    vi.stubGlobal('fetch', fetchMock);
   });
-  afterEach(() => {
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
-  });
+  afterEach(() => vi.useRealTimers());
 
   const listCalls = () => fetchMock.mock.calls.filter(([url]) => String(url).startsWith('/api/whatsapp?'));
 

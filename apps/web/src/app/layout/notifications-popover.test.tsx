@@ -1,10 +1,10 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMessage, createTicket } from '../../features/tickets/test-fixtures';
 import { applyAppMessageEvent, viewerOf } from '../../features/tickets/tickets-cache';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithLocation } from '../../test/render';
 import { scrollBoxTo, stubAllBoxHeights } from '../../test/scroll';
 import { NotificationsPopover } from './notifications-popover';
@@ -21,21 +21,15 @@ describe('NotificationsPopover', () => {
   });
   const pending = createTicket({ status: 'pending', queueId: 1 });
   const unreadPending = createTicket({ status: 'pending', queueId: null, userId: null, unreadMessages: 1 });
-  let fetchMock: ReturnType<typeof vi.fn>;
-
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-      const url = new URL(String(input), 'http://localhost');
-      if (url.searchParams.get('withUnreadMessages') === 'true')
-        return json(200, { tickets: [unread, unreadPending], hasMore: false, count: 2 });
-      if (url.searchParams.get('status') === 'pending')
-        return json(200, { tickets: [pending], hasMore: false, count: 1 });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url: path }) => {
+    const url = new URL(path, 'http://localhost');
+    if (url.searchParams.get('withUnreadMessages') === 'true')
+      return json(200, { tickets: [unread, unreadPending], hasMore: false, count: 2 });
+    if (url.searchParams.get('status') === 'pending')
+      return json(200, { tickets: [pending], hasMore: false, count: 1 });
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
   afterEach(() => {
-    vi.unstubAllGlobals();
     vi.mocked(playNotificationSound).mockClear();
   });
 

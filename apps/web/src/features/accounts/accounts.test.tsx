@@ -4,7 +4,7 @@ import { type CompanyRow, DEFAULT_SETTINGS, dueDateColour, type Plan } from '@za
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { SettingsPage } from '../settings/settings-page';
 
@@ -57,43 +57,39 @@ describe('dueDateColour (document 3 section 9)', () => {
 });
 
 describe('settings: companies and plans tabs (super user)', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let companies: CompanyRow[];
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url === '/api/settings')
+      return json(
+        200,
+        Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({ key, value })),
+      );
+    if (url === '/api/companies/list') return json(200, companies);
+    if (url === '/api/plans/all') return json(200, [plan]);
+    const extend = url.match(/^\/api\/companies\/(\d+)\/extend$/);
+    if (extend && method === 'POST') {
+      const id = Number(extend[1]);
+      companies = companies.map((c) =>
+        c.id === id ? { ...c, dueDate: new Date(Date.now() + 40 * DAY).toISOString() } : c,
+      );
+      return json(
+        200,
+        companies.find((c) => c.id === id),
+      );
+    }
+    if (url === '/api/companies' && method === 'POST')
+      return json(201, { ...company(20, 30), ...JSON.parse(String(init?.body)) });
+    if (url === '/api/companies/11' && method === 'PUT')
+      return json(200, { ...company(11, 30), ...JSON.parse(String(init?.body)) });
+    if (url === '/api/plans/1' && method === 'DELETE')
+      return json(409, { error: 'ERR_PLAN_IN_USE', companies: 4 });
+    if (url === '/api/plans' && method === 'POST')
+      return json(201, { ...plan, ...JSON.parse(String(init?.body)), id: 2 });
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(async () => {
     await i18n.changeLanguage('pt');
     companies = [company(11, 30), company(12, 5), company(13, 2), company(14, -10)];
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url === '/api/settings')
-        return json(
-          200,
-          Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({ key, value })),
-        );
-      if (url === '/api/companies/list') return json(200, companies);
-      if (url === '/api/plans/all') return json(200, [plan]);
-      const extend = url.match(/^\/api\/companies\/(\d+)\/extend$/);
-      if (extend && method === 'POST') {
-        const id = Number(extend[1]);
-        companies = companies.map((c) =>
-          c.id === id ? { ...c, dueDate: new Date(Date.now() + 40 * DAY).toISOString() } : c,
-        );
-        return json(
-          200,
-          companies.find((c) => c.id === id),
-        );
-      }
-      if (url === '/api/companies' && method === 'POST')
-        return json(201, { ...company(20, 30), ...JSON.parse(String(init?.body)) });
-      if (url === '/api/companies/11' && method === 'PUT')
-        return json(200, { ...company(11, 30), ...JSON.parse(String(init?.body)) });
-      if (url === '/api/plans/1' && method === 'DELETE')
-        return json(409, { error: 'ERR_PLAN_IN_USE', companies: 4 });
-      if (url === '/api/plans' && method === 'POST')
-        return json(201, { ...plan, ...JSON.parse(String(init?.body)), id: 2 });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
   afterEach(async () => {
     vi.unstubAllGlobals();

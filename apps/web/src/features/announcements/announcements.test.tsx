@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { scrollBoxTo, stubAllBoxHeights } from '../../test/scroll';
 import { isAcceptedAnnouncementImage } from './announcement-modal';
@@ -25,21 +25,16 @@ const record = (overrides = {}) => ({
 
 describe('announcements', () => {
   let records: ReturnType<typeof record>[];
-  let fetchMock: ReturnType<typeof vi.fn>;
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/announcements?')) return json(200, { records, hasMore: false });
+    if (url === '/api/announcements' && method === 'POST')
+      return json(201, record({ id: 3, ...JSON.parse(String(init?.body)) }));
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     localStorage.clear();
     records = [record(), record({ id: 2, title: 'Novidade', priority: 3 })];
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/announcements?')) return json(200, { records, hasMore: false });
-      if (url === '/api/announcements' && method === 'POST')
-        return json(201, record({ id: 3, ...JSON.parse(String(init?.body)) }));
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('the top bar counts unread announcements; opening lists them and clears the count for next time', async () => {
     const user = userEvent.setup();

@@ -3,28 +3,25 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ForgotPasswordPage } from './forgot-password-page';
 
 describe('ForgotPasswordPage (/forgetpsw)', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
+  const fetchMock = stubFetch(({ url, init }) => {
+    const body = JSON.parse(String(init?.body ?? '{}'));
+    if (url === '/api/forgetpassword')
+      return body.email === 'ana@loja.com'
+        ? json(200, { status: 'ok' })
+        : json(404, { error: 'ERR_NO_USER_FOUND' });
+    if (url === '/api/resetpasswords')
+      return body.token === '12345678'
+        ? json(200, { status: 'ok' })
+        : json(400, { error: 'ERR_INVALID_RESET_CODE' });
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(async () => {
     await i18n.changeLanguage('pt');
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const body = JSON.parse(String(init?.body ?? '{}'));
-      if (url === '/api/forgetpassword')
-        return body.email === 'ana@loja.com'
-          ? json(200, { status: 'ok' })
-          : json(404, { error: 'ERR_NO_USER_FOUND' });
-      if (url === '/api/resetpasswords')
-        return body.token === '12345678'
-          ? json(200, { status: 'ok' })
-          : json(400, { error: 'ERR_INVALID_RESET_CODE' });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
   afterEach(async () => {
     vi.unstubAllGlobals();

@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { IntegrationModal } from './integration-modal';
 import { PromptsPage } from './prompts-page';
@@ -30,46 +30,40 @@ const integration = (id: number, type: string, name: string) => ({
 });
 
 describe('prompts and queue integrations pages', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   const withPlan = createSessionUser({ profile: 'admin' }, { useOpenAi: true, useIntegrations: true });
   const withoutPlan = createSessionUser({ profile: 'admin' }, { useOpenAi: false, useIntegrations: false });
 
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url === '/api/prompt')
-        return json(200, {
-          prompts: [
-            {
-              id: 1,
-              name: 'Assistente Azul',
-              prompt: 'x'.repeat(60),
-              model: 'gpt-4o-mini',
-              maxTokens: 150,
-              temperature: 1,
-              maxMessages: 10,
-              apiKey: 'sk-…1234',
-              queueId: 2,
-              queue: { id: 2, name: 'Suporte' },
-            },
-          ],
-        });
-      if (url.startsWith('/api/queueIntegration/?')) {
-        const page = new URL(url, 'http://x').searchParams.get('pageNumber');
-        return json(200, {
-          queueIntegrations:
-            page === '1' ? [integration(7, 'typebot', 'Typebot Loja')] : [integration(8, 'n8n', 'Fluxo n8n')],
-          count: 2,
-          hasMore: page === '1',
-        });
-      }
-      if (url === '/api/queueIntegration/testSession' && init?.method === 'POST')
-        return json(200, { ok: true, replies: ['Olá! Eu sou o bot.'] });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url, method }) => {
+    if (url === '/api/prompt')
+      return json(200, {
+        prompts: [
+          {
+            id: 1,
+            name: 'Assistente Azul',
+            prompt: 'x'.repeat(60),
+            model: 'gpt-4o-mini',
+            maxTokens: 150,
+            temperature: 1,
+            maxMessages: 10,
+            apiKey: 'sk-…1234',
+            queueId: 2,
+            queue: { id: 2, name: 'Suporte' },
+          },
+        ],
+      });
+    if (url.startsWith('/api/queueIntegration/?')) {
+      const page = new URL(url, 'http://x').searchParams.get('pageNumber');
+      return json(200, {
+        queueIntegrations:
+          page === '1' ? [integration(7, 'typebot', 'Typebot Loja')] : [integration(8, 'n8n', 'Fluxo n8n')],
+        count: 2,
+        hasMore: page === '1',
+      });
+    }
+    if (url === '/api/queueIntegration/testSession' && method === 'POST')
+      return json(200, { ok: true, replies: ['Olá! Eu sou o bot.'] });
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('lists prompts with name, queue and max tokens', async () => {
     renderWithProviders(<PromptsPage />, { user: withPlan, route: '/prompts' });

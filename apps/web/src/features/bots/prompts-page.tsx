@@ -42,16 +42,12 @@ function PromptsList() {
     >
       <DataTable
         testId="prompts-table"
-        head={
-          <>
-            <TableCell>{t('bots.prompts.name')}</TableCell>
-            <TableCell>{t('bots.prompts.queue')}</TableCell>
-            <TableCell align="center">{t('bots.prompts.maxTokens')}</TableCell>
-            <TableCell width={120} align="center">
-              {t('bots.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { label: t('bots.prompts.name') },
+          { label: t('bots.prompts.queue') },
+          { label: t('bots.prompts.maxTokens'), align: 'center' },
+          { label: t('bots.actions'), width: 120, align: 'center' },
+        ]}
       >
         {(list.data ?? []).map((prompt) => (
           <TableRow key={prompt.id} hover data-testid={`prompt-row-${prompt.id}`}>

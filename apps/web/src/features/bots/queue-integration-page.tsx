@@ -51,16 +51,12 @@ function IntegrationsList() {
       <DataTable
         testId="integrations-table"
         pages={list}
-        head={
-          <>
-            <TableCell width={60} />
-            <TableCell width={80}>{t('bots.integrations.id')}</TableCell>
-            <TableCell>{t('bots.integrations.fields.name')}</TableCell>
-            <TableCell width={120} align="center">
-              {t('bots.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { width: 60 },
+          { label: t('bots.integrations.id'), width: 80 },
+          { label: t('bots.integrations.fields.name') },
+          { label: t('bots.actions'), width: 120, align: 'center' },
+        ]}
       >
         {rows.map((row) => (
           <TableRow key={row.id} hover data-testid={`integration-row-${row.id}`}>

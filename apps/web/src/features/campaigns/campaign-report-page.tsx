@@ -168,15 +168,13 @@ function CampaignReport({ id }: { id: number }) {
       <DataTable
         testId="campaign-report-table"
         pages={shippings}
-        head={
-          <>
-            <TableCell>{t('campaigns.report.table.name')}</TableCell>
-            <TableCell>{t('campaigns.report.table.number')}</TableCell>
-            <TableCell align="center">{t('campaigns.report.table.status')}</TableCell>
-            <TableCell align="center">{t('campaigns.report.table.deliveredAt')}</TableCell>
-            <TableCell align="center">{t('campaigns.report.table.confirmedAt')}</TableCell>
-          </>
-        }
+        columns={[
+          { label: t('campaigns.report.table.name') },
+          { label: t('campaigns.report.table.number') },
+          { label: t('campaigns.report.table.status'), align: 'center' },
+          { label: t('campaigns.report.table.deliveredAt'), align: 'center' },
+          { label: t('campaigns.report.table.confirmedAt'), align: 'center' },
+        ]}
       >
         {rows.map((row) => (
           <TableRow key={row.id} data-testid={`campaign-shipping-${row.id}`}>

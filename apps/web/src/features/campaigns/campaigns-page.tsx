@@ -71,20 +71,16 @@ export function CampaignsPage() {
       <DataTable
         testId="campaigns-table"
         pages={list}
-        head={
-          <>
-            <TableCell>{t('campaigns.table.name')}</TableCell>
-            <TableCell align="center">{t('campaigns.table.status')}</TableCell>
-            <TableCell>{t('campaigns.table.recipients')}</TableCell>
-            <TableCell>{t('campaigns.table.connection')}</TableCell>
-            <TableCell align="center">{t('campaigns.table.scheduledAt')}</TableCell>
-            <TableCell align="center">{t('campaigns.table.completedAt')}</TableCell>
-            <TableCell align="center">{t('campaigns.table.confirmation')}</TableCell>
-            <TableCell align="center" width={200}>
-              {t('campaigns.table.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { label: t('campaigns.table.name') },
+          { label: t('campaigns.table.status'), align: 'center' },
+          { label: t('campaigns.table.recipients') },
+          { label: t('campaigns.table.connection') },
+          { label: t('campaigns.table.scheduledAt'), align: 'center' },
+          { label: t('campaigns.table.completedAt'), align: 'center' },
+          { label: t('campaigns.table.confirmation'), align: 'center' },
+          { label: t('campaigns.table.actions'), width: 200, align: 'center' },
+        ]}
       >
         {campaigns.map((row) => (
           <TableRow key={row.id} hover data-testid={`campaign-row-${row.id}`}>

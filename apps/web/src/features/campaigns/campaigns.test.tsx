@@ -5,7 +5,7 @@ import type { Campaign } from '@zapdesk/shared';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { CampaignModal } from './campaign-modal';
 import { CampaignReportPage } from './campaign-report-page';
@@ -55,8 +55,20 @@ const connections = [
 
 const totals = { recipients: 10, delivered: 3, pending: 5, failed: 1, skipped: 1, confirmed: 2 };
 
+/** The campaign settings the stubbed server holds. */
+const SAVED_SETTINGS = {
+  messageInterval: 20,
+  longerIntervalAfter: 20,
+  greaterInterval: 60,
+  variables: [{ key: 'loja', value: 'Centro' }],
+  sendWindowStart: '08:00',
+  sendWindowEnd: '20:00',
+  dailyCap: 1000,
+  jitterSeconds: 5,
+  optOutKeyword: 'SAIR',
+};
+
 describe('campaigns', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let records: Campaign[];
   let commandAnswer: Response;
   let reportCampaign: Campaign;
@@ -64,6 +76,52 @@ describe('campaigns', () => {
   const calls = (url: string, method = 'GET') =>
     fetchMock.mock.calls.filter(([u, init]) => u === url && (init?.method ?? 'GET') === method);
 
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/campaigns?')) return json(200, { records, hasMore: false });
+    if (url === '/api/campaigns' && method === 'POST')
+      return json(201, campaign({ id: 7, ...JSON.parse(String(init?.body)) }));
+    const one = /^\/api\/campaigns\/(\d+)$/.exec(url);
+    if (one && method === 'GET') {
+      if (one[1] === '2') return json(200, { ...reportCampaign, totals });
+      const found = records.find((r) => r.id === Number(one[1]));
+      return found ? json(200, { ...found, totals }) : json(404, { error: 'ERR_NOT_FOUND' });
+    }
+    if (one && method === 'DELETE') return new Response(null, { status: 204 });
+    if (one && method === 'PUT') return json(200, campaign({ id: Number(one[1]) }));
+    if (/^\/api\/campaigns\/\d+\/media-upload$/.test(url))
+      return json(200, campaign({ mediaPath: 'x', mediaName: 'tabela_de_preços.pdf' }));
+    if (/^\/api\/campaigns\/\d+\/(cancel|restart)$/.test(url)) return commandAnswer.clone();
+    if (url.startsWith('/api/campaigns/2/shippings?'))
+      return json(200, {
+        records: [
+          {
+            id: 11,
+            campaignId: 2,
+            number: '5511999990001',
+            name: 'Ana',
+            contactId: 40,
+            status: 'delivered',
+            variant: 1,
+            message: 'Olá Ana',
+            deliveredAt: '2026-11-20T10:00:00.000Z',
+            confirmationRequestedAt: null,
+            confirmedAt: null,
+            error: null,
+          },
+        ],
+        hasMore: false,
+      });
+    if (url.startsWith('/api/whatsapp?')) return json(200, connections);
+    if (url === '/api/contact-lists/list')
+      return json(200, [{ id: 4, name: 'Clientes VIP', contactsCount: 3 }]);
+    if (url === '/api/tags/list') return json(200, [{ id: 6, name: 'leads', color: '#000', kanban: 0 }]);
+    if (url.startsWith('/api/files?'))
+      return json(200, { files: [{ id: 8, name: 'Tabela' }], hasMore: false });
+    if (url === '/api/campaign-settings' && method === 'GET') return json(200, { settings: SAVED_SETTINGS });
+    if (url === '/api/campaign-settings' && method === 'POST')
+      return json(200, JSON.parse(String(init?.body)));
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     records = [
       campaign(),
@@ -82,68 +140,6 @@ describe('campaigns', () => {
     ];
     commandAnswer = json(200, {});
     reportCampaign = campaign({ id: 2, name: 'Natal', status: 'EM_ANDAMENTO', editable: false });
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/campaigns?')) return json(200, { records, hasMore: false });
-      if (url === '/api/campaigns' && method === 'POST')
-        return json(201, campaign({ id: 7, ...JSON.parse(String(init?.body)) }));
-      const one = /^\/api\/campaigns\/(\d+)$/.exec(url);
-      if (one && method === 'GET') {
-        if (one[1] === '2') return json(200, { ...reportCampaign, totals });
-        const found = records.find((r) => r.id === Number(one[1]));
-        return found ? json(200, { ...found, totals }) : json(404, { error: 'ERR_NOT_FOUND' });
-      }
-      if (one && method === 'DELETE') return new Response(null, { status: 204 });
-      if (one && method === 'PUT') return json(200, campaign({ id: Number(one[1]) }));
-      if (/^\/api\/campaigns\/\d+\/media-upload$/.test(url))
-        return json(200, campaign({ mediaPath: 'x', mediaName: 'tabela_de_preços.pdf' }));
-      if (/^\/api\/campaigns\/\d+\/(cancel|restart)$/.test(url)) return commandAnswer.clone();
-      if (url.startsWith('/api/campaigns/2/shippings?'))
-        return json(200, {
-          records: [
-            {
-              id: 11,
-              campaignId: 2,
-              number: '5511999990001',
-              name: 'Ana',
-              contactId: 40,
-              status: 'delivered',
-              variant: 1,
-              message: 'Olá Ana',
-              deliveredAt: '2026-11-20T10:00:00.000Z',
-              confirmationRequestedAt: null,
-              confirmedAt: null,
-              error: null,
-            },
-          ],
-          hasMore: false,
-        });
-      if (url.startsWith('/api/whatsapp?')) return json(200, connections);
-      if (url === '/api/contact-lists/list')
-        return json(200, [{ id: 4, name: 'Clientes VIP', contactsCount: 3 }]);
-      if (url === '/api/tags/list') return json(200, [{ id: 6, name: 'leads', color: '#000', kanban: 0 }]);
-      if (url.startsWith('/api/files?'))
-        return json(200, { files: [{ id: 8, name: 'Tabela' }], hasMore: false });
-      if (url === '/api/campaign-settings' && method === 'GET')
-        return json(200, {
-          settings: {
-            messageInterval: 20,
-            longerIntervalAfter: 20,
-            greaterInterval: 60,
-            variables: [{ key: 'loja', value: 'Centro' }],
-            sendWindowStart: '08:00',
-            sendWindowEnd: '20:00',
-            dailyCap: 1000,
-            jitterSeconds: 5,
-            optOutKeyword: 'SAIR',
-          },
-        });
-      if (url === '/api/campaign-settings' && method === 'POST')
-        return json(200, JSON.parse(String(init?.body)));
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -389,17 +385,7 @@ describe('campaigns', () => {
   });
 
   it('config: fields disabled until the saved settings answer; a refetch after editing keeps the edits', async () => {
-    const stored = {
-      messageInterval: 20,
-      longerIntervalAfter: 20,
-      greaterInterval: 60,
-      variables: [{ key: 'loja', value: 'Centro' }],
-      sendWindowStart: '08:00',
-      sendWindowEnd: '20:00',
-      dailyCap: 1000,
-      jitterSeconds: 5,
-      optOutKeyword: 'SAIR',
-    };
+    const stored = { ...SAVED_SETTINGS };
     const answers: Array<(settings: typeof stored) => void> = [];
     const answerOthers = fetchMock.getMockImplementation() as typeof fetch;
     fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -3,10 +3,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Chat, ChatMessage } from '@zapdesk/shared';
 import { Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatsMenuBadge } from '../../app/layout/menu-badges';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ChatModal } from './chat-modal';
 import { applyChatEvent } from './chats-cache';
@@ -58,43 +58,35 @@ function renderPage(route: string) {
 }
 
 describe('internal chat page', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
+  const mine = withUnreads(chat(), 2);
+  const theirs = chat({
+    id: 2,
+    uuid: '22222222-2222-4222-8222-222222222222',
+    title: 'Deles',
+    ownerId: OTHER,
+  });
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/chats?')) return json(200, { records: [mine, theirs], hasMore: false });
+    if (url.startsWith('/api/chats/1/messages?pageNumber=1'))
+      return json(200, {
+        records: [message(2), message(1, { senderId: me.id, sender: { id: me.id, name: me.name } })],
+        hasMore: true,
+      });
+    if (url.startsWith('/api/chats/1/messages?pageNumber=2'))
+      return json(200, { records: [message(0)], hasMore: false });
+    if (url === '/api/chats/1/read' && method === 'POST') return json(200, withUnreads(mine, 0));
+    if (url === `/api/chats/u/${OLD_UUID}`)
+      return json(200, chat({ id: 9, uuid: OLD_UUID, title: 'Antigo' }));
+    if (url.startsWith('/api/chats/9/messages?pageNumber=1'))
+      return json(200, { records: [], hasMore: false });
+    if (url === '/api/chats/1/messages' && method === 'POST')
+      return json(201, message(3, { senderId: me.id, message: JSON.parse(String(init?.body)).message }));
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   const calls = () =>
     fetchMock.mock.calls.map(
       ([input, init]) => `${(init as RequestInit | undefined)?.method ?? 'GET'} ${String(input)}`,
     );
-
-  beforeEach(() => {
-    const mine = withUnreads(chat(), 2);
-    const theirs = chat({
-      id: 2,
-      uuid: '22222222-2222-4222-8222-222222222222',
-      title: 'Deles',
-      ownerId: OTHER,
-    });
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/chats?')) return json(200, { records: [mine, theirs], hasMore: false });
-      if (url.startsWith('/api/chats/1/messages?pageNumber=1'))
-        return json(200, {
-          records: [message(2), message(1, { senderId: me.id, sender: { id: me.id, name: me.name } })],
-          hasMore: true,
-        });
-      if (url.startsWith('/api/chats/1/messages?pageNumber=2'))
-        return json(200, { records: [message(0)], hasMore: false });
-      if (url === '/api/chats/1/read' && method === 'POST') return json(200, withUnreads(mine, 0));
-      if (url === `/api/chats/u/${OLD_UUID}`)
-        return json(200, chat({ id: 9, uuid: OLD_UUID, title: 'Antigo' }));
-      if (url.startsWith('/api/chats/9/messages?pageNumber=1'))
-        return json(200, { records: [], hasMore: false });
-      if (url === '/api/chats/1/messages' && method === 'POST')
-        return json(201, message(3, { senderId: me.id, message: JSON.parse(String(init?.body)).message }));
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
-  });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('shows edit and delete only on the chats the user owns', async () => {
     renderPage('/chats');
@@ -185,21 +177,15 @@ describe('internal chat page', () => {
 });
 
 describe('chat modal', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url === '/api/users/list')
-        return json(200, [
-          { id: me.id, name: me.name },
-          { id: OTHER, name: 'Bruno' },
-        ]);
-      if (url === '/api/chats' && init?.method === 'POST') return json(201, chat());
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url, method }) => {
+    if (url === '/api/users/list')
+      return json(200, [
+        { id: me.id, name: me.name },
+        { id: OTHER, name: 'Bruno' },
+      ]);
+    if (url === '/api/chats' && method === 'POST') return json(201, chat());
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('asks for a title, then for a user, before it saves', async () => {
     const user = userEvent.setup();

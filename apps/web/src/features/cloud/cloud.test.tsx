@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ConnectionModal } from '../connections/connection-modal';
 import { useConnections } from '../connections/use-connections';
@@ -26,40 +26,35 @@ const CONFIG = {
 };
 
 describe('Cloud API in the web app', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let windowOpen = false;
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/queue')) return json(200, []);
+    if (url === '/api/whatsapp' && method === 'POST')
+      return json(201, createWhatsapp({ ...JSON.parse(String(init?.body)), id: 31 }));
+    if (url.startsWith('/api/whatsapp?') && method === 'GET') return json(200, []);
+    if (url.startsWith('/api/whatsapp/31/cloud') && method === 'PUT') return json(200, CONFIG);
+    if (url.startsWith('/api/whatsapp/31/cloud')) return json(200, CONFIG);
+    if (url.startsWith('/api/whatsapp/31')) return json(200, createWhatsapp({ id: 31, provider: 'cloud' }));
+    if (url.startsWith('/api/cloud/tickets/5/window'))
+      return json(200, { cloud: true, open: windowOpen, closesAt: null });
+    if (url.startsWith('/api/cloud/tickets/5/templates'))
+      return json(200, [
+        {
+          name: 'order_update',
+          language: 'pt_BR',
+          category: 'UTILITY',
+          status: 'APPROVED',
+          body: 'Olá {{1}}, pedido {{2}}.',
+          parameters: 2,
+        },
+      ]);
+    if (url.startsWith('/api/cloud/tickets/5/template') && method === 'POST')
+      return json(201, { id: 99, ticketId: 5, body: 'Olá Ana, pedido 7.', fromMe: true });
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     windowOpen = false;
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/queue')) return json(200, []);
-      if (url === '/api/whatsapp' && method === 'POST')
-        return json(201, createWhatsapp({ ...JSON.parse(String(init?.body)), id: 31 }));
-      if (url.startsWith('/api/whatsapp?') && method === 'GET') return json(200, []);
-      if (url.startsWith('/api/whatsapp/31/cloud') && method === 'PUT') return json(200, CONFIG);
-      if (url.startsWith('/api/whatsapp/31/cloud')) return json(200, CONFIG);
-      if (url.startsWith('/api/whatsapp/31')) return json(200, createWhatsapp({ id: 31, provider: 'cloud' }));
-      if (url.startsWith('/api/cloud/tickets/5/window'))
-        return json(200, { cloud: true, open: windowOpen, closesAt: null });
-      if (url.startsWith('/api/cloud/tickets/5/templates'))
-        return json(200, [
-          {
-            name: 'order_update',
-            language: 'pt_BR',
-            category: 'UTILITY',
-            status: 'APPROVED',
-            body: 'Olá {{1}}, pedido {{2}}.',
-            parameters: 2,
-          },
-        ]);
-      if (url.startsWith('/api/cloud/tickets/5/template') && method === 'POST')
-        return json(201, { id: 99, ticketId: 5, body: 'Olá Ana, pedido 7.', fromMe: true });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
-  afterEach(() => vi.unstubAllGlobals());
   const admin = createSessionUser({ profile: 'admin' });
   const writes = () =>
     fetchMock.mock.calls

@@ -3,6 +3,7 @@ import { LIST_LOAD_THRESHOLD_PX } from '@zapdesk/shared';
 import { forwardRef, type HTMLAttributes, type ReactNode, useMemo } from 'react';
 import { type TableComponents, TableVirtuoso } from 'react-virtuoso';
 import { loadNextPage, type PagedList } from '../../lib/load-more-on-scroll';
+import { type DataColumn, HeadCells } from './data-table';
 
 export interface InfiniteTableProps<T> {
   /** The infinite query: its next page loads when the end of the table nears. */
@@ -13,8 +14,8 @@ export interface InfiniteTableProps<T> {
   testId: string;
   /** The row's data-testid, if any; pass a stable (module-level) function. */
   rowTestId?: (item: T) => string;
-  /** The header cells. */
-  head: ReactNode;
+  /** The header's columns; a `false` entry is a column the viewer does not see. */
+  columns: ReadonlyArray<DataColumn | false>;
   /** The cells of one record. */
   row: (item: T) => ReactNode;
   /** The text (and its data-testid) under the table once the list has loaded empty. */
@@ -39,7 +40,15 @@ function tableComponents<T>(rowTestId?: (item: T) => string): TableComponents<T>
  * A virtualised, infinitely scrolling table (users, contacts) in an outlined paper with a sticky
  * header row, and the empty text under it once the list has loaded without records.
  */
-export function InfiniteTable<T>({ list, data, testId, rowTestId, head, row, empty }: InfiniteTableProps<T>) {
+export function InfiniteTable<T>({
+  list,
+  data,
+  testId,
+  rowTestId,
+  columns,
+  row,
+  empty,
+}: InfiniteTableProps<T>) {
   const components = useMemo(() => tableComponents(rowTestId), [rowTestId]);
   return (
     <>
@@ -50,7 +59,11 @@ export function InfiniteTable<T>({ list, data, testId, rowTestId, head, row, emp
           endReached={() => loadNextPage(list)}
           increaseViewportBy={{ top: 0, bottom: LIST_LOAD_THRESHOLD_PX }}
           data-testid={testId}
-          fixedHeaderContent={() => <TableRow sx={{ bgcolor: 'background.paper' }}>{head}</TableRow>}
+          fixedHeaderContent={() => (
+            <TableRow sx={{ bgcolor: 'background.paper' }}>
+              <HeadCells columns={columns} />
+            </TableRow>
+          )}
           itemContent={(_index, item) => row(item)}
         />
       </Paper>

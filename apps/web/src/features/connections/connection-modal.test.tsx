@@ -1,15 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ConnectionModal } from './connection-modal';
 
 const GREETING_REQUIRED = 'A greeting message is required when there is more than one queue.';
 
 describe('ConnectionModal', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   const existing = createWhatsapp({
     id: 30,
     name: 'Sales phone',
@@ -19,25 +18,19 @@ describe('ConnectionModal', () => {
     promptId: 4,
   });
 
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/queue'))
-        return json(200, [
-          { id: 1, name: 'Sales', color: '#ff0000' },
-          { id: 2, name: 'Support', color: '#0000ff' },
-        ]);
-      if (url.startsWith('/api/whatsapp/30') && method === 'GET') return json(200, existing);
-      if (url.startsWith('/api/whatsapp/30') && method === 'PUT')
-        return json(200, { ...existing, ...JSON.parse(String(init?.body)) });
-      if (url === '/api/whatsapp' && method === 'POST')
-        return json(201, createWhatsapp({ ...JSON.parse(String(init?.body)), id: 31 }));
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/queue'))
+      return json(200, [
+        { id: 1, name: 'Sales', color: '#ff0000' },
+        { id: 2, name: 'Support', color: '#0000ff' },
+      ]);
+    if (url.startsWith('/api/whatsapp/30') && method === 'GET') return json(200, existing);
+    if (url.startsWith('/api/whatsapp/30') && method === 'PUT')
+      return json(200, { ...existing, ...JSON.parse(String(init?.body)) });
+    if (url === '/api/whatsapp' && method === 'POST')
+      return json(201, createWhatsapp({ ...JSON.parse(String(init?.body)), id: 31 }));
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   const admin = createSessionUser({ profile: 'admin' });
   const writes = () =>

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { CONNECTION_STATES, type ConnectionState, type Whatsapp } from '@zapdesk/shared';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ConnectionsPage } from './connections-page';
 
@@ -18,29 +18,24 @@ const EXPECTED: Record<ConnectionState, string[]> = {
 };
 
 describe('ConnectionsPage', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let connections: Whatsapp[];
 
+  const fetchMock = stubFetch(({ url, method }) => {
+    if (url.startsWith('/api/whatsapp?') && method === 'GET') return json(200, connections);
+    const one = url.match(/^\/api\/whatsapp\/(\d+)/);
+    if (one && method === 'GET')
+      return json(
+        200,
+        connections.find((c) => c.id === Number(one[1])),
+      );
+    if (one && method === 'DELETE') return new Response(null, { status: 204 });
+    if (url.startsWith('/api/whatsappsession/')) return new Response(null, { status: 204 });
+    if (url.startsWith('/api/queue')) return json(200, []);
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     connections = [];
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/whatsapp?') && method === 'GET') return json(200, connections);
-      const one = url.match(/^\/api\/whatsapp\/(\d+)/);
-      if (one && method === 'GET')
-        return json(
-          200,
-          connections.find((c) => c.id === Number(one[1])),
-        );
-      if (one && method === 'DELETE') return new Response(null, { status: 204 });
-      if (url.startsWith('/api/whatsappsession/')) return new Response(null, { status: 204 });
-      if (url.startsWith('/api/queue')) return json(200, []);
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   const admin = createSessionUser({ profile: 'admin' });
   const calls = (method: string, prefix: string) =>

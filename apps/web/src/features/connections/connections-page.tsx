@@ -106,16 +106,14 @@ export function ConnectionsPage() {
       <DataTable
         testId="connections-table"
         paper={false}
-        head={
-          <>
-            <TableCell>{t('connections.table.name')}</TableCell>
-            <TableCell align="center">{t('connections.table.status')}</TableCell>
-            {canSession && <TableCell align="center">{t('connections.table.session')}</TableCell>}
-            <TableCell align="center">{t('connections.table.lastUpdate')}</TableCell>
-            <TableCell align="center">{t('connections.table.default')}</TableCell>
-            {canEdit && <TableCell align="center">{t('connections.table.actions')}</TableCell>}
-          </>
-        }
+        columns={[
+          { label: t('connections.table.name') },
+          { label: t('connections.table.status'), align: 'center' },
+          canSession && { label: t('connections.table.session'), align: 'center' },
+          { label: t('connections.table.lastUpdate'), align: 'center' },
+          { label: t('connections.table.default'), align: 'center' },
+          canEdit && { label: t('connections.table.actions'), align: 'center' },
+        ]}
       >
         {connections.map((connection) => (
           <TableRow key={connection.id} hover data-testid={`connection-row-${connection.id}`}>

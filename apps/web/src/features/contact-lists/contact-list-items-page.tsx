@@ -201,17 +201,13 @@ export function ContactListItemsPage() {
       <DataTable
         testId="contact-list-items-table"
         pages={list}
-        head={
-          <>
-            <TableCell width={60} />
-            <TableCell>{t('contactListsPage.itemModal.name')}</TableCell>
-            <TableCell>{t('contactListsPage.itemModal.number')}</TableCell>
-            <TableCell>{t('contactListsPage.itemModal.email')}</TableCell>
-            <TableCell width={120} align="center">
-              {t('contactListsPage.table.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { width: 60 },
+          { label: t('contactListsPage.itemModal.name') },
+          { label: t('contactListsPage.itemModal.number') },
+          { label: t('contactListsPage.itemModal.email') },
+          { label: t('contactListsPage.table.actions'), width: 120, align: 'center' },
+        ]}
       >
         {items.map((item) => (
           <TableRow key={item.id} hover data-testid={`contact-list-item-row-${item.id}`}>

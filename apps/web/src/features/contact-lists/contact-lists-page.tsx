@@ -44,17 +44,11 @@ export function ContactListsPage() {
       <DataTable
         testId="contact-lists-table"
         pages={list}
-        head={
-          <>
-            <TableCell>{t('contactListsPage.table.name')}</TableCell>
-            <TableCell width={160} align="center">
-              {t('contactListsPage.table.contacts')}
-            </TableCell>
-            <TableCell width={220} align="center">
-              {t('contactListsPage.table.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { label: t('contactListsPage.table.name') },
+          { label: t('contactListsPage.table.contacts'), width: 160, align: 'center' },
+          { label: t('contactListsPage.table.actions'), width: 220, align: 'center' },
+        ]}
       >
         {lists.map((row) => (
           <TableRow key={row.id} hover data-testid={`contact-list-row-${row.id}`}>

@@ -1,9 +1,9 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ContactListItemsPage } from './contact-list-items-page';
 import { ContactListsPage } from './contact-lists-page';
@@ -20,8 +20,31 @@ const item = {
 };
 
 describe('contact lists pages', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let uploadAnswer: Response;
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/contact-lists?'))
+      return json(200, { records: [{ id: 5, name: 'Clientes VIP', contactsCount: 1234 }], hasMore: false });
+    if (url === '/api/contact-lists/5' && method === 'GET')
+      return json(200, { id: 5, name: 'Clientes VIP', contactsCount: 2 });
+    if (url === '/api/contact-lists/5/import') return json(200, null);
+    if (url === '/api/contact-lists/5/upload') return uploadAnswer;
+    if (url.startsWith('/api/contact-list-items?'))
+      return json(200, {
+        contacts: [
+          { ...item, isWhatsappValid: true },
+          { ...item, id: 10, name: 'João', number: '5511999990002', isWhatsappValid: false },
+        ],
+        hasMore: false,
+      });
+    if (url === '/api/contact-lists/5' && method === 'PUT')
+      return json(200, { id: 5, contactsCount: 2, ...JSON.parse(String(init?.body)) });
+    if (url === '/api/contact-list-items/9' && method === 'PUT')
+      return json(200, { ...item, ...JSON.parse(String(init?.body)), isWhatsappValid: true });
+    if (url === '/api/contact-list-items/9') return json(200, { ...item, isWhatsappValid: true });
+    if (url === '/api/contact-list-items' && method === 'POST')
+      return json(201, { ...item, id: 11, ...JSON.parse(String(init?.body)), isWhatsappValid: null });
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     uploadAnswer = json(202, {
       id: 1,
@@ -33,34 +56,7 @@ describe('contact lists pages', () => {
       duplicates: 0,
       errors: [],
     });
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url.startsWith('/api/contact-lists?'))
-        return json(200, { records: [{ id: 5, name: 'Clientes VIP', contactsCount: 1234 }], hasMore: false });
-      if (url === '/api/contact-lists/5' && init?.method === 'GET')
-        return json(200, { id: 5, name: 'Clientes VIP', contactsCount: 2 });
-      if (url === '/api/contact-lists/5/import') return json(200, null);
-      if (url === '/api/contact-lists/5/upload') return uploadAnswer;
-      if (url.startsWith('/api/contact-list-items?'))
-        return json(200, {
-          contacts: [
-            { ...item, isWhatsappValid: true },
-            { ...item, id: 10, name: 'João', number: '5511999990002', isWhatsappValid: false },
-          ],
-          hasMore: false,
-        });
-      if (url === '/api/contact-lists/5' && init?.method === 'PUT')
-        return json(200, { id: 5, contactsCount: 2, ...JSON.parse(String(init.body)) });
-      if (url === '/api/contact-list-items/9' && init?.method === 'PUT')
-        return json(200, { ...item, ...JSON.parse(String(init.body)), isWhatsappValid: true });
-      if (url === '/api/contact-list-items/9') return json(200, { ...item, isWhatsappValid: true });
-      if (url === '/api/contact-list-items' && init?.method === 'POST')
-        return json(201, { ...item, id: 11, ...JSON.parse(String(init.body)), isWhatsappValid: null });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   const renderItems = (user = admin) =>
     renderWithProviders(

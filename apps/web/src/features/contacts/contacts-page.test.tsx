@@ -7,7 +7,7 @@ import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readSession, writeSession } from '../../lib/storage';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ContactModal } from './contact-modal';
 import { ContactsPage } from './contacts-page';
@@ -33,32 +33,29 @@ const withVirtuoso = (ui: ReactElement) => (
 );
 
 describe('ContactsPage', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let pages: Record<number, { contacts: Contact[]; hasMore: boolean; count: number }>;
 
+  const fetchMock = stubFetch(({ url: path, method, init }) => {
+    const url = new URL(path, 'http://localhost');
+    if (url.pathname === '/api/contacts' && method === 'GET') {
+      const search = url.searchParams.get('searchParam') ?? '';
+      if (search) return json(200, { contacts: [contact(9, { name: search })], hasMore: false, count: 1 });
+      return json(200, pages[Number(url.searchParams.get('pageNumber') ?? 1)]);
+    }
+    if (url.pathname === '/api/tickets' && method === 'POST') {
+      const body = JSON.parse(String(init?.body));
+      if (body.contactId === 2)
+        return json(409, { error: 'ERR_OTHER_OPEN_TICKET', ticket: { uuid: 'existing-uuid' } });
+      return json(201, { id: 5, uuid: 'new-uuid' });
+    }
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     pages = {
       1: { contacts: [contact(1), contact(2, { name: 'Ana; "Aspas"' })], hasMore: true, count: 3 },
       2: { contacts: [contact(3)], hasMore: false, count: 3 },
     };
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), 'http://localhost');
-      if (url.pathname === '/api/contacts' && (init?.method ?? 'GET') === 'GET') {
-        const search = url.searchParams.get('searchParam') ?? '';
-        if (search) return json(200, { contacts: [contact(9, { name: search })], hasMore: false, count: 1 });
-        return json(200, pages[Number(url.searchParams.get('pageNumber') ?? 1)]);
-      }
-      if (url.pathname === '/api/tickets' && init?.method === 'POST') {
-        const body = JSON.parse(String(init.body));
-        if (body.contactId === 2)
-          return json(409, { error: 'ERR_OTHER_OPEN_TICKET', ticket: { uuid: 'existing-uuid' } });
-        return json(201, { id: 5, uuid: 'new-uuid' });
-      }
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('lists contacts with avatar, number, email and actions; delete only for admins', async () => {
     renderWithProviders(withVirtuoso(<ContactsPage />), { user: createSessionUser({ profile: 'user' }) });

@@ -146,17 +146,13 @@ export function ContactsPage() {
         testId="contacts-table"
         rowTestId={contactRowTestId}
         empty={{ text: t('contacts.empty'), testId: 'contacts-empty' }}
-        head={
-          <>
-            <TableCell width={64} />
-            <TableCell>{t('contacts.table.name')}</TableCell>
-            <TableCell>{t('contacts.table.number')}</TableCell>
-            <TableCell>{t('contacts.table.email')}</TableCell>
-            <TableCell width={150} align="center">
-              {t('contacts.table.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { width: 64 },
+          { label: t('contacts.table.name') },
+          { label: t('contacts.table.number') },
+          { label: t('contacts.table.email') },
+          { label: t('contacts.table.actions'), width: 150, align: 'center' },
+        ]}
         row={(contact) => (
           <>
             <TableCell>

@@ -38,14 +38,10 @@ export function FilesPage() {
       <DataTable
         testId="files-table"
         pages={list}
-        head={
-          <>
-            <TableCell>{t('fileLists.table.name')}</TableCell>
-            <TableCell width={120} align="center">
-              {t('fileLists.table.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { label: t('fileLists.table.name') },
+          { label: t('fileLists.table.actions'), width: 120, align: 'center' },
+        ]}
       >
         {files.map((file) => (
           <TableRow key={file.id} hover data-testid={`file-list-row-${file.id}`}>

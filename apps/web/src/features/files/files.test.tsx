@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { FileListModal } from './file-list-modal';
 import { FilesPage } from './files-page';
@@ -16,29 +16,22 @@ const LIST = {
 };
 
 describe('file lists', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   const admin = createSessionUser({ profile: 'admin' });
 
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/files?') && method === 'GET')
-        return json(200, {
-          files: [LIST, { ...LIST, id: 8, name: 'Catálogo', options: [] }],
-          hasMore: false,
-        });
-      if (url === '/api/files/7' && method === 'GET') return json(200, LIST);
-      if (url === '/api/files' && method === 'POST')
-        return json(201, { id: 9, userId: 1, options: [], ...JSON.parse(String(init?.body)) });
-      if (url === '/api/files/7' && method === 'PUT') return json(200, LIST);
-      if (url.startsWith('/api/files/uploadList/') && method === 'POST') return json(200, LIST);
-      if (url === '/api/files/8' && method === 'DELETE') return new Response(null, { status: 204 });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/files?') && method === 'GET')
+      return json(200, {
+        files: [LIST, { ...LIST, id: 8, name: 'Catálogo', options: [] }],
+        hasMore: false,
+      });
+    if (url === '/api/files/7' && method === 'GET') return json(200, LIST);
+    if (url === '/api/files' && method === 'POST')
+      return json(201, { id: 9, userId: 1, options: [], ...JSON.parse(String(init?.body)) });
+    if (url === '/api/files/7' && method === 'PUT') return json(200, LIST);
+    if (url.startsWith('/api/files/uploadList/') && method === 'POST') return json(200, LIST);
+    if (url === '/api/files/8' && method === 'DELETE') return new Response(null, { status: 204 });
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('lists the names with the count in the title', async () => {
     renderWithProviders(<FilesPage />, { user: admin });

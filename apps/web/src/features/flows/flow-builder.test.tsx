@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { FlowBuilderPage } from './flow-builder-page';
 import type { FlowNode } from './flow-types';
@@ -56,26 +56,23 @@ const storedNodes: FlowNode[] = [
 ];
 
 describe('flow builder screen', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let graph: unknown;
+  const fetchMock = stubFetch(({ url, method }) => {
+    if (url === '/api/flowbuilder/flow/7')
+      return json(200, { flow: { id: 7, name: 'Atendimento', active: true, flow: graph } });
+    if (url === '/api/flowbuilder/flow' && method === 'POST') return json(200, { ok: true });
+    if (url === '/api/flowbuilder/img' && method === 'POST') return json(200, ['1732-foto.png']);
+    if (url === '/api/flowbuilder/audio' && method === 'POST') return json(200, ['1733-audio.ogg']);
+    if (url === '/api/public/1732-foto.png')
+      return new Response(new Uint8Array([0x89, 0x50]), { headers: { 'content-type': 'image/png' } });
+    if (url === '/api/queue') return json(200, [{ id: 2, name: 'Suporte', color: '#0000ff' }]);
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     graph = {
       nodes: storedNodes,
       connections: [{ id: 'e1', source: '1', target: MENU_ID, sourceHandle: 'a' }],
     };
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url === '/api/flowbuilder/flow/7')
-        return json(200, { flow: { id: 7, name: 'Atendimento', active: true, flow: graph } });
-      if (url === '/api/flowbuilder/flow' && init?.method === 'POST') return json(200, { ok: true });
-      if (url === '/api/flowbuilder/img' && init?.method === 'POST') return json(200, ['1732-foto.png']);
-      if (url === '/api/flowbuilder/audio' && init?.method === 'POST') return json(200, ['1733-audio.ogg']);
-      if (url === '/api/public/1732-foto.png')
-        return new Response(new Uint8Array([0x89, 0x50]), { headers: { 'content-type': 'image/png' } });
-      if (url === '/api/queue') return json(200, [{ id: 2, name: 'Suporte', color: '#0000ff' }]);
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
   afterEach(() => vi.unstubAllGlobals());
 

@@ -70,20 +70,14 @@ function FlowCampaignsList() {
       <DataTable
         testId="flow-campaigns-table"
         pages={list}
-        head={
-          <>
-            <TableCell>{t('flows.campaigns.name')}</TableCell>
-            <TableCell>{t('flows.campaigns.flow')}</TableCell>
-            <TableCell>{t('flows.campaigns.connection')}</TableCell>
-            <TableCell>{t('flows.campaigns.phrase')}</TableCell>
-            <TableCell width={160} align="center">
-              {t('flows.campaigns.status')}
-            </TableCell>
-            <TableCell width={120} align="center">
-              {t('flows.table.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { label: t('flows.campaigns.name') },
+          { label: t('flows.campaigns.flow') },
+          { label: t('flows.campaigns.connection') },
+          { label: t('flows.campaigns.phrase') },
+          { label: t('flows.campaigns.status'), width: 160, align: 'center' },
+          { label: t('flows.table.actions'), width: 120, align: 'center' },
+        ]}
       >
         {campaigns.map((campaign) => (
           <TableRow key={campaign.id} hover data-testid={`flow-campaign-row-${campaign.id}`}>

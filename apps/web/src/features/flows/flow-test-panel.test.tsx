@@ -2,9 +2,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FLOW_TEST_DEFAULT_NUMBER } from '@zapdesk/shared';
 import { Route, Routes } from 'react-router';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { applyAppMessageEvent } from '../ticket-view/messages-cache';
 import { FlowBuilderPage } from './flow-builder-page';
@@ -54,7 +54,6 @@ const message = (id: number, body: string, fromMe: boolean, ticketId = TICKET_ID
 });
 
 describe("flow editor's test panel", () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let connections: unknown[];
   let history: unknown[];
   let run: unknown;
@@ -62,6 +61,22 @@ describe("flow editor's test panel", () => {
   const calls = (path: string, method = 'GET') =>
     fetchMock.mock.calls.filter(([u, init]) => String(u) === path && (init?.method ?? 'GET') === method);
 
+  const fetchMock = stubFetch(({ url, method }) => {
+    if (url === '/api/flowbuilder/flow/7')
+      return json(200, {
+        flow: { id: 7, name: 'Atendimento', active: false, flow: { nodes, connections: [] } },
+      });
+    if (url === '/api/flowbuilder/flow' && method === 'POST') return saveAnswer ?? json(200, { ok: true });
+    if (url.startsWith('/api/whatsapp?')) return json(200, connections);
+    if (url === '/api/flowbuilder/7/test' && method === 'POST')
+      return json(201, { ticketId: TICKET_ID, contactId: CONTACT_ID, sinceMessageId: 10 });
+    if (url.startsWith(`/api/messages/${TICKET_ID}?`))
+      return json(200, { messages: history, hasMore: false, count: history.length });
+    if (url === `/api/tickets/${TICKET_ID}/flow-run`) return json(200, run);
+    if (url === '/api/simulator/3/messages' && method === 'POST')
+      return json(201, { id: 12, ticketId: TICKET_ID });
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     connections = [
       { id: 3, name: 'Simulador A', provider: 'simulator' },
@@ -72,27 +87,7 @@ describe("flow editor's test panel", () => {
     history = [message(10, 'conversa antiga', false), message(11, 'Escolha uma opção\n\n[1] - Vendas', true)];
     run = { flowId: 7, flowName: 'Atendimento', nodeId: MENU_ID, nodeType: 'menu', status: 'waitingInput' };
     saveAnswer = null;
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url === '/api/flowbuilder/flow/7')
-        return json(200, {
-          flow: { id: 7, name: 'Atendimento', active: false, flow: { nodes, connections: [] } },
-        });
-      if (url === '/api/flowbuilder/flow' && method === 'POST') return saveAnswer ?? json(200, { ok: true });
-      if (url.startsWith('/api/whatsapp?')) return json(200, connections);
-      if (url === '/api/flowbuilder/7/test' && method === 'POST')
-        return json(201, { ticketId: TICKET_ID, contactId: CONTACT_ID, sinceMessageId: 10 });
-      if (url.startsWith(`/api/messages/${TICKET_ID}?`))
-        return json(200, { messages: history, hasMore: false, count: history.length });
-      if (url === `/api/tickets/${TICKET_ID}/flow-run`) return json(200, run);
-      if (url === '/api/simulator/3/messages' && method === 'POST')
-        return json(201, { id: 12, ticketId: TICKET_ID });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   const renderEditor = (user = admin) =>
     renderWithProviders(

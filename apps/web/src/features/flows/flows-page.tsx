@@ -99,17 +99,11 @@ function FlowsList() {
       <DataTable
         testId="flows-table"
         pages={list}
-        head={
-          <>
-            <TableCell>{t('flows.table.name')}</TableCell>
-            <TableCell width={140} align="center">
-              {t('flows.table.status')}
-            </TableCell>
-            <TableCell width={90} align="center">
-              {t('flows.table.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { label: t('flows.table.name') },
+          { label: t('flows.table.status'), width: 140, align: 'center' },
+          { label: t('flows.table.actions'), width: 90, align: 'center' },
+        ]}
       >
         {flows.map((flow) => (
           <TableRow

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, type vi } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { FlowCampaignsPage } from './flow-campaigns-page';
 import { FlowsPage } from './flows-page';
@@ -24,52 +24,45 @@ const bodyOf = (fetchMock: ReturnType<typeof vi.fn>, url: string, method: string
 };
 
 describe('flows pages', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/flowbuilder?'))
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/flowbuilder?'))
+      return json(200, {
+        flows: [
+          { ...flow, id: 7, name: 'Boas-vindas', active: true, broken: false },
+          { ...flow, id: 8, name: 'Antigo', active: false, broken: true },
+        ],
+        hasMore: false,
+      });
+    if (url === '/api/flowbuilder' && method === 'POST')
+      return json(201, { id: 9, name: 'Novo', active: true });
+    if (url === '/api/flowbuilder' && method === 'PUT')
+      return json(200, { id: 7, name: 'Renomeado', active: true });
+    if (url === '/api/flowbuilder/duplicate')
+      return json(201, { id: 10, name: 'Boas-vindas (cópia)', active: true });
+    if (url === '/api/flowbuilder/7' && method === 'DELETE') return new Response(null, { status: 204 });
+    if (url === '/api/flowcampaign' || url.startsWith('/api/flowcampaign?'))
+      if (method === 'GET')
         return json(200, {
-          flows: [
-            { ...flow, id: 7, name: 'Boas-vindas', active: true, broken: false },
-            { ...flow, id: 8, name: 'Antigo', active: false, broken: true },
+          flow: [
+            {
+              id: 4,
+              name: 'Promo',
+              flowId: 7,
+              whatsappId: 3,
+              phrase: 'oi',
+              status: true,
+              flow: { id: 7, name: 'Boas-vindas' },
+              whatsapp: { id: 3, name: 'Loja' },
+              createdAt: stamp,
+              updatedAt: stamp,
+            },
           ],
           hasMore: false,
         });
-      if (url === '/api/flowbuilder' && method === 'POST')
-        return json(201, { id: 9, name: 'Novo', active: true });
-      if (url === '/api/flowbuilder' && method === 'PUT')
-        return json(200, { id: 7, name: 'Renomeado', active: true });
-      if (url === '/api/flowbuilder/duplicate')
-        return json(201, { id: 10, name: 'Boas-vindas (cópia)', active: true });
-      if (url === '/api/flowbuilder/7' && method === 'DELETE') return new Response(null, { status: 204 });
-      if (url === '/api/flowcampaign' || url.startsWith('/api/flowcampaign?'))
-        if (method === 'GET')
-          return json(200, {
-            flow: [
-              {
-                id: 4,
-                name: 'Promo',
-                flowId: 7,
-                whatsappId: 3,
-                phrase: 'oi',
-                status: true,
-                flow: { id: 7, name: 'Boas-vindas' },
-                whatsapp: { id: 3, name: 'Loja' },
-                createdAt: stamp,
-                updatedAt: stamp,
-              },
-            ],
-            hasMore: false,
-          });
-        else return json(method === 'POST' ? 201 : 200, { id: 4, ...JSON.parse(String(init?.body)) });
-      if (url.startsWith('/api/whatsapp')) return json(200, [connection]);
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+      else return json(method === 'POST' ? 201 : 200, { id: 4, ...JSON.parse(String(init?.body)) });
+    if (url.startsWith('/api/whatsapp')) return json(200, [connection]);
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   const renderFlows = () =>
     renderWithProviders(

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { SettingsPage } from '../settings/settings-page';
 import { HelpsPage } from './helps-page';
@@ -10,21 +10,14 @@ import { HelpsPage } from './helps-page';
 const help = { id: 4, title: 'Primeiros passos', description: 'Conectar o WhatsApp', video: 'dQw4w9WgXcQ' };
 
 describe('helps', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url === '/api/helps/list') return json(200, [help]);
-      if (url === '/api/settings') return json(200, [{ key: 'scheduleType', value: 'disabled' }]);
-      if (url === '/api/helps' && method === 'POST')
-        return json(201, { id: 5, ...JSON.parse(String(init?.body)) });
-      if (url === '/api/helps/4' && method === 'DELETE') return new Response(null, { status: 204 });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url === '/api/helps/list') return json(200, [help]);
+    if (url === '/api/settings') return json(200, [{ key: 'scheduleType', value: 'disabled' }]);
+    if (url === '/api/helps' && method === 'POST')
+      return json(201, { id: 5, ...JSON.parse(String(init?.body)) });
+    if (url === '/api/helps/4' && method === 'DELETE') return new Response(null, { status: 204 });
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('shows video cards; a click plays the video in a modal that Escape closes', async () => {
     const user = userEvent.setup();

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { MessagesApiPage } from './messages-api-page';
 
@@ -19,56 +19,49 @@ const hook = {
 };
 
 describe('/messages-api', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      const auth = new Headers(init?.headers).get('authorization');
-      if (url.startsWith('/api/whatsapp'))
-        return json(200, [
-          createWhatsapp({ id: 1, name: 'Vendas', token: 'tok-vendas-123' }),
-          createWhatsapp({ id: 2, name: 'Sem token', token: null }),
-        ]);
-      if (url.endsWith('/api/messages/send') && method === 'POST') {
-        if (auth !== 'Bearer tok-vendas-123') return json(401, { error: 'ERR_INVALID_CREDENTIALS' });
-        return json(200, { id: 99, ids: [99], ticketId: 5, contactId: 6 });
-      }
-      if (url === '/api/webhooks' && method === 'GET') return json(200, [hook]);
-      if (url === '/api/webhooks' && method === 'POST')
-        return json(201, {
-          ...hook,
-          id: 4,
-          ...JSON.parse(String(init?.body)),
-          secret: 'whsec_shown_once_abc',
-        });
-      if (url === '/api/webhooks/3/deliveries/10/retry' && method === 'POST')
-        return json(200, { id: 10, status: 'pending' });
-      if (url.startsWith('/api/webhooks/3/deliveries'))
-        return json(200, {
-          records: [
-            {
-              id: 10,
-              webhookId: 3,
-              eventId: 'message.created:7',
-              event: 'message.created',
-              status: 'failed',
-              tries: 8,
-              lastError: 'HTTP 500: boom',
-              responseCode: 500,
-              nextAttemptAt: null,
-              createdAt: '2026-01-01T10:00:00.000Z',
-              updatedAt: '2026-01-01T11:00:00.000Z',
-            },
-          ],
-          hasMore: false,
-          count: 1,
-        });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    const auth = new Headers(init?.headers).get('authorization');
+    if (url.startsWith('/api/whatsapp'))
+      return json(200, [
+        createWhatsapp({ id: 1, name: 'Vendas', token: 'tok-vendas-123' }),
+        createWhatsapp({ id: 2, name: 'Sem token', token: null }),
+      ]);
+    if (url.endsWith('/api/messages/send') && method === 'POST') {
+      if (auth !== 'Bearer tok-vendas-123') return json(401, { error: 'ERR_INVALID_CREDENTIALS' });
+      return json(200, { id: 99, ids: [99], ticketId: 5, contactId: 6 });
+    }
+    if (url === '/api/webhooks' && method === 'GET') return json(200, [hook]);
+    if (url === '/api/webhooks' && method === 'POST')
+      return json(201, {
+        ...hook,
+        id: 4,
+        ...JSON.parse(String(init?.body)),
+        secret: 'whsec_shown_once_abc',
+      });
+    if (url === '/api/webhooks/3/deliveries/10/retry' && method === 'POST')
+      return json(200, { id: 10, status: 'pending' });
+    if (url.startsWith('/api/webhooks/3/deliveries'))
+      return json(200, {
+        records: [
+          {
+            id: 10,
+            webhookId: 3,
+            eventId: 'message.created:7',
+            event: 'message.created',
+            status: 'failed',
+            tries: 8,
+            lastError: 'HTTP 500: boom',
+            responseCode: 500,
+            nextAttemptAt: null,
+            createdAt: '2026-01-01T10:00:00.000Z',
+            updatedAt: '2026-01-01T11:00:00.000Z',
+          },
+        ],
+        hasMore: false,
+        count: 1,
+      });
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('sends a company whose plan has no external API to / with the unauthorized toast', async () => {
     renderWithProviders(

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { PushSettingsDialog } from './push-settings-dialog';
 
@@ -20,23 +20,20 @@ const PREFS = {
 const PUBLIC_KEY = `B${'A'.repeat(86)}`;
 
 describe('PushSettingsDialog', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let prefs: typeof PREFS;
 
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url === '/api/push/preferences' && method === 'PUT') {
+      prefs = { ...prefs, ...JSON.parse(String(init?.body)) };
+      return json(200, prefs);
+    }
+    if (url === '/api/push/preferences') return json(200, prefs);
+    if (url === '/api/push/public-key') return json(200, { publicKey: PUBLIC_KEY });
+    if (url === '/api/push/subscriptions') return new Response(null, { status: 201 });
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     prefs = { ...PREFS };
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url === '/api/push/preferences' && init?.method === 'PUT') {
-        prefs = { ...prefs, ...JSON.parse(String(init.body)) };
-        return json(200, prefs);
-      }
-      if (url === '/api/push/preferences') return json(200, prefs);
-      if (url === '/api/push/public-key') return json(200, { publicKey: PUBLIC_KEY });
-      if (url === '/api/push/subscriptions') return new Response(null, { status: 201 });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
   afterEach(() => vi.unstubAllGlobals());
 

@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DEFAULT_QUEUE_SCHEDULES, type QueueDetail } from '@zapdesk/shared';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { QUEUE_COLORS } from './palette';
 import { QueueModal } from './queue-modal';
@@ -26,36 +26,31 @@ const detail = (overrides: Partial<QueueDetail> = {}): QueueDetail => ({
 });
 
 describe('QueueModal', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let scheduleType = 'company';
   let current = detail();
   const admin = createSessionUser({ profile: 'admin' });
 
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/settings')) return json(200, [{ key: 'scheduleType', value: scheduleType }]);
+    if (url.startsWith('/api/prompt')) return json(200, { prompts: [{ id: 9, name: 'Assistente' }] });
+    if (url === '/api/queue' && method === 'POST') return json(201, detail(JSON.parse(String(init?.body))));
+    if (url === '/api/queue/7' && method === 'GET') return json(200, current);
+    if (url === '/api/queue-options' && method === 'POST') {
+      const body = JSON.parse(String(init?.body));
+      const option = { id: 50, queueId: 7, parentId: null, title: body.title, message: '', option: '1' };
+      current = detail({ options: [{ ...option, children: [] }] });
+      return json(201, option);
+    }
+    if (url === '/api/queue-options/50' && method === 'DELETE') {
+      current = detail({ options: [] });
+      return new Response(null, { status: 204 });
+    }
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     scheduleType = 'company';
     current = detail();
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/settings')) return json(200, [{ key: 'scheduleType', value: scheduleType }]);
-      if (url.startsWith('/api/prompt')) return json(200, { prompts: [{ id: 9, name: 'Assistente' }] });
-      if (url === '/api/queue' && method === 'POST') return json(201, detail(JSON.parse(String(init?.body))));
-      if (url === '/api/queue/7' && method === 'GET') return json(200, current);
-      if (url === '/api/queue-options' && method === 'POST') {
-        const body = JSON.parse(String(init?.body));
-        const option = { id: 50, queueId: 7, parentId: null, title: body.title, message: '', option: '1' };
-        current = detail({ options: [{ ...option, children: [] }] });
-        return json(201, option);
-      }
-      if (url === '/api/queue-options/50' && method === 'DELETE') {
-        current = detail({ options: [] });
-        return new Response(null, { status: 204 });
-      }
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('offers about 50 palette colours', () => {
     expect(QUEUE_COLORS.length).toBeGreaterThanOrEqual(45);

@@ -34,18 +34,14 @@ export function QueuesPage() {
     >
       <DataTable
         testId="queues-table"
-        head={
-          <>
-            <TableCell width={80}>{t('queues.table.id')}</TableCell>
-            <TableCell>{t('queues.table.name')}</TableCell>
-            <TableCell width={140}>{t('queues.table.color')}</TableCell>
-            <TableCell width={100}>{t('queues.table.orderQueue')}</TableCell>
-            <TableCell>{t('queues.table.greeting')}</TableCell>
-            <TableCell width={120} align="center">
-              {t('queues.table.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { label: t('queues.table.id'), width: 80 },
+          { label: t('queues.table.name') },
+          { label: t('queues.table.color'), width: 140 },
+          { label: t('queues.table.orderQueue'), width: 100 },
+          { label: t('queues.table.greeting') },
+          { label: t('queues.table.actions'), width: 120, align: 'center' },
+        ]}
       >
         {(list.data ?? []).map((queue) => (
           <TableRow key={queue.id} hover data-testid={`queue-row-${queue.id}`}>

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { QuickMessageModal } from './quick-message-modal';
 import { QuickMessagesPage } from './quick-messages-page';
@@ -20,28 +20,21 @@ const record = (overrides = {}) => ({
 });
 
 describe('quick messages', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   const agent = createSessionUser({ profile: 'user' });
 
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/quick-messages?'))
-        return json(200, {
-          records: [record(), record({ id: 10, shortcode: 'meu', geral: false, userId: agent.id })],
-          hasMore: false,
-        });
-      if (url === '/api/quick-messages' && method === 'POST')
-        return json(201, record({ id: 11, ...JSON.parse(String(init?.body)), userId: agent.id }));
-      if (url === '/api/quick-messages/11/media-upload' && method === 'POST')
-        return json(200, record({ id: 11, mediaPath: 'x.png', mediaName: 'foto.png' }));
-      if (url === '/api/quick-messages/10' && method === 'DELETE') return new Response(null, { status: 204 });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/quick-messages?'))
+      return json(200, {
+        records: [record(), record({ id: 10, shortcode: 'meu', geral: false, userId: agent.id })],
+        hasMore: false,
+      });
+    if (url === '/api/quick-messages' && method === 'POST')
+      return json(201, record({ id: 11, ...JSON.parse(String(init?.body)), userId: agent.id }));
+    if (url === '/api/quick-messages/11/media-upload' && method === 'POST')
+      return json(200, record({ id: 11, mediaPath: 'x.png', mediaName: 'foto.png' }));
+    if (url === '/api/quick-messages/10' && method === 'DELETE') return new Response(null, { status: 204 });
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it("shows the attachment's name in the list", async () => {
     fetchMock.mockImplementation(async () =>

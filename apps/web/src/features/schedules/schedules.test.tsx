@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { addHours, format } from 'date-fns';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ScheduleModal } from './schedule-modal';
 import { SchedulesPage } from './schedules-page';
@@ -30,24 +30,17 @@ const record = (overrides = {}) => ({
 });
 
 describe('schedules', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   const admin = createSessionUser({ profile: 'admin' });
 
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/schedules?')) return json(200, { schedules: [record()], hasMore: false });
-      if (url === '/api/schedules' && method === 'POST')
-        return json(201, record({ id: 8, ...JSON.parse(String(init?.body)) }));
-      if (url === '/api/schedules/7' && method === 'DELETE') return new Response(null, { status: 204 });
-      if (url === '/api/contacts/5')
-        return json(200, { id: 5, name: 'Maria Souza', number: '5511999990000', email: '', extraInfo: [] });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/schedules?')) return json(200, { schedules: [record()], hasMore: false });
+    if (url === '/api/schedules' && method === 'POST')
+      return json(201, record({ id: 8, ...JSON.parse(String(init?.body)) }));
+    if (url === '/api/schedules/7' && method === 'DELETE') return new Response(null, { status: 204 });
+    if (url === '/api/contacts/5')
+      return json(200, { id: 5, name: 'Maria Souza', number: '5511999990000', email: '', extraInfo: [] });
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('shows the schedules on a 500 px calendar and deletes after confirmation', async () => {
     const user = userEvent.setup();

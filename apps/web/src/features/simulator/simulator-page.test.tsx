@@ -1,51 +1,46 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { SimulatorPage } from './simulator-page';
 import type { OutboxItem } from './use-simulator';
 
 describe('SimulatorPage', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   let outbox: OutboxItem[];
   const admin = createSessionUser({ profile: 'admin' });
   const base = Date.now();
 
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/whatsapp?'))
+      return json(200, [
+        createWhatsapp({ id: 1, name: 'Real phone', provider: 'beta' }),
+        createWhatsapp({ id: 2, name: 'Simulador', provider: 'simulator' }),
+      ]);
+    if (url === '/api/simulator/2/messages' && method === 'POST') {
+      const body = JSON.parse(String(init?.body));
+      outbox.push({
+        id: 'out-1',
+        to: body.from,
+        kind: 'chat',
+        body: 'Hello, how can we help?',
+        ack: 1,
+        quotedId: null,
+        timestamp: base + 5_000,
+      });
+      return json(201, { id: 77, ticketId: 9 });
+    }
+    if (url.startsWith('/api/simulator/2/outbox')) return json(200, outbox);
+    if (url === '/api/simulator/2/read' && method === 'POST') {
+      outbox = outbox.map((o) => ({ ...o, ack: 4 }));
+      return new Response(null, { status: 204 });
+    }
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   beforeEach(() => {
     outbox = [];
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (url.startsWith('/api/whatsapp?'))
-        return json(200, [
-          createWhatsapp({ id: 1, name: 'Real phone', provider: 'beta' }),
-          createWhatsapp({ id: 2, name: 'Simulador', provider: 'simulator' }),
-        ]);
-      if (url === '/api/simulator/2/messages' && method === 'POST') {
-        const body = JSON.parse(String(init?.body));
-        outbox.push({
-          id: 'out-1',
-          to: body.from,
-          kind: 'chat',
-          body: 'Hello, how can we help?',
-          ack: 1,
-          quotedId: null,
-          timestamp: base + 5_000,
-        });
-        return json(201, { id: 77, ticketId: 9 });
-      }
-      if (url.startsWith('/api/simulator/2/outbox')) return json(200, outbox);
-      if (url === '/api/simulator/2/read' && method === 'POST') {
-        outbox = outbox.map((o) => ({ ...o, ack: 4 }));
-        return new Response(null, { status: 204 });
-      }
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   const callsTo = (prefix: string) => fetchMock.mock.calls.filter(([url]) => String(url).startsWith(prefix));
 

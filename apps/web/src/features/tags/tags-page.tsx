@@ -46,22 +46,12 @@ export function TagsPage() {
         stickyHeader
         sx={{ flex: 1 }}
         onScroll={onScroll}
-        head={
-          <>
-            <TableCell>{t('tags.table.name')}</TableCell>
-            <TableCell width={160} align="center">
-              {t('tags.table.tickets')}
-            </TableCell>
-            {admin && (
-              <TableCell width={120} align="center">
-                {t('tags.table.kanban')}
-              </TableCell>
-            )}
-            <TableCell width={120} align="center">
-              {t('tags.table.actions')}
-            </TableCell>
-          </>
-        }
+        columns={[
+          { label: t('tags.table.name') },
+          { label: t('tags.table.tickets'), width: 160, align: 'center' },
+          admin && { label: t('tags.table.kanban'), width: 120, align: 'center' },
+          { label: t('tags.table.actions'), width: 120, align: 'center' },
+        ]}
       >
         {tags.map((tag) => (
           <TableRow key={tag.id} hover data-testid={`tag-row-${tag.id}`}>

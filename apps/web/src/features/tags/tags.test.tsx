@@ -1,33 +1,27 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { TagModal } from './tag-modal';
 import { TagsPage } from './tags-page';
 
 describe('tags', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
   const admin = createSessionUser({ profile: 'admin' });
   const agent = createSessionUser({ profile: 'user' });
 
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url.startsWith('/api/tags/?'))
-        return json(200, {
-          tags: [{ id: 3, name: 'VIP', color: '#FF0000', kanban: 1, ticketsCount: 12 }],
-          hasMore: false,
-        });
-      if (url === '/api/tags' && init?.method === 'POST')
-        return json(201, { id: 4, ...JSON.parse(String(init.body)) });
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/tags/?'))
+      return json(200, {
+        tags: [{ id: 3, name: 'VIP', color: '#FF0000', kanban: 1, ticketsCount: 12 }],
+        hasMore: false,
+      });
+    if (url === '/api/tags' && method === 'POST')
+      return json(201, { id: 4, ...JSON.parse(String(init?.body)) });
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   it('lists name chip and ticket count, with the kanban column for admins only', async () => {
     renderWithProviders(<TagsPage />, { user: admin });

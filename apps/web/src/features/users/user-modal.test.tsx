@@ -1,29 +1,22 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
 import { createSessionUser, createUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { UserModal } from './user-modal';
 
 describe('UserModal', () => {
-  let fetchMock: ReturnType<typeof vi.fn>;
-
-  beforeEach(() => {
-    fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url.startsWith('/api/queue')) return json(200, [{ id: 1, name: 'Sales', color: '#ff0000' }]);
-      if (url.startsWith('/api/whatsapp')) return json(404, { error: 'ERR_NOT_FOUND' });
-      if (url === '/api/users' && init?.method === 'POST') {
-        const body = JSON.parse(String(init.body));
-        return json(200, createUser({ name: body.name, email: body.email }));
-      }
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    });
-    vi.stubGlobal('fetch', fetchMock);
+  const fetchMock = stubFetch(({ url, method, init }) => {
+    if (url.startsWith('/api/queue')) return json(200, [{ id: 1, name: 'Sales', color: '#ff0000' }]);
+    if (url.startsWith('/api/whatsapp')) return json(404, { error: 'ERR_NOT_FOUND' });
+    if (url === '/api/users' && method === 'POST') {
+      const body = JSON.parse(String(init?.body));
+      return json(200, createUser({ name: body.name, email: body.email }));
+    }
+    return json(404, { error: 'ERR_NOT_FOUND' });
   });
-  afterEach(() => vi.unstubAllGlobals());
 
   const admin = createSessionUser({ profile: 'admin' });
 

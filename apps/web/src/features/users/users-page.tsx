@@ -58,19 +58,13 @@ export function UsersPage() {
         data={users}
         testId="users-table"
         empty={{ text: t('users.empty'), testId: 'users-empty' }}
-        head={
-          <>
-            <TableCell>{t('users.table.name')}</TableCell>
-            <TableCell>{t('users.table.email')}</TableCell>
-            <TableCell width={140}>{t('users.table.profile')}</TableCell>
-            {admin && <TableCell width={150}>{t('users.table.load')}</TableCell>}
-            {admin && (
-              <TableCell width={120} align="center">
-                {t('users.table.actions')}
-              </TableCell>
-            )}
-          </>
-        }
+        columns={[
+          { label: t('users.table.name') },
+          { label: t('users.table.email') },
+          { label: t('users.table.profile'), width: 140 },
+          admin && { label: t('users.table.load'), width: 150 },
+          admin && { label: t('users.table.actions'), width: 120, align: 'center' },
+        ]}
         row={(user) => (
           <>
             <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{user.name}</TableCell>
