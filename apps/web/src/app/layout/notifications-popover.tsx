@@ -6,7 +6,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../../features/auth/session-context';
-import { COUNT_SLOT, countLabel } from '../../features/common/count-label';
+import { countLabel } from '../../features/common/count-label';
 import { LazyTooltip } from '../../features/common/lazy-tooltip';
 import { mentionsKey } from '../../features/ticket-view/messages-cache';
 import { playNotificationSound } from '../../features/tickets/notification-sound';
@@ -80,26 +80,21 @@ export function NotificationsPopover() {
     [],
   );
 
+  const total = tickets.length + mentionList.length;
+  const shownCount = more ? `${total}+` : total;
   return (
     <>
       <LazyTooltip title={t('tickets.notifications.title')}>
         <IconButton
           color="inherit"
-          aria-label={countLabel(t('tickets.notifications.title'), tickets.length + mentionList.length)}
+          aria-label={countLabel(t('tickets.notifications.title'), shownCount)}
           data-testid="notifications-button"
           onClick={(e) => {
             setAnchor(e.currentTarget);
             setUsed(true);
           }}
         >
-          <Badge
-            badgeContent={
-              more ? `${tickets.length + mentionList.length}+` : tickets.length + mentionList.length
-            }
-            color="secondary"
-            data-testid="notifications-count"
-            slotProps={COUNT_SLOT}
-          >
+          <Badge badgeContent={shownCount} color="secondary" data-testid="notifications-count">
             <ChatIcon />
           </Badge>
         </IconButton>

@@ -3,7 +3,7 @@ import { Badge, IconButton } from '@mui/material';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../auth/session-context';
-import { COUNT_SLOT, countLabel } from '../common/count-label';
+import { countLabel } from '../common/count-label';
 import { LazyTooltip } from '../common/lazy-tooltip';
 import { markAnnouncementsRead, readAnnouncementIds, useAnnouncementsList } from './use-announcements';
 
@@ -52,12 +52,7 @@ export function AnnouncementsPopover() {
           data-testid="announcements-button"
           onClick={(e) => open(e.currentTarget)}
         >
-          <Badge
-            badgeContent={unread}
-            color="secondary"
-            data-testid="announcements-count"
-            slotProps={COUNT_SLOT}
-          >
+          <Badge badgeContent={unread} color="secondary" data-testid="announcements-count">
             <CampaignIcon />
           </Badge>
         </IconButton>

@@ -4,7 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../auth/session-context';
-import { COUNT_SLOT, countLabel } from '../common/count-label';
+import { countLabel } from '../common/count-label';
 import { LazyTooltip } from '../common/lazy-tooltip';
 import { unreadsOf, useChatsList, useFlatChats } from './use-chats';
 
@@ -56,12 +56,7 @@ function ChatsPopoverButton() {
             setUsed(true);
           }}
         >
-          <Badge
-            badgeContent={unread}
-            color="secondary"
-            data-testid="chats-popover-count"
-            slotProps={COUNT_SLOT}
-          >
+          <Badge badgeContent={unread} color="secondary" data-testid="chats-popover-count">
             <ForumIcon />
           </Badge>
         </IconButton>

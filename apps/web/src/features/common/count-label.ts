@@ -1,11 +1,8 @@
 /**
- * The accessible name of an icon button with a count badge: "Notifications (3)", or the title alone
- * when the count is 0. The badge itself is hidden from assistive technology (COUNT_SLOT), so the name
- * carries the number once and matches what is on screen (WCAG 2.5.3, axe's label-content-name-mismatch).
+ * The accessible name of an icon button with a count badge: its title, and the count as the badge
+ * draws it when there is one ("Notifications (3)", "Notifications (40+)"), so a screen reader
+ * announces it with the button.
  */
-export function countLabel(title: string, count: number): string {
-  return count > 0 ? `${title} (${count})` : title;
+export function countLabel(title: string, shown: number | string): string {
+  return shown === 0 ? title : `${title} (${shown})`;
 }
-
-/** MUI Badge `slotProps` that hide the drawn count from assistive technology (see countLabel). */
-export const COUNT_SLOT = { badge: { 'aria-hidden': true } } as const;
