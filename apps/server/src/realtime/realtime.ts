@@ -83,6 +83,8 @@ export class Realtime {
   readonly #connectListeners: ConnectListener[] = [];
   readonly #heartbeatListeners: ConnectListener[] = [];
   readonly #disconnectListeners: ConnectListener[] = [];
+  /** Set by `close`: sockets dropped by this node's own shutdown are not users leaving. */
+  #closing = false;
 
   constructor(
     server: HttpServer,
@@ -123,7 +125,10 @@ export class Realtime {
       ]);
       socket.emit('ready');
       this.#tell(this.#connectListeners, auth, 'connect');
-      socket.on('disconnect', () => this.#tell(this.#disconnectListeners, auth, 'disconnect'));
+      socket.on('disconnect', () => {
+        // A node shutting down drops its sockets; the clients reconnect elsewhere, so nobody left.
+        if (!this.#closing) this.#tell(this.#disconnectListeners, auth, 'disconnect');
+      });
       // The client's status heartbeat (core section 9: every SOCKET_HEARTBEAT_MS).
       socket.on('userStatus', () => this.#tell(this.#heartbeatListeners, auth, 'heartbeat'));
     });
@@ -150,8 +155,9 @@ export class Realtime {
   }
 
   /**
-   * Calls `listener` for every socket of this node that disconnects, whatever the reason (the
-   * offline hand-back of automatic assignment checks then whether the user has any socket left).
+   * Calls `listener` for every socket of this node that disconnects, whatever the reason but this
+   * node's own shutdown (the offline hand-back of automatic assignment checks then whether the user
+   * has any socket left).
    */
   onDisconnect(listener: ConnectListener): void {
     this.#disconnectListeners.push(listener);
@@ -333,6 +339,7 @@ export class Realtime {
    * tell them to stay away.
    */
   close(): void {
+    this.#closing = true;
     try {
       this.io.engine.close();
     } catch (error) {
