@@ -92,6 +92,18 @@ function ReportSection({
 
 const duration = (value: unknown) => formatDuration(value as number | null);
 
+/** The average, median and 90th percentile columns of each of `figures` (durations), in that order. */
+function durationColumns<R>(...figures: ('wait' | 'firstResponse' | 'resolution')[]): ReportColumn<R>[] {
+  return figures.flatMap((figure) =>
+    (['Avg', 'Median', 'P90'] as const).map((stat) => ({
+      key: `${figure}${stat}` as keyof R & string,
+      labelKey: `reports.columns.${figure}${stat}`,
+      numeric: true,
+      format: duration,
+    })),
+  );
+}
+
 /** True when no row of a report has a figure (every number zero or missing). */
 function noFigures<R extends object>(rows: R[], skip: (keyof R)[]): boolean {
   return rows.every((row) =>
@@ -122,32 +134,7 @@ function Reports({
     { key: 'handled', labelKey: 'reports.columns.handled', numeric: true, format: count },
     { key: 'resolved', labelKey: 'reports.columns.resolved', numeric: true, format: count },
     { key: 'openNow', labelKey: 'reports.columns.openNow', numeric: true, format: count },
-    {
-      key: 'firstResponseAvg',
-      labelKey: 'reports.columns.firstResponseAvg',
-      numeric: true,
-      format: duration,
-    },
-    {
-      key: 'firstResponseMedian',
-      labelKey: 'reports.columns.firstResponseMedian',
-      numeric: true,
-      format: duration,
-    },
-    {
-      key: 'firstResponseP90',
-      labelKey: 'reports.columns.firstResponseP90',
-      numeric: true,
-      format: duration,
-    },
-    { key: 'resolutionAvg', labelKey: 'reports.columns.resolutionAvg', numeric: true, format: duration },
-    {
-      key: 'resolutionMedian',
-      labelKey: 'reports.columns.resolutionMedian',
-      numeric: true,
-      format: duration,
-    },
-    { key: 'resolutionP90', labelKey: 'reports.columns.resolutionP90', numeric: true, format: duration },
+    ...durationColumns<AgentReportRow>('firstResponse', 'resolution'),
     { key: 'ratingCount', labelKey: 'reports.columns.ratingCount', numeric: true, format: count },
     {
       key: 'ratingAverage',
@@ -166,35 +153,7 @@ function Reports({
     { key: 'resolved', labelKey: 'reports.columns.resolved', numeric: true, format: count },
     { key: 'openNow', labelKey: 'reports.columns.openNow', numeric: true, format: count },
     { key: 'pendingNow', labelKey: 'reports.columns.pendingNow', numeric: true, format: count },
-    { key: 'waitAvg', labelKey: 'reports.columns.waitAvg', numeric: true, format: duration },
-    { key: 'waitMedian', labelKey: 'reports.columns.waitMedian', numeric: true, format: duration },
-    { key: 'waitP90', labelKey: 'reports.columns.waitP90', numeric: true, format: duration },
-    {
-      key: 'firstResponseAvg',
-      labelKey: 'reports.columns.firstResponseAvg',
-      numeric: true,
-      format: duration,
-    },
-    {
-      key: 'firstResponseMedian',
-      labelKey: 'reports.columns.firstResponseMedian',
-      numeric: true,
-      format: duration,
-    },
-    {
-      key: 'firstResponseP90',
-      labelKey: 'reports.columns.firstResponseP90',
-      numeric: true,
-      format: duration,
-    },
-    { key: 'resolutionAvg', labelKey: 'reports.columns.resolutionAvg', numeric: true, format: duration },
-    {
-      key: 'resolutionMedian',
-      labelKey: 'reports.columns.resolutionMedian',
-      numeric: true,
-      format: duration,
-    },
-    { key: 'resolutionP90', labelKey: 'reports.columns.resolutionP90', numeric: true, format: duration },
+    ...durationColumns<QueueReportRow>('wait', 'firstResponse', 'resolution'),
   ];
   const agentRows = agents.data?.rows ?? [];
   const agentsEmpty = noFigures(agentRows, ['userId', 'name']);
