@@ -78,9 +78,10 @@ describe('queue chatbot after a crash', () => {
     // claim of each kind's worker loop (most kinds have nothing queued here) and the few below.
     expect(t.app.jobs.timedPollsOf(QUEUE_BOT_JOB) - botPollsBefore).toBe(0);
     // Each timed poll of an idle kind claims once more, and a finished job wakes its loop for a claim
-    // that may find only jobs held behind a running one of the same key (a few, by timing).
+    // that may find only jobs held behind a running one of the same key (by timing: up to a third of
+    // the jobs on a busy Postgres server). Polling per job would add 60 or more.
     const idlePolls = after.timedPolls - before.timedPolls;
-    expect(after.claims - before.claims).toBeLessThanOrEqual(60 + t.app.jobs.kinds + idlePolls + 10);
+    expect(after.claims - before.claims).toBeLessThanOrEqual(60 + t.app.jobs.kinds + idlePolls + 20);
   });
 
   it('runs again at start a bot job the killed process of the same node left active', async () => {
