@@ -15,7 +15,11 @@ export async function useRedisAdapter(realtime: Realtime, url: string): Promise<
   await Promise.all([pub.connect(), sub.connect()]);
   realtime.io.adapter(createAdapter(pub, sub));
   return async () => {
-    await Promise.allSettled([pub.quit(), sub.quit()]);
+    // Stop taking other nodes' requests first (the adapter unsubscribes, then its connection closes),
+    // and only then close the connection that answers them: no answer is written to a closed client.
+    await Promise.allSettled([Promise.resolve(realtime.io.of('/').adapter.close())]);
+    await Promise.allSettled([sub.quit()]);
+    await Promise.allSettled([pub.quit()]);
   };
 }
 
