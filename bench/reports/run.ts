@@ -17,6 +17,7 @@
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import { rollReports } from '../../apps/server/src/modules/reports/rollups.js';
 import { createCompany, createUser, tokenFor } from '../../apps/server/src/test/factories.js';
 import { openServerBench, seedConnection } from '../support/app.js';
 import { backendCpuMsSince, backendJiffies } from '../support/cpu.js';
@@ -173,6 +174,17 @@ async function main(): Promise<void> {
   await sql.query('vacuum analyze');
   const seedSeconds = (performance.now() - started) / 1000;
   console.log(`seeded ${f0(seeded.events)} events in ${f1(seedSeconds)} s (with VACUUM ANALYZE)`);
+  // The rollups of every closed day (what the job and `npm run reports:backfill` do), then ANALYZE.
+  const rollStarted = performance.now();
+  await rollReports(app.ctx, companyId);
+  await sql.query('vacuum analyze report_rollups, report_handled, report_rollup_marks');
+  const rollSeconds = (performance.now() - rollStarted) / 1000;
+  const rollRows = (
+    await sql.query<{ n: string; h: string }>(
+      'select (select count(*) from report_rollups) as n, (select count(*) from report_handled) as h',
+    )
+  ).rows[0]!;
+  console.log(`rolled up in ${f1(rollSeconds)} s: ${rollRows.n} rollup rows, ${rollRows.h} handled rows`);
 
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -186,8 +198,12 @@ async function main(): Promise<void> {
     ['summary 30 days', `summary?${month}`],
     ['summary 90 days', `summary?${quarter}`],
     ['summary 365 days', `summary?${year}`],
+    ['summary 365 days, 2 queues', `summary?${year}&queueIds=${seeded.queues.slice(0, 2).join(',')}`],
+    ['summary 365 days, 1 agent', `summary?${year}&userIds=${seeded.users[0]}`],
     ['summary 365 days, 2 queues + tag', `summary?${year}${filters}`],
+    ['summary 365 days, 1 connection', `summary?${year}&whatsappIds=${seeded.whatsapps[0]}`],
     ['agents 30 days', `agents?${month}`],
+    ['agents 90 days', `agents?${quarter}`],
     ['agents 365 days', `agents?${year}`],
     ['agents 365 days, xlsx', `agents?${year}&format=xlsx`],
     ['queues 30 days', `queues?${month}`],
@@ -232,7 +248,8 @@ async function main(): Promise<void> {
     `Every \`GET /api/reports/*\` over one company's ticket events, aim: under ${TARGET_MS} ms. ` +
       `${f0(options.tickets)} tickets over ${DAYS} days (${f0(seeded.events)} events, ${AGENTS} agents, ` +
       `${QUEUES} queues, 3 connections, ratings on 28% and tags on 20% of the tickets), seeded with ` +
-      `generate_series in ${f1(seedSeconds)} s; ${options.requests} sequential requests per scenario over HTTP on ` +
+      `generate_series in ${f1(seedSeconds)} s, rolled up in ${f1(rollSeconds)} s (${f0(Number(rollRows.n))} rollup and ` +
+      `${f0(Number(rollRows.h))} handled rows); ${options.requests} sequential requests per scenario over HTTP on ` +
       'loopback (app and Postgres on the same machine). CPU is per request: the app process (Node) and the ' +
       'Postgres backends of the database.',
     '',

@@ -1,6 +1,7 @@
 /**
  * `npm run reports:backfill`: adds the ticket events (docs/reports.md) of the tickets that have none,
- * derived from their times and their agents' messages, and prints how many. The migration that
+ * derived from their times and their agents' messages, prints how many, and rolls every company's
+ * closed days up (the report rollups, decision 0121). The migration that
  * created `ticket_events` already ran it once; running it again is harmless (idempotent: tickets
  * with events are left alone), e.g. after copying tickets in from another database.
  */
@@ -9,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { rollAllReports } from './modules/reports/rollups.js';
 
 /**
  * Runs the backfill on the database of `env` (DATABASE_URL, else the PGlite folder under DATA_DIR).
@@ -22,6 +24,8 @@ export async function runReportsBackfill(env: NodeJS.ProcessEnv): Promise<number
   });
   try {
     const { rows } = await database.db.execute(sql`select ticket_events_backfill() as added`);
+    // The added events moved the rollup marks back (trigger): roll every company again.
+    await rollAllReports({ db: database.db });
     return Number(rows[0]?.added ?? 0);
   } finally {
     await database.close();

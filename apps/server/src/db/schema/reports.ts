@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { parentRef, timestamptz } from './columns.js';
 import { companyRef } from './tenant.js';
 import { tickets } from './tickets.js';
@@ -85,3 +96,58 @@ export const ticketSlas = pgTable(
     check('ticket_slas_target_check', sql`${t.target} in ('first_response', 'resolution')`),
   ],
 );
+
+/**
+ * Report rollups (decision 0121, docs/reports.md "Rollups"): one row per span (a local calendar
+ * `month` or `week`, Monday first, starting at `start`), event kind, dimension and log bucket of
+ * `seconds`, with the count `n` and the sum `total` of the seconds. `dim` is `all` (no grouping,
+ * `dimId` null), `user` or `queue` (`dimId` the event's user or queue, null for none) or `heat`
+ * (`dimId` = local weekday * 24 + hour, created and reopened events only). `bucket` is -1 for events
+ * without seconds, the seconds themselves under 64, then 64 + floor(log base 1.04 of seconds/64).
+ * Written by the rollup job (`modules/reports/rollups.ts`) for spans that ended on or before the
+ * company's `report_rollup_marks.rolled_through`; never updated, deleted and rewritten.
+ */
+export const reportRollups = pgTable(
+  'report_rollups',
+  {
+    companyId: companyRef(),
+    span: text({ enum: ['month', 'week'] }).notNull(),
+    start: date({ mode: 'string' }).notNull(),
+    kind: text({ enum: TICKET_EVENT_KINDS }).notNull(),
+    dim: text({ enum: ['all', 'user', 'queue', 'heat'] }).notNull(),
+    dimId: integer(),
+    bucket: smallint().notNull(),
+    n: integer().notNull(),
+    total: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [index('report_rollups_company_span_idx').on(t.companyId, t.dim, t.span, t.start)],
+);
+
+/**
+ * The agents' "handled" per local day (decision 0122): how many (ticket, agent) pairs had an
+ * assigned, first_reply, transferred or resolved event of that agent on `day` whose previous such
+ * day was `prevDay` (null: none before). The pairs with an event in a..b are the rows of days a..b
+ * whose `prevDay` is null or before a. Written with the rollups.
+ */
+export const reportHandled = pgTable(
+  'report_handled',
+  {
+    companyId: companyRef(),
+    day: date({ mode: 'string' }).notNull(),
+    userId: integer().notNull(),
+    prevDay: date({ mode: 'string' }),
+    n: integer().notNull(),
+  },
+  (t) => [index('report_handled_company_day_idx').on(t.companyId, t.day)],
+);
+
+/**
+ * How far a company's rollups go: every local day up to `rolled_through` is in `report_handled` and
+ * every span ending by then in `report_rollups`. A trigger on `ticket_events` moves it back when an
+ * event of a rolled day is inserted or deleted (a late event, a ticket deleted), so the reports read
+ * those days' events until the job rolls them again.
+ */
+export const reportRollupMarks = pgTable('report_rollup_marks', {
+  companyId: companyRef().primaryKey(),
+  rolledThrough: date({ mode: 'string' }).notNull(),
+});

@@ -11,7 +11,24 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { dayEnd, dayStart, LOCAL_TZ } from '../../lib/local-days.js';
+import {
+  countOf,
+  handledOf,
+  type PeriodPlan,
+  planPeriod,
+  ROLLUP_MIN_DAYS,
+  type RollupCell,
+  type RollupDim,
+  rolledThroughOf,
+  rollupCells,
+  statsOf,
+} from './rollups.js';
 import { reportSlaFigures } from './sla-report.js';
+
+/** How a report is computed: `rollups: false` reads only the events (exact percentiles). */
+export interface ReportOptions {
+  rollups?: boolean;
+}
 
 /** The reports' time zone (REPORTS_TIME_ZONE, the dashboard's) as an SQL literal. */
 const TZ = LOCAL_TZ;
@@ -27,6 +44,54 @@ const given = (list: number[] | undefined): list is number[] => list !== undefin
 
 interface Row {
   [key: string]: unknown;
+}
+
+/**
+ * The rollup dimension serving the filters (`all` with none, `user` or `queue` when only that filter
+ * is given, each allowed by `dims`), or null when they need the events (connections, tags, mixes).
+ */
+function rollupDimOf(q: ReportFilters, dims: RollupDim[]): { dim: RollupDim; ids?: number[] } | null {
+  if (given(q.whatsappIds) || given(q.tagIds) || (given(q.userIds) && given(q.queueIds))) return null;
+  const pick = given(q.userIds)
+    ? { dim: 'user' as const, ids: q.userIds }
+    : given(q.queueIds)
+      ? { dim: 'queue' as const, ids: q.queueIds }
+      : { dim: dims[0]! };
+  return dims.includes(pick.dim) ? pick : null;
+}
+
+/** Days in `from`..`to` (local, both included). */
+const daysOf = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1;
+
+/**
+ * How to read `from`..`to` from the rollups (decision 0121), or null for the events: periods shorter
+ * than ROLLUP_MIN_DAYS, `options.rollups` false, or a company never rolled.
+ */
+async function rollupPlanOf(
+  ctx: AppContext,
+  companyId: number,
+  from: string,
+  to: string,
+  options: ReportOptions | undefined,
+): Promise<PeriodPlan | null> {
+  if (options?.rollups === false || daysOf(from, to) < ROLLUP_MIN_DAYS) return null;
+  const rolled = await rolledThroughOf(ctx, companyId);
+  const plan = rolled ? planPeriod(from, to, rolled) : null;
+  return plan && (plan.months.length || plan.weeks.length) ? plan : null;
+}
+
+/** The summary's event figures of one period from rollup cells (dimension ids already narrowed). */
+function summaryFigures(cells: RollupCell[]) {
+  const of = (kind: string) => cells.filter((c) => c.kind === kind);
+  return {
+    opened: countOf(cells, 'created', 'reopened'),
+    created: countOf(cells, 'created'),
+    reopened: countOf(cells, 'reopened'),
+    resolved: countOf(cells, 'resolved'),
+    firstResponse: statsOf(of('first_reply')),
+    resolution: statsOf(of('resolved')),
+    wait: statsOf(of('assigned')),
+  };
 }
 const rows = async <T>(ctx: AppContext, query: SQL): Promise<T[]> =>
   (await ctx.db.execute(query)).rows as Row[] as T[];
@@ -148,22 +213,32 @@ export async function reportSummary(
   ctx: AppContext,
   companyId: number,
   q: ReportFilters,
+  options?: ReportOptions,
 ): Promise<ReportSummary> {
   await assertFiltersOwned(ctx, companyId, q);
-  const days = Math.round((Date.parse(q.to) - Date.parse(q.from)) / DAY_MS) + 1;
+  const days = daysOf(q.from, q.to);
   const previous = { from: shift(q.from, -days), to: shift(q.from, -1) };
   const boundary = dayStart(q.from);
   const period = sql`case when at >= ${boundary} then 'current' else 'previous' end`;
-  const events = eventsOf(
-    companyId,
-    q,
-    ['created', 'reopened', 'assigned', 'first_reply', 'resolved'],
-    dayStart(previous.from),
-    dayEnd(q.to),
-  );
-  const figures = await rows<Omit<ReportFigures, 'from' | 'to' | 'csat'> & { period: string }>(
-    ctx,
-    sql`select ${period} as period,
+  const kinds = ['created', 'reopened', 'assigned', 'first_reply', 'resolved'];
+  const events = eventsOf(companyId, q, kinds, dayStart(previous.from), dayEnd(q.to));
+  const dim = rollupDimOf(q, ['all', 'user', 'queue']);
+  const plan = dim && (await rollupPlanOf(ctx, companyId, previous.from, q.to, options));
+  const figures: (Omit<ReportFigures, 'from' | 'to' | 'csat'> & { period: string })[] = [];
+  if (dim && plan)
+    for (const [name, bounds] of [
+      ['current', q],
+      ['previous', previous],
+    ] as const) {
+      const part = planPeriod(bounds.from, bounds.to, plan.rolledEnd);
+      const cells = await rollupCells(ctx, companyId, part, dim.dim, kinds, dim.ids);
+      figures.push({ period: name, ...summaryFigures(cells) });
+    }
+  else
+    figures.push(
+      ...(await rows<Omit<ReportFigures, 'from' | 'to' | 'csat'> & { period: string }>(
+        ctx,
+        sql`select ${period} as period,
         count(*) filter (where kind in ('created', 'reopened'))::int as opened,
         count(*) filter (where kind = 'created')::int as created,
         count(*) filter (where kind = 'reopened')::int as reopened,
@@ -172,7 +247,8 @@ export async function reportSummary(
         ${statsJson(RESOLVED)} as resolution,
         ${statsJson(WAIT)} as wait
       from (${events}) x group by 1`,
-  );
+      )),
+    );
   const ratings = await rows<{ period: string; rate: number; count: number }>(
     ctx,
     sql`select case when created_at >= ${boundary} then 'current' else 'previous' end as period,
@@ -218,13 +294,14 @@ export async function reportAgents(
   ctx: AppContext,
   companyId: number,
   q: ReportFilters,
+  options?: ReportOptions,
 ): Promise<AgentReport> {
-  const events = await periodEvents(ctx, companyId, q, [
-    'assigned',
-    'first_reply',
-    'transferred',
-    'resolved',
-  ]);
+  const kinds = ['assigned', 'first_reply', 'transferred', 'resolved'];
+  let events = await periodEvents(ctx, companyId, q, kinds);
+  const dim = rollupDimOf(q, ['user']);
+  const plan = dim && (await rollupPlanOf(ctx, companyId, q.from, q.to, options));
+  // From the rollups: the statement below reads no event, the figures come from the cells.
+  if (plan) events = sql`${events} and false`;
   const only = given(q.userIds) ? sql`and u.id = any(${ids(q.userIds)})` : sql``;
   const result = await rows<AgentReport['rows'][number]>(
     ctx,
@@ -256,6 +333,25 @@ export async function reportAgents(
       where u.company_id = ${companyId} ${only}
       order by u.name, u.id`,
   );
+  if (plan) {
+    const cells = await rollupCells(ctx, companyId, plan, 'user', kinds, q.userIds);
+    const handled = await handledOf(ctx, companyId, q.from, q.to, plan.rolledEnd!, q.userIds);
+    for (const row of result) {
+      const mine = cells.filter((c) => c.dimId === row.userId);
+      const firstResponse = statsOf(mine.filter((c) => c.kind === 'first_reply'));
+      const resolution = statsOf(mine.filter((c) => c.kind === 'resolved'));
+      Object.assign(row, {
+        handled: handled.get(row.userId) ?? 0,
+        resolved: countOf(mine, 'resolved'),
+        firstResponseAvg: firstResponse.avg,
+        firstResponseMedian: firstResponse.median,
+        firstResponseP90: firstResponse.p90,
+        resolutionAvg: resolution.avg,
+        resolutionMedian: resolution.median,
+        resolutionP90: resolution.p90,
+      });
+    }
+  }
   return { rows: result };
 }
 
@@ -269,14 +365,16 @@ export async function reportQueues(
   ctx: AppContext,
   companyId: number,
   q: ReportFilters,
+  options?: ReportOptions,
 ): Promise<QueueReport> {
-  const events = await periodEvents(ctx, companyId, q, [
-    'created',
-    'reopened',
-    'assigned',
-    'first_reply',
-    'resolved',
-  ]);
+  const kinds = ['created', 'reopened', 'assigned', 'first_reply', 'resolved'];
+  let events = await periodEvents(ctx, companyId, q, kinds);
+  const dim = rollupDimOf(q, ['queue']);
+  const plan = dim && (await rollupPlanOf(ctx, companyId, q.from, q.to, options));
+  const cells = plan ? await rollupCells(ctx, companyId, plan, 'queue', kinds, q.queueIds) : [];
+  // From the rollups: the statement reads no event; a null-queue cell keeps the no-queue row.
+  if (plan) events = sql`${events} and false`;
+  const noQueue = cells.some((c) => c.dimId === null);
   const only = given(q.queueIds) ? sql`and q.id = any(${ids(q.queueIds)})` : sql``;
   const agents = given(q.userIds) ? sql`and t.user_id = any(${ids(q.userIds)})` : sql``;
   const result = await rows<QueueReport['rows'][number]>(
@@ -300,7 +398,8 @@ export async function reportQueues(
         select q.id, q.name from queues q where q.company_id = ${companyId} ${only}
         union all
         select null, null where ${given(q.queueIds) ? sql`false` : sql`true`}
-          and (exists (select 1 from agg where queue_id is null) or exists (select 1 from live where queue_id is null))
+          and (${noQueue} or exists (select 1 from agg where queue_id is null)
+            or exists (select 1 from live where queue_id is null))
       )
       select k.id as "queueId", k.name, coalesce(a.opened, 0) as opened, coalesce(a.resolved, 0) as resolved,
         coalesce(l.open, 0) as "openNow", coalesce(l.pending, 0) as "pendingNow",
@@ -311,6 +410,21 @@ export async function reportQueues(
       left join live l on l.queue_id is not distinct from k.id
       order by k.id is null, k.name, k.id`,
   );
+  if (plan)
+    for (const row of result) {
+      const mine = cells.filter((c) => c.dimId === row.queueId);
+      const stats = (kind: string, prefix: string) => {
+        const f = statsOf(mine.filter((c) => c.kind === kind));
+        return { [`${prefix}Avg`]: f.avg, [`${prefix}Median`]: f.median, [`${prefix}P90`]: f.p90 };
+      };
+      Object.assign(row, {
+        opened: countOf(mine, 'created', 'reopened'),
+        resolved: countOf(mine, 'resolved'),
+        ...stats('assigned', 'wait'),
+        ...stats('first_reply', 'firstResponse'),
+        ...stats('resolved', 'resolution'),
+      });
+    }
   return { rows: result };
 }
 
@@ -323,8 +437,26 @@ export async function reportHeatmap(
   ctx: AppContext,
   companyId: number,
   q: ReportFilters,
+  options?: ReportOptions,
 ): Promise<HeatmapReport> {
   const events = await periodEvents(ctx, companyId, q, ['created', 'reopened']);
+  const filtered = given(q.queueIds) || given(q.userIds) || given(q.whatsappIds) || given(q.tagIds);
+  const plan = !filtered && (await rollupPlanOf(ctx, companyId, q.from, q.to, options));
+  if (plan) {
+    const cells = await rollupCells(ctx, companyId, plan, 'heat', ['created', 'reopened']);
+    return {
+      timeZone: REPORTS_TIME_ZONE,
+      cells: Array.from({ length: 168 }, (_, i) => ({
+        weekday: Math.floor(i / 24),
+        hour: i % 24,
+        opened: countOf(
+          cells.filter((c) => c.dimId === i),
+          'created',
+          'reopened',
+        ),
+      })),
+    };
+  }
   const cells = await rows<HeatmapReport['cells'][number]>(
     ctx,
     sql`with counts as (
