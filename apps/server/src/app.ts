@@ -251,18 +251,24 @@ function createAutomation(app: ZodApp, { ctx, jobs, sender }: Channels): FlowEng
   );
   const assigner = new AutoAssigner(ctx, sender);
   assigner.register(jobs);
-  flows.setHandOver((tx, companyId, queueId) => assigner.requestIn(tx, companyId, queueId));
-  new QueueBot(ctx, sender, bots, (companyId, ticketId) =>
-    assigner.ticketWaiting(companyId, ticketId),
-  ).register(jobs);
-  const timers = new ConnectionTimers(ctx, sender, assigner);
+  // Service levels: a ticket a bot, a flow or a timer puts in a queue with targets gets its due
+  // times from a plan run queued then, not from the every-minute sweep (decision 0124).
+  const sla = new ServiceLevels(ctx);
+  sla.register(jobs);
+  flows.setHandOver(async (tx, companyId, queueId) => {
+    await sla.requestForQueue(tx, companyId, queueId);
+    await assigner.requestIn(tx, companyId, queueId);
+  });
+  new QueueBot(ctx, sender, bots, async (companyId, ticketId) => {
+    await sla.requestFor([ticketId]);
+    await assigner.ticketWaiting(companyId, ticketId);
+  }).register(jobs);
+  const timers = new ConnectionTimers(ctx, sender, assigner, sla);
   timers.register(jobs);
   app.decorate('timers', timers);
   app.decorate('bots', bots);
   app.decorate('flows', flows);
   app.decorate('assigner', assigner);
-  const sla = new ServiceLevels(ctx);
-  sla.register(jobs);
   app.decorate('sla', sla);
   return flows;
 }

@@ -55,6 +55,11 @@ export interface InboundAutomation {
   botJob: string;
   /** Whether a customer's text answers the rating question (a closed ticket awaiting one keeps it). */
   isRatingAnswer(body: string): boolean;
+  /**
+   * The service levels' plan job (`{ companyId }`), queued in the transaction that opened or
+   * reopened tickets in a queue with targets, once per company (decision 0124).
+   */
+  slaPlanJob: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { QUEUE_BOT_JOB } from '../automation/jobs.js';
 import { isRatingAnswer } from '../automation/ratings.js';
+import { SLA_PLAN_JOB } from '../automation/service-levels.js';
 import type { Config } from '../config.js';
 import type { AppContext, ZodApp } from '../context.js';
 import type { DatabaseHandle } from '../db/client.js';
@@ -69,7 +70,7 @@ export async function createContext(
     leaseReleases,
     // What the inbound pipeline asks of automation and modules (it imports nothing above channels).
     inbound: {
-      automation: { botJob: QUEUE_BOT_JOB, isRatingAnswer },
+      automation: { botJob: QUEUE_BOT_JOB, isRatingAnswer, slaPlanJob: SLA_PLAN_JOB },
       records: { toMessage, toTicket, findMessage, findTicket, toContact },
     },
   };

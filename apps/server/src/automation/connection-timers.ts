@@ -8,6 +8,7 @@ import type { AutoAssigner } from './auto-assign.js';
 import { AUTOMATIC_MESSAGES } from './automatic-messages.js';
 import { CONNECTION_TIMERS_JOB } from './jobs.js';
 import { fillVariables } from './message-variables.js';
+import type { ServiceLevels } from './service-levels.js';
 
 interface ExpiredRow extends Record<string, unknown> {
   id: number;
@@ -38,6 +39,8 @@ export class ConnectionTimers {
     private readonly sender: OutboundSender,
     /** Automatic assignment: an expired ticket frees its agent, a transferred one may be taken. */
     private readonly assigner?: Pick<AutoAssigner, 'request' | 'ticketWaiting'>,
+    /** Service levels: a ticket transferred into a queue with targets gets its due times at once. */
+    private readonly sla?: Pick<ServiceLevels, 'requestFor'>,
   ) {}
 
   /** Registers the every-minute job; one run at a time across nodes (one key). */
@@ -139,6 +142,7 @@ export class ConnectionTimers {
       }
       await this.assigner?.ticketWaiting(row.company_id, row.id);
     }
+    await this.sla?.requestFor(rows.map((row) => row.id));
     return rows.length;
   }
 

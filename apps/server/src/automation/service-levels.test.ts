@@ -1,11 +1,17 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { companyChannel, DEFAULT_QUEUE_SCHEDULES } from '@zapdesk/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { InboundPipeline } from '../channels/inbound-pipeline.js';
+import { MediaStore } from '../channels/media-store.js';
 import { pushSubscriptions, ticketEvents, ticketSlas, tickets } from '../db/schema/index.js';
+import { LocalStorage } from '../lib/storage/local-storage.js';
 import { PUSH_SEND_JOB } from '../modules/push/push-notifier.js';
 import {
   type ConnectedTenant,
@@ -21,6 +27,7 @@ import {
   createTenant,
   createUser,
   customerNumber,
+  inboundMessage,
   type TestUser,
 } from '../test/factories.js';
 import { collectUntilMarker, listeningTestApp, socketSet } from '../test/sockets.js';
@@ -133,8 +140,8 @@ describe('service levels', () => {
     const from = customerNumber();
     const { ticketId } = await customerSays(app(), s, from, 'Oi', run);
     const created = (await ticketRow(app(), ticketId)).createdAt;
-    // The every-minute sweep plans what the inbound pipeline opened.
-    expect(await app().sla.plan(s.companyId)).toBe(2);
+    // The message's transaction queued a plan run, which the drained jobs ran: no sweep is needed.
+    expect(await app().sla.plan(s.companyId)).toBe(0);
     const shown = await api(s.agent, 'GET', `/tickets/${ticketId}`);
     expect(shown.json()).toMatchObject({
       firstResponseDueAt: new Date(created.getTime() + 30 * MINUTE).toISOString(),
@@ -175,6 +182,51 @@ describe('service levels', () => {
     expect(row.firstResponseDueAt?.getTime()).toBe(reopened!.at.getTime() + 30 * MINUTE);
     expect(row.resolutionDueAt?.getTime()).toBe(reopened!.at.getTime() + 240 * MINUTE);
     expect(await targetsOf(ticketId)).toHaveLength(4);
+  });
+
+  it('plans the tickets a batch of the inbound pipeline opens with one run per company, without the sweep', async () => {
+    await setTargets(s.queueId, 30, null);
+    const other = await openOneQueueTenant(app());
+    const otherTargets = await api(other.admin, 'PUT', `/queue/${other.queueId}`, {
+      slaFirstResponseMinutes: 45,
+    });
+    expect(otherTargets.statusCode).toBe(200);
+    // A pipeline of one lane and a wide window: the four arrivals share one group commit.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-sla-'));
+    const p = new InboundPipeline(app().ctx, new MediaStore(new LocalStorage(dir)), app().jobs, {
+      lanes: 1,
+      windowMs: 30,
+    });
+    const arrivals = [
+      [s, customerNumber()],
+      [s, customerNumber()],
+      [s, customerNumber()],
+      [other, customerNumber()],
+    ] as const;
+    const results = await Promise.all(
+      arrivals.map(([tenant, from]) =>
+        p.ingest({ id: tenant.whatsappId, companyId: tenant.companyId }, inboundMessage(from, 'Oi')),
+      ),
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(p.stats).toMatchObject({ batches: 1, messages: 4, retriedAlone: 0 });
+    const { rows: queued } = await live.t.database.executor.executeSql(
+      `select (data->>'companyId')::int as company from pgboss.job where name = $1 and state = 'created'
+       order by 1`,
+      [SLA_PLAN_JOB],
+    );
+    expect(queued.map((r) => Number(r.company))).toEqual(
+      [s.companyId, other.companyId].sort((x, y) => x - y),
+    );
+    await run();
+    for (const [index, result] of results.entries()) {
+      const minutes = index < 3 ? 30 : 45;
+      const row = await ticketRow(app(), result!.ticket.id);
+      expect(row.firstResponseDueAt?.getTime()).toBe(row.createdAt.getTime() + minutes * MINUTE);
+      expect(row.resolutionDueAt).toBeNull();
+    }
+    // Nothing was left for the every-minute sweep.
+    expect(await app().sla.plan()).toBe(0);
   });
 
   it('plans a ticket opened by an agent in a queue, and one transferred into a queue, from its opening', async () => {
@@ -253,8 +305,7 @@ describe('service levels', () => {
     const bystander = await createUser(app(), s.companyId, { queueIds: [s.queueId] });
     const { ticketId } = await customerSays(app(), s, customerNumber(), 'Oi', run);
     expect((await api(s.agent, 'PUT', `/tickets/${ticketId}`, { status: 'open' })).statusCode).toBe(200);
-    // The every-minute sweep plans what the inbound pipeline opened.
-    await app().sla.plan(s.companyId);
+    // The plan run the message's transaction queued was drained with it.
     for (const user of [s.agent, s.admin]) {
       const ecdh = crypto.createECDH('prime256v1');
       ecdh.generateKeys();
@@ -371,8 +422,7 @@ describe('service levels', () => {
     await setTargets(s.queueId, 10, null);
     const { ticketId } = await customerSays(app(), s, customerNumber(), 'Oi', run);
     expect((await api(s.agent, 'PUT', `/tickets/${ticketId}`, { status: 'open' })).statusCode).toBe(200);
-    // The every-minute sweep plans what the inbound pipeline opened.
-    await app().sla.plan(s.companyId);
+    // The plan run the message's transaction queued was drained with it.
     expect(await alertJobs(await ticketRow(app(), ticketId).then((r) => r.createdAt))).toHaveLength(2);
     expect((await api(s.agent, 'POST', `/messages/${ticketId}`, { body: 'Olá' })).statusCode).toBe(201);
     const agent = await sockets.online(s.agent);

@@ -7,6 +7,7 @@ import {
 } from '@zapdesk/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
+import type { Tx } from '../db/client.js';
 import {
   companies,
   queues,
@@ -16,6 +17,7 @@ import {
   tickets,
   users,
 } from '../db/schema/index.js';
+import { companiesToPlan } from '../db/sla-requests.js';
 import { findTicket } from '../db/ticket-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { ScheduleRow } from './attendance-hours.js';
@@ -91,6 +93,49 @@ export class ServiceLevels {
   /** Queues a plan run of the company now (after a change that may have opened targets). */
   async request(companyId: number): Promise<void> {
     await this.#jobs?.send<SlaPlanJob>(SLA_PLAN_JOB, { companyId });
+  }
+
+  /**
+   * Queues one plan run per company whose tickets among `ticketIds` have targets still without a
+   * due time (after a bot, a flow or a timer moved or opened them; decision 0124): in `tx` when
+   * given (the caller's commit wakes nothing: call `wake`), else on its own, woken at once.
+   * Nothing is queued when no target waits, so a turn that changed no queue costs one indexed read.
+   */
+  async requestFor(ticketIds: number[], tx: Tx = this.ctx.db): Promise<void> {
+    const jobs = this.#jobs;
+    if (!jobs || ticketIds.length === 0) return;
+    const companies = await companiesToPlan(tx, ticketIds);
+    if (companies.length === 0) return;
+    const inTx = tx === this.ctx.db ? {} : { tx };
+    await jobs.sendMany<SlaPlanJob>(
+      SLA_PLAN_JOB,
+      companies.map((companyId) => ({ companyId })),
+      inTx,
+    );
+  }
+
+  /**
+   * Queues, in `tx`, a plan run of the company when `queueId` has a target (a flow handing its
+   * ticket over to that queue, whose targets the triggers wrote in the same transaction).
+   */
+  async requestForQueue(tx: Tx, companyId: number, queueId: number): Promise<void> {
+    if (!this.#jobs) return;
+    const [queue] = await tx
+      .select({ id: queues.id })
+      .from(queues)
+      .where(
+        and(
+          eq(queues.companyId, companyId),
+          eq(queues.id, queueId),
+          sql`(${queues.slaFirstResponseMinutes} is not null or ${queues.slaResolutionMinutes} is not null)`,
+        ),
+      );
+    if (queue) await this.#jobs.send<SlaPlanJob>(SLA_PLAN_JOB, { companyId }, { tx });
+  }
+
+  /** Wakes this node's plan worker after a commit that queued runs (`requestFor` / `requestForQueue` with `tx`). */
+  wake(): void {
+    this.#jobs?.wake(SLA_PLAN_JOB);
   }
 
   /**

@@ -171,6 +171,7 @@ async function runTransaction(
     return;
   }
   if (written.some((w) => w.botQueued)) p.jobs?.wake(p.automation.botJob);
+  if (written.some((w) => w.ticketCreated)) p.jobs?.wake(p.automation.slaPlanJob);
   for (const [index, item] of group.entries()) {
     try {
       settle.done(item, await finish(p, item.connection, written[index]!));

@@ -17,7 +17,7 @@ import {
 import { chatKey, contactNameOf } from './message-shape.js';
 import { batchRow, payloadFromRow } from './rows.js';
 import { Duplicate, type InboundParts, type Pending, type Written } from './types.js';
-import { write } from './write-one.js';
+import { queueSlaPlans, write } from './write-one.js';
 
 /**
  * Stores a batch's messages of the transaction path in `tx`, batch-wide: the
@@ -190,4 +190,7 @@ async function writeWide(
     };
   }
   await p.jobs?.sendMany<InboundBotJob>(p.automation.botJob, jobs, { tx });
+  // Tickets this batch opened or reopened in a queue with targets: one plan job per company.
+  const opened = ticketRows.filter((t) => t.created === true && t.id != null).map((t) => Number(t.id));
+  await queueSlaPlans(p, tx, opened);
 }

@@ -8,6 +8,7 @@ import { and, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { InboundBotJob } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { contacts, messages, tickets, whatsappQueues } from '../../db/schema/index.js';
+import { companiesToPlan } from '../../db/sla-requests.js';
 import { pgErrorCode } from '../../lib/db-errors.js';
 import { numberVariants } from '../../lib/phone-number.js';
 import { emitCreated, finish } from './events.js';
@@ -53,6 +54,7 @@ export async function ingestOne(
       }
       const result = await db.transaction((tx) => write(p, tx, connection, message, stored));
       if (result.botQueued) p.jobs?.wake(p.automation.botJob);
+      if (result.ticketCreated) p.jobs?.wake(p.automation.slaPlanJob);
       return await finish(p, connection, result);
     } catch (error) {
       if (error instanceof Duplicate) return undefined;
@@ -108,6 +110,7 @@ export async function write(
   const newContact = contactCreated ? contactRow : undefined;
   const live = await liveTicket(p, tx, companyId, contactId, connection.id, message);
   const { ticketId, created } = live;
+  if (created) await queueSlaPlans(p, tx, [ticketId]);
   // The chatbot answers customer messages on tickets no human holds, and rating answers.
   const botQueued = !!p.jobs && !message.fromMe && !message.isGroup && live.botMayAnswer;
   const queueBot = async (messageId: number) => {
@@ -279,4 +282,20 @@ async function byProviderId(
     .from(messages)
     .where(and(eq(messages.whatsappId, whatsappId), eq(messages.wid, providerId)));
   return row?.id;
+}
+
+/**
+ * Queues, in `tx`, one service-level plan job per company whose tickets among `ticketIds` (just
+ * opened or reopened) got targets to plan (decision 0124), so their due times do not wait for the
+ * every-minute sweep. The caller wakes the job after the commit.
+ */
+export async function queueSlaPlans(p: InboundParts, tx: Tx, ticketIds: number[]): Promise<void> {
+  if (!p.jobs || ticketIds.length === 0) return;
+  const companies = await companiesToPlan(tx, ticketIds);
+  if (companies.length === 0) return;
+  await p.jobs.sendMany(
+    p.automation.slaPlanJob,
+    companies.map((companyId) => ({ companyId })),
+    { tx },
+  );
 }
