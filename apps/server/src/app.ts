@@ -187,6 +187,7 @@ function createChannels(app: ZodApp, ctx: AppContext, options: BuildAppOptions):
     log: app.log,
     workers: options.jobWorkers ?? config.NODE_ENV !== 'test',
     nodeId: config.nodeId,
+    wakes: ctx.jobWakes,
   });
   const pipeline = new InboundPipeline(ctx, media, jobs);
   const simulator =

@@ -34,6 +34,8 @@ export interface AppContext {
   notifications?: NotifyListener;
   /** Wakes this node when another gives its session leases back (graceful stop); absent without buildApp. */
   leaseReleases?: NotifySignal;
+  /** Wakes this node's job workers when a job is queued or freed on any node (JobQueue `wakes`); absent without buildApp. */
+  jobWakes?: NotifySignal;
   /**
    * Seams of the outbound-URL policy (a resolver, an address judge) that tests set to treat a local
    * server as public; unset in production.

@@ -6,6 +6,7 @@ import type { AppContext, ZodApp } from '../context.js';
 import type { DatabaseHandle } from '../db/client.js';
 import { findMessage, toMessage } from '../db/message-repository.js';
 import { findTicket, toTicket } from '../db/ticket-repository.js';
+import { JOB_WAKE_CHANNEL } from '../jobs/job-queue.js';
 import { AppError } from '../lib/app-error.js';
 import { CompanyCaches } from '../lib/company-cache.js';
 import { NotifyListener } from '../lib/notify-listener.js';
@@ -53,7 +54,9 @@ export async function createContext(
   const caches = new CompanyCaches();
   // Another node gave its session leases back: this node takes them over at once (SessionManager).
   const leaseReleases = new NotifySignal(LEASE_RELEASE_CHANNEL);
-  const notifications = new NotifyListener().add(authCache).add(caches).add(leaseReleases);
+  // A job queued or freed on any node wakes this node's worker of its kind (JobQueue `wakes`).
+  const jobWakes = new NotifySignal(JOB_WAKE_CHANNEL);
+  const notifications = new NotifyListener().add(authCache).add(caches).add(leaseReleases).add(jobWakes);
   await notifications.start(database);
   app.addHook('onClose', async () => notifications.stop());
   const ctx: AppContext = {
@@ -68,6 +71,7 @@ export async function createContext(
     caches,
     notifications,
     leaseReleases,
+    jobWakes,
     // What the inbound pipeline asks of automation and modules (it imports nothing above channels).
     inbound: {
       automation: { botJob: QUEUE_BOT_JOB, isRatingAnswer, slaPlanJob: SLA_PLAN_JOB },

@@ -3,15 +3,19 @@
  * without a pause per job, several keys at once; one key's jobs run one at a time in order, on one
  * node and across two; a restarted node takes back at once the jobs its killed run left active.
  * Workers poll only every hour here, so a worker that waited for its poll between jobs would never
- * finish (the test would time out).
+ * finish (the test would time out). A delayed job runs when its timer rings, and a job queued on
+ * another node wakes a worker through the database's NOTIFY.
  */
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotifyListener } from '../lib/notify-listener.js';
+import { NotifySignal } from '../lib/notify-signal.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
-import { JobQueue, retryConcurrentDdl } from './job-queue.js';
+import { JOB_WAKE_CHANNEL, JobQueue, retryConcurrentDdl } from './job-queue.js';
 
 let t: TestApp;
 const queues: JobQueue[] = [];
+const listeners: NotifyListener[] = [];
 const log = pino({ level: 'silent' });
 
 beforeAll(async () => {
@@ -19,20 +23,48 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const queue of queues.reverse()) await queue.stop(1000);
+  for (const listener of listeners) await listener.stop();
   await t.close();
 });
 
-/** A queue on the test database; `workers` run in the background, polling once an hour. */
-function queueOf(nodeId: string, workers: boolean, concurrency = 8): JobQueue {
+/**
+ * A queue on the test database; `workers` run in the background, polling once an hour. `wakes` is
+ * its node's NOTIFY signal on JOB_WAKE_CHANNEL (see `listening`).
+ */
+function queueOf(nodeId: string, workers: boolean, concurrency = 8, wakes?: NotifySignal): JobQueue {
   const queue = new JobQueue(t.database, {
     log,
     workers,
     nodeId,
     pollingIntervalSeconds: 3600,
     concurrency,
+    wakes,
   });
   queues.push(queue);
   return queue;
+}
+
+/** A node's LISTEN on JOB_WAKE_CHANNEL (its own connection on Postgres), as buildApp sets it up. */
+async function listening(): Promise<NotifySignal> {
+  const signal = new NotifySignal(JOB_WAKE_CHANNEL);
+  const listener = new NotifyListener().add(signal);
+  listeners.push(listener);
+  await listener.start(t.database);
+  return signal;
+}
+
+/** A handler recording the items it ran, and a promise of the `count`-th. */
+function recorder(count: number) {
+  const ran: Item[] = [];
+  let done!: () => void;
+  const all = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const handler = async (item: Item) => {
+    ran.push(item);
+    if (ran.length === count) done();
+  };
+  return { ran, all, handler };
 }
 
 interface Item {
@@ -163,6 +195,101 @@ describe('job queue', () => {
     expect(await states(name)).toEqual({ completed: 1 });
 
     release();
+  });
+});
+
+describe('job queue wake-ups (no polling)', () => {
+  it('runs a delayed job when its due timer rings, without a poll', async () => {
+    const name = 'test-delayed';
+    const queue = queueOf('node-timer', true);
+    const { ran, all, handler } = recorder(1);
+    queue.define<Item>(name, handler);
+    await queue.start();
+    await queue.idle();
+    const before = queue.counters;
+    await queue.send<Item>(name, { key: 'd', seq: 1 }, { startAfterSeconds: 1 });
+    // The send's wake finds it not due yet and arms the timer at its due time (an hour's poll otherwise).
+    await all;
+
+    expect(ran).toEqual([{ key: 'd', seq: 1 }]);
+    const after = queue.counters;
+    expect(after.timedPolls - before.timedPolls).toBe(0);
+    expect(after.dueWakes - before.dueWakes).toBeGreaterThanOrEqual(1);
+    expect(after.ran - before.ran).toBe(1);
+  });
+
+  it('wakes a node by NOTIFY for a job another node queued, due now or later', async () => {
+    const name = 'test-notify';
+    // Node B only queues (no workers): nothing in node A's process is told, but the database.
+    const nodeB = queueOf('node-b', false);
+    nodeB.define<Item>(name, async () => undefined);
+    await nodeB.start();
+    const nodeA = queueOf('node-a', true, 8, await listening());
+    const { ran, all, handler } = recorder(2);
+    nodeA.define<Item>(name, handler);
+    await nodeA.start();
+    await nodeA.idle();
+    const before = nodeA.counters;
+
+    await nodeB.send<Item>(name, { key: 'now', seq: 1 });
+    await nodeB.send<Item>(name, { key: 'later', seq: 2 }, { startAfterSeconds: 1 });
+    await all;
+
+    expect(ran).toEqual([
+      { key: 'now', seq: 1 },
+      { key: 'later', seq: 2 },
+    ]);
+    const after = nodeA.counters;
+    // The first NOTIFY woke it, the second armed its timer: no poll (an hour) in between.
+    expect(after.timedPolls - before.timedPolls).toBe(0);
+    expect(after.notifiedWakes - before.notifiedWakes).toBeGreaterThanOrEqual(2);
+    expect(after.dueWakes - before.dueWakes).toBeGreaterThanOrEqual(1);
+    await nodeA.idle();
+    expect(await states(name)).toEqual({ completed: 2 });
+  });
+
+  it("wakes another node for a key's next job when the node that ran the one before ends it", async () => {
+    const name = 'test-key-handoff';
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    // Node C runs the key's first job and holds it; node D hears of the second, held behind it.
+    const nodeC = queueOf('node-c', true, 1);
+    nodeC.define<Item>(
+      name,
+      async () => {
+        started();
+        await held;
+      },
+      { key: (d) => d.key },
+    );
+    await nodeC.start();
+    await nodeC.send<Item>(name, { key: 'k', seq: 1 });
+    await running;
+    const nodeD = queueOf('node-d', true, 8, await listening());
+    const { ran, all, handler } = recorder(1);
+    nodeD.define<Item>(name, handler, { key: (d) => d.key });
+    await nodeD.start();
+    await nodeC.send<Item>(name, { key: 'k', seq: 2 });
+    await nodeD.idle();
+    expect(ran).toEqual([]);
+    const before = nodeD.counters;
+
+    // C stops taking jobs (its running one still ends): only D can run the second job, once the end
+    // of the first is announced.
+    const stopping = nodeC.stop(10_000);
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await stopping;
+    await all;
+    expect(ran).toEqual([{ key: 'k', seq: 2 }]);
+    expect(nodeD.counters.timedPolls - before.timedPolls).toBe(0);
+    expect(nodeD.counters.notifiedWakes - before.notifiedWakes).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -31,10 +31,19 @@ export interface JobQueueOptions {
    */
   nodeId: string;
   /**
-   * How long an idle worker waits before looking again, in seconds (default 1). A worker that found
-   * work looks again at once; enqueuers and finished jobs also wake it.
+   * The safety poll: how long an idle worker waits at most before looking again, in seconds (default
+   * 30), for a wake-up that was lost. An idle worker sleeps until the next due job of its kind (a timer
+   * armed from the claim's answer); a worker that found work looks again at once; enqueuers, finished
+   * jobs and, through `wakes`, other nodes' jobs wake it sooner.
    */
   pollingIntervalSeconds?: number;
+  /**
+   * The node's NOTIFY signal on JOB_WAKE_CHANNEL (a NotifySignal on its NotifyListener): database
+   * triggers announce every job queued and every keyed job that ended, so a job queued or freed on
+   * any node wakes (or re-arms) this node's worker of its kind. Without it only local wake-ups, the
+   * due timer and the safety poll wake workers.
+   */
+  wakes?: { on(fn: (payload: string) => void): void };
   /** Default of `define(..., { concurrency })` (default 8). */
   concurrency?: number;
 }
@@ -52,9 +61,19 @@ export interface JobQueueCounters {
   claims: number;
   /** Jobs handed to a handler. */
   ran: number;
-  /** Times an idle worker woke up because its polling interval ran out (not because of work). */
+  /** Times an idle worker woke up because its safety poll interval ran out (not because of work). */
   timedPolls: number;
+  /** Times a worker woke up because the timer armed at its next due job ran out. */
+  dueWakes: number;
+  /** Times a NOTIFY from the database (a job queued or freed, by any node) woke a worker or re-armed its timer. */
+  notifiedWakes: number;
 }
+
+/**
+ * The NOTIFY channel of the job queue's triggers (JOB_WAKE_SQL). Payload `<queue>|<ms until due>|<node>`:
+ * the node that ran the job when it ended (empty for a queued job, which every node hears).
+ */
+export const JOB_WAKE_CHANNEL = 'zapdesk_job_wake';
 
 /** The job data key recording which node claimed a job (see `claim`). */
 const CLAIMED_BY = '_claimedBy';
@@ -64,7 +83,9 @@ const CLAIMED_BY = '_claimedBy';
  * per-key order: a job whose key (`singleton_key`) has an older job still queued, retrying or
  * active is left alone, so jobs of one key run one at a time in the order queued while other keys
  * run in parallel, on this node and across nodes (`SKIP LOCKED`). The claiming node's id is written
- * into the job's data (`_claimedBy`), which pg-boss has no column for.
+ * into the job's data (`_claimedBy`), which pg-boss has no column for. When it took fewer than $2, one
+ * more row (null id) carries `next_due_ms`: the milliseconds until the next job of the queue that is not
+ * due yet (null when none), from pg-boss's (name, start_after) index, for the worker's due timer.
  */
 const CLAIM_SQL = `
   with next as (
@@ -87,14 +108,22 @@ const CLAIM_SQL = `
     limit $2
     for update skip locked
   )
-  update pgboss.job j set
-    state = 'active',
-    started_on = now(),
-    retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end,
-    data = jsonb_set(coalesce(j.data, '{}'::jsonb), '{${CLAIMED_BY}}', to_jsonb($3::text))
-  from next
-  where j.name = $1 and j.id = next.id
-  returning j.id, j.data, j.created_on
+  , claimed as (
+    update pgboss.job j set
+      state = 'active',
+      started_on = now(),
+      retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end,
+      data = jsonb_set(coalesce(j.data, '{}'::jsonb), '{${CLAIMED_BY}}', to_jsonb($3::text))
+    from next
+    where j.name = $1 and j.id = next.id
+    returning j.id, j.data, j.created_on
+  )
+  select id, data, created_on, null::float8 as next_due_ms from claimed
+  union all
+  select null, null, null, ceil(extract(epoch from min(f.start_after) - now()) * 1000)::float8
+  from pgboss.job f
+  where f.name = $1 and f.state < 'active' and f.start_after >= now()
+    and (select count(*) from claimed) < $2
 `;
 
 /** Finds the older jobs of a key quickly (the claim's `not exists`). */
@@ -103,13 +132,42 @@ const KEY_INDEX_SQL = `
   where state < 'completed' and singleton_key is not null
 `;
 
+/**
+ * The triggers that wake workers across nodes (JOB_WAKE_CHANNEL, delivered at commit): a job queued,
+ * with the milliseconds until it is due; a job leaving 'active' for 'retry' (due after its delay) or, when
+ * it has a key, ending (the next job of its key may now run), with the node that ran it, which woke its
+ * own worker already. Row triggers on the partitioned pgboss.job reach every queue's partition, present
+ * and future. NOTIFY drops repeats of one payload within a transaction, so a batch of jobs due now
+ * costs one notification.
+ */
+const JOB_WAKE_SQL = `
+  create or replace function pgboss.zapdesk_job_wake_v1() returns trigger language plpgsql as $fn$
+  begin
+    perform pg_notify('${JOB_WAKE_CHANNEL}', new.name || '|'
+      || greatest(0, ceil(extract(epoch from new.start_after - clock_timestamp()) * 1000))::bigint || '|'
+      || case when tg_op = 'INSERT' then '' else coalesce(new.data->>'${CLAIMED_BY}', '') end);
+    return null;
+  end
+  $fn$;
+  create trigger zapdesk_job_queued_v1 after insert on pgboss.job
+    for each row when (new.state < 'active') execute function pgboss.zapdesk_job_wake_v1();
+  create trigger zapdesk_job_ended_v1 after update of state on pgboss.job
+    for each row when (old.state = 'active' and (new.state = 'retry' or (new.state > 'active' and new.singleton_key is not null)))
+    execute function pgboss.zapdesk_job_wake_v1();
+`;
+
+/** Whether the wake triggers of JOB_WAKE_SQL exist. */
+const JOB_WAKE_EXISTS_SQL = `select 1 from pg_trigger where tgname = 'zapdesk_job_ended_v1' limit 1`;
+
 /** Attempts of a start-up step that collided with another node's. */
 const DDL_ATTEMPTS = 8;
 /**
- * What Postgres answers when two sessions change the schema at once: a deadlock (40P01), or the same
- * catalog row inserted twice (23505 on pg_class/pg_type by `create … if not exists`).
+ * What Postgres answers when two sessions change the schema at once: a deadlock (40P01), the same
+ * catalog row inserted twice (23505 on pg_class/pg_type by `create … if not exists`), an object the
+ * other session just created (42710, a trigger) or a catalog row it is replacing (XX000, "tuple
+ * concurrently updated", `create or replace function`).
  */
-const DDL_COLLISIONS = new Set(['40P01', '23505']);
+const DDL_COLLISIONS = new Set(['40P01', '23505', '42710', 'XX000']);
 
 /**
  * Runs an idempotent schema step, again after a short random pause when it collides with another
@@ -133,12 +191,30 @@ interface Claimed {
   createdOn: number;
 }
 
-/** One queue's worker loop in this process: claims while it has free slots, sleeps when idle. */
+/** What one claim answered: the jobs taken, and the milliseconds until the next one not due yet. */
+interface ClaimResult {
+  jobs: Claimed[];
+  /** Null when no job of the queue waits for a later time (or the claim took its whole limit). */
+  nextDueMs: number | null;
+}
+
+/**
+ * One queue's worker loop in this process: claims while it has free slots; with free slots and
+ * nothing claimable it sleeps until the next due job (a timer armed from the claim's answer, or from a
+ * NOTIFY announcing a sooner one), a wake-up (enqueuer, finished job, NOTIFY) or, when idle, the
+ * safety poll.
+ */
 class Worker {
   inFlight = 0;
   stopped = false;
   #signalled = false;
   #wakeUp: (() => void) | null = null;
+  /** When (Date.now() ms) the next job known to be not due yet becomes due, or null. */
+  #dueAt: number | null = null;
+  /** A sooner due time announced while the loop was not waiting (taken into the next wait). */
+  #hintAt: number | null = null;
+  /** Re-arms the armed wait's due timer (set only while waiting). */
+  #rearm: ((at: number) => void) | null = null;
   #idleWaiters: (() => void)[] = [];
   readonly done: Promise<void>;
   readonly #running = new Set<Promise<void>>();
@@ -147,7 +223,7 @@ class Worker {
     readonly name: string,
     private readonly concurrency: number,
     private readonly pollMs: number,
-    private readonly claim: (limit: number) => Promise<Claimed[]>,
+    private readonly claim: (limit: number) => Promise<ClaimResult>,
     private readonly run: (job: Claimed) => Promise<void>,
     private readonly counters: JobQueueCounters,
     private readonly log: FastifyBaseLogger,
@@ -161,6 +237,26 @@ class Worker {
   signal(): void {
     this.#signalled = true;
     this.#wakeUp?.();
+  }
+
+  /**
+   * A job of this kind becomes due in `ms` (a NOTIFY): now (`ms` <= 0) wakes the loop; later arms its
+   * timer sooner when that is sooner than the one armed. @returns whether it changed anything.
+   */
+  dueIn(ms: number): boolean {
+    if (ms <= 0) {
+      this.signal();
+      return true;
+    }
+    const at = Date.now() + ms;
+    if (this.#rearm) {
+      if (this.#dueAt !== null && this.#dueAt <= at) return false;
+      this.#rearm(at);
+      return true;
+    }
+    if (this.#hintAt !== null && this.#hintAt <= at) return false;
+    this.#hintAt = at;
+    return true;
   }
 
   /** Resolves the next time the loop finds nothing to claim and nothing running. */
@@ -184,15 +280,20 @@ class Worker {
       const waiting = this.#idleWaiters.splice(0);
       let found = 0;
       if (free > 0) {
+        // A job announced before this claim started is in its answer.
+        const hint = this.#hintAt;
+        this.#hintAt = null;
         try {
-          const jobs = await this.claim(free);
+          const { jobs, nextDueMs } = await this.claim(free);
           this.counters.claims++;
           found = jobs.length;
+          this.#dueAt = earliest(nextDueMs === null ? null : Date.now() + nextDueMs, hint);
           for (const job of jobs) this.#start(job);
         } catch (error) {
           this.log.error({ err: error, queue: this.name }, 'job claim failed');
+          this.#hintAt = earliest(this.#hintAt, hint);
           this.#idleWaiters.unshift(...waiting);
-          await this.#wait(true);
+          await this.#wait(true, false);
           continue;
         }
       }
@@ -202,8 +303,9 @@ class Worker {
         this.#idleWaiters.unshift(...waiting);
       }
       if (found > 0 && this.inFlight < this.concurrency) continue;
-      // Idle, or every slot busy: a finished job, an enqueuer or the polling interval wakes it.
-      await this.#wait(this.inFlight === 0);
+      // Idle, or waiting for a later job, or every slot busy: a finished job, an enqueuer, a NOTIFY,
+      // the due timer (with free slots) or the safety poll (idle) wakes it.
+      await this.#wait(this.inFlight === 0, this.inFlight < this.concurrency);
     }
   }
 
@@ -217,26 +319,53 @@ class Worker {
     this.#running.add(running);
   }
 
-  /** Sleeps until signalled; with `poll` also until the polling interval runs out. */
-  async #wait(poll: boolean): Promise<void> {
+  /**
+   * Sleeps until signalled; with `poll` also until the safety poll runs out; with `due` also until the
+   * next due job's time (`#dueAt`, moved sooner by `dueIn` meanwhile).
+   */
+  async #wait(poll: boolean, due: boolean): Promise<void> {
     if (this.#signalled || this.stopped) return;
-    const controller = new AbortController();
+    const dueAt = due ? earliest(this.#dueAt, this.#hintAt) : null;
+    this.#hintAt = null;
+    let safety: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
       this.#wakeUp = resolve;
-      if (poll) {
-        sleep(this.pollMs, undefined, { signal: controller.signal }).then(
+      const arm = (at: number) => {
+        clearTimeout(timer);
+        this.#dueAt = at;
+        timer = setTimeout(
           () => {
-            this.counters.timedPolls++;
-            this.onTimedPoll();
+            this.counters.dueWakes++;
             resolve();
           },
-          () => undefined,
+          Math.max(1, at - Date.now()),
         );
+      };
+      if (due) {
+        this.#rearm = arm;
+        if (dueAt !== null) arm(dueAt);
+      }
+      if (poll) {
+        safety = setTimeout(() => {
+          this.counters.timedPolls++;
+          this.onTimedPoll();
+          resolve();
+        }, this.pollMs);
       }
     });
     this.#wakeUp = null;
-    controller.abort();
+    this.#rearm = null;
+    clearTimeout(timer);
+    clearTimeout(safety);
   }
+}
+
+/** The earlier of two times (ms), either of which may be null. */
+function earliest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
 }
 
 /**
@@ -252,7 +381,7 @@ export class JobQueue {
   readonly #executor: SqlExecutor;
   readonly #definitions = new Map<string, Definition>();
   readonly #workers = new Map<string, Worker>();
-  readonly #counters: JobQueueCounters = { claims: 0, ran: 0, timedPolls: 0 };
+  readonly #counters: JobQueueCounters = { claims: 0, ran: 0, timedPolls: 0, dueWakes: 0, notifiedWakes: 0 };
   /** Timed polls per kind of job (`timedPollsOf`). */
   readonly #timedPolls = new Map<string, number>();
   #started: Promise<void> | null = null;
@@ -272,6 +401,15 @@ export class JobQueue {
       migrate: true,
     } as PgBoss.ConstructorOptions);
     this.#boss.on('error', (error) => options.log.error({ err: error }, 'job queue'));
+    options.wakes?.on((payload) => this.#notified(payload));
+  }
+
+  /** A NOTIFY of JOB_WAKE_SQL: wakes or re-arms this node's worker of the job's kind (not its own ends). */
+  #notified(payload: string): void {
+    const [name = '', ms = '0', node = ''] = payload.split('|');
+    if (this.#stopped || node === this.options.nodeId) return;
+    const worker = this.#workers.get(name);
+    if (worker?.dueIn(Number(ms) || 0)) this.#counters.notifiedWakes++;
   }
 
   /**
@@ -319,6 +457,10 @@ export class JobQueue {
       );
     }
     await retryConcurrentDdl(() => this.#executor.executeSql(KEY_INDEX_SQL));
+    await retryConcurrentDdl(async () => {
+      const { rows } = await this.#executor.executeSql(JOB_WAKE_EXISTS_SQL);
+      if (rows.length === 0) await this.#executor.executeSql(JOB_WAKE_SQL);
+    });
     await this.reclaim();
     if (this.options.workers) await this.#startWorkers();
   }
@@ -364,7 +506,7 @@ export class JobQueue {
   }
 
   async #spawnWorkers(): Promise<void> {
-    const pollMs = Math.max(100, (this.options.pollingIntervalSeconds ?? 1) * 1000);
+    const pollMs = Math.max(100, (this.options.pollingIntervalSeconds ?? 30) * 1000);
     for (const [name, definition] of this.#definitions) {
       const worker = new Worker(
         name,
@@ -381,16 +523,23 @@ export class JobQueue {
     }
   }
 
-  /** Claims up to `limit` due jobs of `name` for this node (CLAIM_SQL), oldest first. */
-  async #claim(name: string, limit: number): Promise<Claimed[]> {
+  /**
+   * Claims up to `limit` due jobs of `name` for this node (CLAIM_SQL), oldest first, and tells how
+   * many milliseconds remain until the next job of `name` that is not due yet (null: none known).
+   */
+  async #claim(name: string, limit: number): Promise<ClaimResult> {
     const { rows } = await this.#executor.executeSql(CLAIM_SQL, [name, limit, this.options.nodeId]);
-    return rows
+    const last = rows.at(-1);
+    const nextDue = last && last.id === null ? last.next_due_ms : null;
+    const jobs = rows
+      .filter((row) => row.id !== null)
       .map((row) => ({
         id: String(row.id),
         data: (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>,
         createdOn: new Date(row.created_on as string).getTime(),
       }))
       .sort((a, b) => a.createdOn - b.createdOn || a.id.localeCompare(b.id));
+    return { jobs, nextDueMs: nextDue === null || nextDue === undefined ? null : Number(nextDue) };
   }
 
   /** Runs a claimed job and completes it, or fails it (pg-boss retries) and rethrows. */
@@ -501,7 +650,7 @@ export class JobQueue {
     for (let pass = 0; pass < 1000; pass++) {
       let found = 0;
       for (const [name, definition] of this.#definitions) {
-        const jobs = await this.#claim(name, 20);
+        const { jobs } = await this.#claim(name, 20);
         this.#counters.claims++;
         found += jobs.length;
         const results = await Promise.allSettled(jobs.map((job) => this.#run(name, definition, job)));
