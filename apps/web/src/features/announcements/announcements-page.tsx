@@ -6,9 +6,9 @@ import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
-import { ListPage, useConfirmDelete } from '../common/list-page';
+import { ListPage, useRecordListPage } from '../common/list-page';
 import { RowActions } from '../common/row-actions';
-import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
+import { usePageRows } from '../common/use-list-page';
 import { useAnnouncementsList, useDeleteAnnouncement } from './use-announcements';
 
 /** The form, loaded when it is first opened. */
@@ -38,27 +38,28 @@ export function AnnouncementsPage() {
 
 function AnnouncementsList() {
   const { t } = useTranslation();
-  const search = useSearchBox(t('announcements.search'), 'announcements-search');
-  const list = useAnnouncementsList(search.param);
-  const modal = useEditTarget<{ record: Announcement | null }>(
-    { record: null },
-    { label: t('announcements.add'), testId: 'add-announcement-button' },
-  );
-  const confirmDelete = useConfirmDelete<Announcement>(useDeleteAnnouncement(), {
-    title: (record) => t('announcements.confirmDelete.title', { title: record?.title ?? '' }),
-    message: t('announcements.confirmDelete.message'),
-    deletedMessage: t('announcements.toasts.deleted'),
+  const page = useRecordListPage<Announcement, { record: Announcement | null }>({
+    ns: 'announcements',
+    searchTestId: 'announcements-search',
+    addTestId: 'add-announcement-button',
+    blank: { record: null },
+    edit: (record) => ({ record }),
+    remove: useDeleteAnnouncement(),
+    deleteTexts: {
+      title: (record) => t('announcements.confirmDelete.title', { title: record?.title ?? '' }),
+      message: t('announcements.confirmDelete.message'),
+      deletedMessage: t('announcements.toasts.deleted'),
+    },
+    rowNames: (record) => ({ title: record.title }),
   });
+  const list = useAnnouncementsList(page.param);
   const records = usePageRows(list, 'records');
 
   return (
     <ListPage
       fill
-      title={t('announcements.title')}
-      search={search.box}
-      add={modal.add}
-      modal={modal.target && <AnnouncementModal record={modal.target.record} onClose={modal.close} />}
-      deleteDialog={confirmDelete.dialog}
+      {...page.frame}
+      modal={page.target && <AnnouncementModal record={page.target.record} onClose={page.close} />}
     >
       <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={loadMoreOnScroll(list)}>
         <List data-testid="announcements-list">
@@ -67,16 +68,7 @@ function AnnouncementsList() {
               key={record.id}
               divider
               data-testid={`announcement-${record.id}`}
-              secondaryAction={
-                <RowActions
-                  testIdPrefix="announcement"
-                  id={record.id}
-                  editLabel={t('announcements.edit', { title: record.title })}
-                  onEdit={() => modal.open({ record })}
-                  deleteLabel={t('announcements.delete', { title: record.title })}
-                  onDelete={() => confirmDelete.ask(record)}
-                />
-              }
+              secondaryAction={<RowActions testIdPrefix="announcement" {...page.actions(record)} />}
             >
               <ListItemText
                 primary={

@@ -3,9 +3,9 @@ import type { Prompt } from '@zapdesk/shared';
 import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../common/data-table';
-import { ListPage, useConfirmDelete } from '../common/list-page';
+import { ListPage, useRecordListPage } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
-import { useEditTarget } from '../common/use-list-page';
+import { botDeleteTexts } from './bot-delete-texts';
 import { usePlanGate } from './plan-gate';
 import { useDeletePrompt, usePrompts } from './use-bots';
 
@@ -24,21 +24,19 @@ export function PromptsPage() {
 function PromptsList() {
   const { t } = useTranslation();
   const list = usePrompts();
-  const modal = useEditTarget<{ id: number | null }>(
-    { id: null },
-    { label: t('bots.prompts.add'), testId: 'add-prompt-button' },
-  );
-  const confirmDelete = useConfirmDelete<Prompt>(useDeletePrompt(), {
-    title: (record) => t('bots.prompts.confirmDelete', { name: record?.name ?? '' }),
-    message: t('bots.confirmDeleteMessage'),
-    deletedMessage: t('bots.prompts.deleted'),
+  const page = useRecordListPage<Prompt, { id: number | null }>({
+    ns: 'bots.prompts',
+    keys: { delete: 'bots.delete' },
+    addTestId: 'add-prompt-button',
+    blank: { id: null },
+    edit: (prompt) => ({ id: prompt.id }),
+    remove: useDeletePrompt(),
+    deleteTexts: botDeleteTexts(t, 'prompts'),
   });
   return (
     <ListPage
-      title={t('bots.prompts.title')}
-      add={modal.add}
-      modal={modal.target && <PromptModal promptId={modal.target.id} onClose={modal.close} />}
-      deleteDialog={confirmDelete.dialog}
+      {...page.frame}
+      modal={page.target && <PromptModal promptId={page.target.id} onClose={page.close} />}
     >
       <DataTable
         testId="prompts-table"
@@ -54,14 +52,7 @@ function PromptsList() {
             <TableCell>{prompt.name}</TableCell>
             <TableCell>{prompt.queue?.name ?? ''}</TableCell>
             <TableCell align="center">{prompt.maxTokens}</TableCell>
-            <RowActionsCell
-              testIdPrefix="prompt"
-              id={prompt.id}
-              editLabel={t('bots.prompts.edit')}
-              onEdit={() => modal.open({ id: prompt.id })}
-              deleteLabel={t('bots.delete')}
-              onDelete={() => confirmDelete.ask(prompt)}
-            />
+            <RowActionsCell testIdPrefix="prompt" {...page.actions(prompt)} />
           </TableRow>
         ))}
       </DataTable>

@@ -3,9 +3,10 @@ import type { QueueIntegration } from '@zapdesk/shared';
 import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../common/data-table';
-import { ListPage, useConfirmDelete } from '../common/list-page';
+import { ListPage, useRecordListPage } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
-import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
+import { usePageRows } from '../common/use-list-page';
+import { botDeleteTexts } from './bot-delete-texts';
 import { IntegrationLogo } from './integration-logo';
 import { usePlanGate } from './plan-gate';
 import { useDeleteIntegration, useIntegrationsList } from './use-bots';
@@ -27,26 +28,23 @@ export function QueueIntegrationPage() {
 
 function IntegrationsList() {
   const { t } = useTranslation();
-  const search = useSearchBox(t('bots.search'), 'integrations-search');
-  const list = useIntegrationsList(search.param);
-  const modal = useEditTarget<{ id: number | null }>(
-    { id: null },
-    { label: t('bots.integrations.add'), testId: 'add-integration-button' },
-  );
-  const confirmDelete = useConfirmDelete<QueueIntegration>(useDeleteIntegration(), {
-    title: (record) => t('bots.integrations.confirmDelete', { name: record?.name ?? '' }),
-    message: t('bots.confirmDeleteMessage'),
-    deletedMessage: t('bots.integrations.deleted'),
+  const page = useRecordListPage<QueueIntegration, { id: number | null }>({
+    ns: 'bots.integrations',
+    keys: { search: 'bots.search', delete: 'bots.delete' },
+    searchTestId: 'integrations-search',
+    addTestId: 'add-integration-button',
+    blank: { id: null },
+    edit: (row) => ({ id: row.id }),
+    remove: useDeleteIntegration(),
+    deleteTexts: botDeleteTexts(t, 'integrations'),
   });
+  const list = useIntegrationsList(page.param);
   const rows = usePageRows(list, 'queueIntegrations');
   return (
     <ListPage
       fill
-      title={t('bots.integrations.title')}
-      search={search.box}
-      add={modal.add}
-      modal={modal.target && <IntegrationModal integrationId={modal.target.id} onClose={modal.close} />}
-      deleteDialog={confirmDelete.dialog}
+      {...page.frame}
+      modal={page.target && <IntegrationModal integrationId={page.target.id} onClose={page.close} />}
     >
       <DataTable
         testId="integrations-table"
@@ -65,14 +63,7 @@ function IntegrationsList() {
             </TableCell>
             <TableCell>{row.id}</TableCell>
             <TableCell>{row.name}</TableCell>
-            <RowActionsCell
-              testIdPrefix="integration"
-              id={row.id}
-              editLabel={t('bots.integrations.edit')}
-              onEdit={() => modal.open({ id: row.id })}
-              deleteLabel={t('bots.delete')}
-              onDelete={() => confirmDelete.ask(row)}
-            />
+            <RowActionsCell testIdPrefix="integration" {...page.actions(row)} />
           </TableRow>
         ))}
       </DataTable>

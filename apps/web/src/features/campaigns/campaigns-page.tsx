@@ -8,9 +8,9 @@ import { toast } from 'react-toastify';
 import { formatDateTime } from '../../lib/format';
 import { errorMessage } from '../../lib/notify';
 import { DataTable } from '../common/data-table';
-import { ListPage, useConfirmDelete } from '../common/list-page';
+import { ListPage, useRecordListPage } from '../common/list-page';
 import { ActionIconButton, RowActions } from '../common/row-actions';
-import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
+import { usePageRows } from '../common/use-list-page';
 import { CampaignStatusChip } from './campaign-status';
 import { useCampaignCommand, useCampaigns, useDeleteCampaign, useTagOptions } from './use-campaigns';
 
@@ -26,14 +26,16 @@ const CampaignModal = lazy(() => import('./campaign-modal').then((m) => ({ defau
 export function CampaignsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const search = useSearchBox(t('campaigns.search'), 'campaigns-search');
-  const list = useCampaigns(search.param);
+  const page = useRecordListPage<Campaign, { id: number | null }>({
+    ns: 'campaigns',
+    searchTestId: 'campaigns-search',
+    addTestId: 'add-campaign',
+    blank: { id: null },
+    edit: (row) => ({ id: row.id }),
+    remove: useDeleteCampaign(),
+  });
+  const list = useCampaigns(page.param);
   const command = useCampaignCommand();
-  const modal = useEditTarget<{ id: number | null }>(
-    { id: null },
-    { label: t('campaigns.add'), testId: 'add-campaign' },
-  );
-  const confirmDelete = useConfirmDelete<Campaign>(useDeleteCampaign(), 'campaigns');
   const campaigns = usePageRows(list, 'records');
   const tags = useTagOptions();
   const tagName = (id: number) => tags.data?.find((tag) => tag.id === id)?.name ?? `#${id}`;
@@ -62,11 +64,8 @@ export function CampaignsPage() {
   return (
     <ListPage
       fill
-      title={t('campaigns.title')}
-      search={search.box}
-      add={modal.add}
-      modal={modal.target && <CampaignModal campaignId={modal.target.id} onClose={modal.close} />}
-      deleteDialog={confirmDelete.dialog}
+      {...page.frame}
+      modal={page.target && <CampaignModal campaignId={page.target.id} onClose={page.close} />}
     >
       <DataTable
         testId="campaigns-table"
@@ -105,14 +104,7 @@ export function CampaignsPage() {
               {row.confirmation ? t('campaigns.table.enabled') : t('campaigns.table.disabled')}
             </TableCell>
             <TableCell align="center" sx={{ whiteSpace: 'nowrap' }}>
-              <RowActions
-                testIdPrefix="campaign"
-                id={row.id}
-                editLabel={t('campaigns.edit', { name: row.name })}
-                onEdit={() => modal.open({ id: row.id })}
-                deleteLabel={t('campaigns.delete', { name: row.name })}
-                onDelete={() => confirmDelete.ask(row)}
-              >
+              <RowActions testIdPrefix="campaign" {...page.actions(row)}>
                 {(row.status === 'EM_ANDAMENTO' || row.status === 'PROGRAMADA') && (
                   <ActionIconButton
                     label={t('campaigns.cancel', { name: row.name })}

@@ -3,6 +3,7 @@ import { type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDeleteDialog } from './confirmation-dialog';
 import { ListPageHeader, type ListPageHeaderProps } from './list-page-header';
+import { useEditTarget, useSearchBox } from './use-list-page';
 
 export interface ListPageProps extends ListPageHeaderProps {
   /** The page fills the window's height below the top bar (for a scrolling list); default false. */
@@ -80,4 +81,72 @@ export function useConfirmDelete<T extends { id: number }>(
     />
   );
   return { ask: setTarget as (record: T) => void, dialog };
+}
+
+export interface RecordListPageOptions<T, M> {
+  /**
+   * The translation namespace: `ns.title`, `ns.search`, `ns.add`, the row buttons' `ns.edit` and
+   * `ns.delete` (given `rowNames(row)`) and the delete texts as `useConfirmDelete` reads a namespace.
+   */
+  ns: string;
+  /** The search box's data-testid; absent for a page without a search box. */
+  searchTestId?: string;
+  /** How the typed search becomes the server's (default: trimmed). */
+  normalize?: (text: string) => string;
+  /** The add button's data-testid and icon (default a plus sign). */
+  addTestId: string;
+  addIcon?: ReactNode;
+  /** What the add/edit dialog edits for a new record and for the row `row`. */
+  blank: M;
+  edit: (row: T) => M;
+  /** The delete mutation (called with the row's id). */
+  remove: DeleteMutation;
+  /** The delete texts, when not the namespace's. */
+  deleteTexts?: ConfirmDeleteTexts<T>;
+  /** Keys that differ from the namespace's: the search label, the row buttons' names. */
+  keys?: { search?: string; edit?: string; delete?: string };
+  /** The values the row buttons' names are given (default the row's `name`). */
+  rowNames?: (row: T) => Record<string, string>;
+}
+
+/**
+ * A record list page's state: `param` (the debounced search for the list query), the add/edit
+ * dialog's `target` and `close`, `frame` (ListPage's title, search, add and deleteDialog, to spread)
+ * and `actions(row)` (RowActions' props for a row but its testIdPrefix: edit opens the dialog on
+ * `edit(row)`, delete asks for confirmation first).
+ */
+export function useRecordListPage<T extends { id: number }, M>(options: RecordListPageOptions<T, M>) {
+  const { ns, keys = {} } = options;
+  const { t } = useTranslation();
+  const search = useSearchBox(
+    t(keys.search ?? `${ns}.search`),
+    options.searchTestId ?? '',
+    options.normalize,
+  );
+  const modal = useEditTarget<M>(options.blank, {
+    label: t(`${ns}.add`),
+    testId: options.addTestId,
+    ...(options.addIcon ? { icon: options.addIcon } : {}),
+  });
+  const confirmDelete = useConfirmDelete<T>(options.remove, (options.deleteTexts ?? ns) as never);
+  const rowNames: (row: T) => Record<string, string> =
+    options.rowNames ?? ((row) => ({ name: (row as { name?: string }).name ?? '' }));
+  return {
+    param: search.param,
+    target: modal.target,
+    close: modal.close,
+    frame: {
+      title: t(`${ns}.title`),
+      search: options.searchTestId === undefined ? undefined : search.box,
+      add: modal.add,
+      deleteDialog: confirmDelete.dialog,
+    },
+    actions: (row: T) => ({
+      id: row.id,
+      editLabel: t(keys.edit ?? `${ns}.edit`, rowNames(row)),
+      onEdit: () => modal.open(options.edit(row)),
+      deleteLabel: t(keys.delete ?? `${ns}.delete`, rowNames(row)),
+      onDelete: () => confirmDelete.ask(row),
+    }),
+  };
 }

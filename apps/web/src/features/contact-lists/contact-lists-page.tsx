@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { DataTable } from '../common/data-table';
-import { ListPage, useConfirmDelete } from '../common/list-page';
+import { ListPage, useRecordListPage } from '../common/list-page';
 import { ActionIconButton, RowActions } from '../common/row-actions';
-import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
+import { usePageRows } from '../common/use-list-page';
 import { downloadSampleSheet, useContactLists, useDeleteContactList } from './use-contact-lists';
 
 /** The form, loaded when it is first opened. */
@@ -23,23 +23,22 @@ const ContactListModal = lazy(() =>
 export function ContactListsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const search = useSearchBox(t('contactListsPage.search'), 'contact-lists-search');
-  const list = useContactLists(search.param);
-  const modal = useEditTarget<{ listId: number | null }>(
-    { listId: null },
-    { label: t('contactListsPage.add'), testId: 'add-contact-list' },
-  );
-  const confirmDelete = useConfirmDelete<ContactListWithCount>(useDeleteContactList(), 'contactListsPage');
+  const page = useRecordListPage<ContactListWithCount, { listId: number | null }>({
+    ns: 'contactListsPage',
+    searchTestId: 'contact-lists-search',
+    addTestId: 'add-contact-list',
+    blank: { listId: null },
+    edit: (row) => ({ listId: row.id }),
+    remove: useDeleteContactList(),
+  });
+  const list = useContactLists(page.param);
   const lists = usePageRows(list, 'records');
 
   return (
     <ListPage
       fill
-      title={t('contactListsPage.title')}
-      search={search.box}
-      add={modal.add}
-      modal={modal.target && <ContactListModal listId={modal.target.listId} onClose={modal.close} />}
-      deleteDialog={confirmDelete.dialog}
+      {...page.frame}
+      modal={page.target && <ContactListModal listId={page.target.listId} onClose={page.close} />}
     >
       <DataTable
         testId="contact-lists-table"
@@ -55,14 +54,7 @@ export function ContactListsPage() {
             <TableCell>{row.name}</TableCell>
             <TableCell align="center">{row.contactsCount}</TableCell>
             <TableCell align="center">
-              <RowActions
-                testIdPrefix="contact-list"
-                id={row.id}
-                editLabel={t('contactListsPage.edit', { name: row.name })}
-                onEdit={() => modal.open({ listId: row.id })}
-                deleteLabel={t('contactListsPage.delete', { name: row.name })}
-                onDelete={() => confirmDelete.ask(row)}
-              >
+              <RowActions testIdPrefix="contact-list" {...page.actions(row)}>
                 <ActionIconButton
                   label={t('contactListsPage.sample')}
                   testId={`contact-list-sample-${row.id}`}

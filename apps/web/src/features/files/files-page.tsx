@@ -3,9 +3,9 @@ import type { FileListRecord } from '@zapdesk/shared';
 import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../common/data-table';
-import { ListPage, useConfirmDelete } from '../common/list-page';
+import { ListPage, useRecordListPage } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
-import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
+import { usePageRows } from '../common/use-list-page';
 import { useDeleteFileList, useFileLists } from './use-file-lists';
 
 /** The form, loaded when it is first opened. */
@@ -17,23 +17,23 @@ const FileListModal = lazy(() => import('./file-list-modal').then((m) => ({ defa
  */
 export function FilesPage() {
   const { t } = useTranslation();
-  const search = useSearchBox(t('fileLists.search'), 'files-search');
-  const list = useFileLists(search.param);
-  const modal = useEditTarget<{ id: number | null }>(
-    { id: null },
-    { label: t('fileLists.add'), testId: 'add-file-list-button' },
-  );
-  const confirmDelete = useConfirmDelete<FileListRecord>(useDeleteFileList(), 'fileLists');
+  const page = useRecordListPage<FileListRecord, { id: number | null }>({
+    ns: 'fileLists',
+    searchTestId: 'files-search',
+    addTestId: 'add-file-list-button',
+    blank: { id: null },
+    edit: (file) => ({ id: file.id }),
+    remove: useDeleteFileList(),
+  });
+  const list = useFileLists(page.param);
   const files = usePageRows(list, 'files');
 
   return (
     <ListPage
       fill
+      {...page.frame}
       title={t('fileLists.title', { count: files.length })}
-      search={search.box}
-      add={modal.add}
-      modal={modal.target && <FileListModal open fileListId={modal.target.id} onClose={modal.close} />}
-      deleteDialog={confirmDelete.dialog}
+      modal={page.target && <FileListModal open fileListId={page.target.id} onClose={page.close} />}
     >
       <DataTable
         testId="files-table"
@@ -46,14 +46,7 @@ export function FilesPage() {
         {files.map((file) => (
           <TableRow key={file.id} hover data-testid={`file-list-row-${file.id}`}>
             <TableCell>{file.name}</TableCell>
-            <RowActionsCell
-              testIdPrefix="file-list"
-              id={file.id}
-              editLabel={t('fileLists.edit', { name: file.name })}
-              onEdit={() => modal.open({ id: file.id })}
-              deleteLabel={t('fileLists.delete', { name: file.name })}
-              onDelete={() => confirmDelete.ask(file)}
-            />
+            <RowActionsCell testIdPrefix="file-list" {...page.actions(file)} />
           </TableRow>
         ))}
       </DataTable>

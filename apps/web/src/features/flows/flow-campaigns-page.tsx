@@ -1,13 +1,13 @@
 import { Switch, TableCell, TableRow, Typography } from '@mui/material';
 import { can } from '@zapdesk/shared';
-import { lazy, useMemo } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useCurrentUser } from '../auth/session-context';
 import { DataTable } from '../common/data-table';
-import { ListPage, useConfirmDelete } from '../common/list-page';
+import { ListPage, useRecordListPage } from '../common/list-page';
 import { RowActions } from '../common/row-actions';
-import { useEditTarget } from '../common/use-list-page';
+import { usePageRows } from '../common/use-list-page';
 import { FlowPlanGate } from './flow-plan-gate';
 import { canEditFlows, type FlowCampaign } from './flow-types';
 import { useDeleteFlowCampaign, useFlowCampaigns, useSaveFlowCampaign } from './use-flow-campaigns';
@@ -37,12 +37,14 @@ function FlowCampaignsList() {
   const canDelete = canEdit && can(me.profile, 'contacts-page:deleteContact');
   const list = useFlowCampaigns();
   const save = useSaveFlowCampaign();
-  const dialog = useEditTarget<{ id: number | null }>(
-    { id: null },
-    { label: t('flows.campaigns.add'), testId: 'add-flow-campaign' },
-  );
-  const confirmDelete = useConfirmDelete<FlowCampaign>(useDeleteFlowCampaign(), 'flows.campaigns');
-  const campaigns = useMemo(() => list.data?.pages.flatMap((p) => p.flow) ?? [], [list.data]);
+  const page = useRecordListPage<FlowCampaign, { id: number | null }>({
+    ns: 'flows.campaigns',
+    addTestId: 'add-flow-campaign',
+    blank: { id: null },
+    edit: (campaign) => ({ id: campaign.id }),
+    remove: useDeleteFlowCampaign(),
+  });
+  const campaigns = usePageRows(list, 'flow');
 
   const toggle = (campaign: FlowCampaign, status: boolean) =>
     save.mutate(
@@ -62,10 +64,9 @@ function FlowCampaignsList() {
   return (
     <ListPage
       fill
-      title={t('flows.campaigns.title')}
-      add={canEdit ? dialog.add : undefined}
-      modal={dialog.target && <FlowCampaignDialog campaignId={dialog.target.id} onClose={dialog.close} />}
-      deleteDialog={confirmDelete.dialog}
+      {...page.frame}
+      add={canEdit ? page.frame.add : undefined}
+      modal={page.target && <FlowCampaignDialog campaignId={page.target.id} onClose={page.close} />}
     >
       <DataTable
         testId="flow-campaigns-table"
@@ -107,11 +108,8 @@ function FlowCampaignsList() {
               {canEdit && (
                 <RowActions
                   testIdPrefix="flow-campaign"
-                  id={campaign.id}
-                  editLabel={t('flows.campaigns.edit', { name: campaign.name })}
-                  onEdit={() => dialog.open({ id: campaign.id })}
-                  deleteLabel={t('flows.campaigns.delete', { name: campaign.name })}
-                  onDelete={canDelete ? () => confirmDelete.ask(campaign) : undefined}
+                  {...page.actions(campaign)}
+                  onDelete={canDelete ? page.actions(campaign).onDelete : undefined}
                 />
               )}
             </TableCell>

@@ -5,9 +5,9 @@ import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
-import { ListPage, useConfirmDelete } from '../common/list-page';
+import { ListPage, useRecordListPage } from '../common/list-page';
 import { RowActions } from '../common/row-actions';
-import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
+import { usePageRows } from '../common/use-list-page';
 import { useDeleteQuickMessage, useQuickMessagesList } from './use-quick-messages';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -24,27 +24,28 @@ export function QuickMessagesPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const admin = can(me.profile, 'user-modal:editProfile');
-  const search = useSearchBox(t('quickMessages.search'), 'quick-messages-search');
-  const list = useQuickMessagesList(search.param, me.id);
-  const modal = useEditTarget<{ record: QuickMessage | null }>(
-    { record: null },
-    { label: t('quickMessages.add'), testId: 'add-quick-message-button' },
-  );
-  const confirmDelete = useConfirmDelete<QuickMessage>(useDeleteQuickMessage(), {
-    title: (record) => t('quickMessages.confirmDelete.title', { shortcode: record?.shortcode ?? '' }),
-    message: t('quickMessages.confirmDelete.message'),
-    deletedMessage: t('quickMessages.toasts.deleted'),
+  const page = useRecordListPage<QuickMessage, { record: QuickMessage | null }>({
+    ns: 'quickMessages',
+    searchTestId: 'quick-messages-search',
+    addTestId: 'add-quick-message-button',
+    blank: { record: null },
+    edit: (record) => ({ record }),
+    remove: useDeleteQuickMessage(),
+    deleteTexts: {
+      title: (record) => t('quickMessages.confirmDelete.title', { shortcode: record?.shortcode ?? '' }),
+      message: t('quickMessages.confirmDelete.message'),
+      deletedMessage: t('quickMessages.toasts.deleted'),
+    },
+    rowNames: (record) => ({ shortcode: record.shortcode }),
   });
+  const list = useQuickMessagesList(page.param, me.id);
   const records = usePageRows(list, 'records');
 
   return (
     <ListPage
       fill
-      title={t('quickMessages.title')}
-      search={search.box}
-      add={modal.add}
-      modal={modal.target && <QuickMessageModal open record={modal.target.record} onClose={modal.close} />}
-      deleteDialog={confirmDelete.dialog}
+      {...page.frame}
+      modal={page.target && <QuickMessageModal open record={page.target.record} onClose={page.close} />}
     >
       <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={loadMoreOnScroll(list)}>
         <List data-testid="quick-messages-list">
@@ -56,16 +57,7 @@ export function QuickMessagesPage() {
                 divider
                 data-testid={`quick-message-${record.id}`}
                 secondaryAction={
-                  editable ? (
-                    <RowActions
-                      testIdPrefix="quick-message"
-                      id={record.id}
-                      editLabel={t('quickMessages.edit', { shortcode: record.shortcode })}
-                      onEdit={() => modal.open({ record })}
-                      deleteLabel={t('quickMessages.delete', { shortcode: record.shortcode })}
-                      onDelete={() => confirmDelete.ask(record)}
-                    />
-                  ) : null
+                  editable ? <RowActions testIdPrefix="quick-message" {...page.actions(record)} /> : null
                 }
               >
                 <ListItemText

@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { DataTable } from '../common/data-table';
-import { ListPage, useConfirmDelete } from '../common/list-page';
+import { ListPage, useRecordListPage } from '../common/list-page';
 import { RowActionsCell } from '../common/row-actions-cell';
-import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
+import { usePageRows } from '../common/use-list-page';
 import { useDeleteTag, useTagsList } from './use-tags';
 
 /** The form (react-hook-form, zod), loaded when it is first opened. */
@@ -21,13 +21,15 @@ export function TagsPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const admin = can(me.profile, 'user-modal:editProfile');
-  const search = useSearchBox(t('tags.search'), 'tags-search');
-  const list = useTagsList(search.param);
-  const modal = useEditTarget<{ tagId: number | null }>(
-    { tagId: null },
-    { label: t('tags.add'), testId: 'add-tag-button' },
-  );
-  const confirmDelete = useConfirmDelete<TagWithCount>(useDeleteTag(), 'tags');
+  const page = useRecordListPage<TagWithCount, { tagId: number | null }>({
+    ns: 'tags',
+    searchTestId: 'tags-search',
+    addTestId: 'add-tag-button',
+    blank: { tagId: null },
+    edit: (tag) => ({ tagId: tag.id }),
+    remove: useDeleteTag(),
+  });
+  const list = useTagsList(page.param);
   const tags = usePageRows(list, 'tags');
 
   const onScroll = loadMoreOnScroll(list);
@@ -35,11 +37,8 @@ export function TagsPage() {
   return (
     <ListPage
       fill
-      title={t('tags.title')}
-      search={search.box}
-      add={modal.add}
-      modal={modal.target && <TagModal open tagId={modal.target.tagId} onClose={modal.close} />}
-      deleteDialog={confirmDelete.dialog}
+      {...page.frame}
+      modal={page.target && <TagModal open tagId={page.target.tagId} onClose={page.close} />}
     >
       <DataTable
         testId="tags-table"
@@ -62,14 +61,7 @@ export function TagsPage() {
             {admin && (
               <TableCell align="center">{tag.kanban === 1 ? t('common.yes') : t('common.no')}</TableCell>
             )}
-            <RowActionsCell
-              testIdPrefix="tag"
-              id={tag.id}
-              editLabel={t('tags.edit', { name: tag.name })}
-              onEdit={() => modal.open({ tagId: tag.id })}
-              deleteLabel={t('tags.delete', { name: tag.name })}
-              onDelete={() => confirmDelete.ask(tag)}
-            />
+            <RowActionsCell testIdPrefix="tag" {...page.actions(tag)} />
           </TableRow>
         ))}
       </DataTable>

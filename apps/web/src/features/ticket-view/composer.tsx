@@ -14,57 +14,29 @@
  * shows the customer the agent is typing (at most once per few seconds).
  */
 import AttachFileIcon from '@mui/icons-material/AttachFile';
-import CancelIcon from '@mui/icons-material/Cancel';
-import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import CloseIcon from '@mui/icons-material/Close';
 import InsertEmoticonIcon from '@mui/icons-material/InsertEmoticon';
 import MicIcon from '@mui/icons-material/Mic';
 import SendIcon from '@mui/icons-material/Send';
 import {
   Box,
-  Chip,
   CircularProgress,
   FormControlLabel,
-  IconButton,
-  List,
-  ListItemButton,
-  ListItemText,
-  Paper,
   Popover,
   Stack,
   Switch,
   TextField,
-  Tooltip,
-  Typography,
   useMediaQuery,
   useTheme,
 } from '@mui/material';
-import {
-  AUDIO_MIN_BYTES,
-  COMPOSER_MAX_ROWS,
-  type Message,
-  QUICK_REPLY_LABEL_LENGTH,
-  type QuickMessage,
-  STORAGE_KEYS,
-  type Ticket,
-} from '@zapdesk/shared';
-import {
-  type ClipboardEvent,
-  type KeyboardEvent,
-  lazy,
-  Suspense,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { COMPOSER_MAX_ROWS, type Message, STORAGE_KEYS, type Ticket } from '@zapdesk/shared';
+import { type ClipboardEvent, type KeyboardEvent, lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
 import { notifyError } from '../../lib/notify';
-import { wrapSelection } from '../../lib/whatsapp-format';
-import { recordingToFile, useAudioRecorder } from './audio-recorder';
+import { FileChips, RecordingBar, ToolButton, useVoiceNote } from './composer-attachments';
+import { isPlainEnter, moveHighlight, useFormatShortcuts } from './composer-keys';
+import { type ComposerMode, ModeChips, PickerList, ReplyBanner } from './composer-pickers';
+import { type QuickReplyOption, quickReplyOptions, readSignOption, restoredText } from './composer-text';
 import { insertMention, type Mentionable, mentionAt, mentionedIds, mentionOptions } from './mentions';
-import { QuotedBlock } from './message-item';
 import {
   useAddNote,
   useMentionable,
@@ -73,66 +45,10 @@ import {
   useTypingNotice,
 } from './use-ticket-view';
 
+export { shortcutMarker } from './composer-keys';
+export { type QuickReplyOption, quickReplyOptions, readSignOption, restoredText } from './composer-text';
+
 const EmojiPicker = lazy(() => import('./emoji-picker'));
-
-/** The stored sign switch ('signOption', JSON true/false), default on. */
-export function readSignOption(): boolean {
-  const raw = localStorage.getItem(STORAGE_KEYS.signMessage);
-  if (raw === null) return true;
-  try {
-    return JSON.parse(raw) !== false;
-  } catch {
-    return raw !== 'false';
-  }
-}
-
-/**
- * A quick reply suggestion: label '/shortcode - message' cut as a whole to 35 characters
- * (core section 5, "the suggestion label is cut to 35 characters"); `value` is the full message.
- */
-export interface QuickReplyOption {
-  id: number;
-  label: string;
-  value: string;
-}
-
-/** Suggestions for `text` when it starts with '/' and is longer than 1 character. */
-export function quickReplyOptions(text: string, list: QuickMessage[] | undefined): QuickReplyOption[] {
-  if (!text.startsWith('/') || text.length <= 1 || !list) return [];
-  const search = text.slice(1).toLowerCase();
-  return list
-    .filter((q) => q.shortcode.toLowerCase().includes(search))
-    .map((q) => {
-      // Cut by code points so an emoji is never split in half.
-      const label = [...`/${q.shortcode} - ${q.message}`].slice(0, QUICK_REPLY_LABEL_LENGTH).join('');
-      return { id: q.id, label, value: q.message };
-    });
-}
-
-/** The composer's text after a refused send of `failed`: the failed text, then what was typed since. */
-export function restoredText(failed: string, current: string): string {
-  if (!failed) return current;
-  return current.trim() ? `${failed}\n${current}` : failed;
-}
-
-/** The WhatsApp marker a composer shortcut inserts: Ctrl+B bold, Ctrl+I italic, Ctrl+Shift+X strike. */
-export function shortcutMarker(event: {
-  key: string;
-  ctrlKey: boolean;
-  metaKey: boolean;
-  shiftKey: boolean;
-  altKey: boolean;
-}): string | null {
-  if (!(event.ctrlKey || event.metaKey) || event.altKey) return null;
-  const key = event.key.toLowerCase();
-  if (event.shiftKey) return key === 'x' ? '~' : null;
-  if (key === 'b') return '*';
-  if (key === 'i') return '_';
-  return null;
-}
-
-const mmss = (total: number) =>
-  `${String(Math.floor(total / 60)).padStart(2, '0')}:${String(total % 60).padStart(2, '0')}`;
 
 interface ComposerProps {
   ticket: Ticket;
@@ -149,17 +65,14 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
   const [sign, setSign] = useState(readSignOption);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
   const [highlight, setHighlight] = useState(0);
-  const [encoding, setEncoding] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const textInput = useRef<HTMLTextAreaElement>(null);
-  // The selection to restore once the text a shortcut changed is rendered.
-  const nextSelection = useRef<{ start: number; end: number } | null>(null);
+  const shortcuts = useFormatShortcuts(textInput, text, setText);
   const send = useSendMessage(ticket.id, ticket.contact.id);
-  const recorder = useAudioRecorder();
   const quick = useQuickMessages(text.startsWith('/'));
   const options = useMemo(() => quickReplyOptions(text, quick.data), [text, quick.data]);
 
-  const [mode, setMode] = useState<'reply' | 'note'>('reply');
+  const [mode, setMode] = useState<ComposerMode>('reply');
   const noteMode = mode === 'note';
   const addNote = useAddNote(ticket.id, ticket.contact.id);
   const typingNotice = useTypingNotice(ticket.id);
@@ -171,11 +84,6 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
     () => (mention ? mentionOptions(mention.query, mentionable.data) : []),
     [mention?.query, mentionable.data, mention],
   );
-
-  const closed = ticket.status !== 'open';
-  // A send in flight does not disable anything: the agent keeps typing and may send again (the
-  // sends are queued in order by the mutation's scope). Notes may be written on any ticket.
-  const disabled = (closed && !noteMode) || encoding || recorder.recording;
 
   const reset = () => {
     setText('');
@@ -197,6 +105,13 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
       setFiles((current) => (current.length ? current : list));
     });
   };
+  const voice = useVoiceNote((file) => doSend('', [file]));
+  const { recorder, encoding } = voice;
+
+  const closed = ticket.status !== 'open';
+  // A send in flight does not disable anything: the agent keeps typing and may send again (the
+  // sends are queued in order by the mutation's scope). Notes may be written on any ticket.
+  const disabled = (closed && !noteMode) || encoding || recorder.recording;
 
   const saveNote = () => {
     const note = text.trim();
@@ -220,7 +135,7 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
     setCaret(next.caret);
     setChosen((list) => (list.some((u) => u.id === user.id) ? list : [...list, user]));
     setHighlight(0);
-    nextSelection.current = { start: next.caret, end: next.caret };
+    shortcuts.keepSelection(next.caret, next.caret);
     textInput.current?.focus();
   };
 
@@ -243,59 +158,24 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
     textInput.current?.focus();
   };
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after the text a shortcut changed
-  useLayoutEffect(() => {
-    const selection = nextSelection.current;
-    if (!selection || !textInput.current) return;
-    nextSelection.current = null;
-    textInput.current.setSelectionRange(selection.start, selection.end);
-  }, [text]);
-
-  const wrap = (marker: string) => {
-    const el = textInput.current;
-    const next = wrapSelection(
-      text,
-      el?.selectionStart ?? text.length,
-      el?.selectionEnd ?? text.length,
-      marker,
-    );
-    nextSelection.current = { start: next.start, end: next.end };
-    setText(next.text);
-  };
-
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const marker = shortcutMarker(event);
-    if (marker) {
-      event.preventDefault();
-      wrap(marker);
-      return;
-    }
+    if (shortcuts.onShortcut(event)) return;
     if (mentionList.length > 0) {
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        event.preventDefault();
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        setHighlight((h) => (h + step + mentionList.length) % mentionList.length);
-        return;
-      }
-      if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      if (moveHighlight(event, mentionList.length, setHighlight)) return;
+      if (isPlainEnter(event)) {
         event.preventDefault();
         chooseMention(mentionList[Math.min(highlight, mentionList.length - 1)]!);
         return;
       }
     }
     if (options.length > 0 && !noteMode) {
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        event.preventDefault();
-        const step = event.key === 'ArrowDown' ? 1 : -1;
-        setHighlight((h) => (h + step + options.length) % options.length);
-        return;
-      }
+      if (moveHighlight(event, options.length, setHighlight)) return;
       if (event.key === 'Escape') {
         setText('');
         return;
       }
     }
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    if (!isPlainEnter(event)) return;
     event.preventDefault();
     const option = noteMode ? undefined : options[Math.min(highlight, options.length - 1)];
     if (option) choose(option);
@@ -316,209 +196,70 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
     setText((current) => current.slice(0, start) + emoji + current.slice(end));
   };
 
-  const startRecording = async () => {
-    try {
-      await recorder.start();
-    } catch {
-      toast.error(t('ticketView.recordError'), { autoClose: 2000 });
-    }
-  };
-
-  const sendRecording = async () => {
-    setEncoding(true);
-    try {
-      const blob = await recorder.stop();
-      const file = await recordingToFile(blob);
-      if (file.size < AUDIO_MIN_BYTES) {
-        toast.warn(t('ticketView.audioTooShort'), { autoClose: 2000 });
-        return;
-      }
-      doSend('', [file]);
-    } catch (err) {
-      notifyError(err instanceof Error ? err.message : err);
-    } finally {
-      setEncoding(false);
-    }
-  };
-
   return (
     <Box
       data-testid="composer"
       sx={{ borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper', px: 1, py: 1 }}
     >
-      {replyTo && (
-        <Stack direction="row" alignItems="center" spacing={1} sx={{ mb: 1 }} data-testid="composer-reply">
-          <Box sx={{ flex: 1, minWidth: 0 }}>
-            <QuotedBlock
-              quoted={{
-                id: replyTo.id,
-                body: replyTo.body,
-                fromMe: replyTo.fromMe,
-                mediaType: replyTo.mediaType,
-                mediaUrl: replyTo.mediaUrl,
-                contact: replyTo.contact,
-              }}
-            />
-          </Box>
-          <IconButton
-            aria-label={t('common.cancel')}
-            data-testid="composer-reply-cancel"
-            onClick={onCancelReply}
-          >
-            <CloseIcon />
-          </IconButton>
-        </Stack>
-      )}
-      {files.length > 0 && (
-        <Stack
-          direction="row"
-          spacing={1}
-          sx={{ mb: 1, flexWrap: 'wrap', gap: 0.5 }}
-          data-testid="composer-files"
-        >
-          {files.map((file, index) => (
-            <Chip
-              // biome-ignore lint/suspicious/noArrayIndexKey: files may share a name
-              key={`${file.name}-${index}`}
-              size="small"
-              label={file.name}
-              data-testid="composer-file"
-              onDelete={disabled ? undefined : () => setFiles((list) => list.filter((_, i) => i !== index))}
-            />
-          ))}
-          <Chip
-            size="small"
-            variant="outlined"
-            label={t('ticketView.clearFiles')}
-            data-testid="composer-files-clear"
-            onClick={() => setFiles([])}
-          />
-        </Stack>
-      )}
-      <Stack
-        direction="row"
-        spacing={0.5}
-        sx={{ mb: 1 }}
-        role="group"
-        aria-label={t('ticketView.composerMode')}
-      >
-        {(['reply', 'note'] as const).map((value) => (
-          <Chip
-            key={value}
-            size="small"
-            clickable
-            label={value === 'reply' ? t('ticketView.modeReply') : t('ticketView.modeNote')}
-            color={mode === value ? 'primary' : 'default'}
-            variant={mode === value ? 'filled' : 'outlined'}
-            aria-pressed={mode === value}
-            data-testid={`composer-mode-${value}`}
-            onClick={() => {
-              setMode(value);
-              setHighlight(0);
-              textInput.current?.focus();
-            }}
-          />
-        ))}
-      </Stack>
+      {replyTo && <ReplyBanner replyTo={replyTo} onCancel={onCancelReply} />}
+      {files.length > 0 && <FileChips files={files} disabled={disabled} onChange={setFiles} />}
+      <ModeChips
+        mode={mode}
+        onChange={(value) => {
+          setMode(value);
+          setHighlight(0);
+          textInput.current?.focus();
+        }}
+      />
       {mentionList.length > 0 && (
-        <Paper
-          variant="outlined"
-          sx={{ mb: 1, maxHeight: 220, overflowY: 'auto' }}
-          data-testid="mention-options"
-        >
-          <List dense disablePadding aria-label={t('ticketView.mentionUsers')}>
-            {mentionList.map((user, index) => (
-              <ListItemButton
-                key={user.id}
-                selected={index === highlight}
-                data-testid={`mention-option-${user.id}`}
-                onMouseDown={(e) => e.preventDefault()}
-                onClick={() => chooseMention(user)}
-              >
-                <ListItemText primary={`@${user.name}`} />
-              </ListItemButton>
-            ))}
-          </List>
-        </Paper>
+        <PickerList
+          testId="mention-options"
+          label={t('ticketView.mentionUsers')}
+          items={mentionList.map((user) => ({
+            key: user.id,
+            testId: `mention-option-${user.id}`,
+            label: `@${user.name}`,
+          }))}
+          highlight={highlight}
+          onChoose={(index) => chooseMention(mentionList[index]!)}
+        />
       )}
       {options.length > 0 && !disabled && !noteMode && (
-        <Paper
-          variant="outlined"
-          sx={{ mb: 1, maxHeight: 220, overflowY: 'auto' }}
-          data-testid="quick-replies"
-        >
-          <List dense disablePadding>
-            {options.map((option, index) => (
-              <ListItemButton
-                key={option.id}
-                selected={index === highlight}
-                data-testid="quick-reply-option"
-                onMouseDown={(e) => e.preventDefault()}
-                onClick={() => choose(option)}
-              >
-                <ListItemText primary={option.label} />
-              </ListItemButton>
-            ))}
-          </List>
-        </Paper>
+        <PickerList
+          testId="quick-replies"
+          items={options.map((option) => ({
+            key: option.id,
+            testId: 'quick-reply-option',
+            label: option.label,
+          }))}
+          highlight={highlight}
+          onChoose={(index) => choose(options[index]!)}
+        />
       )}
       <Stack direction="row" alignItems="flex-end" spacing={0.5}>
         {recorder.recording || encoding ? (
-          <Stack direction="row" alignItems="center" spacing={1} sx={{ flex: 1, px: 1, minHeight: 40 }}>
-            <IconButton
-              aria-label={t('ticketView.recordCancel')}
-              data-testid="composer-record-cancel"
-              disabled={encoding}
-              onClick={recorder.cancel}
-            >
-              <CancelIcon color="error" />
-            </IconButton>
-            <Box sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: 'error.main' }} />
-            <Typography data-testid="composer-record-timer" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-              {mmss(recorder.seconds)}
-            </Typography>
-            <Box sx={{ flex: 1 }} />
-            {encoding ? (
-              <CircularProgress size={24} />
-            ) : (
-              <IconButton
-                aria-label={t('ticketView.recordSend')}
-                data-testid="composer-record-send"
-                onClick={() => void sendRecording()}
-              >
-                <CheckCircleIcon color="success" />
-              </IconButton>
-            )}
-          </Stack>
+          <RecordingBar voice={voice} />
         ) : (
           <>
             {!noteMode && (
-              <Tooltip title={t('ticketView.emoji')}>
-                <span>
-                  <IconButton
-                    aria-label={t('ticketView.emoji')}
-                    data-testid="composer-emoji"
-                    disabled={disabled}
-                    onClick={(e) => setEmojiAnchor(e.currentTarget)}
-                  >
-                    <InsertEmoticonIcon />
-                  </IconButton>
-                </span>
-              </Tooltip>
+              <ToolButton
+                label={t('ticketView.emoji')}
+                testId="composer-emoji"
+                disabled={disabled}
+                onClick={(e) => setEmojiAnchor(e.currentTarget)}
+              >
+                <InsertEmoticonIcon />
+              </ToolButton>
             )}
             {!noteMode && (
-              <Tooltip title={t('ticketView.attach')}>
-                <span>
-                  <IconButton
-                    aria-label={t('ticketView.attach')}
-                    data-testid="composer-attach-button"
-                    disabled={disabled}
-                    onClick={() => fileInput.current?.click()}
-                  >
-                    <AttachFileIcon />
-                  </IconButton>
-                </span>
-              </Tooltip>
+              <ToolButton
+                label={t('ticketView.attach')}
+                testId="composer-attach-button"
+                disabled={disabled}
+                onClick={() => fileInput.current?.click()}
+              >
+                <AttachFileIcon />
+              </ToolButton>
             )}
             <input
               ref={fileInput}
@@ -589,36 +330,28 @@ export function Composer({ ticket, replyTo, onCancelReply }: ComposerProps) {
               }}
             />
             {!noteMode && (
-              <Tooltip title={t('ticketView.record')}>
-                <span>
-                  <IconButton
-                    aria-label={t('ticketView.record')}
-                    data-testid="composer-record"
-                    disabled={disabled}
-                    onClick={() => void startRecording()}
-                  >
-                    <MicIcon />
-                  </IconButton>
-                </span>
-              </Tooltip>
+              <ToolButton
+                label={t('ticketView.record')}
+                testId="composer-record"
+                disabled={disabled}
+                onClick={() => void voice.start()}
+              >
+                <MicIcon />
+              </ToolButton>
             )}
-            <Tooltip title={noteMode ? t('ticketView.saveNote') : t('ticketView.send')}>
-              <span>
-                <IconButton
-                  color="primary"
-                  aria-label={noteMode ? t('ticketView.saveNote') : t('ticketView.send')}
-                  data-testid="composer-send"
-                  disabled={disabled}
-                  onClick={submit}
-                >
-                  {(noteMode ? addNote.isPending : send.isPending) ? (
-                    <CircularProgress size={22} />
-                  ) : (
-                    <SendIcon />
-                  )}
-                </IconButton>
-              </span>
-            </Tooltip>
+            <ToolButton
+              color="primary"
+              label={noteMode ? t('ticketView.saveNote') : t('ticketView.send')}
+              testId="composer-send"
+              disabled={disabled}
+              onClick={submit}
+            >
+              {(noteMode ? addNote.isPending : send.isPending) ? (
+                <CircularProgress size={22} />
+              ) : (
+                <SendIcon />
+              )}
+            </ToolButton>
           </>
         )}
       </Stack>

@@ -6,10 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { useCurrentUser } from '../auth/session-context';
 import { InfiniteTable } from '../common/infinite-table';
-import { ListPage, useConfirmDelete } from '../common/list-page';
+import { ListPage, useRecordListPage } from '../common/list-page';
 import { NoPermission } from '../common/no-permission';
 import { RowActionsCell } from '../common/row-actions-cell';
-import { useEditTarget, usePageRows, useSearchBox } from '../common/use-list-page';
+import { usePageRows } from '../common/use-list-page';
 import { useDeleteUser, useUserLoads, useUsersList } from './use-users';
 import { UserLoadCell } from './user-load-cell';
 
@@ -26,13 +26,18 @@ export function UsersPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const admin = can(me.profile, 'user-modal:editProfile');
-  const search = useSearchBox(t('users.search'), 'users-search', (text) => text.trim().toLowerCase());
-  const list = useUsersList(search.param, { silent: !admin });
-  const modal = useEditTarget<{ userId: number | null }>(
-    { userId: null },
-    { label: t('users.add'), testId: 'add-user-button', icon: <PersonAddIcon /> },
-  );
-  const confirmDelete = useConfirmDelete<PublicUser>(useDeleteUser(), 'users');
+  const page = useRecordListPage<PublicUser, { userId: number | null }>({
+    ns: 'users',
+    keys: { edit: 'users.editUser', delete: 'users.deleteUser' },
+    searchTestId: 'users-search',
+    normalize: (text) => text.trim().toLowerCase(),
+    addTestId: 'add-user-button',
+    addIcon: <PersonAddIcon />,
+    blank: { userId: null },
+    edit: (user) => ({ userId: user.id }),
+    remove: useDeleteUser(),
+  });
+  const list = useUsersList(page.param, { silent: !admin });
 
   const users = usePageRows(list, 'users');
   const loads = useUserLoads(admin).data;
@@ -42,11 +47,10 @@ export function UsersPage() {
   return (
     <ListPage
       fill
+      {...page.frame}
       title={`${t('users.title')} ${list.data ? `(${list.data.pages[0]?.count ?? 0})` : ''}`}
-      search={search.box}
-      add={admin ? modal.add : undefined}
-      modal={modal.target && <UserModal open userId={modal.target.userId} onClose={modal.close} />}
-      deleteDialog={confirmDelete.dialog}
+      add={admin ? page.frame.add : undefined}
+      modal={page.target && <UserModal open userId={page.target.userId} onClose={page.close} />}
     >
       {!admin && (
         <Typography variant="body2" color="text.secondary" data-testid="users-read-only">
@@ -71,16 +75,7 @@ export function UsersPage() {
             <TableCell sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>{user.email}</TableCell>
             <TableCell>{t(`users.profiles.${user.profile}`)}</TableCell>
             {admin && <UserLoadCell load={loads?.find((l) => l.id === user.id)} />}
-            {admin && (
-              <RowActionsCell
-                testIdPrefix="user"
-                id={user.id}
-                editLabel={t('users.editUser', { name: user.name })}
-                onEdit={() => modal.open({ userId: user.id })}
-                deleteLabel={t('users.deleteUser', { name: user.name })}
-                onDelete={() => confirmDelete.ask(user)}
-              />
-            )}
+            {admin && <RowActionsCell testIdPrefix="user" {...page.actions(user)} />}
           </>
         )}
       />
