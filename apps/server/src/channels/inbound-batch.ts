@@ -158,6 +158,35 @@ const BATCH_COLUMNS: [keyof BatchRow, string, string][] = [
 ];
 
 /**
+ * The select list of a message's payload (contact `k`, message `m` under the given alias, ticket `u`
+ * with its user, queue, connection and tags, the quoted message `q` and its contact `qc`), as the
+ * batch and the single append statements both answer it; decoded by the same row reader.
+ */
+export function payloadSelect(m: string): string {
+  return `k.id as k_id, k.name as k_name, k.number as k_number, k.email as k_email,
+  k.profile_pic_url as k_profile_pic_url, k.is_group as k_is_group,
+  ${selectColumns(messages, m, 'm_', PAYLOAD_MESSAGE_KEYS)},
+  ${selectColumns(tickets, 'u', 't_', PAYLOAD_TICKET_KEYS)},
+  us.name as user_name, qu.name as queue_name, qu.color as queue_color, wa.name as whatsapp_name,
+  coalesce((
+    select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
+    from ticket_tags tt join tags tg on tg.id = tt.tag_id
+    where tt.ticket_id = u.id), '[]'::json) as tags,
+  q.id as q_id, q.body as q_body, q.from_me as q_from_me, q.media_type as q_media_type,
+  q.media_url as q_media_url, qc.id as q_contact_id, qc.name as q_contact_name`;
+}
+
+/** The joins payloadSelect reads, from the ticket `u` of the message aliased `m` on. */
+export function payloadJoins(m: string): string {
+  return `left join u on u.id = ${m}.ticket_id
+left join users us on us.id = u.user_id
+left join queues qu on qu.id = u.queue_id
+left join whatsapps wa on wa.id = u.whatsapp_id
+left join messages q on q.id = ${m}.quoted_msg_id
+left join contacts qc on qc.id = q.contact_id`;
+}
+
+/**
  * The batch statement. Input: one array per column (unnest … with ordinality numbers the messages
  * 1..n in arrival order). Per message, in that order: lock its contact (either number variant), then
  * its live ticket (one the chatbot has nothing to say on, with bot_check), the order the transaction
@@ -217,27 +246,12 @@ const BATCH_SQL = `with i as (
   where c.id = x.contact_id and c.name <> x.name
   returning c.id
 )
-select i.n, l.id as l_id, k.id as k_id, k.name as k_name, k.number as k_number, k.email as k_email,
-  k.profile_pic_url as k_profile_pic_url, k.is_group as k_is_group,
-  ${selectColumns(messages, 'mi', 'm_', PAYLOAD_MESSAGE_KEYS)},
-  ${selectColumns(tickets, 'u', 't_', PAYLOAD_TICKET_KEYS)},
-  us.name as user_name, qu.name as queue_name, qu.color as queue_color, wa.name as whatsapp_name,
-  coalesce((
-    select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
-    from ticket_tags tt join tags tg on tg.id = tt.tag_id
-    where tt.ticket_id = u.id), '[]'::json) as tags,
-  q.id as q_id, q.body as q_body, q.from_me as q_from_me, q.media_type as q_media_type,
-  q.media_url as q_media_url, qc.id as q_contact_id, qc.name as q_contact_name
+select i.n, l.id as l_id, ${payloadSelect('mi')}
 from i
 left join k on k.n = i.n
 left join l on l.n = i.n
 left join mi on mi.n = i.n
-left join u on u.id = mi.ticket_id
-left join users us on us.id = u.user_id
-left join queues qu on qu.id = u.queue_id
-left join whatsapps wa on wa.id = u.whatsapp_id
-left join messages q on q.id = mi.quoted_msg_id
-left join contacts qc on qc.id = q.contact_id
+${payloadJoins('mi')}
 order by i.n`;
 
 /** The server-side name of a constant statement, derived from its text (a changed text is a new one). */

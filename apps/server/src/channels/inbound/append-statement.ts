@@ -5,8 +5,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { DatabaseHandle, Tx } from '../../db/client.js';
-import { messages, tickets } from '../../db/schema/index.js';
-import { type BatchRow, PAYLOAD_MESSAGE_KEYS, PAYLOAD_TICKET_KEYS, selectColumns } from '../inbound-batch.js';
+import { type BatchRow, payloadJoins, payloadSelect } from '../inbound-batch.js';
 
 /** The parameters of APPEND_SQL, in order ($1…). */
 type AppendParams = BatchRow;
@@ -71,25 +70,10 @@ const APPEND_SQL = `with k as (
   from m where ${param('rename')}::boolean and c.id = m.contact_id
   returning c.id
 )
-select k.id as k_id, k.name as k_name, k.number as k_number, k.email as k_email,
-  k.profile_pic_url as k_profile_pic_url, k.is_group as k_is_group,
-  ${selectColumns(messages, 'm', 'm_', PAYLOAD_MESSAGE_KEYS)},
-  ${selectColumns(tickets, 'u', 't_', PAYLOAD_TICKET_KEYS)},
-  us.name as user_name, qu.name as queue_name, qu.color as queue_color, wa.name as whatsapp_name,
-  coalesce((
-    select json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) order by tg.name)
-    from ticket_tags tt join tags tg on tg.id = tt.tag_id
-    where tt.ticket_id = u.id), '[]'::json) as tags,
-  q.id as q_id, q.body as q_body, q.from_me as q_from_me, q.media_type as q_media_type,
-  q.media_url as q_media_url, qc.id as q_contact_id, qc.name as q_contact_name
+select ${payloadSelect('m')}
 from k cross join l
 left join m on true
-left join u on u.id = m.ticket_id
-left join users us on us.id = u.user_id
-left join queues qu on qu.id = u.queue_id
-left join whatsapps wa on wa.id = u.whatsapp_id
-left join messages q on q.id = m.quoted_msg_id
-left join contacts qc on qc.id = q.contact_id`;
+${payloadJoins('m')}`;
 
 /** The server-side name of APPEND_SQL, derived from its text (a changed text is a new statement). */
 const APPEND_NAME = `inbound_append_${createHash('sha1').update(APPEND_SQL).digest('hex').slice(0, 12)}`;

@@ -11,6 +11,7 @@ import type { AppContext, ZodApp } from '../../context.js';
 import { superRoute, userRoute } from '../../lib/guards.js';
 import { sendStoredMedia } from '../common/media-reply.js';
 import { mediaUploadRoutes, resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import {
   createAnnouncement,
   deleteAnnouncement,
@@ -43,14 +44,11 @@ export function announcementRoutes(app: ZodApp, ctx: AppContext, media: MediaSto
     update: [superRoute, (auth, id, body) => updateAnnouncement(ctx, auth, id, body)],
     remove: [superRoute, (auth, id) => deleteAnnouncement(ctx, media, auth, id)],
   });
-  app.get(
-    '/announcements/:id/media',
-    { config: userRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      const { companyId, name } = await locateAnnouncementMedia(ctx, request.auth, request.params.id);
-      return sendStoredMedia(request, reply, media, companyId, name);
-    },
-  );
+  const route = routeTable(app, tags, userRoute);
+  route.get('/announcements/:id/media', { params: ZIdParam }, async (request, reply) => {
+    const { companyId, name } = await locateAnnouncementMedia(ctx, request.auth, request.params.id);
+    return sendStoredMedia(request, reply, media, companyId, name);
+  });
   mediaUploadRoutes(app, {
     path: '/announcements/:id',
     tags,

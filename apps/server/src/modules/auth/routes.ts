@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { AppContext, ZodApp } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { publicRoute, userRoute } from '../../lib/guards.js';
+import { routeTable } from '../common/route-table.js';
 import { type IssuedSession, login, logout, refresh } from './auth-service.js';
 import { bearerToken } from './guard.js';
 import { LoginLimiter } from './login-limiter.js';
@@ -36,12 +37,10 @@ export function authRoutes(app: ZodApp, ctx: AppContext): void {
     },
     ctx.redis,
   );
-  app.post(
+  const route = routeTable(app, tags, publicRoute);
+  route.post(
     '/auth/login',
-    {
-      config: publicRoute,
-      schema: { tags, security: [], body: ZLoginBody, response: { 200: ZAuthResponse } },
-    },
+    { security: [], body: ZLoginBody, reply: ZAuthResponse },
     async (request, reply) => {
       // Only failed sign-ins count: a right password (even of an expired company) gives the points back.
       const attempt = await limiter.attempt(request.body.email, request.ip);
@@ -69,7 +68,7 @@ export function authRoutes(app: ZodApp, ctx: AppContext): void {
       return session.response;
     },
   );
-  app.delete('/auth/logout', { config: publicRoute, schema: { tags } }, async (request, reply) => {
+  route.delete('/auth/logout', {}, async (request, reply) => {
     const token = bearerToken(request);
     const claims = token
       ? await verifyAccessToken(token, ctx.secrets.jwtSecret).catch(() => undefined)
@@ -78,7 +77,7 @@ export function authRoutes(app: ZodApp, ctx: AppContext): void {
     reply.clearCookie(REFRESH_COOKIE, { path: cookiePath(ctx) });
     return reply.status(204).send();
   });
-  app.get('/auth/me', { config: userRoute, schema: { tags, response: { 200: ZSessionUser } } }, (request) =>
+  route.get('/auth/me', { guard: userRoute, reply: ZSessionUser }, (request) =>
     loadSessionUser(ctx.db, request.auth.companyId, request.auth.userId),
   );
 }

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { adminRoute, publicRoute, superRoute, userRoute } from '../../lib/guards.js';
+import { routeTable } from '../common/route-table.js';
 import { verifyAsaasWebhook } from './asaas-driver.js';
 import {
   cancelInvoice,
@@ -47,85 +48,55 @@ const ZAsaasEvent = z.looseObject({
  */
 export function billingRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['billing'];
-  app.get(
-    '/billing/info',
-    { config: userRoute, schema: { tags, response: { 200: ZBillingInfo } } },
-    async () => ({
-      provider: ctx.config.BILLING_PROVIDER,
-      pixReady: (await getPixSettings(ctx)).pixKey !== '',
-    }),
+  const route = routeTable(app, tags, adminRoute);
+  route.get('/billing/info', { guard: userRoute, reply: ZBillingInfo }, async () => ({
+    provider: ctx.config.BILLING_PROVIDER,
+    pixReady: (await getPixSettings(ctx)).pixKey !== '',
+  }));
+  route.get('/billing/profile', { reply: ZBillingProfile.nullable() }, (request) =>
+    getBillingProfile(ctx, request.auth.companyId),
   );
-  app.get(
-    '/billing/profile',
-    { config: adminRoute, schema: { tags, response: { 200: ZBillingProfile.nullable() } } },
-    (request) => getBillingProfile(ctx, request.auth.companyId),
+  route.put('/billing/profile', { body: ZBillingProfile.partial(), reply: ZBillingProfile }, (request) =>
+    updateBillingProfile(ctx, request.auth.companyId, request.body),
   );
-  app.put(
-    '/billing/profile',
-    {
-      config: adminRoute,
-      schema: { tags, body: ZBillingProfile.partial(), response: { 200: ZBillingProfile } },
-    },
-    (request) => updateBillingProfile(ctx, request.auth.companyId, request.body),
-  );
-  app.get(
+  route.get('/billing/pix-settings', { guard: superRoute, reply: ZPixSettings }, () => getPixSettings(ctx));
+  route.put(
     '/billing/pix-settings',
-    { config: superRoute, schema: { tags, response: { 200: ZPixSettings } } },
-    () => getPixSettings(ctx),
-  );
-  app.put(
-    '/billing/pix-settings',
-    { config: superRoute, schema: { tags, body: ZPixSettings.partial(), response: { 200: ZPixSettings } } },
+    { guard: superRoute, body: ZPixSettings.partial(), reply: ZPixSettings },
     (request) => updatePixSettings(ctx, parsePatch(ZPixSettings, request.body)),
   );
-  app.get(
-    '/invoices/all',
-    { config: adminRoute, schema: { tags, querystring: ZPageQuery, response: { 200: z.array(ZInvoice) } } },
-    (request) => listInvoices(ctx, request.auth.companyId, request.query),
+  route.get('/invoices/all', { querystring: ZPageQuery, reply: z.array(ZInvoice) }, (request) =>
+    listInvoices(ctx, request.auth.companyId, request.query),
   );
-  app.post(
-    '/invoices',
-    { config: adminRoute, schema: { tags, body: ZInvoiceCopyBody, response: { 200: ZInvoice } } },
-    (request) => saveInvoiceCopy(ctx, request.auth.companyId, request.body),
+  route.post('/invoices', { body: ZInvoiceCopyBody, reply: ZInvoice }, (request) =>
+    saveInvoiceCopy(ctx, request.auth.companyId, request.body),
   );
-  app.get(
+  route.get(
     '/invoices/admin',
-    {
-      config: superRoute,
-      schema: { tags, querystring: ZAdminInvoiceQuery, response: { 200: z.array(ZAdminInvoice) } },
-    },
+    { guard: superRoute, querystring: ZAdminInvoiceQuery, reply: z.array(ZAdminInvoice) },
     (request) => listAllInvoices(ctx, request.query),
   );
-  app.get(
-    '/invoices/:id',
-    { config: adminRoute, schema: { tags, params: ZIdParams, response: { 200: ZInvoice } } },
-    (request) => getInvoice(ctx, request.auth.companyId, request.params.id),
+  route.get('/invoices/:id', { params: ZIdParams, reply: ZInvoice }, (request) =>
+    getInvoice(ctx, request.auth.companyId, request.params.id),
   );
-  app.post(
-    '/invoices/:id/cancel',
-    { config: adminRoute, schema: { tags, params: ZIdParams, response: { 200: ZInvoice } } },
-    (request) => cancelInvoice(ctx, request.auth.companyId, request.params.id),
+  route.post('/invoices/:id/cancel', { params: ZIdParams, reply: ZInvoice }, (request) =>
+    cancelInvoice(ctx, request.auth.companyId, request.params.id),
   );
-  app.post(
+  route.post(
     '/invoices/:id/pay',
-    { config: superRoute, schema: { tags, params: ZIdParams, response: { 200: ZPaymentResult } } },
+    { guard: superRoute, params: ZIdParams, reply: ZPaymentResult },
     (request) => markInvoicePaid(ctx, request.params.id),
   );
-  app.post(
-    '/subscription',
-    { config: adminRoute, schema: { tags, body: ZSubscribeBody, response: { 200: ZSubscribeResponse } } },
-    (request) => subscribe(ctx, request.auth, request.body),
+  route.post('/subscription', { body: ZSubscribeBody, reply: ZSubscribeResponse }, (request) =>
+    subscribe(ctx, request.auth, request.body),
   );
-  app.post(
+  route.post(
     '/billing/webhooks/asaas',
     {
-      config: publicRoute,
-      schema: {
-        tags,
-        security: [],
-        body: ZAsaasEvent,
-        response: { 200: z.object({ received: z.literal(true), applied: z.boolean() }) },
-      },
+      guard: publicRoute,
+      security: [],
+      body: ZAsaasEvent,
+      reply: z.object({ received: z.literal(true), applied: z.boolean() }),
     },
     async (request) => {
       if (!verifyAsaasWebhook(ctx, request.headers['asaas-access-token'])) {

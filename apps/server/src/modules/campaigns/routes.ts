@@ -13,6 +13,7 @@ import {
 } from '@zapdesk/shared';
 import type { ZodApp } from '../../context.js';
 import { mediaUploadRoutes, resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import type { CampaignService } from './campaigns-service.js';
 
 /** Every campaign route: a signed-in user of a company whose plan has useCampaigns. */
@@ -41,33 +42,20 @@ export function campaignRoutes(app: ZodApp, service: CampaignService): void {
     update: [campaignRoute, (auth, id, body) => service.update(auth, id, body)],
     remove: [campaignRoute, (auth, id) => service.remove(auth, id)],
   });
-  app.get(
-    '/campaigns/:id',
-    { config: campaignRoute, schema: { tags, params: ZCampaignIdParam, response: { 200: ZCampaignDetail } } },
-    (request) => service.get(request.auth, request.params.id),
+  const route = routeTable(app, tags, campaignRoute);
+  route.get('/campaigns/:id', { params: ZCampaignIdParam, reply: ZCampaignDetail }, (request) =>
+    service.get(request.auth, request.params.id),
   );
-  app.get(
+  route.get(
     '/campaigns/:id/shippings',
-    {
-      config: campaignRoute,
-      schema: {
-        tags,
-        params: ZCampaignIdParam,
-        querystring: ZCampaignShippingsQuery,
-        response: { 200: ZCampaignShippingsPage },
-      },
-    },
+    { params: ZCampaignIdParam, querystring: ZCampaignShippingsQuery, reply: ZCampaignShippingsPage },
     (request) => service.shippings(request.auth, request.params.id, request.query),
   );
-  app.post(
-    '/campaigns/:id/cancel',
-    { config: campaignRoute, schema: { tags, params: ZCampaignIdParam, response: { 200: ZCampaign } } },
-    (request) => service.cancel(request.auth, request.params.id),
+  route.post('/campaigns/:id/cancel', { params: ZCampaignIdParam, reply: ZCampaign }, (request) =>
+    service.cancel(request.auth, request.params.id),
   );
-  app.post(
-    '/campaigns/:id/restart',
-    { config: campaignRoute, schema: { tags, params: ZCampaignIdParam, response: { 200: ZCampaign } } },
-    (request) => service.restart(request.auth, request.params.id),
+  route.post('/campaigns/:id/restart', { params: ZCampaignIdParam, reply: ZCampaign }, (request) =>
+    service.restart(request.auth, request.params.id),
   );
   mediaUploadRoutes(app, {
     path: '/campaigns/:id',
@@ -80,17 +68,12 @@ export function campaignRoutes(app: ZodApp, service: CampaignService): void {
     upload: (auth, id, file) => service.uploadMedia(auth, id, file),
     remove: (auth, id) => service.deleteMedia(auth, id),
   });
-  app.get(
+  route.get('/campaign-settings', { reply: ZCampaignSettingsAnswer }, async (request) => ({
+    settings: await service.settings(request.auth.companyId),
+  }));
+  route.post(
     '/campaign-settings',
-    { config: campaignRoute, schema: { tags, response: { 200: ZCampaignSettingsAnswer } } },
-    async (request) => ({ settings: await service.settings(request.auth.companyId) }),
-  );
-  app.post(
-    '/campaign-settings',
-    {
-      config: campaignAdminRoute,
-      schema: { tags, body: ZCampaignSettingsBody, response: { 200: ZCampaignSettingsAnswer } },
-    },
+    { guard: campaignAdminRoute, body: ZCampaignSettingsBody, reply: ZCampaignSettingsAnswer },
     (request) => service.saveSettings(request.auth, request.body),
   );
 }

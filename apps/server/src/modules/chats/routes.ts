@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import type { RouteGuard } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import {
   createChat,
   deleteChat,
@@ -34,18 +35,12 @@ const chatRoute = { auth: 'user', plan: 'useInternalChat' } as const satisfies R
  */
 export function chatRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['chats'];
-  app.get(
-    '/chats',
-    { config: chatRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZChatsPage } } },
-    (request) => listChats(ctx, request.auth, request.query),
+  const route = routeTable(app, tags, chatRoute);
+  route.get('/chats', { querystring: ZPageQuery, reply: ZChatsPage }, (request) =>
+    listChats(ctx, request.auth, request.query),
   );
-  app.get(
-    '/chats/u/:uuid',
-    {
-      config: chatRoute,
-      schema: { tags, params: z.object({ uuid: z.string().uuid() }), response: { 200: ZChat } },
-    },
-    (request) => getParticipantChatByUuid(ctx, request.auth, request.params.uuid),
+  route.get('/chats/u/:uuid', { params: z.object({ uuid: z.string().uuid() }), reply: ZChat }, (request) =>
+    getParticipantChatByUuid(ctx, request.auth, request.params.uuid),
   );
   resourceRoutes(app, {
     path: '/chats',
@@ -71,25 +66,14 @@ export function chatRoutes(app: ZodApp, ctx: AppContext): void {
     },
     (request) => markChatRead(ctx, request.auth, request.params.id),
   );
-  app.get(
+  route.get(
     '/chats/:id/messages',
-    {
-      config: chatRoute,
-      schema: {
-        tags,
-        params: ZIdParam,
-        querystring: ZPageQuery.pick({ pageNumber: true }),
-        response: { 200: ZChatMessagesPage },
-      },
-    },
+    { params: ZIdParam, querystring: ZPageQuery.pick({ pageNumber: true }), reply: ZChatMessagesPage },
     (request) => listChatMessages(ctx, request.auth, request.params.id, request.query.pageNumber),
   );
-  app.post(
+  route.post(
     '/chats/:id/messages',
-    {
-      config: chatRoute,
-      schema: { tags, params: ZIdParam, body: ZChatMessageBody, response: { 201: ZChatMessage } },
-    },
+    { params: ZIdParam, body: ZChatMessageBody, response: { 201: ZChatMessage } },
     async (request, reply) =>
       reply.status(201).send(await sendChatMessage(ctx, request.auth, request.params.id, request.body)),
   );

@@ -14,6 +14,7 @@ import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { publicRoute, userRoute } from '../../lib/guards.js';
+import { routeTable } from '../common/route-table.js';
 import { setViewing } from '../push/push-service.js';
 import { getVisibleTicket, listTickets, readTicket } from '../tickets/tickets-service.js';
 
@@ -60,73 +61,55 @@ function toNotification(ticket: Ticket) {
  */
 export function classicRoutes(app: ZodApp, ctx: AppContext, sessions: SessionManager): void {
   const tags = ['classic client'];
-  app.get(
+  const route = routeTable(app, tags, userRoute);
+  route.get(
     '/system-settings/public/push-config',
-    { config: publicRoute, schema: { tags, security: [], response: { 200: ZClassicPushConfig } } },
+    { guard: publicRoute, security: [], reply: ZClassicPushConfig },
     () => ({ onesignalEnabled: false, onesignalAppId: '', onesignalEnvironment: 'production' as const }),
   );
-  app.get(
+  route.get(
     '/system-settings/branding',
-    { config: publicRoute, schema: { tags, security: [], response: { 200: ZClassicBranding } } },
+    { guard: publicRoute, security: [], reply: ZClassicBranding },
     () => BRANDING,
   );
   // Loaded by a <script> in the client's page: JavaScript, never a JSON error the browser blocks.
-  app.get(
+  route.get(
     '/system-settings/branding-bootstrap.js',
-    { config: publicRoute, schema: { tags, security: [] } },
+    { guard: publicRoute, security: [] },
     (_request, reply) =>
       reply
         .type('application/javascript; charset=utf-8')
         .header('cache-control', 'public, max-age=300')
         .send('/* Zapdesk: no custom branding; the client keeps its defaults. */\n'),
   );
-  app.get(
-    '/notifications/unread-count',
-    { config: userRoute, schema: { tags, response: { 200: ZClassicUnreadCount } } },
-    async (request) => ({ count: (await bellPage(ctx, request.auth, 1)).count }),
-  );
-  app.get(
+  route.get('/notifications/unread-count', { reply: ZClassicUnreadCount }, async (request) => ({
+    count: (await bellPage(ctx, request.auth, 1)).count,
+  }));
+  route.get(
     '/notifications',
-    {
-      config: userRoute,
-      schema: { tags, querystring: ZClassicNotificationsQuery, response: { 200: ZClassicNotificationsPage } },
-    },
+    { querystring: ZClassicNotificationsQuery, reply: ZClassicNotificationsPage },
     async (request) => {
       const page = await bellPage(ctx, request.auth, request.query.page);
       return { notifications: page.tickets.map(toNotification), count: page.count, hasMore: page.hasMore };
     },
   );
   // Reading a bell entry reads its ticket, as opening it does: receipts to the phone, unread zeroed.
-  app.put(
-    '/notifications/:id/read',
-    { config: userRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      const ticket = await getVisibleTicket(ctx, request.auth, { id: request.params.id });
-      await readTicket(ctx, sessions, ticket);
-      return reply.status(204).send();
-    },
-  );
+  route.put('/notifications/:id/read', { params: ZIdParam }, async (request, reply) => {
+    const ticket = await getVisibleTicket(ctx, request.auth, { id: request.params.id });
+    await readTicket(ctx, sessions, ticket);
+    return reply.status(204).send();
+  });
   // The client marks the ticket it shows; Zapdesk reads a ticket when its messages are opened, so
   // this checks that the caller may open it and records it as the ticket on screen, which Web Push
   // spares (PUT /push/viewing does the same for Zapdesk's own web app).
-  app.post(
-    '/tickets/:id/active-view',
-    { config: userRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await setViewing(ctx, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  route.post('/tickets/:id/active-view', { params: ZIdParam }, async (request, reply) => {
+    await setViewing(ctx, request.auth, request.params.id);
+    return reply.status(204).send();
+  });
   // Zapdesk has no contact labels (tags are on tickets): an empty list, so the filter stays empty.
-  app.get(
+  route.get(
     '/contact-labels',
-    {
-      config: userRoute,
-      schema: {
-        tags,
-        response: { 200: z.array(z.object({ id: z.number(), name: z.string(), color: z.string() })) },
-      },
-    },
+    { reply: z.array(z.object({ id: z.number(), name: z.string(), color: z.string() })) },
     () => [],
   );
 }

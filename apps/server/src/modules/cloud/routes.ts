@@ -13,6 +13,7 @@ import type { CloudChannel } from '../../channels/cloud/cloud-channel.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { adminRoute, publicRoute, userRoute } from '../../lib/guards.js';
+import { routeTable } from '../common/route-table.js';
 import { getVisibleTicket } from '../tickets/tickets-service.js';
 
 /** Largest webhook body accepted (Meta batches up to 1000 changes), bytes. */
@@ -28,41 +29,36 @@ const ZTicketParam = z.object({ ticketId: ZCoercedId });
  */
 export function cloudRoutes(app: ZodApp, cloud: CloudChannel, ctx: AppContext): void {
   const tags = ['cloud'];
-  app.get(
+  const route = routeTable(app, tags, userRoute);
+  route.get(
     '/whatsapp/:id/cloud',
-    { config: adminRoute, schema: { tags, params: ZIdParam, response: { 200: ZCloudConfig.nullable() } } },
+    { guard: adminRoute, params: ZIdParam, reply: ZCloudConfig.nullable() },
     (request) => cloud.config(request.auth.companyId, request.params.id),
   );
-  app.put(
+  route.put(
     '/whatsapp/:id/cloud',
-    {
-      config: adminRoute,
-      schema: { tags, params: ZIdParam, body: ZCloudConfigBody.partial(), response: { 200: ZCloudConfig } },
-    },
+    { guard: adminRoute, params: ZIdParam, body: ZCloudConfigBody.partial(), reply: ZCloudConfig },
     (request) => cloud.saveConfig(request.auth.companyId, request.params.id, request.body),
   );
-  app.get(
+  route.get(
     '/cloud/tickets/:ticketId/window',
-    { config: userRoute, schema: { tags, params: ZTicketParam, response: { 200: ZCloudWindow } } },
+    { params: ZTicketParam, reply: ZCloudWindow },
     async (request) => {
       await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
       return cloud.window(request.auth.companyId, request.params.ticketId);
     },
   );
-  app.get(
+  route.get(
     '/cloud/tickets/:ticketId/templates',
-    { config: userRoute, schema: { tags, params: ZTicketParam, response: { 200: z.array(ZCloudTemplate) } } },
+    { params: ZTicketParam, reply: z.array(ZCloudTemplate) },
     async (request) => {
       await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
       return cloud.templates(request.auth.companyId, request.params.ticketId);
     },
   );
-  app.post(
+  route.post(
     '/cloud/tickets/:ticketId/template',
-    {
-      config: userRoute,
-      schema: { tags, params: ZTicketParam, body: ZCloudTemplateSendBody, response: { 201: ZMessage } },
-    },
+    { params: ZTicketParam, body: ZCloudTemplateSendBody, response: { 201: ZMessage } },
     async (request, reply) => {
       const { name, language, parameters } = ZCloudTemplateSendBody.parse(request.body);
       await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });

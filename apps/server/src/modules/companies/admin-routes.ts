@@ -4,6 +4,7 @@ import type { MediaStore } from '../../channels/media-store.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { superRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import type { SessionControl } from '../whatsapp/whatsapp-service.js';
 import {
   allCompanies,
@@ -38,14 +39,9 @@ export function companyAdminRoutes(
     update: [superRoute, (_auth, id, body) => updateCompanyAdmin(ctx, id, body)],
     remove: [superRoute, (auth, id) => deleteCompanyAdmin(ctx, sessions, media, auth, id)],
   });
-  app.get(
-    '/companies/list',
-    { config: superRoute, schema: { tags, response: { 200: z.array(ZCompanyRow) } } },
-    () => allCompanies(ctx),
-  );
-  app.post(
-    '/companies/:id/extend',
-    { config: superRoute, schema: { tags, params: ZIdParam, response: { 200: ZCompanyRow } } },
-    (request) => extendCompanyDueDate(ctx, request.params.id),
+  const route = routeTable(app, tags, superRoute);
+  route.get('/companies/list', { reply: z.array(ZCompanyRow) }, () => allCompanies(ctx));
+  route.post('/companies/:id/extend', { params: ZIdParam, reply: ZCompanyRow }, (request) =>
+    extendCompanyDueDate(ctx, request.params.id),
   );
 }

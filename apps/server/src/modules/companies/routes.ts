@@ -2,6 +2,7 @@ import { ZCoercedId, ZCompany, ZListPlanResponse, ZSignupBody, ZSignupResponse }
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { publicRoute, userRoute } from '../../lib/guards.js';
+import { routeTable } from '../common/route-table.js';
 import { getCompany, getCompanyPlan, signup } from './companies-service.js';
 
 /** How long (s) a browser may reuse a listPlan answer without asking again. */
@@ -18,28 +19,13 @@ export function companyRoutes(app: ZodApp, ctx: AppContext): void {
     },
     async (request, reply) => reply.status(201).send(await signup(ctx, request.body)),
   );
-  app.get(
-    '/companies/:id',
-    {
-      config: userRoute,
-      schema: {
-        tags,
-        params: z.object({ id: ZCoercedId }),
-        response: { 200: ZCompany },
-      },
-    },
-    (request) => getCompany(ctx, request.auth, request.params.id),
+  const route = routeTable(app, tags, userRoute);
+  route.get('/companies/:id', { params: z.object({ id: ZCoercedId }), reply: ZCompany }, (request) =>
+    getCompany(ctx, request.auth, request.params.id),
   );
-  app.get(
+  route.get(
     '/companies/listPlan/:companyId',
-    {
-      config: userRoute,
-      schema: {
-        tags,
-        params: z.object({ companyId: ZCoercedId }),
-        response: { 200: ZListPlanResponse },
-      },
-    },
+    { params: z.object({ companyId: ZCoercedId }), reply: ZListPlanResponse },
     async (request, reply) => {
       const plan = await getCompanyPlan(ctx, request.auth, request.params.companyId);
       // A client that asks many times a second (the classic client refetches it on every render)

@@ -14,6 +14,8 @@ import { z } from 'zod';
 import type { ZodApp } from '../../context.js';
 import type { RouteGuard } from '../../lib/guards.js';
 import { readSingleUpload } from '../../lib/single-upload.js';
+import { resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import type { ContactListService } from './contact-lists-service.js';
 import { assertXlsx, sampleSheet } from './sheet-reader.js';
 
@@ -29,63 +31,33 @@ const campaignRoute = { auth: 'user', role: 'admin', plan: 'useCampaigns' } as c
  */
 export function contactListRoutes(app: ZodApp, service: ContactListService): void {
   const tags = ['contact-lists'];
-  app.get(
-    '/contact-lists',
-    {
-      config: campaignRoute,
-      schema: { tags, querystring: ZPageQuery.passthrough(), response: { 200: ZContactListsPage } },
-    },
-    (request) => service.list(request.auth.companyId, request.query),
+  const route = routeTable(app, tags, campaignRoute);
+  resourceRoutes(app, {
+    path: '/contact-lists',
+    tags,
+    item: ZContactListWithCount,
+    body: ZContactListBody,
+    updateBody: ZContactListBody.partial(),
+    query: ZPageQuery.passthrough(),
+    page: ZContactListsPage,
+    list: [campaignRoute, (auth, query) => service.list(auth.companyId, query)],
+    show: [campaignRoute, (auth, id) => service.get(auth.companyId, id)],
+    create: [campaignRoute, (auth, body) => service.create(auth.companyId, body)],
+    update: [campaignRoute, (auth, id, body) => service.update(auth.companyId, id, body)],
+    remove: [campaignRoute, (auth, id) => service.remove(auth.companyId, id)],
+  });
+  route.get('/contact-lists/list', { reply: z.array(ZContactListWithCount) }, (request) =>
+    service.all(request.auth.companyId),
   );
-  app.get(
-    '/contact-lists/list',
-    { config: campaignRoute, schema: { tags, response: { 200: z.array(ZContactListWithCount) } } },
-    (request) => service.all(request.auth.companyId),
-  );
-  app.get('/contact-lists/sample', { config: campaignRoute, schema: { tags } }, async (_request, reply) =>
+  route.get('/contact-lists/sample', {}, async (_request, reply) =>
     reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', 'attachment; filename="contact-list-sample.xlsx"')
       .send(await sampleSheet()),
   );
-  app.get(
-    '/contact-lists/:id',
-    { config: campaignRoute, schema: { tags, params: ZIdParam, response: { 200: ZContactListWithCount } } },
-    (request) => service.get(request.auth.companyId, request.params.id),
-  );
-  app.post(
-    '/contact-lists',
-    {
-      config: campaignRoute,
-      schema: { tags, body: ZContactListBody, response: { 201: ZContactListWithCount } },
-    },
-    async (request, reply) =>
-      reply.status(201).send(await service.create(request.auth.companyId, request.body)),
-  );
-  app.put(
-    '/contact-lists/:id',
-    {
-      config: campaignRoute,
-      schema: {
-        tags,
-        params: ZIdParam,
-        body: ZContactListBody.partial(),
-        response: { 200: ZContactListWithCount },
-      },
-    },
-    (request) => service.update(request.auth.companyId, request.params.id, request.body),
-  );
-  app.delete(
-    '/contact-lists/:id',
-    { config: campaignRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await service.remove(request.auth.companyId, request.params.id);
-      return reply.status(204).send();
-    },
-  );
-  app.post(
+  route.post(
     '/contact-lists/:id/upload',
-    { config: campaignRoute, schema: { tags, params: ZIdParam, response: { 202: ZContactListImport } } },
+    { params: ZIdParam, response: { 202: ZContactListImport } },
     async (request, reply) => {
       await service.get(request.auth.companyId, request.params.id);
       const file = await readSingleUpload(request, { maxBytes: CONTACT_LIST_SHEET_MAX_BYTES });
@@ -95,55 +67,23 @@ export function contactListRoutes(app: ZodApp, service: ContactListService): voi
         .send(await service.startImport(request.auth.companyId, request.params.id, file.data));
     },
   );
-  app.get(
+  route.get(
     '/contact-lists/:id/import',
-    {
-      config: campaignRoute,
-      schema: { tags, params: ZIdParam, response: { 200: ZContactListImport.nullable() } },
-    },
+    { params: ZIdParam, reply: ZContactListImport.nullable() },
     (request) => service.latestImport(request.auth.companyId, request.params.id),
   );
-  app.get(
-    '/contact-list-items',
-    {
-      config: campaignRoute,
-      schema: { tags, querystring: ZContactListItemsQuery, response: { 200: ZContactListItemsPage } },
-    },
-    (request) => service.listItems(request.auth.companyId, request.query),
-  );
-  app.get(
-    '/contact-list-items/:id',
-    { config: campaignRoute, schema: { tags, params: ZIdParam, response: { 200: ZContactListEntry } } },
-    (request) => service.getItem(request.auth.companyId, request.params.id),
-  );
-  app.post(
-    '/contact-list-items',
-    {
-      config: campaignRoute,
-      schema: { tags, body: ZContactListItemBody, response: { 201: ZContactListEntry } },
-    },
-    async (request, reply) =>
-      reply.status(201).send(await service.createItem(request.auth.companyId, request.body)),
-  );
-  app.put(
-    '/contact-list-items/:id',
-    {
-      config: campaignRoute,
-      schema: {
-        tags,
-        params: ZIdParam,
-        body: ZContactListItemBody.partial(),
-        response: { 200: ZContactListEntry },
-      },
-    },
-    (request) => service.updateItem(request.auth.companyId, request.params.id, request.body),
-  );
-  app.delete(
-    '/contact-list-items/:id',
-    { config: campaignRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await service.removeItem(request.auth.companyId, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  resourceRoutes(app, {
+    path: '/contact-list-items',
+    tags,
+    item: ZContactListEntry,
+    body: ZContactListItemBody,
+    updateBody: ZContactListItemBody.partial(),
+    query: ZContactListItemsQuery,
+    page: ZContactListItemsPage,
+    list: [campaignRoute, (auth, query) => service.listItems(auth.companyId, query)],
+    show: [campaignRoute, (auth, id) => service.getItem(auth.companyId, id)],
+    create: [campaignRoute, (auth, body) => service.createItem(auth.companyId, body)],
+    update: [campaignRoute, (auth, id, body) => service.updateItem(auth.companyId, id, body)],
+    remove: [campaignRoute, (auth, id) => service.removeItem(auth.companyId, id)],
+  });
 }

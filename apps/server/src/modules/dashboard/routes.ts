@@ -7,6 +7,7 @@ import {
 } from '@zapdesk/shared';
 import type { AppContext, ZodApp } from '../../context.js';
 import { adminRoute } from '../../lib/guards.js';
+import { routeTable } from '../common/route-table.js';
 import { getDashboard, ticketsByDay, ticketsByUser } from './dashboard-service.js';
 
 /**
@@ -14,29 +15,18 @@ import { getDashboard, ticketsByDay, ticketsByUser } from './dashboard-service.j
  * query parameter of the spec is ignored (the company is the caller's).
  */
 export function dashboardRoutes(app: ZodApp, ctx: AppContext): void {
-  const tags = ['dashboard'];
-  app.get(
-    '/dashboard',
-    {
-      config: adminRoute,
-      schema: { tags, querystring: ZDashboardQuery, response: { 200: ZDashboardResponse } },
-    },
-    (request) => getDashboard(ctx, request.auth.companyId, request.query),
+  const route = routeTable(app, ['dashboard'], adminRoute);
+  route.get('/dashboard', { querystring: ZDashboardQuery, reply: ZDashboardResponse }, (request) =>
+    getDashboard(ctx, request.auth.companyId, request.query),
   );
-  app.get(
+  route.get(
     '/dashboard/ticketsUsers',
-    {
-      config: adminRoute,
-      schema: { tags, querystring: ZDashboardChartQuery, response: { 200: ZTicketsUsersResponse } },
-    },
+    { querystring: ZDashboardChartQuery, reply: ZTicketsUsersResponse },
     (request) => ticketsByUser(ctx, request.auth.companyId, request.query),
   );
-  app.get(
+  route.get(
     '/dashboard/ticketsDay',
-    {
-      config: adminRoute,
-      schema: { tags, querystring: ZDashboardChartQuery, response: { 200: ZTicketsDayResponse } },
-    },
+    { querystring: ZDashboardChartQuery, reply: ZTicketsDayResponse },
     (request) => ticketsByDay(ctx, request.auth.companyId, request.query),
   );
 }

@@ -11,6 +11,7 @@ import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { MediaStore } from '../../channels/media-store.js';
 import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
 import { fileListOptions, fileLists } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { pickColumns } from '../../lib/columns.js';
@@ -49,13 +50,28 @@ async function withOptions(ctx: AppContext, companyId: number, rows: ListRow[]):
   }));
 }
 
-function emit(
+/** Reads list `id` again, emits it (`file` channel, `action`) to the company and answers it. */
+async function emitFresh(
   ctx: AppContext,
   companyId: number,
-  fileList: FileListRecord,
+  id: number,
   action: 'create' | 'update',
-): void {
+): Promise<FileListRecord> {
+  const fileList = await getFileList(ctx, companyId, id);
   ctx.realtime.toCompany(companyId, 'file', { action, fileList });
+  return fileList;
+}
+
+/** Adds empty option slots (no file yet) named `names` to list `fileListId` inside `tx`. */
+async function addEmptyOptions(
+  tx: Tx,
+  companyId: number,
+  fileListId: number,
+  names: string[],
+): Promise<void> {
+  if (names.length) {
+    await tx.insert(fileListOptions).values(names.map((name) => ({ companyId, fileListId, name })));
+  }
 }
 
 async function removeStored(media: MediaStore, companyId: number, names: (string | null)[]): Promise<void> {
@@ -150,16 +166,15 @@ export async function createFileList(
       .insert(fileLists)
       .values({ companyId: auth.companyId, userId: auth.userId, name: body.name, message: body.message })
       .returning({ id: fileLists.id });
-    if (body.options.length) {
-      await tx
-        .insert(fileListOptions)
-        .values(body.options.map((o) => ({ companyId: auth.companyId, fileListId: row!.id, name: o.name })));
-    }
+    await addEmptyOptions(
+      tx,
+      auth.companyId,
+      row!.id,
+      body.options.map((o) => o.name),
+    );
     return row!.id;
   });
-  const record = await getFileList(ctx, auth.companyId, id);
-  emit(ctx, auth.companyId, record, 'create');
-  return record;
+  return emitFresh(ctx, auth.companyId, id, 'create');
 }
 
 /**
@@ -207,17 +222,11 @@ export async function updateFileList(
         .set({ name: option.name, updatedAt: sql`now()` })
         .where(and(eq(fileListOptions.fileListId, id), eq(fileListOptions.id, option.id!)));
     }
-    const added = body.options.filter((o) => o.id === undefined);
-    if (added.length) {
-      await tx
-        .insert(fileListOptions)
-        .values(added.map((o) => ({ companyId: auth.companyId, fileListId: id, name: o.name })));
-    }
+    const added = body.options.filter((o) => o.id === undefined).map((o) => o.name);
+    await addEmptyOptions(tx, auth.companyId, id, added);
   });
   await removeStored(media, auth.companyId, removed);
-  const record = await getFileList(ctx, auth.companyId, id);
-  emit(ctx, auth.companyId, record, 'update');
-  return record;
+  return emitFresh(ctx, auth.companyId, id, 'update');
 }
 
 /** DELETE /files/:id: removes the list, its options and their stored files. @throws ERR_NOT_FOUND. */
@@ -320,9 +329,7 @@ export async function attachUploads(
     throw error;
   }
   await removeStored(media, auth.companyId, replaced);
-  const record = await getFileList(ctx, auth.companyId, id);
-  emit(ctx, auth.companyId, record, 'update');
-  return record;
+  return emitFresh(ctx, auth.companyId, id, 'update');
 }
 
 /** Removes stored uploads of a request that failed before they were attached. */

@@ -13,6 +13,7 @@ import type { AppContext, ZodApp } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { userRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import {
   attachUploads,
   createFileList,
@@ -49,47 +50,44 @@ export function fileRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): voi
     update: [userRoute, (auth, id, body) => updateFileList(ctx, media, auth, id, body)],
     remove: [userRoute, (auth, id) => deleteFileList(ctx, media, auth, id)],
   });
-  app.post(
-    '/files/uploadList/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZFileList } } },
-    async (request) => {
-      await getFileList(ctx, request.auth.companyId, request.params.id);
-      if (!request.isMultipart())
-        throw new AppError('ERR_VALIDATION', { extra: { field: 'files', message: 'required' } });
-      const uploads: StoredUpload[] = [];
-      const ids: string[] = [];
-      const names: string[] = [];
-      try {
-        const parts = request.parts({
-          limits: { fileSize: MAX_FILE_BYTES + 1, files: FILE_LIST_MAX_OPTIONS, fields: 200 },
-        });
-        for await (const part of parts) {
-          if (part.type === 'file') {
-            const data = await part.toBuffer();
-            uploads.push(
-              await storeUpload(media, request.auth.companyId, {
-                data,
-                fileName: withoutBidiControls(part.filename),
-                mimetype: part.mimetype,
-              }),
-            );
-          } else if (part.fieldname === 'id') ids.push(String(part.value));
-          else if (part.fieldname === 'name') names.push(String(part.value));
-        }
-      } catch (error) {
-        await discardUploads(media, request.auth.companyId, uploads);
-        const code = (error as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new AppError('ERR_PAYLOAD_TOO_LARGE', { extra: { field: 'files', limit: MAX_FILE_BYTES } });
-        if (code === 'FST_FILES_LIMIT')
-          throw new AppError('ERR_VALIDATION', {
-            extra: { field: 'files', message: 'tooLong', limit: FILE_LIST_MAX_OPTIONS },
-          });
-        throw error;
+  const route = routeTable(app, tags, userRoute);
+  route.post('/files/uploadList/:id', { params: ZIdParam, reply: ZFileList }, async (request) => {
+    await getFileList(ctx, request.auth.companyId, request.params.id);
+    if (!request.isMultipart())
+      throw new AppError('ERR_VALIDATION', { extra: { field: 'files', message: 'required' } });
+    const uploads: StoredUpload[] = [];
+    const ids: string[] = [];
+    const names: string[] = [];
+    try {
+      const parts = request.parts({
+        limits: { fileSize: MAX_FILE_BYTES + 1, files: FILE_LIST_MAX_OPTIONS, fields: 200 },
+      });
+      for await (const part of parts) {
+        if (part.type === 'file') {
+          const data = await part.toBuffer();
+          uploads.push(
+            await storeUpload(media, request.auth.companyId, {
+              data,
+              fileName: withoutBidiControls(part.filename),
+              mimetype: part.mimetype,
+            }),
+          );
+        } else if (part.fieldname === 'id') ids.push(String(part.value));
+        else if (part.fieldname === 'name') names.push(String(part.value));
       }
-      if (uploads.length === 0)
-        throw new AppError('ERR_VALIDATION', { extra: { field: 'files', message: 'required' } });
-      return attachUploads(ctx, media, request.auth, request.params.id, uploads, { ids, names });
-    },
-  );
+    } catch (error) {
+      await discardUploads(media, request.auth.companyId, uploads);
+      const code = (error as { code?: string }).code;
+      if (code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new AppError('ERR_PAYLOAD_TOO_LARGE', { extra: { field: 'files', limit: MAX_FILE_BYTES } });
+      if (code === 'FST_FILES_LIMIT')
+        throw new AppError('ERR_VALIDATION', {
+          extra: { field: 'files', message: 'tooLong', limit: FILE_LIST_MAX_OPTIONS },
+        });
+      throw error;
+    }
+    if (uploads.length === 0)
+      throw new AppError('ERR_VALIDATION', { extra: { field: 'files', message: 'required' } });
+    return attachUploads(ctx, media, request.auth, request.params.id, uploads, { ids, names });
+  });
 }

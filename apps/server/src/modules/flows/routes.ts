@@ -24,6 +24,7 @@ import type { SessionManager } from '../../channels/session-manager.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { userRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import {
   createFlowCampaign,
   deleteFlowCampaign,
@@ -67,9 +68,10 @@ export function flowRoutes(
 ): void {
   const tags = ['flows'];
   // Any user who may open the ticket, whatever the plan: the ticket view asks it for every ticket.
-  app.get(
+  const route = routeTable(app, tags, flowWriteRoute);
+  route.get(
     '/tickets/:id/flow-run',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZTicketFlowRun } } },
+    { guard: userRoute, params: ZIdParam, reply: ZTicketFlowRun },
     (request) => getTicketFlowRun(ctx, request.auth, request.params.id),
   );
   resourceRoutes(app, {
@@ -83,37 +85,29 @@ export function flowRoutes(
     create: [flowWriteRoute, (auth, body) => createFlow(ctx, auth.companyId, body)],
     remove: [flowWriteRoute, (auth, id) => deleteFlow(ctx, auth.companyId, id)],
   });
-  app.put(
+  route.put(
     '/flowbuilder',
-    {
-      config: flowWriteRoute,
-      schema: { tags, body: ZFlowUpdateBody.partial().required({ flowId: true }), response: { 200: ZFlow } },
-    },
+    { body: ZFlowUpdateBody.partial().required({ flowId: true }), reply: ZFlow },
     (request) => updateFlow(ctx, request.auth.companyId, request.body),
   );
-  app.post(
+  route.post(
     '/flowbuilder/duplicate',
-    { config: flowWriteRoute, schema: { tags, body: ZFlowDuplicateBody, response: { 201: ZFlow } } },
+    { body: ZFlowDuplicateBody, response: { 201: ZFlow } },
     async (request, reply) =>
       reply.status(201).send(await duplicateFlow(ctx, request.auth.companyId, request.body.flowId)),
   );
-  app.get(
+  route.get(
     '/flowbuilder/flow/:id',
-    { config: flowReadRoute, schema: { tags, params: ZIdParam, response: { 200: ZFlowWithGraph } } },
+    { guard: flowReadRoute, params: ZIdParam, reply: ZFlowWithGraph },
     (request) => getFlowGraph(ctx, request.auth.companyId, request.params.id),
   );
-  app.post(
-    '/flowbuilder/flow',
-    { config: flowWriteRoute, schema: { tags, body: ZFlowSaveBody, response: { 200: ZFlowWithGraph } } },
-    (request) => saveFlowGraph(ctx, request.auth.companyId, request.body),
+  route.post('/flowbuilder/flow', { body: ZFlowSaveBody, reply: ZFlowWithGraph }, (request) =>
+    saveFlowGraph(ctx, request.auth.companyId, request.body),
   );
   // A test run talks to a simulator phone (its driver routes are for admins only too).
-  app.post(
+  route.post(
     '/flowbuilder/:id/test',
-    {
-      config: flowWriteRoute,
-      schema: { tags, params: ZIdParam, body: ZFlowTestBody, response: { 201: ZFlowTestRun } },
-    },
+    { params: ZIdParam, body: ZFlowTestBody, response: { 201: ZFlowTestRun } },
     async (request, reply) =>
       reply
         .status(201)
@@ -129,10 +123,8 @@ export function flowRoutes(
         ),
   );
   for (const kind of ['img', 'audio', 'content'] as const satisfies FlowUploadKind[]) {
-    app.post(
-      `/flowbuilder/${kind}`,
-      { config: flowWriteRoute, schema: { tags, response: { 200: ZFlowUploadAnswer } } },
-      (request) => storeFlowUploads(request, media, request.auth.companyId, kind),
+    route.post(`/flowbuilder/${kind}`, { reply: ZFlowUploadAnswer }, (request) =>
+      storeFlowUploads(request, media, request.auth.companyId, kind),
     );
   }
 
@@ -148,15 +140,8 @@ export function flowRoutes(
     create: [flowWriteRoute, (auth, body) => createFlowCampaign(ctx, auth.companyId, body)],
     remove: [flowWriteRoute, (auth, id) => deleteFlowCampaign(ctx, auth.companyId, id)],
   });
-  app.put(
-    '/flowcampaign',
-    {
-      config: flowWriteRoute,
-      schema: { tags, body: ZFlowCampaignUpdateBody, response: { 200: ZFlowCampaign } },
-    },
-    (request) => {
-      const { id, ...fields } = request.body;
-      return updateFlowCampaign(ctx, request.auth.companyId, id, fields);
-    },
-  );
+  route.put('/flowcampaign', { body: ZFlowCampaignUpdateBody, reply: ZFlowCampaign }, (request) => {
+    const { id, ...fields } = request.body;
+    return updateFlowCampaign(ctx, request.auth.companyId, id, fields);
+  });
 }

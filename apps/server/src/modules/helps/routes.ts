@@ -3,19 +3,17 @@ import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { superRoute, userRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import { allHelps, createHelp, deleteHelp, listHelps, updateHelp } from './helps-service.js';
 
 /** Helps (document 2 sections 2 and 7, document 3 Helps): every user reads; the super user writes. */
 export function helpRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['helps'];
-  app.get(
-    '/helps',
-    { config: userRoute, schema: { tags, querystring: ZPageQuery, response: { 200: ZHelpsPage } } },
-    (request) => listHelps(ctx, request.query),
+  const route = routeTable(app, tags, userRoute);
+  route.get('/helps', { querystring: ZPageQuery, reply: ZHelpsPage }, (request) =>
+    listHelps(ctx, request.query),
   );
-  app.get('/helps/list', { config: userRoute, schema: { tags, response: { 200: z.array(ZHelp) } } }, () =>
-    allHelps(ctx),
-  );
+  route.get('/helps/list', { reply: z.array(ZHelp) }, () => allHelps(ctx));
   resourceRoutes(app, {
     path: '/helps',
     tags,

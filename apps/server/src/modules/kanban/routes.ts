@@ -8,6 +8,7 @@ import {
 } from '@zapdesk/shared';
 import type { AppContext, ZodApp } from '../../context.js';
 import type { RouteGuard } from '../../lib/guards.js';
+import { routeTable } from '../common/route-table.js';
 import { addTicketTag, listKanbanTickets, removeTicketKanbanTags } from './kanban-service.js';
 
 /** Kanban routes need the plan's useKanban flag (document 2 section 2 Kanban; core plan flags). */
@@ -19,23 +20,17 @@ export const kanbanRoute = { auth: 'user', plan: 'useKanban' } as const satisfie
  */
 export function kanbanRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['kanban'];
-  app.get(
-    '/ticket/kanban',
-    { config: kanbanRoute, schema: { tags, querystring: ZKanbanQuery, response: { 200: ZKanbanPage } } },
-    (request) => listKanbanTickets(ctx, request.auth, request.query),
+  const route = routeTable(app, tags, kanbanRoute);
+  route.get('/ticket/kanban', { querystring: ZKanbanQuery, reply: ZKanbanPage }, (request) =>
+    listKanbanTickets(ctx, request.auth, request.query),
   );
-  app.put(
+  route.put(
     '/ticket-tags/:ticketId/:tagId',
-    {
-      config: kanbanRoute,
-      schema: { tags, params: ZTicketTagParams, querystring: ZTicketTagQuery, response: { 200: ZTicket } },
-    },
+    { params: ZTicketTagParams, querystring: ZTicketTagQuery, reply: ZTicket },
     (request) =>
       addTicketTag(ctx, request.auth, request.params.ticketId, request.params.tagId, request.query.replace),
   );
-  app.delete(
-    '/ticket-tags/:ticketId',
-    { config: kanbanRoute, schema: { tags, params: ZTicketIdParam, response: { 200: ZTicket } } },
-    (request) => removeTicketKanbanTags(ctx, request.auth, request.params.ticketId),
+  route.delete('/ticket-tags/:ticketId', { params: ZTicketIdParam, reply: ZTicket }, (request) =>
+    removeTicketKanbanTags(ctx, request.auth, request.params.ticketId),
   );
 }

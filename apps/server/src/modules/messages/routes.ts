@@ -19,6 +19,7 @@ import { pageTotal } from '../../db/page-total.js';
 import { messages } from '../../db/schema/index.js';
 import { userRoute } from '../../lib/guards.js';
 import { sendStoredMedia } from '../common/media-reply.js';
+import { routeTable } from '../common/route-table.js';
 import { notesForPage } from '../ticket-notes/notes-service.js';
 import { getVisibleTicket, readTicket } from '../tickets/tickets-service.js';
 import { selectMessages, toMessage } from './message-repository.js';
@@ -56,12 +57,10 @@ export function messageRoutes(
   sessions: SessionManager,
 ): void {
   const tags = ['messages'];
-  app.get(
+  const route = routeTable(app, tags, userRoute);
+  route.get(
     '/messages/:ticketId',
-    {
-      config: userRoute,
-      schema: { tags, params: ZTicketParam, querystring: ZPage, response: { 200: ZMessagesPage } },
-    },
+    { params: ZTicketParam, querystring: ZPage, reply: ZMessagesPage },
     async (request) => {
       const ticket = await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
       // Opening the ticket (its newest page) reads it: receipts to the phone, unread count zeroed.
@@ -114,17 +113,9 @@ export function messageRoutes(
       };
     },
   );
-  app.post(
+  route.post(
     '/messages/:ticketId',
-    {
-      config: userRoute,
-      schema: {
-        tags,
-        params: ZTicketParam,
-        body: ZSendMessageBody.nullish(),
-        response: { 201: z.array(ZMessage) },
-      },
-    },
+    { params: ZTicketParam, body: ZSendMessageBody.nullish(), response: { 201: z.array(ZMessage) } },
     async (request, reply) => {
       await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
       let input: { body: string; quotedMsgId?: number; files?: UploadedFile[]; signMessage?: boolean };
@@ -160,24 +151,20 @@ export function messageRoutes(
   );
   // The open ticket read again when a message arrives while it is on screen (the web app calls it
   // instead of reloading the newest page). 204; 403/404 as opening the ticket.
-  app.post(
-    '/messages/:ticketId/read',
-    { config: userRoute, schema: { tags, params: ZReadParam } },
-    async (request, reply) => {
-      await readTicket(
-        ctx,
-        sessions,
-        await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId }),
-      );
-      return reply.status(204).send();
-    },
-  );
+  route.post('/messages/:ticketId/read', { params: ZReadParam }, async (request, reply) => {
+    await readTicket(
+      ctx,
+      sessions,
+      await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId }),
+    );
+    return reply.status(204).send();
+  });
   // The agent's typing or recording shown to the customer, where the connection's provider can
   // (WhatsApp Web; the Cloud API has no presence). Repeats within PRESENCE_REPEAT_MS are dropped.
   const presenceThrottle = new PresenceThrottle();
-  app.post(
+  route.post(
     '/messages/:ticketId/presence',
-    { config: userRoute, schema: { tags, params: ZReadParam, body: ZAgentPresenceBody } },
+    { params: ZReadParam, body: ZAgentPresenceBody },
     async (request, reply) => {
       const ticket = await getVisibleTicket(ctx, request.auth, { id: request.params.ticketId });
       const driver = ticket.whatsappId ? sessions.get(ticket.whatsappId) : undefined;
@@ -191,19 +178,13 @@ export function messageRoutes(
       return reply.status(204).send();
     },
   );
-  app.post(
-    '/messages/:id/retry',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZMessage } } },
-    (request) => sender.retry(request.auth, request.params.id),
+  route.post('/messages/:id/retry', { params: ZIdParam, reply: ZMessage }, (request) =>
+    sender.retry(request.auth, request.params.id),
   );
-  app.delete(
-    '/messages/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZMessage } } },
-    (request) => sender.remove(request.auth, request.params.id),
+  route.delete('/messages/:id', { params: ZIdParam, reply: ZMessage }, (request) =>
+    sender.remove(request.auth, request.params.id),
   );
-  app.get(
-    '/public/:name',
-    { config: userRoute, schema: { tags, params: z.object({ name: z.string().max(64) }) } },
-    (request, reply) => sendStoredMedia(request, reply, media, request.auth.companyId, request.params.name),
+  route.get('/public/:name', { params: z.object({ name: z.string().max(64) }) }, (request, reply) =>
+    sendStoredMedia(request, reply, media, request.auth.companyId, request.params.name),
   );
 }

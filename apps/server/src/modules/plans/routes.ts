@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { publicRoute, superRoute, userRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from './plans-service.js';
 
 /**
@@ -12,10 +13,9 @@ import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from './plans-
 export function planRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['plans'];
   const list = { 200: z.array(ZPlan) };
-  app.get('/plans/list', { config: publicRoute, schema: { tags, security: [], response: list } }, () =>
-    listPlans(ctx),
-  );
-  app.get('/plans/all', { config: userRoute, schema: { tags, response: list } }, () => listPlans(ctx));
+  const route = routeTable(app, tags, publicRoute);
+  route.get('/plans/list', { security: [], response: list }, () => listPlans(ctx));
+  route.get('/plans/all', { guard: userRoute, response: list }, () => listPlans(ctx));
   resourceRoutes(app, {
     path: '/plans',
     tags,

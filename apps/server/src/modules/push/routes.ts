@@ -9,6 +9,7 @@ import {
 import type { AppContext, ZodApp } from '../../context.js';
 import { userRoute } from '../../lib/guards.js';
 import type { VapidKeys } from '../../lib/vapid.js';
+import { routeTable } from '../common/route-table.js';
 import {
   deleteSubscription,
   getPreferences,
@@ -23,43 +24,22 @@ import {
  */
 export function pushRoutes(app: ZodApp, ctx: AppContext, vapid: VapidKeys): void {
   const tags = ['push'];
-  app.get(
-    '/push/public-key',
-    { config: userRoute, schema: { tags, response: { 200: ZPushPublicKey } } },
-    () => ({ publicKey: vapid.publicKey }),
+  const route = routeTable(app, tags, userRoute);
+  route.get('/push/public-key', { reply: ZPushPublicKey }, () => ({ publicKey: vapid.publicKey }));
+  route.post('/push/subscriptions', { body: ZPushSubscriptionBody }, async (request, reply) => {
+    await saveSubscription(ctx, request.auth, request.body, request.headers['user-agent'] ?? '');
+    return reply.status(201).send();
+  });
+  route.delete('/push/subscriptions', { body: ZPushUnsubscribeBody }, async (request, reply) => {
+    await deleteSubscription(ctx, request.auth, request.body.endpoint);
+    return reply.status(204).send();
+  });
+  route.get('/push/preferences', { reply: ZPushPreferences }, (request) => getPreferences(ctx, request.auth));
+  route.put('/push/preferences', { body: ZPushPreferencesBody, reply: ZPushPreferences }, (request) =>
+    updatePreferences(ctx, request.auth, request.body),
   );
-  app.post(
-    '/push/subscriptions',
-    { config: userRoute, schema: { tags, body: ZPushSubscriptionBody } },
-    async (request, reply) => {
-      await saveSubscription(ctx, request.auth, request.body, request.headers['user-agent'] ?? '');
-      return reply.status(201).send();
-    },
-  );
-  app.delete(
-    '/push/subscriptions',
-    { config: userRoute, schema: { tags, body: ZPushUnsubscribeBody } },
-    async (request, reply) => {
-      await deleteSubscription(ctx, request.auth, request.body.endpoint);
-      return reply.status(204).send();
-    },
-  );
-  app.get(
-    '/push/preferences',
-    { config: userRoute, schema: { tags, response: { 200: ZPushPreferences } } },
-    (request) => getPreferences(ctx, request.auth),
-  );
-  app.put(
-    '/push/preferences',
-    { config: userRoute, schema: { tags, body: ZPushPreferencesBody, response: { 200: ZPushPreferences } } },
-    (request) => updatePreferences(ctx, request.auth, request.body),
-  );
-  app.put(
-    '/push/viewing',
-    { config: userRoute, schema: { tags, body: ZPushViewingBody } },
-    async (request, reply) => {
-      await setViewing(ctx, request.auth, request.body.ticketId);
-      return reply.status(204).send();
-    },
-  );
+  route.put('/push/viewing', { body: ZPushViewingBody }, async (request, reply) => {
+    await setViewing(ctx, request.auth, request.body.ticketId);
+    return reply.status(204).send();
+  });
 }

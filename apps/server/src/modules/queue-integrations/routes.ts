@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { queueIntegrationView, viewerOf } from '../../lib/secret-views.js';
+import { routeTable } from '../common/route-table.js';
 import {
   createIntegration,
   deleteIntegration,
@@ -29,12 +30,10 @@ const adminRoute = { auth: 'user', role: 'admin', plan: 'useIntegrations' } as c
  */
 export function queueIntegrationRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['queue-integrations'];
-  app.get(
+  const route = routeTable(app, tags, adminRoute);
+  route.get(
     '/queueIntegration',
-    {
-      config: readRoute,
-      schema: { tags, querystring: ZPageQuery, response: { 200: ZQueueIntegrationsPage } },
-    },
+    { guard: readRoute, querystring: ZPageQuery, reply: ZQueueIntegrationsPage },
     async (request) => {
       const page = await listIntegrations(ctx, request.auth.companyId, request.query);
       const viewer = viewerOf(request.auth);
@@ -44,17 +43,14 @@ export function queueIntegrationRoutes(app: ZodApp, ctx: AppContext): void {
       };
     },
   );
-  app.post(
+  route.post(
     '/queueIntegration/testSession',
-    {
-      config: adminRoute,
-      schema: { tags, body: ZTestSessionBody, response: { 200: ZTestSessionResult } },
-    },
+    { body: ZTestSessionBody, reply: ZTestSessionResult },
     (request) => testSession(ctx, request.auth.companyId, request.body),
   );
-  app.get(
+  route.get(
     '/queueIntegration/:id',
-    { config: readRoute, schema: { tags, params: ZIdParam, response: { 200: ZQueueIntegration } } },
+    { guard: readRoute, params: ZIdParam, reply: ZQueueIntegration },
     async (request) =>
       queueIntegrationView(
         viewerOf(request.auth),
@@ -62,33 +58,17 @@ export function queueIntegrationRoutes(app: ZodApp, ctx: AppContext): void {
       ),
   );
   // Create answers 200 and delete a message (not 201 and 204 as resourceRoutes does): kept as they are.
-  app.post(
-    '/queueIntegration',
-    {
-      config: adminRoute,
-      schema: { tags, body: ZQueueIntegrationBody, response: { 200: ZQueueIntegration } },
-    },
-    (request) => createIntegration(ctx, request.auth.companyId, request.body),
+  route.post('/queueIntegration', { body: ZQueueIntegrationBody, reply: ZQueueIntegration }, (request) =>
+    createIntegration(ctx, request.auth.companyId, request.body),
   );
-  app.put(
+  route.put(
     '/queueIntegration/:id',
-    {
-      config: adminRoute,
-      schema: {
-        tags,
-        params: ZIdParam,
-        body: ZQueueIntegrationBody.partial(),
-        response: { 200: ZQueueIntegration },
-      },
-    },
+    { params: ZIdParam, body: ZQueueIntegrationBody.partial(), reply: ZQueueIntegration },
     (request) => updateIntegration(ctx, request.auth.companyId, request.params.id, request.body),
   );
-  app.delete(
+  route.delete(
     '/queueIntegration/:id',
-    {
-      config: adminRoute,
-      schema: { tags, params: ZIdParam, response: { 200: z.object({ message: z.string() }) } },
-    },
+    { params: ZIdParam, reply: z.object({ message: z.string() }) },
     async (request) => {
       await deleteIntegration(ctx, request.auth.companyId, request.params.id);
       return { message: 'Integration deleted' };

@@ -15,6 +15,7 @@ import type { AppContext, ZodApp } from '../../context.js';
 import { queues } from '../../db/schema/index.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import {
   createOption,
   createQueue,
@@ -37,7 +38,8 @@ export function queueRoutes(app: ZodApp, ctx: AppContext, assigner?: AutoAssigne
     if (queue.autoAssignment !== 'off') await assigner?.request({ companyId, queueId: queue.id });
     return queue;
   };
-  app.get('/queue', { config: userRoute, schema: { tags, response: { 200: z.array(ZQueue) } } }, (request) =>
+  const route = routeTable(app, tags, userRoute);
+  route.get('/queue', { reply: z.array(ZQueue) }, (request) =>
     ctx.db
       .select({
         id: queues.id,
@@ -69,13 +71,8 @@ export function queueRoutes(app: ZodApp, ctx: AppContext, assigner?: AutoAssigne
     remove: [adminRoute, (auth, id) => deleteQueue(ctx, auth.companyId, id)],
   });
 
-  app.get(
-    '/queue-options',
-    {
-      config: userRoute,
-      schema: { tags, querystring: ZQueueOptionsQuery, response: { 200: z.array(ZQueueOption) } },
-    },
-    (request) => listOptions(ctx, request.auth.companyId, request.query.queueId, request.query.parentId),
+  route.get('/queue-options', { querystring: ZQueueOptionsQuery, reply: z.array(ZQueueOption) }, (request) =>
+    listOptions(ctx, request.auth.companyId, request.query.queueId, request.query.parentId),
   );
   resourceRoutes(app, {
     path: '/queue-options',

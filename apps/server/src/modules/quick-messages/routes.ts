@@ -4,6 +4,7 @@ import type { MediaStore } from '../../channels/media-store.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { userRoute } from '../../lib/guards.js';
 import { mediaUploadRoutes, resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import {
   createQuickMessage,
   deleteQuickMessage,
@@ -22,15 +23,12 @@ import {
  */
 export function quickMessageRoutes(app: ZodApp, ctx: AppContext, media: MediaStore): void {
   const tags = ['quick-messages'];
-  app.get(
+  const route = routeTable(app, tags, userRoute);
+  route.get(
     '/quick-messages/list',
     {
-      config: userRoute,
-      schema: {
-        tags,
-        querystring: z.object({ companyId: z.string().optional(), userId: z.string().optional() }),
-        response: { 200: z.array(ZQuickMessage) },
-      },
+      querystring: z.object({ companyId: z.string().optional(), userId: z.string().optional() }),
+      reply: z.array(ZQuickMessage),
     },
     (request) => listComposerQuickMessages(ctx, request.auth),
   );

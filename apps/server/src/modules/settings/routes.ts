@@ -13,6 +13,7 @@ import type { AppContext, ZodApp } from '../../context.js';
 import { settings } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
+import { routeTable } from '../common/route-table.js';
 
 /**
  * PUT /settings/:key (admin): sets one company setting and emits `company-{id}-settings`.
@@ -45,26 +46,21 @@ function validSetting(key: string, value: string): boolean {
 /** Settings API (core section 7, document 2 section 7 Settings). */
 export function settingRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['settings'];
-  app.get(
-    '/settings',
-    { config: userRoute, schema: { tags, response: { 200: z.array(ZSetting) } } },
-    (request) =>
-      ctx.db
-        .select({ key: settings.key, value: settings.value })
-        .from(settings)
-        .where(eq(settings.companyId, request.auth.companyId))
-        .orderBy(asc(settings.key)),
+  const route = routeTable(app, tags, userRoute);
+  route.get('/settings', { reply: z.array(ZSetting) }, (request) =>
+    ctx.db
+      .select({ key: settings.key, value: settings.value })
+      .from(settings)
+      .where(eq(settings.companyId, request.auth.companyId))
+      .orderBy(asc(settings.key)),
   );
-  app.put(
+  route.put(
     '/settings/:key',
     {
-      config: adminRoute,
-      schema: {
-        tags,
-        params: z.object({ key: z.string().max(100) }),
-        body: ZUpdateSettingBody,
-        response: { 200: ZSetting },
-      },
+      guard: adminRoute,
+      params: z.object({ key: z.string().max(100) }),
+      body: ZUpdateSettingBody,
+      reply: ZSetting,
     },
     (request) => {
       const { key, value } = request.body;

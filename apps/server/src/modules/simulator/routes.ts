@@ -5,6 +5,7 @@ import type { AppContext, ZodApp } from '../../context.js';
 import { messages } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { adminRoute } from '../../lib/guards.js';
+import { routeTable } from '../common/route-table.js';
 import { requireWhatsapp } from '../whatsapp/whatsapp-service.js';
 import type { SimulatorCalls } from './simulator-calls.js';
 
@@ -46,56 +47,43 @@ export function simulatorRoutes(app: ZodApp, ctx: AppContext, calls: SimulatorCa
       return reply.status(201).send(stored);
     },
   );
-  app.get(
+  const route = routeTable(app, tags, adminRoute);
+  route.get(
     '/simulator/:whatsappId/outbox',
     {
-      config: adminRoute,
-      schema: {
-        tags,
-        params: ZParams,
-        querystring: z.object({ number: z.string().regex(/^\d{8,20}$/) }),
-        response: { 200: z.array(ZSimulatorOutboxItem) },
-      },
+      params: ZParams,
+      querystring: z.object({ number: z.string().regex(/^\d{8,20}$/) }),
+      reply: z.array(ZSimulatorOutboxItem),
     },
     async (request) => {
       await simulatorOf(request.auth.companyId, request.params.whatsappId);
       return calls.outbox(request.params.whatsappId, request.query.number);
     },
   );
-  app.post(
+  route.post(
     '/simulator/:whatsappId/read',
-    {
-      config: adminRoute,
-      schema: { tags, params: ZParams, body: z.object({ number: z.string().regex(/^\d{8,20}$/) }) },
-    },
+    { params: ZParams, body: z.object({ number: z.string().regex(/^\d{8,20}$/) }) },
     async (request, reply) => {
       await simulatorOf(request.auth.companyId, request.params.whatsappId);
       await calls.read(request.params.whatsappId, request.body.number);
       return reply.status(204).send();
     },
   );
-  app.post(
+  route.post(
     '/simulator/:whatsappId/presence',
-    {
-      config: adminRoute,
-      schema: { tags, params: ZParams, body: z.object({ number: ZNumber, presence: ZPresenceState }) },
-    },
+    { params: ZParams, body: z.object({ number: ZNumber, presence: ZPresenceState }) },
     async (request, reply) => {
       await simulatorOf(request.auth.companyId, request.params.whatsappId);
       await calls.presence(request.params.whatsappId, request.body.number, request.body.presence);
       return reply.status(204).send();
     },
   );
-  app.get(
+  route.get(
     '/simulator/:whatsappId/presence',
     {
-      config: adminRoute,
-      schema: {
-        tags,
-        params: ZParams,
-        querystring: z.object({ number: ZNumber }),
-        response: { 200: z.object({ shown: z.string().nullable(), subscribed: z.boolean() }) },
-      },
+      params: ZParams,
+      querystring: z.object({ number: ZNumber }),
+      reply: z.object({ shown: z.string().nullable(), subscribed: z.boolean() }),
     },
     async (request) => {
       await simulatorOf(request.auth.companyId, request.params.whatsappId);

@@ -12,6 +12,7 @@ import type { AppContext, ZodApp } from '../../context.js';
 import { ticketNoteMentions, ticketNotes, tickets } from '../../db/schema/index.js';
 import { AppError } from '../../lib/app-error.js';
 import { isAdmin, userRoute } from '../../lib/guards.js';
+import { routeTable } from '../common/route-table.js';
 import { getVisibleTicket } from '../tickets/tickets-service.js';
 import {
   checkMentions,
@@ -27,18 +28,15 @@ import {
  */
 export function ticketNoteRoutes(app: ZodApp, ctx: AppContext): void {
   const tags = ['ticket-notes'];
-  app.get(
+  const route = routeTable(app, tags, userRoute);
+  route.get(
     '/ticket-notes/list',
     {
-      config: userRoute,
-      schema: {
-        tags,
-        querystring: z.object({
-          ticketId: ZCoercedId,
-          contactId: ZCoercedId.optional(),
-        }),
-        response: { 200: z.array(ZTicketNote) },
-      },
+      querystring: z.object({
+        ticketId: ZCoercedId,
+        contactId: ZCoercedId.optional(),
+      }),
+      reply: z.array(ZTicketNote),
     },
     async (request) => {
       await getVisibleTicket(ctx, request.auth, { id: request.query.ticketId });
@@ -52,44 +50,35 @@ export function ticketNoteRoutes(app: ZodApp, ctx: AppContext): void {
       );
     },
   );
-  app.get(
+  route.get(
     '/ticket-notes/mentionable',
-    {
-      config: userRoute,
-      schema: { tags, querystring: z.object({ ticketId: ZCoercedId }), response: { 200: ZMentionableUsers } },
-    },
+    { querystring: z.object({ ticketId: ZCoercedId }), reply: ZMentionableUsers },
     async (request) => {
       const ticket = await getVisibleTicket(ctx, request.auth, { id: request.query.ticketId });
       return mentionableUsers(ctx.db, request.auth.companyId, ticket);
     },
   );
-  app.get(
-    '/ticket-notes/mentions',
-    { config: userRoute, schema: { tags, response: { 200: z.array(ZNoteMention) } } },
-    async (request) => unreadMentions(ctx.db, request.auth.companyId, request.auth.userId),
+  route.get('/ticket-notes/mentions', { reply: z.array(ZNoteMention) }, async (request) =>
+    unreadMentions(ctx.db, request.auth.companyId, request.auth.userId),
   );
-  app.post(
-    '/ticket-notes/mentions/:id/read',
-    { config: userRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      const [row] = await ctx.db
-        .update(ticketNoteMentions)
-        .set({ readAt: sql`coalesce(${ticketNoteMentions.readAt}, now())` })
-        .where(
-          and(
-            eq(ticketNoteMentions.companyId, request.auth.companyId),
-            eq(ticketNoteMentions.userId, request.auth.userId),
-            eq(ticketNoteMentions.noteId, request.params.id),
-          ),
-        )
-        .returning({ noteId: ticketNoteMentions.noteId });
-      if (!row) throw new AppError('ERR_NOT_FOUND');
-      return reply.status(204).send();
-    },
-  );
-  app.post(
+  route.post('/ticket-notes/mentions/:id/read', { params: ZIdParam }, async (request, reply) => {
+    const [row] = await ctx.db
+      .update(ticketNoteMentions)
+      .set({ readAt: sql`coalesce(${ticketNoteMentions.readAt}, now())` })
+      .where(
+        and(
+          eq(ticketNoteMentions.companyId, request.auth.companyId),
+          eq(ticketNoteMentions.userId, request.auth.userId),
+          eq(ticketNoteMentions.noteId, request.params.id),
+        ),
+      )
+      .returning({ noteId: ticketNoteMentions.noteId });
+    if (!row) throw new AppError('ERR_NOT_FOUND');
+    return reply.status(204).send();
+  });
+  route.post(
     '/ticket-notes',
-    { config: userRoute, schema: { tags, body: ZCreateTicketNoteBody, response: { 201: ZTicketNote } } },
+    { body: ZCreateTicketNoteBody, response: { 201: ZTicketNote } },
     async (request, reply) => {
       const { companyId, userId } = request.auth;
       const ticket = await getVisibleTicket(ctx, request.auth, { id: request.body.ticketId });
@@ -113,38 +102,34 @@ export function ticketNoteRoutes(app: ZodApp, ctx: AppContext): void {
       return reply.status(201).send(note!);
     },
   );
-  app.delete(
-    '/ticket-notes/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      const [note] = await ctx.db
-        .select({
-          userId: ticketNotes.userId,
-          ticketId: ticketNotes.ticketId,
-          queueId: tickets.queueId,
-          holderId: tickets.userId,
-          status: tickets.status,
-        })
-        .from(ticketNotes)
-        .innerJoin(tickets, eq(tickets.id, ticketNotes.ticketId))
-        .where(and(eq(ticketNotes.companyId, request.auth.companyId), eq(ticketNotes.id, request.params.id)));
-      if (!note) throw new AppError('ERR_NOT_FOUND');
-      if (note.userId !== request.auth.userId && !isAdmin(request.auth))
-        throw new AppError('ERR_NO_PERMISSION');
-      await ctx.db
-        .delete(ticketNotes)
-        .where(and(eq(ticketNotes.companyId, request.auth.companyId), eq(ticketNotes.id, request.params.id)));
-      ctx.realtime.toTicket(
-        {
-          companyId: request.auth.companyId,
-          queueId: note.queueId,
-          userId: note.holderId,
-          status: note.status,
-        },
-        'ticketNote',
-        { action: 'delete', noteId: request.params.id, ticketId: note.ticketId },
-      );
-      return reply.status(204).send();
-    },
-  );
+  route.delete('/ticket-notes/:id', { params: ZIdParam }, async (request, reply) => {
+    const [note] = await ctx.db
+      .select({
+        userId: ticketNotes.userId,
+        ticketId: ticketNotes.ticketId,
+        queueId: tickets.queueId,
+        holderId: tickets.userId,
+        status: tickets.status,
+      })
+      .from(ticketNotes)
+      .innerJoin(tickets, eq(tickets.id, ticketNotes.ticketId))
+      .where(and(eq(ticketNotes.companyId, request.auth.companyId), eq(ticketNotes.id, request.params.id)));
+    if (!note) throw new AppError('ERR_NOT_FOUND');
+    if (note.userId !== request.auth.userId && !isAdmin(request.auth))
+      throw new AppError('ERR_NO_PERMISSION');
+    await ctx.db
+      .delete(ticketNotes)
+      .where(and(eq(ticketNotes.companyId, request.auth.companyId), eq(ticketNotes.id, request.params.id)));
+    ctx.realtime.toTicket(
+      {
+        companyId: request.auth.companyId,
+        queueId: note.queueId,
+        userId: note.holderId,
+        status: note.status,
+      },
+      'ticketNote',
+      { action: 'delete', noteId: request.params.id, ticketId: note.ticketId },
+    );
+    return reply.status(204).send();
+  });
 }

@@ -13,6 +13,7 @@ import type { OutboundSender } from '../../channels/outbound-sender.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
 import { compiledJsonSerializer } from '../../lib/json-serializer.js';
+import { routeTable } from '../common/route-table.js';
 import {
   createTicket,
   deleteTicket,
@@ -40,58 +41,40 @@ export function ticketRoutes(
     },
     (request) => listTickets(ctx, request.auth, request.query),
   );
-  app.get(
+  const route = routeTable(app, tags, userRoute);
+  route.get(
     '/tickets/u/:uuid',
-    {
-      config: userRoute,
-      schema: { tags, params: z.object({ uuid: z.string().uuid() }), response: { 200: ZTicket } },
-    },
+    { params: z.object({ uuid: z.string().uuid() }), reply: ZTicket },
     (request) => getVisibleTicket(ctx, request.auth, { uuid: request.params.uuid }),
   );
-  app.get(
-    '/tickets/:id',
-    { config: userRoute, schema: { tags, params: ZIdParam, response: { 200: ZTicket } } },
-    (request) => getVisibleTicket(ctx, request.auth, { id: request.params.id }),
+  route.get('/tickets/:id', { params: ZIdParam, reply: ZTicket }, (request) =>
+    getVisibleTicket(ctx, request.auth, { id: request.params.id }),
   );
-  app.post(
-    '/tickets',
-    { config: userRoute, schema: { tags, body: ZCreateTicketBody, response: { 201: ZTicket } } },
-    async (request, reply) => {
-      const ticket = await createTicket(ctx, request.auth, request.body);
-      // A ticket opened in a queue with targets gets its due times (docs/reports.md "Service levels").
-      if (ticket.queueId !== null) await sla?.request(request.auth.companyId);
-      return reply.status(201).send(ticket);
-    },
+  route.post('/tickets', { body: ZCreateTicketBody, response: { 201: ZTicket } }, async (request, reply) => {
+    const ticket = await createTicket(ctx, request.auth, request.body);
+    // A ticket opened in a queue with targets gets its due times (docs/reports.md "Service levels").
+    if (ticket.queueId !== null) await sla?.request(request.auth.companyId);
+    return reply.status(201).send(ticket);
+  });
+  route.put('/tickets/:id', { params: ZIdParam, body: ZUpdateTicketBody, reply: ZTicket }, (request) =>
+    updateTicket(ctx, sender, request.auth, request.params.id, request.body, async (before, after) => {
+      const { companyId } = request.auth;
+      // Reopened or moved to another queue: its due times are computed again.
+      if (after.queueId !== null && (before.status === 'closed' || before.queueId !== after.queueId)) {
+        await sla?.request(companyId);
+      }
+      // Returned or moved to a queue: it may be assigned; closed or passed on: its agent has room.
+      if (after.status === 'pending' && after.userId === null && after.queueId !== null) {
+        await assigner?.ticketWaiting(companyId, after.id);
+      }
+      const released = after.status !== 'open' || after.userId !== before.userId;
+      if (before.userId !== null && before.status === 'open' && released) {
+        await assigner?.request({ companyId, userId: before.userId });
+      }
+    }),
   );
-  app.put(
-    '/tickets/:id',
-    {
-      config: userRoute,
-      schema: { tags, params: ZIdParam, body: ZUpdateTicketBody, response: { 200: ZTicket } },
-    },
-    (request) =>
-      updateTicket(ctx, sender, request.auth, request.params.id, request.body, async (before, after) => {
-        const { companyId } = request.auth;
-        // Reopened or moved to another queue: its due times are computed again.
-        if (after.queueId !== null && (before.status === 'closed' || before.queueId !== after.queueId)) {
-          await sla?.request(companyId);
-        }
-        // Returned or moved to a queue: it may be assigned; closed or passed on: its agent has room.
-        if (after.status === 'pending' && after.userId === null && after.queueId !== null) {
-          await assigner?.ticketWaiting(companyId, after.id);
-        }
-        const released = after.status !== 'open' || after.userId !== before.userId;
-        if (before.userId !== null && before.status === 'open' && released) {
-          await assigner?.request({ companyId, userId: before.userId });
-        }
-      }),
-  );
-  app.delete(
-    '/tickets/:id',
-    { config: adminRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await deleteTicket(ctx, request.auth, request.params.id);
-      return reply.status(204).send();
-    },
-  );
+  route.delete('/tickets/:id', { guard: adminRoute, params: ZIdParam }, async (request, reply) => {
+    await deleteTicket(ctx, request.auth, request.params.id);
+    return reply.status(204).send();
+  });
 }

@@ -13,6 +13,7 @@ import type { AutoAssigner } from '../../automation/auto-assign.js';
 import type { AppContext, ZodApp } from '../../context.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import {
   createUser,
   deleteUser,
@@ -58,22 +59,15 @@ export function userRoutes(app: ZodApp, ctx: AppContext, assigner?: AutoAssigner
       },
     ],
   });
-  app.get(
-    '/users/list',
-    { config: userRoute, schema: { tags, response: { 200: z.array(ZUserListItem) } } },
-    (request) => listUserNames(ctx, request.auth.companyId),
+  const route = routeTable(app, tags, userRoute);
+  route.get('/users/list', { reply: z.array(ZUserListItem) }, (request) =>
+    listUserNames(ctx, request.auth.companyId),
   );
-  app.get(
-    '/users/load',
-    { config: adminRoute, schema: { tags, response: { 200: z.array(ZUserLoad) } } },
-    (request) => listUserLoads(ctx, request.auth.companyId),
+  route.get('/users/load', { guard: adminRoute, reply: z.array(ZUserLoad) }, (request) =>
+    listUserLoads(ctx, request.auth.companyId),
   );
-  app.post(
-    '/users/set-language/:lang',
-    { config: userRoute, schema: { tags, params: ZLanguageParam } },
-    async (request, reply) => {
-      await setLanguage(ctx, request.auth, request.params.lang);
-      return reply.status(204).send();
-    },
-  );
+  route.post('/users/set-language/:lang', { params: ZLanguageParam }, async (request, reply) => {
+    await setLanguage(ctx, request.auth, request.params.lang);
+    return reply.status(204).send();
+  });
 }

@@ -23,6 +23,7 @@ import type { AuthContext } from '../../lib/guards.js';
 import { adminRoute } from '../../lib/guards.js';
 import { assertUrlAllowed } from '../../lib/outbound-url.js';
 import { encryptSecret } from '../../lib/secrets.js';
+import { routeTable } from '../common/route-table.js';
 import { WEBHOOK_DELIVERY_JOB } from './dispatcher.js';
 
 /** Admins of a company whose plan has the external API (document 2 section 6). */
@@ -86,21 +87,18 @@ export const WEBHOOKS_PER_COMPANY = 20;
  */
 export function webhookRoutes(app: ZodApp, ctx: AppContext, jobs: JobQueue): void {
   const tags = ['webhooks'];
-  app.get(
+  const route = routeTable(app, tags, guard);
+  route.get('/webhooks', { reply: z.array(ZWebhook) }, async (request) => {
+    const rows = await ctx.db
+      .select()
+      .from(webhooks)
+      .where(eq(webhooks.companyId, request.auth.companyId))
+      .orderBy(webhooks.id);
+    return rows.map(toWebhook);
+  });
+  route.post(
     '/webhooks',
-    { config: guard, schema: { tags, response: { 200: z.array(ZWebhook) } } },
-    async (request) => {
-      const rows = await ctx.db
-        .select()
-        .from(webhooks)
-        .where(eq(webhooks.companyId, request.auth.companyId))
-        .orderBy(webhooks.id);
-      return rows.map(toWebhook);
-    },
-  );
-  app.post(
-    '/webhooks',
-    { config: guard, schema: { tags, body: ZWebhookBody, response: { 201: ZWebhookWithSecret } } },
+    { body: ZWebhookBody, response: { 201: ZWebhookWithSecret } },
     async (request, reply) => {
       const { companyId } = request.auth;
       const [total] = await ctx.db
@@ -128,17 +126,12 @@ export function webhookRoutes(app: ZodApp, ctx: AppContext, jobs: JobQueue): voi
       return reply.status(201).send({ ...toWebhook(row!), secret });
     },
   );
-  app.get(
-    '/webhooks/:id',
-    { config: guard, schema: { tags, params: ZIdParam, response: { 200: ZWebhook } } },
-    async (request) => toWebhook(await findOwned(ctx, request.auth, request.params.id)),
+  route.get('/webhooks/:id', { params: ZIdParam, reply: ZWebhook }, async (request) =>
+    toWebhook(await findOwned(ctx, request.auth, request.params.id)),
   );
-  app.put(
+  route.put(
     '/webhooks/:id',
-    {
-      config: guard,
-      schema: { tags, params: ZIdParam, body: ZWebhookBody.partial(), response: { 200: ZWebhook } },
-    },
+    { params: ZIdParam, body: ZWebhookBody.partial(), reply: ZWebhook },
     async (request) => {
       await findOwned(ctx, request.auth, request.params.id);
       const patch = parsePatch(ZWebhookBody, request.body);
@@ -158,47 +151,31 @@ export function webhookRoutes(app: ZodApp, ctx: AppContext, jobs: JobQueue): voi
       return toWebhook(row);
     },
   );
-  app.delete(
-    '/webhooks/:id',
-    { config: guard, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      const removed = await ctx.db
-        .delete(webhooks)
-        .where(and(eq(webhooks.companyId, request.auth.companyId), eq(webhooks.id, request.params.id)))
-        .returning({ id: webhooks.id });
-      if (!removed.length) throw new AppError('ERR_NOT_FOUND');
-      return reply.status(204).send();
-    },
-  );
-  app.post(
-    '/webhooks/:id/secret',
-    { config: guard, schema: { tags, params: ZIdParam, response: { 200: ZWebhookWithSecret } } },
-    async (request) => {
-      await findOwned(ctx, request.auth, request.params.id);
-      const { secret, secretSealedHint } = newSecret();
-      const [row] = await ctx.db
-        .update(webhooks)
-        .set({
-          secretSealed: encryptSecret(secret, ctx.secrets.sessionKey),
-          secretHint: secretSealedHint,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(webhooks.companyId, request.auth.companyId), eq(webhooks.id, request.params.id)))
-        .returning();
-      return { ...toWebhook(row!), secret };
-    },
-  );
-  app.get(
+  route.delete('/webhooks/:id', { params: ZIdParam }, async (request, reply) => {
+    const removed = await ctx.db
+      .delete(webhooks)
+      .where(and(eq(webhooks.companyId, request.auth.companyId), eq(webhooks.id, request.params.id)))
+      .returning({ id: webhooks.id });
+    if (!removed.length) throw new AppError('ERR_NOT_FOUND');
+    return reply.status(204).send();
+  });
+  route.post('/webhooks/:id/secret', { params: ZIdParam, reply: ZWebhookWithSecret }, async (request) => {
+    await findOwned(ctx, request.auth, request.params.id);
+    const { secret, secretSealedHint } = newSecret();
+    const [row] = await ctx.db
+      .update(webhooks)
+      .set({
+        secretSealed: encryptSecret(secret, ctx.secrets.sessionKey),
+        secretHint: secretSealedHint,
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(webhooks.companyId, request.auth.companyId), eq(webhooks.id, request.params.id)))
+      .returning();
+    return { ...toWebhook(row!), secret };
+  });
+  route.get(
     '/webhooks/:id/deliveries',
-    {
-      config: guard,
-      schema: {
-        tags,
-        params: ZIdParam,
-        querystring: ZWebhookDeliveriesQuery,
-        response: { 200: ZWebhookDeliveriesPage },
-      },
-    },
+    { params: ZIdParam, querystring: ZWebhookDeliveriesQuery, reply: ZWebhookDeliveriesPage },
     async (request) => {
       const hook = await findOwned(ctx, request.auth, request.params.id);
       const { pageNumber, status } = request.query;
@@ -222,16 +199,9 @@ export function webhookRoutes(app: ZodApp, ctx: AppContext, jobs: JobQueue): voi
       return { records: rows.map(toDelivery), hasMore: offset + rows.length < totalCount, count: totalCount };
     },
   );
-  app.post(
+  route.post(
     '/webhooks/:id/deliveries/:deliveryId/retry',
-    {
-      config: guard,
-      schema: {
-        tags,
-        params: z.object({ id: ZCoercedId, deliveryId: ZCoercedId }),
-        response: { 200: ZWebhookDelivery },
-      },
-    },
+    { params: z.object({ id: ZCoercedId, deliveryId: ZCoercedId }), reply: ZWebhookDelivery },
     async (request) => {
       const hook = await findOwned(ctx, request.auth, request.params.id);
       const row = await ctx.db.transaction(async (tx) => {

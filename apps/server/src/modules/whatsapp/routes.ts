@@ -5,6 +5,7 @@ import { selectWhatsapps } from '../../db/whatsapp-repository.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
 import { viewerOf, whatsappView } from '../../lib/secret-views.js';
 import { resourceRoutes } from '../common/resource-routes.js';
+import { routeTable } from '../common/route-table.js';
 import {
   createWhatsapp,
   deleteWhatsapp,
@@ -18,15 +19,13 @@ import {
 export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionControl): void {
   const tags = ['connections'];
   // Agents see connections for pickers, without the API token (the one serializer of REST and sockets).
-  app.get(
+  const route = routeTable(app, tags, adminRoute);
+  route.get(
     '/whatsapp',
     {
-      config: userRoute,
-      schema: {
-        tags,
-        querystring: z.object({ session: z.string().optional(), companyId: z.string().optional() }),
-        response: { 200: z.array(ZWhatsapp) },
-      },
+      guard: userRoute,
+      querystring: z.object({ session: z.string().optional(), companyId: z.string().optional() }),
+      reply: z.array(ZWhatsapp),
     },
     async (request) =>
       (await selectWhatsapps(ctx.db, request.auth.companyId)).map((w) =>
@@ -47,50 +46,34 @@ export function whatsappRoutes(app: ZodApp, ctx: AppContext, sessions: SessionCo
     update: [adminRoute, (auth, id, body) => updateWhatsapp(ctx, sessions, auth, id, body)],
     remove: [adminRoute, (auth, id) => deleteWhatsapp(ctx, sessions, auth, id)],
   });
-  app.post(
+  route.post(
     '/whatsapp/:id/token',
     {
-      config: adminRoute,
-      schema: {
-        tags,
-        summary: "Replace the connection's external-API token",
-        description:
-          'A new random token (256 bits) replaces the old one, which stops working at once. Answers the ' +
-          'connection with its new token. Errors: 404 ERR_NO_WAPP_FOUND.',
-        params: ZIdParam,
-        response: { 200: ZWhatsapp },
-      },
+      summary: "Replace the connection's external-API token",
+      description:
+        'A new random token (256 bits) replaces the old one, which stops working at once. Answers the ' +
+        'connection with its new token. Errors: 404 ERR_NO_WAPP_FOUND.',
+      params: ZIdParam,
+      reply: ZWhatsapp,
     },
     (request) => regenerateToken(ctx, request.auth, request.params.id),
   );
 
   // Session control: start, new QR (restart pairing), disconnect.
-  app.post(
-    '/whatsappsession/:id',
-    { config: adminRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await requireWhatsapp(ctx, request.auth.companyId, request.params.id);
-      await sessions.start(request.auth.companyId, request.params.id);
-      return reply.status(204).send();
-    },
-  );
-  app.put(
-    '/whatsappsession/:id',
-    { config: adminRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await requireWhatsapp(ctx, request.auth.companyId, request.params.id);
-      await sessions.stop(request.auth.companyId, request.params.id, { logout: true });
-      await sessions.start(request.auth.companyId, request.params.id);
-      return reply.status(204).send();
-    },
-  );
-  app.delete(
-    '/whatsappsession/:id',
-    { config: adminRoute, schema: { tags, params: ZIdParam } },
-    async (request, reply) => {
-      await requireWhatsapp(ctx, request.auth.companyId, request.params.id);
-      await sessions.stop(request.auth.companyId, request.params.id, { logout: true });
-      return reply.status(204).send();
-    },
-  );
+  route.post('/whatsappsession/:id', { params: ZIdParam }, async (request, reply) => {
+    await requireWhatsapp(ctx, request.auth.companyId, request.params.id);
+    await sessions.start(request.auth.companyId, request.params.id);
+    return reply.status(204).send();
+  });
+  route.put('/whatsappsession/:id', { params: ZIdParam }, async (request, reply) => {
+    await requireWhatsapp(ctx, request.auth.companyId, request.params.id);
+    await sessions.stop(request.auth.companyId, request.params.id, { logout: true });
+    await sessions.start(request.auth.companyId, request.params.id);
+    return reply.status(204).send();
+  });
+  route.delete('/whatsappsession/:id', { params: ZIdParam }, async (request, reply) => {
+    await requireWhatsapp(ctx, request.auth.companyId, request.params.id);
+    await sessions.stop(request.auth.companyId, request.params.id, { logout: true });
+    return reply.status(204).send();
+  });
 }
