@@ -19,3 +19,12 @@ export class AppError extends Error {
     this.extra = options.extra ?? {};
   }
 }
+
+/**
+ * `value` itself when it is there: the one way a lookup answers a missing row.
+ * @throws AppError `code` (ERR_NOT_FOUND unless given) when `value` is undefined or null.
+ */
+export function orNotFound<T>(value: T | undefined | null, code: ErrorCode = 'ERR_NOT_FOUND'): T {
+  if (value === undefined || value === null) throw new AppError(code);
+  return value;
+}

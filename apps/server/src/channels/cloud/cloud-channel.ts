@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.js';
 import { findMessage } from '../../db/message-repository.js';
 import { cloudConnections, contacts, messages, tickets, whatsapps } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { jsonTooDeep, tooDeepError } from '../../lib/json-body.js';
 import { decryptValue, encryptValue } from '../baileys/auth-state.js';
@@ -300,8 +300,7 @@ export class CloudChannel {
       .innerJoin(contacts, eq(contacts.id, tickets.contactId))
       .leftJoin(whatsapps, eq(whatsapps.id, tickets.whatsappId))
       .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
-    if (!row) throw new AppError('ERR_NO_TICKET_FOUND');
-    return row;
+    return orNotFound(row, 'ERR_NO_TICKET_FOUND');
   }
 
   /** Whether free text may be sent to a ticket's contact on its connection (24 hours since they wrote). */

@@ -13,7 +13,7 @@ import type { MediaStore } from '../../channels/media-store.js';
 import type { UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext } from '../../context.js';
 import { announcements, companies } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 import { swapStoredMedia } from '../../lib/stored-media.js';
@@ -75,8 +75,7 @@ async function findRow(ctx: AppContext, auth: AuthContext, id: number): Promise<
     .select(columns)
     .from(announcements)
     .where(and(visible(auth), eq(announcements.id, id)));
-  if (!row) throw new AppError('ERR_NOT_FOUND');
-  return row;
+  return orNotFound(row);
 }
 
 /** GET /announcements/:id: an announcement the caller may read. @throws ERR_NOT_FOUND. */

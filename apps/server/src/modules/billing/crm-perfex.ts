@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { billingProfiles, companies } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 
 /** A Perfex answer: HTTP status and its JSON body (`{}` when it is not JSON). */
 export interface PerfexAnswer<T> {
@@ -154,8 +154,7 @@ export async function companyContext(ctx: AppContext, companyId: number) {
     .from(companies)
     .leftJoin(billingProfiles, eq(billingProfiles.companyId, companies.id))
     .where(eq(companies.id, companyId));
-  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
-  return row;
+  return orNotFound(row, 'ERR_NO_COMPANY_FOUND');
 }
 
 /**

@@ -12,7 +12,7 @@ import {
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { chatMessages, chats, chatUsers, users } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { pickColumns } from '../../lib/columns.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
@@ -89,8 +89,7 @@ export async function getParticipantChat(ctx: AppContext, auth: AuthContext, id:
       ),
     );
   const [chat] = member ? await loadChats(ctx, auth.companyId, [id]) : [];
-  if (!chat) throw new AppError('ERR_NOT_FOUND');
-  return chat;
+  return orNotFound(chat);
 }
 
 /**

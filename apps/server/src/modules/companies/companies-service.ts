@@ -14,7 +14,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { insertCompany } from '../../db/company-rows.js';
 import { companies, plans, users } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { toPlan } from '../auth/session-user.js';
@@ -77,8 +77,7 @@ async function visibleCompany(ctx: AppContext, auth: AuthContext, companyId: num
     .from(companies)
     .leftJoin(plans, eq(plans.id, companies.planId))
     .where(eq(companies.id, companyId));
-  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
-  return row;
+  return orNotFound(row, 'ERR_NO_COMPANY_FOUND');
 }
 
 /** GET /companies/:id. */

@@ -23,7 +23,7 @@ import {
   whatsapps,
 } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { pickColumns } from '../../lib/columns.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { containsTerm, escapeLike, readPage, type SearchPageQuery } from '../../lib/search-page.js';
@@ -130,8 +130,7 @@ export class ContactListService {
     const [row] = await listsWithCount(this.ctx.db).where(
       and(eq(contactLists.companyId, companyId), eq(contactLists.id, id)),
     );
-    if (!row) throw new AppError('ERR_NOT_FOUND');
-    return row;
+    return orNotFound(row);
   }
 
   /** POST /contact-lists. Emits `ContactListWithCount` create. @throws ERR_VALIDATION. */
@@ -221,8 +220,7 @@ export class ContactListService {
       .select(itemColumns)
       .from(contactListItems)
       .where(and(eq(contactListItems.companyId, companyId), eq(contactListItems.id, id)));
-    if (!row) throw new AppError('ERR_NOT_FOUND');
-    return row;
+    return orNotFound(row);
   }
 
   /**

@@ -14,7 +14,7 @@ import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { flowRuns, flows, queues, tickets } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { pickColumns } from '../../lib/columns.js';
 import { assertUrlAllowed } from '../../lib/outbound-url.js';
 import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
@@ -81,8 +81,7 @@ async function findFlow(ctx: AppContext, companyId: number, id: number): Promise
 /** One flow of the company. @throws ERR_NOT_FOUND (also another company's id). */
 export async function getFlow(ctx: AppContext, companyId: number, id: number): Promise<Flow> {
   const found = await findFlow(ctx, companyId, id);
-  if (!found) throw new AppError('ERR_NOT_FOUND');
-  return found;
+  return orNotFound(found);
 }
 
 /**

@@ -2,7 +2,7 @@ import { type Help, type HelpBody, type HelpsPage, parsePatch, ZHelpBody } from 
 import { asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { helps } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 
 /** Helps per page of GET /helps. */
@@ -46,8 +46,7 @@ export async function updateHelp(ctx: AppContext, id: number, input: Partial<Hel
     .set({ ...body, updatedAt: sql`now()` })
     .where(eq(helps.id, id))
     .returning(columns);
-  if (!row) throw new AppError('ERR_NOT_FOUND');
-  return row;
+  return orNotFound(row);
 }
 
 /** DELETE /helps/:id (super user). @throws ERR_NOT_FOUND. */

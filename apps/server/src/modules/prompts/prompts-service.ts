@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { prompts, queues, tickets, whatsapps } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { promptView } from '../../lib/secret-views.js';
 import { decryptSecret, encryptSecret, maskSecret } from '../../lib/secrets.js';
 
@@ -76,8 +76,7 @@ export async function listPrompts(ctx: AppContext, companyId: number): Promise<{
 /** GET /prompt/:id. @throws ERR_NOT_FOUND (also for another company's prompt). */
 export async function getPrompt(ctx: AppContext, companyId: number, id: number): Promise<Prompt> {
   const [row] = await select(ctx, companyId, id);
-  if (!row) throw new AppError('ERR_NOT_FOUND');
-  return row;
+  return orNotFound(row);
 }
 
 /**

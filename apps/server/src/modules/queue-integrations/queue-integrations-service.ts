@@ -17,7 +17,7 @@ import { postToWebhook } from '../../automation/bots/webhook-runner.js';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { queueIntegrations, queues, tickets, whatsapps } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { assertUrlAllowed, outboundPolicy } from '../../lib/outbound-url.js';
 import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
 import { queueIntegrationView } from '../../lib/secret-views.js';
@@ -89,8 +89,7 @@ async function getRow(ctx: AppContext, companyId: number, id: number): Promise<R
     .select()
     .from(queueIntegrations)
     .where(and(eq(queueIntegrations.companyId, companyId), eq(queueIntegrations.id, id)));
-  if (!row) throw new AppError('ERR_NOT_FOUND');
-  return row;
+  return orNotFound(row);
 }
 
 /** GET /queueIntegration/:id. @throws ERR_NOT_FOUND (also for another company's). */

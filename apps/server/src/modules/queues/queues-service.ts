@@ -14,7 +14,7 @@ import { and, asc, count, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { companies, plans, queueOptions, queues, tickets } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { assertPromptOfCompany } from '../prompts/prompts-service.js';
 import { assertIntegrationOfCompany } from '../queue-integrations/queue-integrations-service.js';
@@ -307,8 +307,7 @@ export async function updateOption(
     })
     .where(and(eq(queueOptions.companyId, companyId), eq(queueOptions.id, id)))
     .returning(optionColumns);
-  if (!row) throw new AppError('ERR_NOT_FOUND');
-  return row;
+  return orNotFound(row);
 }
 
 /** DELETE /queue-options/:id (admin): removes the option and its whole subtree. @throws ERR_NOT_FOUND. */

@@ -11,7 +11,7 @@ import type { MediaStore } from '../../channels/media-store.js';
 import { inspectUpload, type UploadedFile } from '../../channels/outbound-upload.js';
 import type { AppContext } from '../../context.js';
 import { quickMessages } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { pickColumns } from '../../lib/columns.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
@@ -106,8 +106,7 @@ export async function getQuickMessage(ctx: AppContext, auth: AuthContext, id: nu
     .select(columns)
     .from(quickMessages)
     .where(and(visible(auth), eq(quickMessages.id, id)));
-  if (!row) throw new AppError('ERR_NOT_FOUND');
-  return row;
+  return orNotFound(row);
 }
 
 /** A quick message the caller may change: its own, or any for admins. @throws ERR_NOT_FOUND, ERR_NO_PERMISSION. */

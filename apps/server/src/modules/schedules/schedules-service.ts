@@ -21,7 +21,7 @@ import {
   loadViewer,
 } from '../../db/ticket-visibility.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { pickColumns } from '../../lib/columns.js';
 import { companyRefusal } from '../../lib/company-entitlement.js';
 import type { AuthContext } from '../../lib/guards.js';
@@ -144,8 +144,7 @@ export class ScheduleService {
   /** GET /schedules/:id. @throws ERR_NOT_FOUND (also another company's id). */
   async get(auth: AuthContext, id: number): Promise<Schedule> {
     const found = await this.find(auth.companyId, id);
-    if (!found) throw new AppError('ERR_NOT_FOUND');
-    return found;
+    return orNotFound(found);
   }
 
   /**

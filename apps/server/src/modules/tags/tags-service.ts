@@ -2,7 +2,7 @@ import { parsePatch, type Tag, type TagBody, type TagsPage, ZTagBody } from '@za
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { tags, tickets, ticketTags } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
 import { containsTerm, readPage, type SearchPageQuery } from '../../lib/search-page.js';
@@ -52,8 +52,7 @@ export async function getTag(ctx: AppContext, companyId: number, id: number): Pr
     .select(tagColumns)
     .from(tags)
     .where(and(eq(tags.companyId, companyId), eq(tags.id, id)));
-  if (!row) throw new AppError('ERR_NOT_FOUND');
-  return row;
+  return orNotFound(row);
 }
 
 function rethrowName(error: unknown): never {

@@ -13,7 +13,7 @@ import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { companies, plans, queues, tickets, userQueues, users, whatsapps } from '../../db/schema/index.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import { type AuthContext, isAdmin } from '../../lib/guards.js';
 import { hashPassword } from '../../lib/password.js';
@@ -157,8 +157,7 @@ async function lockCompany(db: Tx, companyId: number) {
     .leftJoin(plans, eq(plans.id, companies.planId))
     .where(eq(companies.id, companyId))
     .for('update', { of: companies });
-  if (!row) throw new AppError('ERR_NO_COMPANY_FOUND');
-  return row;
+  return orNotFound(row, 'ERR_NO_COMPANY_FOUND');
 }
 
 /**

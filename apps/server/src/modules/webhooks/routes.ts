@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { AppContext, ZodApp } from '../../context.js';
 import { webhookDeliveries, webhooks } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { adminRoute } from '../../lib/guards.js';
 import { assertUrlAllowed } from '../../lib/outbound-url.js';
@@ -72,8 +72,7 @@ async function findOwned(ctx: AppContext, auth: AuthContext, id: number): Promis
     .select()
     .from(webhooks)
     .where(and(eq(webhooks.companyId, auth.companyId), eq(webhooks.id, id)));
-  if (!row) throw new AppError('ERR_NOT_FOUND');
-  return row;
+  return orNotFound(row);
 }
 
 /** A company holds at most this many webhooks. */

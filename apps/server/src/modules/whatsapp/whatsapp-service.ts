@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { companies, plans, queues, tickets, whatsappQueues, whatsapps } from '../../db/schema/index.js';
 import { findWhatsapp, selectWhatsapps } from '../../db/whatsapp-repository.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, orNotFound } from '../../lib/app-error.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { AuthContext } from '../../lib/guards.js';
 import { whatsappView } from '../../lib/secret-views.js';
@@ -271,8 +271,7 @@ export async function regenerateToken(ctx: AppContext, auth: AuthContext, id: nu
 /** Checks a connection belongs to the company. @throws ERR_NO_WAPP_FOUND. */
 export async function requireWhatsapp(ctx: AppContext, companyId: number, id: number): Promise<Whatsapp> {
   const found = await findWhatsapp(ctx.db, companyId, id);
-  if (!found) throw new AppError('ERR_NO_WAPP_FOUND');
-  return found;
+  return orNotFound(found, 'ERR_NO_WAPP_FOUND');
 }
 
 /**
