@@ -2,7 +2,8 @@
  * A local fake of Perfex CRM's REST API (`authtoken` header, form bodies): customers (create,
  * update, search by name or website), invoices (create, search by number, read by id with its
  * items, update with removed_items/newitems, delete). `nextWrite` answers the next POST or PUT
- * with a given status and body, or drops the connection ('down'). Loopback only.
+ * with a given status and body, or drops the connection ('down'); `failNext` does the same for the
+ * next request of one method and path only. Loopback only.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,9 @@ export interface FakeCrmInvoice {
   updates: URLSearchParams[];
 }
 
+/** A forced answer of the fake: a status and JSON body, or 'down' (the connection dropped). */
+export type FakeCrmAnswer = { status: number; body: unknown } | 'down';
+
 /** The running fake and what it saw. */
 export interface FakeCrm {
   url: string;
@@ -25,7 +29,12 @@ export interface FakeCrm {
   crmInvoices: FakeCrmInvoice[];
   seen: { method: string; url: string; token: string | undefined }[];
   /** The next answer to a write (POST/PUT), or 'down' to drop the connection; used once. */
-  nextWrite: { status: number; body: unknown } | 'down' | null;
+  nextWrite: FakeCrmAnswer | null;
+  /**
+   * The next answer to a request of `method` whose path starts with `path` (e.g. POST
+   * '/api/invoices'), or 'down' to drop its connection; used once, other requests answer as usual.
+   */
+  failNext: { method: string; path: string; answer: FakeCrmAnswer } | null;
   close: () => Promise<void>;
 }
 
@@ -38,6 +47,7 @@ export async function startFakeCrm(token = 'perfex-secret-token'): Promise<FakeC
     crmInvoices: [],
     seen: [],
     nextWrite: null,
+    failNext: null,
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
     },
@@ -57,11 +67,17 @@ export async function startFakeCrm(token = 'perfex-secret-token'): Promise<FakeC
       if (req.headers.authtoken !== TOKEN) return send(401, { status: false, message: 'Token' });
       const form = new URLSearchParams(raw);
       const url = decodeURIComponent(req.url ?? '');
+      const forced = (answer: FakeCrmAnswer) =>
+        answer === 'down' ? req.socket.destroy() : send(answer.status, answer.body);
+      const fail = state.failNext;
+      if (fail && req.method === fail.method && url.startsWith(fail.path)) {
+        state.failNext = null;
+        return forced(fail.answer);
+      }
       if (state.nextWrite && (req.method === 'POST' || req.method === 'PUT')) {
         const answer = state.nextWrite;
         state.nextWrite = null;
-        if (answer === 'down') return req.socket.destroy();
-        return send(answer.status, answer.body);
+        return forced(answer);
       }
       if (req.method === 'GET' && url.startsWith('/api/customers/search/')) {
         const key = url.slice('/api/customers/search/'.length);
