@@ -15,7 +15,7 @@ import { toast } from 'react-toastify';
 import { CLASSIC_WORDING } from '../../lib/validation-text';
 import { FormSelect, FormTextField, type FormTextFieldProps } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
-import { useRecordDialog } from '../common/use-record-form';
+import { useRecordEditor } from '../common/use-record-form';
 import { IntegrationLogo } from './integration-logo';
 import { useIntegration, useSaveIntegration, useTestSession } from './use-bots';
 
@@ -90,22 +90,24 @@ export function IntegrationModal({
 }) {
   const { t } = useTranslation();
   const editing = typeof integrationId === 'number';
-  const existing = useIntegration(editing ? integrationId : null);
   const save = useSaveIntegration();
   const test = useTestSession();
   const schema = useMemo(() => integrationSchema(editing), [editing]);
-  const dialog = useRecordDialog<IntegrationFormValues, QueueIntegration>({
-    schema,
-    defaults: EMPTY,
-    record: existing.data,
-    toForm,
-    save: ({ jsonContent, ...rest }) => {
-      const body = { ...rest, ...(jsonContent ? { jsonContent } : {}) };
-      return save.mutateAsync({ id: editing ? integrationId : undefined, body });
+  const { existing, dialog, shell } = useRecordEditor<IntegrationFormValues, QueueIntegration>(
+    integrationId,
+    useIntegration,
+    {
+      schema,
+      defaults: EMPTY,
+      toForm,
+      save: ({ jsonContent, ...rest }) => {
+        const body = { ...rest, ...(jsonContent ? { jsonContent } : {}) };
+        return save.mutateAsync({ id: editing ? integrationId : undefined, body });
+      },
+      saved: editing ? t('bots.integrations.edited') : t('bots.integrations.added'),
+      onClose,
     },
-    saved: editing ? t('bots.integrations.edited') : t('bots.integrations.added'),
-    onClose,
-  });
+  );
   const { watch, getValues } = dialog.form;
   const type = watch('type');
 
@@ -136,15 +138,13 @@ export function IntegrationModal({
 
   return (
     <RecordFormDialog
-      dialog={dialog}
+      {...shell}
       ids={{ title: 'integration-modal-title', form: 'integration-modal', submit: 'integration-save' }}
       // The spec's words for this form (document 2 section 5): 'Too Short!', 'Too Long!', 'Required'.
       messages={{ unknownAsInvalid: true, wording: CLASSIC_WORDING }}
       onClose={onClose}
       title={editing ? t('bots.integrations.edit') : t('bots.integrations.add')}
       maxWidth="md"
-      loading={editing && existing.isPending}
-      editing={editing}
     >
       <Stack spacing={2}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems="center">

@@ -3,7 +3,7 @@ import { PROMPT_DEFAULTS, PROMPT_MODELS, type Prompt, ZPromptBody } from '@zapde
 import { useTranslation } from 'react-i18next';
 import { FormNumberRow, FormSecretField, FormSelect, FormTextField } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
-import { useRecordDialog } from '../common/use-record-form';
+import { useRecordEditor } from '../common/use-record-form';
 import { useQueueList } from '../queues/use-queues';
 import { usePrompt, useSavePrompt } from './use-bots';
 
@@ -48,18 +48,15 @@ const toForm = (p: Prompt): PromptFormValues => ({
  */
 export function PromptModal({ promptId, onClose }: { promptId: number | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const editing = typeof promptId === 'number';
-  const existing = usePrompt(editing ? promptId : null);
   const queues = useQueueList();
   const save = useSavePrompt();
-  const dialog = useRecordDialog<PromptFormValues, Prompt>({
+  const { editing, dialog, shell } = useRecordEditor<PromptFormValues, Prompt>(promptId, usePrompt, {
     schema: ZPromptBody,
     defaults: EMPTY,
-    record: existing.data,
     toForm,
     save: (values) =>
       save.mutateAsync({
-        id: editing ? promptId : undefined,
+        id: promptId ?? undefined,
         body: { ...values, queueId: values.queueId ?? undefined },
       }),
     saved: t('bots.prompts.saved'),
@@ -69,15 +66,13 @@ export function PromptModal({ promptId, onClose }: { promptId: number | null; on
 
   return (
     <RecordFormDialog
-      dialog={dialog}
+      {...shell}
       ids="prompt"
       ns="bots.prompts"
       messages={{ unknownAsInvalid: true }}
       onClose={onClose}
       title={editing ? t('bots.prompts.edit') : t('bots.prompts.add')}
       maxWidth="md"
-      loading={editing && existing.isPending}
-      editing={editing}
     >
       <Stack spacing={2}>
         <FormTextField name="name" autoFocus />

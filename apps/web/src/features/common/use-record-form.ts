@@ -105,3 +105,23 @@ export function useRecordDialog<T extends FieldValues, R = never, S = unknown>({
   });
   return { form, onSubmit, pending: form.formState.isSubmitting };
 }
+
+/** A record's query hook for an add/edit dialog: given null it asks for nothing. */
+export type RecordQueryHook<R> = (id: number | null) => { data?: R; isPending: boolean };
+
+/**
+ * The add/edit dialog of the record `id` (null or absent to add a new one): `editing`, `existing`
+ * (`useRecord`'s query, asked only when editing), `dialog` ({@link useRecordDialog} over the loaded
+ * record) and `shell`, RecordFormDialog's `dialog`, `editing` and `loading` (true while the record
+ * to edit loads), to spread.
+ */
+export function useRecordEditor<T extends FieldValues, R = never, S = unknown>(
+  id: number | null | undefined,
+  useRecord: RecordQueryHook<R>,
+  options: Omit<RecordDialogOptions<T, R, S>, 'record'>,
+) {
+  const editing = typeof id === 'number';
+  const existing = useRecord(editing ? id : null);
+  const dialog = useRecordDialog<T, R, S>({ ...options, record: existing.data });
+  return { editing, existing, dialog, shell: { dialog, editing, loading: editing && existing.isPending } };
+}

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api';
 import { FormTextField } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
-import { useRecordDialog } from '../common/use-record-form';
+import { useRecordEditor } from '../common/use-record-form';
 import { useContactDetail, useSaveContactForm } from './use-contacts';
 
 /** Values of the contact form (core section 5 "Contact modal"). */
@@ -42,39 +42,38 @@ interface ContactModalProps {
  */
 export function ContactModal({ open, contactId, onClose, onSaved }: ContactModalProps) {
   const { t } = useTranslation();
-  const editing = typeof contactId === 'number';
-  const existing = useContactDetail(editing ? contactId : null);
   const save = useSaveContactForm();
-  const dialog = useRecordDialog<ContactFormValues, Contact, Contact>({
-    schema: ZContactBody,
-    defaults: EMPTY,
-    record: existing.data,
-    toForm,
-    save: (values) => save.mutateAsync({ id: editing ? contactId : undefined, body: values }),
-    onError: (error, { setError }) => {
-      if (error instanceof ApiError && error.code === 'ERR_DUPLICATED_CONTACT') {
-        setError('number', { message: 'duplicated' });
-      } else if (error instanceof ApiError && error.code === 'ERR_VALIDATION' && error.body?.field) {
-        setError(error.body.field as keyof ContactFormValues, { message: error.body.message });
-      }
+  const { dialog, shell } = useRecordEditor<ContactFormValues, Contact, Contact>(
+    contactId,
+    useContactDetail,
+    {
+      schema: ZContactBody,
+      defaults: EMPTY,
+      toForm,
+      save: (values) => save.mutateAsync({ id: contactId ?? undefined, body: values }),
+      onError: (error, { setError }) => {
+        if (error instanceof ApiError && error.code === 'ERR_DUPLICATED_CONTACT') {
+          setError('number', { message: 'duplicated' });
+        } else if (error instanceof ApiError && error.code === 'ERR_VALIDATION' && error.body?.field) {
+          setError(error.body.field as keyof ContactFormValues, { message: error.body.message });
+        }
+      },
+      saved: t('contacts.toasts.saved'),
+      onSaved,
+      onClose,
     },
-    saved: t('contacts.toasts.saved'),
-    onSaved,
-    onClose,
-  });
+  );
   const extra = useFieldArray({ control: dialog.form.control, name: 'extraInfo' });
 
   return (
     <RecordFormDialog
-      dialog={dialog}
+      {...shell}
       ids={{ title: 'contact-modal-title', form: 'contact-modal', submit: 'contact-modal-save' }}
       ns="contacts.modal"
       messages={{ extra: { duplicated: t('contacts.modal.duplicated') } }}
       open={open}
       onClose={onClose}
       maxWidth="sm"
-      loading={editing && existing.isPending}
-      editing={editing}
     >
       <Stack spacing={2}>
         <Typography variant="subtitle2">{t('contacts.modal.mainInfo')}</Typography>

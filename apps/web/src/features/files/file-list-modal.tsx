@@ -1,10 +1,10 @@
 import { Button, IconButton, Stack, TextField, Typography } from '@mui/material';
-import { FILE_LIST_MAX_OPTIONS, ZFileListBody } from '@zapdesk/shared';
+import { FILE_LIST_MAX_OPTIONS, type FileListRecord, ZFileListBody } from '@zapdesk/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
-import { useRecordDialog } from '../common/use-record-form';
+import { useRecordEditor } from '../common/use-record-form';
 import { type FileOptionDraft, useFileList, useSaveFileList } from './use-file-lists';
 
 /** Values of the file list form (document 2 section 5: name required, min 3; message required). */
@@ -31,19 +31,20 @@ interface FileListModalProps {
  */
 export function FileListModal({ open, fileListId, onClose }: FileListModalProps) {
   const { t } = useTranslation();
-  const editing = typeof fileListId === 'number';
-  const existing = useFileList(editing ? fileListId : null);
   const save = useSaveFileList();
   const [options, setOptions] = useState<FileOptionDraft[]>([]);
-  const dialog = useRecordDialog<FileListFormValues, FileListFormValues>({
-    schema: FORM_SCHEMA,
-    defaults: EMPTY,
-    record: existing.data,
-    toForm,
-    save: (values) => save.mutateAsync({ id: editing ? fileListId : undefined, ...values, options }),
-    saved: t('fileLists.toasts.saved'),
-    onClose,
-  });
+  const { existing, dialog, shell } = useRecordEditor<FileListFormValues, FileListRecord>(
+    fileListId,
+    useFileList,
+    {
+      schema: FORM_SCHEMA,
+      defaults: EMPTY,
+      toForm,
+      save: (values) => save.mutateAsync({ id: fileListId ?? undefined, ...values, options }),
+      saved: t('fileLists.toasts.saved'),
+      onClose,
+    },
+  );
 
   useEffect(() => {
     if (existing.data)
@@ -56,15 +57,13 @@ export function FileListModal({ open, fileListId, onClose }: FileListModalProps)
 
   return (
     <RecordFormDialog
-      dialog={dialog}
+      {...shell}
       ids="file-list"
       ns="fileLists"
       messages={{ wording: { tooShort: 'nameTooShort' } }}
       open={open}
       onClose={onClose}
       maxWidth="sm"
-      loading={editing && existing.isPending}
-      editing={editing}
       submitLabel={dialog.pending ? t('fileLists.uploading') : undefined}
     >
       <Stack spacing={2}>

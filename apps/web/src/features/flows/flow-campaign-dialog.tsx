@@ -2,7 +2,7 @@ import { Stack } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
-import { useRecordDialog } from '../common/use-record-form';
+import { useRecordEditor } from '../common/use-record-form';
 import { useConnections } from '../connections/use-connections';
 import { type FlowCampaignForm, ZFlowCampaignForm } from './flow-forms';
 import { useFlowMessage } from './flow-message';
@@ -33,15 +33,13 @@ export function FlowCampaignDialog({
 }) {
   const { t } = useTranslation();
   const flowMessage = useFlowMessage();
-  const editing = typeof campaignId === 'number';
-  const existing = useFlowCampaign(editing ? campaignId : null);
   const flows = useFlowOptions();
   const connections = useConnections();
   const save = useSaveFlowCampaign();
-  const dialog = useRecordDialog<FlowCampaignForm, FlowCampaign>({
+  const editing = typeof campaignId === 'number';
+  const { shell } = useRecordEditor<FlowCampaignForm, FlowCampaign>(campaignId, useFlowCampaign, {
     schema: ZFlowCampaignForm,
     defaults: EMPTY,
-    record: existing.data,
     toForm,
     save: (values) => {
       const body = editing ? values : { ...values, status: undefined };
@@ -64,7 +62,7 @@ export function FlowCampaignDialog({
 
   return (
     <RecordFormDialog
-      dialog={dialog}
+      {...shell}
       ids={{
         title: 'flow-campaign-dialog-title',
         form: 'flow-campaign-dialog',
@@ -74,8 +72,6 @@ export function FlowCampaignDialog({
       onClose={onClose}
       title={editing ? t('flows.campaigns.dialog.titleEdit') : t('flows.campaigns.dialog.titleAdd')}
       maxWidth="sm"
-      loading={editing && existing.isPending}
-      editing={editing}
     >
       <Stack spacing={2}>
         <FormTextField name="name" label={t('flows.campaigns.name')} autoFocus testId="flow-campaign-name" />

@@ -5,7 +5,7 @@ import { MESSAGE_WORDING } from '../../lib/validation-text';
 import { useCurrentUser } from '../auth/session-context';
 import { FormSwitch, FormTextField } from '../common/form-fields';
 import { RecordFormDialog } from '../common/record-form-dialog';
-import { useRecordDialog } from '../common/use-record-form';
+import { useRecordEditor } from '../common/use-record-form';
 import { useSaveTag, useTag } from './use-tags';
 
 /** Values of the tag form (document 2 sections 3 and 5). */
@@ -33,17 +33,14 @@ export function TagModal({ open, tagId, onClose }: TagModalProps) {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const admin = can(me.profile, 'user-modal:editProfile');
-  const editing = typeof tagId === 'number';
-  const existing = useTag(editing ? tagId : null);
   const save = useSaveTag();
-  const dialog = useRecordDialog<TagFormValues, TagFormValues>({
+  const { shell } = useRecordEditor<TagFormValues, TagFormValues>(tagId, useTag, {
     schema: ZTagBody,
     defaults: EMPTY,
-    record: existing.data,
     toForm,
     save: (values) => {
       const body = { name: values.name, color: values.color, ...(admin ? { kanban: values.kanban } : {}) };
-      return save.mutateAsync({ id: editing ? tagId : undefined, body });
+      return save.mutateAsync({ id: tagId ?? undefined, body });
     },
     saved: t('tagModal.success'),
     onClose,
@@ -51,7 +48,7 @@ export function TagModal({ open, tagId, onClose }: TagModalProps) {
 
   return (
     <RecordFormDialog
-      dialog={dialog}
+      {...shell}
       ids="tag"
       ns="tagModal"
       // The tag form's own messages (document 2 section 5: 'Obrigatório', 'Mensagem muito curta').
@@ -59,8 +56,6 @@ export function TagModal({ open, tagId, onClose }: TagModalProps) {
       open={open}
       onClose={onClose}
       maxWidth="xs"
-      loading={editing && existing.isPending}
-      editing={editing}
     >
       <Stack spacing={2}>
         <FormTextField name="name" autoFocus />

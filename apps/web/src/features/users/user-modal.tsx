@@ -7,7 +7,7 @@ import { useCurrentUser } from '../auth/session-context';
 import { FormSelect, FormSwitch, FormTextField } from '../common/form-fields';
 import { OptionalIdSelect, QueueMultiSelect } from '../common/id-select';
 import { RecordFormDialog } from '../common/record-form-dialog';
-import { useRecordDialog } from '../common/use-record-form';
+import { useRecordEditor } from '../common/use-record-form';
 import { useQueueList } from '../queues/use-queues';
 import { useConnectionOptions, useSaveUser, useUser } from './use-users';
 
@@ -66,16 +66,14 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
   const canEditProfile = can(me.profile, 'user-modal:editProfile');
   const canEditQueues = can(me.profile, 'user-modal:editQueues');
 
-  const existing = useUser(editing ? userId : null);
   const queues = useQueueList({ enabled: open && canEditQueues });
   const connections = useConnectionOptions(open && canEditProfile);
   const save = useSaveUser();
 
   const schema = editing ? ZUpdateUserBody : ZCreateUserBody;
-  const dialog = useRecordDialog<UserFormValues, PublicUser, PublicUser>({
+  const { dialog, shell } = useRecordEditor<UserFormValues, PublicUser, PublicUser>(userId, useUser, {
     schema,
     defaults: EMPTY,
-    record: existing.data,
     toForm,
     save: (values) => {
       const body: UpdateUserBody = { email: values.email };
@@ -98,7 +96,7 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
 
   return (
     <RecordFormDialog
-      dialog={dialog}
+      {...shell}
       ids={{ title: 'user-modal-title', form: 'user-form', submit: 'user-modal-save' }}
       // The spec's words for this form (core section 5): 'Too Short!', 'Too Long!', 'Required', 'Invalid email'.
       messages={{ wording: CLASSIC_WORDING }}
@@ -106,8 +104,6 @@ export function UserModal({ open, userId, onClose, onSaved }: UserModalProps) {
       onClose={onClose}
       title={editing ? t('userModal.titleEdit') : t('userModal.titleAdd')}
       maxWidth="sm"
-      loading={editing && existing.isPending}
-      editing={editing}
       lockCancel
     >
       <Stack spacing={2}>
