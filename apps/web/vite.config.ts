@@ -3,6 +3,7 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { firstRenderChunks } from './first-render-chunks';
 import { localeChunks } from './locale-plugin';
 import { loginFiles } from './pwa-precache';
 
@@ -21,6 +22,7 @@ export default defineConfig(({ command }) => {
     plugins: [
       react(),
       localeChunks(),
+      firstRenderChunks(),
       // The installable app: /manifest.webmanifest and the service worker /sw.js (src/sw/sw.ts),
       // which the signed-in app registers lazily (src/lib/service-worker.ts), never the login entry.
       VitePWA({

@@ -30,6 +30,14 @@ if (!fs.existsSync(manifestFile)) {
   process.exit(1);
 }
 const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+// A root grouped into a larger chunk (first-render-chunks.ts) has no manifest key of its own: the
+// build's chunk-sources.json names its chunk file, whose manifest entry is then the root's.
+const sourcesFile = path.join(dist, '.vite/chunk-sources.json');
+const sources = fs.existsSync(sourcesFile) ? JSON.parse(fs.readFileSync(sourcesFile, 'utf8')) : {};
+const keyOfFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
+for (const [source, file] of Object.entries(sources)) {
+  if (!manifest[source] && keyOfFile.has(file)) manifest[source] = manifest[keyOfFile.get(file)];
+}
 
 /** The files of a manifest chunk and of its static imports, added to `into`. */
 function closure(key, into) {
@@ -53,7 +61,9 @@ function librariesOf(file) {
   return libraries.get(file);
 }
 
-const pages = Object.keys(manifest).filter((key) => manifest[key].isDynamicEntry && /-page\.tsx$/.test(key));
+const pages = Object.keys(manifest).filter(
+  (key) => (manifest[key].isDynamicEntry || sources[key]) && /-page\.tsx$/.test(key),
+);
 /**
  * The entry chunk, the two entries it picks from (the login entry, the full app), the providers and
  * the signed-in layout: loaded before most pages.

@@ -1,0 +1,93 @@
+import path from 'node:path';
+
+/** A chunk of the first pass (the fields read here). */
+export interface PassChunk {
+  fileName: string;
+  isEntry: boolean;
+  facadeModuleId: string | null;
+  /** Chunks it imports statically (file names). */
+  imports: string[];
+  moduleIds: string[];
+}
+
+/** Roots, relative to apps/web/src. */
+const LOGIN_ENTRY = 'app/login-entry.tsx';
+/** The full app (router, session, toasts) and the query client and theme: before every page but /login. */
+const APP_ROOTS = ['app/app.tsx', 'app/app-providers.tsx'];
+/** The signed-in layout, before every private page. */
+const LAYOUT = 'app/layout/app-layout.tsx';
+/** The realtime connection (socket.io and the caches' handlers): loaded right after the layout renders. */
+const REALTIME = 'app/use-realtime.ts';
+/** Pages outside the layout. */
+const PUBLIC_PAGE = /^features\/auth\//;
+/** The pages an agent opens first (docs/web.md, "Web delivery"). */
+const FIRST_PAGES = [
+  'features/tickets/tickets-page.tsx',
+  'features/dashboard/dashboard-page.tsx',
+  'features/kanban/kanban-page.tsx',
+];
+
+/**
+ * The group of each module of a first render, from the chunks of a first build with the bundler's
+ * own splitting (`chunks`; modules as that build kept them, after tree-shaking): `core` (what the
+ * login entry shares with the full app: React, React DOM, i18next, the session), `app` (the rest of
+ * the full app and its providers, and what the public pages share with it or the shell), `shell` (the
+ * rest of the layout, and what a first page shares with any other page or with the realtime
+ * connection at first render), `realtime` (the rest of the realtime connection, a lazy chunk every
+ * signed-in page loads once the layout is on screen: one file instead of some fifteen), and `<name>-page` (what only that first page loads at first render). A chunk the page's entry loads
+ * statically keeps its modules out of the groups, as does every chunk no root above loads at first
+ * render (other pages' own code, dialogs, menus, locales): the bundler splits those as before.
+ * `srcDir` is apps/web/src (absolute). Returns module id → group name.
+ */
+export function planFirstRender(srcDir: string, chunks: PassChunk[]): Map<string, string> {
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const rootOf = (chunk: PassChunk) =>
+    chunk.facadeModuleId?.startsWith(`${srcDir}${path.sep}`)
+      ? path.relative(srcDir, chunk.facadeModuleId).split(path.sep).join('/')
+      : null;
+  /** The chunk files a root's chunk loads statically, itself included. */
+  const closure = (roots: string[]) =>
+    from(chunks.filter((chunk) => roots.includes(rootOf(chunk) as string)));
+  const from = (starts: PassChunk[]) => {
+    const seen = new Set<string>();
+    const stack = starts.map((chunk) => chunk.fileName);
+    while (stack.length) {
+      const file = stack.pop() as string;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      stack.push(...(byFile.get(file)?.imports ?? []));
+    }
+    return seen;
+  };
+  const entry = from(chunks.filter((chunk) => chunk.isEntry));
+  const login = closure([LOGIN_ENTRY]);
+  const app = closure(APP_ROOTS);
+  const layout = closure([LAYOUT]);
+  const pages = chunks.map(rootOf).filter((root): root is string => !!root && /-page\.tsx$/.test(root));
+  const publicPages = closure(pages.filter((page) => PUBLIC_PAGE.test(page)));
+  /** How many pages load each chunk at first render. */
+  const pageCount = new Map<string, number>();
+  for (const page of pages)
+    for (const file of closure([page])) pageCount.set(file, (pageCount.get(file) ?? 0) + 1);
+  const realtime = closure([REALTIME]);
+  const groupOfChunk = new Map<string, string>();
+  /** `page`: the first page whose render loads `file`, 'realtime', or null for the app and layout. */
+  const place = (file: string, page: string | null) => {
+    if (entry.has(file) || groupOfChunk.has(file)) return;
+    if (login.has(file)) groupOfChunk.set(file, 'core');
+    else if (app.has(file) || publicPages.has(file)) groupOfChunk.set(file, 'app');
+    else if (page === 'realtime') groupOfChunk.set(file, 'realtime');
+    else if (page === null || (pageCount.get(file) ?? 0) > 1 || realtime.has(file)) {
+      groupOfChunk.set(file, 'shell');
+    } else groupOfChunk.set(file, path.basename(page, '.tsx'));
+  };
+  for (const file of app) place(file, null);
+  for (const file of layout) place(file, null);
+  for (const page of FIRST_PAGES) for (const file of closure([page])) place(file, page);
+  for (const file of realtime) place(file, 'realtime');
+  const groups = new Map<string, string>();
+  for (const [file, group] of groupOfChunk) {
+    for (const id of byFile.get(file)?.moduleIds ?? []) groups.set(id, group);
+  }
+  return groups;
+}

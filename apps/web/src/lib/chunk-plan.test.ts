@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { type PassChunk, planFirstRender } from '../../chunk-plan';
+
+const src = '/app/src';
+
+/** A first-pass chunk: `file`, its facade (relative to src) if it is one, its static imports, its modules. */
+function chunk(file: string, facade: string | null, imports: string[], modules: string[]): PassChunk {
+  return {
+    fileName: file,
+    isEntry: file === 'index.js',
+    facadeModuleId: facade ? `${src}/${facade}` : null,
+    imports,
+    moduleIds: modules,
+  };
+}
+
+/**
+ * A small app as the bundler splits it: the entry; the login entry and the full app sharing React;
+ * the layout; the tickets page and the dashboard sharing a button; the tickets page and the contacts
+ * page sharing an avatar; a lazy dialog and a page nobody opens first.
+ */
+const chunks: PassChunk[] = [
+  chunk('index.js', 'main.tsx', [], ['main', 'storage']),
+  chunk('react.js', null, [], ['react', 'react-dom']),
+  chunk('login-entry.js', 'app/login-entry.tsx', ['react.js', 'login-page.js'], ['login-entry']),
+  chunk('login-page.js', 'features/auth/login-page.tsx', ['react.js'], ['login-page']),
+  chunk('signup-page.js', 'features/auth/signup-page.tsx', ['react.js', 'paper.js'], ['signup-page']),
+  chunk('app.js', 'app/app.tsx', ['react.js', 'router.js'], ['app']),
+  chunk('router.js', null, [], ['router']),
+  chunk('providers.js', 'app/app-providers.tsx', ['react.js', 'theme.js'], ['providers']),
+  chunk('theme.js', null, [], ['theme']),
+  chunk('paper.js', null, [], ['paper']),
+  chunk('layout.js', 'app/layout/app-layout.tsx', ['react.js', 'paper.js', 'menu.js'], ['layout']),
+  chunk('menu.js', null, [], ['menu']),
+  chunk(
+    'tickets-page.js',
+    'features/tickets/tickets-page.tsx',
+    ['button.js', 'avatar.js', 'list.js', 'tickets-cache.js'],
+    ['tickets-page'],
+  ),
+  chunk('list.js', null, [], ['virtuoso']),
+  chunk('button.js', null, [], ['button']),
+  chunk('avatar.js', null, [], ['avatar']),
+  chunk('dashboard-page.js', 'features/dashboard/dashboard-page.tsx', ['button.js'], ['dashboard-page']),
+  chunk(
+    'contacts-page.js',
+    'features/contacts/contacts-page.tsx',
+    ['avatar.js', 'table.js'],
+    ['contacts-page'],
+  ),
+  chunk('table.js', null, [], ['table']),
+  chunk('dialog.js', 'features/tickets/ticket-dialog.tsx', ['button.js', 'modal.js'], ['dialog']),
+  chunk('modal.js', null, [], ['modal']),
+  chunk('realtime.js', 'app/use-realtime.ts', ['socket.js', 'tickets-cache.js'], ['use-realtime']),
+  chunk('socket.js', null, [], ['socket.io-client']),
+  chunk('tickets-cache.js', null, [], ['tickets-cache']),
+];
+
+describe('first render chunks (chunk-plan.ts)', () => {
+  const groups = planFirstRender(src, chunks);
+
+  it('the entry keeps its own modules', () => {
+    expect(groups.get('main')).toBeUndefined();
+    expect(groups.get('storage')).toBeUndefined();
+  });
+
+  it('what the login entry shares with the full app is one chunk that holds nothing else', () => {
+    for (const id of ['react', 'react-dom']) expect(groups.get(id)).toBe('core');
+    for (const id of ['app', 'router', 'providers', 'theme', 'layout'])
+      expect(groups.get(id)).not.toBe('core');
+    // The login entry and form stay chunks of their own: the full app never loads them.
+    expect(groups.get('login-entry')).toBeUndefined();
+    expect(groups.get('login-page')).toBeUndefined();
+  });
+
+  it('the full app, its providers and what a public page shares with the shell form the app chunk', () => {
+    for (const id of ['app', 'router', 'providers', 'theme', 'paper']) expect(groups.get(id)).toBe('app');
+  });
+
+  it('the layout and what a first page shares with any other page form the shell', () => {
+    for (const id of ['layout', 'menu', 'button', 'avatar']) expect(groups.get(id)).toBe('shell');
+  });
+
+  it('the realtime connection is one lazy chunk; what a first page shares with it joins the shell', () => {
+    expect(groups.get('use-realtime')).toBe('realtime');
+    expect(groups.get('socket.io-client')).toBe('realtime');
+    expect(groups.get('tickets-cache')).toBe('shell');
+  });
+
+  it("a first page's own modules form its chunk", () => {
+    expect(groups.get('tickets-page')).toBe('tickets-page');
+    expect(groups.get('virtuoso')).toBe('tickets-page');
+    expect(groups.get('dashboard-page')).toBe('dashboard-page');
+  });
+
+  it('lazy dialogs, other pages and their own libraries are left to the bundler', () => {
+    for (const id of ['dialog', 'modal', 'contacts-page', 'table', 'signup-page']) {
+      expect(groups.get(id)).toBeUndefined();
+    }
+  });
+});
