@@ -45,3 +45,19 @@ CREATE TRIGGER ticket_events_rollup_insert AFTER INSERT ON ticket_events
 --> statement-breakpoint
 CREATE TRIGGER ticket_events_rollup_delete AFTER DELETE ON ticket_events
   REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_rollup_unmark();
+--> statement-breakpoint
+-- The same for ratings (the rollups count them by agent and rate): a rating of a rolled day.
+CREATE FUNCTION report_rollup_unmark_ratings() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE report_rollup_marks m SET rolled_through = c.day - 1
+  FROM (SELECT company_id, min((created_at AT TIME ZONE 'America/Sao_Paulo')::date) AS day
+        FROM changed GROUP BY company_id) c
+  WHERE m.company_id = c.company_id AND m.rolled_through >= c.day;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER user_ratings_rollup_insert AFTER INSERT ON user_ratings
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_rollup_unmark_ratings();
+--> statement-breakpoint
+CREATE TRIGGER user_ratings_rollup_delete AFTER DELETE ON user_ratings
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION report_rollup_unmark_ratings();

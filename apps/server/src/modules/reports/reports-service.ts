@@ -225,14 +225,25 @@ export async function reportSummary(
   const dim = rollupDimOf(q, ['all', 'user', 'queue']);
   const plan = dim && (await rollupPlanOf(ctx, companyId, previous.from, q.to, options));
   const figures: (Omit<ReportFigures, 'from' | 'to' | 'csat'> & { period: string })[] = [];
+  // Ratings by their agent (all or userIds) come with the cells; by the ticket's queue, from SQL.
+  const rolledRatings: { period: string; rate: number; count: number }[] | null =
+    dim && plan && dim.dim !== 'queue' ? [] : null;
   if (dim && plan)
     for (const [name, bounds] of [
       ['current', q],
       ['previous', previous],
     ] as const) {
       const part = planPeriod(bounds.from, bounds.to, plan.rolledEnd);
-      const cells = await rollupCells(ctx, companyId, part, dim.dim, kinds, dim.ids);
+      const cells = await rollupCells(ctx, companyId, part, dim.dim, [...kinds, 'rating'], dim.ids);
       figures.push({ period: name, ...summaryFigures(cells) });
+      for (const rate of [1, 2, 3])
+        rolledRatings?.push({
+          period: name,
+          rate,
+          count: cells
+            .filter((c) => c.kind === 'rating' && c.bucket === rate)
+            .reduce((sum, c) => sum + c.n, 0),
+        });
     }
   else
     figures.push(
@@ -249,12 +260,14 @@ export async function reportSummary(
       from (${events}) x group by 1`,
       )),
     );
-  const ratings = await rows<{ period: string; rate: number; count: number }>(
-    ctx,
-    sql`select case when created_at >= ${boundary} then 'current' else 'previous' end as period,
+  const ratings =
+    rolledRatings ??
+    (await rows<{ period: string; rate: number; count: number }>(
+      ctx,
+      sql`select case when created_at >= ${boundary} then 'current' else 'previous' end as period,
         rate::int as rate, count(*)::int as count
       from (${ratingsOf(companyId, q, dayStart(previous.from), dayEnd(q.to))}) r group by 1, 2`,
-  );
+    ));
   const build = (name: string, bounds: { from: string; to: string }): ReportFigures => {
     const row = figures.find((f) => f.period === name);
     const empty = { count: 0, avg: null, median: null, p90: null };
@@ -319,7 +332,7 @@ export async function reportAgents(
       ),
       ratings as (
         select user_id, count(*)::int as n, round(avg(rate), 2)::float8 as average
-        from (${ratingsOf(companyId, q, dayStart(q.from), dayEnd(q.to))}) r group by user_id
+        from (${ratingsOf(companyId, q, dayStart(q.from), dayEnd(q.to))}) r ${plan ? sql`where false` : sql``} group by user_id
       )
       select u.id as "userId", u.name, coalesce(a.handled, 0) as handled, coalesce(a.resolved, 0) as resolved,
         coalesce(l.open, 0) as "openNow",
@@ -334,13 +347,18 @@ export async function reportAgents(
       order by u.name, u.id`,
   );
   if (plan) {
-    const cells = await rollupCells(ctx, companyId, plan, 'user', kinds, q.userIds);
+    const cells = await rollupCells(ctx, companyId, plan, 'user', [...kinds, 'rating'], q.userIds);
     const handled = await handledOf(ctx, companyId, q.from, q.to, plan.rolledEnd!, q.userIds);
     for (const row of result) {
       const mine = cells.filter((c) => c.dimId === row.userId);
       const firstResponse = statsOf(mine.filter((c) => c.kind === 'first_reply'));
       const resolution = statsOf(mine.filter((c) => c.kind === 'resolved'));
+      const rated = mine.filter((c) => c.kind === 'rating');
+      const ratingCount = countOf(rated, 'rating');
+      const ratingSum = rated.reduce((sum, c) => sum + c.total, 0);
       Object.assign(row, {
+        ratingCount,
+        ratingAverage: ratingCount ? Math.round((ratingSum * 100) / ratingCount) / 100 : null,
         handled: handled.get(row.userId) ?? 0,
         resolved: countOf(mine, 'resolved'),
         firstResponseAvg: firstResponse.avg,

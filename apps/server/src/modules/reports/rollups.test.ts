@@ -1,7 +1,7 @@
 import type { ReportFilters } from '@zapdesk/shared';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contacts, queues, ticketEvents, tickets, whatsapps } from '../../db/schema/index.js';
+import { contacts, queues, ticketEvents, tickets, userRatings, whatsapps } from '../../db/schema/index.js';
 import { createQueue, createTenant, createUser, type TenantFixture } from '../../test/factories.js';
 import { prng } from '../../test/random.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -60,6 +60,7 @@ async function seed(fixture: TenantFixture, us: number[], qs: number[], ws: numb
     .returning({ id: tickets.id, createdAt: tickets.createdAt });
   await db.delete(ticketEvents).where(eq(ticketEvents.companyId, fixture.companyId));
   const events: (typeof ticketEvents.$inferInsert)[] = [];
+  const ratings: (typeof userRatings.$inferInsert)[] = [];
   for (const ticket of made) {
     let at = ticket.createdAt.getTime();
     const add = (kind: (typeof events)[number]['kind'], secs: number | null, user: number | null) =>
@@ -90,10 +91,19 @@ async function seed(fixture: TenantFixture, us: number[], qs: number[], ws: numb
         const secs = kind === 'transferred' || (kind === 'assigned' && random() < 0.1) ? null : seconds();
         at += (secs ?? 60) * 1000 + Math.floor(random() * 2 * DAY);
         add(kind, secs, kind === 'transferred' ? pick(us) : agent);
+        if (kind === 'resolved' && random() < 0.4)
+          ratings.push({
+            companyId: fixture.companyId,
+            ticketId: ticket.id,
+            userId: agent,
+            rate: 1 + Math.floor(random() * 3),
+            createdAt: new Date(at + 60_000),
+          });
       }
     }
   }
   await db.insert(ticketEvents).values(events);
+  await db.insert(userRatings).values(ratings);
 }
 
 /** Expects `rolled` (from the rollups) to be `exact` but for percentiles within PERCENTILE_ERROR. */
@@ -118,6 +128,7 @@ const PERIODS: [string, string][] = [
   ['2026-06-01', '2026-07-31'],
   ['2026-07-15', '2026-08-20'],
   ['2026-09-20', '2026-10-29'],
+  ['2026-08-03', '2026-08-12'],
 ];
 
 /** Every report of every period and filter set, from the rollups and from the events, compared. */
@@ -158,7 +169,7 @@ beforeAll(async () => {
   // Rolled through 2026-10-20: later days come from the events.
   await rollReports(t.app.ctx, a.companyId, '2026-10-20');
   await rollReports(t.app.ctx, b.companyId, '2026-10-20');
-}, 120_000);
+}, 900_000);
 
 afterAll(async () => {
   await t?.close();
@@ -236,7 +247,7 @@ describe('report rollups', () => {
       and span = 'month' and start = '2026-06-01' and dim = 'all' and kind = 'created'`);
   });
 
-  it('reads a late event and a deleted ticket at once, and rolls them again', async () => {
+  it('reads a late event, a deleted ticket and a late rating at once, and rolls them again', async () => {
     const db = t.app.ctx.db;
     const [late] = await db
       .select({ ticketId: ticketEvents.ticketId })
@@ -263,6 +274,15 @@ describe('report rollups', () => {
       .limit(1);
     await db.delete(tickets).where(eq(tickets.id, gone!.id));
     expect((await rolledThroughOf(t.app.ctx, a.companyId))! < '2026-06-01').toBe(true);
+    await rollReports(t.app.ctx, a.companyId, '2026-10-20');
+    await db.insert(userRatings).values({
+      companyId: a.companyId,
+      ticketId: late!.ticketId,
+      userId: users[1]!,
+      rate: 1,
+      createdAt: new Date(localStart('2026-08-05') + 5 * HOUR),
+    });
+    expect(await rolledThroughOf(t.app.ctx, a.companyId)).toBe('2026-08-04');
     await compareAll([{}, { userIds: [users[1]!] }] as ReportFilters[]);
     await rollReports(t.app.ctx, a.companyId, '2026-10-20');
     expect(await rolledThroughOf(t.app.ctx, a.companyId)).toBe('2026-10-20');

@@ -12,7 +12,7 @@ import { dayEnd, dayStart, LOCAL_TZ, localToday } from '../../lib/local-days.js'
  */
 
 /** Periods of at least this many days read the rollups (when the filters allow); shorter ones the events. */
-export const ROLLUP_MIN_DAYS = 32;
+export const ROLLUP_MIN_DAYS = 8;
 /** Largest relative error of a median or p90 read from the rollups (before rounding to 0.1 s). */
 export const PERCENTILE_ERROR = Math.sqrt(1.04) - 1;
 /** The job that rolls every company's closed days (every 15 minutes, one run at a time). */
@@ -105,11 +105,11 @@ export async function rolledThroughOf(ctx: AppContext, companyId: number): Promi
   return (rows[0] as { d: string } | undefined)?.d ?? null;
 }
 
-/** Events of `companyId` in the inclusive local-day ranges (an SQL condition on `e.at`). */
-const inDays = (ranges: [string, string][]) =>
+/** Rows whose `column` falls in the inclusive local-day ranges (an SQL condition). */
+const inDays = (ranges: [string, string][], column = sql`e.at`) =>
   ranges.length
     ? sql`(${sql.join(
-        ranges.map(([a, b]) => sql`(e.at >= ${dayStart(a)} and e.at < ${dayEnd(b)})`),
+        ranges.map(([a, b]) => sql`(${column} >= ${dayStart(a)} and ${column} < ${dayEnd(b)})`),
         sql` or `,
       )})`
     : sql`false`;
@@ -134,7 +134,8 @@ export interface RollupCell {
 
 /**
  * The histogram cells of `kinds` over a planned period for one dimension (narrowed to `dimIds` when
- * given): the rollups' spans plus the events of the plan's other days, merged.
+ * given): the rollups' spans plus the events of the plan's other days, merged. The kind `rating`
+ * (dimensions `all` and `user` only) counts `user_ratings` by rate (the bucket) and their agent.
  */
 export async function rollupCells(
   ctx: AppContext,
@@ -159,6 +160,14 @@ export async function rollupCells(
       from ticket_events e
       where e.company_id = ${companyId} and e.kind = any(${kindList}) and ${inDays(plan.eventDays)}
         ${onlyIds ? sql`and ${dimExpr[dim]} = any(${onlyIds})` : sql``}
+      ${
+        kinds.includes('rating') && (dim === 'all' || dim === 'user')
+          ? sql`union all
+      select ${dim === 'user' ? sql`r.user_id` : sql`null::int`}, 'rating', r.rate::int, 1, r.rate::int
+      from user_ratings r where r.company_id = ${companyId} and ${inDays(plan.eventDays, sql`r.created_at`)}
+        ${onlyIds ? sql`and r.user_id = any(${onlyIds})` : sql``}`
+          : sql``
+      }
     ) x group by 1, 2, 3`);
   return rows as unknown as RollupCell[];
 }
@@ -263,12 +272,19 @@ async function rollSpans(
         ${dimExpr.heat} as cell, ${bucketOf(sql`e.seconds`)} as bucket, coalesce(e.seconds, 0) as s
       from ticket_events e
       where e.company_id = ${companyId} and e.at >= ${dayStart(first)} and e.at < ${dayEnd(last)}
+    ),
+    rt as (
+      select date_trunc(${trunc}, r.created_at at time zone ${LOCAL_TZ})::date as start, r.user_id, r.rate::int as rate
+      from user_ratings r
+      where r.company_id = ${companyId} and r.created_at >= ${dayStart(first)} and r.created_at < ${dayEnd(last)}
     )
     select ${companyId}, ${span}, start, kind, dim, dim_id, bucket, count(*), sum(s) from (
       select start, kind, 'all' as dim, null::int as dim_id, bucket, s from b
       union all select start, kind, 'user', user_id, bucket, s from b
       union all select start, kind, 'queue', queue_id, bucket, s from b
       union all select start, kind, 'heat', cell, -1, 0 from b where kind in ('created', 'reopened')
+      union all select start, 'rating', 'all', null, rate, rate from rt
+      union all select start, 'rating', 'user', user_id, rate, rate from rt
     ) x group by start, kind, dim, dim_id, bucket`);
 }
 
