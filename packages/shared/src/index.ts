@@ -30,6 +30,7 @@ export * from './schemas/outside.js';
 export * from './schemas/plans.js';
 export * from './schemas/push.js';
 export * from './schemas/queues.js';
+export * from './schemas/rating-comments.js';
 export * from './schemas/reports.js';
 export * from './schemas/schedules.js';
 export * from './schemas/settings.js';

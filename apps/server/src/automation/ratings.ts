@@ -1,3 +1,4 @@
+import { RATING_COMMENT_MAX } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
 import type { OutboundSender } from '../channels/outbound-sender.js';
 import type { AppContext } from '../context.js';
@@ -10,9 +11,22 @@ export const RATING_OPTIONS = '*1* - Insatisfeito\n*2* - Satisfeito\n*3* - Muito
 /** Asked when the connection has no rating message of its own. */
 export const DEFAULT_RATING_MESSAGE = 'Por favor, avalie o nosso atendimento:';
 
-/** Whether a customer's text answers the rating question (1, 2 or 3). */
+/**
+ * A customer's answer to the rating question: the digit 1, 2 or 3 alone, or followed by a separator
+ * (blank, `-`, `.`, `,`, `:`, `;`, `)`, `!`) and a comment ("1 demorou muito", "1 - demorou").
+ * Answers the rate and the comment (trimmed, at most RATING_COMMENT_MAX characters; null when
+ * empty), or null when the text is no answer ("12", "1demorou", "obrigado").
+ */
+export function parseRatingAnswer(body: string): { rate: number; comment: string | null } | null {
+  const match = /^([1-3])(?:$|[\s\-.,:;)!]+([\s\S]*)$)/.exec(body.trim());
+  if (!match) return null;
+  const comment = (match[2] ?? '').trim().slice(0, RATING_COMMENT_MAX).trim();
+  return { rate: Number(match[1]), comment: comment || null };
+}
+
+/** Whether a customer's text answers the rating question (see parseRatingAnswer). */
 export function isRatingAnswer(body: string): boolean {
-  return /^[1-3]$/.test(body.trim());
+  return parseRatingAnswer(body) !== null;
 }
 
 interface ClosedTicket {
@@ -93,7 +107,8 @@ export async function sendClosingMessages(
 
 /**
  * Stores the customer's answer to the rating question in user_ratings (for the ticket's attendant),
- * stops waiting and sends the connection's completion message. Only the first answer counts.
+ * with the text after the digit as its comment (decision 0125), stops waiting and sends the
+ * connection's completion message. Only the first answer counts.
  * @returns whether an answer was stored.
  */
 export async function answerRating(
@@ -102,7 +117,8 @@ export async function answerRating(
   ticket: ClosedTicket,
   body: string,
 ): Promise<boolean> {
-  if (!isRatingAnswer(body)) return false;
+  const answer = parseRatingAnswer(body);
+  if (!answer) return false;
   const stored = await ctx.db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(tickets)
@@ -120,7 +136,8 @@ export async function answerRating(
       companyId: ticket.companyId,
       ticketId: ticket.id,
       userId: ticket.userId,
-      rate: Number(body.trim()),
+      rate: answer.rate,
+      comment: answer.comment,
     });
     return true;
   });

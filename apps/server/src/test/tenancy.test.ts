@@ -218,6 +218,9 @@ const MATRIX: Case[] = [
   direct('GET /api/reports/heatmap', 200, () => [
     `/api/reports/heatmap?from=2026-01-01&to=2026-01-31&tagIds=${conn.tagId}`,
   ]),
+  direct('GET /api/reports/ratings/comments', 200, (o) => [
+    `/api/reports/ratings/comments?from=2026-01-01&to=2026-01-31&queueIds=${o.queueId}&pageNumber=2`,
+  ]),
   direct('GET /api/tickets/:id/flow-run', 200, () => [`/api/tickets/${conn.ticketId}/flow-run`]),
   direct('GET /api/tickets/u/:uuid', 200, () => [`/api/tickets/u/${conn.ticketUuid}`]),
   direct('POST /api/tickets/:id/active-view', 204, () => [`/api/tickets/${conn.ticketId}/active-view`]),

@@ -1,4 +1,5 @@
 import { defineModule } from '../module-plugin.js';
+import { ratingCommentsRoutes } from './rating-comments.js';
 import { registerReportRollups } from './rollups.js';
 import { reportsRoutes } from './routes.js';
 
@@ -9,4 +10,5 @@ import { reportsRoutes } from './routes.js';
 export const reportsModule = defineModule('reports', async (_app, { ctx, jobs, routes }) => {
   registerReportRollups(ctx, jobs);
   routes((api) => reportsRoutes(api, ctx));
+  routes((api) => ratingCommentsRoutes(api, ctx));
 });

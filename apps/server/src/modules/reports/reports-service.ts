@@ -100,7 +100,11 @@ const rows = async <T>(ctx: AppContext, query: SQL): Promise<T[]> =>
  * Refuses filters naming another company's rows (or none): the tenancy answer, not found.
  * @throws ERR_NO_QUEUE_FOUND, ERR_NO_USER_FOUND, ERR_NO_WAPP_FOUND, ERR_NOT_FOUND (tags).
  */
-async function assertFiltersOwned(ctx: AppContext, companyId: number, q: ReportFilters): Promise<void> {
+export async function assertFiltersOwned(
+  ctx: AppContext,
+  companyId: number,
+  q: ReportFilters,
+): Promise<void> {
   const checks: [number[] | undefined, string, AppError['code']][] = [
     [q.queueIds, 'queues', 'ERR_NO_QUEUE_FOUND'],
     [q.userIds, 'users', 'ERR_NO_USER_FOUND'],
@@ -159,7 +163,7 @@ async function periodEvents(
 }
 
 /** The filters on a ticket row `t` now (open-now counts and ratings): queue, connection, tags. */
-function ticketFilters(q: ReportFilters): SQL {
+export function ticketFilters(q: ReportFilters): SQL {
   const where: SQL[] = [sql`true`];
   if (given(q.queueIds)) where.push(sql`t.queue_id = any(${ids(q.queueIds)})`);
   if (given(q.whatsappIds)) where.push(sql`t.whatsapp_id = any(${ids(q.whatsappIds)})`);

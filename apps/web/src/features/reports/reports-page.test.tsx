@@ -204,6 +204,7 @@ describe('ReportsPage', () => {
       if (url.startsWith('/api/reports/agents')) return json(200, AGENTS);
       if (url.startsWith('/api/reports/queues')) return json(200, QUEUES);
       if (url.startsWith('/api/reports/heatmap')) return json(200, HEATMAP(heatmapOpened));
+      if (url.startsWith('/api/reports/ratings/comments')) return json(200, { records: [], hasMore: false });
       if (url.startsWith('/api/queue')) return json(200, [{ id: 3, name: 'Suporte', color: '#000' }]);
       if (url.startsWith('/api/users/list')) return json(200, [{ id: 7, name: 'Ana' }]);
       if (url.startsWith('/api/whatsapp')) return json(200, []);

@@ -16,6 +16,7 @@ import { usePlanGateRedirect } from '../common/plan-gate';
 import { DownloadButtons } from './download-buttons';
 import { formatDuration, formatNumber } from './format';
 import { HeatmapTable } from './heatmap-table';
+import { RatingCommentsList, useRatingCommentsPage } from './rating-comments';
 import { ReportFilters } from './report-filters';
 import { type ReportColumn, ReportTable } from './report-table';
 import { isEmptyPeriod, SummaryCards } from './summary-cards';
@@ -126,6 +127,7 @@ function Reports({
   const agents = useReport<AgentReport>('agents', params);
   const queues = useReport<QueueReport>('queues', params);
   const heatmap = useReport<HeatmapReport>('heatmap', params);
+  const comments = useRatingCommentsPage(params);
   const lang = i18n.language;
   const count = (value: unknown) => formatNumber(value as number | null, lang);
 
@@ -205,6 +207,14 @@ function Reports({
         ) : (
           heatmap.data && <HeatmapTable report={heatmap.data} />
         )}
+      </ReportSection>
+      <ReportSection name="ratingComments" params={params} query={comments.query}>
+        <RatingCommentsList
+          records={comments.query.data?.records ?? []}
+          hasMore={comments.query.data?.hasMore === true}
+          page={comments.page}
+          onPage={comments.setPage}
+        />
       </ReportSection>
     </>
   );

@@ -4,8 +4,8 @@ import { ApiError, api, fetchWithSession } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
 import { downloadBlob } from '../contacts/contacts-csv';
 
-/** The reports the page shows, each GET /reports/<name>. */
-export type ReportName = 'summary' | 'agents' | 'queues' | 'heatmap';
+/** The reports the page shows, each GET /reports/<name> (ratingComments: /reports/ratings/comments). */
+export type ReportName = 'summary' | 'agents' | 'queues' | 'heatmap' | 'ratingComments';
 /** The file formats of a download. */
 export type ReportFileFormat = 'csv' | 'xlsx';
 /** The four id filters, named as the API's query parameters. */
@@ -132,7 +132,8 @@ export function reportFileName(name: ReportName, params: ReportParams, format: R
 
 /** The API URL of a report's file with the page's period and filters. */
 export function reportFileUrl(name: ReportName, params: ReportParams, format: ReportFileFormat): string {
-  return `${API_BASE}/reports/${name}?${reportSearch(params, format)}`;
+  const path = name === 'ratingComments' ? 'ratings/comments' : name;
+  return `${API_BASE}/reports/${path}?${reportSearch(params, format)}`;
 }
 
 /**

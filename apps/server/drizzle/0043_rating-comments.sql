@@ -1,0 +1,3 @@
+ALTER TABLE "user_ratings" ADD COLUMN "comment" text;--> statement-breakpoint
+CREATE INDEX "user_ratings_low_comments_idx" ON "user_ratings" USING btree ("company_id","created_at","id") WHERE "user_ratings"."rate" = 1 and "user_ratings"."comment" is not null;--> statement-breakpoint
+ALTER TABLE "user_ratings" ADD CONSTRAINT "user_ratings_comment_check" CHECK (char_length("user_ratings"."comment") <= 1000);
