@@ -11,26 +11,25 @@ import { buildApp } from '../app.js';
 import { messages, whatsappLeases } from '../db/schema/index.js';
 import {
   bearer,
-  createSimulatorConnection,
-  createTenant,
+  type ConnectedTenant,
+  createConnectedTenant,
   customerNumber,
   injectMessage,
-  type TenantFixture,
 } from '../test/factories.js';
 import { buildSecondNode, createTestApp, type TestApp } from '../test/test-app.js';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () => {
   let node1: TestApp;
   let node2: FastifyInstance;
-  let tenant: TenantFixture;
+  let tenant: ConnectedTenant;
   let whatsappId: number;
 
   beforeAll(async () => {
     node1 = await createTestApp();
     // Each node has its own id (NODE_ID); a second process with the same id would be its restart.
     node2 = await buildSecondNode(node1, { simulator: node1.app.simulator });
-    tenant = await createTenant(node1.app);
-    whatsappId = await createSimulatorConnection(node1.app, tenant.admin);
+    tenant = await createConnectedTenant(node1.app);
+    whatsappId = tenant.whatsappId;
   });
   afterAll(async () => {
     await node2.close();

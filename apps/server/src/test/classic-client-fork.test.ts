@@ -11,7 +11,7 @@ import { companies, plans } from '../db/schema/index.js';
 import { CLIENT_ORIGIN, classicClient } from './classic-http.js';
 import {
   createCompany,
-  createSimulatorConnection,
+  createConnectedTenant,
   createTenant,
   createUser,
   customerNumber,
@@ -143,9 +143,8 @@ describe('the calls only the fork makes', () => {
 
   it('counts and lists the bell, and reading an entry reads its ticket', async () => {
     // A company of its own: signing in ends the factory's session, so its data comes first.
-    const own = await createTenant(t.app);
-    const whatsappId = await createSimulatorConnection(t.app, own.admin);
-    const inbound = await injectMessage(t.app, own.admin, whatsappId, {
+    const own = await createConnectedTenant(t.app);
+    const inbound = await injectMessage(t.app, own.admin, own.whatsappId, {
       from: customerNumber(),
       body: 'Olá!',
     });
@@ -166,9 +165,11 @@ describe('the calls only the fork makes', () => {
 
   it('takes the active-view mark of a ticket the caller may open, and answers no contact labels', async () => {
     // A company of its own: signing in ends the factory's session, so its data comes first.
-    const own = await createTenant(t.app);
-    const whatsappId = await createSimulatorConnection(t.app, own.admin);
-    const inbound = await injectMessage(t.app, own.admin, whatsappId, { from: customerNumber(), body: 'Oi' });
+    const own = await createConnectedTenant(t.app);
+    const inbound = await injectMessage(t.app, own.admin, own.whatsappId, {
+      from: customerNumber(),
+      body: 'Oi',
+    });
     const { client } = await signedIn(own.admin);
     expect((await client.call('POST', `/tickets/${inbound.ticketId}/active-view`)).statusCode).toBe(204);
     expect((await client.call('POST', '/tickets/2000000000/active-view')).statusCode).toBe(404);

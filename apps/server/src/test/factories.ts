@@ -155,6 +155,31 @@ export async function createTenantPair(
   return { a: await createTenant(app), b: await createTenant(app) };
 }
 
+/** A company (createTenant) with one simulator connection made by its admin: `whatsappId`. */
+export type ConnectedTenant = TenantFixture & { whatsappId: number };
+
+/** Creates a ConnectedTenant. */
+export async function createConnectedTenant(app: FastifyInstance): Promise<ConnectedTenant> {
+  const tenant = await createTenant(app);
+  return { ...tenant, whatsappId: await createSimulatorConnection(app, tenant.admin) };
+}
+
+/**
+ * A new company (createCompany with `options`: plan flags, due date) and its admin, the usual
+ * caller of a plan-gated or due-date test. The admin's `companyId` names the company.
+ */
+export async function createCompanyAdmin(
+  app: FastifyInstance,
+  options: Parameters<typeof createCompany>[1] = {},
+): Promise<TestUser> {
+  return createUser(app, await createCompany(app, options), { profile: 'admin' });
+}
+
+/** A super user (admin profile, `super`) in a company of its own. */
+export async function createSuperUser(app: FastifyInstance): Promise<TestUser> {
+  return createUser(app, await createCompany(app), { profile: 'admin', super: true });
+}
+
 /** `Authorization` header for a user. */
 export const bearer = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
 

@@ -17,9 +17,8 @@ import { revokeSessions } from '../modules/auth/sessions.js';
 import { signAccessToken } from '../modules/auth/tokens.js';
 import {
   bearer,
-  createCompany,
+  createSuperUser,
   createTenant,
-  createUser,
   customerNumber,
   type TenantFixture,
   type TestUser,
@@ -208,7 +207,7 @@ async function fixture(env: Record<string, string> = {}): Promise<Fixture> {
   const t = await createTestApp({ LOGIN_RATE_MAX: '100000', ...env });
   const prefix = t.config.API_PREFIX;
   const tenant = await createTenant(t.app);
-  const superUser = await createUser(t.app, await createCompany(t.app), { profile: 'admin', super: true });
+  const superUser = await createSuperUser(t.app);
   const res = await t.app.inject({
     method: 'POST',
     url: `${prefix}/whatsapp`,

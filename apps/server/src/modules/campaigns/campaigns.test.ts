@@ -8,10 +8,9 @@ import { campaignShippings, campaigns, messages, tickets } from '../../db/schema
 import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
-  createCompany,
-  createSimulatorConnection,
+  createCompanyAdmin,
+  createConnectedTenant,
   createTenant,
-  createUser,
   customerNumber,
   downgradeToNoFlags,
   injectMessage,
@@ -116,8 +115,7 @@ describe('campaigns', () => {
   });
 
   it('is refused when the plan has no campaigns', async () => {
-    const companyId = await createCompany(t.app, { plan: { useCampaigns: false } });
-    const user = await createUser(t.app, companyId, { profile: 'admin' });
+    const user = await createCompanyAdmin(t.app, { plan: { useCampaigns: false } });
     const res = await inject('GET', '/api/campaigns', user);
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');
@@ -161,13 +159,12 @@ describe('campaigns', () => {
   });
 
   it('scheduled and running campaigns stop sending once the plan no longer has campaigns', async () => {
-    const b = await createTenant(t.app);
-    const bWhatsapp = await createSimulatorConnection(t.app, b.admin);
+    const b = await createConnectedTenant(t.app);
     await campaignsAnyHour(t.app, b.admin);
     const make = async (name: string, count: number, scheduledAt?: string) => {
       const list = await contactList(count, b.admin);
       const res = await inject('POST', '/api/campaigns', b.admin, {
-        whatsappId: bWhatsapp,
+        whatsappId: b.whatsappId,
         name,
         message1: 'Oferta',
         contactListId: list.id,
@@ -176,7 +173,7 @@ describe('campaigns', () => {
       expect(res.statusCode, res.body).toBe(201);
       return { id: res.json().id as number, numbers: list.numbers };
     };
-    const bOutbox = (n: string) => t.app.simulator.outbox(bWhatsapp, n);
+    const bOutbox = (n: string) => t.app.simulator.outbox(b.whatsappId, n);
     // Positive control: on the full plan a due scheduled campaign sends.
     const control = await make('Controle', 1, new Date(Date.now() - 1000).toISOString());
     await t.app.jobs.drain();
@@ -187,9 +184,9 @@ describe('campaigns', () => {
     await inject('POST', '/api/campaign-settings', b.admin, { settings: { messageInterval: 20 } });
     const bPaceDue = async () => {
       await t.app.ctx.db.execute(
-        sql`update campaign_pace set next_at = null where whatsapp_id = ${bWhatsapp}`,
+        sql`update campaign_pace set next_at = null where whatsapp_id = ${b.whatsappId}`,
       );
-      await t.app.jobs.cancelKey(CAMPAIGN_PACE_JOB, `pace-${bWhatsapp}`);
+      await t.app.jobs.cancelKey(CAMPAIGN_PACE_JOB, `pace-${b.whatsappId}`);
     };
     await bPaceDue();
     const running = await make('Rodando', 3);
@@ -207,7 +204,7 @@ describe('campaigns', () => {
       await t.app.campaigns.queueStart(tx, b.companyId, scheduled.id, due);
     });
     await bPaceDue();
-    await t.app.campaigns.runPace(bWhatsapp);
+    await t.app.campaigns.runPace(b.whatsappId);
     await t.app.jobs.drain();
     const [s] = await t.app.ctx.db.select().from(campaigns).where(eq(campaigns.id, scheduled.id));
     expect(s!.status).toBe('CANCELADA');

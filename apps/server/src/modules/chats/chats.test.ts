@@ -3,7 +3,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
-  createCompany,
+  createCompanyAdmin,
   createTenant,
   createTenantPair,
   createUser,
@@ -193,13 +193,11 @@ describe('internal chat', () => {
   });
 
   it('answers 403 ERR_PLAN_FEATURE_DISABLED when the plan has no internal chat', async () => {
-    const companyId = await createCompany(t.app, { plan: { useInternalChat: false } });
-    const user = await createUser(t.app, companyId, { profile: 'admin' });
+    const user = await createCompanyAdmin(t.app, { plan: { useInternalChat: false } });
     const res = await inject('GET', '/api/chats', user);
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');
-    const withPlan = await createCompany(t.app, { plan: { useInternalChat: true } });
-    const allowed = await createUser(t.app, withPlan, { profile: 'admin' });
+    const allowed = await createCompanyAdmin(t.app, { plan: { useInternalChat: true } });
     expect((await inject('GET', '/api/chats', allowed)).statusCode).toBe(200);
   });
 

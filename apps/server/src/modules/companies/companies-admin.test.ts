@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies } from '../../db/schema/index.js';
 import {
   bearer,
-  createCompany,
-  createSimulatorConnection,
+  createConnectedTenant,
+  createSuperUser,
   createTenant,
   createUser,
   customerNumber,
@@ -28,8 +28,7 @@ let tenant: TenantFixture;
 let planId: number;
 beforeAll(async () => {
   t = await createTestApp();
-  const home = await createCompany(t.app);
-  root = await createUser(t.app, home, { profile: 'admin', super: true });
+  root = await createSuperUser(t.app);
   tenant = await createTenant(t.app);
   planId = ((await as(root, 'GET', '/api/plans/all')).json() as { id: number; name: string }[]).find(
     (p) => p.name === 'Básico',
@@ -194,11 +193,10 @@ describe('companies administration', () => {
   });
 
   it("deletes a company with its users, but never the super user's own", async () => {
-    const doomed = await createTenant(t.app);
-    const connection = await createSimulatorConnection(t.app, doomed.admin);
+    const doomed = await createConnectedTenant(t.app);
     const pixel =
       'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAAAASUVORK5CYII=';
-    await injectMessage(t.app, doomed.admin, connection, {
+    await injectMessage(t.app, doomed.admin, doomed.whatsappId, {
       from: customerNumber(),
       body: 'foto',
       mediaUrl: pixel,

@@ -3,10 +3,9 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   bearer,
-  createCompany,
+  createCompanyAdmin,
   createSimulatorConnection,
   createTenant,
-  createUser,
   injectAs,
   type TestUser,
 } from '../../test/factories.js';
@@ -105,8 +104,7 @@ describe('contact lists', () => {
     const { admin, agent } = await createTenant(t.app);
     expect((await inject('GET', '/api/contact-lists', admin)).statusCode).toBe(200);
     expect((await inject('GET', '/api/contact-lists', agent)).statusCode).toBe(403);
-    const companyId = await createCompany(t.app, { plan: { useCampaigns: false } });
-    const noPlan = await createUser(t.app, companyId, { profile: 'admin' });
+    const noPlan = await createCompanyAdmin(t.app, { plan: { useCampaigns: false } });
     const refused = await inject('GET', '/api/contact-lists', noPlan);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');

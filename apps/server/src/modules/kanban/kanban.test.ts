@@ -9,11 +9,10 @@ import { contacts, tags, tickets } from '../../db/schema/index.js';
 import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
-  createCompany,
+  createCompanyAdmin,
+  createConnectedTenant,
   createQueue,
-  createSimulatorConnection,
   createTenant,
-  createUser,
   customerNumber,
   injectMessage,
   type TestUser,
@@ -197,9 +196,8 @@ describe('ticket lane tags', () => {
   });
 
   it("answers 404 for another company's tag on the caller's own ticket", async () => {
-    const b = await createTenant(t.app);
-    const bWhatsapp = await createSimulatorConnection(t.app, b.admin);
-    const { ticketId } = await injectMessage(t.app, b.admin, bWhatsapp, {
+    const b = await createConnectedTenant(t.app);
+    const { ticketId } = await injectMessage(t.app, b.admin, b.whatsappId, {
       from: customerNumber(),
       body: 'oi',
     });
@@ -216,8 +214,7 @@ describe('ticket lane tags', () => {
 
 describe('plan flag useKanban', () => {
   it('answers 403 ERR_PLAN_FEATURE_DISABLED without the flag and 200 with it', async () => {
-    const companyId = await createCompany(t.app, { plan: { useKanban: false } });
-    const admin = await createUser(t.app, companyId, { profile: 'admin' });
+    const admin = await createCompanyAdmin(t.app, { plan: { useKanban: false } });
     const calls: ['GET' | 'PUT' | 'DELETE', string][] = [
       ['GET', '/api/ticket/kanban'],
       ['GET', '/api/tags/kanban'],

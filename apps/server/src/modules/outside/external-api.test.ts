@@ -4,10 +4,9 @@ import { contacts, messages, tickets, whatsapps } from '../../db/schema/index.js
 import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
-  createCompany,
+  createCompanyAdmin,
+  createConnectedTenant,
   createSimulatorConnection,
-  createTenant,
-  createUser,
   customerNumber,
   injectMessage,
 } from '../../test/factories.js';
@@ -75,9 +74,8 @@ describe('POST /api/messages/send', () => {
   it("writes only on the contact's live ticket of its own connection, never another company's", async () => {
     const from = customerNumber();
     // The same customer talks to company B and to another connection of company A.
-    const b = await createTenant(t.app);
-    const bConnection = await createSimulatorConnection(t.app, b.admin);
-    const bTicket = await injectMessage(t.app, b.admin, bConnection, { from, body: 'Oi B' });
+    const b = await createConnectedTenant(t.app);
+    const bTicket = await injectMessage(t.app, b.admin, b.whatsappId, { from, body: 'Oi B' });
     const aOther = await createSimulatorConnection(t.app, a.admin);
     const aOtherTicket = await injectMessage(t.app, a.admin, aOther, { from, body: 'Oi outra' });
     const res = await send(TOKEN, { number: from, body: 'Pela API de A' });
@@ -90,7 +88,7 @@ describe('POST /api/messages/send', () => {
       .from(messages)
       .where(and(eq(messages.body, 'Pela API de A'), eq(messages.fromMe, true)));
     expect(written).toEqual([{ ticketId: ticket!.id }]);
-    expect(t.app.simulator.outbox(bConnection, from)).toEqual([]);
+    expect(t.app.simulator.outbox(b.whatsappId, from)).toEqual([]);
     expect(t.app.simulator.outbox(aOther, from)).toEqual([]);
     expect((await outbox(from)).map((m) => m.body)).toEqual(['Pela API de A']);
   });
@@ -167,8 +165,7 @@ describe('POST /api/messages/send', () => {
   });
 
   it('needs the plan flag useExternalApi (403); the database keeps two connections from sharing a token', async () => {
-    const companyId = await createCompany(t.app, { plan: { useExternalApi: false } });
-    const admin = await createUser(t.app, companyId, { profile: 'admin' });
+    const admin = await createCompanyAdmin(t.app, { plan: { useExternalApi: false } });
     const other = await createSimulatorConnection(t.app, admin);
     await t.app.ctx.db
       .update(whatsapps)
@@ -178,12 +175,11 @@ describe('POST /api/messages/send', () => {
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');
 
-    const b = await createTenant(t.app);
-    const bConnection = await createSimulatorConnection(t.app, b.admin);
+    const b = await createConnectedTenant(t.app);
     await t.app.ctx.db
       .update(whatsapps)
       .set({ token: 'tok_shared_0123456789' })
-      .where(eq(whatsapps.id, bConnection));
+      .where(eq(whatsapps.id, b.whatsappId));
     expect((await send('tok_shared_0123456789', { number: customerNumber(), body: 'oi' })).statusCode).toBe(
       200,
     );
@@ -220,9 +216,8 @@ describe('POST /api/messages/send', () => {
 
   it('is rate limited per token', async () => {
     const limitedToken = 'tok_rate_0123456789abcdef';
-    const b = await createTenant(t.app);
-    const connection = await createSimulatorConnection(t.app, b.admin);
-    await t.app.ctx.db.update(whatsapps).set({ token: limitedToken }).where(eq(whatsapps.id, connection));
+    const b = await createConnectedTenant(t.app);
+    await t.app.ctx.db.update(whatsapps).set({ token: limitedToken }).where(eq(whatsapps.id, b.whatsappId));
     const codes: number[] = [];
     for (let i = 0; i <= EXTERNAL_API_RATE_PER_MINUTE; i++) {
       codes.push((await send(limitedToken, { number: 'bad' })).statusCode);

@@ -4,7 +4,14 @@
  * limits and flags apply to its companies at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createCompany, createTenant, createUser, type TestUser } from '../../test/factories.js';
+import {
+  bearer,
+  createCompany,
+  createSuperUser,
+  createTenant,
+  createUser,
+  type TestUser,
+} from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -12,8 +19,7 @@ let root: TestUser;
 let admin: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
-  const home = await createCompany(t.app);
-  root = await createUser(t.app, home, { profile: 'admin', super: true });
+  root = await createSuperUser(t.app);
   admin = (await createTenant(t.app)).admin;
 });
 afterAll(() => t.close());

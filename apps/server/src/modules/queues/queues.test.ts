@@ -2,7 +2,7 @@ import { DEFAULT_QUEUE_SCHEDULES, type QueueOption, ZQueueDetail } from '@zapdes
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueOptions } from '../../db/schema/index.js';
-import { createCompany, createTenant, createUser, injectAs } from '../../test/factories.js';
+import { createCompanyAdmin, createTenant, injectAs } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
@@ -97,8 +97,7 @@ describe('queues CRUD', () => {
   });
 
   it('stops at the plan queue limit', async () => {
-    const companyId = await createCompany(t.app, { plan: { queues: 2 } });
-    const admin = await createUser(t.app, companyId, { profile: 'admin' });
+    const admin = await createCompanyAdmin(t.app, { plan: { queues: 2 } });
     expect((await inject('POST', '/api/queue', admin, { name: 'Um', color: '#000001' })).statusCode).toBe(
       201,
     );

@@ -5,10 +5,9 @@ import { messages, schedules, tickets } from '../../db/schema/index.js';
 import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
-  createCompany,
-  createSimulatorConnection,
+  createCompanyAdmin,
+  createConnectedTenant,
   createTenant,
-  createUser,
   customerNumber,
   downgradeToNoFlags,
   injectAs,
@@ -115,8 +114,7 @@ describe('schedules', () => {
   });
 
   it('is refused when the plan has no schedules', async () => {
-    const companyId = await createCompany(t.app, { plan: { useSchedules: false } });
-    const user = await createUser(t.app, companyId, { profile: 'admin' });
+    const user = await createCompanyAdmin(t.app, { plan: { useSchedules: false } });
     const res = await inject('GET', '/api/schedules', user);
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');
@@ -144,8 +142,7 @@ describe('schedules', () => {
   });
 
   it('a schedule queued under a full plan is not sent after a downgrade or an expiry', async () => {
-    const b = await createTenant(t.app);
-    const bWhatsapp = await createSimulatorConnection(t.app, b.admin);
+    const b = await createConnectedTenant(t.app);
     const pending = async () => {
       const c = await contact(b.admin);
       const s = await schedule({ body: 'Lembrete', contactId: c.id, sendAt: inOneHour() }, b.admin);
@@ -157,7 +154,7 @@ describe('schedules', () => {
     await t.app.schedules.runJob(sent.data);
     await t.app.jobs.drain();
     expect(await messagesOf(sent.c.id)).toHaveLength(1);
-    await expect.poll(() => t.app.simulator.outbox(bWhatsapp, sent.c.number).length).toBe(1);
+    await expect.poll(() => t.app.simulator.outbox(b.whatsappId, sent.c.number).length).toBe(1);
     // Downgraded to a plan with every flag off: recorded, nothing reaches the phone.
     const downgraded = await pending();
     await downgradeToNoFlags(t.app, b.companyId);
@@ -169,7 +166,7 @@ describe('schedules', () => {
       .where(eq(schedules.id, downgraded.data.scheduleId));
     expect(skipped).toMatchObject({ status: 'ERRO', error: 'ERR_PLAN_FEATURE_DISABLED' });
     expect(await messagesOf(downgraded.c.id)).toHaveLength(0);
-    expect(t.app.simulator.outbox(bWhatsapp, downgraded.c.number)).toHaveLength(0);
+    expect(t.app.simulator.outbox(b.whatsappId, downgraded.c.number)).toHaveLength(0);
     // A company past its due date sends nothing either.
     const c = await contact(a.admin);
     const s = await schedule({ body: 'Vencida', contactId: c.id, sendAt: inOneHour() });

@@ -7,11 +7,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
-  createSimulatorConnection,
-  createTenant,
+  type ConnectedTenant,
+  createConnectedTenant,
   customerNumber,
   injectMessage,
-  type TenantFixture,
 } from '../../test/factories.js';
 import { buildSecondNode, createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -20,15 +19,15 @@ const redisUrl = process.env.TEST_REDIS_URL;
 describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)('simulator calls across nodes', () => {
   let node1: TestApp;
   let node2: FastifyInstance;
-  let tenant: TenantFixture;
+  let tenant: ConnectedTenant;
   let whatsappId: number;
 
   beforeAll(async () => {
     node1 = await createTestApp({ REDIS_URL: redisUrl! });
     // No shared simulator network: node 2's phones are not node 1's (separate processes).
     node2 = await buildSecondNode(node1);
-    tenant = await createTenant(node1.app);
-    whatsappId = await createSimulatorConnection(node1.app, tenant.admin);
+    tenant = await createConnectedTenant(node1.app);
+    whatsappId = tenant.whatsappId;
   });
   afterAll(async () => {
     await node2.close();

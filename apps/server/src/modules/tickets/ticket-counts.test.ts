@@ -1,7 +1,9 @@
 import { TICKETS_COUNT_BOUND, ZTicketsPage } from '@zapdesk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createCompany, createQueue, createUser, type TestUser } from '../../test/factories.js';
+import { prng } from '../../test/random.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import * as listData from '../../test/ticket-list-data.js';
 
 /**
  * The list's exact counts (decision 0111): ticket_counts, kept by a trigger on tickets, always equals
@@ -17,26 +19,15 @@ let otherCompany: number;
 let queueIds: number[];
 let tagIds: number[];
 let admin: TestUser;
-let agents: { user: TestUser; queueIds: number[]; allTicket: boolean }[];
+let agents: listData.ListAgent[];
 let whatsappOf: Map<number, number>;
 let contactSeq = 0;
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(20261127);
+const random = prng(20261127);
 const oneOf = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
 const STATUSES = ['open', 'pending', 'closed'] as const;
 
-const sqlRows = async <T>(text: string, values: unknown[] = []) =>
-  (await t.database.executor.executeSql(text, values)).rows as T[];
+const sqlRows = listData.sqlRowsOf(() => t);
 
 /** Inserts a ticket on a new contact: random status, queue and holder of its company. */
 async function insertTicket(company: number, status = oneOf(STATUSES)) {
@@ -76,35 +67,8 @@ async function bothCounts() {
 
 beforeAll(async () => {
   t = await createTestApp();
-  companyId = await createCompany(t.app);
-  otherCompany = await createCompany(t.app);
-  queueIds = [];
-  for (let i = 0; i < 4; i++) queueIds.push(await createQueue(t.app, companyId));
-  admin = await createUser(t.app, companyId, { profile: 'admin' });
-  agents = [];
-  for (const [i, qs] of [[queueIds[0]!], [queueIds[1]!, queueIds[2]!], []].entries()) {
-    const user = await createUser(t.app, companyId, { queueIds: qs });
-    const allTicket = i === 1;
-    if (allTicket) await sqlRows(`update users set all_ticket = 'enabled' where id = $1`, [user.id]);
-    agents.push({ user, queueIds: qs, allTicket });
-  }
-  tagIds = [];
-  for (let i = 0; i < 3; i++) {
-    const [row] = await sqlRows<{ id: number }>(
-      `insert into tags (company_id, name, color) values ($1, $2, '#123456') returning id`,
-      [companyId, `tag ${i}`],
-    );
-    tagIds.push(row!.id);
-  }
-  whatsappOf = new Map();
-  for (const company of [companyId, otherCompany]) {
-    const [wa] = await sqlRows<{ id: number }>(
-      `insert into whatsapps (company_id, name, status, provider, is_default)
-       values ($1, 'sim', 'DISCONNECTED', 'simulator', true) returning id`,
-      [company],
-    );
-    whatsappOf.set(company, wa!.id);
-  }
+  ({ companyId, otherCompany, queueIds, tagIds, admin, agents, whatsappOf } =
+    await listData.createListCompany(t));
   for (let i = 0; i < 150; i++) await insertTicket(companyId);
   for (let i = 0; i < 30; i++) await insertTicket(otherCompany);
   await sqlRows(
@@ -209,12 +173,7 @@ describe('ticket_counts follows the tickets', () => {
     expect(after.kept).toEqual(after.counted);
 
     const gone = await createCompany(t.app);
-    const [wa] = await sqlRows<{ id: number }>(
-      `insert into whatsapps (company_id, name, status, provider, is_default)
-       values ($1, 'sim', 'DISCONNECTED', 'simulator', true) returning id`,
-      [gone],
-    );
-    whatsappOf.set(gone, wa!.id);
+    whatsappOf.set(gone, await listData.insertConnectionRow(t, gone));
     for (let i = 0; i < 5; i++) await insertTicket(gone);
     await sqlRows('delete from companies where id = $1', [gone]);
     const [left] = await sqlRows<{ n: number }>(
@@ -226,52 +185,22 @@ describe('ticket_counts follows the tickets', () => {
   });
 });
 
-interface Filters {
-  status?: (typeof STATUSES)[number];
-  queueIds?: number[];
-  users?: number[];
-  tags?: number[];
-  withUnreadMessages?: boolean;
-}
-type Who = { admin: true } | { admin: false; userId: number; queueIds: number[]; allTicket: boolean };
-
 /** The straightforward count of the tickets a viewer sees with the filters. */
-async function referenceCount(company: number, viewer: Who, f: Filters): Promise<number> {
-  const where = ['t.company_id = $1'];
-  const values: unknown[] = [company];
-  const param = (v: unknown) => `$${values.push(v)}`;
-  if (!viewer.admin) {
-    where.push(
-      `(t.user_id = ${param(viewer.userId)} or (t.queue_id is null and t.user_id is null)` +
-        (viewer.queueIds.length ? ` or t.queue_id in (${viewer.queueIds.map(param).join(', ')})` : '') +
-        (viewer.allTicket ? ` or t.status = 'pending'` : '') +
-        ')',
-    );
-  }
-  if (f.status) where.push(`t.status = ${param(f.status)}`);
-  if (f.queueIds?.length)
-    where.push(`(t.queue_id in (${f.queueIds.map(param).join(', ')}) or t.queue_id is null)`);
-  if (f.users?.length) where.push(`t.user_id in (${f.users.map(param).join(', ')})`);
-  if (f.tags?.length) {
-    where.push(
-      `t.id in (select ticket_id from ticket_tags where tag_id in (${f.tags.map(param).join(', ')}))`,
-    );
-  }
-  if (f.withUnreadMessages) where.push('t.unread_messages > 0');
+async function referenceCount(
+  company: number,
+  viewer: listData.TicketViewer,
+  f: listData.TicketFilters,
+): Promise<number> {
+  const { where, values } = listData.ticketFilterWhere(company, viewer, f);
   const [row] = await sqlRows<{ n: number }>(
-    `select count(*)::int as n from tickets t where ${where.join(' and ')}`,
+    `select count(*)::int as n from tickets t where ${where}`,
     values,
   );
   return row!.n;
 }
 
-async function listCount(user: TestUser, f: Filters, extra: Record<string, string>) {
-  const q = new URLSearchParams(extra);
-  if (f.status) q.set('status', f.status);
-  if (f.queueIds) q.set('queueIds', JSON.stringify(f.queueIds));
-  if (f.users) q.set('users', JSON.stringify(f.users));
-  if (f.tags) q.set('tags', JSON.stringify(f.tags));
-  if (f.withUnreadMessages) q.set('withUnreadMessages', 'true');
+async function listCount(user: TestUser, f: listData.TicketFilters, extra: Record<string, string>) {
+  const q = listData.ticketListQuery(f, extra);
   const res = await t.app.inject({ method: 'GET', url: `/api/tickets?${q}`, headers: bearer(user) });
   expect(res.statusCode).toBe(200);
   return ZTicketsPage.parse(res.json()).count;
@@ -282,7 +211,7 @@ describe('the list count', () => {
     const pick = <T>(items: T[]) => items.filter(() => random() < 0.4);
     let nonZero = 0;
     for (let round = 0; round < 40; round++) {
-      const f: Filters = {};
+      const f: listData.TicketFilters = {};
       if (random() < 0.7) f.status = oneOf(STATUSES);
       if (random() < 0.4) f.queueIds = pick([...queueIds, 0]);
       if (random() < 0.3) f.users = pick([admin.id, ...agents.map((a) => a.user.id), 0]);
@@ -300,11 +229,7 @@ describe('the list count', () => {
         actual = await listCount(admin, f, { showAll: 'true', pageNumber });
       } else {
         const a = agents[who]!;
-        expected = await referenceCount(
-          companyId,
-          { admin: false, userId: a.user.id, queueIds: a.queueIds, allTicket: a.allTicket },
-          f,
-        );
+        expected = await referenceCount(companyId, listData.agentViewer(a), f);
         actual = await listCount(a.user, f, { pageNumber });
       }
       expect(actual, JSON.stringify({ f, who, pageNumber })).toBe(expected);
@@ -333,11 +258,10 @@ describe('the list count', () => {
     expect(closed).toBeGreaterThan(TICKETS_COUNT_BOUND);
     expect(await listCount(admin, { status: 'closed' }, { showAll: 'true' })).toBe(closed);
     const a = agents[0]!;
-    const seen = await referenceCount(
-      companyId,
-      { admin: false, userId: a.user.id, queueIds: a.queueIds, allTicket: a.allTicket },
-      { status: 'closed', queueIds: [queueIds[0]!] },
-    );
+    const seen = await referenceCount(companyId, listData.agentViewer(a), {
+      status: 'closed',
+      queueIds: [queueIds[0]!],
+    });
     expect(seen).toBeGreaterThan(TICKETS_COUNT_BOUND);
     expect(await listCount(a.user, { status: 'closed', queueIds: [queueIds[0]!] }, {})).toBe(seen);
     expect(await listCount(admin, { tags: [tagIds[1]!] }, { showAll: 'true' })).toBe(TICKETS_COUNT_BOUND);

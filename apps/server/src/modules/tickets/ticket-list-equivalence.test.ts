@@ -3,8 +3,10 @@ import { DASHBOARD_TIME_ZONE, TICKETS_COUNT_BOUND, ZTicketsPage } from '@zapdesk
 import { format } from 'date-fns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protocolOf } from '../../automation/message-variables.js';
-import { bearer, createCompany, createQueue, createUser, type TestUser } from '../../test/factories.js';
+import { bearer, type TestUser } from '../../test/factories.js';
+import { prng } from '../../test/random.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import * as listData from '../../test/ticket-list-data.js';
 import { findTickets } from './ticket-repository.js';
 import { TICKETS_PAGE_SIZE } from './tickets-service.js';
 
@@ -21,53 +23,18 @@ let companyId: number;
 let queueIds: number[];
 let tagIds: number[];
 let admin: TestUser;
-let agents: { user: TestUser; queueIds: number[]; allTicket: boolean }[];
+let agents: listData.ListAgent[];
 const TICKETS = 230;
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const sqlRows = async <T>(text: string, values: unknown[] = []) =>
-  (await t.database.executor.executeSql(text, values)).rows as T[];
+const sqlRows = listData.sqlRowsOf(() => t);
 
 beforeAll(async () => {
   t = await createTestApp();
-  const random = rng(20261124);
-  companyId = await createCompany(t.app);
-  const otherCompany = await createCompany(t.app);
-  queueIds = [];
-  for (let i = 0; i < 4; i++) queueIds.push(await createQueue(t.app, companyId));
-  admin = await createUser(t.app, companyId, { profile: 'admin' });
-  agents = [];
-  for (const [i, qs] of [[queueIds[0]!], [queueIds[1]!, queueIds[2]!], []].entries()) {
-    const user = await createUser(t.app, companyId, { queueIds: qs });
-    const allTicket = i === 1;
-    if (allTicket) await sqlRows(`update users set all_ticket = 'enabled' where id = $1`, [user.id]);
-    agents.push({ user, queueIds: qs, allTicket });
-  }
+  const random = prng(20261124);
+  const list = await listData.createListCompany(t);
+  ({ companyId, queueIds, tagIds, admin, agents } = list);
   const holders = [null, admin.id, ...agents.map((a) => a.user.id)];
-  tagIds = [];
-  for (let i = 0; i < 3; i++) {
-    const [row] = await sqlRows<{ id: number }>(
-      `insert into tags (company_id, name, color) values ($1, $2, '#123456') returning id`,
-      [companyId, `tag ${i}`],
-    );
-    tagIds.push(row!.id);
-  }
-  for (const company of [companyId, otherCompany]) {
-    const [wa] = await sqlRows<{ id: number }>(
-      `insert into whatsapps (company_id, name, status, provider, is_default)
-       values ($1, 'sim', 'DISCONNECTED', 'simulator', true) returning id`,
-      [company],
-    );
+  for (const company of [companyId, list.otherCompany]) {
     const count = company === companyId ? TICKETS : 40;
     for (let i = 0; i < count; i++) {
       const status = ['open', 'pending', 'closed'][Math.floor(random() * 3)]!;
@@ -86,7 +53,7 @@ beforeAll(async () => {
           company,
           `Contact ${i}`,
           `55119${String(company * 100000 + i).padStart(8, '0')}`,
-          wa!.id,
+          list.whatsappOf.get(company),
           queue,
           holder,
           status,
@@ -108,58 +75,14 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-interface Filters {
-  status?: 'open' | 'pending' | 'closed';
-  queueIds?: number[];
-  users?: number[];
-  tags?: number[];
-  withUnreadMessages?: boolean;
-}
-
 /** The straightforward query: every matching id of the company, newest update first. */
-async function reference(
-  viewer: { admin: true } | { admin: false; userId: number; queueIds: number[]; allTicket: boolean },
-  f: Filters,
-): Promise<number[]> {
-  const where = ['t.company_id = $1'];
-  const values: unknown[] = [companyId];
-  const param = (v: unknown) => {
-    values.push(v);
-    return `$${values.length}`;
-  };
-  if (!viewer.admin) {
-    where.push(
-      `(t.user_id = ${param(viewer.userId)} or (t.queue_id is null and t.user_id is null)` +
-        (viewer.queueIds.length ? ` or t.queue_id in (${viewer.queueIds.map(param).join(', ')})` : '') +
-        (viewer.allTicket ? ` or t.status = 'pending'` : '') +
-        ')',
-    );
-  }
-  if (f.status) where.push(`t.status = ${param(f.status)}`);
-  if (f.queueIds?.length)
-    where.push(`(t.queue_id in (${f.queueIds.map(param).join(', ')}) or t.queue_id is null)`);
-  if (f.users?.length) where.push(`t.user_id in (${f.users.map(param).join(', ')})`);
-  if (f.tags?.length) {
-    where.push(
-      `t.id in (select ticket_id from ticket_tags where tag_id in (${f.tags.map(param).join(', ')}))`,
-    );
-  }
-  if (f.withUnreadMessages) where.push('t.unread_messages > 0');
+async function reference(viewer: listData.TicketViewer, f: listData.TicketFilters): Promise<number[]> {
+  const { where, values } = listData.ticketFilterWhere(companyId, viewer, f);
   const rows = await sqlRows<{ id: number }>(
-    `select t.id from tickets t where ${where.join(' and ')} order by t.updated_at desc, t.id desc`,
+    `select t.id from tickets t where ${where} order by t.updated_at desc, t.id desc`,
     values,
   );
   return rows.map((r) => Number(r.id));
-}
-
-function queryString(f: Filters, extra: Record<string, string>): string {
-  const q = new URLSearchParams(extra);
-  if (f.status) q.set('status', f.status);
-  if (f.queueIds) q.set('queueIds', JSON.stringify(f.queueIds));
-  if (f.users) q.set('users', JSON.stringify(f.users));
-  if (f.tags) q.set('tags', JSON.stringify(f.tags));
-  if (f.withUnreadMessages) q.set('withUnreadMessages', 'true');
-  return q.toString();
 }
 
 async function page(user: TestUser, query: string) {
@@ -169,12 +92,17 @@ async function page(user: TestUser, query: string) {
 }
 
 /** Walks every page by pageNumber and by cursor; both must give `expected`, page by page. */
-async function checkWalks(user: TestUser, base: Record<string, string>, f: Filters, expected: number[]) {
+async function checkWalks(
+  user: TestUser,
+  base: Record<string, string>,
+  f: listData.TicketFilters,
+  expected: number[],
+) {
   const pages = Math.max(1, Math.ceil(expected.length / TICKETS_PAGE_SIZE));
   let cursor: string | undefined;
   for (let n = 1; n <= pages + 1; n++) {
     const want = expected.slice((n - 1) * TICKETS_PAGE_SIZE, n * TICKETS_PAGE_SIZE);
-    const byNumber = await page(user, queryString(f, { ...base, pageNumber: String(n) }));
+    const byNumber = await page(user, listData.ticketListQuery(f, { ...base, pageNumber: String(n) }));
     expect(byNumber.tickets.map((x) => x.id)).toEqual(want);
     // Every field as the detail's Drizzle query maps it (the list's own SQL text and row mapping).
     const detailed = await findTickets(t.database.db, companyId, want);
@@ -183,7 +111,7 @@ async function checkWalks(user: TestUser, base: Record<string, string>, f: Filte
     expect(byNumber.count).toBe(Math.min(expected.length, TICKETS_COUNT_BOUND));
     expect(byNumber.hasMore).toBe(n * TICKETS_PAGE_SIZE < expected.length);
     if (n > pages) break;
-    const byCursor = await page(user, queryString(f, cursor ? { ...base, cursor } : base));
+    const byCursor = await page(user, listData.ticketListQuery(f, cursor ? { ...base, cursor } : base));
     expect(byCursor.tickets.map((x) => x.id)).toEqual(want);
     expect(byCursor.count).toBe(expected.length);
     expect(byCursor.hasMore).toBe(byNumber.hasMore);
@@ -208,10 +136,10 @@ describe('the ticket list answers as the straightforward query', () => {
   });
 
   it('random filters, as admin with showAll and as agents, by pageNumber and by cursor', async () => {
-    const random = rng(7);
+    const random = prng(7);
     const pick = <T>(items: T[]) => items.filter(() => random() < 0.4);
     for (let round = 0; round < 24; round++) {
-      const f: Filters = {};
+      const f: listData.TicketFilters = {};
       if (random() < 0.6) f.status = (['open', 'pending', 'closed'] as const)[Math.floor(random() * 3)];
       if (random() < 0.3) f.queueIds = pick(queueIds);
       if (random() < 0.2) f.users = pick([admin.id, ...agents.map((a) => a.user.id)]);
@@ -225,11 +153,7 @@ describe('the ticket list answers as the straightforward query', () => {
         await checkWalks(admin, { showAll: 'true' }, f, await reference({ admin: true }, f));
       } else {
         const agent = agents[who]!;
-        const expected = await reference(
-          { admin: false, userId: agent.user.id, queueIds: agent.queueIds, allTicket: agent.allTicket },
-          f,
-        );
-        await checkWalks(agent.user, {}, f, expected);
+        await checkWalks(agent.user, {}, f, await reference(listData.agentViewer(agent), f));
       }
     }
   }, 120_000);
@@ -257,7 +181,7 @@ describe('cursor bounds', () => {
 
 describe('the ticket code (protocol) of the list', () => {
   it('is the local calendar day as date-fns formats it, around midnights and DST dates too', () => {
-    const random = rng(99);
+    const random = prng(99);
     for (let i = 0; i < 3000; i++) {
       // 2016..2036, with a third of the instants within a minute of a São Paulo midnight and a third
       // within a minute of a quarter hour.

@@ -6,6 +6,7 @@ import { messages, settings, tags, tickets, users } from '../../db/schema/index.
 import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
   bearer,
+  createConnectedTenant,
   createQueue,
   createSimulatorConnection,
   createTenant,
@@ -171,10 +172,9 @@ describe('visibility', () => {
   });
 
   it('pages by 40 with hasMore and count', async () => {
-    const fresh = await createTenant(t.app);
-    const conn = await createSimulatorConnection(t.app, fresh.admin);
+    const fresh = await createConnectedTenant(t.app);
     for (let i = 0; i < 45; i++)
-      await injectMessage(t.app, fresh.admin, conn, { from: customerNumber(), body: `m${i}` });
+      await injectMessage(t.app, fresh.admin, fresh.whatsappId, { from: customerNumber(), body: `m${i}` });
     const first = await list(fresh.admin, 'showAll=true');
     expect(first.tickets).toHaveLength(40);
     expect(first).toMatchObject({ count: 45, hasMore: true });
@@ -185,18 +185,17 @@ describe('visibility', () => {
   });
 
   it('pages a search whose matches come from contact names and message bodies, without repeats', async () => {
-    const fresh = await createTenant(t.app);
-    const conn = await createSimulatorConnection(t.app, fresh.admin);
+    const fresh = await createConnectedTenant(t.app);
     for (let i = 0; i < 46; i++) {
       // Even tickets match by the contact name, odd ones by a message body, every fifth by both.
       const both = i % 5 === 0;
-      await injectMessage(t.app, fresh.admin, conn, {
+      await injectMessage(t.app, fresh.admin, fresh.whatsappId, {
         from: customerNumber(),
         name: i % 2 === 0 || both ? `Zebra ${i}` : `Cliente ${i}`,
         body: i % 2 === 1 || both ? `vi uma zebra ${i}` : `oi ${i}`,
       });
     }
-    await injectMessage(t.app, fresh.admin, conn, {
+    await injectMessage(t.app, fresh.admin, fresh.whatsappId, {
       from: customerNumber(),
       name: 'Outro',
       body: 'nada a ver',

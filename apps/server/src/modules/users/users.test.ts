@@ -5,6 +5,7 @@ import { users } from '../../db/schema/index.js';
 import {
   bearer,
   createCompany,
+  createCompanyAdmin,
   createQueue,
   createSimulatorConnection,
   createTenant,
@@ -68,8 +69,7 @@ describe('GET /api/users', () => {
     const one = ZPublicUser.parse((await inject('GET', `/api/users/${agent.id}`, admin)).json());
     expect(one.company).toEqual({ dueDate: due.toISOString() });
 
-    const forever = await createCompany(t.app, { dueDate: null });
-    const lone = await createUser(t.app, forever, { profile: 'admin' });
+    const lone = await createCompanyAdmin(t.app, { dueDate: null });
     const never = ZPublicUser.parse((await inject('GET', `/api/users/${lone.id}`, lone)).json());
     expect(never.company).toEqual({ dueDate: null });
   });
@@ -156,8 +156,7 @@ describe('POST /api/users', () => {
     expect(byAgent.statusCode).toBe(403);
     expect(byAgent.json()).toEqual({ error: 'ERR_NO_PERMISSION' });
 
-    const small = await createCompany(t.app, { plan: { users: 2 } });
-    const smallAdmin = await createUser(t.app, small, { profile: 'admin' });
+    const smallAdmin = await createCompanyAdmin(t.app, { plan: { users: 2 } });
     expect(
       (
         await inject('POST', '/api/users', smallAdmin, {

@@ -7,10 +7,9 @@ import { webhookDeliveries, webhooks } from '../../db/schema/index.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import {
   bearer,
-  createCompany,
-  createSimulatorConnection,
-  createTenant,
-  createUser,
+  type ConnectedTenant,
+  createCompanyAdmin,
+  createConnectedTenant,
   customerNumber,
   injectMessage,
   type TenantFixture,
@@ -40,20 +39,16 @@ const receiver = http.createServer((req, res) => {
 let base: string;
 
 let t: TestApp;
-let a: TenantFixture;
-let b: TenantFixture;
-let aWhatsapp: number;
-let bWhatsapp: number;
+let a: ConnectedTenant;
+let b: ConnectedTenant;
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   // The receiver listens on loopback, which only OUTBOUND_ALLOW_PRIVATE_URLS lets webhooks reach.
   t = await createTestApp({ OUTBOUND_ALLOW_PRIVATE_URLS: 'true' });
-  a = await createTenant(t.app);
-  b = await createTenant(t.app);
-  aWhatsapp = await createSimulatorConnection(t.app, a.admin);
-  bWhatsapp = await createSimulatorConnection(t.app, b.admin);
+  a = await createConnectedTenant(t.app);
+  b = await createConnectedTenant(t.app);
 });
 afterAll(async () => {
   await t.close();
@@ -181,8 +176,7 @@ describe('webhooks API', () => {
   it('is for admins of a plan with the external API', async () => {
     const agentCall = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: bearer(a.agent) });
     expect(agentCall.statusCode).toBe(403);
-    const companyId = await createCompany(t.app, { plan: { useExternalApi: false } });
-    const admin = await createUser(t.app, companyId, { profile: 'admin' });
+    const admin = await createCompanyAdmin(t.app, { plan: { useExternalApi: false } });
     const res = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: bearer(admin) });
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');
@@ -200,7 +194,7 @@ describe('webhook deliveries', () => {
       events: ['message.created', 'ticket.created', 'contact.created', 'ticket.updated', 'message.updated'],
     });
     const from = customerNumber();
-    const inbound = await injectMessage(t.app, a.admin, aWhatsapp, { from, body: 'Quero um orçamento' });
+    const inbound = await injectMessage(t.app, a.admin, a.whatsappId, { from, body: 'Quero um orçamento' });
     await flush();
 
     expect(received.filter((r) => r.path === '/b')).toEqual([]);
@@ -230,7 +224,7 @@ describe('webhook deliveries', () => {
     expect(received.length).toBe(before);
 
     // Company B's own events reach B (positive control of the isolation).
-    await injectMessage(t.app, b.admin, bWhatsapp, { from: customerNumber(), body: 'Olá B' });
+    await injectMessage(t.app, b.admin, b.whatsappId, { from: customerNumber(), body: 'Olá B' });
     await flush();
     expect(received.filter((r) => r.path === '/b').length).toBeGreaterThan(0);
     expect(
@@ -276,7 +270,7 @@ describe('webhook deliveries', () => {
 
   it('sends ticket.updated and ticket.closed for later changes, and nothing to inactive webhooks', async () => {
     const from = customerNumber();
-    const inbound = await injectMessage(t.app, a.admin, aWhatsapp, { from, body: 'Oi' });
+    const inbound = await injectMessage(t.app, a.admin, a.whatsappId, { from, body: 'Oi' });
     await flush();
     const hook = await createHook(a, { url: `${base}/tickets`, events: ['ticket.updated', 'ticket.closed'] });
     await createHook(a, {
@@ -314,7 +308,7 @@ describe('webhook deliveries', () => {
   it('retries a failing receiver with exponential backoff, then succeeds', async () => {
     await createHook(a, { url: `${base}/flaky`, events: ['contact.created'] });
     statuses.set('/flaky', [500, 503]);
-    await injectMessage(t.app, a.admin, aWhatsapp, { from: customerNumber(), body: 'Oi' });
+    await injectMessage(t.app, a.admin, a.whatsappId, { from: customerNumber(), body: 'Oi' });
     await flush();
     const [first] = await t.app.ctx.db.select().from(webhookDeliveries);
     expect(first).toMatchObject({ status: 'pending', tries: 1, responseCode: 500 });
@@ -351,7 +345,7 @@ describe('webhook deliveries', () => {
     await createHook(a, { url: `${base}/down`, events: ['contact.created'] });
     await createHook(a, { url: `http://127.0.0.1:${deadPort}/gone`, events: ['contact.created'] });
     statuses.set('/down', Array(WEBHOOK_MAX_TRIES + 2).fill(500));
-    await injectMessage(t.app, a.admin, aWhatsapp, { from: customerNumber(), body: 'Oi' });
+    await injectMessage(t.app, a.admin, a.whatsappId, { from: customerNumber(), body: 'Oi' });
     await flush();
     for (let i = 1; i < WEBHOOK_MAX_TRIES + 2; i++) {
       await makeRetriesDue();
@@ -398,7 +392,7 @@ describe('webhook deliveries', () => {
   async function expectRefusedThenDelivered(path: string): Promise<void> {
     t.app.ctx.config.OUTBOUND_ALLOW_PRIVATE_URLS = false;
     try {
-      await injectMessage(t.app, a.admin, aWhatsapp, { from: customerNumber(), body: 'Oi' });
+      await injectMessage(t.app, a.admin, a.whatsappId, { from: customerNumber(), body: 'Oi' });
       await flush();
       const [refused] = await t.app.ctx.db.select().from(webhookDeliveries);
       expect(refused).toMatchObject({ status: 'pending', tries: 1, responseCode: null });

@@ -1,9 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubAudioRecording } from '../../test/fake-recorder';
 import { createSessionUser } from '../../test/fixtures';
 import { json, stubFetch } from '../../test/http';
+import { polyfillReactFlowDom } from '../../test/react-flow-dom';
 import { renderWithProviders } from '../../test/render';
 import { FlowBuilderPage } from './flow-builder-page';
 import type { FlowNode } from './flow-types';
@@ -18,22 +20,7 @@ vi.mock('browser-image-compression', () => ({
   },
 }));
 
-// React Flow measures nodes with ResizeObserver and reads zoom with DOMMatrixReadOnly: jsdom has neither.
-// Set once here (not stubbed: the fetch stubs are undone after each test).
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-  (globalThis as { DOMMatrixReadOnly?: unknown }).DOMMatrixReadOnly ??= class {
-    m22: number;
-    constructor(transform?: string) {
-      const scale = transform?.match(/scale\(([0-9.]+)\)/)?.[1];
-      this.m22 = scale ? Number(scale) : 1;
-    }
-  };
-});
+polyfillReactFlowDom();
 
 const admin = createSessionUser({ profile: 'admin' }, { useCampaigns: true });
 const MENU_ID = 'M'.repeat(30);
@@ -391,25 +378,7 @@ describe('flow builder screen', () => {
   });
 
   it('records an audio element on the spot, uploads it and keeps the record flag', async () => {
-    class FakeRecorder {
-      state = 'inactive';
-      mimeType = 'audio/ogg';
-      ondataavailable: ((e: { data: Blob }) => void) | null = null;
-      onstop: (() => void) | null = null;
-      start() {
-        this.state = 'recording';
-      }
-      stop() {
-        this.state = 'inactive';
-        this.ondataavailable?.({ data: new Blob([new Uint8Array(20_000)], { type: 'audio/ogg' }) });
-        this.onstop?.();
-      }
-    }
-    vi.stubGlobal('MediaRecorder', FakeRecorder);
-    Object.defineProperty(navigator, 'mediaDevices', {
-      configurable: true,
-      value: { getUserMedia: vi.fn(async () => ({ getTracks: () => [{ stop: () => {} }] })) },
-    });
+    stubAudioRecording('audio/ogg', 20_000);
     const user = userEvent.setup();
     renderEditor();
     await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Message, QuickMessage, Ticket } from '@zapdesk/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubAudioRecording } from '../../test/fake-recorder';
 import { createSessionUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { Composer, quickReplyOptions, restoredText, shortcutMarker } from './composer';
@@ -264,31 +265,8 @@ describe('Composer', () => {
   });
 
   describe('audio recording', () => {
-    let size = 0;
-    class FakeRecorder {
-      state = 'inactive';
-      mimeType = 'audio/webm';
-      ondataavailable: ((e: { data: Blob }) => void) | null = null;
-      onstop: (() => void) | null = null;
-      start() {
-        this.state = 'recording';
-      }
-      stop() {
-        this.state = 'inactive';
-        this.ondataavailable?.({ data: new Blob([new Uint8Array(size)], { type: 'audio/webm' }) });
-        this.onstop?.();
-      }
-    }
     const stopTrack = vi.fn();
-
-    function stubMedia(bytes: number) {
-      size = bytes;
-      vi.stubGlobal('MediaRecorder', FakeRecorder);
-      Object.defineProperty(navigator, 'mediaDevices', {
-        configurable: true,
-        value: { getUserMedia: vi.fn(async () => ({ getTracks: () => [{ stop: stopTrack }] })) },
-      });
-    }
+    const stubMedia = (bytes: number) => stubAudioRecording('audio/webm', bytes, stopTrack);
 
     it('records with a timer, disables the text box, and sends the recording as a file', async () => {
       const { input, calls } = renderComposer();
