@@ -7,7 +7,7 @@ import path from 'node:path';
 import { companyChannel, DEFAULT_QUEUE_SCHEDULES } from '@zapdesk/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InboundPipeline } from '../channels/inbound-pipeline.js';
 import { MediaStore } from '../channels/media-store.js';
 import { pushSubscriptions, ticketEvents, ticketSlas, tickets } from '../db/schema/index.js';
@@ -343,13 +343,18 @@ describe('service levels', () => {
     const [target] = await targetsOf(ticketId);
     expect(target!.warnedAt).not.toBeNull();
     expect(target!.breachedAt).not.toBeNull();
+    // The push-send jobs run on the live workers, which may still be delivering the last one.
+    await vi.waitFor(
+      () =>
+        expect(pushedPaths.filter((p) => p === `/${s.agent.id}` || p === `/${s.admin.id}`)).toHaveLength(4),
+      { timeout: 15_000, interval: 50 },
+    );
     const { rows } = await live.t.database.executor.executeSql(
       `select data->'payload'->>'title' as title, (data->>'userId')::int as user_id from pgboss.job
        where name = $1 and (data->>'companyId')::int = $2 order by created_on, id`,
       [PUSH_SEND_JOB, s.companyId],
     );
     const pushes = rows.map((r) => `${r.user_id}:${String(r.title).split(':')[0]}`).sort();
-    expect(pushedPaths.filter((p) => p === `/${s.agent.id}` || p === `/${s.admin.id}`)).toHaveLength(4);
     expect(pushes).toEqual(
       [
         `${s.agent.id}:Prazo perto do fim`,
