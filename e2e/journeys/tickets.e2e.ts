@@ -165,7 +165,13 @@ describe('tickets inbox', () => {
     const sales = queues.find((queue) => queue.name === 'Vendas')!;
     await agent.getByTestId('ticket-transfer').click();
     await agent.getByTestId('transfer-queue').click();
-    await agent.getByTestId(`transfer-queue-${sales.id}`).click();
+    const option = agent.getByTestId(`transfer-queue-${sales.id}`);
+    await option.click();
+    // A click that lands while the menu is still opening can be lost, leaving the menu over the dialog.
+    await agent
+      .getByRole('listbox')
+      .waitFor({ state: 'hidden', timeout: 3000 })
+      .catch(() => option.click());
     await agent.getByTestId('transfer-save').click();
     await waitForPath(agent, '/tickets');
     const ticket = (await api<{ queueId: number; status: string }>(`/tickets/${ticketId}`)).json;
