@@ -1,9 +1,10 @@
-import { Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
+import { Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { alpha, useTheme } from '@mui/material/styles';
 import type { HeatmapReport } from '@zapdesk/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { intlLocale } from './format';
+import { ReportTableRegion } from './report-table';
 
 /** Weekdays in the API's order (0 = Sunday) and the hours of a day. */
 const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6];
@@ -36,13 +37,7 @@ export function HeatmapTable({ report }: { report: HeatmapReport }) {
   const strongest = theme.palette.mode === 'dark' ? 0.45 : 0.7;
   const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}h`;
   return (
-    // Focusable, so a keyboard can scroll it sideways on a narrow screen.
-    <TableContainer
-      role="region"
-      aria-label={t('reports.heatmap.caption')}
-      tabIndex={0}
-      sx={{ maxWidth: '100%', overflowX: 'auto' }}
-    >
+    <ReportTableRegion caption={t('reports.heatmap.caption')}>
       <Table
         size="small"
         padding="none"
@@ -96,6 +91,6 @@ export function HeatmapTable({ report }: { report: HeatmapReport }) {
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </ReportTableRegion>
   );
 }

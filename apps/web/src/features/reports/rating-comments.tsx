@@ -1,21 +1,12 @@
-import {
-  Button,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Button, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { RatingComment, RatingCommentsPage } from '@zapdesk/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { intlLocale } from './format';
-import { type ReportParams, reportSearch } from './use-reports';
+import { ReportTableRegion } from './report-table';
+import { REPORTS_ZONE, type ReportParams, reportSearch } from './use-reports';
 
 /**
  * One page (1-based) of GET /reports/ratings/comments for the page's period and filters: the low
@@ -55,7 +46,7 @@ export function RatingCommentsList({
   const when = new Intl.DateTimeFormat(intlLocale(i18n.language), {
     dateStyle: 'short',
     timeStyle: 'short',
-    timeZone: 'America/Sao_Paulo',
+    timeZone: REPORTS_ZONE,
   });
   if (!records.length && page === 1)
     return (
@@ -66,12 +57,7 @@ export function RatingCommentsList({
   const caption = t('reports.sections.ratingComments');
   return (
     <>
-      <TableContainer
-        role="region"
-        aria-label={caption}
-        tabIndex={0}
-        sx={{ maxWidth: '100%', overflowX: 'auto' }}
-      >
+      <ReportTableRegion caption={caption}>
         <Table size="small" aria-label={caption} data-testid="rating-comments">
           <TableHead>
             <TableRow>
@@ -94,7 +80,7 @@ export function RatingCommentsList({
             ))}
           </TableBody>
         </Table>
-      </TableContainer>
+      </ReportTableRegion>
       <Stack direction="row" spacing={1} justifyContent="flex-end" sx={{ mt: 1 }}>
         <Button size="small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
           {t('reports.ratingComments.newer')}

@@ -8,7 +8,7 @@ import {
   TableSortLabel,
   Typography,
 } from '@mui/material';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** A column of a report table: its field, header key, how a value shows, and whether it is a number. */
@@ -65,13 +65,7 @@ export function ReportTable<R>({
         : { key, order: numeric ? 'desc' : 'asc' },
     );
   return (
-    // Focusable, so a keyboard can scroll it sideways on a narrow screen.
-    <TableContainer
-      role="region"
-      aria-label={caption}
-      tabIndex={0}
-      sx={{ maxWidth: '100%', overflowX: 'auto' }}
-    >
+    <ReportTableRegion caption={caption}>
       <Table size="small" data-testid={testId} aria-label={caption}>
         <TableHead>
           <TableRow>
@@ -130,6 +124,23 @@ export function ReportTable<R>({
           )}
         </TableBody>
       </Table>
+    </ReportTableRegion>
+  );
+}
+
+/**
+ * The scrollable region a report table sits in, named by its caption and focusable, so a keyboard
+ * can scroll it sideways on a narrow screen.
+ */
+export function ReportTableRegion({ caption, children }: { caption: string; children: ReactNode }) {
+  return (
+    <TableContainer
+      role="region"
+      aria-label={caption}
+      tabIndex={0}
+      sx={{ maxWidth: '100%', overflowX: 'auto' }}
+    >
+      {children}
     </TableContainer>
   );
 }
