@@ -61,19 +61,16 @@ describe("the agent's day", () => {
     assert.match((await bubble.textContent()) ?? '', /<b>x<\/b>$/);
   });
 
-  it('keeps the typing after Enter: two messages sent within 300 ms reach the phone in order', async () => {
+  it('keeps the typing after Enter: two messages sent back to back reach the phone in order', async () => {
     const input = agent.getByTestId('composer-input');
     await input.click();
     await agent.keyboard.type('Bom dia!');
-    const started = Date.now();
     await agent.keyboard.press('Enter');
-    // Keys pressed right after Enter land in the box (it keeps focus and stays enabled); the rest
-    // of the line is inserted at once, so the second Enter follows the first within 300 ms.
+    // Keys pressed right after Enter, without waiting for the first send to finish, land in the
+    // box (it keeps focus and stays enabled); none of them may be lost or sent with the first line.
     await agent.keyboard.type('Como ');
     await agent.keyboard.insertText('posso ajudar?');
     await agent.keyboard.press('Enter');
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed < 300, `the second Enter came ${elapsed} ms after the first`);
     assert.equal(await input.inputValue(), '');
     assert.ok(await input.evaluate((el) => el === document.activeElement), 'the box keeps focus');
 
