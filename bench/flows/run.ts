@@ -23,7 +23,13 @@ import pg from 'pg';
 import { FLOW_STEP_CONCURRENCY, FLOW_STEP_JOB } from '../../apps/server/src/automation/flows/flow-engine.js';
 import type { DatabaseHandle } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
-import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
+import {
+  bearer,
+  createCompany,
+  createUser,
+  type TestUser,
+  tokenFor,
+} from '../../apps/server/src/test/factories.js';
 import { benchEnv, startApp } from '../support/app.js';
 import { exitOf, hasExited, inChild, killChild, spawnChild } from '../support/child-server.js';
 import { backendJiffies, machineJiffies, machineLoad } from '../support/cpu.js';
@@ -36,6 +42,8 @@ import { commandBlock, writeOrPrint } from '../support/report.js';
 const SECTION = 'Flows (bench/flows)';
 const JIFFY_MS = 10;
 const INTERVAL_SEC = 2;
+/** Lifetime of the benchmark's access token (s): the most ACCESS_TOKEN_TTL allows. */
+const TOKEN_TTL_SECONDS = 86_400;
 const GREETING = 'Olá! Bem-vindo.';
 const MENU = 'Escolha:\n\n*1* - Sim\n*2* - Não';
 const QUESTION = 'Seu nome?';
@@ -71,7 +79,11 @@ async function prepare(url: string, database: DatabaseHandle, customers: number)
   const app = await startApp(database, env);
   try {
     const companyId = await createCompany(app);
-    const owner = await createUser(app, companyId, { profile: 'admin' });
+    const user = await createUser(app, companyId, { profile: 'admin' });
+    // The customers' messages go out under this token for the whole run, kill and restart included,
+    // which lasts well beyond the default 15 minutes on a loaded machine: it lives for a day (the
+    // longest access token the configuration allows).
+    const owner = { ...user, token: await tokenFor(app, user, TOKEN_TTL_SECONDS) };
     const call = async (method: 'POST' | 'GET', p: string, payload?: object) => {
       const res = await app.inject({ method, url: `/api${p}`, headers: bearer(owner), payload });
       if (res.statusCode >= 300) throw new Error(`${method} ${p}: ${res.statusCode} ${res.body}`);

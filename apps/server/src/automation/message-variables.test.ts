@@ -18,6 +18,9 @@ describe('message variables', () => {
   it('leaves unknown placeholders and plain text alone', () => {
     expect(fillVariables('Olá {{unknown}}', context)).toBe('Olá {{unknown}}');
     expect(fillVariables('sem variáveis', context)).toBe('sem variáveis');
+    // Names of an object's own machinery are not variables either.
+    expect(fillVariables('{{toString}} {{constructor}}', context)).toBe('{{toString}} {{constructor}}');
+    expect(fillCampaignText('{toString}', context, [])).toBe('{toString}');
   });
 
   it('greets by time of day', () => {
@@ -49,5 +52,7 @@ describe('message variables', () => {
       'Bom dia, Maria! A Zapdesk Ltda (Zapdesk Ltda, Zapdesk Ltda) Maria  da Silva {empresa} {outra} {} {{x}} {a b}',
     );
     expect(fillCampaignText('sem chaves', context, variables)).toBe('sem chaves');
+    // The same variable twice has the same value (each is computed once per text).
+    expect(fillCampaignText('{{hour}} {hour} {{firstName}}', context, [])).toBe('10:05:09 10:05:09 Maria');
   });
 });

@@ -28,18 +28,38 @@ export function greetingFor(hour: number): string {
   return 'Boa noite';
 }
 
-/** The value of each message variable for `context`. */
-function variableValues(context: VariableContext): Record<(typeof MESSAGE_VARIABLES)[number], string> {
+type MessageVariable = (typeof MESSAGE_VARIABLES)[number];
+
+/**
+ * The value of one message variable for `context`, or undefined for a name that is not one. Each
+ * value is computed when asked and kept, so a text naming only {{firstName}} formats no date (a
+ * campaign fills thousands of texts a second).
+ */
+function variableValues(context: VariableContext): (key: string) => string | undefined {
   const timeZone = context.timeZone ?? DASHBOARD_TIME_ZONE;
-  const now = new TZDate(context.now ?? new Date(), timeZone);
+  let now: TZDate | undefined;
+  const at = () => {
+    now ??= new TZDate(context.now ?? new Date(), timeZone);
+    return now;
+  };
   const name = context.contactName.trim();
-  return {
-    firstName: name.split(/\s+/)[0] ?? '',
-    name,
-    ms: greetingFor(now.getHours()),
-    protocol: protocolOf(context.ticketId, context.ticketCreatedAt, timeZone),
-    date: format(now, 'dd/MM/yyyy'),
-    hour: format(now, 'HH:mm:ss'),
+  const compute: Record<MessageVariable, () => string> = {
+    firstName: () => name.split(/\s+/)[0] ?? '',
+    name: () => name,
+    ms: () => greetingFor(at().getHours()),
+    protocol: () => protocolOf(context.ticketId, context.ticketCreatedAt, timeZone),
+    date: () => format(at(), 'dd/MM/yyyy'),
+    hour: () => format(at(), 'HH:mm:ss'),
+  };
+  const known = new Map<string, string>();
+  return (key) => {
+    if (!Object.hasOwn(compute, key)) return undefined;
+    let value = known.get(key);
+    if (value === undefined) {
+      value = compute[key as MessageVariable]();
+      known.set(key, value);
+    }
+    return value;
   };
 }
 
@@ -51,10 +71,8 @@ function variableValues(context: VariableContext): Record<(typeof MESSAGE_VARIAB
  */
 export function fillVariables(text: string, context: VariableContext): string {
   if (!text.includes('{{')) return text;
-  const values = variableValues(context);
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, key: string) =>
-    key in values ? values[key as keyof typeof values] : match,
-  );
+  const variable = variableValues(context);
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, key: string) => variable(key) ?? match);
 }
 
 /** A placeholder written `{{key}}` or `{key}`; a key is letters, digits, `_` and `-` (as campaign variables). */
@@ -73,11 +91,10 @@ export function fillCampaignText(
   variables: readonly { key: string; value: string }[],
 ): string {
   if (!text.includes('{')) return text;
-  const values = new Map<string, string>(variables.map((v) => [v.key, v.value]));
-  for (const [key, value] of Object.entries(variableValues(context))) values.set(key, value);
-  return text.replace(
-    EITHER_PLACEHOLDER,
-    (match, double: string | undefined, single: string | undefined) =>
-      values.get((double ?? single) as string) ?? match,
-  );
+  const variable = variableValues(context);
+  const campaign = new Map<string, string>(variables.map((v) => [v.key, v.value]));
+  return text.replace(EITHER_PLACEHOLDER, (match, double: string | undefined, single: string | undefined) => {
+    const key = (double ?? single) as string;
+    return variable(key) ?? campaign.get(key) ?? match;
+  });
 }

@@ -298,10 +298,12 @@ export class CampaignEngine {
    * The `campaign-pace` handler: takes the connection's pace steps (campaign-step.ts: its next due
    * shipping, or a batch of them with interval 0), delivers each step's messages after its commit,
    * marks the refused ones failed, and goes on while the wait is 0; a step with a wait queued the
-   * next run itself. Opted-out numbers are skipped without waiting. A connection that is not
-   * CONNECTED pauses (nothing is claimed or marked; `resume` queues it again on connect). When the
-   * connection's company may no longer send campaigns (companyRefusal with useCampaigns: plan
-   * downgraded, inactive or past its dueDate), nothing is sent: see `halt`.
+   * next run itself. Back to back, the next step is stored while the batch before it is handed to
+   * the session (at most two batches in flight; deliveries run one after the other in claim order,
+   * so a ticket's messages keep their order). Opted-out numbers are skipped without waiting. A
+   * connection that is not CONNECTED pauses (nothing is claimed or marked; `resume` queues it again
+   * on connect). When the connection's company may no longer send campaigns (companyRefusal with
+   * useCampaigns: plan downgraded, inactive or past its dueDate), nothing is sent: see `halt`.
    */
   async runPace(whatsappId: number): Promise<void> {
     const [owner] = await this.ctx.db
@@ -312,40 +314,64 @@ export class CampaignEngine {
       const refusal = await companyRefusal(this.ctx, owner.companyId, 'useCampaigns');
       if (refusal) return this.halt(owner.companyId, whatsappId, refusal);
     }
-    for (let i = 0; i < PACE_RUN_STEPS; i++) {
-      const step = await this.ctx.db.transaction((tx) => this.step(tx, whatsappId));
-      if (step.kind === 'idle') return;
-      if (step.kind === 'empty') return this.finishConnection(whatsappId);
-      if (step.stored.length || step.templates.length) this.jobs.wake(CAMPAIGN_PACE_JOB);
-      const failures: { id: number; error: string }[] = [];
-      const sent = await this.sender.deliverStoredMany(
-        step.companyId,
-        step.stored.flatMap((s) => s.messageIds),
-      );
-      const failed = new Map(sent.filter((m) => m.ack === -1).map((m) => [m.id, m.error]));
-      for (const { shippingId, messageIds } of step.stored) {
-        const id = messageIds.find((m) => failed.has(m));
-        if (id !== undefined)
-          failures.push({ id: shippingId, error: failed.get(id) ?? 'ERR_SENDING_WAPP_MSG' });
+    // The delivery of the batches stored so far (each chained after the one before it).
+    let delivering: Promise<void> = Promise.resolve();
+    try {
+      for (let i = 0; i < PACE_RUN_STEPS; i++) {
+        const step = await this.ctx.db.transaction((tx) => this.step(tx, whatsappId));
+        if (step.kind === 'idle') return await delivering;
+        if (step.kind === 'empty') {
+          await delivering;
+          return await this.finishConnection(whatsappId);
+        }
+        if (step.stored.length || step.templates.length) this.jobs.wake(CAMPAIGN_PACE_JOB);
+        const before = delivering;
+        delivering = before.then(() => this.deliverStep(whatsappId, step));
+        if (!step.again) return await delivering;
+        // The next step is stored while this one is delivered, not while the one before it is.
+        await before;
       }
-      for (const t of step.templates) {
-        const error = await this.sendTemplate(whatsappId, step.companyId, t.number, t.template);
-        if (error) failures.push({ id: t.shippingId, error });
-      }
-      if (failures.length)
-        await this.ctx.db.execute(sql`
-          update campaign_shippings s set status = 'failed', error = v.error, updated_at = now()
-          from (values ${sql.join(
-            failures.map((f) => sql`(${f.id}::int, ${f.error}::text)`),
-            sql`, `,
-          )}) as v(id, error)
-          where s.id = v.id`);
-      for (const campaignId of step.campaignIds) await this.finishIfDone(step.companyId, campaignId);
-      if (!step.again) return;
+      await delivering;
+    } finally {
+      // A step that failed leaves the deliveries already started to end first (their errors are the
+      // step's to report).
+      await delivering.catch(() => undefined);
     }
     // Back to back (interval 0, opt-outs): the run ends here and the next one goes on. A crash
     // before this line leaves this job active; the queue hands it back at start.
     await this.jobs.send<PaceJob>(CAMPAIGN_PACE_JOB, { whatsappId });
+  }
+
+  /**
+   * After a step's commit: hands its stored messages to the session in one pass, sends its Cloud API
+   * templates, marks the shippings whose message was refused failed, and finishes (or announces) its
+   * campaigns.
+   */
+  private async deliverStep(whatsappId: number, step: Extract<Step, { kind: 'batch' }>): Promise<void> {
+    const failures: { id: number; error: string }[] = [];
+    const sent = await this.sender.deliverStoredMany(
+      step.companyId,
+      step.stored.flatMap((s) => s.messageIds),
+    );
+    const failed = new Map(sent.filter((m) => m.ack === -1).map((m) => [m.id, m.error]));
+    for (const { shippingId, messageIds } of step.stored) {
+      const id = messageIds.find((m) => failed.has(m));
+      if (id !== undefined)
+        failures.push({ id: shippingId, error: failed.get(id) ?? 'ERR_SENDING_WAPP_MSG' });
+    }
+    for (const t of step.templates) {
+      const error = await this.sendTemplate(whatsappId, step.companyId, t.number, t.template);
+      if (error) failures.push({ id: t.shippingId, error });
+    }
+    if (failures.length)
+      await this.ctx.db.execute(sql`
+        update campaign_shippings s set status = 'failed', error = v.error, updated_at = now()
+        from (values ${sql.join(
+          failures.map((f) => sql`(${f.id}::int, ${f.error}::text)`),
+          sql`, `,
+        )}) as v(id, error)
+        where s.id = v.id`);
+    for (const campaignId of step.campaignIds) await this.finishIfDone(step.companyId, campaignId);
   }
 
   /**

@@ -545,6 +545,55 @@ describe('campaigns', () => {
     steps.mockRestore();
   });
 
+  it('with interval 0 stores the next batch while the one before it is handed to the session, delivering them in claim order', async () => {
+    const count = STEP_BATCH + 5;
+    const list = await inject('POST', '/api/contact-lists', a.admin, { name: `Lista ${customerNumber()}` });
+    expect(list.statusCode, list.body).toBe(201);
+    // Numbers of their own (the other tests' start 55119), nine digits then four.
+    const prefix = `552190${String(Date.now() % 1000).padStart(3, '0')}`;
+    await t.app.ctx.db.execute(sql`
+      insert into contact_list_items (company_id, contact_list_id, name, number)
+      select ${a.companyId}, ${list.json().id}, 'Cliente ' || g, ${prefix} || lpad(g::text, 4, '0')
+      from generate_series(1, ${count}::int) g`);
+    const c = await campaign({
+      name: 'Sobreposta',
+      message1: 'Lote sobreposto',
+      contactListId: list.json().id,
+    });
+    await inject('POST', `/api/campaigns/${c.id}/restart`, a.admin);
+    await paceDue();
+    // The first batch's delivery is held until the second batch is stored.
+    const sender = (
+      t.app.campaigns as unknown as { sender: { deliverStoredMany: (...args: never[]) => unknown } }
+    ).sender;
+    const original = sender.deliverStoredMany.bind(sender);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const batches: number[][] = [];
+    const deliver = vi.spyOn(sender, 'deliverStoredMany').mockImplementation((async (
+      companyId: number,
+      ids: number[],
+    ) => {
+      batches.push(ids);
+      if (batches.length === 1) await held;
+      return original(companyId as never, ids as never);
+    }) as never);
+    const run = t.app.campaigns.runPace(whatsappId);
+    await expect.poll(async () => (await detail(c.id)).totals.pending, { timeout: 60_000 }).toBe(0);
+    // Every shipping is stored and marked while the first batch has reached no phone.
+    expect(batches).toHaveLength(1);
+    expect((await detail(c.id)).totals).toMatchObject({ delivered: count, pending: 0 });
+    release();
+    await run;
+    deliver.mockRestore();
+    expect(batches.map((ids) => ids.length)).toEqual([STEP_BATCH, 5]);
+    expect(Math.max(...batches[0]!)).toBeLessThan(Math.min(...batches[1]!));
+    for (let g = 1; g <= count; g++) expect(outbox(`${prefix}${String(g).padStart(4, '0')}`)).toHaveLength(1);
+    expect((await detail(c.id)).status).toBe('FINALIZADA');
+  });
+
   it('sends every recipient exactly once across a crash and a new process', async () => {
     const list = await contactList(5);
     const c = await campaign({ name: 'Resistente', message1: 'Uma só vez', contactListId: list.id });
