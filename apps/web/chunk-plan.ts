@@ -20,6 +20,8 @@ const LAYOUT = 'app/layout/app-layout.tsx';
 const REALTIME = 'app/use-realtime.ts';
 /** Pages outside the layout. */
 const PUBLIC_PAGE = /^features\/auth\//;
+/** MUI's own modules (the only ones the `mui-forms` group takes). */
+const MUI_MODULE = /[\\/]node_modules[\\/]@mui[\\/]/;
 /** The pages an agent opens first (docs/web.md, "Web delivery"). */
 const FIRST_PAGES = [
   'features/tickets/tickets-page.tsx',
@@ -34,9 +36,12 @@ const FIRST_PAGES = [
  * the full app and its providers, and what the public pages share with it or the shell), `shell` (the
  * rest of the layout, and what a first page shares with any other page or with the realtime
  * connection at first render), `realtime` (the rest of the realtime connection, a lazy chunk every
- * signed-in page loads once the layout is on screen: one file instead of some fifteen), and `<name>-page` (what only that first page loads at first render). A chunk the page's entry loads
- * statically keeps its modules out of the groups, as does every chunk no root above loads at first
- * render (other pages' own code, dialogs, menus, locales): the bundler splits those as before.
+ * signed-in page loads once the layout is on screen: one file instead of some fifteen), `<name>-page`
+ * (what only that first page loads at first render), and `mui-forms` (the MUI modules of the public
+ * pages' forms that no first render loads — TextField, its inputs, select, menu and modal — one
+ * chunk for every page with a form instead of a dozen small ones; decision 0132). A chunk the page's
+ * entry loads statically keeps its modules out of the groups, as does every chunk no root above loads
+ * at first render (other pages' own code, dialogs, menus, locales): the bundler splits those as before.
  * `srcDir` is apps/web/src (absolute). Returns module id → group name.
  */
 export function planFirstRender(srcDir: string, chunks: PassChunk[]): Map<string, string> {
@@ -88,6 +93,11 @@ export function planFirstRender(srcDir: string, chunks: PassChunk[]): Map<string
   const groups = new Map<string, string>();
   for (const [file, group] of groupOfChunk) {
     for (const id of byFile.get(file)?.moduleIds ?? []) groups.set(id, group);
+  }
+  for (const file of publicPages) {
+    const chunk = byFile.get(file);
+    if (!chunk || entry.has(file) || login.has(file) || groupOfChunk.has(file) || rootOf(chunk)) continue;
+    for (const id of chunk.moduleIds) if (MUI_MODULE.test(id)) groups.set(id, 'mui-forms');
   }
   return groups;
 }
