@@ -18,6 +18,11 @@ const APP_ROOTS = ['app/app.tsx', 'app/app-providers.tsx'];
 const LAYOUT = 'app/layout/app-layout.tsx';
 /** The realtime connection (socket.io and the caches' handlers): loaded right after the layout renders. */
 const REALTIME = 'app/use-realtime.ts';
+/**
+ * Lazy pieces a first page fetches right after it renders, not on a click (MUI's show-all switch):
+ * what they share with the public forms joins the `app` chunk, so that they never fetch `mui-forms`.
+ */
+const AFTER_FIRST_RENDER = ['features/tickets/show-all-switch-mui.tsx'];
 /** Pages outside the layout. */
 const PUBLIC_PAGE = /^features\/auth\//;
 /** MUI's own modules (the only ones the `mui-forms` group takes). */
@@ -90,6 +95,11 @@ export function planFirstRender(srcDir: string, chunks: PassChunk[]): Map<string
   for (const file of layout) place(file, null);
   for (const page of FIRST_PAGES) for (const file of closure([page])) place(file, page);
   for (const file of realtime) place(file, 'realtime');
+  const afterFirstRender = closure(AFTER_FIRST_RENDER);
+  for (const file of afterFirstRender) {
+    const chunk = byFile.get(file);
+    if (chunk && publicPages.has(file) && !rootOf(chunk)) place(file, null);
+  }
   const groups = new Map<string, string>();
   for (const [file, group] of groupOfChunk) {
     for (const id of byFile.get(file)?.moduleIds ?? []) groups.set(id, group);

@@ -31,7 +31,7 @@ const chunks: PassChunk[] = [
   chunk(
     'signup-page.js',
     'features/auth/signup-page.tsx',
-    ['react.js', 'paper.js', 'text-field.js', 'zod.js'],
+    ['react.js', 'paper.js', 'text-field.js', 'form-control.js', 'zod.js'],
     ['signup-page'],
   ),
   chunk(
@@ -40,7 +40,14 @@ const chunks: PassChunk[] = [
     ['text-field.js', 'zod.js'],
     ['contacts-page'],
   ),
-  chunk('text-field.js', null, [], [mui('TextField'), mui('Select'), mui('Modal')]),
+  chunk('text-field.js', null, ['form-control.js'], [mui('TextField'), mui('Select'), mui('Modal')]),
+  chunk('form-control.js', null, [], [mui('FormControl')]),
+  chunk(
+    'switch.js',
+    'features/tickets/show-all-switch-mui.tsx',
+    ['form-control.js'],
+    ['show-all-switch-mui', mui('Switch')],
+  ),
   chunk('zod.js', null, [], ['/app/node_modules/zod/index.js']),
 ];
 
@@ -49,6 +56,11 @@ describe('the forms chunk (chunk-plan.ts, decision 0132)', () => {
 
   it("the MUI modules of the public pages' forms that no first render loads form one chunk", () => {
     for (const name of ['TextField', 'Select', 'Modal']) expect(groups.get(mui(name))).toBe('mui-forms');
+  });
+
+  it('what the show-all switch, fetched right after /tickets renders, shares with the forms joins the app', () => {
+    expect(groups.get(mui('FormControl'))).toBe('app');
+    expect(groups.get(mui('Switch'))).toBeUndefined();
   });
 
   it('what a first render loads keeps its group; other libraries and the pages stay with the bundler', () => {
