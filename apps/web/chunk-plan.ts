@@ -18,8 +18,15 @@ const APP_ROOTS = ['app/app.tsx', 'app/app-providers.tsx'];
 const LAYOUT = 'app/layout/app-layout.tsx';
 /** The realtime connection (socket.io and the caches' handlers): loaded right after the layout renders. */
 const REALTIME = 'app/use-realtime.ts';
+/**
+ * Lazy pieces a first page fetches right after it renders, not on a click (MUI's show-all switch):
+ * what they share with the public forms joins the `app` chunk, so that they never fetch `mui-forms`.
+ */
+const AFTER_FIRST_RENDER = ['features/tickets/show-all-switch-mui.tsx'];
 /** Pages outside the layout. */
 const PUBLIC_PAGE = /^features\/auth\//;
+/** MUI's own modules (the only ones the `mui-forms` group takes). */
+const MUI_MODULE = /[\\/]node_modules[\\/]@mui[\\/]/;
 /** The pages an agent opens first (docs/web.md, "Web delivery"). */
 const FIRST_PAGES = [
   'features/tickets/tickets-page.tsx',
@@ -34,9 +41,12 @@ const FIRST_PAGES = [
  * the full app and its providers, and what the public pages share with it or the shell), `shell` (the
  * rest of the layout, and what a first page shares with any other page or with the realtime
  * connection at first render), `realtime` (the rest of the realtime connection, a lazy chunk every
- * signed-in page loads once the layout is on screen: one file instead of some fifteen), and `<name>-page` (what only that first page loads at first render). A chunk the page's entry loads
- * statically keeps its modules out of the groups, as does every chunk no root above loads at first
- * render (other pages' own code, dialogs, menus, locales): the bundler splits those as before.
+ * signed-in page loads once the layout is on screen: one file instead of some fifteen), `<name>-page`
+ * (what only that first page loads at first render), and `mui-forms` (the MUI modules of the public
+ * pages' forms that no first render loads — TextField, its inputs, select, menu and modal — one
+ * chunk for every page with a form instead of a dozen small ones; decision 0132). A chunk the page's
+ * entry loads statically keeps its modules out of the groups, as does every chunk no root above loads
+ * at first render (other pages' own code, dialogs, menus, locales): the bundler splits those as before.
  * `srcDir` is apps/web/src (absolute). Returns module id → group name.
  */
 export function planFirstRender(srcDir: string, chunks: PassChunk[]): Map<string, string> {
@@ -85,9 +95,19 @@ export function planFirstRender(srcDir: string, chunks: PassChunk[]): Map<string
   for (const file of layout) place(file, null);
   for (const page of FIRST_PAGES) for (const file of closure([page])) place(file, page);
   for (const file of realtime) place(file, 'realtime');
+  const afterFirstRender = closure(AFTER_FIRST_RENDER);
+  for (const file of afterFirstRender) {
+    const chunk = byFile.get(file);
+    if (chunk && publicPages.has(file) && !rootOf(chunk)) place(file, null);
+  }
   const groups = new Map<string, string>();
   for (const [file, group] of groupOfChunk) {
     for (const id of byFile.get(file)?.moduleIds ?? []) groups.set(id, group);
+  }
+  for (const file of publicPages) {
+    const chunk = byFile.get(file);
+    if (!chunk || entry.has(file) || login.has(file) || groupOfChunk.has(file) || rootOf(chunk)) continue;
+    for (const id of chunk.moduleIds) if (MUI_MODULE.test(id)) groups.set(id, 'mui-forms');
   }
   return groups;
 }

@@ -6,7 +6,7 @@ import { localeChunks } from './locale-plugin';
 
 /** The groups in the order they claim modules (PAGE: each `<name>-page` group). */
 const PAGE = '<name>-page';
-const GROUP_ORDER = ['core', 'app', 'shell', PAGE, 'realtime'];
+const GROUP_ORDER = ['core', 'app', 'shell', PAGE, 'realtime', 'mui-forms'];
 
 /** Set in the first pass's process environment, so that its config does not start another. */
 const FIRST_PASS = 'ZAPDESK_CHUNK_FIRST_PASS';

@@ -14,13 +14,13 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import { DASHBOARD_PERIODS, type DashboardCounters } from '@zapdesk/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
+import { OutlinedNativeSelect } from '../common/outlined-native-select';
 import { formatMinutes } from './format';
 import { applyFilter, type DashboardFilter, useDashboard } from './use-dashboard';
 
@@ -91,33 +91,21 @@ export function DashboardPage() {
   return (
     <Box data-testid="dashboard-page" sx={{ p: 2 }}>
       <Stack direction="row" spacing={1} sx={{ mb: 2 }} flexWrap="wrap" useFlexGap alignItems="center">
-        <TextField
-          select
-          size="small"
+        <OutlinedNativeSelect
           label={t('dashboard.filterType')}
           value={filterType}
-          onChange={(event) => setFilterType(event.target.value as 'period' | 'date')}
-          slotProps={{
-            select: { native: true },
-            inputLabel: { shrink: true },
-            htmlInput: { 'data-testid': 'dashboard-filter-type' },
-          }}
+          onChange={(value) => setFilterType(value as 'period' | 'date')}
+          testId="dashboard-filter-type"
         >
           <option value="period">{t('dashboard.filterByPeriod')}</option>
           <option value="date">{t('dashboard.filterByDate')}</option>
-        </TextField>
+        </OutlinedNativeSelect>
         {filterType === 'period' ? (
-          <TextField
-            select
-            size="small"
+          <OutlinedNativeSelect
             label={t('dashboard.period')}
             value={period}
-            onChange={(event) => setPeriod(event.target.value)}
-            slotProps={{
-              select: { native: true },
-              inputLabel: { shrink: true },
-              htmlInput: { 'data-testid': 'dashboard-period' },
-            }}
+            onChange={setPeriod}
+            testId="dashboard-period"
             sx={{ minWidth: 180 }}
           >
             <option value="">{t('dashboard.periods.none')}</option>
@@ -126,7 +114,7 @@ export function DashboardPage() {
                 {t('dashboard.periods.days', { count: days })}
               </option>
             ))}
-          </TextField>
+          </OutlinedNativeSelect>
         ) : (
           <Suspense fallback={<CircularProgress size={24} aria-label="loading" />}>
             <DateInput

@@ -1,9 +1,9 @@
-import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import { Box } from '@mui/material';
 import { can, type QueueRef, type SessionUser } from '@zapdesk/shared';
 import { type KeyboardEvent, lazy, Suspense, useCallback, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readJson, writeJson } from '../../lib/storage';
+import { OutlinedArrow, OutlinedFrame } from '../common/outlined-frame';
 import { useQueueList } from '../queues/use-queues';
 import type { QueueFilterProps } from './queue-select';
 
@@ -61,134 +61,47 @@ function ClosedQueueFilter({
 }) {
   const labelId = useId();
   return (
-    <Box
-      data-testid="queue-filter"
+    <OutlinedFrame
+      label={label}
+      labelId={labelId}
+      testId="queue-filter"
       onPointerEnter={prefetchQueueSelect}
-      sx={{
-        display: 'inline-flex',
-        flexDirection: 'column',
-        position: 'relative',
-        minWidth: 130,
-        maxWidth: 200,
-        verticalAlign: 'top',
-        typography: 'body1',
-        lineHeight: '1.4375em',
-      }}
+      sx={{ minWidth: 130, maxWidth: 200 }}
     >
       <Box
-        component="label"
-        id={labelId}
+        role="combobox"
+        tabIndex={0}
+        aria-haspopup="listbox"
+        aria-expanded="false"
+        aria-labelledby={labelId}
+        onFocus={prefetchQueueSelect}
+        onMouseDown={(e) => {
+          if (e.button === 0) {
+            e.preventDefault();
+            onOpen('pointer');
+          }
+        }}
+        onKeyDown={(e: KeyboardEvent) => {
+          if (OPEN_KEYS.has(e.key)) {
+            e.preventDefault();
+            onOpen('keyboard');
+          }
+        }}
         sx={{
-          position: 'absolute',
-          left: 0,
-          top: 0,
-          zIndex: 1,
-          transform: 'translate(14px, -9px) scale(0.75)',
-          transformOrigin: 'top left',
-          maxWidth: 'calc(133% - 32px)',
+          display: 'block',
+          p: '8.5px 32px 8.5px 14px',
+          minHeight: '1.4375em',
           whiteSpace: 'nowrap',
           overflow: 'hidden',
           textOverflow: 'ellipsis',
-          color: 'text.secondary',
           userSelect: 'none',
+          outline: 0,
         }}
       >
-        {label}
+        {text}
       </Box>
-      <Box
-        sx={{
-          position: 'relative',
-          borderRadius: 1,
-          color: 'text.primary',
-          cursor: 'pointer',
-          '&:hover fieldset': { borderColor: 'text.primary' },
-        }}
-      >
-        <Box
-          role="combobox"
-          tabIndex={0}
-          aria-haspopup="listbox"
-          aria-expanded="false"
-          aria-labelledby={labelId}
-          onFocus={prefetchQueueSelect}
-          onMouseDown={(e) => {
-            if (e.button === 0) {
-              e.preventDefault();
-              onOpen('pointer');
-            }
-          }}
-          onKeyDown={(e: KeyboardEvent) => {
-            if (OPEN_KEYS.has(e.key)) {
-              e.preventDefault();
-              onOpen('keyboard');
-            }
-          }}
-          sx={{
-            display: 'block',
-            p: '8.5px 32px 8.5px 14px',
-            minHeight: '1.4375em',
-            whiteSpace: 'nowrap',
-            overflow: 'hidden',
-            textOverflow: 'ellipsis',
-            userSelect: 'none',
-            outline: 0,
-          }}
-        >
-          {text}
-        </Box>
-        <ArrowDropDownIcon
-          sx={{
-            position: 'absolute',
-            right: 7,
-            top: 'calc(50% - .5em)',
-            pointerEvents: 'none',
-            color: 'action.active',
-          }}
-        />
-        <Box
-          component="fieldset"
-          aria-hidden
-          sx={{
-            position: 'absolute',
-            inset: '-5px 0 0 0',
-            m: 0,
-            px: 1,
-            py: 0,
-            textAlign: 'left',
-            pointerEvents: 'none',
-            borderRadius: 'inherit',
-            border: 1,
-            borderColor: (theme) =>
-              theme.palette.mode === 'light' ? 'rgba(0, 0, 0, 0.23)' : 'rgba(255, 255, 255, 0.23)',
-            overflow: 'hidden',
-            minWidth: '0%',
-          }}
-        >
-          <Box
-            component="legend"
-            sx={{
-              float: 'unset',
-              width: 'auto',
-              overflow: 'hidden',
-              display: 'block',
-              p: 0,
-              height: 11,
-              fontSize: '0.75em',
-              visibility: 'hidden',
-              maxWidth: '100%',
-              whiteSpace: 'nowrap',
-            }}
-          >
-            <Box
-              component="span"
-              sx={{ px: '5px', display: 'inline-block', opacity: 0, visibility: 'visible' }}
-            >
-              {label}
-            </Box>
-          </Box>
-        </Box>
-      </Box>
-    </Box>
+      <OutlinedArrow />
+    </OutlinedFrame>
   );
 }
 
