@@ -247,6 +247,19 @@ describe('report rollups', () => {
       and span = 'month' and start = '2026-06-01' and dim = 'all' and kind = 'created'`);
   });
 
+  it('reads the connection filter from the rollups (a changed connection row changes the answer)', async () => {
+    const q = { from: '2026-06-01', to: '2026-07-31', whatsappIds: [whatsappIds[0]!] } as ReportFilters;
+    const change = (by: number) =>
+      t.app.ctx.db.execute(sql`update report_rollups set n = n + ${by} where company_id = ${a.companyId}
+        and span = 'month' and start = '2026-06-01' and dim = 'whatsapp' and dim_id = ${whatsappIds[0]!}
+        and kind = 'created'`);
+    const before = await reportSummary(t.app.ctx, a.companyId, q);
+    await change(1000);
+    const after = await reportSummary(t.app.ctx, a.companyId, q);
+    await change(-1000);
+    expect(after.current.created).toBe(before.current.created + 1000);
+  });
+
   it('reads a late event, a deleted ticket and a late rating at once, and rolls them again', async () => {
     const db = t.app.ctx.db;
     const [late] = await db
