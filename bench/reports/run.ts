@@ -302,7 +302,7 @@ async function main(): Promise<void> {
     `Every \`GET /api/reports/*\` over one company's ticket events, aim: under ${TARGET_MS} ms. ` +
       `${f0(options.tickets)} tickets over ${DAYS} days (${f0(seededEvents)} events, ${AGENTS} agents, ` +
       `${QUEUES} queues, 3 connections, ratings on 28% and tags on 20% of the tickets), seeded with ` +
-      `generate_series in ${f1(seedSeconds)} s, rolled up in ${f1(rollSeconds)} s (${f0(Number(rollRows.n))} rollup and ` +
+      `generate_series ${found ? 'by an earlier run (--reuse-db)' : `in ${f1(seedSeconds)} s`}, rolled up in ${f1(rollSeconds)} s (${f0(Number(rollRows.n))} rollup and ` +
       `${f0(Number(rollRows.h))} handled rows); ${options.requests} sequential requests per scenario over HTTP on ` +
       'loopback (app and Postgres on the same machine). CPU is per request: the app process (Node) and the ' +
       'Postgres backends of the database.',
