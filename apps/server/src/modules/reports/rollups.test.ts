@@ -12,6 +12,7 @@ import {
   planPeriod,
   rolledThroughOf,
   rollReports,
+  signedRanges,
   statsOf,
 } from './rollups.js';
 
@@ -195,6 +196,20 @@ describe('report rollups', () => {
       eventDays: [['2026-05-03', '2026-06-10']],
       rolledEnd: null,
     });
+  });
+
+  it('reads an edge range as its rolled week minus the other days when those are fewer', () => {
+    expect(signedRanges(planPeriod('2026-07-15', '2026-08-20', '2026-10-20'))).toEqual({
+      weeks: ['2026-07-20', '2026-07-27', '2026-08-03', '2026-08-10', '2026-07-13'],
+      ranges: [
+        ['2026-07-13', '2026-07-14', -1],
+        ['2026-08-17', '2026-08-20', 1],
+      ],
+    });
+    // A week not rolled to its end stays on the events.
+    expect(signedRanges(planPeriod('2026-07-15', '2026-08-20', '2026-07-18')).ranges).toEqual([
+      ['2026-07-15', '2026-08-20', 1],
+    ]);
   });
 
   it('computes exact figures under 64 s and percentiles within the bound above', () => {
