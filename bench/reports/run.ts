@@ -9,10 +9,13 @@
  * the Postgres backends.
  *
  *   npx tsx --conditions=source bench/reports/run.ts [--tickets 1000000] [--requests 20]
- *     [--timeout 3600] [--no-write] [--keep-database]
+ *     [--timeout 3600] [--no-write] [--keep-database] [--reuse-db NAME [--reroll]] [--only TEXT]
  *
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) names the server; a uniquely
  * named database is created on it and dropped at the end, also on failure, interruption or timeout.
+ * `--reuse-db NAME` seeds the database NAME once (created when missing, never dropped) and later runs
+ * reuse its company, migrating it first; `--reroll` empties and rebuilds its rollups (after a change
+ * to them). `--only TEXT` runs only the scenarios whose name contains TEXT.
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -35,14 +38,13 @@ const QUEUES = 8;
 const TARGET_MS = 500;
 
 function readOptions() {
-  const values = benchArgs({ tickets: '1000000', requests: '20', timeout: '3600' }, [
-    'no-write',
-    'keep-database',
-    'help',
-  ]);
+  const values = benchArgs(
+    { tickets: '1000000', requests: '20', timeout: '3600', 'reuse-db': '', only: '' },
+    ['no-write', 'keep-database', 'reroll', 'help'],
+  );
   if (values.help) {
     console.log(
-      'npx tsx --conditions=source bench/reports/run.ts [--tickets N] [--requests R] [--timeout s] [--no-write] [--keep-database]',
+      'npx tsx --conditions=source bench/reports/run.ts [--tickets N] [--requests R] [--timeout s] [--no-write] [--keep-database] [--reuse-db NAME [--reroll]] [--only TEXT]',
     );
     process.exit(0);
   }
@@ -52,6 +54,9 @@ function readOptions() {
     timeoutSeconds: intOption('timeout', values.timeout, 30, 7200),
     write: !values['no-write'],
     keep: values['keep-database'],
+    reuse: values['reuse-db'] || undefined,
+    reroll: values.reroll,
+    only: values.only,
     serverUrl: databaseServer(),
   };
 }
@@ -153,6 +158,41 @@ async function seed(sql: pg.Client, companyId: number, tickets: number) {
   return { users, queues, whatsapps, tags, events: Number(events) };
 }
 
+interface SeededCompany {
+  companyId: number;
+  admin: { id: number; companyId: number; profile: 'admin' | 'user'; super: boolean };
+  users: number[];
+  queues: number[];
+  whatsapps: number[];
+  tags: number[];
+  events: number;
+}
+
+/** The company a previous run seeded in this database (the one with the most tickets), if any. */
+async function seededCompany(sql: pg.Client): Promise<SeededCompany | undefined> {
+  const top = await sql.query<{ company_id: number }>(
+    'select company_id from tickets group by company_id order by count(*) desc limit 1',
+  );
+  const companyId = top.rows[0]?.company_id;
+  if (companyId === undefined) return undefined;
+  const ids = async (query: string) =>
+    (await sql.query<{ id: number }>(query, [companyId])).rows.map((r) => r.id);
+  const [adminId] = await ids(
+    `select id from users where company_id = $1 and profile = 'admin' order by id limit 1`,
+  );
+  if (adminId === undefined) return undefined;
+  const events = (await sql.query<{ n: string }>('select count(*) as n from ticket_events')).rows[0]!.n;
+  return {
+    companyId,
+    admin: { id: adminId, companyId, profile: 'admin', super: false },
+    users: await ids(`select id from users where company_id = $1 and profile = 'user' order by id`),
+    queues: await ids('select id from queues where company_id = $1 order by id'),
+    whatsapps: await ids('select id from whatsapps where company_id = $1 order by id'),
+    tags: await ids('select id from tags where company_id = $1 order by id'),
+    events: Number(events),
+  };
+}
+
 /** yyyy-MM-dd `days` before today (UTC; close enough for choosing periods). */
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
@@ -165,19 +205,31 @@ async function main(): Promise<void> {
   const { app, url, ref } = await openServerBench(options.serverUrl, 'zapdesk_bench_reports', onTeardown, {
     tag: 'reports',
     keep: options.keep,
+    reuse: options.reuse,
   });
-  const started = performance.now();
   const sql = await seedConnection(url, onTeardown);
-  const companyId = await createCompany(app);
-  const admin = await createUser(app, companyId, { profile: 'admin', name: 'Bench Admin' });
-  const seeded = await seed(sql, companyId, options.tickets);
-  await sql.query('vacuum analyze');
-  const seedSeconds = (performance.now() - started) / 1000;
-  console.log(`seeded ${f0(seeded.events)} events in ${f1(seedSeconds)} s (with VACUUM ANALYZE)`);
-  // The rollups of every closed day (what the job and `npm run reports:backfill` do), then ANALYZE.
+  const found = options.reuse ? await seededCompany(sql) : undefined;
+  let seedSeconds = 0;
+  let company: SeededCompany;
+  if (found) {
+    company = found;
+    console.log(`reusing ${options.reuse}: company ${found.companyId}, ${f0(found.events)} events`);
+  } else {
+    const started = performance.now();
+    const companyId = await createCompany(app);
+    const admin = await createUser(app, companyId, { profile: 'admin', name: 'Bench Admin' });
+    company = { companyId, admin, ...(await seed(sql, companyId, options.tickets)) };
+    await sql.query('vacuum analyze');
+    seedSeconds = (performance.now() - started) / 1000;
+    console.log(`seeded ${f0(company.events)} events in ${f1(seedSeconds)} s (with VACUUM ANALYZE)`);
+  }
+  // The rollups of every closed day (what the job and `npm run reports:backfill` do: from the mark
+  // on, so a reused database rolls only what is missing), then ANALYZE.
+  if (found && options.reroll)
+    await sql.query('truncate report_rollups, report_handled, report_rollup_marks');
   const rollStarted = performance.now();
-  await rollReports(app.ctx, companyId);
-  await sql.query('vacuum analyze report_rollups, report_handled, report_rollup_marks');
+  if (await rollReports(app.ctx, company.companyId))
+    await sql.query('vacuum analyze report_rollups, report_handled, report_rollup_marks');
   const rollSeconds = (performance.now() - rollStarted) / 1000;
   const rollRows = (
     await sql.query<{ n: string; h: string }>(
@@ -185,6 +237,8 @@ async function main(): Promise<void> {
     )
   ).rows[0]!;
   console.log(`rolled up in ${f1(rollSeconds)} s: ${rollRows.n} rollup rows, ${rollRows.h} handled rows`);
+  const { admin, events: seededEvents } = company;
+  const seeded = company;
 
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
@@ -213,7 +267,7 @@ async function main(): Promise<void> {
     ['heatmap 365 days', `heatmap?${year}`],
   ];
   const rows: string[] = [];
-  for (const [name, path] of scenarios) {
+  for (const [name, path] of scenarios.filter(([n]) => n.includes(options.only))) {
     const get = async () => {
       const res = await fetch(`http://127.0.0.1:${port}/api/reports/${path}`, {
         headers: { authorization: `Bearer ${token}` },
@@ -246,9 +300,9 @@ async function main(): Promise<void> {
     '## Reports (bench/reports)',
     '',
     `Every \`GET /api/reports/*\` over one company's ticket events, aim: under ${TARGET_MS} ms. ` +
-      `${f0(options.tickets)} tickets over ${DAYS} days (${f0(seeded.events)} events, ${AGENTS} agents, ` +
+      `${f0(options.tickets)} tickets over ${DAYS} days (${f0(seededEvents)} events, ${AGENTS} agents, ` +
       `${QUEUES} queues, 3 connections, ratings on 28% and tags on 20% of the tickets), seeded with ` +
-      `generate_series in ${f1(seedSeconds)} s, rolled up in ${f1(rollSeconds)} s (${f0(Number(rollRows.n))} rollup and ` +
+      `generate_series ${found ? 'by an earlier run (--reuse-db)' : `in ${f1(seedSeconds)} s`}, rolled up in ${f1(rollSeconds)} s (${f0(Number(rollRows.n))} rollup and ` +
       `${f0(Number(rollRows.h))} handled rows); ${options.requests} sequential requests per scenario over HTTP on ` +
       'loopback (app and Postgres on the same machine). CPU is per request: the app process (Node) and the ' +
       'Postgres backends of the database.',

@@ -127,21 +127,31 @@ export interface ServerBench {
  * A fresh database `<prefix>_<hex>` on the Postgres server `serverUrl`, migrated and seeded with the
  * plans, a reference pool of `refMax` connections and the app built on it (HOST 127.0.0.1, not yet
  * listening). Every resource registers its release with `onTeardown`; the database is dropped
- * unless `keep` (then its name is printed).
+ * unless `keep` (then its name is printed). With `reuse` the database has that name instead: created
+ * when missing, migrated, and never dropped (for a benchmark that seeds once and re-runs).
  */
 export async function openServerBench(
   serverUrl: string,
   prefix: string,
   onTeardown: OnTeardown,
-  { hexBytes = 5, refMax = 2, keep = false, tag = prefix } = {},
+  {
+    hexBytes = 5,
+    refMax = 2,
+    keep = false,
+    tag = prefix,
+    reuse,
+  }: { hexBytes?: number; refMax?: number; keep?: boolean; tag?: string; reuse?: string } = {},
 ): Promise<ServerBench> {
-  const name = `${prefix}_${crypto.randomBytes(hexBytes).toString('hex')}`;
+  if (reuse !== undefined && !/^[a-z_][a-z0-9_]*$/.test(reuse))
+    throw new Error(`bad database name: ${reuse}`);
+  const name = reuse ?? `${prefix}_${crypto.randomBytes(hexBytes).toString('hex')}`;
   const maintenance = new pg.Client({ connectionString: serverUrl });
   await maintenance.connect();
-  await maintenance.query(`create database ${name}`);
+  const exists = (await maintenance.query('select 1 from pg_database where datname = $1', [name])).rowCount;
+  if (!exists) await maintenance.query(`create database ${name}`);
   await maintenance.end();
   onTeardown('drop database', async () => {
-    if (keep) {
+    if (keep || reuse !== undefined) {
       console.log(`kept the database ${name} (drop it with: dropdb -h 127.0.0.1 -U postgres ${name})`);
       return;
     }

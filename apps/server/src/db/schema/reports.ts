@@ -114,7 +114,7 @@ export const reportRollups = pgTable(
     span: text({ enum: ['month', 'week'] }).notNull(),
     start: date({ mode: 'string' }).notNull(),
     kind: text({ enum: TICKET_EVENT_KINDS }).notNull(),
-    dim: text({ enum: ['all', 'user', 'queue', 'heat'] }).notNull(),
+    dim: text({ enum: ['all', 'user', 'queue', 'whatsapp', 'heat'] }).notNull(),
     dimId: integer(),
     bucket: smallint().notNull(),
     n: integer().notNull(),

@@ -86,7 +86,9 @@ export const tickets = pgTable(
     // tickets, unassigned ones) reads this index alone: every column those conditions test is in its
     // key, so no ticket row is fetched to count.
     index('tickets_company_status_queue_user_idx').on(t.companyId, t.status, t.queueId, t.userId),
-    index('tickets_company_queue_idx').on(t.companyId, t.queueId),
+    // The reports' queue or connection filter on ratings and tags: the ticket ids from the index alone.
+    index('tickets_company_queue_idx').on(t.companyId, t.queueId, t.id),
+    index('tickets_company_whatsapp_idx').on(t.companyId, t.whatsappId, t.id),
     index('tickets_company_user_idx').on(t.companyId, t.userId),
     // Unread tickets: the page of a status in order, and their bounded count with a queue filter or
     // an agent's visibility from the index alone (queue and holder in its key).

@@ -47,7 +47,9 @@ async function lowRatingComments(
   ];
   if (q.userIds?.length) where.push(sql`r.user_id = any(${`{${q.userIds.join(',')}}`}::int[])`);
   if (q.queueIds?.length || q.whatsappIds?.length || q.tagIds?.length)
-    where.push(sql`exists (select 1 from tickets t where t.id = r.ticket_id and ${ticketFilters(q)})`);
+    where.push(
+      sql`exists (select 1 from tickets t where t.id = r.ticket_id and ${ticketFilters(companyId, q)})`,
+    );
   const { rows } = await ctx.db.execute<{
     id: number;
     rate: number;

@@ -47,16 +47,20 @@ interface Row {
 }
 
 /**
- * The rollup dimension serving the filters (`all` with none, `user` or `queue` when only that filter
- * is given, each allowed by `dims`), or null when they need the events (connections, tags, mixes).
+ * The rollup dimension serving the filters (`all` with none, `user`, `queue` or `whatsapp` when only
+ * that filter is given, each allowed by `dims`), or null when they need the events (tags, mixes).
  */
 function rollupDimOf(q: ReportFilters, dims: RollupDim[]): { dim: RollupDim; ids?: number[] } | null {
-  if (given(q.whatsappIds) || given(q.tagIds) || (given(q.userIds) && given(q.queueIds))) return null;
-  const pick = given(q.userIds)
-    ? { dim: 'user' as const, ids: q.userIds }
-    : given(q.queueIds)
-      ? { dim: 'queue' as const, ids: q.queueIds }
-      : { dim: dims[0]! };
+  if (given(q.tagIds)) return null;
+  const asked = (
+    [
+      ['user', q.userIds],
+      ['queue', q.queueIds],
+      ['whatsapp', q.whatsappIds],
+    ] as const
+  ).filter(([, list]) => given(list));
+  if (asked.length > 1) return null;
+  const pick = asked.length ? { dim: asked[0]![0] as RollupDim, ids: asked[0]![1] } : { dim: dims[0]! };
   return dims.includes(pick.dim) ? pick : null;
 }
 
@@ -145,7 +149,8 @@ function eventsOf(companyId: number, q: ReportFilters, kinds: string[], from: SQ
   if (given(q.whatsappIds)) where.push(sql`e.whatsapp_id = any(${ids(q.whatsappIds)})`);
   if (given(q.tagIds))
     where.push(
-      sql`exists (select 1 from ticket_tags tt where tt.ticket_id = e.ticket_id and tt.tag_id = any(${ids(q.tagIds)}))`,
+      sql`exists (select 1 from ticket_tags tt where tt.ticket_id = e.ticket_id and tt.company_id = ${companyId}
+        and tt.tag_id = any(${ids(q.tagIds)}))`,
     );
   return sql`select e.kind, e.at, e.user_id, e.queue_id, e.whatsapp_id, e.ticket_id, e.seconds
     from ticket_events e where ${sql.join(where, sql` and `)}`;
@@ -162,14 +167,19 @@ async function periodEvents(
   return eventsOf(companyId, q, kinds, dayStart(q.from), dayEnd(q.to));
 }
 
-/** The filters on a ticket row `t` now (open-now counts and ratings): queue, connection, tags. */
-export function ticketFilters(q: ReportFilters): SQL {
-  const where: SQL[] = [sql`true`];
+/**
+ * The filters on a ticket row `t` of the company now (open-now counts and ratings): queue, connection,
+ * tags. Naming the company lets the ids of a queue or connection come from the indexes
+ * `tickets (company_id, queue_id, id)` / `(company_id, whatsapp_id, id)` alone, hashed once.
+ */
+export function ticketFilters(companyId: number, q: ReportFilters): SQL {
+  const where: SQL[] = [sql`t.company_id = ${companyId}`];
   if (given(q.queueIds)) where.push(sql`t.queue_id = any(${ids(q.queueIds)})`);
   if (given(q.whatsappIds)) where.push(sql`t.whatsapp_id = any(${ids(q.whatsappIds)})`);
   if (given(q.tagIds))
     where.push(
-      sql`exists (select 1 from ticket_tags tt where tt.ticket_id = t.id and tt.tag_id = any(${ids(q.tagIds)}))`,
+      sql`exists (select 1 from ticket_tags tt where tt.ticket_id = t.id and tt.company_id = ${companyId}
+        and tt.tag_id = any(${ids(q.tagIds)}))`,
     );
   return sql.join(where, sql` and `);
 }
@@ -179,7 +189,7 @@ function ratingsOf(companyId: number, q: ReportFilters, from: SQL, to: SQL): SQL
   const user = given(q.userIds) ? sql`and r.user_id = any(${ids(q.userIds)})` : sql``;
   const ticket =
     given(q.queueIds) || given(q.whatsappIds) || given(q.tagIds)
-      ? sql`and exists (select 1 from tickets t where t.id = r.ticket_id and ${ticketFilters(q)})`
+      ? sql`and exists (select 1 from tickets t where t.id = r.ticket_id and ${ticketFilters(companyId, q)})`
       : sql``;
   return sql`select r.user_id, r.rate, r.created_at from user_ratings r
     where r.company_id = ${companyId} and r.created_at >= ${from} and r.created_at < ${to} ${user} ${ticket}`;
@@ -226,12 +236,12 @@ export async function reportSummary(
   const period = sql`case when at >= ${boundary} then 'current' else 'previous' end`;
   const kinds = ['created', 'reopened', 'assigned', 'first_reply', 'resolved'];
   const events = eventsOf(companyId, q, kinds, dayStart(previous.from), dayEnd(q.to));
-  const dim = rollupDimOf(q, ['all', 'user', 'queue']);
+  const dim = rollupDimOf(q, ['all', 'user', 'queue', 'whatsapp']);
   const plan = dim && (await rollupPlanOf(ctx, companyId, previous.from, q.to, options));
   const figures: (Omit<ReportFigures, 'from' | 'to' | 'csat'> & { period: string })[] = [];
-  // Ratings by their agent (all or userIds) come with the cells; by the ticket's queue, from SQL.
+  // Ratings by their agent (all or userIds) come with the cells; by the ticket's queue or connection, from SQL.
   const rolledRatings: { period: string; rate: number; count: number }[] | null =
-    dim && plan && dim.dim !== 'queue' ? [] : null;
+    dim && plan && (dim.dim === 'all' || dim.dim === 'user') ? [] : null;
   if (dim && plan)
     for (const [name, bounds] of [
       ['current', q],
@@ -331,7 +341,7 @@ export async function reportAgents(
       ),
       live as (
         select t.user_id, count(*)::int as open from tickets t
-        where t.company_id = ${companyId} and t.status = 'open' and t.user_id is not null and ${ticketFilters(q)}
+        where t.status = 'open' and t.user_id is not null and ${ticketFilters(companyId, q)}
         group by t.user_id
       ),
       ratings as (
@@ -413,7 +423,7 @@ export async function reportQueues(
         select t.queue_id, count(*) filter (where t.status = 'open')::int as open,
           count(*) filter (where t.status = 'pending')::int as pending
         from tickets t
-        where t.company_id = ${companyId} and t.status in ('open', 'pending') and ${ticketFilters(q)} ${agents}
+        where t.status in ('open', 'pending') and ${ticketFilters(companyId, q)} ${agents}
         group by t.queue_id
       ),
       keys as (

@@ -12,6 +12,7 @@ import {
   planPeriod,
   rolledThroughOf,
   rollReports,
+  signedRanges,
   statsOf,
 } from './rollups.js';
 
@@ -197,6 +198,20 @@ describe('report rollups', () => {
     });
   });
 
+  it('reads an edge range as its rolled week minus the other days when those are fewer', () => {
+    expect(signedRanges(planPeriod('2026-07-15', '2026-08-20', '2026-10-20'))).toEqual({
+      weeks: ['2026-07-20', '2026-07-27', '2026-08-03', '2026-08-10', '2026-07-13'],
+      ranges: [
+        ['2026-07-13', '2026-07-14', -1],
+        ['2026-08-17', '2026-08-20', 1],
+      ],
+    });
+    // A week not rolled to its end stays on the events.
+    expect(signedRanges(planPeriod('2026-07-15', '2026-08-20', '2026-07-18')).ranges).toEqual([
+      ['2026-07-15', '2026-08-20', 1],
+    ]);
+  });
+
   it('computes exact figures under 64 s and percentiles within the bound above', () => {
     const cells = [3, 5, 5, 9].map((bucket) => ({
       dimId: null,
@@ -245,6 +260,19 @@ describe('report rollups', () => {
     expect(after.current.created).toBe(before.current.created + 1000);
     await t.app.ctx.db.execute(sql`update report_rollups set n = n - 1000 where company_id = ${a.companyId}
       and span = 'month' and start = '2026-06-01' and dim = 'all' and kind = 'created'`);
+  });
+
+  it('reads the connection filter from the rollups (a changed connection row changes the answer)', async () => {
+    const q = { from: '2026-06-01', to: '2026-07-31', whatsappIds: [whatsappIds[0]!] } as ReportFilters;
+    const change = (by: number) =>
+      t.app.ctx.db.execute(sql`update report_rollups set n = n + ${by} where company_id = ${a.companyId}
+        and span = 'month' and start = '2026-06-01' and dim = 'whatsapp' and dim_id = ${whatsappIds[0]!}
+        and kind = 'created'`);
+    const before = await reportSummary(t.app.ctx, a.companyId, q);
+    await change(1000);
+    const after = await reportSummary(t.app.ctx, a.companyId, q);
+    await change(-1000);
+    expect(after.current.created).toBe(before.current.created + 1000);
   });
 
   it('reads a late event, a deleted ticket and a late rating at once, and rolls them again', async () => {

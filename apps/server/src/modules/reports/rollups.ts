@@ -5,7 +5,7 @@ import { dayEnd, dayStart, LOCAL_TZ, localToday } from '../../lib/local-days.js'
 
 /**
  * Report rollups (decisions 0121–0123, docs/reports.md "Rollups"): per company, month and week spans
- * of ticket events counted per kind, dimension (all, agent, queue, heat-map cell) and log bucket of
+ * of ticket events counted per kind, dimension (all, agent, queue, connection, heat-map cell) and log bucket of
  * their seconds, and the agents' handled pairs per day. Long periods read them plus the events of the
  * days no whole span covers; counts and averages stay exact, medians and p90 are within
  * PERCENTILE_ERROR of the exact ones.
@@ -115,11 +115,12 @@ const inDays = (ranges: [string, string][], column = sql`e.at`) =>
     : sql`false`;
 
 /** A dimension of the rollups and its expression over an event `e`. */
-export type RollupDim = 'all' | 'user' | 'queue' | 'heat';
+export type RollupDim = 'all' | 'user' | 'queue' | 'whatsapp' | 'heat';
 const dimExpr: Record<RollupDim, SQL> = {
   all: sql`null::int`,
   user: sql`e.user_id`,
   queue: sql`e.queue_id`,
+  whatsapp: sql`e.whatsapp_id`,
   heat: sql`(extract(dow from e.at at time zone ${LOCAL_TZ}) * 24 + extract(hour from e.at at time zone ${LOCAL_TZ}))::int`,
 };
 
@@ -132,9 +133,41 @@ export interface RollupCell {
   total: number;
 }
 
+/** Days in `from`..`to` (yyyy-MM-dd, both included). */
+const dayCount = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS) + 1;
+
+/**
+ * The plan's event days as ranges to add (sign 1) or subtract (-1), and the weeks to read: a range
+ * inside one rolled week longer than the rest of that week is read as the whole week minus the
+ * week's other days (fewer events to read; counts and sums subtract exactly).
+ */
+export function signedRanges(plan: PeriodPlan): { weeks: string[]; ranges: [string, string, 1 | -1][] } {
+  const weeks = [...plan.weeks];
+  const ranges: [string, string, 1 | -1][] = [];
+  for (const [a, b] of plan.eventDays) {
+    const week = weekStart(a);
+    const last = addDays(week, 6);
+    const inside = dayCount(a, b);
+    if (
+      plan.rolledEnd &&
+      b <= last &&
+      last <= plan.rolledEnd &&
+      7 - inside < inside &&
+      !weeks.includes(week)
+    ) {
+      weeks.push(week);
+      if (a > week) ranges.push([week, addDays(a, -1), -1]);
+      if (b < last) ranges.push([addDays(b, 1), last, -1]);
+    } else ranges.push([a, b, 1]);
+  }
+  return { weeks, ranges };
+}
+
 /**
  * The histogram cells of `kinds` over a planned period for one dimension (narrowed to `dimIds` when
- * given): the rollups' spans plus the events of the plan's other days, merged. The kind `rating`
+ * given): the rollups' spans plus the events of the plan's other days (see `signedRanges`), merged;
+ * cells that sum to no event are left out. Each range of those days is its own branch, so that it is an index range on `at` (ORed ranges would scan every event of
+ * the kinds). The kind `rating`
  * (dimensions `all` and `user` only) counts `user_ratings` by rate (the bucket) and their agent.
  */
 export async function rollupCells(
@@ -147,28 +180,35 @@ export async function rollupCells(
 ): Promise<RollupCell[]> {
   const kindList = sql`${`{${kinds.join(',')}}`}::text[]`;
   const onlyIds = dimIds?.length ? sql`${`{${dimIds.join(',')}}`}::int[]` : null;
+  const read = signedRanges(plan);
   const { rows } = await ctx.db.execute(sql`
     select dim_id as "dimId", kind, bucket, sum(n)::int as n, sum(total)::float8 as total from (
       select dim_id, kind, bucket::int as bucket, n, total from report_rollups
       where company_id = ${companyId} and dim = ${dim} and kind = any(${kindList})
         and ((span = 'month' and start = any(${dates(plan.months)}))
-          or (span = 'week' and start = any(${dates(plan.weeks)})))
+          or (span = 'week' and start = any(${dates(read.weeks)})))
         ${onlyIds ? sql`and dim_id = any(${onlyIds})` : sql``}
-      union all
-      select ${dimExpr[dim]}, e.kind, ${dim === 'heat' ? sql`-1` : bucketOf(sql`e.seconds`)}, 1,
-        coalesce(e.seconds, 0)
+      ${sql.join(
+        read.ranges.map(
+          ([from, to, sign]) => sql`union all
+      select ${dimExpr[dim]}, e.kind, ${dim === 'heat' ? sql`-1` : bucketOf(sql`e.seconds`)}, ${sign}::int,
+        ${sign}::int * coalesce(e.seconds, 0)
       from ticket_events e
-      where e.company_id = ${companyId} and e.kind = any(${kindList}) and ${inDays(plan.eventDays)}
+      where e.company_id = ${companyId} and e.kind = any(${kindList}) and ${inDays([[from, to]])}
         ${onlyIds ? sql`and ${dimExpr[dim]} = any(${onlyIds})` : sql``}
       ${
         kinds.includes('rating') && (dim === 'all' || dim === 'user')
           ? sql`union all
-      select ${dim === 'user' ? sql`r.user_id` : sql`null::int`}, 'rating', r.rate::int, 1, r.rate::int
-      from user_ratings r where r.company_id = ${companyId} and ${inDays(plan.eventDays, sql`r.created_at`)}
+      select ${dim === 'user' ? sql`r.user_id` : sql`null::int`}, 'rating', r.rate::int, ${sign}::int,
+        ${sign}::int * r.rate::int
+      from user_ratings r where r.company_id = ${companyId} and ${inDays([[from, to]], sql`r.created_at`)}
         ${onlyIds ? sql`and r.user_id = any(${onlyIds})` : sql``}`
           : sql``
-      }
-    ) x group by 1, 2, 3`);
+      }`,
+        ),
+        sql` `,
+      )}
+    ) x group by 1, 2, 3 having sum(n) <> 0`);
   return rows as unknown as RollupCell[];
 }
 
@@ -269,6 +309,7 @@ async function rollSpans(
     insert into report_rollups (company_id, span, start, kind, dim, dim_id, bucket, n, total)
     with b as (
       select date_trunc(${trunc}, e.at at time zone ${LOCAL_TZ})::date as start, e.kind, e.user_id, e.queue_id,
+        e.whatsapp_id,
         ${dimExpr.heat} as cell, ${bucketOf(sql`e.seconds`)} as bucket, coalesce(e.seconds, 0) as s
       from ticket_events e
       where e.company_id = ${companyId} and e.at >= ${dayStart(first)} and e.at < ${dayEnd(last)}
@@ -282,6 +323,7 @@ async function rollSpans(
       select start, kind, 'all' as dim, null::int as dim_id, bucket, s from b
       union all select start, kind, 'user', user_id, bucket, s from b
       union all select start, kind, 'queue', queue_id, bucket, s from b
+      union all select start, kind, 'whatsapp', whatsapp_id, bucket, s from b
       union all select start, kind, 'heat', cell, -1, 0 from b where kind in ('created', 'reopened')
       union all select start, 'rating', 'all', null, rate, rate from rt
       union all select start, 'rating', 'user', user_id, rate, rate from rt

@@ -30,11 +30,13 @@ export async function reportSlaFigures(
   if (q.whatsappIds?.length) ticket.push(sql`t.whatsapp_id = any(${ids(q.whatsappIds)})`);
   if (q.tagIds?.length)
     ticket.push(
-      sql`exists (select 1 from ticket_tags tt where tt.ticket_id = t.id and tt.tag_id = any(${ids(q.tagIds)}))`,
+      sql`exists (select 1 from ticket_tags tt where tt.ticket_id = t.id and tt.company_id = ${companyId}
+        and tt.tag_id = any(${ids(q.tagIds)}))`,
     );
   if (ticket.length)
     where.push(
-      sql`exists (select 1 from tickets t where t.id = s.ticket_id and ${sql.join(ticket, sql` and `)})`,
+      sql`exists (select 1 from tickets t where t.id = s.ticket_id and t.company_id = ${companyId}
+        and ${sql.join(ticket, sql` and `)})`,
     );
   const { rows } = await ctx.db.execute(sql`
     select s.target, count(*)::int as tracked,
