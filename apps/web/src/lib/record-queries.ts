@@ -27,6 +27,14 @@ export function usePagedList<P extends Paged>(
   });
 }
 
+/**
+ * GET `path?searchParam=&pageNumber=` as an infinite list under `queryKey` (see usePagedList): the
+ * list pages' search box's text, `search`, is sent as is.
+ */
+export function useSearchedList<P extends Paged>(queryKey: QueryKey, path: string, search: string) {
+  return usePagedList<P>(queryKey, path, (pageNumber) => ({ searchParam: search, pageNumber }));
+}
+
 /** GET `${path}/${id}` under `queryKey`, only while `id` is a number (a record to edit). */
 export function useRecordQuery<T>(queryKey: QueryKey, path: string, id: number | null | undefined) {
   return useQuery({

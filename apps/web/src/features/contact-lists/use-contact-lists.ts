@@ -11,7 +11,7 @@ import type {
 } from '@zapdesk/shared';
 import { ApiError, api, fetchWithSession } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
-import { usePagedList, useRecordQuery } from '../../lib/record-queries';
+import { usePagedList, useRecordQuery, useSearchedList } from '../../lib/record-queries';
 
 import { contactListKeys } from './contact-lists-live';
 
@@ -19,10 +19,7 @@ export { applyContactListItemEvent, applyContactListsEvent, contactListKeys } fr
 
 /** GET /contact-lists?searchParam=&pageNumber= as an infinite list. */
 export function useContactLists(search: string) {
-  return usePagedList<ContactListsPage>(contactListKeys.list(search), '/contact-lists', (pageNumber) => ({
-    searchParam: search,
-    pageNumber,
-  }));
+  return useSearchedList<ContactListsPage>(contactListKeys.list(search), '/contact-lists', search);
 }
 
 /** GET /contact-lists/:id when `id` is set. */
