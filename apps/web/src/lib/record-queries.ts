@@ -43,3 +43,11 @@ export function useRecordQuery<T>(queryKey: QueryKey, path: string, id: number |
     enabled: typeof id === 'number',
   });
 }
+
+/**
+ * Saves a record of the REST resource `path`: PUT `${path}/${id}` when `id` is a number (an edit),
+ * POST `path` otherwise (an addition). Resolves to the server's record; rejects with the ApiError.
+ */
+export function saveRecord<T>(path: string, id: number | null | undefined, body: unknown): Promise<T> {
+  return typeof id === 'number' ? api.put<T>(`${path}/${id}`, body) : api.post<T>(path, body);
+}
