@@ -27,6 +27,14 @@ export function usePagedList<P extends Paged>(
   });
 }
 
+/**
+ * GET `path?searchParam=&pageNumber=` as an infinite list under `queryKey` (see usePagedList): the
+ * list pages' search box's text, `search`, is sent as is.
+ */
+export function useSearchedList<P extends Paged>(queryKey: QueryKey, path: string, search: string) {
+  return usePagedList<P>(queryKey, path, (pageNumber) => ({ searchParam: search, pageNumber }));
+}
+
 /** GET `${path}/${id}` under `queryKey`, only while `id` is a number (a record to edit). */
 export function useRecordQuery<T>(queryKey: QueryKey, path: string, id: number | null | undefined) {
   return useQuery({
@@ -34,4 +42,12 @@ export function useRecordQuery<T>(queryKey: QueryKey, path: string, id: number |
     queryFn: ({ signal }) => api.get<T>(`${path}/${id}`, undefined, signal),
     enabled: typeof id === 'number',
   });
+}
+
+/**
+ * Saves a record of the REST resource `path`: PUT `${path}/${id}` when `id` is a number (an edit),
+ * POST `path` otherwise (an addition). Resolves to the server's record; rejects with the ApiError.
+ */
+export function saveRecord<T>(path: string, id: number | null | undefined, body: unknown): Promise<T> {
+  return typeof id === 'number' ? api.put<T>(`${path}/${id}`, body) : api.post<T>(path, body);
 }

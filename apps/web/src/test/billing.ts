@@ -1,24 +1,10 @@
 /** Test data shared by the billing tests. */
 import type { Invoice, ListPlanResponse, Plan, PublicUser } from '@zapdesk/shared';
-import { createUser } from './fixtures';
+import { createPlan, createUser } from './fixtures';
 import { json } from './http';
 
-const plan = (id: number, name: string, value: number): Plan => ({
-  id,
-  name,
-  value,
-  users: 5,
-  connections: 2,
-  queues: 3,
-  useCampaigns: true,
-  useSchedules: false,
-  useInternalChat: true,
-  useExternalApi: false,
-  useKanban: true,
-  useOpenAi: false,
-  useIntegrations: false,
-  useReports: false,
-});
+const plan = (id: number, name: string, value: number): Plan =>
+  createPlan({ id, name, value, connections: 2, useCampaigns: true, useInternalChat: true, useKanban: true });
 
 /** The plans the billing pages offer: a free trial (1), a basic (2) and a full one (3). */
 export const BILLING_PLANS = [
@@ -80,3 +66,35 @@ export const BILLING_PROFILE = {
   zipcode: '01001-000',
   country: 'BR',
 };
+
+/** What {@link answerPlansPage} answers with. */
+export interface PlansPageAnswers {
+  /** The company's plan (default the Básico one, 2). */
+  plan?: Plan;
+  /** GET /invoices/all's answer (default none). */
+  invoices?: Invoice[];
+  /** GET /billing/info says the CRM provider; without it that URL is not answered. */
+  crm?: boolean;
+  /** GET /billing/profile's answer, and PUT answers what it was sent; absent, that URL is not answered. */
+  profile?: unknown;
+}
+
+/**
+ * The usual answers of the plans page's requests (GET /plans/list: BILLING_PLANS; GET
+ * /companies/listPlan: company 1 on `plan`; GET /invoices/all; and as `answers` asks, /billing/info and
+ * /billing/profile); undefined for other URLs.
+ */
+export function answerPlansPage(
+  url: string,
+  init: RequestInit | undefined,
+  answers: PlansPageAnswers = {},
+): Response | undefined {
+  if (url === '/api/plans/list') return json(200, BILLING_PLANS);
+  if (url.startsWith('/api/companies/listPlan/'))
+    return json(200, listPlan(answers.plan ?? BILLING_PLANS[1]!));
+  if (url.startsWith('/api/invoices/all')) return json(200, answers.invoices ?? []);
+  if (answers.crm && url === '/api/billing/info') return json(200, { provider: 'crm', pixReady: false });
+  if ('profile' in answers && url === '/api/billing/profile')
+    return json(200, init?.method === 'PUT' ? JSON.parse(String(init.body)) : answers.profile);
+  return undefined;
+}

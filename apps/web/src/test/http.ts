@@ -31,3 +31,24 @@ export function stubFetch(
   afterEach(() => vi.unstubAllGlobals());
   return fetchMock;
 }
+
+/** A fetch mock whose answer can be read and replaced (vi.fn's). */
+export interface FetchMock {
+  getMockImplementation(): unknown;
+  mockImplementation(implementation: typeof fetch): unknown;
+}
+
+/**
+ * For the rest of a test, asks `answer` first: what it answers undefined goes on to what `fetchMock`
+ * answered until now.
+ */
+export function answerFirst(
+  fetchMock: FetchMock,
+  answer: (request: StubRequest) => Response | Promise<Response> | undefined,
+): void {
+  const previous = fetchMock.getMockImplementation() as typeof fetch;
+  fetchMock.mockImplementation(
+    async (input: RequestInfo | URL, init?: RequestInit) =>
+      answer({ url: String(input), method: init?.method ?? 'GET', init }) ?? previous(input, init),
+  );
+}

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMessage, createTicket } from '../../features/tickets/test-fixtures';
 import { applyAppMessageEvent, viewerOf } from '../../features/tickets/tickets-cache';
 import { createSessionUser } from '../../test/fixtures';
-import { json, stubFetch } from '../../test/http';
+import { answerFirst, json, stubFetch } from '../../test/http';
 import { renderWithLocation } from '../../test/render';
 import { scrollBoxTo, stubAllBoxHeights } from '../../test/scroll';
 import { NotificationsPopover } from './notifications-popover';
@@ -159,15 +159,10 @@ describe('NotificationsPopover', () => {
       createdAt: '2026-03-01T10:00:00.000Z',
       readAt: null,
     };
-    const base = fetchMock.getMockImplementation() as (
-      input: RequestInfo | URL,
-      init?: RequestInit,
-    ) => Promise<Response>;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), 'http://localhost');
+    answerFirst(fetchMock, (request) => {
+      const url = new URL(request.url, 'http://localhost');
       if (url.pathname === '/api/ticket-notes/mentions') return json(200, [mention]);
       if (url.pathname === '/api/ticket-notes/mentions/77/read') return new Response(null, { status: 204 });
-      return base(input, init);
     });
     const user = userEvent.setup();
     renderPopover(createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#f00' }] }));

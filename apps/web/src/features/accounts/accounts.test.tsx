@@ -3,29 +3,21 @@ import userEvent from '@testing-library/user-event';
 import { type CompanyRow, DEFAULT_SETTINGS, dueDateColour, type Plan } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../lib/i18n';
-import { createSessionUser } from '../../test/fixtures';
+import { createPlan, createSessionUser } from '../../test/fixtures';
 import { json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { SettingsPage } from '../settings/settings-page';
 
 const DAY = 86_400_000;
 
-const plan: Plan = {
+const plan: Plan = createPlan({
   id: 1,
   name: 'Básico',
   value: 99.9,
-  users: 5,
-  connections: 1,
-  queues: 3,
-  useCampaigns: false,
   useSchedules: true,
   useInternalChat: true,
-  useExternalApi: false,
   useKanban: true,
-  useOpenAi: false,
-  useIntegrations: false,
-  useReports: false,
-};
+});
 const company = (id: number, dueInDays: number | null): CompanyRow => ({
   id,
   name: `Empresa ${id}`,

@@ -1,13 +1,12 @@
-import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { Chip } from '@mui/material';
 import type { Announcement } from '@zapdesk/shared';
 import { lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { ListPage, useRecordListPage } from '../common/list-page';
-import { RowActions } from '../common/row-actions';
+import { RecordList, RecordListItem } from '../common/record-list';
 import { usePageRows } from '../common/use-list-page';
 import { useAnnouncementsList, useDeleteAnnouncement } from './use-announcements';
 
@@ -45,12 +44,7 @@ function AnnouncementsList() {
     blank: { record: null },
     edit: (record) => ({ record }),
     remove: useDeleteAnnouncement(),
-    deleteTexts: {
-      title: (record) => t('announcements.confirmDelete.title', { title: record?.title ?? '' }),
-      message: t('announcements.confirmDelete.message'),
-      deletedMessage: t('announcements.toasts.deleted'),
-    },
-    rowNames: (record) => ({ title: record.title }),
+    nameKey: 'title',
   });
   const list = useAnnouncementsList(page.param);
   const records = usePageRows(list, 'records');
@@ -61,41 +55,32 @@ function AnnouncementsList() {
       {...page.frame}
       modal={page.target && <AnnouncementModal record={page.target.record} onClose={page.close} />}
     >
-      <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={loadMoreOnScroll(list)}>
-        <List data-testid="announcements-list">
-          {records.map((record) => (
-            <ListItem
-              key={record.id}
-              divider
-              data-testid={`announcement-${record.id}`}
-              secondaryAction={<RowActions testIdPrefix="announcement" {...page.actions(record)} />}
-            >
-              <ListItemText
-                primary={
-                  <Stack direction="row" spacing={1} alignItems="center">
-                    <strong>{record.title}</strong>
-                    <Chip size="small" label={t(`announcements.priority.${record.priority}`)} />
-                    <Chip
-                      size="small"
-                      variant="outlined"
-                      color={record.status ? 'success' : 'default'}
-                      label={record.status ? t('announcements.active') : t('announcements.inactive')}
-                    />
-                  </Stack>
-                }
-                secondary={record.text}
-                slotProps={{ secondary: { noWrap: true } }}
-                sx={{ pr: 10 }}
-              />
-            </ListItem>
-          ))}
-        </List>
-        {list.isSuccess && records.length === 0 && (
-          <Typography color="text.secondary" sx={{ p: 2 }}>
-            {t('announcements.empty')}
-          </Typography>
-        )}
-      </Paper>
+      <RecordList
+        list={list}
+        testId="announcements-list"
+        empty={records.length === 0 && t('announcements.empty')}
+      >
+        {records.map((record) => (
+          <RecordListItem
+            key={record.id}
+            testId={`announcement-${record.id}`}
+            actions={{ testIdPrefix: 'announcement', ...page.actions(record) }}
+            title={
+              <>
+                <strong>{record.title}</strong>
+                <Chip size="small" label={t(`announcements.priority.${record.priority}`)} />
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  color={record.status ? 'success' : 'default'}
+                  label={record.status ? t('announcements.active') : t('announcements.inactive')}
+                />
+              </>
+            }
+            text={record.text}
+          />
+        ))}
+      </RecordList>
     </ListPage>
   );
 }

@@ -3,7 +3,7 @@ import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-q
 import type { Announcement, AnnouncementBody, AnnouncementsPage, ChannelPayloads } from '@zapdesk/shared';
 import { api } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
-import { usePagedList } from '../../lib/record-queries';
+import { useSearchedList } from '../../lib/record-queries';
 import { type MediaSaveInput, saveWithMedia } from '../../lib/save-with-media';
 
 export const announcementsKeys = {
@@ -19,10 +19,7 @@ export const announcementMediaUrl = (id: number) => `${API_BASE}/announcements/$
  * for the super user; highest priority, then newest first.
  */
 export function useAnnouncementsList(search: string) {
-  return usePagedList<AnnouncementsPage>(announcementsKeys.list(search), '/announcements', (pageNumber) => ({
-    searchParam: search,
-    pageNumber,
-  }));
+  return useSearchedList<AnnouncementsPage>(announcementsKeys.list(search), '/announcements', search);
 }
 
 /** Saves an announcement (POST or PUT), then uploads `file` or removes the image when `removeMedia`. */

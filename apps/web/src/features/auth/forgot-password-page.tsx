@@ -12,6 +12,7 @@ import { ApiError, api } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { useFieldMessage } from '../common/field-message';
 import { AuthLayout } from './auth-layout';
+import { registeredField } from './registered-field';
 
 const ZEmailStep = z.object({ email: ZEmail });
 /** Step 2 (document 3 section 5): e-mail, code, new password and its confirmation. */
@@ -102,9 +103,7 @@ export function ForgotPasswordPage() {
             required
             fullWidth
             autoFocus
-            {...first.register('email')}
-            error={!!first.formState.errors.email}
-            helperText={message(first.formState.errors.email?.message)}
+            {...registeredField(first, 'email', message)}
             slotProps={{ htmlInput: { 'data-testid': 'forgot-email' } }}
           />
           <Button type="submit" variant="contained" disabled={sendCode.isPending} data-testid="forgot-send">
@@ -126,9 +125,7 @@ export function ForgotPasswordPage() {
             autoComplete="email"
             required
             fullWidth
-            {...second.register('email')}
-            error={!!second.formState.errors.email}
-            helperText={message(second.formState.errors.email?.message)}
+            {...registeredField(second, 'email', message)}
             slotProps={{ htmlInput: { 'data-testid': 'reset-email' } }}
           />
           <TextField
@@ -137,9 +134,7 @@ export function ForgotPasswordPage() {
             fullWidth
             autoFocus
             autoComplete="one-time-code"
-            {...second.register('token')}
-            error={!!second.formState.errors.token}
-            helperText={message(second.formState.errors.token?.message) ?? t('passwordReset.codeHint')}
+            {...registeredField(second, 'token', message, t('passwordReset.codeHint'))}
             slotProps={{ htmlInput: { 'data-testid': 'reset-code', inputMode: 'numeric' } }}
           />
           <TextField
@@ -148,9 +143,7 @@ export function ForgotPasswordPage() {
             autoComplete="new-password"
             required
             fullWidth
-            {...second.register('password')}
-            error={!!second.formState.errors.password}
-            helperText={message(second.formState.errors.password?.message) ?? t('passwordReset.passwordHint')}
+            {...registeredField(second, 'password', message, t('passwordReset.passwordHint'))}
             slotProps={{ htmlInput: { 'data-testid': 'reset-password' } }}
           />
           <TextField
@@ -159,9 +152,7 @@ export function ForgotPasswordPage() {
             autoComplete="new-password"
             required
             fullWidth
-            {...second.register('confirmPassword')}
-            error={!!second.formState.errors.confirmPassword}
-            helperText={message(second.formState.errors.confirmPassword?.message)}
+            {...registeredField(second, 'confirmPassword', message)}
             slotProps={{ htmlInput: { 'data-testid': 'reset-confirm' } }}
           />
           <Button

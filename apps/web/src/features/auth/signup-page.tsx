@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { api } from '../../lib/api';
 import { validationText } from '../../lib/validation-text';
 import { AuthLayout } from './auth-layout';
+import { registeredField } from './registered-field';
 
 /** The signup form: the shared body rules plus a required plan (web-only schema). */
 const ZSignupForm = ZSignupBody.pick({ name: true, email: true, phone: true, password: true }).extend({
@@ -38,6 +39,10 @@ export function SignupPage() {
   });
   const trialPlans = (plans.data ?? []).filter((plan) => plan.name === FREE_TRIAL_PLAN_NAME);
 
+  const form = useForm<SignupFormInput, unknown, z.output<typeof ZSignupForm>>({
+    resolver: zodResolver(ZSignupForm),
+    defaultValues: { name: '', email: '', phone: '', password: '' },
+  });
   const {
     register,
     control,
@@ -45,10 +50,7 @@ export function SignupPage() {
     setValue,
     getValues,
     formState: { errors },
-  } = useForm<SignupFormInput, unknown, z.output<typeof ZSignupForm>>({
-    resolver: zodResolver(ZSignupForm),
-    defaultValues: { name: '', email: '', phone: '', password: '' },
-  });
+  } = form;
 
   const trialId = trialPlans[0]?.id;
   useEffect(() => {
@@ -87,9 +89,7 @@ export function SignupPage() {
           required
           fullWidth
           autoFocus
-          {...register('name')}
-          error={!!errors.name}
-          helperText={message(errors.name?.message)}
+          {...registeredField(form, 'name', message)}
         />
         <TextField
           label={t('signup.email')}
@@ -97,9 +97,7 @@ export function SignupPage() {
           autoComplete="email"
           required
           fullWidth
-          {...register('email')}
-          error={!!errors.email}
-          helperText={message(errors.email?.message)}
+          {...registeredField(form, 'email', message)}
         />
         <TextField
           label={t('signup.phone')}
@@ -120,9 +118,7 @@ export function SignupPage() {
           autoComplete="new-password"
           required
           fullWidth
-          {...register('password')}
-          error={!!errors.password}
-          helperText={message(errors.password?.message)}
+          {...registeredField(form, 'password', message)}
         />
         <Controller
           name="planId"

@@ -4,7 +4,13 @@ import userEvent from '@testing-library/user-event';
 import { type Invoice, subscriptionState } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeSession } from '../../lib/storage';
-import { answerUser, BILLING_PLANS, BILLING_PROFILE, billingInvoice, listPlan } from '../../test/billing';
+import {
+  answerPlansPage,
+  answerUser,
+  BILLING_PLANS,
+  BILLING_PROFILE,
+  billingInvoice,
+} from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -62,11 +68,10 @@ describe('plans page', () => {
       'fetch',
       vi.fn(async (input: RequestInfo | URL) => {
         const url = String(input);
-        if (url === '/api/plans/list') return json(200, PLANS);
-        if (url.startsWith('/api/companies/listPlan/')) return json(200, listPlan(PLANS[1]!));
-        if (url.startsWith('/api/invoices/all')) return json(200, invoices);
-        if (url === '/api/billing/profile') return json(200, null);
-        return json(404, { error: 'ERR_NOT_FOUND' });
+        return (
+          answerPlansPage(url, undefined, { invoices, profile: null }) ??
+          json(404, { error: 'ERR_NOT_FOUND' })
+        );
       }),
     );
   });
@@ -131,11 +136,7 @@ describe('plans page', () => {
         calls.push({ call: `${init?.method ?? 'GET'} ${url.split('?')[0]}`, body });
         const own = answerUser(url, init, saved);
         if (own) return own;
-        if (url === '/api/plans/list') return json(200, PLANS);
-        if (url.startsWith('/api/companies/listPlan/')) return json(200, listPlan(PLANS[1]!));
-        if (url.startsWith('/api/invoices/all')) return json(200, []);
-        if (url === '/api/billing/profile') return json(200, init?.method === 'PUT' ? body : null);
-        return json(404, { error: 'ERR_NOT_FOUND' });
+        return answerPlansPage(url, init, { profile: null }) ?? json(404, { error: 'ERR_NOT_FOUND' });
       }),
     );
     const user = userEvent.setup();
@@ -189,13 +190,8 @@ describe('plans page, CRM path', () => {
       vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
         const url = String(input);
         calls.push(`${init?.method ?? 'GET'} ${url.split('?')[0]}`);
-        if (url === '/api/plans/list') return json(200, PLANS);
-        if (url.startsWith('/api/companies/listPlan/')) return json(200, listPlan(PLANS[1]!));
-        if (url.startsWith('/api/invoices/all')) return json(200, []);
-        if (url === '/api/billing/info') return json(200, { provider: 'crm', pixReady: false });
-        if (url === '/api/billing/profile' && init?.method === 'PUT')
-          return json(200, JSON.parse(String(init.body)));
-        if (url === '/api/billing/profile') return json(200, BILLING_PROFILE);
+        const page = answerPlansPage(url, init, { crm: true, profile: BILLING_PROFILE });
+        if (page) return page;
         const own = answerUser(url, init);
         if (own) return own;
         if (url.startsWith('/api/crm-verify-customer')) return json(404, { error: 'ERR_NOT_FOUND' });

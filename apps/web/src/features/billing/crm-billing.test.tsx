@@ -3,7 +3,14 @@ import userEvent from '@testing-library/user-event';
 import type { Invoice } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeSession } from '../../lib/storage';
-import { answerUser, BILLING_PLANS, BILLING_PROFILE, billingInvoice, listPlan } from '../../test/billing';
+import {
+  answerPlansPage,
+  answerUser,
+  BILLING_PLANS,
+  BILLING_PROFILE,
+  billingInvoice,
+  listPlan,
+} from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -38,15 +45,11 @@ function stubApi(invoices: Invoice[], handler: Handler, planId = 2) {
       });
       const answer = handler(url, init) ?? answerUser(url, init);
       if (answer) return answer;
-      if (url === '/api/plans/list') return json(200, BILLING_PLANS);
-      if (url.startsWith('/api/companies/listPlan/'))
-        return json(200, listPlan(BILLING_PLANS.find((p) => p.id === planId)!));
-      if (url.startsWith('/api/invoices/all')) return json(200, invoices);
-      if (url === '/api/billing/info') return json(200, { provider: 'crm', pixReady: false });
-      if (url === '/api/billing/profile' && init?.method === 'PUT')
-        return json(200, JSON.parse(String(init.body)));
-      if (url === '/api/billing/profile') return json(200, PROFILE);
-      return json(404, { error: 'ERR_NOT_FOUND' });
+      const plan = BILLING_PLANS.find((p) => p.id === planId)!;
+      return (
+        answerPlansPage(url, init, { plan, invoices, crm: true, profile: PROFILE }) ??
+        json(404, { error: 'ERR_NOT_FOUND' })
+      );
     }),
   );
   return calls;

@@ -4,7 +4,7 @@ import type { Invoice } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api';
 import { writeSession } from '../../lib/storage';
-import { answerUser, BILLING_PLANS, BILLING_PROFILE, billingInvoice, listPlan } from '../../test/billing';
+import { answerPlansPage, answerUser, BILLING_PROFILE, billingInvoice } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -35,13 +35,9 @@ function stubApi(invoices: Invoice[], cancel: () => Response, listPlanAnswer?: (
       const user = answerUser(url, init);
       if (user) return user;
       if (url === '/api/crm-update-invoice') return cancel();
-      if (url === '/api/plans/list') return json(200, BILLING_PLANS);
-      if (url.startsWith('/api/companies/listPlan/'))
-        return listPlanAnswer?.() ?? json(200, listPlan(BILLING_PLANS[1]!));
-      if (url.startsWith('/api/invoices/all')) return json(200, invoices);
-      if (url === '/api/billing/info') return json(200, { provider: 'crm', pixReady: false });
+      if (listPlanAnswer && url.startsWith('/api/companies/listPlan/')) return listPlanAnswer();
       if (url === '/api/billing/profile') return json(200, BILLING_PROFILE);
-      return json(404, { error: 'ERR_NOT_FOUND' });
+      return answerPlansPage(url, init, { invoices, crm: true }) ?? json(404, { error: 'ERR_NOT_FOUND' });
     }),
   );
   return calls;

@@ -11,7 +11,7 @@ import type {
   TestSessionResult,
 } from '@zapdesk/shared';
 import { api } from '../../lib/api';
-import { usePagedList, useRecordQuery } from '../../lib/record-queries';
+import { saveRecord, usePagedList, useRecordQuery } from '../../lib/record-queries';
 import { useCurrentUser } from '../auth/session-context';
 
 export const botKeys = {
@@ -45,7 +45,7 @@ export function useSavePrompt() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: number | null; body: Partial<PromptBody> }) =>
-      typeof id === 'number' ? api.put<Prompt>(`/prompt/${id}`, body) : api.post<Prompt>('/prompt', body),
+      saveRecord<Prompt>('/prompt', id, body),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: botKeys.prompts }),
   });
 }
@@ -76,9 +76,7 @@ export function useSaveIntegration() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: number | null; body: Partial<QueueIntegrationBody> }) =>
-      typeof id === 'number'
-        ? api.put<QueueIntegration>(`/queueIntegration/${id}`, body)
-        : api.post<QueueIntegration>('/queueIntegration', body),
+      saveRecord<QueueIntegration>('/queueIntegration', id, body),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: botKeys.integrations }),
   });
 }

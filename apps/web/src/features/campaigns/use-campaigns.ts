@@ -12,7 +12,7 @@ import type {
   Tag,
 } from '@zapdesk/shared';
 import { api } from '../../lib/api';
-import { usePagedList, useRecordQuery } from '../../lib/record-queries';
+import { usePagedList, useRecordQuery, useSearchedList } from '../../lib/record-queries';
 import { type MediaSaveInput, saveWithMedia } from '../../lib/save-with-media';
 import { campaignKeys } from './campaigns-live';
 
@@ -20,10 +20,7 @@ export { applyCampaignEvent, campaignKeys } from './campaigns-live';
 
 /** GET /campaigns?searchParam=&pageNumber= as an infinite list. */
 export function useCampaigns(search: string) {
-  return usePagedList<CampaignsPage>(campaignKeys.list(search), '/campaigns', (pageNumber) => ({
-    searchParam: search,
-    pageNumber,
-  }));
+  return useSearchedList<CampaignsPage>(campaignKeys.list(search), '/campaigns', search);
 }
 
 /** GET /campaigns/:id (the campaign with its report totals) when `id` is set. */

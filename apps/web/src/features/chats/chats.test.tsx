@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatsMenuBadge } from '../../app/layout/menu-badges';
 import { createSessionUser } from '../../test/fixtures';
 import { json, stubFetch } from '../../test/http';
+import { withMatchMedia } from '../../test/media-query';
 import { renderWithProviders } from '../../test/render';
 import { ChatModal } from './chat-modal';
 import { applyChatEvent } from './chats-cache';
@@ -159,21 +160,16 @@ describe('internal chat page', () => {
     await waitFor(() => expect(within(box).getByText('m0')).toBeTruthy());
   });
 
-  it('shows the split view on wide screens', async () => {
-    const original = window.matchMedia;
-    window.matchMedia = ((query: string) => ({
-      ...original(query),
-      matches: true,
-    })) as typeof window.matchMedia;
-    try {
-      renderPage(`/chats/${chat().uuid}`);
-      expect(await screen.findByTestId('chats-split')).toBeTruthy();
-      expect(await screen.findByTestId('chat-item-1')).toBeTruthy();
-      expect(screen.getByTestId('chat-messages')).toBeTruthy();
-    } finally {
-      window.matchMedia = original;
-    }
-  });
+  it('shows the split view on wide screens', () =>
+    withMatchMedia(
+      () => true,
+      async () => {
+        renderPage(`/chats/${chat().uuid}`);
+        expect(await screen.findByTestId('chats-split')).toBeTruthy();
+        expect(await screen.findByTestId('chat-item-1')).toBeTruthy();
+        expect(screen.getByTestId('chat-messages')).toBeTruthy();
+      },
+    ));
 });
 
 describe('chat modal', () => {

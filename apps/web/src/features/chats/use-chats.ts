@@ -6,7 +6,7 @@ import { type InfiniteData, useMutation, useQuery, useQueryClient } from '@tanst
 import type { Chat, ChatBody, ChatMessage, ChatMessagesPage, ChatsPage } from '@zapdesk/shared';
 import { useMemo } from 'react';
 import { api } from '../../lib/api';
-import { usePagedList } from '../../lib/record-queries';
+import { saveRecord, usePagedList } from '../../lib/record-queries';
 
 export const chatsKeys = {
   all: ['chats'] as const,
@@ -65,7 +65,7 @@ export function useSaveChat() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: number | null; body: ChatBody }) =>
-      typeof id === 'number' ? api.put<Chat>(`/chats/${id}`, body) : api.post<Chat>('/chats', body),
+      saveRecord<Chat>('/chats', id, body),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: chatsKeys.list() }),
     meta: { silent: true },
   });

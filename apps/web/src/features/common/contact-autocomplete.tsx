@@ -2,6 +2,8 @@ import { Autocomplete, CircularProgress, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { CONTACT_SEARCH_MIN_CHARS, type Contact, SEARCH_DEBOUNCE_MS } from '@zapdesk/shared';
 import { useState } from 'react';
+import { type Control, Controller, type FieldValues, type Path } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 
@@ -95,6 +97,49 @@ export function ContactAutocomplete({
               ),
             },
           }}
+        />
+      )}
+    />
+  );
+}
+
+export interface FormContactFieldProps<T extends FieldValues, C, O extends FieldValues> {
+  /** The form value (a ContactRef or null) and the form's control. */
+  name: Path<T>;
+  control: Control<T, C, O>;
+  /** The translation prefix `p` of the texts `p.contact` (label), `p.typeMore` and `p.noContacts`. */
+  texts: string;
+  /** Translates the field's validation key into its error text. */
+  message: (key?: string) => string | undefined;
+  autoFocus?: boolean;
+  testId: string;
+}
+
+/** A {@link ContactAutocomplete} bound to the form value `name`, its error text below it. */
+export function FormContactField<T extends FieldValues, C, O extends FieldValues>({
+  name,
+  control,
+  texts,
+  message,
+  autoFocus,
+  testId,
+}: FormContactFieldProps<T, C, O>) {
+  const { t } = useTranslation();
+  return (
+    <Controller
+      name={name}
+      control={control}
+      render={({ field, fieldState }) => (
+        <ContactAutocomplete
+          value={field.value}
+          onChange={field.onChange}
+          autoFocus={autoFocus}
+          label={t(`${texts}.contact`)}
+          typeMoreText={t(`${texts}.typeMore`)}
+          noOptionsText={t(`${texts}.noContacts`)}
+          error={!!fieldState.error}
+          helperText={message(fieldState.error?.message)}
+          testId={testId}
         />
       )}
     />

@@ -107,6 +107,11 @@ export interface RecordListPageOptions<T, M> {
   keys?: { search?: string; edit?: string; delete?: string };
   /** The values the row buttons' names are given (default the row's `name`). */
   rowNames?: (row: T) => Record<string, string>;
+  /**
+   * The field that names a row when it is not `name` (e.g. `title`): the row buttons' names and the
+   * namespace's delete title are given it under its own key.
+   */
+  nameKey?: keyof T & string;
 }
 
 /**
@@ -128,9 +133,17 @@ export function useRecordListPage<T extends { id: number }, M>(options: RecordLi
     testId: options.addTestId,
     ...(options.addIcon ? { icon: options.addIcon } : {}),
   });
-  const confirmDelete = useConfirmDelete<T>(options.remove, (options.deleteTexts ?? ns) as never);
-  const rowNames: (row: T) => Record<string, string> =
-    options.rowNames ?? ((row) => ({ name: (row as { name?: string }).name ?? '' }));
+  const nameKey = options.nameKey ?? 'name';
+  const named = (row: T | null): Record<string, string> => ({
+    [nameKey]: String((row as Record<string, unknown> | null)?.[nameKey] ?? ''),
+  });
+  const keyTexts: ConfirmDeleteTexts<T> | undefined = options.nameKey && {
+    title: (record) => t(`${ns}.confirmDelete.title`, named(record)),
+    message: t(`${ns}.confirmDelete.message`),
+    deletedMessage: t(`${ns}.toasts.deleted`),
+  };
+  const confirmDelete = useConfirmDelete<T>(options.remove, (options.deleteTexts ?? keyTexts ?? ns) as never);
+  const rowNames: (row: T) => Record<string, string> = options.rowNames ?? named;
   return {
     param: search.param,
     target: modal.target,

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { createSessionUser, createWhatsapp } from '../../test/fixtures';
-import { json, stubFetch } from '../../test/http';
+import { answerFirst, json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ConnectionModal } from './connection-modal';
 
@@ -90,17 +90,11 @@ describe('ConnectionModal', () => {
   });
 
   it('shows the API token read-only and replaces it with POST /whatsapp/:id/token', async () => {
-    const base = fetchMock.getMockImplementation() as (
-      input: RequestInfo | URL,
-      init?: RequestInit,
-    ) => Promise<Response>;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url.startsWith('/api/whatsapp/30/token') && init?.method === 'POST')
+    answerFirst(fetchMock, ({ url, method }) => {
+      if (url.startsWith('/api/whatsapp/30/token') && method === 'POST')
         return json(200, { ...existing, token: 'new-token-from-the-server' });
-      if (url.startsWith('/api/whatsapp/30') && (init?.method ?? 'GET') === 'GET')
+      if (url.startsWith('/api/whatsapp/30') && method === 'GET')
         return json(200, { ...existing, token: 'old-token-from-the-server' });
-      return base(input, init);
     });
     const user = userEvent.setup();
     renderWithProviders(<ConnectionModal whatsappId={30} onClose={vi.fn()} />, { user: admin });
@@ -138,17 +132,13 @@ describe('ConnectionModal', () => {
   });
 
   it('sets the welcome flow when the plan has flows', async () => {
-    const base = fetchMock.getMockImplementation() as (
-      input: RequestInfo | URL,
-      init?: RequestInit,
-    ) => Promise<Response>;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
-      String(input).startsWith('/api/flowbuilder')
+    answerFirst(fetchMock, ({ url }) =>
+      url.startsWith('/api/flowbuilder')
         ? json(200, {
             flows: [{ id: 9, name: 'Boas-vindas', active: true, broken: false, companyId: 1 }],
             hasMore: false,
           })
-        : base(input, init),
+        : undefined,
     );
     const user = userEvent.setup();
     const onClose = vi.fn();
@@ -162,20 +152,14 @@ describe('ConnectionModal', () => {
   });
 
   it('shows no welcome flow when the saved one is not among the flows, and saves none', async () => {
-    const base = fetchMock.getMockImplementation() as (
-      input: RequestInfo | URL,
-      init?: RequestInit,
-    ) => Promise<Response>;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
+    answerFirst(fetchMock, ({ url, method }) => {
       if (url.startsWith('/api/flowbuilder'))
         return json(200, {
           flows: [{ id: 9, name: 'Boas-vindas', active: true, broken: false, companyId: 1 }],
           hasMore: false,
         });
-      if (url.startsWith('/api/whatsapp/30') && (init?.method ?? 'GET') === 'GET')
+      if (url.startsWith('/api/whatsapp/30') && method === 'GET')
         return json(200, { ...existing, flowIdWelcome: 77 });
-      return base(input, init);
     });
     const user = userEvent.setup();
     const onClose = vi.fn();
@@ -266,14 +250,10 @@ describe('ConnectionModal', () => {
   it('marks the greeting field when the server answers ERR_WAPP_GREETING_REQUIRED', async () => {
     const user = userEvent.setup();
     const onClose = vi.fn();
-    const answer = fetchMock.getMockImplementation() as (
-      input: RequestInfo | URL,
-      init?: RequestInit,
-    ) => Promise<Response>;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
-      init?.method === 'PUT'
+    answerFirst(fetchMock, ({ method }) =>
+      method === 'PUT'
         ? json(400, { error: 'ERR_WAPP_GREETING_REQUIRED', field: 'greetingMessage' })
-        : answer(input, init),
+        : undefined,
     );
     renderWithProviders(<ConnectionModal whatsappId={30} onClose={onClose} />, { user: admin });
     await screen.findByDisplayValue('Sales phone');

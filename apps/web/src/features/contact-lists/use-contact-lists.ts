@@ -11,7 +11,7 @@ import type {
 } from '@zapdesk/shared';
 import { ApiError, api, fetchWithSession } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
-import { usePagedList, useRecordQuery } from '../../lib/record-queries';
+import { saveRecord, usePagedList, useRecordQuery, useSearchedList } from '../../lib/record-queries';
 
 import { contactListKeys } from './contact-lists-live';
 
@@ -19,10 +19,7 @@ export { applyContactListItemEvent, applyContactListsEvent, contactListKeys } fr
 
 /** GET /contact-lists?searchParam=&pageNumber= as an infinite list. */
 export function useContactLists(search: string) {
-  return usePagedList<ContactListsPage>(contactListKeys.list(search), '/contact-lists', (pageNumber) => ({
-    searchParam: search,
-    pageNumber,
-  }));
+  return useSearchedList<ContactListsPage>(contactListKeys.list(search), '/contact-lists', search);
 }
 
 /** GET /contact-lists/:id when `id` is set. */
@@ -35,9 +32,7 @@ export function useSaveContactList() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: number | null; body: ContactListBody }) =>
-      typeof id === 'number'
-        ? api.put<ContactListWithCount>(`/contact-lists/${id}`, body)
-        : api.post<ContactListWithCount>('/contact-lists', body),
+      saveRecord<ContactListWithCount>('/contact-lists', id, body),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: contactListKeys.all }),
   });
 }
@@ -75,9 +70,7 @@ export function useSaveContactListItem(listId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: number | null; body: ContactListItemBody }) =>
-      typeof id === 'number'
-        ? api.put<ContactListEntry>(`/contact-list-items/${id}`, body)
-        : api.post<ContactListEntry>('/contact-list-items', body),
+      saveRecord<ContactListEntry>('/contact-list-items', id, body),
     onSuccess: () => refreshItems(queryClient, listId),
   });
 }

@@ -7,7 +7,7 @@ import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readSession, writeSession } from '../../lib/storage';
 import { createSessionUser } from '../../test/fixtures';
-import { json, stubFetch } from '../../test/http';
+import { answerFirst, json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { ContactModal } from './contact-modal';
 import { ContactsPage } from './contacts-page';
@@ -132,12 +132,8 @@ describe('ContactsPage', () => {
   it('uploads an .xlsx, refreshing an expired token once, and shows new contacts and the error bag', async () => {
     writeSession('old-token', 1, 5);
     const sent: { token: string | undefined; form: FormData }[] = [];
-    const base = fetchMock.getMockImplementation() as (
-      input: RequestInfo | URL,
-      init?: RequestInit,
-    ) => Promise<Response>;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input), 'http://localhost');
+    answerFirst(fetchMock, (request) => {
+      const url = new URL(request.url, 'http://localhost');
       if (url.pathname === '/api/auth/refresh_token')
         return json(200, {
           token: 'new-token',
@@ -145,8 +141,8 @@ describe('ContactsPage', () => {
           dueDateWarningDays: null,
         });
       if (url.pathname === '/api/contacts/upload') {
-        const token = (init?.headers as Record<string, string> | undefined)?.Authorization;
-        sent.push({ token, form: init?.body as FormData });
+        const token = (request.init?.headers as Record<string, string> | undefined)?.Authorization;
+        sent.push({ token, form: request.init?.body as FormData });
         if (token === 'Bearer old-token') return json(403, { error: 'ERR_SESSION_EXPIRED' });
         return json(200, {
           newContacts: [{ contactId: 41, contactName: 'Nova Pessoa' }],
@@ -156,7 +152,6 @@ describe('ContactsPage', () => {
           ],
         });
       }
-      return base(input, init);
     });
     renderWithProviders(withVirtuoso(<ContactsPage />), { user: createSessionUser() });
     const input = (await screen.findByTestId('import-contacts-input')) as HTMLInputElement;
@@ -198,14 +193,10 @@ describe('ContactsPage', () => {
       '"Ana; ""Aspas""";551190000002;c2@example.com',
       'Contato 3;551190000003;c3@example.com',
     ].join('\r\n');
-    const base = fetchMock.getMockImplementation() as (
-      input: RequestInfo | URL,
-      init?: RequestInit,
-    ) => Promise<Response>;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
-      String(input) === '/api/contacts/export'
+    answerFirst(fetchMock, ({ url }) =>
+      url === '/api/contacts/export'
         ? new Response(csv, { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' } })
-        : base(input, init),
+        : undefined,
     );
     const blobs: Blob[] = [];
     const names: string[] = [];

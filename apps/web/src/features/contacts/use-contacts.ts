@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Contact, ContactBody, ContactImportResult, ContactsPage } from '@zapdesk/shared';
 import { ApiError, api, fetchWithSession } from '../../lib/api';
 import { API_BASE } from '../../lib/config';
-import { usePagedList, useRecordQuery } from '../../lib/record-queries';
+import { useRecordQuery, useSearchedList } from '../../lib/record-queries';
 
 export const contactsKeys = {
   all: ['contacts'] as const,
@@ -14,10 +14,7 @@ export const contactsKeys = {
 
 /** GET /contacts?searchParam=&pageNumber= as an infinite list (`hasMore` drives the next page). */
 export function useContactsList(search: string) {
-  return usePagedList<ContactsPage>(contactsKeys.list(search), '/contacts', (pageNumber) => ({
-    searchParam: search,
-    pageNumber,
-  }));
+  return useSearchedList<ContactsPage>(contactsKeys.list(search), '/contacts', search);
 }
 
 /** GET /contacts/:id (with extraInfo), when `id` is set. */

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { DashboardResponse } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubChartLayout } from '../../test/charts';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -39,19 +40,7 @@ describe('DashboardPage', () => {
   const admin = createSessionUser({ profile: 'admin' });
 
   beforeEach(() => {
-    // jsdom lays nothing out, so recharts warns that its container has no size.
-    const warn = console.warn.bind(console);
-    vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-      if (!String(args[0]).includes('of chart should be greater than 0')) warn(...args);
-    });
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubChartLayout();
     fetchMock = vi.fn(async (input: RequestInfo | URL) => {
       const url = String(input);
       if (url.startsWith('/api/dashboard/ticketsUsers'))

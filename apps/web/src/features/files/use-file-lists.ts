@@ -2,7 +2,7 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FileListRecord, FileListsPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';
-import { usePagedList, useRecordQuery } from '../../lib/record-queries';
+import { useRecordQuery, useSearchedList } from '../../lib/record-queries';
 
 export const fileListsKeys = {
   all: ['file-lists'] as const,
@@ -12,10 +12,7 @@ export const fileListsKeys = {
 
 /** GET /files?searchParam=&pageNumber= as an infinite list. */
 export function useFileLists(search: string) {
-  return usePagedList<FileListsPage>(fileListsKeys.list(search), '/files', (pageNumber) => ({
-    searchParam: search,
-    pageNumber,
-  }));
+  return useSearchedList<FileListsPage>(fileListsKeys.list(search), '/files', search);
 }
 
 /** GET /files/:id when `id` is set. */

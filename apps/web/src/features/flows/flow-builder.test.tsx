@@ -4,7 +4,7 @@ import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubAudioRecording } from '../../test/fake-recorder';
 import { createSessionUser } from '../../test/fixtures';
-import { json, stubFetch } from '../../test/http';
+import { answerFirst, json, stubFetch } from '../../test/http';
 import { polyfillReactFlowDom } from '../../test/react-flow-dom';
 import { renderWithProviders } from '../../test/render';
 import { FlowBuilderPage } from './flow-builder-page';
@@ -346,12 +346,9 @@ describe('flow builder screen', () => {
 
   it('offers to try again when the flow fails to load, and then shows it', async () => {
     const user = userEvent.setup();
-    const answer = fetchMock.getMockImplementation() as typeof fetch;
     let failing = true;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
-      failing && String(input) === '/api/flowbuilder/flow/7'
-        ? json(500, { error: 'ERR_INTERNAL' })
-        : answer(input, init),
+    answerFirst(fetchMock, ({ url }) =>
+      failing && url === '/api/flowbuilder/flow/7' ? json(500, { error: 'ERR_INTERNAL' }) : undefined,
     );
     renderEditor();
     const failed = await screen.findByTestId('flow-load-failed', {}, { timeout: 3000 });
@@ -365,11 +362,10 @@ describe('flow builder screen', () => {
 
   it('leaves for the flows list when saving finds the flow deleted elsewhere', async () => {
     const user = userEvent.setup();
-    const answer = fetchMock.getMockImplementation() as typeof fetch;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
-      String(input) === '/api/flowbuilder/flow' && init?.method === 'POST'
+    answerFirst(fetchMock, ({ url, method }) =>
+      url === '/api/flowbuilder/flow' && method === 'POST'
         ? json(404, { error: 'ERR_NOT_FOUND' })
-        : answer(input, init),
+        : undefined,
     );
     renderEditor();
     await screen.findByTestId(`flow-node-${MENU_ID}`, {}, { timeout: 3000 });

@@ -2,25 +2,16 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FLOW_TEST_DEFAULT_NUMBER } from '@zapdesk/shared';
 import { Route, Routes } from 'react-router';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { json, stubFetch } from '../../test/http';
+import { polyfillReactFlowDom } from '../../test/react-flow-dom';
 import { renderWithProviders } from '../../test/render';
 import { applyAppMessageEvent } from '../ticket-view/messages-cache';
 import { FlowBuilderPage } from './flow-builder-page';
 import type { FlowNode } from './flow-types';
 
-// React Flow measures nodes with ResizeObserver and reads zoom with DOMMatrixReadOnly: jsdom has neither.
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-  (globalThis as { DOMMatrixReadOnly?: unknown }).DOMMatrixReadOnly ??= class {
-    m22 = 1;
-  };
-});
+polyfillReactFlowDom();
 
 const admin = createSessionUser({ profile: 'admin' }, { useCampaigns: true });
 const agent = createSessionUser({ profile: 'user' }, { useCampaigns: true });

@@ -1,7 +1,7 @@
 /** Queries and mutations of the flows list and the flow builder (document 3 section 7 "Flow builder"). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../lib/api';
-import { usePagedList } from '../../lib/record-queries';
+import { useSearchedList } from '../../lib/record-queries';
 import type { Flow, FlowConnection, FlowNode, FlowsPage, FlowWithGraph } from './flow-types';
 
 export const flowKeys = {
@@ -14,10 +14,7 @@ export const flowKeys = {
 
 /** GET /flowbuilder?searchParam=&pageNumber= as an infinite list (`{ flows, hasMore }`). */
 export function useFlows(search: string) {
-  return usePagedList<FlowsPage>(flowKeys.list(search), '/flowbuilder', (pageNumber) => ({
-    searchParam: search,
-    pageNumber,
-  }));
+  return useSearchedList<FlowsPage>(flowKeys.list(search), '/flowbuilder', search);
 }
 
 /**

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { showToast } from '../../lib/notify';
+import { saveRecord } from '../../lib/record-queries';
 
 export const helpsKeys = { all: ['helps'] as const, list: () => ['helps', 'list'] as const };
 
@@ -38,7 +39,7 @@ export function useSaveHelp() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: number | null; body: HelpBody }) =>
-      typeof id === 'number' ? api.put<Help>(`/helps/${id}`, body) : api.post<Help>('/helps', body),
+      saveRecord<Help>('/helps', id, body),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: helpsKeys.all }),
   });
 }

@@ -10,7 +10,7 @@ import type {
   UpdateQueueOptionBody,
 } from '@zapdesk/shared';
 import { api } from '../../lib/api';
-import { useRecordQuery } from '../../lib/record-queries';
+import { saveRecord, useRecordQuery } from '../../lib/record-queries';
 
 export const queuesKeys = {
   list: () => ['queues'] as const,
@@ -50,9 +50,7 @@ export function useSaveQueue() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: number | null; body: QueueBody }) =>
-      typeof id === 'number'
-        ? api.put<QueueDetail>(`/queue/${id}`, body)
-        : api.post<QueueDetail>('/queue', body),
+      saveRecord<QueueDetail>('/queue', id, body),
     onSuccess: (queue) => {
       queryClient.setQueryData(queuesKeys.detail(queue.id), queue);
       void queryClient.invalidateQueries({ queryKey: queuesKeys.list(), exact: true });

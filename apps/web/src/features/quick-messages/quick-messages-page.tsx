@@ -1,12 +1,11 @@
 import AttachFileIcon from '@mui/icons-material/AttachFile';
-import { Chip, List, ListItem, ListItemText, Paper, Stack, Typography } from '@mui/material';
+import { Chip, Stack, Typography } from '@mui/material';
 import { can, type QuickMessage } from '@zapdesk/shared';
 import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
-import { loadMoreOnScroll } from '../../lib/load-more-on-scroll';
 import { useCurrentUser } from '../auth/session-context';
 import { ListPage, useRecordListPage } from '../common/list-page';
-import { RowActions } from '../common/row-actions';
+import { RecordList, RecordListItem } from '../common/record-list';
 import { usePageRows } from '../common/use-list-page';
 import { useDeleteQuickMessage, useQuickMessagesList } from './use-quick-messages';
 
@@ -31,12 +30,7 @@ export function QuickMessagesPage() {
     blank: { record: null },
     edit: (record) => ({ record }),
     remove: useDeleteQuickMessage(),
-    deleteTexts: {
-      title: (record) => t('quickMessages.confirmDelete.title', { shortcode: record?.shortcode ?? '' }),
-      message: t('quickMessages.confirmDelete.message'),
-      deletedMessage: t('quickMessages.toasts.deleted'),
-    },
-    rowNames: (record) => ({ shortcode: record.shortcode }),
+    nameKey: 'shortcode',
   });
   const list = useQuickMessagesList(page.param, me.id);
   const records = usePageRows(list, 'records');
@@ -47,54 +41,44 @@ export function QuickMessagesPage() {
       {...page.frame}
       modal={page.target && <QuickMessageModal open record={page.target.record} onClose={page.close} />}
     >
-      <Paper variant="outlined" sx={{ flex: 1, overflow: 'auto' }} onScroll={loadMoreOnScroll(list)}>
-        <List data-testid="quick-messages-list">
-          {records.map((record) => {
-            const editable = admin || record.userId === me.id;
-            return (
-              <ListItem
-                key={record.id}
-                divider
-                data-testid={`quick-message-${record.id}`}
-                secondaryAction={
-                  editable ? <RowActions testIdPrefix="quick-message" {...page.actions(record)} /> : null
-                }
-              >
-                <ListItemText
-                  primary={
-                    <Stack direction="row" spacing={1} alignItems="center">
-                      <strong>/{record.shortcode}</strong>
-                      {record.geral && <Chip size="small" label={t('quickMessages.geral')} />}
-                      {record.mediaName && (
-                        <Stack
-                          direction="row"
-                          spacing={0.5}
-                          alignItems="center"
-                          sx={{ minWidth: 0 }}
-                          data-testid={`quick-message-media-${record.id}`}
-                        >
-                          <AttachFileIcon fontSize="small" color="action" aria-hidden />
-                          <Typography variant="caption" color="text.secondary" noWrap>
-                            {record.mediaName}
-                          </Typography>
-                        </Stack>
-                      )}
-                    </Stack>
-                  }
-                  secondary={record.message}
-                  slotProps={{ secondary: { noWrap: true } }}
-                  sx={{ pr: 10 }}
-                />
-              </ListItem>
-            );
-          })}
-        </List>
-        {list.isSuccess && records.length === 0 && (
-          <Typography color="text.secondary" sx={{ p: 2 }}>
-            {t('quickMessages.empty')}
-          </Typography>
-        )}
-      </Paper>
+      <RecordList
+        list={list}
+        testId="quick-messages-list"
+        empty={records.length === 0 && t('quickMessages.empty')}
+      >
+        {records.map((record) => (
+          <RecordListItem
+            key={record.id}
+            testId={`quick-message-${record.id}`}
+            actions={
+              admin || record.userId === me.id
+                ? { testIdPrefix: 'quick-message', ...page.actions(record) }
+                : null
+            }
+            title={
+              <>
+                <strong>/{record.shortcode}</strong>
+                {record.geral && <Chip size="small" label={t('quickMessages.geral')} />}
+                {record.mediaName && (
+                  <Stack
+                    direction="row"
+                    spacing={0.5}
+                    alignItems="center"
+                    sx={{ minWidth: 0 }}
+                    data-testid={`quick-message-media-${record.id}`}
+                  >
+                    <AttachFileIcon fontSize="small" color="action" aria-hidden />
+                    <Typography variant="caption" color="text.secondary" noWrap>
+                      {record.mediaName}
+                    </Typography>
+                  </Stack>
+                )}
+              </>
+            }
+            text={record.message}
+          />
+        ))}
+      </RecordList>
     </ListPage>
   );
 }

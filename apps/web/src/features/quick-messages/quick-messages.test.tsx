@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
-import { json, stubFetch } from '../../test/http';
+import { answerFirst, json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { QuickMessageModal } from './quick-message-modal';
 import { QuickMessagesPage } from './quick-messages-page';
@@ -98,14 +98,8 @@ describe('quick messages', () => {
   });
 
   it('a refused file leaves the record saved, says why and closes (no second create)', async () => {
-    const base = fetchMock.getMockImplementation() as (
-      input: RequestInfo | URL,
-      init?: RequestInit,
-    ) => Promise<Response>;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
-      String(input).endsWith('/media-upload')
-        ? json(415, { error: 'ERR_UNSUPPORTED_MEDIA_TYPE' })
-        : base(input, init),
+    answerFirst(fetchMock, ({ url }) =>
+      url.endsWith('/media-upload') ? json(415, { error: 'ERR_UNSUPPORTED_MEDIA_TYPE' }) : undefined,
     );
     const user = userEvent.setup();
     const onClose = vi.fn();

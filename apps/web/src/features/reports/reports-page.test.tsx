@@ -14,6 +14,7 @@ import {
 } from '@zapdesk/shared';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubChartLayout } from '../../test/charts';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
@@ -185,18 +186,7 @@ describe('ReportsPage', () => {
   beforeEach(() => {
     summary = SUMMARY;
     heatmapOpened = 3;
-    const warn = console.warn.bind(console);
-    vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
-      if (!String(args[0]).includes('of chart should be greater than 0')) warn(...args);
-    });
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubChartLayout();
     fetchMock = vi.fn(async (input: RequestInfo | URL) => {
       const url = String(input);
       if (url.includes('format=')) return new Response('userId,name\n', { status: 200 });

@@ -6,7 +6,7 @@ import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { MESSAGE_WORDING } from '../../lib/validation-text';
-import { ContactAutocomplete, type ContactRef } from '../common/contact-autocomplete';
+import { type ContactRef, FormContactField } from '../common/contact-autocomplete';
 import { DateTimeInput } from '../common/date-time-input';
 import { useFieldMessage } from '../common/field-message';
 import { FormTextField } from '../common/form-fields';
@@ -93,21 +93,12 @@ export function ScheduleModal({ record, contact, start, onClose }: ScheduleModal
       editing={!!record}
     >
       <Stack spacing={2}>
-        <Controller
+        <FormContactField
           name="contact"
           control={control}
-          render={({ field }) => (
-            <ContactAutocomplete
-              value={field.value}
-              onChange={field.onChange}
-              label={t('schedules.modal.contact')}
-              typeMoreText={t('schedules.modal.typeMore')}
-              noOptionsText={t('schedules.modal.noContacts')}
-              error={!!errors.contact}
-              helperText={message(errors.contact?.message)}
-              testId="schedule-contact"
-            />
-          )}
+          texts="schedules.modal"
+          message={message}
+          testId="schedule-contact"
         />
         <FormTextField
           name="body"

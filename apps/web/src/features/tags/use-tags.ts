@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Tag, TagBody, TagsPage } from '@zapdesk/shared';
 import { api } from '../../lib/api';
-import { usePagedList, useRecordQuery } from '../../lib/record-queries';
+import { saveRecord, useRecordQuery, useSearchedList } from '../../lib/record-queries';
 
 export const tagsKeys = {
   all: ['tags-admin'] as const,
@@ -12,10 +12,7 @@ export const tagsKeys = {
 
 /** GET /tags/?searchParam=&pageNumber= as an infinite list. */
 export function useTagsList(search: string) {
-  return usePagedList<TagsPage>(tagsKeys.list(search), '/tags/', (pageNumber) => ({
-    searchParam: search,
-    pageNumber,
-  }));
+  return useSearchedList<TagsPage>(tagsKeys.list(search), '/tags/', search);
 }
 
 /** GET /tags/:id when `id` is set. */
@@ -27,8 +24,7 @@ export function useTag(id: number | null | undefined) {
 export function useSaveTag() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id?: number | null; body: TagBody }) =>
-      typeof id === 'number' ? api.put<Tag>(`/tags/${id}`, body) : api.post<Tag>('/tags', body),
+    mutationFn: ({ id, body }: { id?: number | null; body: TagBody }) => saveRecord<Tag>('/tags', id, body),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: tagsKeys.all });
       void queryClient.invalidateQueries({ queryKey: ['tags'] });

@@ -4,6 +4,7 @@ import type { Message, QuickMessage, Ticket } from '@zapdesk/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubAudioRecording } from '../../test/fake-recorder';
 import { createSessionUser } from '../../test/fixtures';
+import { withMatchMedia } from '../../test/media-query';
 import { renderWithProviders } from '../../test/render';
 import { Composer, quickReplyOptions, restoredText, shortcutMarker } from './composer';
 import { json, makeMessage, makeTicket, mockFetch } from './test-helpers';
@@ -76,25 +77,20 @@ describe('Composer', () => {
     expect(sent(calls)[0]?.body).toEqual({ body: 'hello', signMessage: false });
   });
 
-  it('shows the sign switch on medium-wide screens and stores it', async () => {
-    const original = window.matchMedia;
-    window.matchMedia = ((query: string) => ({
-      ...original(query),
-      matches: true,
-    })) as typeof window.matchMedia;
-    try {
-      const { input, calls } = renderComposer();
-      const sign = screen.getByTestId('composer-sign') as HTMLInputElement;
-      expect(sign.checked).toBe(true);
-      await userEvent.click(sign);
-      expect(localStorage.getItem('signOption')).toBe('false');
-      await userEvent.type(input, 'x{Enter}');
-      await waitFor(() => expect(sent(calls)).toHaveLength(1));
-      expect(sent(calls)[0]?.body).toEqual({ body: 'x', signMessage: false });
-    } finally {
-      window.matchMedia = original;
-    }
-  });
+  it('shows the sign switch on medium-wide screens and stores it', () =>
+    withMatchMedia(
+      () => true,
+      async () => {
+        const { input, calls } = renderComposer();
+        const sign = screen.getByTestId('composer-sign') as HTMLInputElement;
+        expect(sign.checked).toBe(true);
+        await userEvent.click(sign);
+        expect(localStorage.getItem('signOption')).toBe('false');
+        await userEvent.type(input, 'x{Enter}');
+        await waitFor(() => expect(sent(calls)).toHaveLength(1));
+        expect(sent(calls)[0]?.body).toEqual({ body: 'x', signMessage: false });
+      },
+    ));
 
   it('hides the sign switch on narrow screens', () => {
     renderComposer();

@@ -1,21 +1,19 @@
 /** Test data and a fetch router for the ticket view tests (not used by the app). */
 import type { Message, Ticket } from '@zapdesk/shared';
 import { vi } from 'vitest';
+import { createMessage, createTicket } from '../tickets/test-fixtures';
 
 let seq = 1000;
 
+/** An open ticket of company 1 in queue 7, of the contact 50 (Maria Cliente); `overrides` win. */
 export function makeTicket(overrides: Partial<Ticket> = {}): Ticket {
   const id = overrides.id ?? ++seq;
-  return {
+  return createTicket({
     id,
     uuid: `uuid-${id}`,
     code: `20250101${id}`,
-    status: 'open',
-    userId: null,
-    user: null,
     queueId: 7,
     queue: { id: 7, name: 'Suporte', color: '#123456' },
-    whatsappId: 1,
     whatsapp: { id: 1, name: 'Main' },
     contactId: 50,
     contact: {
@@ -26,47 +24,27 @@ export function makeTicket(overrides: Partial<Ticket> = {}): Ticket {
       profilePicUrl: null,
       isGroup: false,
     },
-    companyId: 1,
-    tags: [],
-    isGroup: false,
-    chatbot: false,
-    unreadMessages: 0,
     lastMessage: '',
-    useIntegration: false,
-    promptId: null,
-    integrationId: null,
     createdAt: '2026-03-01T10:00:00.000Z',
     updatedAt: '2026-03-01T10:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
+/** A read, received text message of ticket 1 from Maria Cliente; `overrides` win. */
 export function makeMessage(overrides: Partial<Message> = {}): Message {
   const id = overrides.id ?? ++seq;
-  return {
+  return createMessage({
     id,
-    ticketId: 1,
     contactId: 50,
     body: `message ${id}`,
-    fromMe: false,
-    mediaType: 'chat',
-    mediaUrl: null,
-    mediaName: null,
-    isDeleted: false,
-    isEdited: false,
     ack: 0,
     read: true,
-    wid: null,
-    quotedMsgId: null,
-    quotedMsg: null,
-    reactionToId: null,
     contact: { name: 'Maria Cliente' },
-    userId: null,
-    error: null,
     createdAt: '2026-03-01T10:00:00',
     updatedAt: '2026-03-01T10:00:00',
     ...overrides,
-  };
+  });
 }
 
 export const json = (status: number, body: unknown) =>

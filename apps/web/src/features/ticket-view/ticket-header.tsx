@@ -8,7 +8,6 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import {
   Avatar,
   Box,
-  Button,
   ButtonBase,
   Chip,
   CircularProgress,
@@ -23,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useCurrentUser } from '../auth/session-context';
 import { ConfirmationDialog } from '../common/confirmation-dialog';
+import { closeTicketBody, TicketActionButton } from '../tickets/ticket-actions';
 import { FlowRunChip } from './flow-run-chip';
 import { usePresence } from './presence-store';
 import { TransferDialog } from './transfer-dialog';
@@ -123,68 +123,46 @@ export function TicketHeader({ ticket, onToggleDrawer }: TicketHeaderProps) {
       <Stack direction="row" spacing={1} alignItems="center">
         {busy && <CircularProgress size={20} />}
         {ticket.status === 'pending' && (
-          <Button
-            variant="contained"
-            size="small"
-            disabled={busy}
-            data-testid="ticket-accept"
+          <TicketActionButton
+            label={t('ticketView.accept')}
+            testId="ticket-accept"
             onClick={() => run({ status: 'open', userId: me.id }, false)}
-          >
-            {t('ticketView.accept')}
-          </Button>
+            busy={busy}
+            variant="contained"
+          />
         )}
         {ticket.status === 'open' && (
           <>
-            <Button
-              size="small"
-              disabled={busy}
-              data-testid="ticket-return"
+            <TicketActionButton
+              label={t('ticketView.return')}
+              testId="ticket-return"
               onClick={() => run({ status: 'pending', userId: null }, true)}
-            >
-              {t('ticketView.return')}
-            </Button>
-            <Button
+              busy={busy}
+            />
+            <TicketActionButton
+              label={t('ticketView.resolve')}
+              testId="ticket-resolve"
+              onClick={() => run(closeTicketBody(ticket, me.id), true)}
+              busy={busy}
               variant="contained"
-              size="small"
-              disabled={busy}
-              data-testid="ticket-resolve"
-              onClick={() =>
-                run(
-                  {
-                    status: 'closed',
-                    userId: me.id,
-                    queueId: ticket.queueId,
-                    useIntegration: false,
-                    promptId: null,
-                    integrationId: null,
-                  },
-                  true,
-                )
-              }
-            >
-              {t('ticketView.resolve')}
-            </Button>
-            <Button
-              variant="outlined"
-              size="small"
-              disabled={busy}
-              data-testid="ticket-transfer"
+            />
+            <TicketActionButton
+              label={t('ticketView.transfer')}
+              testId="ticket-transfer"
               onClick={() => setTransferOpen(true)}
-            >
-              {t('ticketView.transfer')}
-            </Button>
+              busy={busy}
+              variant="outlined"
+            />
           </>
         )}
         {ticket.status === 'closed' && (
-          <Button
-            variant="contained"
-            size="small"
-            disabled={busy}
-            data-testid="ticket-reopen"
+          <TicketActionButton
+            label={t('ticketView.reopen')}
+            testId="ticket-reopen"
             onClick={() => run({ status: 'open', userId: me.id, queueId: ticket.queueId }, false)}
-          >
-            {t('ticketView.reopen')}
-          </Button>
+            busy={busy}
+            variant="contained"
+          />
         )}
         {can(me.profile, 'ticket-options:deleteTicket') && (
           <Tooltip title={t('ticketView.deleteTicket')}>

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ApiError, api } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { useCurrentUser } from '../auth/session-context';
-import { ContactAutocomplete, type ContactRef } from '../common/contact-autocomplete';
+import { type ContactRef, FormContactField } from '../common/contact-autocomplete';
 import { useFieldMessage } from '../common/field-message';
 import { FormDialog } from '../common/form-dialog';
 import { useRecordForm } from '../common/use-record-form';
@@ -137,22 +137,13 @@ export function NewTicketModal({ onClose }: { onClose: () => void }) {
             {t('tickets.newTicket.otherOpenTicket', conflict)}
           </Alert>
         )}
-        <Controller
+        <FormContactField
           name="contact"
           control={control}
-          render={({ field }) => (
-            <ContactAutocomplete
-              value={field.value}
-              onChange={field.onChange}
-              autoFocus
-              label={t('tickets.newTicket.contact')}
-              typeMoreText={t('tickets.newTicket.typeMore')}
-              noOptionsText={t('tickets.newTicket.noContacts')}
-              error={!!errors.contact}
-              helperText={message(errors.contact?.message)}
-              testId="new-ticket-contact"
-            />
-          )}
+          texts="tickets.newTicket"
+          message={message}
+          autoFocus
+          testId="new-ticket-contact"
         />
         <Controller
           name="queueId"

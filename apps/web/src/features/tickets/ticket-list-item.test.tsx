@@ -4,6 +4,7 @@ import type { Ticket } from '@zapdesk/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
+import { withMatchMedia } from '../../test/media-query';
 import { renderWithLocation } from '../../test/render';
 import { createMessage, createTicket } from './test-fixtures';
 import { TicketListItem } from './ticket-list-item';
@@ -147,20 +148,15 @@ describe('TicketListItem', () => {
     expect(screen.getByTestId(`ticket-chatbot-${ticket.id}`)).toBeTruthy();
   });
 
-  it('cuts the contact name to 10 characters under 600 px', () => {
-    const original = window.matchMedia;
-    window.matchMedia = ((query: string) => ({
-      ...original(query),
-      matches: query.includes('max-width'),
-    })) as typeof window.matchMedia;
-    try {
-      const ticket = createTicket({ contact: { ...createTicket().contact, name: 'Bartholomew Simpson' } });
-      renderItem(ticket, agent);
-      expect(screen.getByTestId(`ticket-name-${ticket.id}`).textContent).toBe('Bartholome');
-    } finally {
-      window.matchMedia = original;
-    }
-  });
+  it('cuts the contact name to 10 characters under 600 px', () =>
+    withMatchMedia(
+      (query) => query.includes('max-width'),
+      async () => {
+        const ticket = createTicket({ contact: { ...createTicket().contact, name: 'Bartholomew Simpson' } });
+        renderItem(ticket, agent);
+        expect(screen.getByTestId(`ticket-name-${ticket.id}`).textContent).toBe('Bartholome');
+      },
+    ));
 
   it('keeps the full name on wide screens', () => {
     const ticket = createTicket({ contact: { ...createTicket().contact, name: 'Bartholomew Simpson' } });

@@ -1,6 +1,6 @@
 import SmartToyIcon from '@mui/icons-material/SmartToy';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Avatar, Badge, Box, Button, IconButton, Stack, Typography, useMediaQuery } from '@mui/material';
+import { Avatar, Badge, Box, IconButton, Stack, Typography, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { can, type Ticket, type UpdateTicketBody } from '@zapdesk/shared';
 import { lazy, type MouseEvent, memo, Suspense, useState } from 'react';
@@ -10,6 +10,7 @@ import { WhatsAppText } from '../../lib/whatsapp-text';
 import { useCurrentUser } from '../auth/session-context';
 import { LazyTooltip } from '../common/lazy-tooltip';
 import { DueMark } from './due-mark';
+import { closeTicketBody, TicketActionButton } from './ticket-actions';
 import { displayName, formatTicketTime, NO_QUEUE_COLOR } from './ticket-format';
 import { useUpdateTicket, viewerOf } from './use-tickets';
 
@@ -89,17 +90,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected }:
   const accept = run({ status: 'open', userId: me.id }, (saved) =>
     navigate(`/tickets/${saved?.uuid ?? ticket.uuid}`),
   );
-  const close = run(
-    {
-      status: 'closed',
-      userId: me.id,
-      queueId: ticket.queueId,
-      useIntegration: false,
-      promptId: null,
-      integrationId: null,
-    },
-    () => navigate('/tickets'),
-  );
+  const close = run(closeTicketBody(ticket, me.id), () => navigate('/tickets'));
   const reopen = run({ status: 'open', userId: me.id, queueId: ticket.queueId }, (saved) =>
     navigate(`/tickets/${saved?.uuid ?? ticket.uuid}`),
   );
@@ -223,39 +214,33 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected }:
           </Stack>
           <Stack direction="row" spacing={1} sx={{ mt: 0.75 }}>
             {pending && (
-              <Button
-                size="small"
+              <TicketActionButton
+                label={t('tickets.item.accept')}
+                testId={`ticket-accept-${ticket.id}`}
+                onClick={accept}
+                busy={busy}
                 variant="contained"
                 color="success"
-                disabled={busy}
-                onClick={accept}
-                data-testid={`ticket-accept-${ticket.id}`}
-              >
-                {t('tickets.item.accept')}
-              </Button>
+              />
             )}
             {ticket.status !== 'closed' && (
-              <Button
-                size="small"
+              <TicketActionButton
+                label={t('tickets.item.close')}
+                testId={`ticket-close-${ticket.id}`}
+                onClick={close}
+                busy={busy}
                 variant="outlined"
                 color="error"
-                disabled={busy}
-                onClick={close}
-                data-testid={`ticket-close-${ticket.id}`}
-              >
-                {t('tickets.item.close')}
-              </Button>
+              />
             )}
             {ticket.status === 'closed' && (
-              <Button
-                size="small"
-                variant="contained"
-                disabled={busy}
+              <TicketActionButton
+                label={t('tickets.item.reopen')}
+                testId={`ticket-reopen-${ticket.id}`}
                 onClick={reopen}
-                data-testid={`ticket-reopen-${ticket.id}`}
-              >
-                {t('tickets.item.reopen')}
-              </Button>
+                busy={busy}
+                variant="contained"
+              />
             )}
           </Stack>
         </Box>

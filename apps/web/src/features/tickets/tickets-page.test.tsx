@@ -3,6 +3,7 @@ import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
+import { withMatchMedia } from '../../test/media-query';
 import { renderWithProviders } from '../../test/render';
 import { TicketsPage } from './tickets-page';
 
@@ -65,19 +66,14 @@ describe('TicketsPage', () => {
     spy.mockRestore();
   });
 
-  it('uses two tabs (ticket, attendance list) under 600 px', async () => {
-    const original = window.matchMedia;
-    window.matchMedia = ((query: string) => ({
-      ...original(query),
-      matches: query.includes('max-width'),
-    })) as typeof window.matchMedia;
-    try {
-      renderAt('/tickets/abc-123');
-      expect(screen.getByTestId('tickets-mobile-tab-ticket').getAttribute('aria-selected')).toBe('true');
-      expect(screen.getByTestId('tickets-mobile-tab-list')).toBeTruthy();
-      expect(await screen.findByTestId('ticket-view')).toBeTruthy();
-    } finally {
-      window.matchMedia = original;
-    }
-  });
+  it('uses two tabs (ticket, attendance list) under 600 px', () =>
+    withMatchMedia(
+      (query) => query.includes('max-width'),
+      async () => {
+        renderAt('/tickets/abc-123');
+        expect(screen.getByTestId('tickets-mobile-tab-ticket').getAttribute('aria-selected')).toBe('true');
+        expect(screen.getByTestId('tickets-mobile-tab-list')).toBeTruthy();
+        expect(await screen.findByTestId('ticket-view')).toBeTruthy();
+      },
+    ));
 });
