@@ -3,13 +3,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index.js';
 import {
-  bearer,
   createCompany,
   createCompanyAdmin,
   createQueue,
   createSimulatorConnection,
   createTenant,
   createUser,
+  injectAs,
   login,
   TEST_PASSWORD,
 } from '../../test/factories.js';
@@ -22,12 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const inject = (
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  user: { token: string },
-  payload?: object,
-) => t.app.inject({ method, url, headers: bearer(user), payload });
+const inject = injectAs(() => t.app);
 
 describe('GET /api/users', () => {
   it('pages by 20 with hasMore and count, searches name and e-mail, and stays inside the company', async () => {
