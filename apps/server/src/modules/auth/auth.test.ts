@@ -1,25 +1,13 @@
 import { ZAuthResponse } from '@zapdesk/shared';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { refreshTokens } from '../../db/schema/index.js';
-import {
-  createCompany,
-  createUser,
-  injectAs,
-  setDueDate,
-  TEST_PASSWORD,
-  tokenFor,
-} from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
+import { createCompany, createUser, setDueDate, TEST_PASSWORD, tokenFor } from '../../test/factories.js';
 import { dueDateWarningDays, REFRESH_GRACE_SECONDS } from './auth-service.js';
 import { hashRefreshToken } from './tokens.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-beforeAll(async () => {
-  t = await createTestApp({ LOGIN_RATE_MAX: '5', LOGIN_IP_DAILY_MAX: '12', LOGIN_ACCOUNT_DAILY_MAX: '7' });
-});
-afterAll(() => t.close());
+useAppSuite({ LOGIN_RATE_MAX: '5', LOGIN_IP_DAILY_MAX: '12', LOGIN_ACCOUNT_DAILY_MAX: '7' });
 
 const DAY = 86_400_000;
 

@@ -1,16 +1,11 @@
 import { FREE_TRIAL_PLAN_NAME, ZCompany, ZListPlanResponse } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { companies, plans, settings, users } from '../../db/schema/index.js';
-import { bearer, createTenant, createUser, injectAs, login } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
+import { bearer, createTenant, createUser, login } from '../../test/factories.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+useAppSuite();
 
 const signup = (payload: object, ip = '10.20.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/companies/cadastro', payload, remoteAddress: ip });

@@ -1,29 +1,25 @@
 import { ZContact, ZContactImportResult, ZContactsPage } from '@zapdesk/shared';
 import { and, count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contactCustomFields, contacts, messages, tickets } from '../../db/schema/index.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
 import {
   bearer,
   createSimulatorConnection,
   createTenant,
   customerNumber,
-  injectAs,
   injectMessage,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
 import { fileUpload } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
+useAppSuite();
 let a: TenantFixture;
 beforeAll(async () => {
-  t = await createTestApp();
   a = await createTenant(t.app);
 });
-afterAll(() => t.close());
 
 const post = (user: TestUser, payload: object) =>
   t.app.inject({ method: 'POST', url: '/api/contacts', headers: bearer(user), payload });

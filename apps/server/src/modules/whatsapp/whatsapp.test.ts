@@ -1,16 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { companyChannel, ZWhatsapp } from '@zapdesk/shared';
 import { io as connect } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany, createQueue, createTenant, createUser, injectAs } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
+import { createCompany, createQueue, createTenant, createUser } from '../../test/factories.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+useAppSuite();
 
 const create = (user: { token: string }, payload: object) =>
   inject('POST', '/api/whatsapp', user, { provider: 'simulator', ...payload });
