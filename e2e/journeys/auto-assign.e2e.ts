@@ -15,15 +15,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../support/axe.js';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import {
-  apiJson,
-  apiLogin,
-  closeJourney,
-  openPage,
-  pageToken,
-  startJourney,
-  waitForConnected,
-} from '../support/journey.js';
+import { apiJson, closeJourney, openPage, pageToken } from '../support/journey.js';
+import { startInboxJourney } from '../support/openers.js';
 import { signInAs, waitForPath } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
@@ -82,11 +75,10 @@ async function assertAccessible(page: Page, what: string, include: string[]): Pr
 }
 
 before(async () => {
-  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
-  adminToken = (await apiLogin(server.url, DEMO_ADMIN)).token;
-  await waitForConnected(async () => (await api<{ status: string }[]>('/whatsapp')).json);
   // Only the assignment speaks to the customers here: no queue greeting.
-  await api('/settings/sendGreetingMessageOneQueues', { method: 'PUT', body: { value: 'disabled' } });
+  ({ server, browser, adminToken } = await startInboxJourney({
+    settings: { sendGreetingMessageOneQueues: 'disabled' },
+  }));
   const queues = (await api<{ id: number; name: string }[]>('/queue')).json;
   queueId = queues.find((q) => q.name === 'Suporte')!.id;
   const users = (await api<{ users: { id: number; email: string }[] }>('/users/')).json.users;

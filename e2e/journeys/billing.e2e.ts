@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { closeJourney, openPage, startJourney } from '../support/journey.js';
+import { closeJourney, openPage, signUpCompany, startJourney } from '../support/journey.js';
 import { signInAs, waitForPath } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
@@ -44,17 +44,7 @@ before(async () => {
   ({ server, browser } = await startJourney());
   superPage = await openPage(browser);
   adminPage = await openPage(browser);
-  const signup = await fetch(`${server.url}/api/companies/cadastro`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: company,
-      email: admin.email,
-      password: admin.password,
-      phone: '11987654321',
-    }),
-  });
-  assert.equal(signup.status, 201, await signup.clone().text());
+  await signUpCompany(server.url, { name: company, ...admin });
   await signInAs(superPage, server.url, DEMO_ADMIN);
   await signInAs(adminPage, server.url, admin);
 });

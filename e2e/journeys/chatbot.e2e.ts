@@ -15,9 +15,8 @@ import {
   closeJourney,
   openPage,
   pageToken,
-  startJourney,
-  waitForConnected,
 } from '../support/journey.js';
+import { startInboxJourney } from '../support/openers.js';
 import { signInAs } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
@@ -47,9 +46,7 @@ async function customerSays(body: string) {
 let salesQueueId = 0;
 
 before(async () => {
-  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
-  adminToken = await login(DEMO_ADMIN);
-  await waitForConnected(async () => (await api<{ status: string }[]>('/whatsapp')).json);
+  ({ server, browser, adminToken } = await startInboxJourney());
   const queues = (await api<{ id: number; name: string }[]>('/queue')).json;
   const support = queues.find((q) => q.name === 'Suporte')!;
   const sales = queues.find((q) => q.name === 'Vendas')!;

@@ -12,7 +12,15 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type FakeCrm, startFakeCrm } from '../../apps/server/src/test/fake-crm.js';
 import { DEMO_ADMIN } from '../support/demo.js';
-import { apiJson, apiLogin, closeJourney, openPage, pageToken, startJourney } from '../support/journey.js';
+import {
+  apiJson,
+  apiLogin,
+  closeJourney,
+  openPage,
+  pageToken,
+  signUpCompany,
+  startJourney,
+} from '../support/journey.js';
 import { signInAs, waitForPath } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
@@ -79,17 +87,7 @@ before(async () => {
     CRM_URL: crm.url,
     CRM_TOKEN: crm.token,
   }));
-  const signup = await fetch(`${server.url}/api/companies/cadastro`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: company,
-      email: admin.email,
-      password: admin.password,
-      phone: '11987654321',
-    }),
-  });
-  assert.equal(signup.status, 201, await signup.clone().text());
+  await signUpCompany(server.url, { name: company, ...admin });
   page = await openPage(browser);
   await signInAs(page, server.url, admin);
   // The spec's wording is Portuguese: the rest of the journey runs in pt.

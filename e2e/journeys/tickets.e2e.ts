@@ -9,15 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_ADMIN, DEMO_AGENT } from '../support/demo.js';
-import {
-  apiJson,
-  apiLogin,
-  closeJourney,
-  openPage,
-  pageToken,
-  startJourney,
-  waitForConnected,
-} from '../support/journey.js';
+import { apiJson, closeJourney, openPage, pageToken } from '../support/journey.js';
+import { startInboxJourney } from '../support/openers.js';
 import { signIn, signInAs, waitForPath, waitForToast } from '../support/pages.js';
 import type { RunningServer } from '../support/server.js';
 
@@ -48,20 +41,11 @@ const outbox = async () =>
   (await api<{ body: string; ack: number; kind: string }[]>(`/simulator/1/outbox?number=${CUSTOMER}`)).json;
 
 before(async () => {
-  ({ server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100' }));
-  adminToken = (await apiLogin(server.url, DEMO_ADMIN)).token;
-  // Wait for the simulator connection to pair, enable the greeting, add an agent with no queue.
-  await waitForConnected(async () => (await api<{ status: string }[]>('/whatsapp')).json);
-  assert.equal(
-    (await api('/settings/sendGreetingAccepted', { method: 'PUT', body: { value: 'enabled' } })).status,
-    200,
-  );
-  // This journey is about the inbox: the queue's own greeting (chatbot) stays out of the conversation.
-  assert.equal(
-    (await api('/settings/sendGreetingMessageOneQueues', { method: 'PUT', body: { value: 'disabled' } }))
-      .status,
-    200,
-  );
+  // Once the simulator connection is paired, the accept greeting is on; this journey is about the
+  // inbox: the queue's own greeting (chatbot) stays out of the conversation. Then an agent with no queue.
+  ({ server, browser, adminToken } = await startInboxJourney({
+    settings: { sendGreetingAccepted: 'enabled', sendGreetingMessageOneQueues: 'disabled' },
+  }));
   const created = await api('/users', {
     method: 'POST',
     body: {

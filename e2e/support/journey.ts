@@ -61,6 +61,23 @@ export async function apiLogin(
   return { status: login.status, token: ((await login.json()) as { token: string }).token };
 }
 
+/**
+ * Signs a new company up through POST /api/companies/cadastro (the public signup) with its admin's
+ * `email` and `password` and a mobile `phone` (default '11987654321').
+ * @throws when the answer is not 201 Created, with its body.
+ */
+export async function signUpCompany(
+  baseUrl: string,
+  company: { name: string; email: string; password: string; phone?: string },
+): Promise<void> {
+  const signup = await fetch(`${baseUrl}/api/companies/cadastro`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ phone: '11987654321', ...company }),
+  });
+  if (signup.status !== 201) throw new Error(`signup: ${signup.status} ${await signup.text()}`);
+}
+
 /** `fetch` of `/api<path>` on a journey's server, as a bearer token (JSON content type with a body). */
 export type ApiFetch = (path: string, init?: RequestInit) => Promise<Response>;
 

@@ -64,18 +64,22 @@ export interface InboxJourney {
  * Starts the server with the simulator pairing in 100 ms (plus `env`) and the browser, signs the
  * demo admin in through the API and waits until the simulator connection is CONNECTED. With
  * `quiet`, the connection, queue and accept greetings are turned off so that a conversation holds only what
- * the customer and the agent write. @throws when a setting is not saved.
+ * the customer and the agent write; `settings` (key to value, e.g. `{ sendGreetingAccepted: 'enabled' }`)
+ * are saved after that. @throws when a setting is not saved.
  */
 export async function startInboxJourney(
-  options: { quiet?: boolean; env?: Record<string, string> } = {},
+  options: { quiet?: boolean; env?: Record<string, string>; settings?: Record<string, string> } = {},
 ): Promise<InboxJourney> {
   const { server, browser } = await startJourney({ SIMULATOR_PAIR_MS: '100', ...options.env });
   const adminToken = (await apiLogin(server.url, DEMO_ADMIN)).token;
   const api = <T>(path: string, init: { method?: string; body?: unknown } = {}) =>
     apiJson<T>(server.url, adminToken, path, init);
   await waitForConnected(async () => (await api<{ status: string }[]>('/whatsapp')).json);
-  for (const key of options.quiet ? ['sendGreetingMessageOneQueues', 'sendGreetingAccepted'] : []) {
-    const saved = await api(`/settings/${key}`, { method: 'PUT', body: { value: 'disabled' } });
+  const quiet = options.quiet
+    ? { sendGreetingMessageOneQueues: 'disabled', sendGreetingAccepted: 'disabled' }
+    : {};
+  for (const [key, value] of Object.entries({ ...quiet, ...options.settings })) {
+    const saved = await api(`/settings/${key}`, { method: 'PUT', body: { value } });
     if (saved.status !== 200) throw new Error(`setting ${key}: ${saved.status}`);
   }
   // The connection's greeting reaches every new customer: quiet clears it too.

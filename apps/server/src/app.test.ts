@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTenant } from './test/factories.js';
+import { bearer, createTenant, injectAs } from './test/factories.js';
 import { createTestApp, type TestApp } from './test/test-app.js';
 
 /** The Accept header of a browser's page load. */
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let web: string;
 beforeAll(async () => {
   web = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-web-'));
@@ -80,12 +81,8 @@ describe('errors', () => {
 
   it('paths answer with and without a trailing slash', async () => {
     const { agent } = await createTenant(t.app);
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/settings/', headers: bearer(agent) })).statusCode,
-    ).toBe(200);
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/settings', headers: bearer(agent) })).statusCode,
-    ).toBe(200);
+    expect((await inject('GET', '/api/settings/', agent)).statusCode).toBe(200);
+    expect((await inject('GET', '/api/settings', agent)).statusCode).toBe(200);
   });
 });
 

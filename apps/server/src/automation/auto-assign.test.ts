@@ -9,7 +9,7 @@ import {
   openOneQueueTenant,
   putSetting,
 } from '../test/conversation.js';
-import { bearer, createUser, customerNumber, type TestUser } from '../test/factories.js';
+import { bearer, createUser, customerNumber, injectAs, type TestUser } from '../test/factories.js';
 import { flowEdge, flowNode } from '../test/flow-fixture.js';
 import { listenLocally, socketSet } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
@@ -17,6 +17,7 @@ import { pickAgent } from './auto-assign.js';
 import { FLOW_STEP_JOB } from './flows/flow-engine.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let url: string;
 beforeAll(async () => {
   t = await createTestApp();
@@ -50,12 +51,7 @@ describe('automatic assignment', () => {
   const online = sockets.online;
   const run = () => t.app.jobs.drain();
   const setQueue = async (autoAssignment: string) => {
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/queue/${s.queueId}`,
-      headers: bearer(s.admin),
-      payload: { autoAssignment },
-    });
+    const res = await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { autoAssignment });
     expect(res.statusCode).toBe(200);
     expect(res.json().autoAssignment).toBe(autoAssignment);
   };
@@ -128,12 +124,7 @@ describe('automatic assignment', () => {
     const ids = await write(3);
     const rows = await Promise.all(ids.map(row));
     expect(rows.map((r) => r.status)).toEqual(['open', 'pending', 'pending']);
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${ids[0]}`,
-      headers: bearer(s.agent),
-      payload: { status: 'closed' },
-    });
+    const res = await inject('PUT', `/api/tickets/${ids[0]}`, s.agent, { status: 'closed' });
     expect(res.statusCode).toBe(200);
     await run();
     expect((await row(ids[1]!)).userId).toBe(s.agent.id);
@@ -176,12 +167,7 @@ describe('automatic assignment', () => {
     const [id] = await write(1);
     const holder = (await row(id!)).userId!;
     await online(second);
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${id}`,
-      headers: bearer(s.admin),
-      payload: { status: 'pending', userId: null },
-    });
+    const res = await inject('PUT', `/api/tickets/${id}`, s.admin, { status: 'pending', userId: null });
     expect(res.statusCode).toBe(200);
     await run();
     const after = await row(id!);
@@ -199,12 +185,7 @@ describe('automatic assignment', () => {
     expect((await putUser(s.admin, s.agent.id, { maxOpenTickets: 1000 })).statusCode).toBe(200);
     expect((await putUser(s.agent, s.agent.id, { maxOpenTickets: 3 })).statusCode).toBe(403);
     expect((await putUser(s.agent, s.agent.id, { availability: 'busy' })).statusCode).toBe(400);
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/queue/${s.queueId}`,
-      headers: bearer(s.admin),
-      payload: { autoAssignment: 'random' },
-    });
+    const res = await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { autoAssignment: 'random' });
     expect(res.statusCode).toBe(400);
     expect(JSON.stringify(res.json())).toContain('autoAssignment');
   });
@@ -225,11 +206,7 @@ describe('automatic assignment', () => {
     expect((await row(id!)).userId).toBe(second.id);
     await online(s.agent);
     await run();
-    const res = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/users/${second.id}`,
-      headers: bearer(s.admin),
-    });
+    const res = await inject('DELETE', `/api/users/${second.id}`, s.admin);
     expect(res.statusCode).toBe(204);
     await run();
     const after = await row(id!);

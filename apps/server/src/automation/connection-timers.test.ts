@@ -3,16 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userRatings } from '../db/schema/index.js';
 import { putSetting, ticketRow } from '../test/conversation.js';
 import {
-  bearer,
   createQueue,
   createTenant,
   customerNumber,
+  injectAs,
   injectMessage,
   type TenantFixture,
 } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 beforeAll(async () => {
   t = await createTestApp();
 });
@@ -26,16 +27,11 @@ const timers = { run: (now: Date) => t.app.timers.run(now) };
 const minutes = (n: number) => new Date(Date.now() + n * 60_000);
 
 async function connection(tenant: TenantFixture, payload: Record<string, unknown>) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/whatsapp',
-    headers: bearer(tenant.admin),
-    payload: {
-      name: `Timers ${customerNumber()}`,
-      provider: 'simulator',
-      queueIds: [tenant.queueId],
-      ...payload,
-    },
+  const res = await inject('POST', '/api/whatsapp', tenant.admin, {
+    name: `Timers ${customerNumber()}`,
+    provider: 'simulator',
+    queueIds: [tenant.queueId],
+    ...payload,
   });
   expect(res.statusCode).toBe(201);
   return res.json().id as number;
@@ -47,21 +43,11 @@ const setSetting = (companyId: number, key: string, value: string) =>
   putSetting(t.app, companyId, key, value);
 
 const accept = (tenant: TenantFixture, ticketId: number) =>
-  t.app.inject({
-    method: 'PUT',
-    url: `/api/tickets/${ticketId}`,
-    headers: bearer(tenant.admin),
-    payload: { status: 'open', userId: tenant.admin.id },
-  });
+  inject('PUT', `/api/tickets/${ticketId}`, tenant.admin, { status: 'open', userId: tenant.admin.id });
 
 /** The tenant's admin closes the ticket. */
 const close = (tenant: TenantFixture, ticketId: number) =>
-  t.app.inject({
-    method: 'PUT',
-    url: `/api/tickets/${ticketId}`,
-    headers: bearer(tenant.admin),
-    payload: { status: 'closed' },
-  });
+  inject('PUT', `/api/tickets/${ticketId}`, tenant.admin, { status: 'closed' });
 
 describe('connection timers', () => {
   it('closes open tickets inactive for expiresTicket minutes with expiresInactiveMessage', async () => {

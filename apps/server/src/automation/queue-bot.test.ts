@@ -3,11 +3,12 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, queueOptions, queues } from '../db/schema/index.js';
 import { customerSays, putSetting, ticketRow } from '../test/conversation.js';
-import { bearer, createQueue, createTenant, customerNumber, injectMessage } from '../test/factories.js';
+import { createQueue, createTenant, customerNumber, injectAs, injectMessage } from '../test/factories.js';
 import { type BotTenant, openBotTenant } from '../test/queue-bot-fixture.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 beforeAll(async () => {
   t = await createTestApp();
 });
@@ -55,11 +56,11 @@ describe('queue chatbot', () => {
     // Vendas has no greeting and no options: nothing more to say.
     expect(second.replies).toEqual([]);
     // The sales ticket shows in the pending list filtered by its queue.
-    const listed = await t.app.inject({
-      method: 'GET',
-      url: `/api/tickets?status=pending&queueIds=${JSON.stringify([s.sales])}&showAll=true`,
-      headers: bearer(s.admin),
-    });
+    const listed = await inject(
+      'GET',
+      `/api/tickets?status=pending&queueIds=${JSON.stringify([s.sales])}&showAll=true`,
+      s.admin,
+    );
     expect(listed.json().tickets.map((x: { id: number }) => x.id)).toContain(first.ticketId);
   });
 
@@ -121,11 +122,10 @@ describe('queue chatbot', () => {
         message: 'Chave: 123',
       },
     ]);
-    await t.app.inject({
-      method: 'PUT',
-      url: `/api/queue/${s.support}`,
-      headers: bearer(s.admin),
-      payload: { name: 'Suporte', color: '#123456', greetingMessage: 'Suporte aqui.' },
+    await inject('PUT', `/api/queue/${s.support}`, s.admin, {
+      name: 'Suporte',
+      color: '#123456',
+      greetingMessage: 'Suporte aqui.',
     });
     const from = customerNumber();
     await say(s, from, 'Oi');
@@ -147,11 +147,9 @@ describe('queue chatbot', () => {
     const s = await setup();
     const from = customerNumber();
     const { ticketId } = await say(s, from, 'Oi');
-    const accept = await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${ticketId}`,
-      headers: bearer(s.admin),
-      payload: { status: 'open', userId: s.admin.id },
+    const accept = await inject('PUT', `/api/tickets/${ticketId}`, s.admin, {
+      status: 'open',
+      userId: s.admin.id,
     });
     expect(accept.statusCode).toBe(200);
     expect((await say(s, from, 'não entendi')).replies).toEqual([]);
@@ -192,11 +190,11 @@ describe('queue chatbot', () => {
       .update(queues)
       .set({ greetingMessage: 'Bem-vindo ao suporte, {{name}}.' })
       .where(eq(queues.id, tenant.queueId));
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/whatsapp',
-      headers: bearer(tenant.admin),
-      payload: { name: 'One', provider: 'simulator', queueIds: [tenant.queueId], greetingMessage: '' },
+    const res = await inject('POST', '/api/whatsapp', tenant.admin, {
+      name: 'One',
+      provider: 'simulator',
+      queueIds: [tenant.queueId],
+      greetingMessage: '',
     });
     const s: Setup = { ...tenant, whatsappId: res.json().id, support: tenant.queueId, sales: 0 };
     await setSetting(tenant.companyId, 'sendGreetingMessageOneQueues', 'disabled');
@@ -216,16 +214,11 @@ describe('queue chatbot', () => {
       .set({ greetingMessage: 'Aqui é o suporte.' })
       .where(eq(queues.id, tenant.queueId));
     const connect = async (queueIds: number[]) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/whatsapp',
-        headers: bearer(tenant.admin),
-        payload: {
-          name: `C${queueIds.length}`,
-          provider: 'simulator',
-          queueIds,
-          greetingMessage: 'Olá, {{name}}!',
-        },
+      const res = await inject('POST', '/api/whatsapp', tenant.admin, {
+        name: `C${queueIds.length}`,
+        provider: 'simulator',
+        queueIds,
+        greetingMessage: 'Olá, {{name}}!',
       });
       expect(res.statusCode).toBe(201);
       const s: Setup = { ...tenant, whatsappId: res.json().id, support: tenant.queueId, sales: 0 };
@@ -250,16 +243,11 @@ describe('queue chatbot', () => {
   it('refuses a connection with several queues and no greeting (ERR_WAPP_GREETING_REQUIRED)', async () => {
     const tenant = await createTenant(t.app);
     const other = await createQueue(t.app, tenant.companyId);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/whatsapp',
-      headers: bearer(tenant.admin),
-      payload: {
-        name: 'No greeting',
-        provider: 'simulator',
-        queueIds: [tenant.queueId, other],
-        greetingMessage: ' ',
-      },
+    const res = await inject('POST', '/api/whatsapp', tenant.admin, {
+      name: 'No greeting',
+      provider: 'simulator',
+      queueIds: [tenant.queueId, other],
+      greetingMessage: ' ',
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'ERR_WAPP_GREETING_REQUIRED', field: 'greetingMessage' });

@@ -11,6 +11,7 @@ import {
   createUser,
   customerNumber,
   inboundMessage,
+  injectAs,
   injectMessage,
 } from '../test/factories.js';
 import { listenLocally } from '../test/sockets.js';
@@ -19,6 +20,7 @@ import { emitMessageUpdates } from './message-events.js';
 
 let whatsappId: number;
 useTenantPairSuite();
+const inject = injectAs(() => t.app);
 beforeAll(async () => {
   whatsappId = await createSimulatorConnection(t.app, a.admin);
 });
@@ -121,11 +123,7 @@ describe('inbound pipeline', () => {
       lastMessage: 'voltei',
     });
     expect(again?.ticketCreated).toBe(true);
-    const list = await t.app.inject({
-      method: 'GET',
-      url: `/api/messages/${again!.ticket.id}`,
-      headers: bearer(a.admin),
-    });
+    const list = await inject('GET', `/api/messages/${again!.ticket.id}`, a.admin);
     expect(list.json().messages.map((m: { body: string }) => m.body)).toEqual(['primeira', 'voltei']);
   });
 
@@ -161,31 +159,17 @@ describe('inbound pipeline', () => {
       mediaType: 'image',
       mediaUrl: `data:image/png;base64,${png}`,
     });
-    const list = await t.app.inject({
-      method: 'GET',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.agent),
-    });
+    const list = await inject('GET', `/api/messages/${ticketId}`, a.agent);
     const message = list.json().messages[0];
     expect(message).toMatchObject({ mediaType: 'image', body: 'foto' });
     expect(message.mediaUrl).toMatch(/^\/api\/public\/[0-9a-f]{32}\.png$/);
-    const own = await t.app.inject({ method: 'GET', url: message.mediaUrl, headers: bearer(a.agent) });
+    const own = await inject('GET', message.mediaUrl, a.agent);
     expect(own.statusCode).toBe(200);
     expect(own.headers['content-type']).toBe('image/png');
     expect(own.rawPayload.equals(Buffer.from(png, 'base64'))).toBe(true);
     expect((await t.app.inject({ method: 'GET', url: message.mediaUrl })).statusCode).toBe(401);
-    expect(
-      (await t.app.inject({ method: 'GET', url: message.mediaUrl, headers: bearer(b.admin) })).statusCode,
-    ).toBe(404);
-    expect(
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: '/api/public/..%2F..%2Fsecrets.json',
-          headers: bearer(a.admin),
-        })
-      ).statusCode,
-    ).toBe(404);
+    expect((await inject('GET', message.mediaUrl, b.admin)).statusCode).toBe(404);
+    expect((await inject('GET', '/api/public/..%2F..%2Fsecrets.json', a.admin)).statusCode).toBe(404);
   });
 });
 
@@ -227,12 +211,7 @@ describe('events', () => {
     const leakedB = record(outsider, companyChannel(b.companyId, 'appMessage'));
     const from = customerNumber();
     const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'Olá' });
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'Oi!' },
-    });
+    const sent = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: 'Oi!' });
     expect(sent.statusCode).toBe(201);
     const reply = sent.json()[0];
     // Sent (1) at least; the simulated phone's first delivery ack may already be in on a busy machine.
@@ -359,11 +338,10 @@ describe('events', () => {
 
 describe('routing', () => {
   it('puts a new ticket of a connection with exactly one queue in that queue', async () => {
-    const single = await t.app.inject({
-      method: 'POST',
-      url: '/api/whatsapp',
-      headers: bearer(a.admin),
-      payload: { name: `Uma fila ${Date.now()}`, provider: 'simulator', queueIds: [a.queueId] },
+    const single = await inject('POST', '/api/whatsapp', a.admin, {
+      name: `Uma fila ${Date.now()}`,
+      provider: 'simulator',
+      queueIds: [a.queueId],
     });
     const stored = await injectMessage(t.app, a.admin, single.json().id, {
       from: customerNumber(),

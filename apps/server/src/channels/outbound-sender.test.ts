@@ -2,21 +2,17 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { messages, tickets } from '../db/schema/index.js';
 import { a, t, useConnectionSuite, whatsappId } from '../test/connection-suite.js';
-import { bearer, createUser, customerNumber, injectMessage } from '../test/factories.js';
+import { bearer, createUser, customerNumber, injectAs, injectMessage } from '../test/factories.js';
 import { multipartBody, PNG } from '../test/multipart.js';
 import { outboundProviderId } from './outbound-delivery.js';
 import type { OutboundSender } from './outbound-sender.js';
 
 useConnectionSuite();
+const inject = injectAs(() => t.app);
 
 /** Company A's admin sends `body` on ticket `ticketId` (answered 201); answers the stored message's id. */
 async function postText(ticketId: number, body: string): Promise<number> {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/messages/${ticketId}`,
-    headers: bearer(a.admin),
-    payload: { body },
-  });
+  const res = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body });
   expect(res.statusCode).toBe(201);
   return res.json()[0].id as number;
 }
@@ -25,11 +21,10 @@ describe('POST /api/messages/:ticketId', () => {
   it('stores with ack 0, sends, signs when asked, quotes, and reaches the simulated phone', async () => {
     const from = customerNumber();
     const inbound = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'Preciso de ajuda' });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${inbound.ticketId}`,
-      headers: bearer(a.agent),
-      payload: { body: 'Claro!', signMessage: true, quotedMsg: { id: inbound.id } },
+    const res = await inject('POST', `/api/messages/${inbound.ticketId}`, a.agent, {
+      body: 'Claro!',
+      signMessage: true,
+      quotedMsg: { id: inbound.id },
     });
     expect(res.statusCode).toBe(201);
     const [sent] = res.json();
@@ -51,26 +46,14 @@ describe('POST /api/messages/:ticketId', () => {
       body: 'x',
     });
     const other = await injectMessage(t.app, a.admin, whatsappId, { from: customerNumber(), body: 'y' });
-    const blank = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: '   ' },
-    });
+    const blank = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: '   ' });
     expect(blank.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'body' });
-    const wrongQuote = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'ok', quotedMsg: other.id },
+    const wrongQuote = await inject('POST', `/api/messages/${ticketId}`, a.admin, {
+      body: 'ok',
+      quotedMsg: other.id,
     });
     expect(wrongQuote.json().error).toBe('ERR_NO_MESSAGE_FOUND');
-    const missing = await t.app.inject({
-      method: 'POST',
-      url: '/api/messages/999999',
-      headers: bearer(a.admin),
-      payload: { body: 'ok' },
-    });
+    const missing = await inject('POST', '/api/messages/999999', a.admin, { body: 'ok' });
     expect(missing.json().error).toBe('ERR_NO_TICKET_FOUND');
   });
 
@@ -78,38 +61,23 @@ describe('POST /api/messages/:ticketId', () => {
     const from = customerNumber();
     const { ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'oi' });
     await t.app.sessions.stop(a.companyId, whatsappId);
-    const failed = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'vai?' },
-    });
+    const failed = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: 'vai?' });
     expect(failed.statusCode).toBe(400);
     expect(failed.json().error).toBe('ERR_WAPP_NOT_INITIALIZED');
     const [messageId] = failed.json().messageIds;
     const [row] = await t.app.ctx.db.select().from(messages).where(eq(messages.id, messageId));
     expect(row).toMatchObject({ ack: -1, error: 'ERR_WAPP_NOT_INITIALIZED', wid: null, body: 'vai?' });
     // Sent again while still stopped: the same answer.
-    const stillStopped = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${messageId}/retry`,
-      headers: bearer(a.admin),
-    });
+    const stillStopped = await inject('POST', `/api/messages/${messageId}/retry`, a.admin);
     expect(stillStopped.json()).toMatchObject({ error: 'ERR_WAPP_NOT_INITIALIZED', messageIds: [messageId] });
     await t.app.sessions.start(a.companyId, whatsappId);
     const retries = await Promise.all(
-      [1, 2, 3].map(() =>
-        t.app.inject({ method: 'POST', url: `/api/messages/${messageId}/retry`, headers: bearer(a.admin) }),
-      ),
+      [1, 2, 3].map(() => inject('POST', `/api/messages/${messageId}/retry`, a.admin)),
     );
     expect(retries.every((r) => r.statusCode === 200)).toBe(true);
     const outbox = t.app.simulator.outbox(whatsappId, from).filter((o) => o.body === 'vai?');
     expect(outbox).toHaveLength(1);
-    const again = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${messageId}/retry`,
-      headers: bearer(a.admin),
-    });
+    const again = await inject('POST', `/api/messages/${messageId}/retry`, a.admin);
     expect(again.json().wid).toBe(outbox[0]!.id);
     expect(t.app.simulator.outbox(whatsappId, from).filter((o) => o.body === 'vai?')).toHaveLength(1);
   });
@@ -120,12 +88,7 @@ describe('POST /api/messages/:ticketId', () => {
     // The process running the session died: no driver, stored status still CONNECTED (and on
     // Postgres the lease, this node's own, has not lapsed).
     await t.app.sessions.stop(a.companyId, whatsappId, { silent: true, keepLease: true });
-    const waiting = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'espera a sessão' },
-    });
+    const waiting = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: 'espera a sessão' });
     expect(waiting.statusCode).toBe(201);
     const [message] = waiting.json();
     expect(message).toMatchObject({ ack: 0, wid: null, error: null });
@@ -249,11 +212,7 @@ describe('POST /api/messages/:ticketId', () => {
     await t.app.sessions.start(a.companyId, whatsappId, { force: false });
     await post('depois da falha');
     expect(phone()).toEqual(['depois da falha']);
-    const retried = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${failed}/retry`,
-      headers: bearer(a.admin),
-    });
+    const retried = await inject('POST', `/api/messages/${failed}/retry`, a.admin);
     expect(retried.statusCode).toBe(200);
     expect(phone()).toEqual(['depois da falha', 'falhou']);
   });
@@ -390,27 +349,12 @@ describe('DELETE /api/messages/:id', () => {
     const from = customerNumber();
     const inbound = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'cliente' });
     const sent = (
-      await t.app.inject({
-        method: 'POST',
-        url: `/api/messages/${inbound.ticketId}`,
-        headers: bearer(a.agent),
-        payload: { body: 'apagar' },
-      })
+      await inject('POST', `/api/messages/${inbound.ticketId}`, a.agent, { body: 'apagar' })
     ).json()[0];
     const colleague = await createUser(t.app, a.companyId);
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/api/messages/${sent.id}`, headers: bearer(colleague) }))
-        .statusCode,
-    ).toBe(403);
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/api/messages/${inbound.id}`, headers: bearer(a.admin) }))
-        .statusCode,
-    ).toBe(403);
-    const res = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/messages/${sent.id}`,
-      headers: bearer(a.agent),
-    });
+    expect((await inject('DELETE', `/api/messages/${sent.id}`, colleague)).statusCode).toBe(403);
+    expect((await inject('DELETE', `/api/messages/${inbound.id}`, a.admin)).statusCode).toBe(403);
+    const res = await inject('DELETE', `/api/messages/${sent.id}`, a.agent);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ isDeleted: true, body: '' });
     expect(t.app.simulator.outbox(whatsappId, from).some((o) => o.id === sent.wid)).toBe(false);

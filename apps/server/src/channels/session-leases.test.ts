@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { messages, whatsappLeases } from '../db/schema/index.js';
 import {
-  bearer,
   type ConnectedTenant,
   createConnectedTenant,
   customerNumber,
+  injectAs,
   injectMessage,
 } from '../test/factories.js';
 import { buildSecondNode, createTestApp, type TestApp } from '../test/test-app.js';
@@ -21,6 +21,7 @@ import { buildSecondNode, createTestApp, type TestApp } from '../test/test-app.j
 describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () => {
   let node1: TestApp;
   let node2: FastifyInstance;
+  const onNode2 = injectAs(() => node2);
   let tenant: ConnectedTenant;
   let whatsappId: number;
 
@@ -56,11 +57,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () 
   it("delivers a reply sent through the other node from the owner's session, once", async () => {
     const from = customerNumber();
     const { ticketId } = await injectMessage(node1.app, tenant.admin, whatsappId, { from, body: 'Oi' });
-    const sent = await node2.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(tenant.admin),
-      payload: { body: 'Resposta pelo outro nó' },
+    const sent = await onNode2('POST', `/api/messages/${ticketId}`, tenant.admin, {
+      body: 'Resposta pelo outro nó',
     });
     expect(sent.statusCode).toBe(201);
     expect(sent.json()[0]).toMatchObject({ ack: 0, wid: null });
@@ -78,11 +76,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () 
   it("sends, from the owner's session, a reply whose sender died after claiming it, once the sender restarts", async () => {
     const from = customerNumber();
     const { ticketId } = await injectMessage(node1.app, tenant.admin, whatsappId, { from, body: 'Oi' });
-    const sent = await node2.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(tenant.admin),
-      payload: { body: 'Reivindicada e perdida' },
+    const sent = await onNode2('POST', `/api/messages/${ticketId}`, tenant.admin, {
+      body: 'Reivindicada e perdida',
     });
     const messageId = sent.json()[0].id as number;
     // Node 2's process claimed it and was killed before the driver answered.
@@ -115,11 +110,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () 
   });
 
   it('moves the session to the node an admin starts it on; the old owner stops at its next renewal', async () => {
-    const res = await node2.inject({
-      method: 'POST',
-      url: `/api/whatsappsession/${whatsappId}`,
-      headers: bearer(tenant.admin),
-    });
+    const res = await onNode2('POST', `/api/whatsappsession/${whatsappId}`, tenant.admin);
     expect(res.statusCode).toBe(204);
     expect(await owner()).toBe(node2.sessions.lease.nodeId);
     expect(node2.sessions.get(whatsappId)).toBeDefined();

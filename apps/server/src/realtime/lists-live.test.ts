@@ -11,6 +11,7 @@ import {
   createSimulatorConnection,
   createTenantPair,
   createUser,
+  injectAs,
   injectMessage,
   type TenantFixture,
   type TestUser,
@@ -19,6 +20,7 @@ import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../t
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let a: TenantFixture;
 let b: TenantFixture;
 let colleague: TestUser;
@@ -253,11 +255,7 @@ describe('tickets follow a deleted user', () => {
       ['update', held!.id, 'pending', null],
     ]);
     expect(otherGot).toEqual([]);
-    const listed = await t.app.inject({
-      method: 'GET',
-      url: `/api/tickets/${held!.id}`,
-      headers: bearer(colleague),
-    });
+    const listed = await inject('GET', `/api/tickets/${held!.id}`, colleague);
     expect(listed.json()).toMatchObject({ status: 'pending', userId: null });
   });
 });

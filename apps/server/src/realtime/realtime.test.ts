@@ -3,11 +3,12 @@ import { eq } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.js';
-import { bearer, createTenantPair, login, type TenantFixture, tokenFor } from '../test/factories.js';
+import { createTenantPair, injectAs, login, type TenantFixture, tokenFor } from '../test/factories.js';
 import { collectUntilMarker, listenLocally } from '../test/sockets.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let url: string;
 let a: TenantFixture;
 let b: TenantFixture;
@@ -88,12 +89,7 @@ describe('company rooms', () => {
     const channelA = companyChannel(a.companyId, 'user');
     const gotA = collect<{ action: string; user: { name: string } }>(inA, channelA);
     const gotB = collect(inB, channelA);
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/users/${a.agent.id}`,
-      headers: bearer(a.admin),
-      payload: { name: 'Live Name' },
-    });
+    const res = await inject('PUT', `/api/users/${a.agent.id}`, a.admin, { name: 'Live Name' });
     expect(res.statusCode).toBe(200);
     expect(
       (await gotA).map((e: { action: string; user: { name: string } }) => [e.action, e.user.name]),
@@ -162,7 +158,7 @@ describe('ended sessions', () => {
     const { createUser } = await import('../test/factories.js');
     const user = await createUser(t.app, a.companyId);
     await connected(open({ query: { token: user.token } }));
-    const out = await t.app.inject({ method: 'DELETE', url: '/api/auth/logout', headers: bearer(user) });
+    const out = await inject('DELETE', '/api/auth/logout', user);
     expect(out.statusCode).toBe(204);
     expect(await refused(open({ query: { token: user.token } }))).toBe('ERR_SESSION_EXPIRED');
   });
@@ -177,7 +173,7 @@ describe('ended sessions', () => {
     const channel = companyChannel(a.companyId, 'auth');
     const told = new Promise((resolve) => ending.once(channel, resolve));
     const gone = disconnected(ending);
-    const out = await t.app.inject({ method: 'DELETE', url: '/api/auth/logout', headers: bearer(user) });
+    const out = await inject('DELETE', '/api/auth/logout', user);
     expect(out.statusCode).toBe(204);
     expect(await told).toEqual({ action: 'logout', reason: 'logout', userId: user.id });
     expect(await gone).toBe('io server disconnect');
@@ -190,12 +186,7 @@ describe('ended sessions', () => {
     const socket = open({ query: { token: user.token } });
     await connected(socket);
     const gone = disconnected(socket);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: `/api/users/${user.id}`,
-      headers: bearer(a.admin),
-      payload: { password: 'changed-secret-9' },
-    });
+    const put = await inject('PUT', `/api/users/${user.id}`, a.admin, { password: 'changed-secret-9' });
     expect(put.statusCode).toBe(200);
     expect(await gone).toBe('io server disconnect');
     expect(await refused(open({ query: { token: user.token } }))).toBe('ERR_SESSION_EXPIRED');

@@ -14,6 +14,7 @@ import {
   createSimulatorConnection,
   createTenant,
   customerNumber,
+  injectAs,
   injectMessage,
   type TenantFixture,
 } from './factories.js';
@@ -26,6 +27,7 @@ const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cook
 const HTML = '<html><body><script>alert(document.cookie)</script></body></html>';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let tenant: TenantFixture;
 let web: string;
 beforeAll(async () => {
@@ -48,11 +50,7 @@ async function receiveMedia(mediaUrl: string, mediaType: string): Promise<string
     mediaUrl,
     mediaType,
   });
-  const list = await t.app.inject({
-    method: 'GET',
-    url: `/api/messages/${ticketId}`,
-    headers: bearer(tenant.admin),
-  });
+  const list = await inject('GET', `/api/messages/${ticketId}`, tenant.admin);
   const stored = list.json().messages.find((m: { mediaUrl: string | null }) => m.mediaUrl);
   expect(stored, 'the media was stored').toBeDefined();
   return stored.mediaUrl as string;

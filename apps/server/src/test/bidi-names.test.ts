@@ -9,12 +9,13 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { contacts, messages } from '../db/schema/index.js';
 import { a, t, useConnectionSuite, whatsappId } from './connection-suite.js';
-import { bearer, customerNumber, inboundMessage } from './factories.js';
+import { bearer, customerNumber, inboundMessage, injectAs } from './factories.js';
 
 const RLO = '\u202E';
 const spoofed = `Invoice ${RLO}gnp.exe`;
 
 useConnectionSuite();
+const inject = injectAs(() => t.app);
 
 describe('withoutBidiControls', () => {
   it('removes embeddings, overrides and isolates and keeps marks and right-to-left letters', () => {
@@ -64,39 +65,27 @@ describe('names from the channels', () => {
 
 describe('names saved through the API', () => {
   it('stores contact names without bidi controls; a name of controls alone is refused', async () => {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/contacts',
-      headers: bearer(a.admin),
-      payload: { name: `Jo${RLO}ão`, number: customerNumber() },
+    const created = await inject('POST', '/api/contacts', a.admin, {
+      name: `Jo${RLO}ão`,
+      number: customerNumber(),
     });
     expect(created.statusCode).toBe(200);
     expect(created.json().name).toBe('João');
 
     const id = created.json().id as number;
-    const renamed = await t.app.inject({
-      method: 'PUT',
-      url: `/api/contacts/${id}`,
-      headers: bearer(a.admin),
-      payload: { name: `\u2067Ana${RLO} Lima` },
-    });
+    const renamed = await inject('PUT', `/api/contacts/${id}`, a.admin, { name: `\u2067Ana${RLO} Lima` });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().name).toBe('Ana Lima');
 
-    const empty = await t.app.inject({
-      method: 'POST',
-      url: '/api/contacts',
-      headers: bearer(a.admin),
-      payload: { name: `${RLO}\u2066`, number: customerNumber() },
+    const empty = await inject('POST', '/api/contacts', a.admin, {
+      name: `${RLO}\u2066`,
+      number: customerNumber(),
     });
     expect(empty.statusCode).toBe(400);
     expect(empty.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'name' });
 
-    const imported = await t.app.inject({
-      method: 'POST',
-      url: '/api/contacts/import',
-      headers: bearer(a.admin),
-      payload: { contacts: [{ name: `Bia${RLO}`, number: customerNumber() }] },
+    const imported = await inject('POST', '/api/contacts/import', a.admin, {
+      contacts: [{ name: `Bia${RLO}`, number: customerNumber() }],
     });
     expect(imported.statusCode).toBeLessThan(300);
     const names = (

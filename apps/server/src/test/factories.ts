@@ -271,12 +271,12 @@ export function inboundMessage(
 }
 
 /**
- * The usual `inject` of a module test: `method url` as `user` (bearer token) with an optional JSON
+ * The usual `inject` of a module test: `method url` as `user` (its bearer token) with an optional JSON
  * payload, on the app `app()` returns when called (so it can be set in `beforeAll`).
  */
 export const injectAs =
   (app: () => FastifyInstance) =>
-  (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
+  (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: { token: string }, payload?: object) =>
     app().inject({ method, url, headers: bearer(user), payload });
 
 /**

@@ -5,19 +5,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clientErrorFromDatabase } from '../lib/db-errors.js';
 import { a, t, useConnectionSuite, whatsappId } from './connection-suite.js';
-import { bearer, customerNumber, injectMessage } from './factories.js';
+import { bearer, customerNumber, injectAs, injectMessage } from './factories.js';
 
 let ticketId: number;
 let contactId: number;
 useConnectionSuite();
+const inject = injectAs(() => t.app);
 beforeAll(async () => {
   const inbound = await injectMessage(t.app, a.admin, whatsappId, { from: customerNumber(), body: 'oi' });
   ticketId = inbound.ticketId;
-  const ticket = await t.app.inject({
-    method: 'GET',
-    url: `/api/tickets/${ticketId}`,
-    headers: bearer(a.admin),
-  });
+  const ticket = await inject('GET', `/api/tickets/${ticketId}`, a.admin);
   contactId = ticket.json().contactId;
 });
 

@@ -160,7 +160,7 @@ describe('STORAGE=s3', () => {
     expect(sent.statusCode, sent.body).toBe(201);
     expect(t.app.simulator.outbox(whatsappId, from).at(-1)?.kind).toBe('image');
     const mediaUrl = sent.json()[0].mediaUrl as string;
-    const back = await t.app.inject({ method: 'GET', url: mediaUrl, headers: bearer(a.agent) });
+    const back = await inject('GET', mediaUrl, a.agent);
     expect(back.rawPayload.equals(PNG)).toBe(true);
   });
 

@@ -18,6 +18,7 @@ import {
   createTenantPair,
   createUser,
   customerNumber,
+  injectAs,
   injectMessage,
   type TenantFixture,
   type TestUser,
@@ -25,6 +26,7 @@ import {
 import { createTestApp, type TestApp } from './test-app.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let a: TenantFixture;
 let b: TenantFixture;
 /** Company A's messaging data: a simulator connection, a ticket with a customer message and a reply. */
@@ -58,36 +60,24 @@ beforeAll(async () => {
     mediaUrl: pixel,
     mediaType: 'image',
   });
-  const reply = await t.app.inject({
-    method: 'POST',
-    url: `/api/messages/${inbound.ticketId}`,
-    headers: bearer(a.admin),
-    payload: { body: 'olá' },
-  });
-  const list = await t.app.inject({
-    method: 'GET',
-    url: `/api/messages/${inbound.ticketId}`,
-    headers: bearer(a.admin),
-  });
+  const reply = await inject('POST', `/api/messages/${inbound.ticketId}`, a.admin, { body: 'olá' });
+  const list = await inject('GET', `/api/messages/${inbound.ticketId}`, a.admin);
   const mediaUrl = list.json().messages.find((m: { mediaUrl: string | null }) => m.mediaUrl)
     .mediaUrl as string;
   const ticket = list.json().ticket as { uuid: string; contactId: number };
-  const note = await t.app.inject({
-    method: 'POST',
-    url: '/api/ticket-notes',
-    headers: bearer(a.admin),
-    payload: { note: 'nota de A', ticketId: inbound.ticketId, contactId: ticket.contactId },
+  const note = await inject('POST', '/api/ticket-notes', a.admin, {
+    note: 'nota de A',
+    ticketId: inbound.ticketId,
+    contactId: ticket.contactId,
   });
   const [tag] = await t.app.ctx.db
     .insert(tags)
     .values({ companyId: a.companyId, name: 'Tag A' })
     .returning({ id: tags.id });
   const hookOf = async (owner: TenantFixture) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/webhooks',
-      headers: bearer(owner.admin),
-      payload: { url: 'https://hooks.example.com/list', events: ['ticket.created'] },
+    const res = await inject('POST', '/api/webhooks', owner.admin, {
+      url: 'https://hooks.example.com/list',
+      events: ['ticket.created'],
     });
     return res.json().id as number;
   };
@@ -775,16 +765,8 @@ describe('cross-company access', () => {
       ['/api/webhooks', [conn.webhookId]],
       ['/api/notifications', [conn.ticketId]],
     ];
-    const campaignOfA = await t.app.inject({
-      method: 'GET',
-      url: '/api/campaigns',
-      headers: bearer(a.admin),
-    });
-    const campaignsOfB = await t.app.inject({
-      method: 'GET',
-      url: '/api/campaigns',
-      headers: bearer(b.admin),
-    });
+    const campaignOfA = await inject('GET', '/api/campaigns', a.admin);
+    const campaignsOfB = await inject('GET', '/api/campaigns', b.admin);
     const idsOfA = (campaignOfA.json().records as { id: number }[]).map((c) => c.id);
     expect(idsOfA.length).toBeGreaterThan(0);
     expect((campaignsOfB.json().records as { id: number }[]).some((c) => idsOfA.includes(c.id))).toBe(false);
@@ -811,45 +793,30 @@ describe('cross-company access', () => {
   });
 
   it("the contacts CSV export holds only the caller company's contacts", async () => {
-    const ofA = await t.app.inject({
-      method: 'GET',
-      url: `/api/contacts/${conn.contactId}`,
-      headers: bearer(a.admin),
-    });
+    const ofA = await inject('GET', `/api/contacts/${conn.contactId}`, a.admin);
     const number = ofA.json().number as string;
-    const csvOf = async (user: TestUser) =>
-      (await t.app.inject({ method: 'GET', url: '/api/contacts/export', headers: bearer(user) })).body;
+    const csvOf = async (user: TestUser) => (await inject('GET', '/api/contacts/export', user)).body;
     expect(await csvOf(a.admin)).toContain(number);
     expect(await csvOf(b.admin)).not.toContain(number);
   });
 
   it("another company's prompt or integration is not listed and cannot be attached (404)", async () => {
-    const prompt = await t.app.inject({
-      method: 'POST',
-      url: '/api/prompt',
-      headers: bearer(a.admin),
-      payload: {
-        name: 'Assistente A',
-        prompt: 'Você é o assistente da empresa A. Responda com educação e poucas palavras.',
-        apiKey: 'sk-a-secret-key-9876',
-        queueId: a.queueId,
-      },
+    const prompt = await inject('POST', '/api/prompt', a.admin, {
+      name: 'Assistente A',
+      prompt: 'Você é o assistente da empresa A. Responda com educação e poucas palavras.',
+      apiKey: 'sk-a-secret-key-9876',
+      queueId: a.queueId,
     });
-    const integration = await t.app.inject({
-      method: 'POST',
-      url: '/api/queueIntegration',
-      headers: bearer(a.admin),
-      payload: { type: 'n8n', name: 'Fluxo A', urlN8N: 'http://127.0.0.1:9/a' },
+    const integration = await inject('POST', '/api/queueIntegration', a.admin, {
+      type: 'n8n',
+      name: 'Fluxo A',
+      urlN8N: 'http://127.0.0.1:9/a',
     });
     const promptId = prompt.json().id as number;
     const integrationId = integration.json().id as number;
-    const bPrompts = await t.app.inject({ method: 'GET', url: '/api/prompt', headers: bearer(b.admin) });
+    const bPrompts = await inject('GET', '/api/prompt', b.admin);
     expect(bPrompts.json().prompts.map((p: { id: number }) => p.id)).not.toContain(promptId);
-    const bIntegrations = await t.app.inject({
-      method: 'GET',
-      url: '/api/queueIntegration',
-      headers: bearer(b.admin),
-    });
+    const bIntegrations = await inject('GET', '/api/queueIntegration', b.admin);
     expect(bIntegrations.json().queueIntegrations.map((p: { id: number }) => p.id)).not.toContain(
       integrationId,
     );
@@ -884,28 +851,22 @@ describe('cross-company access', () => {
   it('the invoices list answers only the caller company invoices', async () => {
     const mine = await createOpenInvoice(b.companyId);
     const theirs = await createOpenInvoice(a.companyId);
-    const res = await t.app.inject({ method: 'GET', url: '/api/invoices/all', headers: bearer(b.admin) });
+    const res = await inject('GET', '/api/invoices/all', b.admin);
     const ids = res.json().map((i: { id: number }) => i.id);
     expect(ids).toContain(mine);
     expect(ids).not.toContain(theirs);
   });
 
   it("POST /invoices keeps the copy for the caller's company only, whatever companyId it sends", async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/invoices',
-      headers: bearer(b.admin),
-      payload: { plan: { name: 'Básico', value: 1 }, companyId: a.companyId },
+    const res = await inject('POST', '/api/invoices', b.admin, {
+      plan: { name: 'Básico', value: 1 },
+      companyId: a.companyId,
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().companyId).toBe(b.companyId);
-    const theirs = await t.app.inject({ method: 'GET', url: '/api/invoices/all', headers: bearer(a.admin) });
+    const theirs = await inject('GET', '/api/invoices/all', a.admin);
     expect(theirs.json().map((i: { id: number }) => i.id)).not.toContain(res.json().id);
-    const read = await t.app.inject({
-      method: 'GET',
-      url: `/api/invoices/${res.json().id}`,
-      headers: bearer(a.admin),
-    });
+    const read = await inject('GET', `/api/invoices/${res.json().id}`, a.admin);
     expect(read.statusCode).toBe(404);
   });
 
@@ -921,35 +882,21 @@ describe('cross-company access', () => {
   });
 
   it('a company id in the query or body is ignored', async () => {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/users?companyId=${a.companyId}`,
-      headers: bearer(b.admin),
-    });
+    const res = await inject('GET', `/api/users?companyId=${a.companyId}`, b.admin);
     expect(res.json().users.every((u: { companyId: number }) => u.companyId === b.companyId)).toBe(true);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/users',
-      headers: bearer(b.admin),
-      payload: {
-        name: 'Smuggled',
-        email: `smuggled-${Date.now()}@example.test`,
-        password: 'abcde',
-        companyId: a.companyId,
-      },
+    const created = await inject('POST', '/api/users', b.admin, {
+      name: 'Smuggled',
+      email: `smuggled-${Date.now()}@example.test`,
+      password: 'abcde',
+      companyId: a.companyId,
     });
     expect(created.statusCode).toBe(201);
     expect(created.json().companyId).toBe(b.companyId);
   });
 
   it('settings changed by B do not reach A', async () => {
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings/userRating',
-      headers: bearer(b.admin),
-      payload: { value: 'enabled' },
-    });
-    const res = await t.app.inject({ method: 'GET', url: '/api/settings', headers: bearer(a.admin) });
+    await inject('PUT', '/api/settings/userRating', b.admin, { value: 'enabled' });
+    const res = await inject('GET', '/api/settings', a.admin);
     expect(res.json()).toContainEqual({ key: 'userRating', value: 'disabled' });
   });
 });
@@ -957,20 +904,10 @@ describe('cross-company access', () => {
 describe('contacts import', () => {
   it("POST /api/contacts/import checks duplicates in the caller's company only", async () => {
     const number = customerNumber();
-    const inB = await t.app.inject({
-      method: 'POST',
-      url: '/api/contacts',
-      headers: bearer(b.admin),
-      payload: { name: 'Só de B', number },
-    });
+    const inB = await inject('POST', '/api/contacts', b.admin, { name: 'Só de B', number });
     expect(inB.statusCode).toBe(200);
     const asA = () =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/contacts/import',
-        headers: bearer(a.admin),
-        payload: { contacts: [{ name: 'Importado por A', number }] },
-      });
+      inject('POST', '/api/contacts/import', a.admin, { contacts: [{ name: 'Importado por A', number }] });
     const first = await asA();
     expect(first.statusCode).toBe(200);
     expect(first.json().newContacts).toHaveLength(1);
@@ -979,11 +916,7 @@ describe('contacts import', () => {
       newContacts: [],
       errorBag: [{ contactName: 'Importado por A', error: 'ERR_DUPLICATED_CONTACT' }],
     });
-    const bList = await t.app.inject({
-      method: 'GET',
-      url: `/api/contacts?searchParam=${number}`,
-      headers: bearer(b.admin),
-    });
+    const bList = await inject('GET', `/api/contacts?searchParam=${number}`, b.admin);
     expect(bList.json().contacts.map((c: { name: string }) => c.name)).toEqual(['Só de B']);
   });
 });

@@ -8,7 +8,7 @@ import {
   openOneQueueTenant,
   ticketRow,
 } from '../../test/conversation.js';
-import { bearer, createQueue, customerNumber, injectMessage } from '../../test/factories.js';
+import { bearer, createQueue, customerNumber, injectAs, injectMessage } from '../../test/factories.js';
 import { FakeBotServices } from '../../test/fake-bot-services.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { FALLBACK_TEXT, HANDOVER_TEXT } from './bot-engine.js';
@@ -16,6 +16,7 @@ import { HANDOVER_MARK } from './openai-runner.js';
 import { SIGNATURE_HEADER, signBody } from './webhook-runner.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let fake: FakeBotServices;
 beforeAll(async () => {
   fake = await new FakeBotServices().start();
@@ -192,11 +193,11 @@ describe('AI prompt answering', () => {
     expect(later.replies).toEqual([]);
     expect(fake.requests('/v1/chat/completions')).toHaveLength(1);
     // It shows in the agents' pending list of the queue.
-    const list = await t.app.inject({
-      method: 'GET',
-      url: `/api/tickets?status=pending&queueIds=${JSON.stringify([s.queueId])}`,
-      headers: bearer(s.agent),
-    });
+    const list = await inject(
+      'GET',
+      `/api/tickets?status=pending&queueIds=${JSON.stringify([s.queueId])}`,
+      s.agent,
+    );
     expect(list.json().tickets.map((x: { id: number }) => x.id)).toContain(asked.ticketId);
   });
 
@@ -251,12 +252,7 @@ describe('AI prompt answering', () => {
     const other = await setup();
     const foreign = await createPrompt(other);
     const put = (promptId: number) =>
-      t.app.inject({
-        method: 'PUT',
-        url: `/api/tickets/${answered.ticketId}`,
-        headers: bearer(s.admin),
-        payload: { promptId, useIntegration: true },
-      });
+      inject('PUT', `/api/tickets/${answered.ticketId}`, s.admin, { promptId, useIntegration: true });
     expect((await put(foreign.id)).statusCode).toBe(404);
     expect((await put(prompt.id)).statusCode).toBe(200);
   });
@@ -288,12 +284,7 @@ describe('AI prompt answering', () => {
     const from = customerNumber();
     const first = await say(s, from, 'Oi');
     expect(first.replies).toEqual(['Sou o bot']);
-    const accepted = await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${first.ticketId}`,
-      headers: bearer(s.admin),
-      payload: { status: 'open' },
-    });
+    const accepted = await inject('PUT', `/api/tickets/${first.ticketId}`, s.admin, { status: 'open' });
     expect(accepted.statusCode).toBe(200);
     expect(await ticketOf(first.ticketId)).toMatchObject({ status: 'open', useIntegration: false });
     fake.received = [];
@@ -438,12 +429,7 @@ describe('typebot integration', () => {
     const from = customerNumber();
     const first = await say(s, from, 'Oi', { delayed: false });
     expect(first.replies).toEqual(['Olá! Eu sou o bot.']);
-    await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${first.ticketId}`,
-      headers: bearer(s.admin),
-      payload: { status: 'open' },
-    });
+    await inject('PUT', `/api/tickets/${first.ticketId}`, s.admin, { status: 'open' });
     await flush();
     expect(t.app.simulator.outbox(s.whatsappId, from).map((m) => m.body)).not.toContain(
       'Escolha um assunto:',

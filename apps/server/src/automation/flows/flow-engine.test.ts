@@ -10,6 +10,7 @@ import {
   createTenant,
   customerNumber,
   downgradeToNoFlags,
+  injectAs,
   injectMessage,
   setDueDate,
   type TenantFixture,
@@ -20,6 +21,7 @@ import { FLOW_STEP_JOB, type FlowStepJob } from './flow-engine.js';
 import { fillFlowVariables, saysPhrase } from './flow-text.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let fake: FakeBotServices;
 beforeAll(async () => {
   fake = await new FakeBotServices().start();
@@ -173,15 +175,10 @@ describe('flow engine', () => {
     const said = await say(s, from, 'boa tarde');
     expect(await runOf(said.ticketId)).toBeUndefined();
     const other = await setup(undefined, 'promoção');
-    const [campaign] = (
-      await t.app.inject({ method: 'GET', url: '/api/flowcampaign', headers: bearer(other.admin) })
-    ).json().flow as { id: number }[];
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/flowcampaign',
-      headers: bearer(other.admin),
-      payload: { id: campaign!.id, status: false },
-    });
+    const [campaign] = (await inject('GET', '/api/flowcampaign', other.admin)).json().flow as {
+      id: number;
+    }[];
+    await inject('PUT', '/api/flowcampaign', other.admin, { id: campaign!.id, status: false });
     const off = await say(other, customerNumber(), 'promocao');
     expect(await runOf(off.ticketId)).toBeUndefined();
   });
@@ -355,11 +352,7 @@ describe('flow engine', () => {
     const said = await say(s, from, 'oi');
     const [held] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, said.ticketId));
     expect(held?.useIntegration).toBe(true);
-    const res = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/flowbuilder/${s.flowId}`,
-      headers: bearer(s.admin),
-    });
+    const res = await inject('DELETE', `/api/flowbuilder/${s.flowId}`, s.admin);
     expect(res.statusCode).toBe(204);
     await flush();
     expect(replies(s, from)).toEqual(['Olá Maria!']);
@@ -372,11 +365,9 @@ describe('flow engine', () => {
     const s = await setup();
     const from = customerNumber();
     const said = await say(s, from, 'oi');
-    const accept = await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${said.ticketId}`,
-      headers: bearer(s.admin),
-      payload: { status: 'open', userId: s.admin.id },
+    const accept = await inject('PUT', `/api/tickets/${said.ticketId}`, s.admin, {
+      status: 'open',
+      userId: s.admin.id,
     });
     expect(accept.statusCode).toBe(200);
     await flush();
@@ -449,11 +440,7 @@ describe('flow engine', () => {
     await flush();
     expect(replies(s, from)).toEqual(['sempre']);
     expect(await runOf(said.ticketId)).toMatchObject({ status: 'ended' });
-    const notes = await t.app.inject({
-      method: 'GET',
-      url: `/api/ticket-notes/list?ticketId=${said.ticketId}`,
-      headers: bearer(s.admin),
-    });
+    const notes = await inject('GET', `/api/ticket-notes/list?ticketId=${said.ticketId}`, s.admin);
     expect(JSON.stringify(notes.json())).toContain('typebot');
   });
 
@@ -557,19 +544,12 @@ describe('flow engine', () => {
       nodes: [START, node('hi', 'message', { label: 'Fluxo pela integração' })],
       connections: [edge('1', 'hi')],
     }));
-    const integration = await t.app.inject({
-      method: 'POST',
-      url: '/api/queueIntegration',
-      headers: bearer(s.admin),
-      payload: { type: 'flowbuilder', name: 'atendimento' },
+    const integration = await inject('POST', '/api/queueIntegration', s.admin, {
+      type: 'flowbuilder',
+      name: 'atendimento',
     });
     expect(integration.statusCode, integration.body).toBeLessThan(300);
-    await t.app.inject({
-      method: 'PUT',
-      url: `/api/whatsapp/${s.whatsappId}`,
-      headers: bearer(s.admin),
-      payload: { integrationId: integration.json().id },
-    });
+    await inject('PUT', `/api/whatsapp/${s.whatsappId}`, s.admin, { integrationId: integration.json().id });
     const from = customerNumber();
     await say(s, from, 'bom dia');
     await flush();
@@ -589,19 +569,9 @@ describe('flow engine', () => {
       'promoção',
     );
     const other = await createTenant(t.app);
-    const otherFlow = await t.app.inject({
-      method: 'POST',
-      url: '/api/flowbuilder',
-      headers: bearer(other.admin),
-      payload: { name: 'Outro' },
-    });
+    const otherFlow = await inject('POST', '/api/flowbuilder', other.admin, { name: 'Outro' });
     const put = (flowIdWelcome: number | null) =>
-      t.app.inject({
-        method: 'PUT',
-        url: `/api/whatsapp/${s.whatsappId}`,
-        headers: bearer(s.admin),
-        payload: { flowIdWelcome },
-      });
+      inject('PUT', `/api/whatsapp/${s.whatsappId}`, s.admin, { flowIdWelcome });
     // Another company's flow is refused.
     expect((await put(otherFlow.json().id)).statusCode).toBe(404);
     const set = await put(s.flowId);

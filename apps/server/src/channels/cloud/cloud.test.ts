@@ -9,6 +9,7 @@ import {
   createTenant,
   createUser,
   customerNumber,
+  injectAs,
   type TenantFixture,
 } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -18,6 +19,7 @@ import { FakeGraphApi, sign, webhook } from './fake-graph-api.js';
 
 const APP_SECRET = 'app-secret-of-company-a';
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let fake: FakeGraphApi;
 let a: TenantFixture;
 let whatsappId: number;
@@ -42,19 +44,18 @@ afterAll(async () => {
 
 /** Creates a cloud connection and saves its settings (the session connects against the fake). */
 async function createCloudConnection(tenant: TenantFixture, phoneNumberId: string, appSecret: string) {
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/whatsapp',
-    headers: bearer(tenant.admin),
-    payload: { name: `Cloud ${++seq}`, provider: 'cloud', queueIds: [tenant.queueId] },
+  const created = await inject('POST', '/api/whatsapp', tenant.admin, {
+    name: `Cloud ${++seq}`,
+    provider: 'cloud',
+    queueIds: [tenant.queueId],
   });
   expect(created.statusCode).toBe(201);
   const id = created.json().id as number;
-  const saved = await t.app.inject({
-    method: 'PUT',
-    url: `/api/whatsapp/${id}/cloud`,
-    headers: bearer(tenant.admin),
-    payload: { phoneNumberId, wabaId: fake.wabaId, accessToken: fake.token, appSecret },
+  const saved = await inject('PUT', `/api/whatsapp/${id}/cloud`, tenant.admin, {
+    phoneNumberId,
+    wabaId: fake.wabaId,
+    accessToken: fake.token,
+    appSecret,
   });
   expect(saved.statusCode).toBe(200);
   return id;
@@ -106,11 +107,7 @@ describe('cloud connection setup', () => {
     const row = await status();
     expect(row.status).toBe('CONNECTED');
     expect(row.number).toBe('551155550100');
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/whatsapp/${whatsappId}/cloud`,
-      headers: bearer(a.admin),
-    });
+    const res = await inject('GET', `/api/whatsapp/${whatsappId}/cloud`, a.admin);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       phoneNumberId: fake.phoneNumberId,
@@ -129,22 +126,15 @@ describe('cloud connection setup', () => {
     expect(stored!.accessToken).not.toContain(fake.token);
     expect(stored!.appSecret).not.toContain(APP_SECRET);
     // Agents cannot read the settings.
-    const agent = await t.app.inject({
-      method: 'GET',
-      url: `/api/whatsapp/${whatsappId}/cloud`,
-      headers: bearer(a.agent),
-    });
+    const agent = await inject('GET', `/api/whatsapp/${whatsappId}/cloud`, a.agent);
     expect(agent.statusCode).toBe(403);
   });
 
   it('is DISCONNECTED with the reason when the token is refused, CONNECTED again once fixed', async () => {
     const id = await createCloudConnection(a, '200000000000001', 'another-secret');
     expect((await status(id)).status).toBe('CONNECTED');
-    const bad = await t.app.inject({
-      method: 'PUT',
-      url: `/api/whatsapp/${id}/cloud`,
-      headers: bearer(a.admin),
-      payload: { accessToken: 'EAAG-wrong-token-9999' },
+    const bad = await inject('PUT', `/api/whatsapp/${id}/cloud`, a.admin, {
+      accessToken: 'EAAG-wrong-token-9999',
     });
     expect(bad.statusCode).toBe(200);
     expect(bad.json().accessTokenHint).toBe('…9999');
@@ -162,70 +152,40 @@ describe('cloud connection setup', () => {
     const row = await status(id);
     expect(row.status).toBe('DISCONNECTED');
     expect(row.statusReason).toMatch(/Access token refused \(190\)/);
-    const list = await t.app.inject({ method: 'GET', url: '/api/whatsapp', headers: bearer(a.admin) });
+    const list = await inject('GET', '/api/whatsapp', a.admin);
     expect(list.json().find((w: { id: number }) => w.id === id).statusReason).toMatch(/190/);
-    await t.app.inject({
-      method: 'PUT',
-      url: `/api/whatsapp/${id}/cloud`,
-      headers: bearer(a.admin),
-      payload: { accessToken: fake.token },
-    });
+    await inject('PUT', `/api/whatsapp/${id}/cloud`, a.admin, { accessToken: fake.token });
     expect(await status(id)).toMatchObject({ status: 'CONNECTED', statusReason: null });
     // A connection without settings says so.
-    const bare = await t.app.inject({
-      method: 'POST',
-      url: '/api/whatsapp',
-      headers: bearer(a.admin),
-      payload: { name: 'Cloud bare', provider: 'cloud' },
-    });
+    const bare = await inject('POST', '/api/whatsapp', a.admin, { name: 'Cloud bare', provider: 'cloud' });
     expect(bare.json()).toMatchObject({ status: 'DISCONNECTED', statusReason: 'Cloud API settings missing' });
-    const first = await t.app.inject({
-      method: 'PUT',
-      url: `/api/whatsapp/${bare.json().id}/cloud`,
-      headers: bearer(a.admin),
-      payload: { phoneNumberId: '300000000000001' },
+    const first = await inject('PUT', `/api/whatsapp/${bare.json().id}/cloud`, a.admin, {
+      phoneNumberId: '300000000000001',
     });
     expect(first.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'wabaId' });
     // A phone number id belongs to one connection.
-    const taken = await t.app.inject({
-      method: 'PUT',
-      url: `/api/whatsapp/${bare.json().id}/cloud`,
-      headers: bearer(a.admin),
-      payload: {
-        phoneNumberId: fake.phoneNumberId,
-        wabaId: '1',
-        accessToken: fake.token,
-        appSecret: 'secret-xyz',
-      },
+    const taken = await inject('PUT', `/api/whatsapp/${bare.json().id}/cloud`, a.admin, {
+      phoneNumberId: fake.phoneNumberId,
+      wabaId: '1',
+      accessToken: fake.token,
+      appSecret: 'secret-xyz',
     });
     expect(taken.json()).toMatchObject({ error: 'ERR_ALREADY_EXISTS', field: 'phoneNumberId' });
   });
 
   it('refuses the settings route for a connection of another provider', async () => {
-    const sim = await t.app.inject({
-      method: 'POST',
-      url: '/api/whatsapp',
-      headers: bearer(a.admin),
-      payload: { name: 'Sim for cloud', provider: 'simulator' },
+    const sim = await inject('POST', '/api/whatsapp', a.admin, {
+      name: 'Sim for cloud',
+      provider: 'simulator',
     });
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/whatsapp/${sim.json().id}/cloud`,
-      headers: bearer(a.admin),
-    });
+    const res = await inject('GET', `/api/whatsapp/${sim.json().id}/cloud`, a.admin);
     expect(res.json()).toMatchObject({ error: 'ERR_WRONG_PROVIDER' });
   });
 });
 
 describe('webhook verification and authentication', () => {
   it('answers the challenge only for the right verify token', async () => {
-    const { verifyToken } = (
-      await t.app.inject({
-        method: 'GET',
-        url: `/api/whatsapp/${whatsappId}/cloud`,
-        headers: bearer(a.admin),
-      })
-    ).json();
+    const { verifyToken } = (await inject('GET', `/api/whatsapp/${whatsappId}/cloud`, a.admin)).json();
     const url = (mode: string, token: string) =>
       `/api/cloud/webhook/${whatsappId}?hub.mode=${mode}&hub.verify_token=${token}&hub.challenge=1158201444`;
     const ok = await t.app.inject({ method: 'GET', url: url('subscribe', verifyToken) });
@@ -305,11 +265,7 @@ describe('webhook verification and authentication', () => {
     const bTickets = await t.app.ctx.db.select().from(tickets).where(eq(tickets.companyId, b.companyId));
     expect(bTickets).toHaveLength(0);
     // B's settings are not A's business.
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/whatsapp/${bId}/cloud`,
-      headers: bearer(a.admin),
-    });
+    const res = await inject('GET', `/api/whatsapp/${bId}/cloud`, a.admin);
     expect(res.statusCode).toBe(404);
   });
 });
@@ -330,11 +286,7 @@ describe('inbound messages', () => {
     expect(rows[0]).toMatchObject({ body: 'Olá, preciso de ajuda', fromMe: false, mediaType: 'chat' });
     const [ticket] = await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, rows[0]!.ticketId));
     expect(ticket).toMatchObject({ status: 'pending', whatsappId });
-    const contact = await t.app.inject({
-      method: 'GET',
-      url: `/api/contacts/${ticket!.contactId}`,
-      headers: bearer(a.admin),
-    });
+    const contact = await inject('GET', `/api/contacts/${ticket!.contactId}`, a.admin);
     expect(contact.json()).toMatchObject({ name: 'Joana Cloud', number: from });
   });
 
@@ -465,11 +417,9 @@ describe('sending', () => {
 
   it('sends text with reply context and media uploaded to the Graph API', async () => {
     const { from, ticketId, inbound } = await ticketWithCustomer();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'Olá! Como posso ajudar?', quotedMsg: { id: inbound.id } },
+    const res = await inject('POST', `/api/messages/${ticketId}`, a.admin, {
+      body: 'Olá! Como posso ajudar?',
+      quotedMsg: { id: inbound.id },
     });
     expect(res.statusCode).toBe(201);
     const [sent] = res.json();
@@ -558,12 +508,7 @@ describe('sending', () => {
 
   it('maps statuses to acks that never go backwards, and failures to catalogue codes', async () => {
     const { from, ticketId } = await ticketWithCustomer();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'status test' },
-    });
+    const res = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: 'status test' });
     const sent = res.json()[0];
     const statusOf = async (s: string, extra: Record<string, unknown> = {}, id = sent.wid) => {
       await post(
@@ -580,14 +525,7 @@ describe('sending', () => {
     expect((await statusOf('sent')).ack).toBe(2);
     expect((await statusOf('read')).ack).toBe(3);
     expect((await statusOf('delivered')).ack).toBe(3);
-    const second = (
-      await t.app.inject({
-        method: 'POST',
-        url: `/api/messages/${ticketId}`,
-        headers: bearer(a.admin),
-        payload: { body: 'falha' },
-      })
-    ).json()[0];
+    const second = (await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: 'falha' })).json()[0];
     await post(
       whatsappId,
       webhook(fake.phoneNumberId, {
@@ -607,19 +545,12 @@ describe('sending', () => {
     expect(failed).toMatchObject({ ack: -1, error: 'ERR_WAPP_OUTSIDE_WINDOW', wid: null });
     // Refused at once: an undeliverable number.
     fake.failures.push({ status: 400, code: 131026, message: 'Message Undeliverable.' });
-    const invalid = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'para número inválido' },
+    const invalid = await inject('POST', `/api/messages/${ticketId}`, a.admin, {
+      body: 'para número inválido',
     });
     expect(invalid.json()).toMatchObject({ error: 'ERR_WAPP_INVALID_CONTACT' });
     // Retrying the failed one sends it again.
-    const retry = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${second.id}/retry`,
-      headers: bearer(a.admin),
-    });
+    const retry = await inject('POST', `/api/messages/${second.id}/retry`, a.admin);
     expect(retry.statusCode).toBe(200);
     expect(retry.json()).toMatchObject({ ack: 1, error: null });
   });
@@ -631,12 +562,7 @@ describe('sending', () => {
       { status: 400, code: 131056, message: '(Business Account, Consumer Account) pair rate limit hit' },
     );
     const before = fake.sent().length;
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'devagar' },
-    });
+    const res = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: 'devagar' });
     expect(res.statusCode).toBe(201);
     expect(res.json()[0]).toMatchObject({ ack: 0, wid: null });
     await t.app.jobs.drain();
@@ -649,12 +575,7 @@ describe('sending', () => {
   it('fails a send still rate-limited after the last retry', async () => {
     const { ticketId } = await ticketWithCustomer();
     for (let i = 0; i < 3; i++) fake.failures.push({ status: 400, code: 130429, message: 'Rate limit hit' });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'sempre limitado' },
-    });
+    const res = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: 'sempre limitado' });
     expect(res.json()[0]).toMatchObject({ ack: 0 });
     await t.app.jobs.drain();
     const [row] = await t.app.ctx.db.select().from(messages).where(eq(messages.id, res.json()[0].id));
@@ -666,29 +587,18 @@ describe('sending', () => {
     const { ticketId } = await ticketWithCustomer();
     const good = fake.token;
     fake.token = 'EAAG-rotated-token-0002';
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'enviada com token revogado' },
+    const res = await inject('POST', `/api/messages/${ticketId}`, a.admin, {
+      body: 'enviada com token revogado',
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()[0]).toMatchObject({ ack: 0 });
     const row = await status();
     expect(row.status).toBe('DISCONNECTED');
     expect(row.statusReason).toMatch(/Access token refused/);
-    const later = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'enviada depois' },
-    });
+    const later = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: 'enviada depois' });
     expect(later.json()[0]).toMatchObject({ ack: 0 });
-    const saved = await t.app.inject({
-      method: 'PUT',
-      url: `/api/whatsapp/${whatsappId}/cloud`,
-      headers: bearer(a.admin),
-      payload: { accessToken: fake.token },
+    const saved = await inject('PUT', `/api/whatsapp/${whatsappId}/cloud`, a.admin, {
+      accessToken: fake.token,
     });
     expect(saved.statusCode).toBe(200);
     expect((await status()).status).toBe('CONNECTED');
@@ -715,60 +625,39 @@ describe('24-hour window and templates', () => {
 
   it('refuses free text outside the window and offers approved templates', async () => {
     const { ticketId } = await staleTicket();
-    const win = await t.app.inject({
-      method: 'GET',
-      url: `/api/cloud/tickets/${ticketId}/window`,
-      headers: bearer(a.admin),
-    });
+    const win = await inject('GET', `/api/cloud/tickets/${ticketId}/window`, a.admin);
     expect(win.json()).toEqual({ cloud: true, open: false, closesAt: null });
-    const refused = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.admin),
-      payload: { body: 'texto livre' },
-    });
+    const refused = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: 'texto livre' });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ error: 'ERR_WAPP_OUTSIDE_WINDOW' });
-    const list = await t.app.inject({
-      method: 'GET',
-      url: `/api/cloud/tickets/${ticketId}/templates`,
-      headers: bearer(a.agent),
-    });
+    const list = await inject('GET', `/api/cloud/tickets/${ticketId}/templates`, a.agent);
     expect(list.statusCode).toBe(200);
     expect(list.json().map((x: { name: string }) => x.name)).toEqual(['order_update', 'hello_world']);
     expect(list.json()[0]).toMatchObject({ parameters: 2, language: 'pt_BR' });
     // Positive control: a customer who wrote now opens the window.
     const fresh = await receive(customerNumber(), { type: 'text', text: { body: 'agora' } });
-    const open = await t.app.inject({
-      method: 'GET',
-      url: `/api/cloud/tickets/${fresh.ticketId}/window`,
-      headers: bearer(a.admin),
-    });
+    const open = await inject('GET', `/api/cloud/tickets/${fresh.ticketId}/window`, a.admin);
     expect(open.json()).toMatchObject({ cloud: true, open: true });
     expect(Date.parse(open.json().closesAt)).toBeGreaterThan(Date.now() + 23 * 3600_000);
   });
 
   it('sends a template with its parameters and stores the rendered text', async () => {
     const { from, ticketId } = await staleTicket();
-    const wrong = await t.app.inject({
-      method: 'POST',
-      url: `/api/cloud/tickets/${ticketId}/template`,
-      headers: bearer(a.admin),
-      payload: { name: 'order_update', language: 'pt_BR', parameters: ['Carlos'] },
+    const wrong = await inject('POST', `/api/cloud/tickets/${ticketId}/template`, a.admin, {
+      name: 'order_update',
+      language: 'pt_BR',
+      parameters: ['Carlos'],
     });
     expect(wrong.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'parameters' });
-    const pending = await t.app.inject({
-      method: 'POST',
-      url: `/api/cloud/tickets/${ticketId}/template`,
-      headers: bearer(a.admin),
-      payload: { name: 'draft_promo', language: 'pt_BR' },
+    const pending = await inject('POST', `/api/cloud/tickets/${ticketId}/template`, a.admin, {
+      name: 'draft_promo',
+      language: 'pt_BR',
     });
     expect(pending.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'name' });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/cloud/tickets/${ticketId}/template`,
-      headers: bearer(a.agent),
-      payload: { name: 'order_update', language: 'pt_BR', parameters: ['Carlos', '#123'] },
+    const res = await inject('POST', `/api/cloud/tickets/${ticketId}/template`, a.agent, {
+      name: 'order_update',
+      language: 'pt_BR',
+      parameters: ['Carlos', '#123'],
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
@@ -804,11 +693,7 @@ describe('24-hour window and templates', () => {
       .update(tickets)
       .set({ status: 'open', queueId: queueB, userId: agentB.id })
       .where(eq(tickets.id, ticketId!));
-    const reference = await t.app.inject({
-      method: 'GET',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.agent),
-    });
+    const reference = await inject('GET', `/api/messages/${ticketId}`, a.agent);
     expect(reference.statusCode).toBe(403);
     const sentBefore = fake.sent().length;
     const payload = { name: 'order_update', language: 'pt_BR', parameters: ['Carlos', '#9'] };
@@ -847,11 +732,7 @@ describe('24-hour window and templates', () => {
 
   it('answers the window of a non-cloud ticket as open and refuses its templates', async () => {
     const other = await createTenant(t.app);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/cloud/tickets/999999/window',
-      headers: bearer(other.admin),
-    });
+    const res = await inject('GET', '/api/cloud/tickets/999999/window', other.admin);
     expect(res.statusCode).toBe(404);
   });
 });

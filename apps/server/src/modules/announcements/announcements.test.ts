@@ -10,7 +10,7 @@ import {
 } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createUser, type TestUser } from '../../test/factories.js';
+import { bearer, createUser, injectAs, type TestUser } from '../../test/factories.js';
 import { fileUpload, PNG } from '../../test/multipart.js';
 import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
 import { a, b, t, useTenantPairSuite } from '../../test/tenant-pair-suite.js';
@@ -21,8 +21,7 @@ beforeAll(async () => {
   superUser = await createUser(t.app, a.companyId, { profile: 'admin', super: true });
 });
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });
+const inject = injectAs(() => t.app);
 
 const upload = (id: number, user: TestUser, data: Buffer, fileName: string, mimetype: string) => {
   const body = fileUpload(data, fileName, mimetype);

@@ -7,9 +7,9 @@ import { companyChannel } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  bearer,
   createTenantPair,
   createUser,
+  injectAs,
   setDueDate,
   type TenantFixture,
   type TestUser,
@@ -19,6 +19,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { SUBSCRIPTION_EXPIRY_JOB } from './subscription-expiry.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let url: string;
 const sockets: Socket[] = [];
 
@@ -48,7 +49,7 @@ function refused(token: string): Promise<string> {
   });
 }
 
-const me = (user: TestUser) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(user) });
+const me = (user: TestUser) => inject('GET', '/api/auth/me', user);
 
 describe('a company whose dueDate passed', () => {
   let a: TenantFixture;
@@ -109,13 +110,7 @@ describe("a user's queues change", () => {
       (await collectUntilMarker(t.app, [agentSocket], companyChannel(a.companyId, 'ticket'), act))[0]!;
 
     expect(await seen(emitTicket)).toHaveLength(1);
-    const put = (queueIds: number[]) =>
-      t.app.inject({
-        method: 'PUT',
-        url: `/api/users/${a.agent.id}`,
-        headers: bearer(a.admin),
-        payload: { queueIds },
-      });
+    const put = (queueIds: number[]) => inject('PUT', `/api/users/${a.agent.id}`, a.admin, { queueIds });
     expect((await put([])).statusCode).toBe(200);
     expect(await seen(emitTicket)).toHaveLength(0);
     expect((await put([a.queueId])).statusCode).toBe(200);

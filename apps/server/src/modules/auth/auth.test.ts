@@ -1,24 +1,13 @@
 import { ZAuthResponse } from '@zapdesk/shared';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { refreshTokens } from '../../db/schema/index.js';
-import {
-  bearer,
-  createCompany,
-  createUser,
-  setDueDate,
-  TEST_PASSWORD,
-  tokenFor,
-} from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
+import { createCompany, createUser, setDueDate, TEST_PASSWORD, tokenFor } from '../../test/factories.js';
 import { dueDateWarningDays, REFRESH_GRACE_SECONDS } from './auth-service.js';
 import { hashRefreshToken } from './tokens.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ LOGIN_RATE_MAX: '5', LOGIN_IP_DAILY_MAX: '12', LOGIN_ACCOUNT_DAILY_MAX: '7' });
-});
-afterAll(() => t.close());
+useAppSuite({ LOGIN_RATE_MAX: '5', LOGIN_IP_DAILY_MAX: '12', LOGIN_ACCOUNT_DAILY_MAX: '7' });
 
 const DAY = 86_400_000;
 
@@ -225,7 +214,7 @@ describe('access tokens', () => {
         })
       ).statusCode,
     ).toBe(403);
-    const ok = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(user) });
+    const ok = await inject('GET', '/api/auth/me', user);
     expect(ok.statusCode).toBe(200);
   });
 });
@@ -264,7 +253,7 @@ describe('sessions end at once', () => {
     const user = await createUser(t.app, await createCompany(t.app));
     const other = await tokenFor(t.app, user);
     expect((await me(user.token)).statusCode).toBe(200);
-    const out = await t.app.inject({ method: 'DELETE', url: '/api/auth/logout', headers: bearer(user) });
+    const out = await inject('DELETE', '/api/auth/logout', user);
     expect(out.statusCode).toBe(204);
     await expectEnded(user.token);
     expect((await me(other)).statusCode).toBe(200);
@@ -300,12 +289,7 @@ describe('sessions end at once', () => {
     const agent = await createUser(t.app, companyId);
     const session = await signIn(agent.email, '10.23.0.1');
     expect((await me(session.token)).statusCode).toBe(200);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: `/api/users/${agent.id}`,
-      headers: bearer(admin),
-      payload: { password: 'another-secret-1' },
-    });
+    const put = await inject('PUT', `/api/users/${agent.id}`, admin, { password: 'another-secret-1' });
     expect(put.statusCode).toBe(200);
     await expectEnded(session.token);
     expect((await refreshWith(session.cookie)).statusCode).toBe(401);
@@ -316,12 +300,7 @@ describe('sessions end at once', () => {
     const user = await createUser(t.app, await createCompany(t.app));
     const other = await tokenFor(t.app, user);
     expect((await me(other)).statusCode).toBe(200);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: `/api/users/${user.id}`,
-      headers: bearer(user),
-      payload: { password: 'another-secret-2' },
-    });
+    const put = await inject('PUT', `/api/users/${user.id}`, user, { password: 'another-secret-2' });
     expect(put.statusCode).toBe(200);
     expect((await me(user.token)).statusCode).toBe(200);
     await expectEnded(other);
@@ -331,20 +310,10 @@ describe('sessions end at once', () => {
     const companyId = await createCompany(t.app);
     const admin = await createUser(t.app, companyId, { profile: 'admin' });
     const agent = await createUser(t.app, companyId);
-    const rename = await t.app.inject({
-      method: 'PUT',
-      url: `/api/users/${agent.id}`,
-      headers: bearer(admin),
-      payload: { name: 'Renamed', profile: 'user' },
-    });
+    const rename = await inject('PUT', `/api/users/${agent.id}`, admin, { name: 'Renamed', profile: 'user' });
     expect(rename.statusCode).toBe(200);
     expect((await me(agent.token)).statusCode).toBe(200);
-    const promote = await t.app.inject({
-      method: 'PUT',
-      url: `/api/users/${agent.id}`,
-      headers: bearer(admin),
-      payload: { profile: 'admin' },
-    });
+    const promote = await inject('PUT', `/api/users/${agent.id}`, admin, { profile: 'admin' });
     expect(promote.statusCode).toBe(200);
     await expectEnded(agent.token);
   });
@@ -354,11 +323,7 @@ describe('sessions end at once', () => {
     const admin = await createUser(t.app, companyId, { profile: 'admin' });
     const agent = await createUser(t.app, companyId);
     expect((await me(agent.token)).statusCode).toBe(200);
-    const del = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/users/${agent.id}`,
-      headers: bearer(admin),
-    });
+    const del = await inject('DELETE', `/api/users/${agent.id}`, admin);
     expect(del.statusCode).toBe(204);
     await expectEnded(agent.token);
   });

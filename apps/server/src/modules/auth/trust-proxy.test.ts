@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { t, useAppSuite } from '../../test/app-suite.js';
 import { createCompany, createUser, TEST_PASSWORD } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const PROXY = '10.40.0.1';
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ LOGIN_RATE_MAX: '3', TRUST_PROXY: `${PROXY}, 10.50.0.0/16` });
-});
-afterAll(() => t.close());
+useAppSuite({ LOGIN_RATE_MAX: '3', TRUST_PROXY: `${PROXY}, 10.50.0.0/16` });
 
 const login = (email: string, password: string, remoteAddress: string, forwardedFor: string) =>
   t.app.inject({

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, plans } from '../../db/schema/index.js';
-import { bearer, createTenant, setDueDate, type TenantFixture } from '../../test/factories.js';
+import { createTenant, injectAs, setDueDate, type TenantFixture } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const API_KEY = 'asaas-test-key';
@@ -15,6 +15,7 @@ const WEBHOOK_TOKEN = 'webhook-token-0123456789';
 const calls: { method: string; url: string; key: string | undefined; body: Record<string, unknown> }[] = [];
 let fake: http.Server;
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let tenant: TenantFixture;
 let planId: number;
 
@@ -79,35 +80,20 @@ describe('Asaas provider', () => {
   let paymentId: string;
 
   it('needs the billing profile, then charges through the API and answers its Pix payload', async () => {
-    const missing = await t.app.inject({
-      method: 'POST',
-      url: '/api/subscription',
-      headers: bearer(tenant.admin),
-      payload: { planId, period: 'MENSAL' },
-    });
+    const missing = await inject('POST', '/api/subscription', tenant.admin, { planId, period: 'MENSAL' });
     expect(missing.statusCode).toBe(400);
-    await t.app.inject({
-      method: 'PUT',
-      url: '/api/billing/profile',
-      headers: bearer(tenant.admin),
-      payload: {
-        name: 'Empresa A',
-        email: 'financeiro@empresa.test',
-        phone: '(11) 98765-4321',
-        cnpjCpf: '11.222.333/0001-81',
-        address: 'Rua A, 1',
-        city: 'São Paulo',
-        state: 'SP',
-        zipcode: '01001-000',
-        country: 'BR',
-      },
+    await inject('PUT', '/api/billing/profile', tenant.admin, {
+      name: 'Empresa A',
+      email: 'financeiro@empresa.test',
+      phone: '(11) 98765-4321',
+      cnpjCpf: '11.222.333/0001-81',
+      address: 'Rua A, 1',
+      city: 'São Paulo',
+      state: 'SP',
+      zipcode: '01001-000',
+      country: 'BR',
     });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/subscription',
-      headers: bearer(tenant.admin),
-      payload: { planId, period: 'MENSAL' },
-    });
+    const res = await inject('POST', '/api/subscription', tenant.admin, { planId, period: 'MENSAL' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     paymentId = body.qrcode.qrcode.replace('000201-', '');

@@ -6,6 +6,7 @@ import {
   bearer,
   createTenant,
   createUser,
+  injectAs,
   setDueDate,
   type TenantFixture,
   type TestUser,
@@ -15,6 +16,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { confirmInvoicePayment } from './billing-service.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let superUser: TestUser;
 let planId: number;
 let trialId: number;
@@ -52,25 +54,16 @@ describe('manual provider', () => {
     expect(before.statusCode).toBe(400);
     expect(before.json().error).toBe('ERR_PIX_KEY_NOT_SET');
 
-    const denied = await t.app.inject({
-      method: 'PUT',
-      url: '/api/billing/pix-settings',
-      headers: bearer(tenant.admin),
-      payload: { pixKey: 'x' },
-    });
+    const denied = await inject('PUT', '/api/billing/pix-settings', tenant.admin, { pixKey: 'x' });
     expect(denied.statusCode).toBe(403);
-    const set = await t.app.inject({
-      method: 'PUT',
-      url: '/api/billing/pix-settings',
-      headers: bearer(superUser),
-      payload: { pixKey: 'financeiro@zapdesk.test', merchantName: 'Zapdesk Ltda', merchantCity: 'São Paulo' },
+    const set = await inject('PUT', '/api/billing/pix-settings', superUser, {
+      pixKey: 'financeiro@zapdesk.test',
+      merchantName: 'Zapdesk Ltda',
+      merchantCity: 'São Paulo',
     });
     expect(set.statusCode).toBe(200);
-    const cityOnly = await t.app.inject({
-      method: 'PUT',
-      url: '/api/billing/pix-settings',
-      headers: bearer(superUser),
-      payload: { merchantCity: 'Curitiba' },
+    const cityOnly = await inject('PUT', '/api/billing/pix-settings', superUser, {
+      merchantCity: 'Curitiba',
     });
     expect(cityOnly.json()).toEqual({
       pixKey: 'financeiro@zapdesk.test',
@@ -113,34 +106,18 @@ describe('manual provider', () => {
   it('lets the super user confirm a payment once: dueDate moves one period, a replay moves nothing', async () => {
     const start = new Date(Date.now() + 10 * 86_400_000);
     await setDueDate(t.app, tenant.companyId, start);
-    const list = await t.app.inject({
-      method: 'GET',
-      url: '/api/invoices/all',
-      headers: bearer(tenant.admin),
-    });
+    const list = await inject('GET', '/api/invoices/all', tenant.admin);
     const monthly = list.json().find((i: { period: string }) => i.period === 'MENSAL');
     const emit = vi.spyOn(t.app.ctx.realtime, 'toCompany');
 
-    const denied = await t.app.inject({
-      method: 'POST',
-      url: `/api/invoices/${monthly.id}/pay`,
-      headers: bearer(tenant.admin),
-    });
+    const denied = await inject('POST', `/api/invoices/${monthly.id}/pay`, tenant.admin);
     expect(denied.statusCode).toBe(403);
     expect((await dueDateOf(tenant.companyId)).dueDate!.getTime()).toBe(start.getTime());
 
-    const open = await t.app.inject({
-      method: 'GET',
-      url: '/api/invoices/admin',
-      headers: bearer(superUser),
-    });
+    const open = await inject('GET', '/api/invoices/admin', superUser);
     expect(open.json().map((i: { id: number }) => i.id)).toContain(monthly.id);
 
-    const paid = await t.app.inject({
-      method: 'POST',
-      url: `/api/invoices/${monthly.id}/pay`,
-      headers: bearer(superUser),
-    });
+    const paid = await inject('POST', `/api/invoices/${monthly.id}/pay`, superUser);
     expect(paid.statusCode).toBe(200);
     expect(paid.json()).toMatchObject({ applied: true, invoice: { status: 'paid' } });
     const moved = (await dueDateOf(tenant.companyId)).dueDate!;
@@ -158,11 +135,7 @@ describe('manual provider', () => {
     );
 
     emit.mockClear();
-    const replay = await t.app.inject({
-      method: 'POST',
-      url: `/api/invoices/${monthly.id}/pay`,
-      headers: bearer(superUser),
-    });
+    const replay = await inject('POST', `/api/invoices/${monthly.id}/pay`, superUser);
     expect(replay.json().applied).toBe(false);
     expect((await dueDateOf(tenant.companyId)).dueDate!.getTime()).toBe(moved.getTime());
     expect(emit).not.toHaveBeenCalled();
@@ -170,37 +143,21 @@ describe('manual provider', () => {
   });
 
   it('cancels an open invoice with the CANCELADO suffix; a paid one cannot be cancelled', async () => {
-    const list = await t.app.inject({
-      method: 'GET',
-      url: '/api/invoices/all',
-      headers: bearer(tenant.admin),
-    });
+    const list = await inject('GET', '/api/invoices/all', tenant.admin);
     const annual = list.json().find((i: { period: string }) => i.period === 'ANUAL');
     const paid = list.json().find((i: { status: string }) => i.status === 'paid');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/invoices/${annual.id}/cancel`,
-      headers: bearer(tenant.admin),
-    });
+    const res = await inject('POST', `/api/invoices/${annual.id}/cancel`, tenant.admin);
     expect(res.statusCode).toBe(200);
     expect(res.json().status).toBe('cancelled');
     expect(res.json().detail).toMatch(/ANUAL CANCELADO$/);
-    const refused = await t.app.inject({
-      method: 'POST',
-      url: `/api/invoices/${paid.id}/cancel`,
-      headers: bearer(tenant.admin),
-    });
+    const refused = await inject('POST', `/api/invoices/${paid.id}/cancel`, tenant.admin);
     expect(refused.statusCode).toBe(409);
   });
 
   it('searches invoices by detail: trimmed, ignoring case, LIKE wildcards taken literally', async () => {
     const search = async (searchParam: string) =>
       (
-        await t.app.inject({
-          method: 'GET',
-          url: `/api/invoices/all?searchParam=${encodeURIComponent(searchParam)}`,
-          headers: bearer(tenant.admin),
-        })
+        await inject('GET', `/api/invoices/all?searchParam=${encodeURIComponent(searchParam)}`, tenant.admin)
       ).json() as { detail: string }[];
     const all = await search('');
     expect(all.length).toBeGreaterThan(1);
@@ -214,37 +171,17 @@ describe('manual provider', () => {
 
   it('hides another company’s invoices (404) and refuses agents', async () => {
     const other = await createTenant(t.app);
-    const list = await t.app.inject({
-      method: 'GET',
-      url: '/api/invoices/all',
-      headers: bearer(tenant.admin),
-    });
+    const list = await inject('GET', '/api/invoices/all', tenant.admin);
     const id = list.json()[0].id;
-    const own = await t.app.inject({
-      method: 'GET',
-      url: `/api/invoices/${id}`,
-      headers: bearer(tenant.admin),
-    });
+    const own = await inject('GET', `/api/invoices/${id}`, tenant.admin);
     expect(own.statusCode).toBe(200);
-    const foreign = await t.app.inject({
-      method: 'GET',
-      url: `/api/invoices/${id}`,
-      headers: bearer(other.admin),
-    });
+    const foreign = await inject('GET', `/api/invoices/${id}`, other.admin);
     expect(foreign.statusCode).toBe(404);
     const pay = await subscribeCall(other.admin, { invoiceId: id });
     expect(pay.statusCode).toBe(404);
-    const otherList = await t.app.inject({
-      method: 'GET',
-      url: '/api/invoices/all',
-      headers: bearer(other.admin),
-    });
+    const otherList = await inject('GET', '/api/invoices/all', other.admin);
     expect(otherList.json()).toEqual([]);
-    const agent = await t.app.inject({
-      method: 'GET',
-      url: '/api/invoices/all',
-      headers: bearer(tenant.agent),
-    });
+    const agent = await inject('GET', '/api/invoices/all', tenant.agent);
     expect(agent.statusCode).toBe(403);
   });
 
@@ -295,11 +232,7 @@ describe('billing profile', () => {
     expect(ok.statusCode).toBe(200);
     const cnpj = await put({ cnpjCpf: '11.222.333/0001-81' });
     expect(cnpj.json()).toEqual({ ...base, cnpjCpf: '11.222.333/0001-81' });
-    const read = await t.app.inject({
-      method: 'GET',
-      url: '/api/billing/profile',
-      headers: bearer(tenant.admin),
-    });
+    const read = await inject('GET', '/api/billing/profile', tenant.admin);
     expect(read.json().city).toBe('São Paulo');
   });
 });

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoices, plans, platformBilling } from '../../db/schema/index.js';
-import { bearer, createTenant, createUser, type TenantFixture } from '../../test/factories.js';
+import { bearer, createTenant, createUser, injectAs, type TenantFixture } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 // Checkout payload of document 3 section 3 (POST /subscription, section 7).
@@ -10,6 +10,7 @@ const CARD_NUMBER = '4111111111111111';
 const CVV = '737';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let logs = '';
 let planId: number;
 let planValue: number;
@@ -61,11 +62,10 @@ beforeAll(async () => {
   t = await createTestApp({}, {}, { logger: { level: 'trace', stream: sink } });
   const owner = await createTenant(t.app);
   const superUser = await createUser(t.app, owner.companyId, { profile: 'admin', super: true });
-  const set = await t.app.inject({
-    method: 'PUT',
-    url: '/api/billing/pix-settings',
-    headers: bearer(superUser),
-    payload: { pixKey: 'financeiro@zapdesk.test', merchantName: 'Zapdesk Ltda', merchantCity: 'Curitiba' },
+  const set = await inject('PUT', '/api/billing/pix-settings', superUser, {
+    pixKey: 'financeiro@zapdesk.test',
+    merchantName: 'Zapdesk Ltda',
+    merchantCity: 'Curitiba',
   });
   expect(set.statusCode).toBe(200);
   const rows = await t.app.ctx.db.select().from(plans);
@@ -117,12 +117,7 @@ describe('POST /subscription with the checkout payload', () => {
 
   it('answers 404 for another company’s invoice id and charges nothing there', async () => {
     const other = await createTenant(t.app);
-    const mine = await t.app.inject({
-      method: 'POST',
-      url: '/api/subscription',
-      headers: bearer(other.admin),
-      payload: { plan: planId },
-    });
+    const mine = await inject('POST', '/api/subscription', other.admin, { plan: planId });
     expect(mine.statusCode).toBe(200); // positive control: its owner can pay it
     const res = await checkout(specPayload({ plan: undefined, invoiceId: mine.json().invoice.id }));
     expect(res.statusCode).toBe(404);
@@ -154,13 +149,7 @@ describe('POST /subscription with the checkout payload', () => {
 describe('a failed checkout', () => {
   it('leaves no open invoice behind when the payment provider fails; a later checkout charges', async () => {
     const buyer = await createTenant(t.app);
-    const pay = () =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/subscription',
-        headers: bearer(buyer.admin),
-        payload: specPayload(),
-      });
+    const pay = () => inject('POST', '/api/subscription', buyer.admin, specPayload());
     const openInvoices = () =>
       t.app.ctx.db
         .select()

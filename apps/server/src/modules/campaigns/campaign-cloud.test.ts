@@ -4,11 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGraphApi, sign, webhook } from '../../channels/cloud/fake-graph-api.js';
 import { campaignShippings } from '../../db/schema/index.js';
 import {
-  bearer,
   createTenant,
   customerNumber,
+  injectAs,
   type TenantFixture,
-  type TestUser,
 } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -19,9 +18,7 @@ let a: TenantFixture;
 let whatsappId: number;
 let seq = 0;
 
-function inject(method: 'GET' | 'POST' | 'PUT', url: string, user: TestUser, payload?: object) {
-  return t.app.inject({ method, url, headers: bearer(user), payload });
-}
+const inject = injectAs(() => t.app);
 
 beforeAll(async () => {
   fake = new FakeGraphApi();

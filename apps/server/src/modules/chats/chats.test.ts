@@ -2,11 +2,11 @@ import { companyChannel, ZChat, ZChatMessagesPage, ZChatsPage } from '@zapdesk/s
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  bearer,
   createCompanyAdmin,
   createTenant,
   createTenantPair,
   createUser,
+  injectAs,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
@@ -31,8 +31,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, user: TestUser, payload?: object) =>
-  t.app.inject({ method, url: path, headers: bearer(user), payload });
+const inject = injectAs(() => t.app);
 
 /** A chat of company A owned by its admin with the agent as participant. */
 async function teamChat(title = 'Equipe') {

@@ -5,8 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { companies } from '../../db/schema/index.js';
+import { t, useAppSuite } from '../../test/app-suite.js';
 import {
   bearer,
   createConnectedTenant,
@@ -20,21 +21,18 @@ import {
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
+useAppSuite();
 let root: TestUser;
 let tenant: TenantFixture;
 let planId: number;
 beforeAll(async () => {
-  t = await createTestApp();
   root = await createSuperUser(t.app);
   tenant = await createTenant(t.app);
   planId = ((await as(root, 'GET', '/api/plans/all')).json() as { id: number; name: string }[]).find(
     (p) => p.name === 'Básico',
   )!.id;
 });
-afterAll(() => t.close());
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 function as(user: TestUser | undefined, method: Method, url: string, payload?: object) {

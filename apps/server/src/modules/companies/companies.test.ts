@@ -1,15 +1,11 @@
 import { FREE_TRIAL_PLAN_NAME, ZCompany, ZListPlanResponse } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { companies, plans, settings, users } from '../../db/schema/index.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
 import { bearer, createTenant, createUser, login } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+useAppSuite();
 
 const signup = (payload: object, ip = '10.20.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/companies/cadastro', payload, remoteAddress: ip });
@@ -78,35 +74,19 @@ describe('companies and plans for the shell', () => {
   it('GET /api/companies/:id answers the own company; another one is 404 unless super', async () => {
     const a = await createTenant(t.app);
     const b = await createTenant(t.app);
-    const own = await t.app.inject({
-      method: 'GET',
-      url: `/api/companies/${a.companyId}`,
-      headers: bearer(a.agent),
-    });
+    const own = await inject('GET', `/api/companies/${a.companyId}`, a.agent);
     expect(own.statusCode).toBe(200);
     expect(ZCompany.parse(own.json()).id).toBe(a.companyId);
-    const other = await t.app.inject({
-      method: 'GET',
-      url: `/api/companies/${b.companyId}`,
-      headers: bearer(a.admin),
-    });
+    const other = await inject('GET', `/api/companies/${b.companyId}`, a.admin);
     expect(other.statusCode).toBe(404);
     const superUser = await createUser(t.app, a.companyId, { profile: 'admin', super: true });
-    const bySuper = await t.app.inject({
-      method: 'GET',
-      url: `/api/companies/${b.companyId}`,
-      headers: bearer(superUser),
-    });
+    const bySuper = await inject('GET', `/api/companies/${b.companyId}`, superUser);
     expect(bySuper.statusCode).toBe(200);
   });
 
   it('GET /api/companies/listPlan/:companyId answers the plan flags and due date', async () => {
     const a = await createTenant(t.app);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/companies/listPlan/${a.companyId}`,
-      headers: bearer(a.agent),
-    });
+    const res = await inject('GET', `/api/companies/listPlan/${a.companyId}`, a.agent);
     const body = ZListPlanResponse.parse(res.json());
     expect(body.plan.name).toBe('Completo');
     expect(body.plan.useCampaigns).toBe(true);
@@ -124,26 +104,21 @@ describe('settings', () => {
   it('lists the company settings and lets admins change a value', async () => {
     const a = await createTenant(t.app);
     const b = await createTenant(t.app);
-    const list = await t.app.inject({ method: 'GET', url: '/api/settings/', headers: bearer(a.agent) });
+    const list = await inject('GET', '/api/settings/', a.agent);
     expect(list.json()).toContainEqual({ key: 'sendGreetingAccepted', value: 'disabled' });
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: '/api/settings/sendGreetingAccepted',
-      headers: bearer(a.admin),
-      payload: { value: 'enabled' },
-    });
+    const put = await inject('PUT', '/api/settings/sendGreetingAccepted', a.admin, { value: 'enabled' });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toEqual({ key: 'sendGreetingAccepted', value: 'enabled' });
-    const after = await t.app.inject({ method: 'GET', url: '/api/settings', headers: bearer(a.agent) });
+    const after = await inject('GET', '/api/settings', a.agent);
     expect(after.json()).toContainEqual({ key: 'sendGreetingAccepted', value: 'enabled' });
-    const untouched = await t.app.inject({ method: 'GET', url: '/api/settings', headers: bearer(b.agent) });
+    const untouched = await inject('GET', '/api/settings', b.agent);
     expect(untouched.json()).toContainEqual({ key: 'sendGreetingAccepted', value: 'disabled' });
   });
 
   it('refuses agents, unknown keys and values the key does not allow', async () => {
     const a = await createTenant(t.app);
     const put = (user: { token: string }, key: string, value: unknown) =>
-      t.app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers: bearer(user), payload: { value } });
+      inject('PUT', `/api/settings/${key}`, user, { value });
     expect((await put(a.agent, 'userRating', 'enabled')).statusCode).toBe(403);
     expect((await put(a.admin, 'noSuchKey', 'enabled')).json()).toEqual({ error: 'ERR_NO_SETTING_FOUND' });
     const bad = await put(a.admin, 'scheduleType', 'sometimes');
@@ -163,7 +138,7 @@ describe('settings', () => {
     const other = await put({ key: 'userRating', value: 'disabled' });
     expect(other.statusCode).toBe(400);
     expect(other.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'key' });
-    const list = await t.app.inject({ method: 'GET', url: '/api/settings', headers: bearer(a.admin) });
+    const list = await inject('GET', '/api/settings', a.admin);
     expect(list.json()).toContainEqual({ key: 'call', value: 'enabled' });
   });
 });
@@ -172,7 +147,7 @@ describe('GET /api/queue', () => {
   it('lists only the company queues', async () => {
     const a = await createTenant(t.app);
     await createTenant(t.app);
-    const res = await t.app.inject({ method: 'GET', url: '/api/queue', headers: bearer(a.agent) });
+    const res = await inject('GET', '/api/queue', a.agent);
     expect(res.json().map((q: { id: number }) => q.id)).toEqual([a.queueId]);
   });
 });

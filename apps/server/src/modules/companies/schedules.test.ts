@@ -1,9 +1,10 @@
 import { DEFAULT_COMPANY_SCHEDULES, ZCompany } from '@zapdesk/shared';
 import { describe, expect, it } from 'vitest';
-import { bearer, createUser } from '../../test/factories.js';
+import { bearer, createUser, injectAs } from '../../test/factories.js';
 import { a, b, t, useTenantPairSuite } from '../../test/tenant-pair-suite.js';
 
 useTenantPairSuite();
+const inject = injectAs(() => t.app);
 
 const week = DEFAULT_COMPANY_SCHEDULES.map((row) =>
   row.weekdayEn === 'saturday' ? { ...row, startTime: '09:30', endTime: '13:15' } : row,
@@ -16,9 +17,7 @@ const put = (companyId: number, user: { token: string }, payload: object) =>
     payload,
   });
 const company = async (companyId: number, user: { token: string }) =>
-  ZCompany.parse(
-    (await t.app.inject({ method: 'GET', url: `/api/companies/${companyId}`, headers: bearer(user) })).json(),
-  );
+  ZCompany.parse((await inject('GET', `/api/companies/${companyId}`, user)).json());
 
 describe('company schedules', () => {
   it('GET /companies/:id answers the default working hours until they are set', async () => {

@@ -1,24 +1,17 @@
 import { ZContactListImport, ZContactListItemsPage, ZContactListsPage } from '@zapdesk/shared';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
 import {
   bearer,
   createCompanyAdmin,
   createSimulatorConnection,
   createTenant,
-  injectAs,
   type TestUser,
 } from '../../test/factories.js';
 import { fileUpload } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-
-const inject = injectAs(() => t.app);
+useAppSuite();
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

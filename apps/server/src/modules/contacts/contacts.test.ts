@@ -1,8 +1,9 @@
 import { ZContact, ZContactImportResult, ZContactsPage } from '@zapdesk/shared';
 import { and, count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contactCustomFields, contacts, messages, tickets } from '../../db/schema/index.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
 import {
   bearer,
   createSimulatorConnection,
@@ -13,24 +14,19 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { fileUpload } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
+useAppSuite();
 let a: TenantFixture;
 beforeAll(async () => {
-  t = await createTestApp();
   a = await createTenant(t.app);
 });
-afterAll(() => t.close());
 
 const post = (user: TestUser, payload: object) =>
   t.app.inject({ method: 'POST', url: '/api/contacts', headers: bearer(user), payload });
 const put = (user: TestUser, id: number, payload: object) =>
   t.app.inject({ method: 'PUT', url: `/api/contacts/${id}`, headers: bearer(user), payload });
 const list = async (user: TestUser, query = '') =>
-  ZContactsPage.parse(
-    (await t.app.inject({ method: 'GET', url: `/api/contacts?${query}`, headers: bearer(user) })).json(),
-  );
+  ZContactsPage.parse((await inject('GET', `/api/contacts?${query}`, user)).json());
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -69,11 +65,7 @@ describe('contacts CRUD', () => {
       ['CPF', '123'],
       ['Cidade', 'Rio'],
     ]);
-    const got = await t.app.inject({
-      method: 'GET',
-      url: `/api/contacts/${contact.id}`,
-      headers: bearer(a.agent),
-    });
+    const got = await inject('GET', `/api/contacts/${contact.id}`, a.agent);
     expect(got.json().extraInfo).toHaveLength(2);
     const page = await list(a.agent, 'searchParam=maria');
     expect(page.contacts.map((c) => c.id)).toEqual([contact.id]);
@@ -140,11 +132,7 @@ describe('contacts CRUD', () => {
   it('lists id, name and number for pickers, ignoring companyId', async () => {
     const other = await createTenant(t.app);
     await post(other.admin, { name: 'De outra', number: customerNumber() });
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/contacts/list?companyId=${other.companyId}`,
-      headers: bearer(a.agent),
-    });
+    const res = await inject('GET', `/api/contacts/list?companyId=${other.companyId}`, a.agent);
     expect(res.statusCode).toBe(200);
     const rows = res.json() as { id: number; name: string; number: string }[];
     expect(rows.length).toBeGreaterThan(0);
@@ -189,18 +177,10 @@ describe('contacts CRUD', () => {
     expect(await names('dateStart=2026-03-11')).toEqual(['Dia doze']);
     expect(await names('dateEnd=2026-03-08')).toEqual(['Antes']);
     expect((await list(fresh.admin, 'dateStart=2026-03-01&dateEnd=2026-03-31')).count).toBe(4);
-    const bad = await t.app.inject({
-      method: 'GET',
-      url: '/api/contacts?dateStart=2026-03-10&dateEnd=2026-03-09',
-      headers: bearer(fresh.admin),
-    });
+    const bad = await inject('GET', '/api/contacts?dateStart=2026-03-10&dateEnd=2026-03-09', fresh.admin);
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'dateEnd' });
-    const notADate = await t.app.inject({
-      method: 'GET',
-      url: '/api/contacts?date=2026-02-30',
-      headers: bearer(fresh.admin),
-    });
+    const notADate = await inject('GET', '/api/contacts?date=2026-02-30', fresh.admin);
     expect(notADate.statusCode).toBe(400);
     expect(notADate.json()).toMatchObject({ field: 'date' });
   });
@@ -227,11 +207,7 @@ describe('contacts CRUD', () => {
     const byId = new Map(page.contacts.map((c) => [c.id, c]));
     expect(byId.get(ticket!.contactId)?.whatsapp).toEqual({ id: whatsappId, name: 'Linha Vendas' });
     expect(byId.get(manual.id)?.whatsapp).toBeNull();
-    const one = await t.app.inject({
-      method: 'GET',
-      url: `/api/contacts/${ticket!.contactId}`,
-      headers: bearer(fresh.agent),
-    });
+    const one = await inject('GET', `/api/contacts/${ticket!.contactId}`, fresh.agent);
     expect(ZContact.parse(one.json()).whatsapp).toEqual({ id: whatsappId, name: 'Linha Vendas' });
   });
 
@@ -273,11 +249,7 @@ describe('contacts CSV export', () => {
       email: '',
     });
     await t.app.ctx.db.insert(contacts).values(values);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/contacts/export',
-      headers: bearer(fresh.agent),
-    });
+    const res = await inject('GET', '/api/contacts/export', fresh.agent);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toContain('contatos.csv');
@@ -328,11 +300,7 @@ describe('contacts import', () => {
       { contactName: 'Repetida', error: 'ERR_DUPLICATED_CONTACT' },
       { contactName: 'Ana de novo', error: 'ERR_DUPLICATED_CONTACT' },
     ]);
-    const bia = await t.app.inject({
-      method: 'GET',
-      url: `/api/contacts/${result.newContacts[1]!.contactId}`,
-      headers: bearer(a.agent),
-    });
+    const bia = await inject('GET', `/api/contacts/${result.newContacts[1]!.contactId}`, a.agent);
     expect(bia.json()).toMatchObject({ name: 'Bia Import', number: '5541977770002', email: '' });
     expect(existing.id).toBeGreaterThan(0);
   });
@@ -351,12 +319,7 @@ describe('contacts import', () => {
     expect(csv.json().error).toBe('ERR_UNSUPPORTED_MEDIA_TYPE');
     const fake = await upload(a.agent, Buffer.from('not a zip'), 'contatos.xlsx');
     expect(fake.statusCode).toBe(415);
-    const json = await t.app.inject({
-      method: 'POST',
-      url: '/api/contacts/upload',
-      headers: bearer(a.agent),
-      payload: {},
-    });
+    const json = await inject('POST', '/api/contacts/upload', a.agent, {});
     expect(json.statusCode).toBe(415);
   });
 

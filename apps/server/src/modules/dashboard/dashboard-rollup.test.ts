@@ -2,7 +2,13 @@ import { DASHBOARD_TIME_ZONE } from '@zapdesk/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { companies, contacts, tickets, userRatings, users } from '../../db/schema/index.js';
-import { bearer, createTenant, createUser, type TenantFixture, type TestUser } from '../../test/factories.js';
+import {
+  createTenant,
+  createUser,
+  injectAs,
+  type TenantFixture,
+  type TestUser,
+} from '../../test/factories.js';
 import { prng } from '../../test/random.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { localToday } from './dashboard-service.js';
@@ -17,6 +23,7 @@ import { localToday } from './dashboard-service.js';
  * deleting tickets, contacts and users, in single and multi-row statements.
  */
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let a: TenantFixture;
 let b: TenantFixture;
 let agents: TestUser[];
@@ -109,11 +116,7 @@ function periods(): Record<string, string>[] {
 
 async function expectSameAsReference(fixture: TenantFixture) {
   for (const query of periods()) {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/dashboard?${new URLSearchParams(query)}`,
-      headers: bearer(fixture.admin),
-    });
+    const res = await inject('GET', `/api/dashboard?${new URLSearchParams(query)}`, fixture.admin);
     expect(res.statusCode, JSON.stringify(query)).toBe(200);
     expect(res.json(), JSON.stringify(query)).toEqual(await reference(fixture.companyId, query));
   }
@@ -262,13 +265,8 @@ describe('GET /api/dashboard over the per-day rollup', () => {
 
   it('puts a ticket closed at a local midnight on the day it starts', async () => {
     const day = async (date: string) =>
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/api/dashboard?date_from=${date}&date_to=${date}`,
-          headers: bearer(a.admin),
-        })
-      ).json().counters.supportFinished as number;
+      (await inject('GET', `/api/dashboard?date_from=${date}&date_to=${date}`, a.admin)).json().counters
+        .supportFinished as number;
     const closedOn = async (from: string, to: string) =>
       (
         await t.app.ctx.db.execute(

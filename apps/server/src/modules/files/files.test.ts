@@ -9,7 +9,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaStore } from '../../channels/media-store.js';
 import { LocalStorage } from '../../lib/storage/local-storage.js';
-import { bearer, type TestUser } from '../../test/factories.js';
+import { bearer, injectAs, type TestUser } from '../../test/factories.js';
 import { multipartBody, PNG } from '../../test/multipart.js';
 import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
 import { a, b, t, useTenantPairSuite } from '../../test/tenant-pair-suite.js';
@@ -19,8 +19,7 @@ useTenantPairSuite();
 /** The app's media store (same folder as buildApp's). */
 const media = () => new MediaStore(new LocalStorage(path.join(t.config.dataDir, 'media')));
 
-const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: TestUser, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });
+const inject = injectAs(() => t.app);
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 

@@ -6,6 +6,7 @@ import {
   bearer,
   createSimulatorConnection,
   customerNumber,
+  injectAs,
   injectMessage,
   type TenantFixture,
 } from '../../test/factories.js';
@@ -13,6 +14,7 @@ import { createFlowFixture } from '../../test/flow-fixture.js';
 import type { TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let a: TenantFixture;
 let b: TenantFixture;
 let whatsappId: number;
@@ -143,12 +145,7 @@ describe('POST /flowbuilder/:id/test', () => {
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toBe('ERR_WRONG_PROVIDER');
 
-    const empty = await t.app.inject({
-      method: 'POST',
-      url: '/api/flowbuilder',
-      headers: bearer(a.admin),
-      payload: { name: 'Vazio' },
-    });
+    const empty = await inject('POST', '/api/flowbuilder', a.admin, { name: 'Vazio' });
     const blank = await startTest(a.admin, { whatsappId, number }, empty.json().id);
     expect(blank.statusCode).toBe(400);
     expect(blank.json()).toMatchObject({ error: 'ERR_FLOW_INVALID', reason: 'startNode' });

@@ -475,13 +475,10 @@ describe('flow uploads', () => {
     expect(img.statusCode, img.body).toBe(200);
     const [name] = img.json() as string[];
     expect(name).toMatch(/^[0-9a-f]{32}\.png$/);
-    const mine = await t.app.inject({ method: 'GET', url: `/api/public/${name}`, headers: bearer(a.agent) });
+    const mine = await inject('GET', `/api/public/${name}`, a.agent);
     expect(mine.statusCode).toBe(200);
     expect(mine.rawPayload.equals(PNG)).toBe(true);
-    expect(
-      (await t.app.inject({ method: 'GET', url: `/api/public/${name}`, headers: bearer(b.admin) }))
-        .statusCode,
-    ).toBe(404);
+    expect((await inject('GET', `/api/public/${name}`, b.admin)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/api/public/${name}` })).statusCode).toBe(401);
 
     const audio = await upload('audio', [
@@ -509,12 +506,7 @@ describe('flow uploads', () => {
     expect(bigAudio.json()).toMatchObject({ error: 'ERR_PAYLOAD_TOO_LARGE', limit: 5 * 1024 * 1024 });
     const bigVideo = await upload('audio', [[pad(MP4, 20 * 1024 * 1024 + 1), 'big.mp4']]);
     expect(bigVideo.json()).toMatchObject({ error: 'ERR_PAYLOAD_TOO_LARGE', limit: 20 * 1024 * 1024 });
-    const none = await t.app.inject({
-      method: 'POST',
-      url: '/api/flowbuilder/img',
-      headers: bearer(a.admin),
-      payload: {},
-    });
+    const none = await inject('POST', '/api/flowbuilder/img', a.admin, {});
     expect(none.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'medias' });
   });
 });

@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flowRuns } from '../../db/schema/index.js';
-import { bearer, customerNumber, injectMessage, type TenantFixture } from '../../test/factories.js';
+import { customerNumber, injectAs, injectMessage, type TenantFixture } from '../../test/factories.js';
 import { createFlowFixture } from '../../test/flow-fixture.js';
 import type { TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let a: TenantFixture;
 let b: TenantFixture;
 let ticketId: number;
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 const flowRunOf = (user: TenantFixture['admin'], id: number | string = ticketId) =>
-  t.app.inject({ method: 'GET', url: `/api/tickets/${id}/flow-run`, headers: bearer(user) });
+  inject('GET', `/api/tickets/${id}/flow-run`, user);
 
 describe('GET /tickets/:id/flow-run', () => {
   it('answers null while the ticket has no run', async () => {

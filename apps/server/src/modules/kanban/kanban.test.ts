@@ -8,21 +8,19 @@ import { describe, expect, it } from 'vitest';
 import { contacts, tags, tickets } from '../../db/schema/index.js';
 import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
-  bearer,
   createCompanyAdmin,
   createConnectedTenant,
   createQueue,
   createTenant,
   customerNumber,
+  injectAs,
   injectMessage,
-  type TestUser,
 } from '../../test/factories.js';
 import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
 
 useConnectionSuite();
 
-const inject = (method: 'GET' | 'PUT' | 'DELETE', url: string, user: TestUser) =>
-  t.app.inject({ method, url, headers: bearer(user) });
+const inject = injectAs(() => t.app);
 
 /** A new ticket of company A, placed in `queueId` with `status`. */
 async function ticketOf(queueId: number | null, status: 'open' | 'pending' | 'closed' = 'pending') {

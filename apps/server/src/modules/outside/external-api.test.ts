@@ -3,11 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { contacts, messages, tickets, whatsapps } from '../../db/schema/index.js';
 import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
 import {
-  bearer,
   createCompanyAdmin,
   createConnectedTenant,
   createSimulatorConnection,
   customerNumber,
+  injectAs,
   injectMessage,
 } from '../../test/factories.js';
 import { multipartBody, PNG } from '../../test/multipart.js';
@@ -24,15 +24,12 @@ const send = (token: string | undefined, payload: object) =>
   });
 
 const outbox = async (number: string) => {
-  const res = await t.app.inject({
-    method: 'GET',
-    url: `/api/simulator/${whatsappId}/outbox?number=${number}`,
-    headers: bearer(a.admin),
-  });
+  const res = await inject('GET', `/api/simulator/${whatsappId}/outbox?number=${number}`, a.admin);
   return res.json() as { body?: string; kind?: string; mediaType?: string }[];
 };
 
 useConnectionSuite();
+const inject = injectAs(() => t.app);
 beforeAll(async () => {
   await t.app.ctx.db.update(whatsapps).set({ token: TOKEN }).where(eq(whatsapps.id, whatsappId));
 });
@@ -123,12 +120,7 @@ describe('POST /api/messages/send', () => {
       expect(res.json().error).toBe('ERR_INVALID_CREDENTIALS');
     }
     // A user's access token is not an API token either.
-    const asUser = await t.app.inject({
-      method: 'POST',
-      url: '/api/messages/send',
-      headers: bearer(a.admin),
-      payload: { number, body: 'não deve sair' },
-    });
+    const asUser = await inject('POST', '/api/messages/send', a.admin, { number, body: 'não deve sair' });
     expect(asUser.statusCode).toBe(401);
     // Even an invalid body answers 401 first.
     expect((await send('wrong-token', { number: 'abc' })).statusCode).toBe(401);

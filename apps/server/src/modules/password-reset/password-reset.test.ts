@@ -11,7 +11,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordResets, users } from '../../db/schema/index.js';
 import { outboxDir } from '../../lib/mailer.js';
-import { bearer, createCompany, createUser, login, TEST_PASSWORD } from '../../test/factories.js';
+import { createCompany, createUser, injectAs, login, TEST_PASSWORD } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { redactSecretUrl } from './routes.js';
 
@@ -22,6 +22,7 @@ interface Received {
 const inbox: Received[] = [];
 let smtp: SMTPServer;
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let logs = '';
 let ipSeq = 0;
 /** A fresh client address per call site, so the per-address limit is tested on its own. */
@@ -101,9 +102,7 @@ async function newUser(options: { language?: string } = {}) {
 describe('POST /api/forgetpassword then /api/resetpasswords', () => {
   it('mails a code that sets the new password once, ends the sessions and is stored only hashed', async () => {
     const user = await newUser();
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(user) })).statusCode,
-    ).toBe(200);
+    expect((await inject('GET', '/api/auth/me', user)).statusCode).toBe(200);
     const code = await requestCode(user.email);
     expect(inbox.at(-1)!.raw).toContain('Ol=C3=A1');
     const [stored] = await t.app.ctx.db
@@ -118,9 +117,7 @@ describe('POST /api/forgetpassword then /api/resetpasswords', () => {
     expect((await login(t.app, user.email, 'NovaSenha1')).statusCode).toBe(200);
     expect((await login(t.app, user.email, TEST_PASSWORD)).statusCode).toBe(401);
     // The session that was open before the reset has ended.
-    expect(
-      (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(user) })).statusCode,
-    ).toBe(401);
+    expect((await inject('GET', '/api/auth/me', user)).statusCode).toBe(401);
 
     // Used once: the same code cannot set another password.
     const again = await reset(user.email, code, 'OutraSenha2');

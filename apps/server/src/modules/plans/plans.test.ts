@@ -3,7 +3,8 @@
  * deletes plans; everyone signed in reads them; a plan in use cannot be deleted; a plan's new
  * limits and flags apply to its companies at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { t, useAppSuite } from '../../test/app-suite.js';
 import {
   bearer,
   createCompany,
@@ -12,17 +13,14 @@ import {
   createUser,
   type TestUser,
 } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
+useAppSuite();
 let root: TestUser;
 let admin: TestUser;
 beforeAll(async () => {
-  t = await createTestApp();
   root = await createSuperUser(t.app);
   admin = (await createTenant(t.app)).admin;
 });
-afterAll(() => t.close());
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const as = (user: TestUser | undefined, method: Method, url: string, payload?: object) =>

@@ -1,17 +1,11 @@
 import { DEFAULT_QUEUE_SCHEDULES, type QueueOption, ZQueueDetail } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queueOptions } from '../../db/schema/index.js';
-import { createCompanyAdmin, createTenant, injectAs } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
+import { createCompanyAdmin, createTenant } from '../../test/factories.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-
-const inject = injectAs(() => t.app);
+useAppSuite();
 
 describe('queues CRUD', () => {
   it('creates with default hours, reads, updates schedules and deletes', async () => {

@@ -1,16 +1,10 @@
 import { ZQuickMessagesPage } from '@zapdesk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTenant, createUser, injectAs } from '../../test/factories.js';
+import { describe, expect, it } from 'vitest';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
+import { bearer, createTenant, createUser } from '../../test/factories.js';
 import { multipartBody, PNG } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-
-const inject = injectAs(() => t.app);
+useAppSuite();
 
 /** A multipart body with one file part and the spec's typeArch field. */
 const multipart = (data: Buffer, fileName: string, mimetype: string) =>

@@ -6,10 +6,18 @@ import { parseRatingAnswer } from '../../automation/ratings.js';
 import { userRatings } from '../../db/schema/index.js';
 import { localToday } from '../../lib/local-days.js';
 import { type ConnectedTenant, openOneQueueTenant, putSetting } from '../../test/conversation.js';
-import { bearer, createTenant, customerNumber, injectMessage, type TestUser } from '../../test/factories.js';
+import {
+  bearer,
+  createTenant,
+  customerNumber,
+  injectAs,
+  injectMessage,
+  type TestUser,
+} from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 beforeAll(async () => {
   t = await createTestApp();
 });
@@ -31,12 +39,12 @@ async function rated(s: ConnectedTenant, answer: string): Promise<number> {
     name: 'Ana Lima',
   });
   for (const status of ['open', 'closed'] as const) {
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${ticketId}`,
-      headers: bearer(s.admin),
-      payload: status === 'open' ? { status, userId: s.admin.id } : { status },
-    });
+    const res = await inject(
+      'PUT',
+      `/api/tickets/${ticketId}`,
+      s.admin,
+      status === 'open' ? { status, userId: s.admin.id } : { status },
+    );
     expect(res.statusCode, res.body).toBe(200);
   }
   await injectMessage(t.app, s.admin, s.whatsappId, { from, body: answer });

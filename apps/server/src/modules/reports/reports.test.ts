@@ -14,11 +14,11 @@ import {
   whatsapps,
 } from '../../db/schema/index.js';
 import {
-  bearer,
   createQueue,
   createTenant,
   createUser,
   downgradeToNoFlags,
+  injectAs,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
@@ -31,6 +31,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
  * every kind, ratings and tags, and a second company whose rows must never count.
  */
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let a: TenantFixture;
 let b: TenantFixture;
 let agents: TestUser[];
@@ -318,8 +319,7 @@ async function sheetOf(payload: Buffer) {
   await workbook.xlsx.load(payload as unknown as ArrayBuffer);
   return workbook.worksheets[0]!;
 }
-const get = (user: TestUser, path: string) =>
-  t.app.inject({ method: 'GET', url: `/api/reports/${path}`, headers: bearer(user) });
+const get = (user: TestUser, path: string) => inject('GET', `/api/reports/${path}`, user);
 
 beforeAll(async () => {
   t = await createTestApp();

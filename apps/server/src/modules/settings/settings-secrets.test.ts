@@ -4,13 +4,14 @@
  * GET /settings would hand to every user of the company (docs/billing.md, decision 0119).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTenant, login } from '../../test/factories.js';
+import { createTenant, injectAs, login } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const ASAAS_KEY = 'asaas-secret-key-of-the-platform';
 const CRM_TOKEN = 'perfex-secret-token-of-the-platform';
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 beforeAll(async () => {
   t = await createTestApp({
     BILLING_PROVIDER: 'crm',
@@ -26,19 +27,9 @@ describe('the payment provider token is not a company setting', () => {
   it('refuses the classic token keys on PUT /settings, with or without the key in the body', async () => {
     const { admin } = await createTenant(t.app);
     for (const key of ['asaas', 'asaasToken', 'paymentToken', 'crmToken']) {
-      const bare = await t.app.inject({
-        method: 'PUT',
-        url: `/api/settings/${key}`,
-        headers: bearer(admin),
-        payload: { value: 'stolen-token' },
-      });
+      const bare = await inject('PUT', `/api/settings/${key}`, admin, { value: 'stolen-token' });
       expect(bare.json(), key).toEqual({ error: 'ERR_NO_SETTING_FOUND' });
-      const keyed = await t.app.inject({
-        method: 'PUT',
-        url: `/api/settings/${key}`,
-        headers: bearer(admin),
-        payload: { key, value: 'stolen-token' },
-      });
+      const keyed = await inject('PUT', `/api/settings/${key}`, admin, { key, value: 'stolen-token' });
       expect(keyed.json(), key).toEqual({ error: 'ERR_NO_SETTING_FOUND' });
     }
   });
@@ -46,13 +37,13 @@ describe('the payment provider token is not a company setting', () => {
   it('never answers the platform token to a company user: settings, login, billing info', async () => {
     const { admin, agent } = await createTenant(t.app);
     // Before the logins below: a login ends the user's earlier session.
-    const info = await t.app.inject({ method: 'GET', url: '/api/billing/info', headers: bearer(admin) });
+    const info = await inject('GET', '/api/billing/info', admin);
     expect(info.statusCode).toBe(200);
     expect(info.json()).toMatchObject({ provider: 'crm' });
     expect(info.body).not.toContain(ASAAS_KEY);
     expect(info.body).not.toContain(CRM_TOKEN);
     for (const user of [admin, agent]) {
-      const list = await t.app.inject({ method: 'GET', url: '/api/settings', headers: bearer(user) });
+      const list = await inject('GET', '/api/settings', user);
       expect(list.statusCode).toBe(200);
       const keys = (list.json() as { key: string }[]).map((s) => s.key);
       expect(keys.length).toBeGreaterThan(0);

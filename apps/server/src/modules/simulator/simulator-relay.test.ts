@@ -10,6 +10,7 @@ import {
   type ConnectedTenant,
   createConnectedTenant,
   customerNumber,
+  injectAs,
   injectMessage,
 } from '../../test/factories.js';
 import { buildSecondNode, createTestApp, type TestApp } from '../../test/test-app.js';
@@ -19,6 +20,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
 describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)('simulator calls across nodes', () => {
   let node1: TestApp;
   let node2: FastifyInstance;
+  const onNode2 = injectAs(() => node2);
   let tenant: ConnectedTenant;
   let whatsappId: number;
 
@@ -48,39 +50,28 @@ describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)('simulator calls acros
       payload: { body: 'Resposta' },
     });
     expect(sent.statusCode).toBe(201);
-    const outbox = await node2.inject({
-      method: 'GET',
-      url: `/api/simulator/${whatsappId}/outbox?number=${from}`,
-      headers: bearer(tenant.admin),
-    });
+    const outbox = await onNode2('GET', `/api/simulator/${whatsappId}/outbox?number=${from}`, tenant.admin);
     expect(outbox.statusCode).toBe(200);
     expect(outbox.json().map((m: { body: string }) => m.body)).toContain('Resposta');
     expect(node2.simulator.outbox(whatsappId, from)).toEqual([]);
-    const read = await node2.inject({
-      method: 'POST',
-      url: `/api/simulator/${whatsappId}/read`,
-      headers: bearer(tenant.admin),
-      payload: { number: from },
-    });
+    const read = await onNode2('POST', `/api/simulator/${whatsappId}/read`, tenant.admin, { number: from });
     expect(read.statusCode).toBe(204);
     expect(node1.app.simulator.outbox(whatsappId, from).every((m) => m.ack === 4)).toBe(true);
   });
 
   it("answers the holder's errors as they are, and ERR_WAPP_NOT_INITIALIZED when nobody runs the session", async () => {
-    const bad = await node2.inject({
-      method: 'POST',
-      url: `/api/simulator/${whatsappId}/messages`,
-      headers: bearer(tenant.admin),
-      payload: { from: customerNumber(), mediaUrl: 'https://example.com/a.png' },
+    const bad = await onNode2('POST', `/api/simulator/${whatsappId}/messages`, tenant.admin, {
+      from: customerNumber(),
+      mediaUrl: 'https://example.com/a.png',
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('ERR_VALIDATION');
     await node1.app.sessions.stop(tenant.companyId, whatsappId, { silent: true });
-    const res = await node2.inject({
-      method: 'GET',
-      url: `/api/simulator/${whatsappId}/outbox?number=${customerNumber()}`,
-      headers: bearer(tenant.admin),
-    });
+    const res = await onNode2(
+      'GET',
+      `/api/simulator/${whatsappId}/outbox?number=${customerNumber()}`,
+      tenant.admin,
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('ERR_WAPP_NOT_INITIALIZED');
   });

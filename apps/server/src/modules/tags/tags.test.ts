@@ -1,22 +1,15 @@
 import { ZTagsPage } from '@zapdesk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ticketTags } from '../../db/schema/index.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
 import {
   createSimulatorConnection,
   createTenant,
   customerNumber,
-  injectAs,
   injectMessage,
 } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-
-const inject = injectAs(() => t.app);
+useAppSuite();
 
 describe('tags', () => {
   it('lists with ticket counts, search and paging', async () => {

@@ -1,6 +1,6 @@
 import { TICKETS_COUNT_BOUND, ZTicketsPage } from '@zapdesk/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createCompany, createQueue, createUser, type TestUser } from '../../test/factories.js';
+import { createCompany, createQueue, createUser, injectAs, type TestUser } from '../../test/factories.js';
 import { prng } from '../../test/random.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import * as listData from '../../test/ticket-list-data.js';
@@ -14,6 +14,7 @@ import * as listData from '../../test/ticket-list-data.js';
  */
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let companyId: number;
 let otherCompany: number;
 let queueIds: number[];
@@ -201,7 +202,7 @@ async function referenceCount(
 
 async function listCount(user: TestUser, f: listData.TicketFilters, extra: Record<string, string>) {
   const q = listData.ticketListQuery(f, extra);
-  const res = await t.app.inject({ method: 'GET', url: `/api/tickets?${q}`, headers: bearer(user) });
+  const res = await inject('GET', `/api/tickets?${q}`, user);
   expect(res.statusCode).toBe(200);
   return ZTicketsPage.parse(res.json()).count;
 }

@@ -3,7 +3,7 @@ import { DASHBOARD_TIME_ZONE, TICKETS_COUNT_BOUND, ZTicketsPage } from '@zapdesk
 import { format } from 'date-fns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protocolOf } from '../../automation/message-variables.js';
-import { bearer, type TestUser } from '../../test/factories.js';
+import { injectAs, type TestUser } from '../../test/factories.js';
 import { prng } from '../../test/random.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import * as listData from '../../test/ticket-list-data.js';
@@ -19,6 +19,7 @@ import { TICKETS_PAGE_SIZE } from './tickets-service.js';
  */
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let companyId: number;
 let queueIds: number[];
 let tagIds: number[];
@@ -86,7 +87,7 @@ async function reference(viewer: listData.TicketViewer, f: listData.TicketFilter
 }
 
 async function page(user: TestUser, query: string) {
-  const res = await t.app.inject({ method: 'GET', url: `/api/tickets?${query}`, headers: bearer(user) });
+  const res = await inject('GET', `/api/tickets?${query}`, user);
   expect(res.statusCode).toBe(200);
   return ZTicketsPage.parse(res.json());
 }
@@ -169,11 +170,7 @@ describe('cursor bounds', () => {
     expect(bottom.tickets).toEqual([]);
     expect(bottom.hasMore).toBe(false);
     for (const bad of ['1', 'a.b', '1.2.3', `${'9'.repeat(18)}.1`, '-1.5']) {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: `/api/tickets?showAll=true&cursor=${encodeURIComponent(bad)}`,
-        headers: bearer(admin),
-      });
+      const res = await inject('GET', `/api/tickets?showAll=true&cursor=${encodeURIComponent(bad)}`, admin);
       expect(res.statusCode).toBe(400);
     }
   });

@@ -12,17 +12,17 @@ import {
   createTenant,
   createUser,
   customerNumber,
+  injectAs,
   injectMessage,
   type TestUser,
 } from '../../test/factories.js';
 import { AUTOMATIC_MESSAGES } from './tickets-service.js';
 
 useConnectionSuite();
+const inject = injectAs(() => t.app);
 
 const list = async (user: TestUser, query = '') =>
-  ZTicketsPage.parse(
-    (await t.app.inject({ method: 'GET', url: `/api/tickets?${query}`, headers: bearer(user) })).json(),
-  );
+  ZTicketsPage.parse((await inject('GET', `/api/tickets?${query}`, user)).json());
 const put = (user: TestUser, id: number, payload: object) =>
   t.app.inject({ method: 'PUT', url: `/api/tickets/${id}`, headers: bearer(user), payload });
 const setSetting = (key: string, value: string) =>
@@ -51,22 +51,10 @@ describe('visibility', () => {
     const agentSees = await ids(a.agent);
     expect(agentSees).toEqual(expect.arrayContaining([mine.ticketId, noQueue.ticketId]));
     expect(agentSees).not.toContain(foreign.ticketId);
-    const denied = await t.app.inject({
-      method: 'GET',
-      url: `/api/tickets/${foreign.ticketId}`,
-      headers: bearer(a.agent),
-    });
+    const denied = await inject('GET', `/api/tickets/${foreign.ticketId}`, a.agent);
     expect(denied.statusCode).toBe(403);
     expect(denied.json()).toEqual({ error: 'ERR_NO_PERMISSION' });
-    expect(
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/api/messages/${foreign.ticketId}`,
-          headers: bearer(a.agent),
-        })
-      ).statusCode,
-    ).toBe(403);
+    expect((await inject('GET', `/api/messages/${foreign.ticketId}`, a.agent)).statusCode).toBe(403);
 
     await t.app.ctx.db.update(users).set({ allTicket: 'enabled' }).where(eq(users.id, a.agent.id));
     expect(await ids(a.agent)).toContain(foreign.ticketId);
@@ -76,15 +64,7 @@ describe('visibility', () => {
     expect(await ids(a.admin)).not.toContain(foreign.ticketId);
     expect(await ids(a.admin, 'showAll=true')).toContain(foreign.ticketId);
     expect(await ids(a.agent, 'showAll=true')).not.toContain(foreign.ticketId);
-    expect(
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/api/tickets/${foreign.ticketId}`,
-          headers: bearer(a.admin),
-        })
-      ).statusCode,
-    ).toBe(200);
+    expect((await inject('GET', `/api/tickets/${foreign.ticketId}`, a.admin)).statusCode).toBe(200);
   });
 
   it("hides another user's ticket without a queue from list and detail; unheld ones stay everybody's", async () => {
@@ -99,8 +79,7 @@ describe('visibility', () => {
     expect(agentSees).toContain(free.ticketId);
     expect(agentSees).not.toContain(held.ticketId);
     expect(await ids(colleague)).toContain(held.ticketId);
-    const detail = (user: TestUser, id: number) =>
-      t.app.inject({ method: 'GET', url: `/api/tickets/${id}`, headers: bearer(user) });
+    const detail = (user: TestUser, id: number) => inject('GET', `/api/tickets/${id}`, user);
     expect((await detail(a.agent, held.ticketId)).statusCode).toBe(403);
     expect((await detail(a.agent, free.ticketId)).statusCode).toBe(200);
     expect((await detail(colleague, held.ticketId)).statusCode).toBe(200);
@@ -113,11 +92,7 @@ describe('visibility', () => {
     const expected = protocolOf(x.ticketId, row!.createdAt);
     expect(expected).toMatch(/^\d{8}\d+$/);
     expect(Number(expected.slice(8))).toBe(x.ticketId);
-    const detail = await t.app.inject({
-      method: 'GET',
-      url: `/api/tickets/${x.ticketId}`,
-      headers: bearer(a.admin),
-    });
+    const detail = await inject('GET', `/api/tickets/${x.ticketId}`, a.admin);
     expect(detail.json().code).toBe(expected);
     expect((await list(a.admin, 'showAll=true')).tickets.find((tk) => tk.id === x.ticketId)?.code).toBe(
       expected,
@@ -148,11 +123,7 @@ describe('visibility', () => {
         (p) => p.unreadMessages > 0,
       ),
     ).toBe(true);
-    const bad = await t.app.inject({
-      method: 'GET',
-      url: '/api/tickets?queueIds=[x]',
-      headers: bearer(a.admin),
-    });
+    const bad = await inject('GET', '/api/tickets?queueIds=[x]', a.admin);
     expect(bad.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'queueIds' });
   });
 
@@ -243,10 +214,7 @@ describe('transitions', () => {
     expect(t.app.simulator.outbox(whatsappId, from).at(-1)?.body).toBe(
       AUTOMATIC_MESSAGES.transferQueue('Vendas'),
     );
-    expect(
-      (await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.agent) }))
-        .statusCode,
-    ).toBe(403);
+    expect((await inject('GET', `/api/tickets/${ticketId}`, a.agent)).statusCode).toBe(403);
     const closed = await put(a.admin, ticketId, { status: 'closed', userId: a.admin.id, queueId: sales });
     expect(closed.json()).toMatchObject({ status: 'closed', unreadMessages: 0 });
     const reopened = await put(a.admin, ticketId, { status: 'open', userId: a.admin.id, queueId: sales });
@@ -259,14 +227,11 @@ describe('transitions', () => {
     await put(a.admin, ticketId, { status: 'closed' });
     const second = await injectMessage(t.app, a.admin, whatsappId, { from, body: 'de novo' });
     expect(second.ticketId).toBe(ticketId);
-    const live = (
-      await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.admin) })
-    ).json();
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/tickets',
-      headers: bearer(a.admin),
-      payload: { contactId: live.contactId, whatsappId, queueId: a.queueId },
+    const live = (await inject('GET', `/api/tickets/${ticketId}`, a.admin)).json();
+    const created = await inject('POST', '/api/tickets', a.admin, {
+      contactId: live.contactId,
+      whatsappId,
+      queueId: a.queueId,
     });
     expect(created.statusCode).toBe(409);
     expect(created.json()).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', ticket: { id: ticketId } });
@@ -274,45 +239,17 @@ describe('transitions', () => {
 
   it('POST /tickets starts open on the default connection; DELETE is for admins', async () => {
     const fresh = await createTenant(t.app);
-    const noConnection = await t.app.inject({
-      method: 'POST',
-      url: '/api/tickets',
-      headers: bearer(fresh.admin),
-      payload: { contactId: 1 },
-    });
+    const noConnection = await inject('POST', '/api/tickets', fresh.admin, { contactId: 1 });
     expect(noConnection.json().error).toBe('ERR_NO_CONTACT_FOUND');
     const conn = await createSimulatorConnection(t.app, fresh.admin);
     const { ticketId } = await injectMessage(t.app, fresh.admin, conn, { from: customerNumber(), body: 'x' });
-    const contactId = (
-      await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(fresh.admin) })
-    ).json().contactId;
+    const contactId = (await inject('GET', `/api/tickets/${ticketId}`, fresh.admin)).json().contactId;
     await put(fresh.admin, ticketId, { status: 'closed' });
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/tickets',
-      headers: bearer(fresh.agent),
-      payload: { contactId, queueId: fresh.queueId },
-    });
+    const created = await inject('POST', '/api/tickets', fresh.agent, { contactId, queueId: fresh.queueId });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ status: 'open', userId: fresh.agent.id, whatsappId: conn });
-    expect(
-      (
-        await t.app.inject({
-          method: 'DELETE',
-          url: `/api/tickets/${created.json().id}`,
-          headers: bearer(fresh.agent),
-        })
-      ).statusCode,
-    ).toBe(403);
-    expect(
-      (
-        await t.app.inject({
-          method: 'DELETE',
-          url: `/api/tickets/${created.json().id}`,
-          headers: bearer(fresh.admin),
-        })
-      ).statusCode,
-    ).toBe(204);
+    expect((await inject('DELETE', `/api/tickets/${created.json().id}`, fresh.agent)).statusCode).toBe(403);
+    expect((await inject('DELETE', `/api/tickets/${created.json().id}`, fresh.admin)).statusCode).toBe(204);
   });
 });
 
@@ -320,28 +257,14 @@ describe('reading, notes and tags', () => {
   it('opening the messages zeroes unreadMessages and marks the messages read', async () => {
     const { ticketId } = await newTicket('não lida', a.queueId);
     await injectMessage(t.app, a.admin, whatsappId, {
-      from: (
-        await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.admin) })
-      ).json().contact.number,
+      from: (await inject('GET', `/api/tickets/${ticketId}`, a.admin)).json().contact.number,
       body: 'outra',
     });
-    expect(
-      (
-        await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.agent) })
-      ).json().unreadMessages,
-    ).toBe(2);
-    const page = await t.app.inject({
-      method: 'GET',
-      url: `/api/messages/${ticketId}`,
-      headers: bearer(a.agent),
-    });
+    expect((await inject('GET', `/api/tickets/${ticketId}`, a.agent)).json().unreadMessages).toBe(2);
+    const page = await inject('GET', `/api/messages/${ticketId}`, a.agent);
     expect(page.json().ticket.unreadMessages).toBe(0);
     expect(page.json().messages.map((m: { read: boolean }) => m.read)).toEqual([true, true]);
-    expect(
-      (
-        await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.agent) })
-      ).json().unreadMessages,
-    ).toBe(0);
+    expect((await inject('GET', `/api/tickets/${ticketId}`, a.agent)).json().unreadMessages).toBe(0);
   });
 
   it('POST /messages/:ticketId/read reads what arrived while the ticket is open, with receipts and updateUnread', async () => {
@@ -354,8 +277,7 @@ describe('reading, notes and tags', () => {
     const session = t.app.sessions.get(whatsappId)!;
     const receipts = vi.spyOn(session, 'markRead');
     const emitted = vi.spyOn(t.app.ctx.realtime, 'toTicket');
-    const read = () =>
-      t.app.inject({ method: 'POST', url: `/api/messages/${ticketId}/read`, headers: bearer(a.agent) });
+    const read = () => inject('POST', `/api/messages/${ticketId}/read`, a.agent);
     const res = await read();
     expect(res.statusCode).toBe(204);
     expect((await open(`/api/tickets/${ticketId}`)).json().unreadMessages).toBe(0);
@@ -379,87 +301,49 @@ describe('reading, notes and tags', () => {
     emitted.mockRestore();
 
     const foreign = await newTicket('de outra fila', await createQueue(t.app, a.companyId));
-    const refused = await t.app.inject({
-      method: 'POST',
-      url: `/api/messages/${foreign.ticketId}/read`,
-      headers: bearer(a.agent),
-    });
+    const refused = await inject('POST', `/api/messages/${foreign.ticketId}/read`, a.agent);
     expect(refused.statusCode).toBe(403);
-    const invalid = await t.app.inject({
-      method: 'POST',
-      url: '/api/messages/3000000000/read',
-      headers: bearer(a.agent),
-    });
+    const invalid = await inject('POST', '/api/messages/3000000000/read', a.agent);
     // An id past int4 is no ticket (ids in paths answer as an unknown path does).
     expect([invalid.statusCode, invalid.json().error]).toEqual([404, 'ERR_NOT_FOUND']);
   });
 
   it('adds and deletes notes (author or admin) and syncs tags', async () => {
     const { ticketId } = await newTicket('nota', a.queueId);
-    const ticket = (
-      await t.app.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, headers: bearer(a.agent) })
-    ).json();
-    const short = await t.app.inject({
-      method: 'POST',
-      url: '/api/ticket-notes',
-      headers: bearer(a.agent),
-      payload: { note: 'x', ticketId, contactId: ticket.contactId },
+    const ticket = (await inject('GET', `/api/tickets/${ticketId}`, a.agent)).json();
+    const short = await inject('POST', '/api/ticket-notes', a.agent, {
+      note: 'x',
+      ticketId,
+      contactId: ticket.contactId,
     });
     expect(short.json()).toMatchObject({ error: 'ERR_VALIDATION', field: 'note', message: 'tooShort' });
-    const note = await t.app.inject({
-      method: 'POST',
-      url: '/api/ticket-notes',
-      headers: bearer(a.agent),
-      payload: { note: 'cliente VIP', ticketId, contactId: ticket.contactId },
+    const note = await inject('POST', '/api/ticket-notes', a.agent, {
+      note: 'cliente VIP',
+      ticketId,
+      contactId: ticket.contactId,
     });
     expect(note.statusCode).toBe(201);
     expect(note.json()).toMatchObject({ note: 'cliente VIP', user: { id: a.agent.id } });
-    const listed = await t.app.inject({
-      method: 'GET',
-      url: `/api/ticket-notes/list?ticketId=${ticketId}&contactId=${ticket.contactId}`,
-      headers: bearer(a.admin),
-    });
+    const listed = await inject(
+      'GET',
+      `/api/ticket-notes/list?ticketId=${ticketId}&contactId=${ticket.contactId}`,
+      a.admin,
+    );
     expect(listed.json().map((n: { note: string }) => n.note)).toEqual(['cliente VIP']);
     const colleague = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
-    expect(
-      (
-        await t.app.inject({
-          method: 'DELETE',
-          url: `/api/ticket-notes/${note.json().id}`,
-          headers: bearer(colleague),
-        })
-      ).statusCode,
-    ).toBe(403);
-    expect(
-      (
-        await t.app.inject({
-          method: 'DELETE',
-          url: `/api/ticket-notes/${note.json().id}`,
-          headers: bearer(a.agent),
-        })
-      ).statusCode,
-    ).toBe(204);
+    expect((await inject('DELETE', `/api/ticket-notes/${note.json().id}`, colleague)).statusCode).toBe(403);
+    expect((await inject('DELETE', `/api/ticket-notes/${note.json().id}`, a.agent)).statusCode).toBe(204);
 
     const [vip] = await t.app.ctx.db
       .insert(tags)
       .values({ companyId: a.companyId, name: `VIP ${ticketId}`, color: '#f00' })
       .returning();
-    const synced = await t.app.inject({
-      method: 'POST',
-      url: '/api/tags/sync',
-      headers: bearer(a.agent),
-      payload: { ticketId, tags: [{ id: vip!.id }] },
-    });
+    const synced = await inject('POST', '/api/tags/sync', a.agent, { ticketId, tags: [{ id: vip!.id }] });
     expect(synced.json().tags).toEqual([{ id: vip!.id, name: `VIP ${ticketId}`, color: '#f00' }]);
     expect((await list(a.admin, `showAll=true&tags=[${vip!.id}]`)).tickets.map((x) => x.id)).toEqual([
       ticketId,
     ]);
-    const cleared = await t.app.inject({
-      method: 'POST',
-      url: '/api/tags/sync',
-      headers: bearer(a.agent),
-      payload: { ticketId, tags: [] },
-    });
+    const cleared = await inject('POST', '/api/tags/sync', a.agent, { ticketId, tags: [] });
     expect(cleared.json().tags).toEqual([]);
   });
 });

@@ -2,16 +2,16 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tickets } from '../../db/schema/index.js';
 import { type ConnectedTenant, customerSays, openOneQueueTenant } from '../../test/conversation.js';
-import { bearer, createTenant, createUser, customerNumber, type TestUser } from '../../test/factories.js';
+import { createTenant, createUser, customerNumber, injectAs, type TestUser } from '../../test/factories.js';
 import { listeningTestApp, openSocket, socketReady } from '../../test/sockets.js';
 
 const live = listeningTestApp();
+const inject = injectAs(() => live.t.app);
 
 describe('GET /users/load', () => {
   let s: ConnectedTenant;
   let second: TestUser;
-  const load = (user: TestUser) =>
-    live.t.app.inject({ method: 'GET', url: '/api/users/load', headers: bearer(user) });
+  const load = (user: TestUser) => inject('GET', '/api/users/load', user);
   const take = (id: number, userId: number, status: 'open' | 'pending' | 'closed') =>
     live.t.app.ctx.db.update(tickets).set({ userId, status }).where(eq(tickets.id, id));
 
@@ -34,22 +34,10 @@ describe('GET /users/load', () => {
   });
 
   it("answers each agent's open tickets, capacity, availability, live socket and queues", async () => {
-    expect(
-      (
-        await live.t.app.inject({
-          method: 'PUT',
-          url: `/api/users/${s.agent.id}`,
-          headers: bearer(s.admin),
-          payload: { maxOpenTickets: 3 },
-        })
-      ).statusCode,
-    ).toBe(200);
-    await live.t.app.inject({
-      method: 'PUT',
-      url: `/api/users/${second.id}`,
-      headers: bearer(second),
-      payload: { availability: 'away' },
-    });
+    expect((await inject('PUT', `/api/users/${s.agent.id}`, s.admin, { maxOpenTickets: 3 })).statusCode).toBe(
+      200,
+    );
+    await inject('PUT', `/api/users/${second.id}`, second, { availability: 'away' });
     const socket = openSocket(live.url, s.agent.token);
     await socketReady(socket);
     try {

@@ -1,9 +1,9 @@
 import { ZPublicUser, ZUsersPage } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
 import {
-  bearer,
   createCompany,
   createCompanyAdmin,
   createQueue,
@@ -14,20 +14,8 @@ import {
   TEST_PASSWORD,
 } from '../../test/factories.js';
 import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-
-const inject = (
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  user: { token: string },
-  payload?: object,
-) => t.app.inject({ method, url, headers: bearer(user), payload });
+useAppSuite();
 
 describe('GET /api/users', () => {
   it('pages by 20 with hasMore and count, searches name and e-mail, and stays inside the company', async () => {

@@ -11,6 +11,7 @@ import {
   createCompanyAdmin,
   createConnectedTenant,
   customerNumber,
+  injectAs,
   injectMessage,
   type TenantFixture,
 } from '../../test/factories.js';
@@ -39,6 +40,7 @@ const receiver = http.createServer((req, res) => {
 let base: string;
 
 let t: TestApp;
+const inject = injectAs(() => t.app);
 let a: ConnectedTenant;
 let b: ConnectedTenant;
 
@@ -107,23 +109,14 @@ describe('webhooks API', () => {
     expect(row!.secretSealed).not.toContain(created.secret);
     expect(decryptSecret(row!.secretSealed, t.app.ctx.secrets.sessionKey)).toBe(created.secret);
 
-    const read = await t.app.inject({
-      method: 'GET',
-      url: `/api/webhooks/${created.id}`,
-      headers: bearer(a.admin),
-    });
+    const read = await inject('GET', `/api/webhooks/${created.id}`, a.admin);
     expect(read.json()).not.toHaveProperty('secret');
     expect(JSON.stringify(read.json())).not.toContain(created.secret);
-    const list = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: bearer(a.admin) });
+    const list = await inject('GET', '/api/webhooks', a.admin);
     expect(JSON.stringify(list.json())).not.toContain(created.secret);
 
     // PUT keeps what it does not name.
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: `/api/webhooks/${created.id}`,
-      headers: bearer(a.admin),
-      payload: { active: false },
-    });
+    const put = await inject('PUT', `/api/webhooks/${created.id}`, a.admin, { active: false });
     expect(put.json()).toMatchObject({
       active: false,
       url: `${base}/crud`,
@@ -131,11 +124,7 @@ describe('webhooks API', () => {
       events: created.events,
     });
 
-    const rotated = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${created.id}/secret`,
-      headers: bearer(a.admin),
-    });
+    const rotated = await inject('POST', `/api/webhooks/${created.id}/secret`, a.admin);
     expect(rotated.json().secret).toMatch(/^whsec_/);
     expect(rotated.json().secret).not.toBe(created.secret);
   });
@@ -162,22 +151,22 @@ describe('webhooks API', () => {
       expect(res.statusCode, payload.url).toBe(400);
       expect(res.json().error).toBe('ERR_VALIDATION');
     }
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: `/api/webhooks/${(await createHook(a, { url: 'https://example.com/ok', events: ['ticket.updated'] })).id}`,
-      headers: bearer(a.admin),
-      payload: { url: 'ftp://example.com/x' },
-    });
+    const put = await inject(
+      'PUT',
+      `/api/webhooks/${(await createHook(a, { url: 'https://example.com/ok', events: ['ticket.updated'] })).id}`,
+      a.admin,
+      { url: 'ftp://example.com/x' },
+    );
     expect(put.statusCode).toBe(400);
     // Positive control: http and https pass.
     await createHook(a, { url: 'http://example.com/hook', events: ['message.created'] });
   });
 
   it('is for admins of a plan with the external API', async () => {
-    const agentCall = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: bearer(a.agent) });
+    const agentCall = await inject('GET', '/api/webhooks', a.agent);
     expect(agentCall.statusCode).toBe(403);
     const admin = await createCompanyAdmin(t.app, { plan: { useExternalApi: false } });
-    const res = await t.app.inject({ method: 'GET', url: '/api/webhooks', headers: bearer(admin) });
+    const res = await inject('GET', '/api/webhooks', admin);
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe('ERR_PLAN_FEATURE_DISABLED');
   });
@@ -231,11 +220,7 @@ describe('webhook deliveries', () => {
       received.filter((r) => r.path === '/b').every((r) => JSON.parse(r.body).companyId === b.companyId),
     ).toBe(true);
 
-    const log = await t.app.inject({
-      method: 'GET',
-      url: `/api/webhooks/${hookA.id}/deliveries`,
-      headers: bearer(a.admin),
-    });
+    const log = await inject('GET', `/api/webhooks/${hookA.id}/deliveries`, a.admin);
     expect(
       log
         .json()
@@ -278,20 +263,13 @@ describe('webhook deliveries', () => {
       events: ['ticket.updated', 'ticket.closed'],
       active: false,
     });
-    const accept = await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${inbound.ticketId}`,
-      headers: bearer(a.admin),
-      payload: { status: 'open', userId: a.admin.id },
+    const accept = await inject('PUT', `/api/tickets/${inbound.ticketId}`, a.admin, {
+      status: 'open',
+      userId: a.admin.id,
     });
     expect(accept.statusCode).toBe(200);
     await flush();
-    const close = await t.app.inject({
-      method: 'PUT',
-      url: `/api/tickets/${inbound.ticketId}`,
-      headers: bearer(a.admin),
-      payload: { status: 'closed' },
-    });
+    const close = await inject('PUT', `/api/tickets/${inbound.ticketId}`, a.admin, { status: 'closed' });
     expect(close.statusCode).toBe(200);
     await flush();
     const events = received.filter((r) => r.path === '/tickets').map((r) => JSON.parse(r.body));
@@ -363,11 +341,11 @@ describe('webhook deliveries', () => {
     // An admin tries a failed delivery again: its tries start over and the receiver now answers 200.
     const down = rows.find((r) => r.responseCode === 500)!;
     statuses.clear();
-    const retry = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${down.webhookId}/deliveries/${down.id}/retry`,
-      headers: bearer(a.admin),
-    });
+    const retry = await inject(
+      'POST',
+      `/api/webhooks/${down.webhookId}/deliveries/${down.id}/retry`,
+      a.admin,
+    );
     expect(retry.statusCode, retry.body).toBe(200);
     expect(retry.json()).toMatchObject({ status: 'pending', tries: 0 });
     await flush();
@@ -377,11 +355,11 @@ describe('webhook deliveries', () => {
       .where(eq(webhookDeliveries.id, down.id));
     expect(redelivered).toMatchObject({ status: 'delivered', tries: 1, responseCode: 200 });
     // Only a failed delivery can be tried again.
-    const again = await t.app.inject({
-      method: 'POST',
-      url: `/api/webhooks/${down.webhookId}/deliveries/${down.id}/retry`,
-      headers: bearer(a.admin),
-    });
+    const again = await inject(
+      'POST',
+      `/api/webhooks/${down.webhookId}/deliveries/${down.id}/retry`,
+      a.admin,
+    );
     expect(again.statusCode).toBe(400);
   });
 
@@ -443,22 +421,12 @@ describe('webhook deliveries', () => {
         'http://100.64.0.1/x',
         'http://169.254.169.254/latest/meta-data',
       ]) {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/webhooks',
-          headers: bearer(a.admin),
-          payload: { url, events: ['contact.created'] },
-        });
+        const res = await inject('POST', '/api/webhooks', a.admin, { url, events: ['contact.created'] });
         expect(res.statusCode, url).toBe(400);
         expect(res.json(), url).toMatchObject({ error: 'ERR_URL_NOT_ALLOWED', field: 'url' });
       }
       const hook = await createHook(a, { url: 'https://203.0.114.7/hook', events: ['contact.created'] });
-      const moved = await t.app.inject({
-        method: 'PUT',
-        url: `/api/webhooks/${hook.id}`,
-        headers: bearer(a.admin),
-        payload: { url: `${base}/x` },
-      });
+      const moved = await inject('PUT', `/api/webhooks/${hook.id}`, a.admin, { url: `${base}/x` });
       expect(moved.statusCode).toBe(400);
       expect(moved.json()).toMatchObject({ error: 'ERR_URL_NOT_ALLOWED' });
     } finally {

@@ -1,23 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { companyChannel, ZWhatsapp } from '@zapdesk/shared';
 import { io as connect } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createCompany, createQueue, createTenant, createUser } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
+import { createCompany, createQueue, createTenant, createUser } from '../../test/factories.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+useAppSuite();
 
 const create = (user: { token: string }, payload: object) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/whatsapp',
-    headers: bearer(user),
-    payload: { provider: 'simulator', ...payload },
-  });
+  inject('POST', '/api/whatsapp', user, { provider: 'simulator', ...payload });
 
 describe('connections', () => {
   it('creates, starts the session, lists with queues; the first connection is the default', async () => {
@@ -33,22 +24,14 @@ describe('connections', () => {
     expect(created).toMatchObject({ isDefault: true, provider: 'simulator', queues: [{ id: queueId }] });
     // The answer carries the state the session start reached, not the row from before it.
     expect(created.status).toBe('CONNECTED');
-    const listed = await t.app.inject({
-      method: 'GET',
-      url: '/api/whatsapp?session=0',
-      headers: bearer(agent),
-    });
+    const listed = await inject('GET', '/api/whatsapp?session=0', agent);
     expect(listed.json()).toHaveLength(1);
     expect(listed.json()[0]).toMatchObject({
       status: 'CONNECTED',
       number: expect.stringMatching(/^\d+$/),
       token: null,
     });
-    const byAdmin = await t.app.inject({
-      method: 'GET',
-      url: `/api/whatsapp/${created.id}`,
-      headers: bearer(admin),
-    });
+    const byAdmin = await inject('GET', `/api/whatsapp/${created.id}`, admin);
     // The token is the server's (the one sent is ignored), shown to admins.
     expect(byAdmin.json().token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
@@ -57,22 +40,17 @@ describe('connections', () => {
     const { admin } = await createTenant(t.app);
     const first = (await create(admin, { name: 'Primeira' })).json();
     const second = (await create(admin, { name: 'Segunda', isDefault: true })).json();
-    const list = async () =>
-      (await t.app.inject({ method: 'GET', url: '/api/whatsapp', headers: bearer(admin) })).json();
+    const list = async () => (await inject('GET', '/api/whatsapp', admin)).json();
     expect(
       (await list()).filter((w: { isDefault: boolean }) => w.isDefault).map((w: { id: number }) => w.id),
     ).toEqual([second.id]);
-    const unset = await t.app.inject({
-      method: 'PUT',
-      url: `/api/whatsapp/${second.id}`,
-      headers: bearer(admin),
-      payload: { name: 'Segunda', provider: 'simulator', isDefault: false },
+    const unset = await inject('PUT', `/api/whatsapp/${second.id}`, admin, {
+      name: 'Segunda',
+      provider: 'simulator',
+      isDefault: false,
     });
     expect(unset.json()).toEqual({ error: 'ERR_NO_OTHER_WHATSAPP' });
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/api/whatsapp/${second.id}`, headers: bearer(admin) }))
-        .statusCode,
-    ).toBe(204);
+    expect((await inject('DELETE', `/api/whatsapp/${second.id}`, admin)).statusCode).toBe(204);
     expect((await list()).map((w: { id: number; isDefault: boolean }) => [w.id, w.isDefault])).toEqual([
       [first.id, true],
     ]);
@@ -120,19 +98,11 @@ describe('connections', () => {
         if (e.session.id === id && states.at(-1) !== e.session.status) states.push(e.session.status);
       },
     );
-    expect(
-      (await t.app.inject({ method: 'DELETE', url: `/api/whatsappsession/${id}`, headers: bearer(admin) }))
-        .statusCode,
-    ).toBe(204);
-    const after = (
-      await t.app.inject({ method: 'GET', url: `/api/whatsapp/${id}`, headers: bearer(admin) })
-    ).json();
+    expect((await inject('DELETE', `/api/whatsappsession/${id}`, admin)).statusCode).toBe(204);
+    const after = (await inject('GET', `/api/whatsapp/${id}`, admin)).json();
     expect(after.status).toBe('DISCONNECTED');
     expect(t.app.sessions.get(id)).toBeUndefined();
-    expect(
-      (await t.app.inject({ method: 'POST', url: `/api/whatsappsession/${id}`, headers: bearer(admin) }))
-        .statusCode,
-    ).toBe(204);
+    expect((await inject('POST', `/api/whatsappsession/${id}`, admin)).statusCode).toBe(204);
     await new Promise((r) => setTimeout(r, 100));
     expect(states).toEqual(['DISCONNECTED', 'OPENING', 'CONNECTED']);
     socket.close();
@@ -140,19 +110,12 @@ describe('connections', () => {
 
   it('simulator routes refuse a connection of another provider', async () => {
     const { admin } = await createTenant(t.app);
-    const beta = await t.app.inject({
-      method: 'POST',
-      url: '/api/whatsapp',
-      headers: bearer(admin),
-      payload: { name: 'Real' },
-    });
+    const beta = await inject('POST', '/api/whatsapp', admin, { name: 'Real' });
     expect(beta.statusCode).toBe(201);
     expect(beta.json().provider).toBe('beta');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/simulator/${beta.json().id}/messages`,
-      headers: bearer(admin),
-      payload: { from: '5511999990001', body: 'x' },
+    const res = await inject('POST', `/api/simulator/${beta.json().id}/messages`, admin, {
+      from: '5511999990001',
+      body: 'x',
     });
     expect(res.json()).toEqual({ error: 'ERR_WRONG_PROVIDER' });
   });
