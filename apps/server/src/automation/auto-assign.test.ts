@@ -1,7 +1,8 @@
 import { companyChannel } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messages, tickets, users as usersTable, whatsapps } from '../db/schema/index.js';
+import { inject, t, useAppSuite } from '../test/app-suite.js';
 import {
   type ConnectedTenant,
   customerSays,
@@ -9,22 +10,16 @@ import {
   openOneQueueTenant,
   putSetting,
 } from '../test/conversation.js';
-import { bearer, createUser, customerNumber, injectAs, type TestUser } from '../test/factories.js';
+import { bearer, createUser, customerNumber, type TestUser } from '../test/factories.js';
 import { flowEdge, flowNode } from '../test/flow-fixture.js';
 import { listenLocally, socketSet } from '../test/sockets.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
 import { pickAgent } from './auto-assign.js';
 import { FLOW_STEP_JOB } from './flows/flow-engine.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
 let url: string;
+useAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
   url = await listenLocally(t.app);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 describe('pickAgent', () => {

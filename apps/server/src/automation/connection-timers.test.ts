@@ -1,25 +1,17 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userRatings } from '../db/schema/index.js';
+import { inject, t, useAppSuite } from '../test/app-suite.js';
 import { putSetting, ticketRow } from '../test/conversation.js';
 import {
   createQueue,
   createTenant,
   customerNumber,
-  injectAs,
   injectMessage,
   type TenantFixture,
 } from '../test/factories.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+useAppSuite();
 
 /** The timers the every-minute job runs, with a chosen "now". */
 const timers = { run: (now: Date) => t.app.timers.run(now) };

@@ -4,21 +4,19 @@
  * which socket.io clients do not reconnect by themselves).
  */
 import { io as connect } from 'socket.io-client';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { t, useAppSuite } from '../test/app-suite.js';
 import { createTenant, type TenantFixture } from '../test/factories.js';
 import { listenLocally, socketReady } from '../test/sockets.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
 
-let t: TestApp;
 let url: string;
 let tenant: TenantFixture;
 
+useAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
   url = await listenLocally(t.app);
   tenant = await createTenant(t.app);
 });
-afterAll(() => t.close());
 
 it('closes its sockets so that their clients reconnect', async () => {
   const socket = connect(url, {

@@ -1,22 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { parsePix } from 'pix-utils';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { companies, invoicePayments, plans } from '../../db/schema/index.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
 import {
   bearer,
   createTenant,
   createUser,
-  injectAs,
   setDueDate,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
 import { VALID_BILLING_PROFILE } from '../../test/fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { confirmInvoicePayment } from './billing-service.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
 let superUser: TestUser;
 let planId: number;
 let trialId: number;
@@ -33,15 +30,14 @@ const dueDateOf = async (companyId: number) => {
 const subscribeCall = (user: TestUser, payload: object) =>
   t.app.inject({ method: 'POST', url: '/api/subscription', headers: bearer(user), payload });
 
+useAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
   const owner = await createTenant(t.app);
   superUser = await createUser(t.app, owner.companyId, { profile: 'admin', super: true });
   const rows = await t.app.ctx.db.select().from(plans);
   planId = rows.find((p) => p.name === 'Completo')!.id;
   trialId = rows.find((p) => p.name === 'Teste Gratis')!.id;
 });
-afterAll(() => t.close());
 
 describe('manual provider', () => {
   let tenant: TenantFixture;

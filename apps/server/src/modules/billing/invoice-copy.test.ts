@@ -4,24 +4,22 @@
  * invoice), refused with two open invoices.
  */
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { invoices, plans } from '../../db/schema/index.js';
+import { t, useAppSuite } from '../../test/app-suite.js';
 import { bearer, createTenant, type TenantFixture } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
-let t: TestApp;
 let c: TenantFixture;
 let basic: { id: number; value: number };
 let full: { id: number; value: number };
 
+useAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
   c = await createTenant(t.app);
   const rows = await t.app.ctx.db.select().from(plans);
   basic = rows.find((p) => p.name === 'Básico')!;
   full = rows.find((p) => p.name === 'Completo')!;
 });
-afterAll(() => t.close());
 
 const post = (payload: object) =>
   t.app.inject({ method: 'POST', url: '/api/invoices', headers: bearer(c.admin), payload });

@@ -3,12 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGraphApi, sign, webhook } from '../../channels/cloud/fake-graph-api.js';
 import { campaignShippings } from '../../db/schema/index.js';
-import {
-  createTenant,
-  customerNumber,
-  injectAs,
-  type TenantFixture,
-} from '../../test/factories.js';
+import { createTenant, customerNumber, injectAs, type TenantFixture } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const APP_SECRET = 'app-secret-of-the-campaign-company';

@@ -1,16 +1,10 @@
 import { DASHBOARD_TIME_ZONE } from '@zapdesk/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { companies, contacts, tickets, userRatings, users } from '../../db/schema/index.js';
-import {
-  createTenant,
-  createUser,
-  injectAs,
-  type TenantFixture,
-  type TestUser,
-} from '../../test/factories.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
+import { createTenant, createUser, type TenantFixture, type TestUser } from '../../test/factories.js';
 import { prng } from '../../test/random.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { localToday } from './dashboard-service.js';
 
 /**
@@ -22,8 +16,6 @@ import { localToday } from './dashboard-service.js';
  * kinds of change the triggers must follow: closing, reopening, accepting, transferring, editing times,
  * deleting tickets, contacts and users, in single and multi-row statements.
  */
-let t: TestApp;
-const inject = injectAs(() => t.app);
 let a: TenantFixture;
 let b: TenantFixture;
 let agents: TestUser[];
@@ -205,8 +197,8 @@ async function seed(fixture: TenantFixture, userIds: number[], anchors: number[]
   }
 }
 
+useAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
   a = await createTenant(t.app);
   b = await createTenant(t.app);
   agents = [
@@ -254,7 +246,6 @@ beforeAll(async () => {
     });
   }
 });
-afterAll(() => t.close());
 
 describe('GET /api/dashboard over the per-day rollup', () => {
   it('answers the plain aggregates for every kind of period', async () => {

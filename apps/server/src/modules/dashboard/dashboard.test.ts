@@ -1,16 +1,15 @@
 import { ZDashboardResponse } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contacts, tickets, userRatings, users } from '../../db/schema/index.js';
+import { t, useAppSuite } from '../../test/app-suite.js';
 import { bearer, createTenant, createUser, type TenantFixture, type TestUser } from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { localToday } from './dashboard-service.js';
 
 /**
  * A hand-built data set with exact timestamps. Days are local to America/Sao_Paulo (UTC-3, no DST):
  * 2026-01-10..2026-01-11 local is [2026-01-10T03:00Z, 2026-01-12T03:00Z).
  */
-let t: TestApp;
 let a: TenantFixture;
 let b: TenantFixture;
 let carol: TestUser;
@@ -42,8 +41,8 @@ async function ticket(
   return row!.id;
 }
 
+useAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
   a = await createTenant(t.app);
   b = await createTenant(t.app);
   carol = await createUser(t.app, a.companyId, { name: 'Carol' });
@@ -130,7 +129,6 @@ beforeAll(async () => {
     createdAt: d('2026-01-10T19:00:00Z'),
   });
 });
-afterAll(() => t.close());
 
 const get = (url: string, user: { token: string } = a.admin) =>
   t.app.inject({ method: 'GET', url, headers: bearer(user) });

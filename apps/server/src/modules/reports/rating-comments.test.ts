@@ -1,29 +1,15 @@
 /** Comments of low ratings: kept with the rating, listed by the reports to the company only. */
 import { RATING_COMMENT_MAX, RATING_COMMENTS_PAGE_SIZE } from '@zapdesk/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseRatingAnswer } from '../../automation/ratings.js';
 import { userRatings } from '../../db/schema/index.js';
 import { localToday } from '../../lib/local-days.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
 import { type ConnectedTenant, openOneQueueTenant, putSetting } from '../../test/conversation.js';
-import {
-  bearer,
-  createTenant,
-  customerNumber,
-  injectAs,
-  injectMessage,
-  type TestUser,
-} from '../../test/factories.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { bearer, createTenant, customerNumber, injectMessage, type TestUser } from '../../test/factories.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+useAppSuite();
 
 /** Yesterday and today in the reports' zone: the period of ratings given just now, whatever the hour. */
 const period = () => [localToday(new Date(Date.now() - 86_400_000)), localToday()] as const;

@@ -1,7 +1,7 @@
 import type { ReportSummary } from '@zapdesk/shared';
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   contacts,
   queues,
@@ -13,25 +13,22 @@ import {
   userRatings,
   whatsapps,
 } from '../../db/schema/index.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
 import {
   createQueue,
   createTenant,
   createUser,
   downgradeToNoFlags,
-  injectAs,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
 import { prng } from '../../test/random.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /**
  * GET /api/reports/* against straightforward JavaScript over the rows they aggregate (events, ratings,
  * tickets, tags), on seeded random data: ~200 tickets of one company over two months, with events of
  * every kind, ratings and tags, and a second company whose rows must never count.
  */
-let t: TestApp;
-const inject = injectAs(() => t.app);
 let a: TenantFixture;
 let b: TenantFixture;
 let agents: TestUser[];
@@ -321,8 +318,8 @@ async function sheetOf(payload: Buffer) {
 }
 const get = (user: TestUser, path: string) => inject('GET', `/api/reports/${path}`, user);
 
+useAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
   a = await createTenant(t.app);
   b = await createTenant(t.app);
   agents = [
@@ -360,7 +357,6 @@ beforeAll(async () => {
   await seedSlas(a, queueIds);
   await seedSlas(b, [b.queueId]);
 }, 300_000);
-afterAll(() => t.close());
 
 describe('GET /api/reports/*', () => {
   it('summary: every figure of both periods matches the plain computation', async () => {

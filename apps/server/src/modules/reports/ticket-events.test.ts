@@ -1,30 +1,27 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Socket } from 'socket.io-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ticketEvents, tickets } from '../../db/schema/index.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
 import { customerSays, openOneQueueTenant, putSetting } from '../../test/conversation.js';
-import { createUser, customerNumber, injectAs } from '../../test/factories.js';
+import { createUser, customerNumber } from '../../test/factories.js';
 import { listenLocally, openSocket, socketReady } from '../../test/sockets.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 /**
  * Ticket events (docs/reports.md "Events") are written by the change that causes them: the inbound
  * pipeline's ticket creation and reopening, Accept, automatic assignment, transfers, closing, and the
  * first message an agent writes in each opening of a ticket (greetings and bots' messages are not).
  */
-let t: TestApp;
 let url: string;
 const sockets: Socket[] = [];
+useAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
   url = await listenLocally(t.app);
 });
 afterEach(() => {
   for (const socket of sockets.splice(0)) socket.disconnect();
 });
-afterAll(() => t.close());
 
-const inject = injectAs(() => t.app);
 const run = () => t.app.jobs.drain();
 
 /** The ticket's events in order, as `kind:user:queue:hasSeconds`. */

@@ -1,8 +1,8 @@
 import { TICKETS_COUNT_BOUND, ZTicketsPage } from '@zapdesk/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany, createQueue, createUser, injectAs, type TestUser } from '../../test/factories.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
+import { createCompany, createQueue, createUser, type TestUser } from '../../test/factories.js';
 import { prng } from '../../test/random.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 import * as listData from '../../test/ticket-list-data.js';
 
 /**
@@ -13,8 +13,6 @@ import * as listData from '../../test/ticket-list-data.js';
  * also past TICKETS_COUNT_BOUND.
  */
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
 let companyId: number;
 let otherCompany: number;
 let queueIds: number[];
@@ -66,8 +64,8 @@ async function bothCounts() {
   return { kept, counted };
 }
 
+useAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
   ({ companyId, otherCompany, queueIds, tagIds, admin, agents, whatsappOf } =
     await listData.createListCompany(t));
   for (let i = 0; i < 150; i++) await insertTicket(companyId);
@@ -80,7 +78,6 @@ beforeAll(async () => {
   // Let the nodes's own writes above stop bypassing the guard's cache.
   await new Promise((resolve) => setTimeout(resolve, 2100));
 }, 120_000);
-afterAll(() => t.close());
 
 describe('ticket_counts follows the tickets', () => {
   it('equals counting the tickets after every random change', async () => {

@@ -1,11 +1,11 @@
 import { TZDate } from '@date-fns/tz';
 import { DASHBOARD_TIME_ZONE, TICKETS_COUNT_BOUND, ZTicketsPage } from '@zapdesk/shared';
 import { format } from 'date-fns';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { protocolOf } from '../../automation/message-variables.js';
-import { injectAs, type TestUser } from '../../test/factories.js';
+import { inject, t, useAppSuite } from '../../test/app-suite.js';
+import type { TestUser } from '../../test/factories.js';
 import { prng } from '../../test/random.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
 import * as listData from '../../test/ticket-list-data.js';
 import { findTickets } from './ticket-repository.js';
 import { TICKETS_PAGE_SIZE } from './tickets-service.js';
@@ -18,8 +18,6 @@ import { TICKETS_PAGE_SIZE } from './tickets-service.js';
  * walked by pageNumber and by cursor is compared with the plain SQL below.
  */
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
 let companyId: number;
 let queueIds: number[];
 let tagIds: number[];
@@ -29,8 +27,8 @@ const TICKETS = 230;
 
 const sqlRows = listData.sqlRowsOf(() => t);
 
+useAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
   const random = prng(20261124);
   const list = await listData.createListCompany(t);
   ({ companyId, queueIds, tagIds, admin, agents } = list);
@@ -74,7 +72,6 @@ beforeAll(async () => {
   // Let the nodes's own writes above stop bypassing the guard's cache.
   await new Promise((resolve) => setTimeout(resolve, 2100));
 }, 120_000);
-afterAll(() => t.close());
 
 /** The straightforward query: every matching id of the company, newest update first. */
 async function reference(viewer: listData.TicketViewer, f: listData.TicketFilters): Promise<number[]> {
