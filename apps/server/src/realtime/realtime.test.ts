@@ -1,27 +1,18 @@
 import { companyChannel } from '@zapdesk/shared';
 import { eq } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.js';
-import { createTenantPair, injectAs, login, type TenantFixture, tokenFor } from '../test/factories.js';
-import { collectUntilMarker, listenLocally } from '../test/sockets.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { inject, sockets, t, url, useListeningAppSuite } from '../test/app-suite.js';
+import { createTenantPair, login, type TenantFixture, tokenFor } from '../test/factories.js';
+import { collectUntilMarker } from '../test/sockets.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-let url: string;
 let a: TenantFixture;
 let b: TenantFixture;
-const sockets: Socket[] = [];
 
+useListeningAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listenLocally(t.app);
   ({ a, b } = await createTenantPair(t.app));
-});
-afterAll(async () => {
-  for (const s of sockets) s.close();
-  await t.close();
 });
 
 function open(options: { query?: Record<string, string>; auth?: Record<string, string> }): Socket {

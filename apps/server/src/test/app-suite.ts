@@ -3,8 +3,10 @@
  * (injectAs over it). `useAppSuite` opens the app before the file's tests and closes it after them;
  * see connection-suite.ts for why bindings.
  */
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll } from 'vitest';
 import { injectAs } from './factories.js';
+import { listenLocally } from './sockets.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 export let t: TestApp;
@@ -18,4 +20,24 @@ export function useAppSuite(env: Record<string, string> = {}): void {
     t = await createTestApp(env);
   });
   afterAll(() => t?.close());
+}
+
+/** The base URL of the listening app (`useListeningAppSuite`), `http://127.0.0.1:<port>`. */
+export let url = '';
+
+/** The file's socket.io clients: pushed by the tests, closed before the app (`useListeningAppSuite`). */
+export const sockets: Socket[] = [];
+
+/**
+ * `useAppSuite` with the app listening on a free loopback port (`url`) for socket tests; the sockets
+ * the tests push on `sockets` are closed after the file's tests, before the app.
+ */
+export function useListeningAppSuite(env: Record<string, string> = {}): void {
+  useAppSuite(env);
+  beforeAll(async () => {
+    url = await listenLocally(t.app);
+  });
+  afterAll(() => {
+    for (const socket of sockets.splice(0)) socket.close();
+  });
 }

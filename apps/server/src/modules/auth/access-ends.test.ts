@@ -5,32 +5,19 @@
  */
 import { companyChannel } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, sockets, t, url, useListeningAppSuite } from '../../test/app-suite.js';
 import {
   createTenantPair,
   createUser,
-  injectAs,
   setDueDate,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
 import { SUBSCRIPTION_EXPIRY_JOB } from './subscription-expiry.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-let url: string;
-const sockets: Socket[] = [];
-
-beforeAll(async () => {
-  t = await createTestApp();
-  url = await listenLocally(t.app);
-});
-afterAll(async () => {
-  for (const s of sockets) s.close();
-  await t.close();
-});
+useListeningAppSuite();
 
 async function connected(user: TestUser): Promise<Socket> {
   const socket = openSocket(url, user.token);

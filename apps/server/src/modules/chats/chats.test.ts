@@ -1,37 +1,26 @@
 import { companyChannel, ZChat, ZChatMessagesPage, ZChatsPage } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, sockets, t, url, useListeningAppSuite } from '../../test/app-suite.js';
 import {
   createCompanyAdmin,
   createTenant,
   createTenantPair,
   createUser,
-  injectAs,
   type TenantFixture,
   type TestUser,
 } from '../../test/factories.js';
-import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../../test/sockets.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { collectUntilMarker, openSocket, socketReady } from '../../test/sockets.js';
 
-let t: TestApp;
 let a: TenantFixture;
 let b: TenantFixture;
 let outsider: TestUser;
-const sockets: Socket[] = [];
-let url = '';
 
+useListeningAppSuite();
 beforeAll(async () => {
-  t = await createTestApp();
-  url = await listenLocally(t.app);
   ({ a, b } = await createTenantPair(t.app));
   outsider = await createUser(t.app, a.companyId, { name: 'Fora do chat' });
 });
-afterAll(async () => {
-  for (const s of sockets) s.close();
-  await t.close();
-});
-
-const inject = injectAs(() => t.app);
 
 /** A chat of company A owned by its admin with the agent as participant. */
 async function teamChat(title = 'Equipe') {
