@@ -14,8 +14,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
+import { closure as closureIn, distDir, pageKeys, readManifest } from './build-manifest.mjs';
 
 /**
  * Budgets in KiB of gzip JavaScript: the sizes reached plus a few KiB, so a
@@ -78,23 +78,8 @@ const APP = 'src/app/app.tsx';
 /** Pages outside the layout. */
 const PUBLIC_PAGE = /^src\/features\/auth\//;
 
-const dist = path.resolve(
-  process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist'),
-);
-const manifestFile = path.join(dist, '.vite/manifest.json');
-if (!fs.existsSync(manifestFile)) {
-  console.error(`check-budget: ${manifestFile} is missing; run the web build first`);
-  process.exit(1);
-}
-const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
-// A root grouped into a larger chunk (first-render-chunks.ts) has no manifest key of its own: the
-// build's chunk-sources.json names its chunk file, whose manifest entry is then the root's.
-const sourcesFile = path.join(dist, '.vite/chunk-sources.json');
-const sources = fs.existsSync(sourcesFile) ? JSON.parse(fs.readFileSync(sourcesFile, 'utf8')) : {};
-const keyOfFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
-for (const [source, file] of Object.entries(sources)) {
-  if (!manifest[source] && keyOfFile.has(file)) manifest[source] = manifest[keyOfFile.get(file)];
-}
+const dist = distDir();
+const { manifest, sources } = readManifest(dist, 'check-budget');
 const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
 
 const gzipSizes = new Map();
@@ -111,17 +96,9 @@ function gzipSize(file) {
 }
 
 /** The files of a manifest chunk and of its static imports, added to `into`. */
-function closure(key, into) {
-  const chunk = manifest[key];
-  if (!chunk || into.has(chunk.file)) return into;
-  into.add(chunk.file);
-  for (const imported of chunk.imports ?? []) closure(imported, into);
-  return into;
-}
+const closure = (key, into) => closureIn(manifest, key, into);
 
-const pages = Object.keys(manifest).filter(
-  (key) => (manifest[key].isDynamicEntry || sources[key]) && /-page\.tsx$/.test(key),
-);
+const pages = pageKeys(manifest, sources);
 const rows = [];
 let failed = false;
 for (const key of [

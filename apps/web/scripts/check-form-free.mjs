@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { closure, distDir, pageKeys, readManifest } from './build-manifest.mjs';
 
 /** Public pages whose form is the page and is validated from the first keystroke. */
 const FORM_PAGES = ['src/features/auth/signup-page.tsx', 'src/features/auth/forgot-password-page.tsx'];
@@ -21,32 +21,8 @@ const MARKERS = [
   { name: 'react-hook-form', text: 'shouldUnregister' },
 ];
 
-const dist = path.resolve(
-  process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist'),
-);
-const manifestFile = path.join(dist, '.vite/manifest.json');
-if (!fs.existsSync(manifestFile)) {
-  console.error(`check-form-free: ${manifestFile} is missing; run the web build first`);
-  process.exit(1);
-}
-const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
-// A root grouped into a larger chunk (first-render-chunks.ts) has no manifest key of its own: the
-// build's chunk-sources.json names its chunk file, whose manifest entry is then the root's.
-const sourcesFile = path.join(dist, '.vite/chunk-sources.json');
-const sources = fs.existsSync(sourcesFile) ? JSON.parse(fs.readFileSync(sourcesFile, 'utf8')) : {};
-const keyOfFile = new Map(Object.entries(manifest).map(([key, chunk]) => [chunk.file, key]));
-for (const [source, file] of Object.entries(sources)) {
-  if (!manifest[source] && keyOfFile.has(file)) manifest[source] = manifest[keyOfFile.get(file)];
-}
-
-/** The files of a manifest chunk and of its static imports, added to `into`. */
-function closure(key, into) {
-  const chunk = manifest[key];
-  if (!chunk || into.has(chunk.file)) return into;
-  into.add(chunk.file);
-  for (const imported of chunk.imports ?? []) closure(imported, into);
-  return into;
-}
+const dist = distDir();
+const { manifest, sources } = readManifest(dist, 'check-form-free');
 
 const libraries = new Map();
 /** The libraries a built file holds. */
@@ -61,9 +37,7 @@ function librariesOf(file) {
   return libraries.get(file);
 }
 
-const pages = Object.keys(manifest).filter(
-  (key) => (manifest[key].isDynamicEntry || sources[key]) && /-page\.tsx$/.test(key),
-);
+const pages = pageKeys(manifest, sources);
 /**
  * The entry chunk, the two entries it picks from (the login entry, the full app), the providers and
  * the signed-in layout: loaded before most pages.
@@ -82,7 +56,7 @@ for (const key of SHELL) {
 }
 for (const page of [...SHELL, ...pages.filter((p) => !FORM_PAGES.includes(p)).sort()]) {
   const found = new Set(
-    [...closure(page, new Set())].filter((f) => f.endsWith('.js')).flatMap((f) => librariesOf(f)),
+    [...closure(manifest, page, new Set())].filter((f) => f.endsWith('.js')).flatMap((f) => librariesOf(f)),
   );
   if (found.size > 0) offenders.push(`${page}: ${[...found].join(', ')}`);
 }
