@@ -1,17 +1,6 @@
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Table,
-  TableBody,
-  TableCell,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Box, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { InfoDialog } from '../../features/common/info-dialog';
 
 /** One shortcut: its keys (each a `<kbd>`), pressed together or, with `either`, one of them; what it does. */
 interface Shortcut {
@@ -59,54 +48,55 @@ const GROUPS: { title: string; shortcuts: Shortcut[] }[] = [
 export function KeyboardHelpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="keyboard-help-title">
-      <DialogTitle id="keyboard-help-title">{t('shortcuts.title')}</DialogTitle>
-      <DialogContent dividers data-testid="keyboard-help">
-        {GROUPS.map((group) => (
-          <Box key={group.title} sx={{ mb: 2 }}>
-            <Typography variant="subtitle2" component="h3">
-              {t(group.title)}
-            </Typography>
-            <Table size="small">
-              <TableBody>
-                {group.shortcuts.map((shortcut) => (
-                  <TableRow key={shortcut.action}>
-                    <TableCell sx={{ width: '40%', whiteSpace: 'nowrap' }}>
-                      {shortcut.keys.map((key, index) => (
-                        <span key={key}>
-                          {index > 0 && (shortcut.either ? ' / ' : ' + ')}
-                          <Box
-                            component="kbd"
-                            sx={{
-                              px: 0.75,
-                              py: 0.25,
-                              border: 1,
-                              borderColor: 'divider',
-                              borderRadius: 1,
-                              fontFamily: 'monospace',
-                            }}
-                          >
-                            {key}
-                          </Box>
-                        </span>
-                      ))}
-                    </TableCell>
-                    <TableCell>{t(shortcut.action)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Box>
-        ))}
-        <Typography variant="body2" color="text.secondary">
-          {t('shortcuts.mac')}
-        </Typography>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} data-testid="keyboard-help-close">
-          {t('common.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <InfoDialog
+      open={open}
+      onClose={onClose}
+      title={t('shortcuts.title')}
+      titleId="keyboard-help-title"
+      maxWidth="sm"
+      dividers
+      contentTestId="keyboard-help"
+      closeTestId="keyboard-help-close"
+    >
+      {GROUPS.map((group) => (
+        <Box key={group.title} sx={{ mb: 2 }}>
+          <Typography variant="subtitle2" component="h3">
+            {t(group.title)}
+          </Typography>
+          <Table size="small">
+            <TableBody>
+              {group.shortcuts.map((shortcut) => (
+                <TableRow key={shortcut.action}>
+                  <TableCell sx={{ width: '40%', whiteSpace: 'nowrap' }}>
+                    {shortcut.keys.map((key, index) => (
+                      <span key={key}>
+                        {index > 0 && (shortcut.either ? ' / ' : ' + ')}
+                        <Box
+                          component="kbd"
+                          sx={{
+                            px: 0.75,
+                            py: 0.25,
+                            border: 1,
+                            borderColor: 'divider',
+                            borderRadius: 1,
+                            fontFamily: 'monospace',
+                          }}
+                        >
+                          {key}
+                        </Box>
+                      </span>
+                    ))}
+                  </TableCell>
+                  <TableCell>{t(shortcut.action)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
+      ))}
+      <Typography variant="body2" color="text.secondary">
+        {t('shortcuts.mac')}
+      </Typography>
+    </InfoDialog>
   );
 }

@@ -4,21 +4,13 @@
  * with react-imask; CPF/CNPJ check digits checked by cpf-cnpj-validator (all-equal digits refused).
  * Loaded with React.lazy so the mask library reaches only this page.
  */
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  MenuItem,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Button, DialogActions, DialogContent, MenuItem, Stack, TextField } from '@mui/material';
 import { type BillingProfile, isValidCpfCnpj, onlyDigits } from '@zapdesk/shared';
 import { forwardRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IMaskInput } from 'react-imask';
 import { toast } from 'react-toastify';
+import { DialogFrame } from '../common/dialog-frame';
 
 type MaskDefinition = string | { mask: string }[];
 
@@ -118,8 +110,7 @@ export default function BillingDialog({
   };
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{t('billing.dialogTitle')}</DialogTitle>
+    <DialogFrame open={open} onClose={onClose} title={t('billing.dialogTitle')} maxWidth="sm" fullWidth>
       <DialogContent>
         <Stack spacing={1} sx={{ pt: 1 }}>
           <TextField label={t('billing.fields.name')} value={form.name} size="small" disabled fullWidth />
@@ -145,6 +136,6 @@ export default function BillingDialog({
           {t('billing.generate')}
         </Button>
       </DialogActions>
-    </Dialog>
+    </DialogFrame>
   );
 }

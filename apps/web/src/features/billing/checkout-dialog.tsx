@@ -10,10 +10,8 @@ import {
   Box,
   Button,
   Checkbox,
-  Dialog,
   DialogActions,
   DialogContent,
-  DialogTitle,
   FormControlLabel,
   MenuItem,
   Radio,
@@ -41,6 +39,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { notifyError } from '../../lib/notify';
+import { DialogFrame } from '../common/dialog-frame';
 import { formatBRL } from './money';
 import { useBillingProfile, usePlans, useSubscribe } from './use-billing';
 
@@ -278,8 +277,7 @@ export default function CheckoutDialog({
   );
 
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{t('billing.checkout.title')}</DialogTitle>
+    <DialogFrame onClose={onClose} title={t('billing.checkout.title')} maxWidth="sm" fullWidth>
       <DialogContent>
         <Stepper activeStep={step} sx={{ py: 2 }}>
           {(['data', 'plan', 'review'] as const).map((key) => (
@@ -312,6 +310,6 @@ export default function CheckoutDialog({
           </Button>
         )}
       </DialogActions>
-    </Dialog>
+    </DialogFrame>
   );
 }

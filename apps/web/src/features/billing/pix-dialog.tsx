@@ -5,25 +5,14 @@
  * React.lazy so the QR library reaches only the pages that use it.
  */
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import {
-  Alert,
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Link,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
 import { PAID_REDIRECT_MS, PIX_QR_SIZE, type SubscribeResponse } from '@zapdesk/shared';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatDate } from '../../lib/format';
+import { InfoDialog } from '../common/info-dialog';
 import { formatBRL } from './money';
 import { onPaymentEvent } from './payment-events';
 
@@ -56,60 +45,60 @@ export default function PixDialog({
 
   const code = data?.qrcode.qrcode ?? null;
   return (
-    <Dialog open={data !== null} onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{t('billing.pixTitle')}</DialogTitle>
-      <DialogContent>
-        {data && (
-          <Stack spacing={2} alignItems="center" data-testid="pix-checkout">
-            <Typography>{data.invoice.detail}</Typography>
-            <Typography variant="h6" data-testid="pix-value">
-              {formatBRL(Number(data.valor.original))}
-            </Typography>
-            {renewedUntil !== null ? (
-              <Alert severity="success" data-testid="pix-paid">
-                {t('billing.paid', { date: formatDate(renewedUntil) })}
-              </Alert>
-            ) : (
-              <>
-                {code && (
-                  <Box sx={{ bgcolor: '#fff', p: 1 }} data-testid="pix-qr">
-                    <QRCodeSVG value={code} size={PIX_QR_SIZE} />
-                  </Box>
-                )}
-                {code && (
-                  <TextField
-                    label={t('billing.copyPaste')}
-                    value={code}
-                    fullWidth
-                    multiline
-                    size="small"
-                    slotProps={{ htmlInput: { readOnly: true, 'data-testid': 'pix-code' } }}
-                  />
-                )}
-                {code && (
-                  <Button
-                    startIcon={<ContentCopyIcon />}
-                    onClick={() => void navigator.clipboard?.writeText(code)}
-                  >
-                    {t('billing.copy')}
-                  </Button>
-                )}
-                {data.paymentLink && (
-                  <Link href={data.paymentLink} target="_blank" rel="noopener noreferrer">
-                    {t('billing.paymentLink')}
-                  </Link>
-                )}
-                <Typography variant="body2" color="text.secondary">
-                  {t('billing.waiting')}
-                </Typography>
-              </>
-            )}
-          </Stack>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('billing.close')}</Button>
-      </DialogActions>
-    </Dialog>
+    <InfoDialog
+      open={data !== null}
+      onClose={onClose}
+      title={t('billing.pixTitle')}
+      maxWidth="xs"
+      closeLabel={t('billing.close')}
+    >
+      {data && (
+        <Stack spacing={2} alignItems="center" data-testid="pix-checkout">
+          <Typography>{data.invoice.detail}</Typography>
+          <Typography variant="h6" data-testid="pix-value">
+            {formatBRL(Number(data.valor.original))}
+          </Typography>
+          {renewedUntil !== null ? (
+            <Alert severity="success" data-testid="pix-paid">
+              {t('billing.paid', { date: formatDate(renewedUntil) })}
+            </Alert>
+          ) : (
+            <>
+              {code && (
+                <Box sx={{ bgcolor: '#fff', p: 1 }} data-testid="pix-qr">
+                  <QRCodeSVG value={code} size={PIX_QR_SIZE} />
+                </Box>
+              )}
+              {code && (
+                <TextField
+                  label={t('billing.copyPaste')}
+                  value={code}
+                  fullWidth
+                  multiline
+                  size="small"
+                  slotProps={{ htmlInput: { readOnly: true, 'data-testid': 'pix-code' } }}
+                />
+              )}
+              {code && (
+                <Button
+                  startIcon={<ContentCopyIcon />}
+                  onClick={() => void navigator.clipboard?.writeText(code)}
+                >
+                  {t('billing.copy')}
+                </Button>
+              )}
+              {data.paymentLink && (
+                <Link href={data.paymentLink} target="_blank" rel="noopener noreferrer">
+                  {t('billing.paymentLink')}
+                </Link>
+              )}
+              <Typography variant="body2" color="text.secondary">
+                {t('billing.waiting')}
+              </Typography>
+            </>
+          )}
+        </Stack>
+      )}
+    </InfoDialog>
   );
 }

@@ -2,10 +2,8 @@ import {
   Alert,
   Button,
   CircularProgress,
-  Dialog,
   DialogActions,
   DialogContent,
-  DialogTitle,
   MenuItem,
   Stack,
   TextField,
@@ -14,6 +12,7 @@ import {
 import type { Ticket } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogFrame } from '../common/dialog-frame';
 import { useCloudTemplates, useCloudWindow, useSendTemplate } from './use-cloud';
 
 /**
@@ -78,8 +77,13 @@ function TemplateDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => vo
   };
 
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="cloud-template-title">
-      <DialogTitle id="cloud-template-title">{t('cloud.templates.title')}</DialogTitle>
+    <DialogFrame
+      onClose={onClose}
+      title={t('cloud.templates.title')}
+      titleId="cloud-template-title"
+      maxWidth="sm"
+      fullWidth
+    >
       <DialogContent dividers>
         {templates.isPending ? (
           <CircularProgress />
@@ -141,6 +145,6 @@ function TemplateDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => vo
           {t('cloud.templates.send')}
         </Button>
       </DialogActions>
-    </Dialog>
+    </DialogFrame>
   );
 }

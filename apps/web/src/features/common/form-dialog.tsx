@@ -1,15 +1,8 @@
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-} from '@mui/material';
+import { Box, Button, CircularProgress, DialogActions, DialogContent } from '@mui/material';
 import type { SxProps, Theme } from '@mui/material/styles';
 import type { FormEventHandler, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogFrame } from './dialog-frame';
 
 export interface FormDialogProps {
   /** Defaults to true (dialogs mounted only while shown). */
@@ -48,12 +41,7 @@ export interface FormDialogProps {
  * edit loads.
  */
 export function FormDialog({
-  open = true,
   onClose,
-  title,
-  titleId,
-  maxWidth,
-  scroll,
   loading = false,
   onSubmit,
   formTestId,
@@ -66,18 +54,11 @@ export function FormDialog({
   lockCancel = false,
   readOnly = false,
   children,
+  ...frame
 }: FormDialogProps) {
   const { t } = useTranslation();
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      maxWidth={maxWidth}
-      fullWidth
-      scroll={scroll}
-      aria-labelledby={titleId}
-    >
-      <DialogTitle id={titleId}>{title}</DialogTitle>
+    <DialogFrame {...frame} onClose={onClose} fullWidth>
       {loading ? (
         <Box sx={{ display: 'grid', placeItems: 'center', p: 4 }}>
           <CircularProgress />
@@ -98,6 +79,6 @@ export function FormDialog({
           </DialogActions>
         </Box>
       )}
-    </Dialog>
+    </DialogFrame>
   );
 }

@@ -1,16 +1,8 @@
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Typography,
-} from '@mui/material';
+import { Box, Button, CircularProgress, Typography } from '@mui/material';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { InfoDialog } from '../common/info-dialog';
 import { useConnection, useSessionCommand } from './use-connections';
 
 /** QR size in pixels (document 2 section 9). */
@@ -44,34 +36,13 @@ export function QrDialog({ whatsappId, onClose }: QrDialogProps) {
   const stopped = !qrcode && !restart.isPending && status !== undefined && STOPPED.has(status);
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby="qr-dialog-title" data-testid="qr-dialog">
-      <DialogTitle id="qr-dialog-title">{connection.data?.name ?? t('connections.qrTitle')}</DialogTitle>
-      <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {t('connections.qrHelp')}
-        </Typography>
-        <Box
-          sx={{
-            display: 'grid',
-            placeItems: 'center',
-            minWidth: QR_SIZE,
-            minHeight: QR_SIZE,
-            bgcolor: 'common.white',
-            p: 1,
-          }}
-        >
-          {qrcode ? (
-            <QRCodeSVG value={qrcode} size={QR_SIZE} data-testid="qr-code" data-value={qrcode} />
-          ) : stopped ? (
-            <Typography color="text.primary" sx={{ p: 2, textAlign: 'center' }} data-testid="qr-stopped">
-              {t('connections.qrStopped')}
-            </Typography>
-          ) : (
-            <CircularProgress aria-label={t('connections.qrWaiting')} />
-          )}
-        </Box>
-      </DialogContent>
-      <DialogActions>
+    <InfoDialog
+      onClose={onClose}
+      title={connection.data?.name ?? t('connections.qrTitle')}
+      titleId="qr-dialog-title"
+      testId="qr-dialog"
+      closeTestId="qr-dialog-close"
+      actions={
         <Button
           onClick={() => restart.mutate({ id: whatsappId, command: 'restart' })}
           disabled={restart.isPending}
@@ -79,10 +50,31 @@ export function QrDialog({ whatsappId, onClose }: QrDialogProps) {
         >
           {t('connections.buttons.newQr')}
         </Button>
-        <Button onClick={onClose} data-testid="qr-dialog-close">
-          {t('common.close')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      }
+    >
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {t('connections.qrHelp')}
+      </Typography>
+      <Box
+        sx={{
+          display: 'grid',
+          placeItems: 'center',
+          minWidth: QR_SIZE,
+          minHeight: QR_SIZE,
+          bgcolor: 'common.white',
+          p: 1,
+        }}
+      >
+        {qrcode ? (
+          <QRCodeSVG value={qrcode} size={QR_SIZE} data-testid="qr-code" data-value={qrcode} />
+        ) : stopped ? (
+          <Typography color="text.primary" sx={{ p: 2, textAlign: 'center' }} data-testid="qr-stopped">
+            {t('connections.qrStopped')}
+          </Typography>
+        ) : (
+          <CircularProgress aria-label={t('connections.qrWaiting')} />
+        )}
+      </Box>
+    </InfoDialog>
   );
 }

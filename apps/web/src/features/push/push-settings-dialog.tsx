@@ -1,20 +1,9 @@
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  FormGroup,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Checkbox, FormControlLabel, FormGroup, Stack, Typography } from '@mui/material';
 import type { PushPreferences } from '@zapdesk/shared';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifyError } from '../../lib/notify';
+import { InfoDialog } from '../common/info-dialog';
 import {
   currentSubscription,
   disablePush,
@@ -83,60 +72,60 @@ export function PushSettingsDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="push-settings-title">
-      <DialogTitle id="push-settings-title">{t('push.title')}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2}>
-          <Typography variant="body2">{t('push.intro')}</Typography>
-          {state === 'unsupported' && <Alert severity="info">{t('push.unsupported')}</Alert>}
-          {state === 'denied' && <Alert severity="warning">{t('push.denied')}</Alert>}
-          {state === 'on' && <Alert severity="success">{t('push.enabled')}</Alert>}
-          {state === 'off' && (
-            <Button
-              variant="contained"
-              disabled={busy}
-              data-testid="push-enable"
-              onClick={() => run(async () => ((await enablePush()) === 'enabled' ? 'on' : 'denied'))}
-            >
-              {t('push.enable')}
-            </Button>
-          )}
-          {state === 'on' && (
-            <Button
-              variant="outlined"
-              disabled={busy}
-              data-testid="push-disable"
-              onClick={() =>
-                run(async () => {
-                  await disablePush();
-                  return 'off';
-                })
-              }
-            >
-              {t('push.disable')}
-            </Button>
-          )}
-          {prefs && (
-            <FormGroup role="group" aria-labelledby="push-events-label">
-              <Typography id="push-events-label" variant="subtitle2">
-                {t('push.events')}
-              </Typography>
-              {EVENTS.map((key) => (
-                <FormControlLabel
-                  key={key}
-                  control={
-                    <Checkbox checked={prefs[key]} onChange={(event) => toggle(key, event.target.checked)} />
-                  }
-                  label={t(`push.${key}`)}
-                />
-              ))}
-            </FormGroup>
-          )}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('push.close')}</Button>
-      </DialogActions>
-    </Dialog>
+    <InfoDialog
+      onClose={onClose}
+      title={t('push.title')}
+      titleId="push-settings-title"
+      maxWidth="xs"
+      closeLabel={t('push.close')}
+    >
+      <Stack spacing={2}>
+        <Typography variant="body2">{t('push.intro')}</Typography>
+        {state === 'unsupported' && <Alert severity="info">{t('push.unsupported')}</Alert>}
+        {state === 'denied' && <Alert severity="warning">{t('push.denied')}</Alert>}
+        {state === 'on' && <Alert severity="success">{t('push.enabled')}</Alert>}
+        {state === 'off' && (
+          <Button
+            variant="contained"
+            disabled={busy}
+            data-testid="push-enable"
+            onClick={() => run(async () => ((await enablePush()) === 'enabled' ? 'on' : 'denied'))}
+          >
+            {t('push.enable')}
+          </Button>
+        )}
+        {state === 'on' && (
+          <Button
+            variant="outlined"
+            disabled={busy}
+            data-testid="push-disable"
+            onClick={() =>
+              run(async () => {
+                await disablePush();
+                return 'off';
+              })
+            }
+          >
+            {t('push.disable')}
+          </Button>
+        )}
+        {prefs && (
+          <FormGroup role="group" aria-labelledby="push-events-label">
+            <Typography id="push-events-label" variant="subtitle2">
+              {t('push.events')}
+            </Typography>
+            {EVENTS.map((key) => (
+              <FormControlLabel
+                key={key}
+                control={
+                  <Checkbox checked={prefs[key]} onChange={(event) => toggle(key, event.target.checked)} />
+                }
+                label={t(`push.${key}`)}
+              />
+            ))}
+          </FormGroup>
+        )}
+      </Stack>
+    </InfoDialog>
   );
 }

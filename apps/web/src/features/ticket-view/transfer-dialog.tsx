@@ -2,19 +2,11 @@
  * Transfer dialog (core section 4): a queue and an optional user. Without a user the ticket goes back
  * to pending in that queue; with one it is open and assigned to that user.
  */
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  MenuItem,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Button, DialogActions, DialogContent, MenuItem, Stack, TextField } from '@mui/material';
 import type { Ticket, UpdateTicketBody } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogFrame } from '../common/dialog-frame';
 import { useTransferQueues, useTransferUsers } from './use-ticket-view';
 
 interface TransferDialogProps {
@@ -39,8 +31,14 @@ export function TransferDialog({ open, ticket, saving, onClose, onTransfer }: Tr
   };
 
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs" data-testid="transfer-dialog">
-      <DialogTitle>{t('ticketView.transferTitle')}</DialogTitle>
+    <DialogFrame
+      open={open}
+      onClose={onClose}
+      title={t('ticketView.transferTitle')}
+      fullWidth
+      maxWidth="xs"
+      testId="transfer-dialog"
+    >
       <DialogContent>
         <Stack spacing={2} sx={{ mt: 1 }}>
           <TextField
@@ -86,6 +84,6 @@ export function TransferDialog({ open, ticket, saving, onClose, onTransfer }: Tr
           {t('ticketView.transferSave')}
         </Button>
       </DialogActions>
-    </Dialog>
+    </DialogFrame>
   );
 }
