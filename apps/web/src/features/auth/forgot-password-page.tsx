@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Link, Stack, TextField } from '@mui/material';
+import { Button, Link, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { ZEmail, ZNewPassword, ZResetCode } from '@zapdesk/shared';
 import { useState } from 'react';
@@ -12,7 +12,7 @@ import { ApiError, api } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { useFieldMessage } from '../common/field-message';
 import { AuthLayout } from './auth-layout';
-import { registeredField } from './registered-field';
+import { AuthTextField } from './auth-text-field';
 
 const ZEmailStep = z.object({ email: ZEmail });
 /** Step 2 (document 3 section 5): e-mail, code, new password and its confirmation. */
@@ -85,6 +85,31 @@ export function ForgotPasswordPage() {
     onError: (error) => notifyError(error),
   });
 
+  const resetFields = [
+    { name: 'email', label: t('passwordReset.email'), kind: 'email', testId: 'reset-email' },
+    {
+      name: 'token',
+      label: t('passwordReset.code'),
+      kind: 'one-time-code',
+      hint: t('passwordReset.codeHint'),
+      autoFocus: true,
+      testId: 'reset-code',
+    },
+    {
+      name: 'password',
+      label: t('passwordReset.newPassword'),
+      kind: 'new-password',
+      hint: t('passwordReset.passwordHint'),
+      testId: 'reset-password',
+    },
+    {
+      name: 'confirmPassword',
+      label: t('passwordReset.confirmPassword'),
+      kind: 'new-password',
+      testId: 'reset-confirm',
+    },
+  ] as const;
+
   return (
     <AuthLayout title={t('passwordReset.title')}>
       {step === 1 ? (
@@ -96,15 +121,14 @@ export function ForgotPasswordPage() {
           data-testid="forgot-step-email"
           onSubmit={first.handleSubmit((values) => sendCode.mutate(values.email.trim()))}
         >
-          <TextField
+          <AuthTextField
+            form={first}
+            name="email"
+            message={message}
             label={t('passwordReset.email')}
-            type="email"
-            autoComplete="email"
-            required
-            fullWidth
+            kind="email"
             autoFocus
-            {...registeredField(first, 'email', message)}
-            slotProps={{ htmlInput: { 'data-testid': 'forgot-email' } }}
+            testId="forgot-email"
           />
           <Button type="submit" variant="contained" disabled={sendCode.isPending} data-testid="forgot-send">
             {t('passwordReset.sendEmail')}
@@ -119,42 +143,9 @@ export function ForgotPasswordPage() {
           data-testid="forgot-step-reset"
           onSubmit={second.handleSubmit((values) => resetPassword.mutate(values))}
         >
-          <TextField
-            label={t('passwordReset.email')}
-            type="email"
-            autoComplete="email"
-            required
-            fullWidth
-            {...registeredField(second, 'email', message)}
-            slotProps={{ htmlInput: { 'data-testid': 'reset-email' } }}
-          />
-          <TextField
-            label={t('passwordReset.code')}
-            required
-            fullWidth
-            autoFocus
-            autoComplete="one-time-code"
-            {...registeredField(second, 'token', message, t('passwordReset.codeHint'))}
-            slotProps={{ htmlInput: { 'data-testid': 'reset-code', inputMode: 'numeric' } }}
-          />
-          <TextField
-            label={t('passwordReset.newPassword')}
-            type="password"
-            autoComplete="new-password"
-            required
-            fullWidth
-            {...registeredField(second, 'password', message, t('passwordReset.passwordHint'))}
-            slotProps={{ htmlInput: { 'data-testid': 'reset-password' } }}
-          />
-          <TextField
-            label={t('passwordReset.confirmPassword')}
-            type="password"
-            autoComplete="new-password"
-            required
-            fullWidth
-            {...registeredField(second, 'confirmPassword', message)}
-            slotProps={{ htmlInput: { 'data-testid': 'reset-confirm' } }}
-          />
+          {resetFields.map((field) => (
+            <AuthTextField key={field.name} form={second} message={message} {...field} />
+          ))}
           <Button
             type="submit"
             variant="contained"

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { api } from '../../lib/api';
 import { validationText } from '../../lib/validation-text';
 import { AuthLayout } from './auth-layout';
-import { registeredField } from './registered-field';
+import { AuthTextField } from './auth-text-field';
 
 /** The signup form: the shared body rules plus a required plan (web-only schema). */
 const ZSignupForm = ZSignupBody.pick({ name: true, email: true, phone: true, password: true }).extend({
@@ -84,21 +84,8 @@ export function SignupPage() {
         aria-label={t('signup.title')}
         onSubmit={handleSubmit((values) => signup.mutate(values))}
       >
-        <TextField
-          label={t('signup.companyName')}
-          required
-          fullWidth
-          autoFocus
-          {...registeredField(form, 'name', message)}
-        />
-        <TextField
-          label={t('signup.email')}
-          type="email"
-          autoComplete="email"
-          required
-          fullWidth
-          {...registeredField(form, 'email', message)}
-        />
+        <AuthTextField form={form} name="name" message={message} label={t('signup.companyName')} autoFocus />
+        <AuthTextField form={form} name="email" message={message} label={t('signup.email')} kind="email" />
         <TextField
           label={t('signup.phone')}
           fullWidth
@@ -112,13 +99,12 @@ export function SignupPage() {
           error={!!errors.phone}
           helperText={message(errors.phone?.message)}
         />
-        <TextField
+        <AuthTextField
+          form={form}
+          name="password"
+          message={message}
           label={t('signup.password')}
-          type="password"
-          autoComplete="new-password"
-          required
-          fullWidth
-          {...registeredField(form, 'password', message)}
+          kind="new-password"
         />
         <Controller
           name="planId"
