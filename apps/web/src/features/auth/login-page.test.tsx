@@ -1,34 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { ToastContainer } from 'react-toastify';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PublicRoute } from '../../app/guards';
-import { PreferencesProvider } from '../../lib/preferences';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
+import { renderLoginRoutes } from '../../test/login-routes';
 import { LoginPage } from './login-page';
-import { SessionProvider } from './session-context';
 
 function renderLogin() {
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <PreferencesProvider>
-        <MemoryRouter initialEntries={['/login']}>
-          <SessionProvider>
-            <Routes>
-              <Route element={<PublicRoute />}>
-                <Route path="/login" element={<LoginPage />} />
-              </Route>
-              <Route path="/tickets" element={<p>tickets page</p>} />
-            </Routes>
-          </SessionProvider>
-        </MemoryRouter>
-        <ToastContainer />
-      </PreferencesProvider>
-    </QueryClientProvider>,
-  );
+  renderLoginRoutes({ login: <LoginPage />, landing: { path: '/tickets', text: 'tickets page' } });
 }
 
 async function submit(email: string, password: string) {

@@ -1,12 +1,7 @@
-import { render, screen } from '@testing-library/react';
-import { StrictMode } from 'react';
-import { MemoryRouter, Route, Routes } from 'react-router';
-import { ToastContainer } from 'react-toastify';
+import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PublicRoute } from '../../app/guards';
-import { PreferencesProvider } from '../../lib/preferences';
 import { createSessionUser } from '../../test/fixtures';
-import { SessionProvider } from './session-context';
+import { renderLoginRoutes } from '../../test/login-routes';
 
 describe('SessionProvider hand-over', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -16,23 +11,12 @@ describe('SessionProvider hand-over', () => {
     localStorage.setItem('token', 'tok');
     const fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);
-    render(
-      <StrictMode>
-        <PreferencesProvider>
-          <MemoryRouter initialEntries={['/login']}>
-            <SessionProvider handover={{ token: 'tok', user, dueDateWarningDays: 2.4 }}>
-              <Routes>
-                <Route element={<PublicRoute />}>
-                  <Route path="/login" element={<p>login page</p>} />
-                </Route>
-                <Route path="/tickets" element={<p>tickets page</p>} />
-              </Routes>
-            </SessionProvider>
-          </MemoryRouter>
-          <ToastContainer />
-        </PreferencesProvider>
-      </StrictMode>,
-    );
+    renderLoginRoutes({
+      login: <p>login page</p>,
+      landing: { path: '/tickets', text: 'tickets page' },
+      handover: { token: 'tok', user, dueDateWarningDays: 2.4 },
+      strict: true,
+    });
     expect(await screen.findByText('tickets page')).toBeTruthy();
     expect(await screen.findByText('Your subscription expires in 2 days')).toBeTruthy();
     expect(screen.getAllByText('Your subscription expires in 2 days')).toHaveLength(1);
@@ -48,20 +32,7 @@ describe('SessionProvider hand-over', () => {
         new Response(JSON.stringify(user), { status: 200, headers: { 'Content-Type': 'application/json' } }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    render(
-      <PreferencesProvider>
-        <MemoryRouter initialEntries={['/login']}>
-          <SessionProvider>
-            <Routes>
-              <Route element={<PublicRoute />}>
-                <Route path="/login" element={<p>login page</p>} />
-              </Route>
-              <Route path="/" element={<p>home page</p>} />
-            </Routes>
-          </SessionProvider>
-        </MemoryRouter>
-      </PreferencesProvider>,
-    );
+    renderLoginRoutes({ login: <p>login page</p>, landing: { path: '/', text: 'home page' } });
     expect(await screen.findByText('home page')).toBeTruthy();
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(String((fetchMock.mock.calls[0] as unknown[])[0])).toBe('/api/auth/me');
