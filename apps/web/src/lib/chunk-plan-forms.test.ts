@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type PassChunk, planFirstRender } from '../../chunk-plan';
+import { passChunk as chunk, PASS_SRC as src } from '../test/pass-chunk';
 
-const src = '/app/src';
 const mui = (name: string) => `/app/node_modules/@mui/material/esm/${name}/${name}.js`;
-
-/** A first-pass chunk: `file`, its facade (relative to src) if it is one, its static imports, its modules. */
-function chunk(file: string, facade: string | null, imports: string[], modules: string[]): PassChunk {
-  return {
-    fileName: file,
-    isEntry: file === 'index.js',
-    facadeModuleId: facade ? `${src}/${facade}` : null,
-    imports,
-    moduleIds: modules,
-  };
-}
 
 /**
  * The sign-up form and the contacts page share MUI's TextField and a schema library; the layout and

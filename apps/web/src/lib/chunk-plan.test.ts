@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type PassChunk, planFirstRender } from '../../chunk-plan';
-
-const src = '/app/src';
-
-/** A first-pass chunk: `file`, its facade (relative to src) if it is one, its static imports, its modules. */
-function chunk(file: string, facade: string | null, imports: string[], modules: string[]): PassChunk {
-  return {
-    fileName: file,
-    isEntry: file === 'index.js',
-    facadeModuleId: facade ? `${src}/${facade}` : null,
-    imports,
-    moduleIds: modules,
-  };
-}
+import { passChunk as chunk, PASS_SRC as src } from '../test/pass-chunk';
 
 /**
  * A small app as the bundler splits it: the entry; the login entry and the full app sharing React;
