@@ -52,3 +52,17 @@ export function answerFirst(
       answer({ url: String(input), method: init?.method ?? 'GET', init }) ?? previous(input, init),
   );
 }
+
+/**
+ * Makes the global fetch, from now until `vi.unstubAllGlobals()`, a mock that answers through `answer`;
+ * returns the mock (its calls are the raw `(input, init)` pairs).
+ */
+export function stubFetchNow(
+  answer: (request: StubRequest) => Response | Promise<Response>,
+): ReturnType<typeof vi.fn> {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =>
+    answer({ url: String(input), method: init?.method ?? 'GET', init }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}

@@ -10,9 +10,12 @@ import {
   BILLING_PLANS,
   BILLING_PROFILE,
   billingInvoice,
+  expectPixPaidOnConcluida,
+  renderPlansPage,
+  useBillingSession,
 } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetchNow } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { SettingsPage } from '../settings/settings-page';
 import { InvoicesPage } from './invoices-page';
@@ -64,15 +67,9 @@ describe('plans page', () => {
   beforeEach(() => {
     writeSession('tok', 1, 1);
     invoices = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL) => {
-        const url = String(input);
-        return (
-          answerPlansPage(url, undefined, { invoices, profile: null }) ??
-          json(404, { error: 'ERR_NOT_FOUND' })
-        );
-      }),
+    stubFetchNow(
+      async ({ url }) =>
+        answerPlansPage(url, undefined, { invoices, profile: null }) ?? json(404, { error: 'ERR_NOT_FOUND' }),
     );
   });
   afterEach(() => vi.unstubAllGlobals());
@@ -128,17 +125,13 @@ describe('plans page', () => {
       country: 'BR',
     };
     const calls: { call: string; body: unknown }[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        const url = String(input);
-        const body = init?.body ? JSON.parse(String(init.body)) : null;
-        calls.push({ call: `${init?.method ?? 'GET'} ${url.split('?')[0]}`, body });
-        const own = answerUser(url, init, saved);
-        if (own) return own;
-        return answerPlansPage(url, init, { profile: null }) ?? json(404, { error: 'ERR_NOT_FOUND' });
-      }),
-    );
+    stubFetchNow(async ({ url, method, init }) => {
+      const body = init?.body ? JSON.parse(String(init.body)) : null;
+      calls.push({ call: `${method} ${url.split('?')[0]}`, body });
+      const own = answerUser(url, init, saved);
+      if (own) return own;
+      return answerPlansPage(url, init, { profile: null }) ?? json(404, { error: 'ERR_NOT_FOUND' });
+    });
     const user = userEvent.setup();
     renderWithProviders(<PlansPage />, { user: createSessionUser({ id: 77, profile: 'admin' }, { id: 2 }) });
     await user.click(await screen.findByTestId('plan-button-Básico'));
@@ -178,36 +171,25 @@ describe('plans page', () => {
 });
 
 describe('plans page, CRM path', () => {
-  beforeEach(() => writeSession('tok', 1, 1));
-  afterEach(() => vi.unstubAllGlobals());
+  useBillingSession();
 
   it('verifies or creates the CRM customer, creates the invoice, opens the payment link and goes to /financeiro', {
     timeout: 20_000,
   }, async () => {
     const calls: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        const url = String(input);
-        calls.push(`${init?.method ?? 'GET'} ${url.split('?')[0]}`);
-        const page = answerPlansPage(url, init, { crm: true, profile: BILLING_PROFILE });
-        if (page) return page;
-        const own = answerUser(url, init);
-        if (own) return own;
-        if (url.startsWith('/api/crm-verify-customer')) return json(404, { error: 'ERR_NOT_FOUND' });
-        if (url === '/api/crm-create-customer') return json(200, { clientid: '7' });
-        if (url === '/api/crm-create-invoice')
-          return json(200, { message: 'ok', link: 'https://crm.example/invoice/1/h', invoiceId: 3 });
-        return json(404, { error: 'ERR_NOT_FOUND' });
-      }),
-    );
-    const open = vi.fn();
-    vi.stubGlobal('open', open);
-    const user = userEvent.setup();
-    renderWithProviders(<PlansPage />, {
-      user: createSessionUser({ profile: 'admin' }, { id: 2 }),
-      route: '/planos',
+    stubFetchNow(async ({ url, method, init }) => {
+      calls.push(`${method} ${url.split('?')[0]}`);
+      const page = answerPlansPage(url, init, { crm: true, profile: BILLING_PROFILE });
+      if (page) return page;
+      const own = answerUser(url, init);
+      if (own) return own;
+      if (url.startsWith('/api/crm-verify-customer')) return json(404, { error: 'ERR_NOT_FOUND' });
+      if (url === '/api/crm-create-customer') return json(200, { clientid: '7' });
+      if (url === '/api/crm-create-invoice')
+        return json(200, { message: 'ok', link: 'https://crm.example/invoice/1/h', invoiceId: 3 });
+      return json(404, { error: 'ERR_NOT_FOUND' });
     });
+    const { open, user } = renderPlansPage('/planos');
     await waitFor(() => expect(calls).toContain('GET /api/billing/info'));
     await waitFor(() => expect(calls).toContain('GET /api/billing/profile'));
     await user.click(await screen.findByTestId('plan-button-Completo'));
@@ -238,21 +220,17 @@ describe('invoices page', () => {
       invoice({ id: 3, status: 'paid' }),
       invoice({ id: 4 }),
     ];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL) => {
-        const url = String(input);
-        if (url.startsWith('/api/invoices/all')) return json(200, list);
-        if (url === '/api/subscription')
-          return json(200, {
-            invoice: list[3],
-            qrcode: { qrcode: '00020126...6304ABCD' },
-            valor: { original: '99.90' },
-            paymentLink: null,
-          });
-        return json(404, { error: 'ERR_NOT_FOUND' });
-      }),
-    );
+    stubFetchNow(async ({ url }) => {
+      if (url.startsWith('/api/invoices/all')) return json(200, list);
+      if (url === '/api/subscription')
+        return json(200, {
+          invoice: list[3],
+          qrcode: { qrcode: '00020126...6304ABCD' },
+          valor: { original: '99.90' },
+          paymentLink: null,
+        });
+      return json(404, { error: 'ERR_NOT_FOUND' });
+    });
     const user = userEvent.setup();
     renderWithProviders(<InvoicesPage />, { user: createSessionUser({ profile: 'admin' }) });
     await screen.findByTestId('invoice-2');
@@ -268,16 +246,7 @@ describe('invoices page', () => {
     await user.click(await screen.findByTestId('checkout-submit'));
     expect(await screen.findByTestId('pix-qr', {}, { timeout: 10_000 })).toBeTruthy();
     expect((screen.getByTestId('pix-code') as HTMLInputElement).value).toBe('00020126...6304ABCD');
-    act(() =>
-      applyPaymentEvent(
-        new QueryClient(),
-        { action: 'CONCLUIDA', invoiceId: 4, company: { id: 1, dueDate: '2031-02-01T12:00:00.000Z' } },
-        null,
-      ),
-    );
-    expect((await screen.findByTestId('pix-paid', {}, { timeout: 10_000 })).textContent).toContain(
-      '01/02/2031',
-    );
+    await expectPixPaidOnConcluida();
   });
 
   it('moves the session due date on CONCLUIDA and ignores other actions', () => {
@@ -304,24 +273,27 @@ describe('invoices page', () => {
 describe('settings, platform Pix tab', () => {
   afterEach(() => vi.unstubAllGlobals());
 
+  /**
+   * Stubs the settings page's requests: the settings, PUT /billing/pix-settings (its body pushed to
+   * `saved` and answered back) and GET /billing/pix-settings, answered by `get`.
+   */
+  function stubPixSettings(saved: unknown[], get: () => Response | Promise<Response>) {
+    stubFetchNow(async ({ url, init }) => {
+      if (url === '/api/settings') return json(200, [{ key: 'scheduleType', value: 'disabled' }]);
+      if (url === '/api/billing/pix-settings' && init?.method === 'PUT') {
+        saved.push(JSON.parse(String(init.body)));
+        return json(200, JSON.parse(String(init.body)));
+      }
+      if (url === '/api/billing/pix-settings') return get();
+      return json(404, { error: 'ERR_NOT_FOUND' });
+    });
+  }
+
   it('shows the Pix receiver form to the super user only, who saves the key', {
     timeout: 30_000,
   }, async () => {
     const saved: unknown[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        const url = String(input);
-        if (url === '/api/settings') return json(200, [{ key: 'scheduleType', value: 'disabled' }]);
-        if (url === '/api/billing/pix-settings' && init?.method === 'PUT') {
-          saved.push(JSON.parse(String(init.body)));
-          return json(200, JSON.parse(String(init.body)));
-        }
-        if (url === '/api/billing/pix-settings')
-          return json(200, { pixKey: '', merchantName: '', merchantCity: '' });
-        return json(404, { error: 'ERR_NOT_FOUND' });
-      }),
-    );
+    stubPixSettings(saved, () => json(200, { pixKey: '', merchantName: '', merchantCity: '' }));
     const user = userEvent.setup();
     const admin = renderWithProviders(<SettingsPage />, { user: createSessionUser({ profile: 'admin' }) });
     await screen.findByTestId('settings-options-tab');
@@ -344,20 +316,10 @@ describe('settings, platform Pix tab', () => {
   }, async () => {
     const saved: unknown[] = [];
     const answers: Array<(body: unknown) => void> = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-        const url = String(input);
-        if (url === '/api/settings') return json(200, [{ key: 'scheduleType', value: 'disabled' }]);
-        if (url === '/api/billing/pix-settings' && init?.method === 'PUT') {
-          saved.push(JSON.parse(String(init.body)));
-          return json(200, JSON.parse(String(init.body)));
-        }
-        // Every GET waits until the test answers it.
-        if (url === '/api/billing/pix-settings')
-          return new Promise<Response>((resolve) => answers.push((body) => resolve(json(200, body))));
-        return json(404, { error: 'ERR_NOT_FOUND' });
-      }),
+    // Every GET waits until the test answers it.
+    stubPixSettings(
+      saved,
+      () => new Promise<Response>((resolve) => answers.push((body) => resolve(json(200, body)))),
     );
     const user = userEvent.setup();
     const { queryClient } = renderWithProviders(<SettingsPage />, {

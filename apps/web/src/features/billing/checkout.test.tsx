@@ -1,15 +1,13 @@
-import { QueryClient } from '@tanstack/react-query';
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { BillingProfile, Invoice } from '@zapdesk/shared';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BILLING_PLANS, billingInvoice } from '../../test/billing';
+import { BILLING_PLANS, billingInvoice, expectPixPaidOnConcluida } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetchNow } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import CheckoutDialog, { checkoutDataErrors } from './checkout-dialog';
 import { InvoicesPage } from './invoices-page';
-import { applyPaymentEvent } from './payment-events';
 
 const PLANS = BILLING_PLANS;
 
@@ -30,25 +28,21 @@ const PROFILE: BillingProfile = {
 /** Fake API: records POST /subscription bodies and answers the Pix data. */
 function stubApi(profile: BillingProfile | null) {
   const posted: Record<string, unknown>[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url.startsWith('/api/invoices/all')) return json(200, [OPEN]);
-      if (url.startsWith('/api/plans/list')) return json(200, PLANS);
-      if (url.startsWith('/api/billing/profile')) return json(200, profile);
-      if (url === '/api/subscription') {
-        posted.push(JSON.parse(String(init?.body)));
-        return json(200, {
-          invoice: OPEN,
-          qrcode: { qrcode: '00020126...6304ABCD' },
-          valor: { original: '99.90' },
-          paymentLink: null,
-        });
-      }
-      return json(404, { error: 'ERR_NOT_FOUND' });
-    }),
-  );
+  stubFetchNow(async ({ url, init }) => {
+    if (url.startsWith('/api/invoices/all')) return json(200, [OPEN]);
+    if (url.startsWith('/api/plans/list')) return json(200, PLANS);
+    if (url.startsWith('/api/billing/profile')) return json(200, profile);
+    if (url === '/api/subscription') {
+      posted.push(JSON.parse(String(init?.body)));
+      return json(200, {
+        invoice: OPEN,
+        qrcode: { qrcode: '00020126...6304ABCD' },
+        valor: { original: '99.90' },
+        paymentLink: null,
+      });
+    }
+    return json(404, { error: 'ERR_NOT_FOUND' });
+  });
   return posted;
 }
 
@@ -142,16 +136,7 @@ describe('checkout dialog', () => {
         connections: 2,
       },
     ]);
-    act(() =>
-      applyPaymentEvent(
-        new QueryClient(),
-        { action: 'CONCLUIDA', invoiceId: 4, company: { id: 1, dueDate: '2031-02-01T12:00:00.000Z' } },
-        null,
-      ),
-    );
-    expect((await screen.findByTestId('pix-paid', {}, { timeout: 10_000 })).textContent).toContain(
-      '01/02/2031',
-    );
+    await expectPixPaidOnConcluida();
   });
 
   it('chooses a plan and period when no invoice is given; data prefilled from the billing profile', {

@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Invoice } from '@zapdesk/shared';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { writeSession } from '../../lib/storage';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   answerPlansPage,
   answerUser,
@@ -10,9 +9,11 @@ import {
   BILLING_PROFILE,
   billingInvoice,
   listPlan,
+  renderPlansPage,
+  useBillingSession,
 } from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetchNow } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { InvoicesPage } from './invoices-page';
 import { PlansPage } from './plans-page';
@@ -33,25 +34,21 @@ type Handler = (url: string, init: RequestInit | undefined) => Response | undefi
 /** Stubs fetch: `handler` first, then the plans page's usual answers; records every call. */
 function stubApi(invoices: Invoice[], handler: Handler, planId = 2) {
   const calls: { method: string; url: string; body: unknown; cache: RequestCache | undefined }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      calls.push({
-        method: init?.method ?? 'GET',
-        url,
-        body: init?.body ? JSON.parse(String(init.body)) : null,
-        cache: init?.cache,
-      });
-      const answer = handler(url, init) ?? answerUser(url, init);
-      if (answer) return answer;
-      const plan = BILLING_PLANS.find((p) => p.id === planId)!;
-      return (
-        answerPlansPage(url, init, { plan, invoices, crm: true, profile: PROFILE }) ??
-        json(404, { error: 'ERR_NOT_FOUND' })
-      );
-    }),
-  );
+  stubFetchNow(async ({ url, method, init }) => {
+    calls.push({
+      method: method,
+      url,
+      body: init?.body ? JSON.parse(String(init.body)) : null,
+      cache: init?.cache,
+    });
+    const answer = handler(url, init) ?? answerUser(url, init);
+    if (answer) return answer;
+    const plan = BILLING_PLANS.find((p) => p.id === planId)!;
+    return (
+      answerPlansPage(url, init, { plan, invoices, crm: true, profile: PROFILE }) ??
+      json(404, { error: 'ERR_NOT_FOUND' })
+    );
+  });
   return calls;
 }
 
@@ -66,11 +63,7 @@ const subscribedInvoices = () => [
 ];
 
 describe('plans page, CRM plan and period change', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    writeSession('tok', 1, 1);
-  });
-  afterEach(() => vi.unstubAllGlobals());
+  useBillingSession();
 
   it("'Switch to Annual' updates the open invoice, toasts each CRM step and goes to its payment link", {
     timeout: 20_000,
@@ -85,13 +78,7 @@ describe('plans page, CRM plan and period change', () => {
         });
       return undefined;
     });
-    const open = vi.fn();
-    vi.stubGlobal('open', open);
-    const user = userEvent.setup();
-    renderWithProviders(<PlansPage />, {
-      user: createSessionUser({ profile: 'admin' }, { id: 2 }),
-      route: '/planos',
-    });
+    const { open, user } = renderPlansPage('/planos');
     await user.click(await screen.findByTestId('period-annual'));
     const button = await screen.findByTestId('plan-button-Básico');
     await waitFor(() => expect(button.textContent).toBe('Switch to Annual'));
@@ -125,10 +112,7 @@ describe('plans page, CRM plan and period change', () => {
         return json(502, { error: 'ERR_CRM_CREATE_INVOICE', message: 'The Client field is required.' });
       return undefined;
     });
-    const open = vi.fn();
-    vi.stubGlobal('open', open);
-    const user = userEvent.setup();
-    renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }) });
+    const { open, user } = renderPlansPage();
     await user.click(await screen.findByTestId('plan-button-Completo'));
     await waitFor(() => expect(localStorage.getItem('crmClientId')).toBeNull());
     await user.click(await screen.findByTestId('billing-generate', {}, { timeout: 10_000 }));
@@ -174,11 +158,7 @@ describe('plans page, CRM plan and period change', () => {
 });
 
 describe('plans page, CRM cancellation and a local copy that failed', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    writeSession('tok', 1, 1);
-  });
-  afterEach(() => vi.unstubAllGlobals());
+  useBillingSession();
 
   it("'Cancelar Plano Atual' sends the CANCELADO suffix and says so; a missing invoice says to contact support", {
     timeout: 20_000,
@@ -215,10 +195,7 @@ describe('plans page, CRM cancellation and a local copy that failed', () => {
         return json(500, { error: 'ERR_CRM_INVOICE_NOT_SAVED', link: 'https://crm.example/invoice/3/h' });
       return undefined;
     });
-    const open = vi.fn();
-    vi.stubGlobal('open', open);
-    const user = userEvent.setup();
-    renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }) });
+    const { open, user } = renderPlansPage();
     await user.click(await screen.findByTestId('plan-button-Completo'));
     await user.click(await screen.findByTestId('billing-generate', {}, { timeout: 10_000 }));
     expect(
@@ -233,8 +210,7 @@ describe('plans page, CRM cancellation and a local copy that failed', () => {
 });
 
 describe('plans page, manual Pix plan and period change', () => {
-  beforeEach(() => writeSession('tok', 1, 1));
-  afterEach(() => vi.unstubAllGlobals());
+  useBillingSession();
 
   it('cancels the open manual invoice once the new one exists, leaving one open invoice', {
     timeout: 20_000,
@@ -275,8 +251,7 @@ describe('plans page, manual Pix plan and period change', () => {
 });
 
 describe('plans page, the company plan lookup (listPlan)', () => {
-  beforeEach(() => writeSession('tok', 1, 1));
-  afterEach(() => vi.unstubAllGlobals());
+  useBillingSession();
 
   it('reads listPlan past the browser cache and stops with its messages', { timeout: 20_000 }, async () => {
     let answer = json(404, { error: 'ERR_NO_PLAN_FOUND' });

@@ -1,12 +1,17 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Invoice } from '@zapdesk/shared';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api';
-import { writeSession } from '../../lib/storage';
-import { answerPlansPage, answerUser, BILLING_PROFILE, billingInvoice } from '../../test/billing';
+import {
+  answerPlansPage,
+  answerUser,
+  BILLING_PROFILE,
+  billingInvoice,
+  useBillingSession,
+} from '../../test/billing';
 import { createSessionUser } from '../../test/fixtures';
-import { json } from '../../test/http';
+import { json, stubFetchNow } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
 import { cancellationErrorKey } from './crm-flow';
 import { PlansPage } from './plans-page';
@@ -27,28 +32,20 @@ const subscribed = (planId: number | null): Invoice[] => [
 /** Stubs fetch with the plans page's answers; `cancel` answers PUT /crm-update-invoice. */
 function stubApi(invoices: Invoice[], cancel: () => Response, listPlanAnswer?: () => Response) {
   const calls: string[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      calls.push(`${init?.method ?? 'GET'} ${url}`);
-      const user = answerUser(url, init);
-      if (user) return user;
-      if (url === '/api/crm-update-invoice') return cancel();
-      if (listPlanAnswer && url.startsWith('/api/companies/listPlan/')) return listPlanAnswer();
-      if (url === '/api/billing/profile') return json(200, BILLING_PROFILE);
-      return answerPlansPage(url, init, { invoices, crm: true }) ?? json(404, { error: 'ERR_NOT_FOUND' });
-    }),
-  );
+  stubFetchNow(async ({ url, method, init }) => {
+    calls.push(`${method} ${url}`);
+    const user = answerUser(url, init);
+    if (user) return user;
+    if (url === '/api/crm-update-invoice') return cancel();
+    if (listPlanAnswer && url.startsWith('/api/companies/listPlan/')) return listPlanAnswer();
+    if (url === '/api/billing/profile') return json(200, BILLING_PROFILE);
+    return answerPlansPage(url, init, { invoices, crm: true }) ?? json(404, { error: 'ERR_NOT_FOUND' });
+  });
   return calls;
 }
 
 describe('cancellation messages (document 3 section 8)', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    writeSession('tok', 1, 1);
-  });
-  afterEach(() => vi.unstubAllGlobals());
+  useBillingSession();
 
   it('names the message of each failure: authentication, no invoice, anything else', () => {
     expect(cancellationErrorKey(new ApiError(401, { error: 'ERR_SESSION_EXPIRED' }))).toBe(

@@ -1,7 +1,16 @@
 /** Test data shared by the billing tests. */
+
+import { QueryClient } from '@tanstack/react-query';
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { Invoice, ListPlanResponse, Plan, PublicUser } from '@zapdesk/shared';
-import { createPlan, createUser } from './fixtures';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { applyPaymentEvent } from '../features/billing/payment-events';
+import { PlansPage } from '../features/billing/plans-page';
+import { writeSession } from '../lib/storage';
+import { createPlan, createSessionUser, createUser } from './fixtures';
 import { json } from './http';
+import { renderWithProviders } from './render';
 
 const plan = (id: number, name: string, value: number): Plan =>
   createPlan({ id, name, value, connections: 2, useCampaigns: true, useInternalChat: true, useKanban: true });
@@ -97,4 +106,45 @@ export function answerPlansPage(
   if ('profile' in answers && url === '/api/billing/profile')
     return json(200, init?.method === 'PUT' ? JSON.parse(String(init.body)) : answers.profile);
   return undefined;
+}
+
+/**
+ * Around every test of the calling `describe`: before it, the session of user 1 of company 1
+ * (token 'tok') is the only thing stored; after it, the stubbed globals are restored.
+ */
+export function useBillingSession(): void {
+  beforeEach(() => {
+    localStorage.clear();
+    writeSession('tok', 1, 1);
+  });
+  afterEach(() => vi.unstubAllGlobals());
+}
+
+/**
+ * Renders the plans page for an admin of company 1 on the Básico plan (2), at `route` if given, with
+ * window.open stubbed: returns that stub (payment links open through it) and a user-event session.
+ */
+export function renderPlansPage(route?: string) {
+  const open = vi.fn();
+  vi.stubGlobal('open', open);
+  const user = userEvent.setup();
+  renderWithProviders(<PlansPage />, { user: createSessionUser({ profile: 'admin' }, { id: 2 }), route });
+  return { open, user };
+}
+
+/**
+ * With the Pix screen of invoice 4 open: the payment event CONCLUIDA of that invoice (company 1, due
+ * 2031-02-01) arrives, and the screen says the licence runs until 01/02/2031.
+ */
+export async function expectPixPaidOnConcluida(): Promise<void> {
+  act(() =>
+    applyPaymentEvent(
+      new QueryClient(),
+      { action: 'CONCLUIDA', invoiceId: 4, company: { id: 1, dueDate: '2031-02-01T12:00:00.000Z' } },
+      null,
+    ),
+  );
+  expect((await screen.findByTestId('pix-paid', {}, { timeout: 10_000 })).textContent).toContain(
+    '01/02/2031',
+  );
 }
