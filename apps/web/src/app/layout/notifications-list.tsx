@@ -1,20 +1,11 @@
 import AlternateEmailIcon from '@mui/icons-material/AlternateEmail';
-import {
-  Avatar,
-  Badge,
-  Box,
-  CircularProgress,
-  List,
-  ListItemAvatar,
-  ListItemButton,
-  ListItemText,
-  Typography,
-} from '@mui/material';
+import { Avatar, Badge, List, ListItemAvatar, ListItemButton, ListItemText, Typography } from '@mui/material';
 import type { NoteMention, Ticket } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
+import { PagedScrollBox } from '../../features/common/paged-scroll-box';
 import { TopBarPopover, TopBarPopoverEmpty } from '../../features/common/top-bar-popover';
 import { formatTicketTime } from '../../features/tickets/ticket-format';
-import { type PagedList, useLoadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import type { PagedList } from '../../lib/load-more-on-scroll';
 import { WhatsAppText } from '../../lib/whatsapp-text';
 
 interface NotificationsListProps {
@@ -42,14 +33,13 @@ export function NotificationsList({
   onOpen,
 }: NotificationsListProps) {
   const { t } = useTranslation();
-  const scroll = useLoadMoreOnScroll<HTMLDivElement>(paging, tickets.length);
   return (
     <TopBarPopover anchor={anchor} onClose={onClose} paperSx={{ width: 340 }}>
-      <Box
-        ref={scroll.ref}
-        onScroll={scroll.onScroll}
+      <PagedScrollBox
+        paging={paging}
+        rows={tickets.length}
         sx={{ maxHeight: 420, overflowY: 'auto' }}
-        data-testid="notifications-scroll"
+        testId="notifications-scroll"
       >
         {mentions.length > 0 && (
           <List dense disablePadding data-testid="notifications-mentions">
@@ -112,12 +102,7 @@ export function NotificationsList({
             ))}
           </List>
         )}
-        {paging.isFetchingNextPage && (
-          <Box sx={{ display: 'grid', placeItems: 'center', p: 1 }}>
-            <CircularProgress size={20} />
-          </Box>
-        )}
-      </Box>
+      </PagedScrollBox>
     </TopBarPopover>
   );
 }

@@ -1,8 +1,9 @@
-import { Box, Chip, CircularProgress, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { Box, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import type { Announcement } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
-import { type PagedList, useLoadMoreOnScroll } from '../../lib/load-more-on-scroll';
+import type { PagedList } from '../../lib/load-more-on-scroll';
+import { PagedScrollBox } from '../common/paged-scroll-box';
 import { TopBarPopover } from '../common/top-bar-popover';
 import { useMediaUrl } from '../ticket-view/media';
 import { announcementMediaUrl } from './use-announcements';
@@ -33,14 +34,13 @@ interface AnnouncementsListProps {
 /** The announcements popover and its list (MUI Popover, Modal, List, Chip): a chunk loaded when first opened. */
 export function AnnouncementsList({ anchor, records, paging, onClose }: AnnouncementsListProps) {
   const { t } = useTranslation();
-  const scroll = useLoadMoreOnScroll<HTMLDivElement>(paging, records.length);
   return (
     <TopBarPopover anchor={anchor} onClose={onClose}>
-      <Box
-        ref={scroll.ref}
-        onScroll={scroll.onScroll}
+      <PagedScrollBox
+        paging={paging}
+        rows={records.length}
         sx={{ width: 360, maxWidth: '100%', maxHeight: 480, overflow: 'auto' }}
-        data-testid="announcements-popover"
+        testId="announcements-popover"
       >
         <Typography variant="subtitle1" sx={{ px: 2, pt: 1.5 }}>
           {t('announcements.popover.title')}
@@ -85,12 +85,7 @@ export function AnnouncementsList({ anchor, records, paging, onClose }: Announce
             ))}
           </List>
         )}
-        {paging.isFetchingNextPage && (
-          <Box sx={{ display: 'grid', placeItems: 'center', p: 1 }}>
-            <CircularProgress size={20} />
-          </Box>
-        )}
-      </Box>
+      </PagedScrollBox>
     </TopBarPopover>
   );
 }
