@@ -191,30 +191,16 @@ export function TicketsManager({ selectedUuid }: { selectedUuid?: string }) {
             value={subTab}
             onChange={setSubTab}
             sx={{ borderBottom: 1, borderColor: 'divider' }}
-            tabs={[
-              {
-                value: 'open',
-                testId: 'tickets-subtab-assigned',
-                label: (
-                  <CountLabel
-                    label={t('tickets.tabs.assigned')}
-                    count={openCount}
-                    testId="tickets-count-assigned"
-                  />
-                ),
-              },
-              {
-                value: 'pending',
-                testId: 'tickets-subtab-pending',
-                label: (
-                  <CountLabel
-                    label={t('tickets.tabs.pending')}
-                    count={pendingCount}
-                    testId="tickets-count-pending"
-                  />
-                ),
-              },
-            ]}
+            tabs={(
+              [
+                { value: 'open', name: 'assigned', label: t('tickets.tabs.assigned'), count: openCount },
+                { value: 'pending', name: 'pending', label: t('tickets.tabs.pending'), count: pendingCount },
+              ] as const
+            ).map(({ value, name, label, count }) => ({
+              value,
+              testId: `tickets-subtab-${name}`,
+              label: <CountLabel label={label} count={count} testId={`tickets-count-${name}`} />,
+            }))}
           />
           <TicketList params={subTab === 'open' ? openParams : pendingParams} selectedUuid={selectedUuid} />
         </>
