@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { ApiError, api } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { useFieldMessage } from '../common/field-message';
+import { AuthForm } from './auth-form';
 import { AuthLayout } from './auth-layout';
 import { AuthTextField } from './auth-text-field';
 
@@ -113,13 +114,13 @@ export function ForgotPasswordPage() {
   return (
     <AuthLayout title={t('passwordReset.title')}>
       {step === 1 ? (
-        <Stack
-          component="form"
-          spacing={2}
-          noValidate
-          aria-label={t('passwordReset.title')}
-          data-testid="forgot-step-email"
+        <AuthForm
+          label={t('passwordReset.title')}
+          testId="forgot-step-email"
           onSubmit={first.handleSubmit((values) => sendCode.mutate(values.email.trim()))}
+          submitLabel={t('passwordReset.sendEmail')}
+          submitTestId="forgot-send"
+          pending={sendCode.isPending}
         >
           <AuthTextField
             form={first}
@@ -130,41 +131,32 @@ export function ForgotPasswordPage() {
             autoFocus
             testId="forgot-email"
           />
-          <Button type="submit" variant="contained" disabled={sendCode.isPending} data-testid="forgot-send">
-            {t('passwordReset.sendEmail')}
-          </Button>
-        </Stack>
+        </AuthForm>
       ) : (
-        <Stack
-          component="form"
-          spacing={2}
-          noValidate
-          aria-label={t('passwordReset.title')}
-          data-testid="forgot-step-reset"
+        <AuthForm
+          label={t('passwordReset.title')}
+          testId="forgot-step-reset"
           onSubmit={second.handleSubmit((values) => resetPassword.mutate(values))}
+          submitLabel={t('passwordReset.resetPassword')}
+          submitTestId="reset-submit"
+          pending={resetPassword.isPending}
+          after={
+            <Button
+              variant="text"
+              onClick={() => {
+                first.reset({ email });
+                setStep(1);
+              }}
+              data-testid="forgot-send-again"
+            >
+              {t('passwordReset.sendAgain')}
+            </Button>
+          }
         >
           {resetFields.map((field) => (
             <AuthTextField key={field.name} form={second} message={message} {...field} />
           ))}
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={resetPassword.isPending}
-            data-testid="reset-submit"
-          >
-            {t('passwordReset.resetPassword')}
-          </Button>
-          <Button
-            variant="text"
-            onClick={() => {
-              first.reset({ email });
-              setStep(1);
-            }}
-            data-testid="forgot-send-again"
-          >
-            {t('passwordReset.sendAgain')}
-          </Button>
-        </Stack>
+        </AuthForm>
       )}
       <Stack direction="row" justifyContent="space-between" sx={{ mt: 2 }}>
         <Link component={RouterLink} to="/login" variant="body2">

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Link, MenuItem, Stack, TextField } from '@mui/material';
+import { Alert, Link, MenuItem, TextField } from '@mui/material';
 import { useMask } from '@react-input/mask';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { FREE_TRIAL_PLAN_NAME, type Plan, V, ZSignupBody } from '@zapdesk/shared';
@@ -11,6 +11,7 @@ import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { api } from '../../lib/api';
 import { validationText } from '../../lib/validation-text';
+import { AuthForm } from './auth-form';
 import { AuthLayout } from './auth-layout';
 import { AuthTextField } from './auth-text-field';
 
@@ -77,12 +78,18 @@ export function SignupPage() {
 
   return (
     <AuthLayout title={t('signup.title')}>
-      <Stack
-        component="form"
-        spacing={2}
-        noValidate
-        aria-label={t('signup.title')}
+      <AuthForm
+        label={t('signup.title')}
         onSubmit={handleSubmit((values) => signup.mutate(values))}
+        submitLabel={t('signup.submit')}
+        submitTestId="signup-submit"
+        pending={signup.isPending}
+        large
+        after={
+          <Link component={RouterLink} to="/login" variant="body2">
+            {t('signup.login')}
+          </Link>
+        }
       >
         <AuthTextField form={form} name="name" message={message} label={t('signup.companyName')} autoFocus />
         <AuthTextField form={form} name="email" message={message} label={t('signup.email')} kind="email" />
@@ -137,19 +144,7 @@ export function SignupPage() {
           )}
         />
         {plans.isSuccess && trialPlans.length === 0 && <Alert severity="warning">{t('signup.noPlan')}</Alert>}
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          disabled={signup.isPending}
-          data-testid="signup-submit"
-        >
-          {t('signup.submit')}
-        </Button>
-        <Link component={RouterLink} to="/login" variant="body2">
-          {t('signup.login')}
-        </Link>
-      </Stack>
+      </AuthForm>
     </AuthLayout>
   );
 }
