@@ -62,6 +62,43 @@ function IdMultiSelect({
   );
 }
 
+/** One end of the period: the browser's own date field (yyyy-MM-dd), bounded by the other end. */
+function PeriodDateField({
+  label,
+  value,
+  onChange,
+  error,
+  helperText,
+  bounds,
+  testId,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: boolean;
+  helperText?: string;
+  bounds: { min?: string; max?: string };
+  testId: string;
+}) {
+  // The browser's own date field and its calendar follow the colour mode.
+  const colorScheme = useTheme().palette.mode;
+  return (
+    <TextField
+      type="date"
+      size="small"
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      error={error}
+      helperText={helperText}
+      slotProps={{
+        inputLabel: { shrink: true },
+        htmlInput: { 'data-testid': testId, ...bounds, style: { colorScheme } },
+      }}
+    />
+  );
+}
+
 /**
  * The period picker (today, 7, 30 or 90 days ending today, or two days) and the queue, agent,
  * connection and tag filters; every change goes to `onChange` (the page writes it in the URL).
@@ -76,8 +113,6 @@ export function ReportFilters({
   onChange: (next: ReportParams) => void;
 }) {
   const { t } = useTranslation();
-  // The browser's own date field and its calendar follow the colour mode.
-  const colorScheme = useTheme().palette.mode;
   const queues = useQueueList({ silent: true });
   const users = useUserOptions(true);
   const connections = useConnectionOptions(true);
@@ -121,30 +156,22 @@ export function ReportFilters({
             </ToggleButton>
           ))}
         </ToggleButtonGroup>
-        <TextField
-          type="date"
-          size="small"
+        <PeriodDateField
           label={t('reports.period.from')}
           value={from}
-          onChange={(event) => setFrom(event.target.value)}
+          onChange={setFrom}
           error={periodError}
-          slotProps={{
-            inputLabel: { shrink: true },
-            htmlInput: { 'data-testid': 'report-from', max: to, style: { colorScheme } },
-          }}
+          bounds={{ max: to }}
+          testId="report-from"
         />
-        <TextField
-          type="date"
-          size="small"
+        <PeriodDateField
           label={t('reports.period.to')}
           value={to}
-          onChange={(event) => setTo(event.target.value)}
+          onChange={setTo}
           error={periodError}
           helperText={periodError ? t('reports.period.invalid') : undefined}
-          slotProps={{
-            inputLabel: { shrink: true },
-            htmlInput: { 'data-testid': 'report-to', min: from, style: { colorScheme } },
-          }}
+          bounds={{ min: from }}
+          testId="report-to"
         />
         <Button
           variant="contained"
