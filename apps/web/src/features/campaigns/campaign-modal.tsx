@@ -300,30 +300,29 @@ export function CampaignModal({ campaignId, onClose }: { campaignId: number | nu
               </ToggleButtonGroup>
             )}
           />
-          {recipients === 'list' ? (
-            <FormIdSelect
-              name="contactListId"
-              label={t('campaigns.modal.contactList')}
-              options={contactLists.data}
-              disabled={readOnly}
-              testId="campaign-contact-list"
-            />
-          ) : (
-            <FormIdSelect
-              name="tagId"
-              label={t('campaigns.modal.tag')}
-              options={tags.data}
-              disabled={readOnly}
-              testId="campaign-tag"
-            />
-          )}
-          <FormIdSelect
-            name="fileListId"
-            label={t('campaigns.modal.fileList')}
-            options={fileLists.data}
-            disabled={readOnly}
-            testId="campaign-file-list"
-          />
+          {[
+            recipients === 'list'
+              ? {
+                  name: 'contactListId',
+                  label: t('campaigns.modal.contactList'),
+                  options: contactLists.data,
+                  testId: 'campaign-contact-list',
+                }
+              : {
+                  name: 'tagId',
+                  label: t('campaigns.modal.tag'),
+                  options: tags.data,
+                  testId: 'campaign-tag',
+                },
+            {
+              name: 'fileListId',
+              label: t('campaigns.modal.fileList'),
+              options: fileLists.data,
+              testId: 'campaign-file-list',
+            },
+          ].map((select) => (
+            <FormIdSelect key={select.name} {...select} disabled={readOnly} />
+          ))}
         </Stack>
         {cloud && (
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} data-testid="campaign-template">
