@@ -4,12 +4,13 @@
  * with react-imask; CPF/CNPJ check digits checked by cpf-cnpj-validator (all-equal digits refused).
  * Loaded with React.lazy so the mask library reaches only this page.
  */
-import { Button, DialogActions, DialogContent, MenuItem, Stack, TextField } from '@mui/material';
+import { DialogContent, MenuItem, Stack, TextField } from '@mui/material';
 import { type BillingProfile, isValidCpfCnpj, onlyDigits } from '@zapdesk/shared';
 import { forwardRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IMaskInput } from 'react-imask';
 import { toast } from 'react-toastify';
+import { DialogActionButtons } from '../common/dialog-action-buttons';
 import { DialogFrame } from '../common/dialog-frame';
 
 type MaskDefinition = string | { mask: string }[];
@@ -130,12 +131,14 @@ export default function BillingDialog({
           </TextField>
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('billing.back')}</Button>
-        <Button variant="contained" onClick={submit} disabled={busy} data-testid="billing-generate">
-          {t('billing.generate')}
-        </Button>
-      </DialogActions>
+      <DialogActionButtons
+        onCancel={onClose}
+        cancelLabel={t('billing.back')}
+        onAction={submit}
+        actionLabel={t('billing.generate')}
+        actionTestId="billing-generate"
+        disabled={busy}
+      />
     </DialogFrame>
   );
 }

@@ -2,7 +2,6 @@ import {
   Alert,
   Button,
   CircularProgress,
-  DialogActions,
   DialogContent,
   MenuItem,
   Stack,
@@ -12,6 +11,7 @@ import {
 import type { Ticket } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogActionButtons } from '../common/dialog-action-buttons';
 import { DialogFrame } from '../common/dialog-frame';
 import { useCloudTemplates, useCloudWindow, useSendTemplate } from './use-cloud';
 
@@ -134,17 +134,13 @@ function TemplateDialog({ ticket, onClose }: { ticket: Ticket; onClose: () => vo
           </Stack>
         )}
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button
-          variant="contained"
-          disabled={!complete || send.isPending}
-          onClick={() => void submit()}
-          data-testid="cloud-template-send"
-        >
-          {t('cloud.templates.send')}
-        </Button>
-      </DialogActions>
+      <DialogActionButtons
+        onCancel={onClose}
+        onAction={() => void submit()}
+        actionLabel={t('cloud.templates.send')}
+        actionTestId="cloud-template-send"
+        disabled={!complete || send.isPending}
+      />
     </DialogFrame>
   );
 }

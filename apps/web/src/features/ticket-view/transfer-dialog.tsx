@@ -2,10 +2,11 @@
  * Transfer dialog (core section 4): a queue and an optional user. Without a user the ticket goes back
  * to pending in that queue; with one it is open and assigned to that user.
  */
-import { Button, DialogActions, DialogContent, MenuItem, Stack, TextField } from '@mui/material';
+import { DialogContent, MenuItem, Stack, TextField } from '@mui/material';
 import type { Ticket, UpdateTicketBody } from '@zapdesk/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogActionButtons } from '../common/dialog-action-buttons';
 import { DialogFrame } from '../common/dialog-frame';
 import { useTransferQueues, useTransferUsers } from './use-ticket-view';
 
@@ -73,17 +74,13 @@ export function TransferDialog({ open, ticket, saving, onClose, onTransfer }: Tr
           </TextField>
         </Stack>
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button
-          variant="contained"
-          data-testid="transfer-save"
-          disabled={queueId === '' || saving}
-          onClick={save}
-        >
-          {t('ticketView.transferSave')}
-        </Button>
-      </DialogActions>
+      <DialogActionButtons
+        onCancel={onClose}
+        onAction={save}
+        actionLabel={t('ticketView.transferSave')}
+        actionTestId="transfer-save"
+        disabled={queueId === '' || saving}
+      />
     </DialogFrame>
   );
 }
