@@ -27,15 +27,16 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseHandle } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
 import { STEP_BATCH } from '../../apps/server/src/modules/campaigns/campaign-step.js';
 import { bearer, createCompany, createUser, type TestUser } from '../../apps/server/src/test/factories.js';
+import { ANY_HOUR_CAMPAIGN_SETTINGS } from '../../apps/server/src/test/fixtures.js';
 import { benchEnv, startApp } from '../support/app.js';
 import { exitOf, hasExited, inChild, killChild, spawnChild } from '../support/child-server.js';
-import { backendJiffies, machineJiffies, machineLoad } from '../support/cpu.js';
-import { openBenchDatabase } from '../support/database.js';
+import { backendJiffies, jiffiesBetween, machineJiffies, machineLoad } from '../support/cpu.js';
+import { withPostgresBench } from '../support/database.js';
 import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
 import { benchArgs, countOption, runBench } from '../support/options.js';
@@ -86,16 +87,7 @@ async function prepare(
       return res.json();
     };
     const connection = await call('POST', '/whatsapp', { name: 'Campanhas', provider: 'simulator' });
-    await call('POST', '/campaign-settings', {
-      settings: {
-        messageInterval: 0,
-        longerIntervalAfter: 0,
-        jitterSeconds: 0,
-        sendWindowStart: '00:00',
-        sendWindowEnd: '00:00',
-        dailyCap: 0,
-      },
-    });
+    await call('POST', '/campaign-settings', { settings: { ...ANY_HOUR_CAMPAIGN_SETTINGS, dailyCap: 0 } });
     const list = await call('POST', '/contact-lists', { name: 'Clientes' });
     await database.db.execute(sql`
       insert into contact_list_items (company_id, contact_list_id, name, number)
@@ -173,10 +165,8 @@ interface Throughput extends Reach {
 }
 
 async function throughput(recipients: number): Promise<Throughput> {
-  const bench = await openBenchDatabase('postgres', 'campaigns');
-  const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
-  try {
-    const s = await prepare(bench.url!, bench.database, recipients, 'campaigns');
+  return withPostgresBench('campaigns', async (bench, ref) => {
+    const s = await prepare(bench.url, bench.database, recipients, 'campaigns');
     const app = await startApp(bench.database, s.env);
     try {
       await app.jobs.work();
@@ -203,8 +193,7 @@ async function throughput(recipients: number): Promise<Throughput> {
       const loadAvg = os.loadavg();
       gc();
       const memory1 = process.memoryUsage();
-      let jiffies = 0;
-      for (const [pid, used] of backends1) jiffies += used - (backends0.get(pid) ?? 0);
+      const jiffies = jiffiesBetween(backends0, backends1);
       await app.jobs.idle();
       const phones = new Map<string, number>();
       for (let i = 1; i <= recipients; i++)
@@ -227,11 +216,7 @@ async function throughput(recipients: number): Promise<Throughput> {
       await app.close();
       fs.rmSync(s.env.DATA_DIR!, { recursive: true, force: true });
     }
-  } finally {
-    await ref.end();
-    await bench.database.close();
-    await bench.drop();
-  }
+  });
 }
 
 /** Polls until the campaign is FINALIZADA. */
@@ -298,10 +283,8 @@ const SETUP_ENV = 'BENCH_CAMPAIGNS_SETUP';
 const child = (s: Setup): ChildProcess => spawnChild(import.meta.url, SETUP_ENV, s);
 
 async function killRun(recipients: number, kills: number): Promise<Kills> {
-  const bench = await openBenchDatabase('postgres', 'campaigns_kill');
-  const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
-  try {
-    const s = await prepare(bench.url!, bench.database, recipients, 'campaigns-kill');
+  return withPostgresBench('campaigns_kill', async (bench, ref) => {
+    const s = await prepare(bench.url, bench.database, recipients, 'campaigns-kill');
     try {
       // Started through the API with no worker here: the first child's queue takes the pace job.
       const app = await startApp(bench.database, s.env);
@@ -377,10 +360,7 @@ async function killRun(recipients: number, kills: number): Promise<Kills> {
     } finally {
       fs.rmSync(s.env.DATA_DIR!, { recursive: true, force: true });
     }
-  } finally {
-    await ref.end();
-    await bench.drop();
-  }
+  });
 }
 
 /**

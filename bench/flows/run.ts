@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 import { FLOW_STEP_CONCURRENCY, FLOW_STEP_JOB } from '../../apps/server/src/automation/flows/flow-engine.js';
 import type { DatabaseHandle } from '../../apps/server/src/db/client.js';
 import { seedPlans } from '../../apps/server/src/db/seed.js';
@@ -30,10 +30,11 @@ import {
   type TestUser,
   tokenFor,
 } from '../../apps/server/src/test/factories.js';
+import { flowEdge, flowNode } from '../../apps/server/src/test/flow-fixture.js';
 import { benchEnv, startApp } from '../support/app.js';
 import { exitOf, hasExited, inChild, killChild, spawnChild } from '../support/child-server.js';
-import { backendJiffies, machineJiffies, machineLoad } from '../support/cpu.js';
-import { openBenchDatabase } from '../support/database.js';
+import { backendJiffies, jiffiesBetween, machineJiffies, machineLoad } from '../support/cpu.js';
+import { withPostgresBench } from '../support/database.js';
 import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
 import { benchArgs, countOption, runBench } from '../support/options.js';
@@ -61,15 +62,6 @@ interface Setup {
   customers: number;
 }
 
-const node = (id: string, type: string, data: object) => ({ id, type, position: { x: 0, y: 0 }, data });
-const edge = (source: string, target: string, sourceHandle = 'a') => ({
-  id: `e-${source}-${sourceHandle}-${target}`,
-  source,
-  sourceHandle,
-  target,
-  targetHandle: null,
-});
-
 /** Creates the company, the connection, the flow and its campaign on a fresh database (through the API). */
 async function prepare(url: string, database: DatabaseHandle, customers: number): Promise<Setup> {
   await database.migrate();
@@ -94,29 +86,29 @@ async function prepare(url: string, database: DatabaseHandle, customers: number)
     await call('POST', '/flowbuilder/flow', {
       idFlow: flow.id,
       nodes: [
-        node('1', 'start', { label: 'Inicio do fluxo' }),
-        node('hello', 'message', { label: GREETING }),
-        node('wait1', 'interval', { sec: INTERVAL_SEC }),
-        node('menu', 'menu', {
+        flowNode('1', 'start', { label: 'Inicio do fluxo' }),
+        flowNode('hello', 'message', { label: GREETING }),
+        flowNode('wait1', 'interval', { sec: INTERVAL_SEC }),
+        flowNode('menu', 'menu', {
           message: 'Escolha:',
           arrayOption: [
             { number: 1, value: 'Sim' },
             { number: 2, value: 'Não' },
           ],
         }),
-        node('ask', 'question', { typebotIntegration: { message: QUESTION, answerKey: 'nome' } }),
-        node('wait2', 'interval', { sec: INTERVAL_SEC }),
-        node('thanks', 'message', { label: 'Obrigado, {{nome}}.' }),
-        node('bye', 'message', { label: 'Até logo' }),
+        flowNode('ask', 'question', { typebotIntegration: { message: QUESTION, answerKey: 'nome' } }),
+        flowNode('wait2', 'interval', { sec: INTERVAL_SEC }),
+        flowNode('thanks', 'message', { label: 'Obrigado, {{nome}}.' }),
+        flowNode('bye', 'message', { label: 'Até logo' }),
       ],
       connections: [
-        edge('1', 'hello'),
-        edge('hello', 'wait1'),
-        edge('wait1', 'menu'),
-        edge('menu', 'ask', 'a1'),
-        edge('menu', 'bye', 'a2'),
-        edge('ask', 'wait2'),
-        edge('wait2', 'thanks'),
+        flowEdge('1', 'hello'),
+        flowEdge('hello', 'wait1'),
+        flowEdge('wait1', 'menu'),
+        flowEdge('menu', 'ask', 'a1'),
+        flowEdge('menu', 'bye', 'a2'),
+        flowEdge('ask', 'wait2'),
+        flowEdge('wait2', 'thanks'),
       ],
     });
     await call('POST', '/flowcampaign', {
@@ -250,10 +242,8 @@ interface Throughput extends Counts {
 }
 
 async function throughput(customers: number): Promise<Throughput> {
-  const bench = await openBenchDatabase('postgres', 'flows');
-  const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
-  try {
-    const s = await prepare(bench.url!, bench.database, customers);
+  return withPostgresBench('flows', async (bench, ref) => {
+    const s = await prepare(bench.url, bench.database, customers);
     const app = await startApp(bench.database, s.env);
     try {
       await app.jobs.work();
@@ -271,8 +261,7 @@ async function throughput(customers: number): Promise<Throughput> {
       const cpu = process.cpuUsage(cpu0);
       const backends1 = await backendJiffies(ref);
       const machine1 = machineJiffies();
-      let jiffies = 0;
-      for (const [pid, used] of backends1) jiffies += used - (backends0.get(pid) ?? 0);
+      const jiffies = jiffiesBetween(backends0, backends1);
       const counts = await count(ref, customers);
       return {
         customers,
@@ -289,11 +278,7 @@ async function throughput(customers: number): Promise<Throughput> {
       await app.close();
       fs.rmSync(s.env.DATA_DIR!, { recursive: true, force: true });
     }
-  } finally {
-    await ref.end();
-    await bench.database.close();
-    await bench.drop();
-  }
+  });
 }
 
 interface Crash extends Counts {
@@ -306,10 +291,8 @@ const SETUP_ENV = 'BENCH_FLOWS_SETUP';
 const child = (s: Setup): ChildProcess => spawnChild(import.meta.url, SETUP_ENV, s);
 
 async function crash(customers: number): Promise<Crash> {
-  const bench = await openBenchDatabase('postgres', 'flows_crash');
-  const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
-  try {
-    const s = await prepare(bench.url!, bench.database, customers);
+  return withPostgresBench('flows_crash', async (bench, ref) => {
+    const s = await prepare(bench.url, bench.database, customers);
     await bench.database.close();
     try {
       const first = child(s);
@@ -331,10 +314,7 @@ async function crash(customers: number): Promise<Crash> {
     } finally {
       fs.rmSync(s.env.DATA_DIR!, { recursive: true, force: true });
     }
-  } finally {
-    await ref.end();
-    await bench.drop();
-  }
+  });
 }
 
 /** The child: opens the same database and node, restarts the connection and drives to the end. */

@@ -1,6 +1,6 @@
 import { createCompany, createQueue, createUser } from '../../apps/server/src/test/factories.js';
 import { createConnection, drainJobs, injectMessage, openBenchApp } from '../support/app.js';
-import { backendJiffies } from '../support/cpu.js';
+import { backendJiffies, jiffiesBetween } from '../support/cpu.js';
 import { lastRunLine } from '../support/facts.js';
 import { f0, f1, f2 } from '../support/load.js';
 import { benchArgs, countOption, runBench, runPerBackend } from '../support/options.js';
@@ -54,9 +54,7 @@ async function run(backend: Result['backend'], jobs: number): Promise<Result> {
     }
     let postgresCpuMs: number | undefined;
     if (backends0 && backends1) {
-      let jiffies = 0;
-      for (const [pid, used] of backends1) jiffies += used - (backends0.get(pid) ?? 0);
-      postgresCpuMs = jiffies * JIFFY_MS;
+      postgresCpuMs = jiffiesBetween(backends0, backends1) * JIFFY_MS;
     }
     return {
       backend,

@@ -99,7 +99,15 @@ export function clockTicks(): number {
  * that started since counts from zero.
  */
 export async function backendCpuMsSince(pool: pg.Pool, before: Map<number, number>): Promise<number> {
+  return (jiffiesBetween(before, await backendJiffies(pool)) * 1000) / clockTicks();
+}
+
+/**
+ * The jiffies the backends of `after` used since `before` (two `backendJiffies` readings, pid to
+ * jiffies); a backend missing from `before` started since and counts from zero.
+ */
+export function jiffiesBetween(before: Map<number, number>, after: Map<number, number>): number {
   let jiffies = 0;
-  for (const [pid, used] of await backendJiffies(pool)) jiffies += used - (before.get(pid) ?? 0);
-  return (jiffies * 1000) / clockTicks();
+  for (const [pid, used] of after) jiffies += used - (before.get(pid) ?? 0);
+  return jiffies;
 }

@@ -17,6 +17,26 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * Runs `body` on a fresh Postgres database (`tag` as in openBenchDatabase) with `ref`, a
+ * one-connection pool on it for the bench's own queries; afterwards ends the pool, closes the
+ * database handle (if `body` has not) and drops the database. Answers what `body` answers.
+ */
+export async function withPostgresBench<T>(
+  tag: string,
+  body: (bench: BenchDatabase & { url: string }, ref: pg.Pool) => Promise<T>,
+): Promise<T> {
+  const bench = await openBenchDatabase('postgres', tag);
+  const ref = new pg.Pool({ connectionString: bench.url, max: 1 });
+  try {
+    return await body({ ...bench, url: bench.url! }, ref);
+  } finally {
+    await ref.end();
+    await bench.database.close();
+    await bench.drop();
+  }
+}
+
 /** Opens a fresh database; `tag` goes into the server-side name (`zapdesk_bench_<tag>_<hex>`). */
 export async function openBenchDatabase(backend: BenchBackend, tag: string): Promise<BenchDatabase> {
   if (backend === 'pglite')

@@ -1,9 +1,8 @@
 /** Load probe and number formatting shared by the HTTP benchmarks (bench/api, bench/dashboard). */
-import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { backendJiffies, machineJiffies } from './cpu.js';
+import { backendJiffies, clockTicks, jiffiesBetween, machineJiffies } from './cpu.js';
 
 /** CPU shares of all cores during a measured phase (Linux /proc; NaN elsewhere). */
 export interface Load {
@@ -48,17 +47,10 @@ export async function startLoad(
     const wallMs = performance.now() - wall0;
     const cpuMs = serverCpuMs() - cpu0;
     const machine1 = machineJiffies();
-    let pgJiffies = 0;
-    for (const [pid, used] of last) pgJiffies += used - (first.get(pid) ?? 0);
-    let hz = 100;
-    try {
-      hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      /* USER_HZ is 100 almost everywhere */
-    }
+    const pgJiffies = jiffiesBetween(first, last);
     const coreMs = wallMs * os.availableParallelism();
     const node = cpuMs / coreMs;
-    const postgres = (pgJiffies * 1000) / hz / coreMs;
+    const postgres = (pgJiffies * 1000) / clockTicks() / coreMs;
     const machine =
       machine0 && machine1 && machine1.total > machine0.total
         ? (machine1.busy - machine0.busy) / (machine1.total - machine0.total)

@@ -7,11 +7,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterProblems, workerNodeId } from './cluster.js';
 import { loadConfig } from './config.js';
 import { childrenOf, freePort, startServer } from './test/server-process.js';
+import { createServerDatabase } from './test/test-app.js';
 
 describe('cluster setup', () => {
   it('one worker needs nothing more', () => {
@@ -59,18 +59,13 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 
 describe.runIf(serverUrl && redisUrl)('two workers on Postgres and Redis', () => {
-  const name = `zapdesk_test_${crypto.randomBytes(6).toString('hex')}`;
+  let database: Awaited<ReturnType<typeof createServerDatabase>>;
   let dataDir: string;
   let server: ReturnType<typeof startServer>;
   let port: number;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl!);
-    url.pathname = `/${name}`;
+    database = await createServerDatabase(serverUrl!);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-cluster-'));
     port = await freePort();
     server = startServer({
@@ -78,7 +73,7 @@ describe.runIf(serverUrl && redisUrl)('two workers on Postgres and Redis', () =>
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       REDIS_URL: redisUrl!,
       NODE_ID: 'cluster-test',
       SEED_DEMO: 'false',
@@ -90,10 +85,7 @@ describe.runIf(serverUrl && redisUrl)('two workers on Postgres and Redis', () =>
 
   afterAll(async () => {
     if (server?.process.exitCode === null) server.process.kill('SIGKILL');
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
+    await database?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -130,15 +122,13 @@ describe.runIf(serverUrl && redisUrl)('two workers on Postgres and Redis', () =>
   }, 90_000);
 
   it("refuses to start a node whose SESSION_KEY is not the installation's", async () => {
-    const url = new URL(serverUrl!);
-    url.pathname = `/${name}`;
     const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-cluster-'));
     try {
       const stranger = startServer({
         DATA_DIR: otherDir,
         PORT: '0',
         HOST: '127.0.0.1',
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: database.url,
         SESSION_KEY: crypto.randomBytes(32).toString('hex'),
         SEED_DEMO: 'false',
         WEB_DIST: path.join(otherDir, 'no-web'),

@@ -3,11 +3,9 @@
  * arrive, ids keep counting after the copied ones, and a target that already holds data is refused.
  * Runs when TEST_DATABASE_URL is set.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -17,13 +15,14 @@ import { seedDemo } from './db/seed.js';
 import { copyFromPglite } from './from-pglite.js';
 import { loadSecrets } from './lib/secrets.js';
 import { createSimulatorConnection, createTenant, customerNumber, injectMessage } from './test/factories.js';
+import { createServerDatabase } from './test/test-app.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
 describe.runIf(serverUrl)('copy from PGlite to Postgres', () => {
-  const name = `zapdesk_test_${crypto.randomBytes(6).toString('hex')}`;
   let dataDir: string;
   let targetUrl: string;
+  let dropTarget: () => Promise<void>;
 
   /** Row counts of every application table, and the queued jobs, of a database. */
   async function counts(database: DatabaseHandle): Promise<Record<string, number>> {
@@ -41,15 +40,13 @@ describe.runIf(serverUrl)('copy from PGlite to Postgres', () => {
     return result;
   }
 
+  /** The configuration that moves this file's embedded installation to the target database. */
+  const targetConfig = () =>
+    loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: targetUrl, LOG_LEVEL: 'silent' });
+
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-pglite-'));
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl!);
-    url.pathname = `/${name}`;
-    targetUrl = url.toString();
+    ({ url: targetUrl, drop: dropTarget } = await createServerDatabase(serverUrl!));
     // An embedded installation with the demo data, a conversation and a queued chatbot job.
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -70,20 +67,12 @@ describe.runIf(serverUrl)('copy from PGlite to Postgres', () => {
   }, 120_000);
 
   afterAll(async () => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
+    await dropTarget?.();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('copies every row and the queued jobs; ids go on after the copied ones', async () => {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      DATABASE_URL: targetUrl,
-      LOG_LEVEL: 'silent',
-    });
+    const config = targetConfig();
     const copied = await copyFromPglite(config);
     expect(copied['public.messages']).toBeGreaterThan(0);
     const source = await openDatabase({ dataDir: path.join(dataDir, 'pglite') });
@@ -104,12 +93,7 @@ describe.runIf(serverUrl)('copy from PGlite to Postgres', () => {
   }, 120_000);
 
   it('refuses a target that already holds data', async () => {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dataDir,
-      DATABASE_URL: targetUrl,
-      LOG_LEVEL: 'silent',
-    });
+    const config = targetConfig();
     await expect(copyFromPglite(config)).rejects.toThrow(/already holds data \(.*companies/);
   }, 60_000);
 });

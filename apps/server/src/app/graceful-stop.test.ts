@@ -6,10 +6,9 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../app.js';
 import { whatsappLeases } from '../db/schema/index.js';
 import { createSimulatorConnection, createTenant } from '../test/factories.js';
-import { createTestApp } from '../test/test-app.js';
+import { buildSecondNode, createTestApp } from '../test/test-app.js';
 import { gracefulStop } from './graceful-stop.js';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('graceful stop of the node holding a session', () => {
@@ -18,14 +17,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('graceful stop of the node holding
     const holder = await createTestApp({ SESSION_LEASE_MS: '60000' });
     let other: FastifyInstance | undefined;
     try {
-      other = await buildApp({
-        config: { ...holder.config, nodeId: `${holder.config.nodeId}-other` },
-        database: holder.database,
-        secrets: holder.app.ctx.secrets,
-        logger: false,
+      other = await buildSecondNode(holder, {
+        nodeId: `${holder.config.nodeId}-other`,
         simulator: holder.app.simulator,
       });
-      await other.ready();
       other.sessions.startLeaseTimer();
       const tenant = await createTenant(holder.app);
       const whatsappId = await createSimulatorConnection(holder.app, tenant.admin);

@@ -5,11 +5,10 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
 import { queues, tickets } from '../db/schema/index.js';
 import { customerNumber, injectMessage } from '../test/factories.js';
 import { openBotTenant } from '../test/queue-bot-fixture.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { buildSecondNode, createTestApp, type TestApp } from '../test/test-app.js';
 import { QUEUE_BOT_JOB } from './jobs.js';
 
 // One app per test: the first turns its workers on.
@@ -100,14 +99,7 @@ describe('queue chatbot after a crash', () => {
 
     // Another node starting leaves it alone; the same node starting again runs it now.
     for (const nodeId of [`${t.config.nodeId}-other`, t.config.nodeId]) {
-      const node = await buildApp({
-        config: { ...t.config, nodeId },
-        database: t.database,
-        secrets: t.app.ctx.secrets,
-        logger: false,
-        simulator: t.app.simulator,
-      });
-      await node.ready();
+      const node = await buildSecondNode(t, { nodeId, simulator: t.app.simulator });
       try {
         await node.sessions.start(s.companyId, s.whatsappId, { force: false });
         const ran = await node.jobs.drain();

@@ -2,7 +2,6 @@ import { companyChannel } from '@zapdesk/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
 import { contacts, messages, settings, tickets } from '../db/schema/index.js';
 import {
   bearer,
@@ -16,6 +15,7 @@ import {
 } from '../test/factories.js';
 import { listenLocally } from '../test/sockets.js';
 import { a, b, t, useTenantPairSuite } from '../test/tenant-pair-suite.js';
+import { buildSecondNode } from '../test/test-app.js';
 import { emitMessageUpdates } from './message-events.js';
 
 let whatsappId: number;
@@ -90,12 +90,7 @@ describe('inbound pipeline', () => {
     await expect(t.app.pipeline.ingest(ref(), message)).rejects.toThrow('crash after commit');
     t.app.ctx.realtime.toTicket = original;
     // "Restart": a second app on the same database lists the message.
-    const restarted = await buildApp({
-      config: t.config,
-      database: t.database,
-      secrets: t.app.ctx.secrets,
-      logger: false,
-    });
+    const restarted = await buildSecondNode(t, { nodeId: t.config.nodeId });
     const [row] = await t.database.db.select().from(messages).where(eq(messages.wid, message.providerId));
     const list = await restarted.inject({
       method: 'GET',

@@ -18,7 +18,9 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { seedPlans } from '../db/seed.js';
 import { bearer, createCompany, createUser, type TestUser } from '../test/factories.js';
+import { flowNode } from '../test/flow-fixture.js';
 import { childrenOf, freePort, startServer } from '../test/server-process.js';
+import { createServerDatabase } from '../test/test-app.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -26,7 +28,6 @@ const CUSTOMERS = 20;
 const STEPS = ['Passo 1 de 3', 'Passo 2 de 3', 'Passo 3 de 3'];
 const JWT_SECRET = crypto.randomBytes(32).toString('hex');
 
-const node = (id: string, type: string, data: object) => ({ id, type, position: { x: 0, y: 0 }, data });
 const edge = (source: string, target: string) => ({
   id: `e-${source}-${target}`,
   source,
@@ -37,8 +38,8 @@ const edge = (source: string, target: string) => ({
 const phoneOf = (i: number) => `5521${String(700_000_000 + i)}`;
 
 describe.runIf(serverUrl && redisUrl)('outbound order with two workers killed twice', () => {
-  const name = `zapdesk_test_${crypto.randomBytes(6).toString('hex')}`;
   let url: string;
+  let drop: () => Promise<void>;
   let dataDir: string;
   let journal: string;
   let port: number;
@@ -48,13 +49,7 @@ describe.runIf(serverUrl && redisUrl)('outbound order with two workers killed tw
   let db: pg.Client;
 
   beforeAll(async () => {
-    const root = new pg.Client({ connectionString: serverUrl });
-    await root.connect();
-    await root.query(`create database ${name}`);
-    await root.end();
-    const target = new URL(serverUrl!);
-    target.pathname = `/${name}`;
-    url = target.toString();
+    ({ url, drop } = await createServerDatabase(serverUrl!));
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-order-'));
     journal = path.join(dataDir, 'phones.jsonl');
     port = await freePort();
@@ -89,12 +84,12 @@ describe.runIf(serverUrl && redisUrl)('outbound order with two workers killed tw
       await call('/flowbuilder/flow', {
         idFlow: flow.id,
         nodes: [
-          node('1', 'start', { label: 'Inicio do fluxo' }),
-          node('one', 'message', { label: STEPS[0] }),
-          node('wait1', 'interval', { sec: 3 }),
-          node('two', 'message', { label: STEPS[1] }),
-          node('wait2', 'interval', { sec: 2 }),
-          node('three', 'message', { label: STEPS[2] }),
+          flowNode('1', 'start', { label: 'Inicio do fluxo' }),
+          flowNode('one', 'message', { label: STEPS[0] }),
+          flowNode('wait1', 'interval', { sec: 3 }),
+          flowNode('two', 'message', { label: STEPS[1] }),
+          flowNode('wait2', 'interval', { sec: 2 }),
+          flowNode('three', 'message', { label: STEPS[2] }),
         ],
         connections: [
           edge('1', 'one'),
@@ -116,10 +111,7 @@ describe.runIf(serverUrl && redisUrl)('outbound order with two workers killed tw
   afterAll(async () => {
     if (server) killAll(server.process.pid!);
     await db?.end();
-    const root = new pg.Client({ connectionString: serverUrl });
-    await root.connect();
-    await root.query(`drop database if exists ${name} with (force)`);
-    await root.end();
+    await drop?.();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -5,37 +5,22 @@
  * (TEST_DATABASE_URL); PGlite belongs to one process.
  */
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
+import { describe, expect, it } from 'vitest';
 import { messages, whatsappLeases } from '../db/schema/index.js';
+import { customerNumber, injectMessage } from '../test/factories.js';
 import {
-  type ConnectedTenant,
-  createConnectedTenant,
-  customerNumber,
-  injectAs,
-  injectMessage,
-} from '../test/factories.js';
-import { buildSecondNode, createTestApp, type TestApp } from '../test/test-app.js';
+  node1,
+  node2,
+  onNode2,
+  restartNode2,
+  tenant,
+  useTwoNodeSuite,
+  whatsappId,
+} from '../test/two-node-suite.js';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () => {
-  let node1: TestApp;
-  let node2: FastifyInstance;
-  const onNode2 = injectAs(() => node2);
-  let tenant: ConnectedTenant;
-  let whatsappId: number;
-
-  beforeAll(async () => {
-    node1 = await createTestApp();
-    // Each node has its own id (NODE_ID); a second process with the same id would be its restart.
-    node2 = await buildSecondNode(node1, { simulator: node1.app.simulator });
-    tenant = await createConnectedTenant(node1.app);
-    whatsappId = tenant.whatsappId;
-  });
-  afterAll(async () => {
-    await node2.close();
-    await node1.close();
-  });
+  // Each node has its own id (NODE_ID); a second process with the same id would be its restart.
+  useTwoNodeSuite({}, { sharedSimulator: true });
 
   const owner = async () =>
     (
@@ -93,15 +78,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('session leases across nodes', () 
     expect(outbox()).toHaveLength(0);
 
     // Node 2 comes back with the same id: its start gives the claim back; the owner sends it once.
-    await node2.close();
-    node2 = await buildApp({
-      config: { ...node1.config, nodeId: node2Id },
-      database: node1.database,
-      secrets: node1.app.ctx.secrets,
-      logger: false,
-      simulator: node1.app.simulator,
-    });
-    await node2.ready();
+    await restartNode2(node2Id);
     await node1.app.sessions.tick();
     await node1.app.sessions.tick();
     expect(outbox()).toHaveLength(1);

@@ -3,10 +3,9 @@
  * advisory lock, the others wait and find nothing left to apply; one creates the first super user.
  * Runs when TEST_DATABASE_URL is set.
  */
-import crypto from 'node:crypto';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
+import { createServerDatabase } from '../test/test-app.js';
 import { migrationsApplied, openDatabase } from './client.js';
 import { users } from './schema/index.js';
 import { ensureSuperUser } from './seed.js';
@@ -15,13 +14,8 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 
 describe.runIf(serverUrl)('migrations on several nodes at once', () => {
   it('applies them once while the others wait, and creates one super user', async () => {
-    const name = `zapdesk_test_${crypto.randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(serverUrl!);
-    url.pathname = `/${name}`;
-    const nodes = await Promise.all([1, 2, 3].map(() => openDatabase({ url: url.toString() })));
+    const { url, drop } = await createServerDatabase(serverUrl!);
+    const nodes = await Promise.all([1, 2, 3].map(() => openDatabase({ url })));
     try {
       expect(await migrationsApplied(nodes[0]!)).toBe(false);
       await Promise.all(nodes.map((node) => node.migrate()));
@@ -39,8 +33,7 @@ describe.runIf(serverUrl)('migrations on several nodes at once', () => {
       ]);
     } finally {
       for (const node of nodes) await node.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await drop();
     }
   });
 });

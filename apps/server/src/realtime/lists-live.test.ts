@@ -4,23 +4,20 @@
  */
 import { companyChannel } from '@zapdesk/shared';
 import type { Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { tickets, ticketTags } from '../db/schema/index.js';
+import { inject, sockets, t, url, useListeningAppSuite } from '../test/app-suite.js';
 import {
-  bearer,
   createSimulatorConnection,
   createTenantPair,
   createUser,
-  injectAs,
   injectMessage,
   type TenantFixture,
   type TestUser,
 } from '../test/factories.js';
-import { collectUntilMarker, listenLocally, openSocket, socketReady } from '../test/sockets.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { collectUntilMarker, openSocket, socketReady } from '../test/sockets.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
+useListeningAppSuite();
 let a: TenantFixture;
 let b: TenantFixture;
 let colleague: TestUser;
@@ -30,23 +27,15 @@ let adminSocket: Socket;
 let otherCompanySocket: Socket;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  const url = await listenLocally(t.app);
   ({ a, b } = await createTenantPair(t.app));
   colleague = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
   agentSocket = openSocket(url, a.agent.token);
   colleagueSocket = openSocket(url, colleague.token);
   adminSocket = openSocket(url, a.admin.token);
   otherCompanySocket = openSocket(url, b.admin.token);
-  await Promise.all([agentSocket, colleagueSocket, adminSocket, otherCompanySocket].map(socketReady));
+  sockets.push(agentSocket, colleagueSocket, adminSocket, otherCompanySocket);
+  await Promise.all(sockets.map(socketReady));
 });
-afterAll(async () => {
-  for (const s of [agentSocket, colleagueSocket, adminSocket, otherCompanySocket]) s.close();
-  await t.close();
-});
-
-const call = (user: TestUser, method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: bearer(user), ...(payload ? { payload } : {}) });
 
 /** What `colleague` and company B receive on `channel` while `act` runs. */
 async function seenBy<T>(channel: string, act: () => unknown) {
@@ -65,13 +54,13 @@ describe('lists live', () => {
     const created = await seenBy<{ action: string; tag?: { id: number; name: string }; tagId?: number }>(
       'tag',
       async () => {
-        const res = await call(a.agent, 'POST', '/api/tags', { name: 'Urgente' });
+        const res = await inject('POST', '/api/tags', a.agent, { name: 'Urgente' });
         expect(res.statusCode).toBe(201);
         id = res.json().id;
-        expect((await call(a.agent, 'PUT', `/api/tags/${id}`, { name: 'Muito urgente' })).statusCode).toBe(
+        expect((await inject('PUT', `/api/tags/${id}`, a.agent, { name: 'Muito urgente' })).statusCode).toBe(
           200,
         );
-        expect((await call(a.agent, 'DELETE', `/api/tags/${id}`)).statusCode).toBe(204);
+        expect((await inject('DELETE', `/api/tags/${id}`, a.agent)).statusCode).toBe(204);
       },
     );
     expect(created.colleague).toEqual([
@@ -85,10 +74,10 @@ describe('lists live', () => {
   it('queues: create, update and delete reach the company (positive control)', async () => {
     let id = 0;
     const got = await seenBy<{ action: string }>('queue', async () => {
-      const res = await call(a.admin, 'POST', '/api/queue', { name: 'Vendas', color: '#123456' });
+      const res = await inject('POST', '/api/queue', a.admin, { name: 'Vendas', color: '#123456' });
       id = res.json().id;
-      await call(a.admin, 'PUT', `/api/queue/${id}`, { name: 'Vendas 2', color: '#123456' });
-      await call(a.admin, 'DELETE', `/api/queue/${id}`);
+      await inject('PUT', `/api/queue/${id}`, a.admin, { name: 'Vendas 2', color: '#123456' });
+      await inject('DELETE', `/api/queue/${id}`, a.admin);
     });
     expect(got.colleague.map((e) => e.action)).toEqual(['create', 'update', 'delete']);
     expect(got.otherCompany).toEqual([]);
@@ -99,11 +88,14 @@ describe('lists live', () => {
     const got = await seenBy<{ action: string; contact?: { id: number; name: string }; contactId?: number }>(
       'contact',
       async () => {
-        const res = await call(a.agent, 'POST', '/api/contacts', { name: 'Carla', number: '5511987650001' });
+        const res = await inject('POST', '/api/contacts', a.agent, {
+          name: 'Carla',
+          number: '5511987650001',
+        });
         id = res.json().id;
-        await call(a.agent, 'PUT', `/api/contacts/${id}`, { name: 'Carla Souza', number: '5511987650001' });
-        await call(a.admin, 'DELETE', `/api/contacts/${id}`);
-        const imported = await call(a.agent, 'POST', '/api/contacts/import', {
+        await inject('PUT', `/api/contacts/${id}`, a.agent, { name: 'Carla Souza', number: '5511987650001' });
+        await inject('DELETE', `/api/contacts/${id}`, a.admin);
+        const imported = await inject('POST', '/api/contacts/import', a.agent, {
           contacts: [{ name: 'Davi', number: 5511987650002 }],
         });
         expect(imported.statusCode).toBe(200);
@@ -124,7 +116,7 @@ describe('lists live', () => {
       'contact',
       async () => {
         // Positive control: the form's create, then a message from that known contact (no event).
-        await call(a.agent, 'POST', '/api/contacts', { name: 'Já Cadastrada', number: '5511987650009' });
+        await inject('POST', '/api/contacts', a.agent, { name: 'Já Cadastrada', number: '5511987650009' });
         await injectMessage(t.app, a.admin, whatsappId, {
           from: '5511987650009',
           name: 'Já Cadastrada',
@@ -168,22 +160,22 @@ describe('lists live', () => {
       companyChannel(a.companyId, 'quickmessage'),
       async () => {
         shared = (
-          await call(a.agent, 'POST', '/api/quick-messages', {
+          await inject('POST', '/api/quick-messages', a.agent, {
             shortcode: 'oi',
             message: 'Olá!',
             geral: true,
           })
         ).json().id;
         own = (
-          await call(a.agent, 'POST', '/api/quick-messages', { shortcode: 'meu', message: 'Só meu' })
+          await inject('POST', '/api/quick-messages', a.agent, { shortcode: 'meu', message: 'Só meu' })
         ).json().id;
         // Made personal: the others drop it.
-        await call(a.agent, 'PUT', `/api/quick-messages/${shared}`, {
+        await inject('PUT', `/api/quick-messages/${shared}`, a.agent, {
           shortcode: 'oi',
           message: 'Olá!',
           geral: false,
         });
-        await call(a.agent, 'DELETE', `/api/quick-messages/${own}`);
+        await inject('DELETE', `/api/quick-messages/${own}`, a.agent);
       },
     );
     const summary = (events: { action: string; id?: number; record?: { id: number } }[] = []) =>
@@ -207,10 +199,10 @@ describe('lists live', () => {
 describe('tickets follow a deleted queue', () => {
   it("deleting a queue sends its live tickets' new state to everyone who now sees them", async () => {
     const queueId = (
-      await call(a.admin, 'POST', '/api/queue', { name: 'Fila temporária', color: '#0a0b0c' })
+      await inject('POST', '/api/queue', a.admin, { name: 'Fila temporária', color: '#0a0b0c' })
     ).json().id as number;
     const contactId = (
-      await call(a.admin, 'POST', '/api/contacts', { name: 'Cliente', number: '5511912340001' })
+      await inject('POST', '/api/contacts', a.admin, { name: 'Cliente', number: '5511912340001' })
     ).json().id as number;
     const [pending, closed] = await t.app.ctx.db
       .insert(tickets)
@@ -223,7 +215,7 @@ describe('tickets follow a deleted queue', () => {
       action: string;
       ticket?: { id: number; queueId: number | null };
     }>(t.app, [agentSocket, adminSocket, otherCompanySocket], companyChannel(a.companyId, 'ticket'), () =>
-      call(a.admin, 'DELETE', `/api/queue/${queueId}`),
+      inject('DELETE', `/api/queue/${queueId}`, a.admin),
     );
     // The agent does not serve the queue: the pending ticket, now without a queue and unheld, is theirs too.
     const shown = (events: typeof agentGot) =>
@@ -239,7 +231,7 @@ describe('tickets follow a deleted user', () => {
   it("deleting a user puts its open tickets back to waiting and tells the queue's members", async () => {
     const leaving = await createUser(t.app, a.companyId, { queueIds: [a.queueId] });
     const contactId = (
-      await call(a.admin, 'POST', '/api/contacts', { name: 'Cliente 2', number: '5511912340002' })
+      await inject('POST', '/api/contacts', a.admin, { name: 'Cliente 2', number: '5511912340002' })
     ).json().id as number;
     const [held] = await t.app.ctx.db
       .insert(tickets)
@@ -249,7 +241,7 @@ describe('tickets follow a deleted user', () => {
       action: string;
       ticket?: { id: number; status: string; userId: number | null };
     }>(t.app, [colleagueSocket, otherCompanySocket], companyChannel(a.companyId, 'ticket'), () =>
-      call(a.admin, 'DELETE', `/api/users/${leaving.id}`),
+      inject('DELETE', `/api/users/${leaving.id}`, a.admin),
     );
     expect(colleagueGot?.map((e) => [e.action, e.ticket?.id, e.ticket?.status, e.ticket?.userId])).toEqual([
       ['update', held!.id, 'pending', null],
@@ -262,10 +254,10 @@ describe('tickets follow a deleted user', () => {
 
 describe('tickets follow their tags', () => {
   it('renaming or deleting a tag sends the live tickets that carry it; closed ones stay quiet', async () => {
-    const tagId = (await call(a.admin, 'POST', '/api/tags', { name: 'Urgente', color: '#ff0000' })).json()
+    const tagId = (await inject('POST', '/api/tags', a.admin, { name: 'Urgente', color: '#ff0000' })).json()
       .id as number;
     const contactId = (
-      await call(a.admin, 'POST', '/api/contacts', { name: 'Cliente 3', number: '5511912340003' })
+      await inject('POST', '/api/contacts', a.admin, { name: 'Cliente 3', number: '5511912340003' })
     ).json().id as number;
     const [live, closed] = await t.app.ctx.db
       .insert(tickets)
@@ -285,7 +277,7 @@ describe('tickets follow their tags', () => {
       t.app,
       [colleagueSocket, otherCompanySocket],
       companyChannel(a.companyId, 'ticket'),
-      () => call(a.admin, 'PUT', `/api/tags/${tagId}`, { name: 'Muito urgente' }),
+      () => inject('PUT', `/api/tags/${tagId}`, a.admin, { name: 'Muito urgente' }),
     );
     expect(shown(renamed)).toEqual([`update ${live!.id} [Muito urgente]`]);
     expect(otherGot).toEqual([]);
@@ -293,7 +285,7 @@ describe('tickets follow their tags', () => {
       t.app,
       [colleagueSocket],
       companyChannel(a.companyId, 'ticket'),
-      () => call(a.admin, 'DELETE', `/api/tags/${tagId}`),
+      () => inject('DELETE', `/api/tags/${tagId}`, a.admin),
     );
     expect(shown(deleted)).toEqual([`update ${live!.id} []`]);
   });
@@ -312,7 +304,7 @@ describe('tickets follow a deleted connection', () => {
       action: string;
       ticket?: { id: number; whatsappId: number | null };
     }>(t.app, [adminSocket, otherCompanySocket], companyChannel(a.companyId, 'ticket'), () =>
-      call(a.admin, 'DELETE', `/api/whatsapp/${whatsappId}`),
+      inject('DELETE', `/api/whatsapp/${whatsappId}`, a.admin),
     );
     expect(adminGot?.map((e) => [e.action, e.ticket?.id, e.ticket?.whatsappId])).toEqual([
       ['update', ticketId, null],

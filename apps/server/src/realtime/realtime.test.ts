@@ -35,6 +35,20 @@ function refused(socket: Socket): Promise<string> {
   });
 }
 
+/**
+ * Emits, as the realtime layer does for a change, an 'update' of ticket `id` on company A's ticket
+ * channel to the sockets that may see a ticket of `queueId`, `userId` and `status`.
+ */
+function ticketUpdate(
+  ticket: { queueId: number | null; userId: number | null; status: string },
+  id: number,
+): void {
+  t.app.ctx.realtime.toTicket({ companyId: a.companyId, ...ticket }, 'ticket', {
+    action: 'update',
+    ticket: { id },
+  });
+}
+
 /** Resolves with the events received on `event` within `ms`. */
 function collect<T>(socket: Socket, event: string, ms = 300): Promise<T[]> {
   const got: T[] = [];
@@ -119,22 +133,8 @@ describe('ticket rooms', () => {
     const channel = companyChannel(a.companyId, 'ticket');
     const gotAll = collect<{ ticket: { id: number } }>(withAll, channel);
     const gotPlain = collect<{ ticket: { id: number } }>(without, channel);
-    t.app.ctx.realtime.toTicket(
-      { companyId: a.companyId, queueId: otherQueue, userId: null, status: 'pending' },
-      'ticket',
-      {
-        action: 'update',
-        ticket: { id: 4242 },
-      },
-    );
-    t.app.ctx.realtime.toTicket(
-      { companyId: a.companyId, queueId: otherQueue, userId: null, status: 'open' },
-      'ticket',
-      {
-        action: 'update',
-        ticket: { id: 4343 },
-      },
-    );
+    ticketUpdate({ queueId: otherQueue, userId: null, status: 'pending' }, 4242);
+    ticketUpdate({ queueId: otherQueue, userId: null, status: 'open' }, 4343);
     expect((await gotAll).map((e) => e.ticket.id)).toEqual([4242]);
     expect(await gotPlain).toEqual([]);
   });
@@ -194,19 +194,8 @@ describe('tickets without a queue', () => {
     const [holderSocket, otherSocket, adminSocket] = sockets as [Socket, Socket, Socket];
     const channel = companyChannel(a.companyId, 'ticket');
     const emitBoth = () => {
-      t.app.ctx.realtime.toTicket(
-        { companyId: a.companyId, queueId: null, userId: null, status: 'pending' },
-        'ticket',
-        {
-          action: 'update',
-          ticket: { id: 5001 },
-        },
-      );
-      t.app.ctx.realtime.toTicket(
-        { companyId: a.companyId, queueId: null, userId: holder.id, status: 'open' },
-        'ticket',
-        { action: 'update', ticket: { id: 5002 } },
-      );
+      ticketUpdate({ queueId: null, userId: null, status: 'pending' }, 5001);
+      ticketUpdate({ queueId: null, userId: holder.id, status: 'open' }, 5002);
     };
     const ids = (events: { ticket?: { id: number } }[] = []) => events.map((e) => e.ticket?.id);
     const [gotHolder, gotOther, gotAdmin] = await collectUntilMarker<{ ticket: { id: number } }>(

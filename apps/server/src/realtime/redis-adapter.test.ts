@@ -8,7 +8,6 @@ import { companyChannel } from '@zapdesk/shared';
 import type { FastifyInstance } from 'fastify';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
 import {
   bearer,
   createTenant,
@@ -18,7 +17,7 @@ import {
   tokenFor,
 } from '../test/factories.js';
 import { collectUntilMarker } from '../test/sockets.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { buildSecondNode, createTestApp, type TestApp } from '../test/test-app.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -28,12 +27,7 @@ describe.runIf(redisUrl)('socket.io across nodes through Redis', () => {
   let tenant: TenantFixture;
   beforeAll(async () => {
     node1 = await createTestApp({ REDIS_URL: redisUrl! });
-    node2 = await buildApp({
-      config: node1.config,
-      database: node1.database,
-      secrets: node1.app.ctx.secrets,
-      logger: false,
-    });
+    node2 = await buildSecondNode(node1, { nodeId: node1.config.nodeId });
     await node2.listen({ port: 0, host: '127.0.0.1' });
     tenant = await createTenant(node1.app);
   });

@@ -10,7 +10,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaHeaders } from '../channels/media-store.js';
 import {
-  bearer,
   createSimulatorConnection,
   createTenant,
   customerNumber,
@@ -63,7 +62,7 @@ describe('media that can carry script', () => {
       ['text/html', HTML],
     ] as const) {
       const url = await receiveMedia(dataUrl(type, body), type.startsWith('image') ? 'image' : 'document');
-      const res = await t.app.inject({ method: 'GET', url, headers: bearer(tenant.admin) });
+      const res = await inject('GET', url, tenant.admin);
       expect(res.statusCode, type).toBe(200);
       expect(res.body, type).toBe(body);
       expect(res.headers['content-type'], type).toBe('application/octet-stream');
@@ -75,7 +74,7 @@ describe('media that can carry script', () => {
 
   it('an image on the allow-list stays inline with its type (positive control)', async () => {
     const url = await receiveMedia(dataUrl('image/png', PNG), 'image');
-    const res = await t.app.inject({ method: 'GET', url, headers: bearer(tenant.admin) });
+    const res = await inject('GET', url, tenant.admin);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     expect(res.headers['content-disposition']).toMatch(/^inline;/);

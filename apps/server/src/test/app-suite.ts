@@ -14,10 +14,16 @@ export let t: TestApp;
 /** `method url` as a user (bearer token) with an optional JSON payload, on this file's app. */
 export const inject = injectAs(() => t.app);
 
-/** Registers the file's opening (an app with `env`, e.g. `{ LOGIN_RATE_MAX: '5' }`) and closing hooks. */
-export function useAppSuite(env: Record<string, string> = {}): void {
+/** Configuration variables of a suite's app, or a function answering them when the app opens. */
+export type SuiteEnv = Record<string, string> | (() => Record<string, string>);
+
+/**
+ * Registers the file's opening (an app with `env`, e.g. `{ LOGIN_RATE_MAX: '5' }`, or a function
+ * read when the app opens, for values an earlier `beforeAll` sets up) and closing hooks.
+ */
+export function useAppSuite(env: SuiteEnv = {}): void {
   beforeAll(async () => {
-    t = await createTestApp(env);
+    t = await createTestApp(typeof env === 'function' ? env() : env);
   });
   afterAll(() => t?.close());
 }
@@ -32,7 +38,7 @@ export const sockets: Socket[] = [];
  * `useAppSuite` with the app listening on a free loopback port (`url`) for socket tests; the sockets
  * the tests push on `sockets` are closed after the file's tests, before the app.
  */
-export function useListeningAppSuite(env: Record<string, string> = {}): void {
+export function useListeningAppSuite(env: SuiteEnv = {}): void {
   useAppSuite(env);
   beforeAll(async () => {
     url = await listenLocally(t.app);

@@ -31,23 +31,27 @@ export async function openConnectionFixture(env: Record<string, string> = {}): P
 }
 
 /**
- * Saves the company's campaign settings so that tests send at any hour, back to back: all-day
- * window, no interval, no jitter. @throws when the API refuses them.
+ * Campaign settings (the `settings` of POST /api/campaign-settings) that send at any hour, back to
+ * back: all-day window (00:00 to 00:00), no interval between messages, no jitter (seconds).
+ */
+export const ANY_HOUR_CAMPAIGN_SETTINGS = {
+  messageInterval: 0,
+  longerIntervalAfter: 0,
+  jitterSeconds: 0,
+  sendWindowStart: '00:00',
+  sendWindowEnd: '00:00',
+};
+
+/**
+ * Saves the company's campaign settings so that tests send at any hour, back to back
+ * (ANY_HOUR_CAMPAIGN_SETTINGS). @throws when the API refuses them.
  */
 export async function campaignsAnyHour(app: FastifyInstance, admin: TestUser): Promise<void> {
   const saved = await app.inject({
     method: 'POST',
     url: '/api/campaign-settings',
     headers: bearer(admin),
-    payload: {
-      settings: {
-        messageInterval: 0,
-        longerIntervalAfter: 0,
-        jitterSeconds: 0,
-        sendWindowStart: '00:00',
-        sendWindowEnd: '00:00',
-      },
-    },
+    payload: { settings: ANY_HOUR_CAMPAIGN_SETTINGS },
   });
   if (saved.statusCode !== 200) throw new Error(`campaign settings: ${saved.statusCode} ${saved.body}`);
 }

@@ -4,9 +4,9 @@
  * case is the named field, which does change. A new PUT route must join CASES (or EXEMPT, with the
  * reason).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject, t, useAppSuite } from './app-suite.js';
 import {
-  bearer,
   createQueue,
   createSimulatorConnection,
   createTenant,
@@ -14,25 +14,28 @@ import {
   customerNumber,
   injectMessage,
   type TenantFixture,
+  type TestUser,
 } from './factories.js';
 import { VALID_BILLING_PROFILE } from './fixtures.js';
-import { createTestApp, type TestApp } from './test-app.js';
 
-let t: TestApp;
+useAppSuite();
 let a: TenantFixture;
 let otherQueueId: number;
 beforeAll(async () => {
-  t = await createTestApp();
   a = await createTenant(t.app);
   otherQueueId = await createQueue(t.app, a.companyId);
 });
-afterAll(async () => t?.close());
 
-async function call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
-  const res = await t.app.inject({ method, url, headers: bearer(a.admin), ...(payload ? { payload } : {}) });
+/** `method url` as `user` with an optional JSON payload: the JSON answer; an answer of 300 or more throws. */
+async function callAs(user: TestUser, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
+  const res = await inject(method, url, user, payload);
   if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
   return res.json();
 }
+
+/** `callAs` the admin of company A. */
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+  callAs(a.admin, method, url, payload);
 
 interface Case {
   /** Creates the record with every field set; answers its id. */
@@ -50,14 +53,7 @@ interface Case {
 /** `call` as a platform super user (announcements and helps are written by the super user only). */
 async function asSuper(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
   const superUser = await createUser(t.app, a.companyId, { profile: 'admin', super: true });
-  const res = await t.app.inject({
-    method,
-    url,
-    headers: bearer(superUser),
-    ...(payload ? { payload } : {}),
-  });
-  if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-  return res.json();
+  return callAs(superUser, method, url, payload);
 }
 
 /** Fields that a PUT changes by itself. */

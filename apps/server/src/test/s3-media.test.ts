@@ -16,25 +16,19 @@ import {
   customerNumber,
   injectAs,
   injectMessage,
-  type TenantFixture,
 } from './factories.js';
 import { multipartBody, PNG } from './multipart.js';
 import { startTestS3, type TestS3 } from './s3-server.js';
+import { a, b, t, useTenantPairSuite } from './tenant-pair-suite.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 let s3: TestS3;
-let t: TestApp;
-let a: TenantFixture;
-let b: TenantFixture;
 beforeAll(async () => {
   s3 = await startTestS3();
-  t = await createTestApp(s3.env);
-  ({ a, b } = await createTenantPair(t.app));
 });
-afterAll(async () => {
-  await t.close();
-  await s3.close();
-});
+// After hooks run in reverse order: the bucket closes after the app.
+afterAll(() => s3?.close());
+useTenantPairSuite(() => s3.env);
 
 const inject = injectAs(() => t.app);
 const quickUpload = (data: Buffer, fileName: string, type: string) =>

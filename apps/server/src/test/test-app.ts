@@ -69,6 +69,35 @@ export async function createTestApp(
     onDatabase?: (database: DatabaseHandle) => void;
   } = {},
 ): Promise<TestApp> {
+  const { database, drop } = await openTestDatabase();
+  await database.migrate();
+  await seedPlans(database.db);
+  options.onDatabase?.(database);
+  const { app, config, dispose } = await buildTestNode(database, env, overrides, options.logger);
+  return {
+    app,
+    database,
+    config,
+    close: async () => {
+      await dispose();
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+/**
+ * Builds the whole app, ready, on an open `database` with the tests' configuration in a new temporary
+ * DATA_DIR (`env` overrides variables, `overrides` loaded values; `logger` as buildApp's, none by
+ * default) and the tests' secrets. `dispose` closes the app and removes the directory; the database
+ * stays open.
+ */
+export async function buildTestNode(
+  database: DatabaseHandle,
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+  logger: boolean | Record<string, unknown> = false,
+): Promise<{ app: FastifyInstance; config: Config; dispose: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-test-'));
   const loaded = loadConfig({
     NODE_ENV: 'test',
@@ -81,25 +110,18 @@ export async function createTestApp(
     ...env,
   });
   const config: Config = { ...loaded, ...overrides };
-  const { database, drop } = await openTestDatabase();
-  await database.migrate();
-  await seedPlans(database.db);
-  options.onDatabase?.(database);
   const app = await buildApp({
     config,
     database,
     secrets: { jwtSecret: new TextEncoder().encode(config.JWT_SECRET), sessionKey: Buffer.alloc(32, 7) },
-    logger: options.logger ?? false,
+    logger,
   });
   await app.ready();
   return {
     app,
-    database,
     config,
-    close: async () => {
+    dispose: async () => {
       await app.close();
-      await database.close();
-      await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -107,19 +129,21 @@ export async function createTestApp(
 
 /**
  * A second node of `first` (as a second worker process): the same configuration, database and
- * secrets, its own node id (`<nodeId>-2`), ready. `simulator` shares the first node's simulator
- * network (one process's phones); without it the node has its own. Close it before `first`.
+ * secrets, ready. Its node id is `nodeId`, by default `<first's nodeId>-2` (first's own id plays
+ * the same node restarted). `simulator` shares the first node's simulator network (one process's
+ * phones); without it the node has its own. Close it before `first`.
  */
 export async function buildSecondNode(
   first: TestApp,
-  options: { simulator?: FastifyInstance['simulator'] } = {},
+  options: { simulator?: FastifyInstance['simulator']; nodeId?: string } = {},
 ): Promise<FastifyInstance> {
+  const { nodeId = `${first.config.nodeId}-2`, simulator } = options;
   const node = await buildApp({
-    config: { ...first.config, nodeId: `${first.config.nodeId}-2` },
+    config: { ...first.config, nodeId },
     database: first.database,
     secrets: first.app.ctx.secrets,
     logger: false,
-    ...options,
+    ...(simulator ? { simulator } : {}),
   });
   await node.ready();
   return node;

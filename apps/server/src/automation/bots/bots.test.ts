@@ -1,6 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { botSessions, prompts, ticketNotes } from '../../db/schema/index.js';
+import { inject, t } from '../../test/app-suite.js';
+import { fake, useBotServicesSuite } from '../../test/bot-services-suite.js';
 import {
   type ConnectedTenant,
   customerSays,
@@ -8,39 +10,21 @@ import {
   openOneQueueTenant,
   ticketRow,
 } from '../../test/conversation.js';
-import { bearer, createQueue, customerNumber, injectAs, injectMessage } from '../../test/factories.js';
-import { FakeBotServices } from '../../test/fake-bot-services.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createQueue, customerNumber, injectMessage } from '../../test/factories.js';
 import { FALLBACK_TEXT, HANDOVER_TEXT } from './bot-engine.js';
 import { HANDOVER_MARK } from './openai-runner.js';
 import { SIGNATURE_HEADER, signBody } from './webhook-runner.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-let fake: FakeBotServices;
-beforeAll(async () => {
-  fake = await new FakeBotServices().start();
-  // The fake services listen on loopback, which only OUTBOUND_ALLOW_PRIVATE_URLS lets bots reach.
-  t = await createTestApp({
-    OPENAI_BASE_URL: `${fake.url}/v1`,
-    DIALOGFLOW_BASE_URL: fake.url,
-    BOT_TIMEOUT_MS: '800',
-    OUTBOUND_ALLOW_PRIVATE_URLS: 'true',
-  });
-});
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
+useBotServicesSuite((url) => ({
+  OPENAI_BASE_URL: `${url}/v1`,
+  DIALOGFLOW_BASE_URL: url,
+  BOT_TIMEOUT_MS: '800',
+}));
 
 type Setup = ConnectedTenant;
 
 /** A tenant whose simulator connection serves its one queue (tickets land in it). */
 const setup = () => openOneQueueTenant(t.app);
-
-async function api(s: Setup, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) {
-  return t.app.inject({ method, url, headers: bearer(s.admin), ...(payload ? { payload } : {}) });
-}
 
 /** Makes the delayed jobs due and runs everything queued until nothing is left. */
 const flush = () => flushJobs(t, 'queue-bot');
@@ -59,7 +43,7 @@ const PROMPT_TEXT =
   'Você é a assistente da Loja Azul. Responda em português, com educação e poucas palavras.';
 
 async function createPrompt(s: Setup, extra: object = {}) {
-  const res = await api(s, 'POST', '/api/prompt', {
+  const res = await inject('POST', '/api/prompt', s.admin, {
     name: 'Assistente Azul',
     prompt: PROMPT_TEXT,
     apiKey: 'sk-live-abcdefgh12345678',
@@ -86,11 +70,11 @@ describe('prompts API', () => {
     });
     const [row] = await t.app.ctx.db.select().from(prompts).where(eq(prompts.id, prompt.id));
     expect(row!.apiKey).not.toContain('abcdefgh');
-    const listed = await api(s, 'GET', '/api/prompt');
+    const listed = await inject('GET', '/api/prompt', s.admin);
     expect(JSON.stringify(listed.json())).not.toContain('abcdefgh');
     expect(listed.json().prompts[0].queue).toMatchObject({ id: s.queueId });
 
-    const kept = await api(s, 'PUT', `/api/prompt/${prompt.id}`, {
+    const kept = await inject('PUT', `/api/prompt/${prompt.id}`, s.admin, {
       apiKey: prompt.apiKey,
       name: 'Outro nome',
     });
@@ -98,7 +82,9 @@ describe('prompts API', () => {
     const [after] = await t.app.ctx.db.select().from(prompts).where(eq(prompts.id, prompt.id));
     expect(after!.apiKey).toBe(row!.apiKey);
     // Positive control: a new key replaces it.
-    const replaced = await api(s, 'PUT', `/api/prompt/${prompt.id}`, { apiKey: 'sk-other-key-00009999' });
+    const replaced = await inject('PUT', `/api/prompt/${prompt.id}`, s.admin, {
+      apiKey: 'sk-other-key-00009999',
+    });
     expect(replaced.json().apiKey).toBe('sk-…9999');
   });
 
@@ -112,18 +98,18 @@ describe('prompts API', () => {
       [{ maxTokens: 0 }, 'maxTokens'],
       [{ queueId: undefined }, 'queueId'],
     ] as const) {
-      const res = await api(s, 'POST', '/api/prompt', { ...base, ...bad });
+      const res = await inject('POST', '/api/prompt', s.admin, { ...base, ...bad });
       expect(res.statusCode, field).toBe(400);
       expect(res.json().field).toBe(field);
     }
-    expect((await api(s, 'POST', '/api/prompt', base)).statusCode).toBe(200);
+    expect((await inject('POST', '/api/prompt', s.admin, base)).statusCode).toBe(200);
     await t.app.ctx.db.execute(
       sql`update plans set use_open_ai = false, use_integrations = false where id = (select plan_id from companies where id = ${s.companyId})`,
     );
     try {
-      const res = await api(s, 'GET', '/api/prompt');
+      const res = await inject('GET', '/api/prompt', s.admin);
       expect(res.statusCode).toBe(403);
-      expect((await api(s, 'GET', '/api/queueIntegration')).statusCode).toBe(403);
+      expect((await inject('GET', '/api/queueIntegration', s.admin)).statusCode).toBe(403);
     } finally {
       await t.app.ctx.db.execute(
         sql`update plans set use_open_ai = true, use_integrations = true where id = (select plan_id from companies where id = ${s.companyId})`,
@@ -136,7 +122,9 @@ describe('AI prompt answering', () => {
   it('answers with the model: system prompt, the last maxMessages messages, model, temperature, maxTokens', async () => {
     const s = await setup();
     const prompt = await createPrompt(s);
-    expect((await api(s, 'PUT', `/api/queue/${s.queueId}`, { promptId: prompt.id })).statusCode).toBe(200);
+    expect(
+      (await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { promptId: prompt.id })).statusCode,
+    ).toBe(200);
     fake.received = [];
     fake.modelReply = (messages) => `Resposta para: ${messages.at(-1)?.content}`;
     const from = customerNumber();
@@ -173,7 +161,7 @@ describe('AI prompt answering', () => {
   it('hands the ticket to the queue agents when the customer asks for a human, and stays quiet after', async () => {
     const s = await setup();
     const prompt = await createPrompt(s);
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { promptId: prompt.id });
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { promptId: prompt.id });
     fake.modelReply = (messages) =>
       /humano|atendente/i.test(messages.at(-1)?.content ?? '') ? HANDOVER_MARK : 'Posso ajudar?';
     const from = customerNumber();
@@ -205,7 +193,7 @@ describe('AI prompt answering', () => {
     for (const failure of ['#401', '#slow', 'unreachable'] as const) {
       const s = await setup();
       const prompt = await createPrompt(s);
-      await api(s, 'PUT', `/api/queue/${s.queueId}`, { promptId: prompt.id });
+      await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { promptId: prompt.id });
       const saved = t.app.ctx.config.OPENAI_BASE_URL;
       if (failure === 'unreachable') t.app.ctx.config.OPENAI_BASE_URL = 'http://127.0.0.1:9/v1';
       fake.modelReply = () => failure;
@@ -226,7 +214,7 @@ describe('AI prompt answering', () => {
     // Positive control: the same setup with a working model answers.
     const s = await setup();
     const prompt = await createPrompt(s);
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { promptId: prompt.id });
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { promptId: prompt.id });
     fake.modelReply = () => 'Funcionando';
     expect((await say(s, customerNumber(), 'Oi')).replies).toEqual(['Funcionando']);
   });
@@ -234,7 +222,7 @@ describe('AI prompt answering', () => {
   it("answers only while the plan has useOpenAi; another company's prompt cannot be set on a ticket (404)", async () => {
     const s = await setup();
     const prompt = await createPrompt(s);
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { promptId: prompt.id });
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { promptId: prompt.id });
     fake.modelReply = () => 'Com plano';
     const setPlan = (on: boolean) =>
       t.app.ctx.db.execute(
@@ -260,7 +248,7 @@ describe('AI prompt answering', () => {
   it("a slow model holds only its own ticket: another customer's answer goes out first", async () => {
     const s = await setup();
     const prompt = await createPrompt(s);
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { promptId: prompt.id });
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { promptId: prompt.id });
     fake.modelReply = (messages) => ((messages.at(-1)?.content ?? '').includes('lento') ? '#slow' : 'Rápido');
     const slow = customerNumber();
     const fast = customerNumber();
@@ -277,9 +265,9 @@ describe('AI prompt answering', () => {
   it('an agent who accepts the ticket stops the bot; a prompt on the connection answers too', async () => {
     const s = await setup();
     const prompt = await createPrompt(s);
-    expect((await api(s, 'PUT', `/api/whatsapp/${s.whatsappId}`, { promptId: prompt.id })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await inject('PUT', `/api/whatsapp/${s.whatsappId}`, s.admin, { promptId: prompt.id })).statusCode,
+    ).toBe(200);
     fake.modelReply = () => 'Sou o bot';
     const from = customerNumber();
     const first = await say(s, from, 'Oi');
@@ -296,7 +284,7 @@ describe('AI prompt answering', () => {
     const s = await setup();
     const own = await createPrompt(s, { name: 'Do setor' });
     fake.modelReply = (messages) => `${messages[0]!.content.includes('Setor') ? 'setor' : 'outro'}`;
-    await api(s, 'PUT', `/api/prompt/${own.id}`, { prompt: `${PROMPT_TEXT} Setor.` });
+    await inject('PUT', `/api/prompt/${own.id}`, s.admin, { prompt: `${PROMPT_TEXT} Setor.` });
     // Neither the queue nor the connection names a prompt: the queue's own answers and takes the ticket.
     const first = await say(s, customerNumber(), 'Oi');
     expect(first.replies).toEqual(['setor']);
@@ -304,23 +292,25 @@ describe('AI prompt answering', () => {
 
     // The queue names another prompt: that one answers.
     const other = await createPrompt(s, { name: 'Outro', queueId: await createQueue(t.app, s.companyId) });
-    expect((await api(s, 'PUT', `/api/queue/${s.queueId}`, { promptId: other.id })).statusCode).toBe(200);
+    expect((await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { promptId: other.id })).statusCode).toBe(
+      200,
+    );
     const second = await say(s, customerNumber(), 'Oi');
     expect(second.replies).toEqual(['outro']);
     expect(await ticketOf(second.ticketId)).toMatchObject({ promptId: other.id });
 
     // The connection names another prompt: that one answers too.
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { promptId: null });
-    expect((await api(s, 'PUT', `/api/whatsapp/${s.whatsappId}`, { promptId: other.id })).statusCode).toBe(
-      200,
-    );
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { promptId: null });
+    expect(
+      (await inject('PUT', `/api/whatsapp/${s.whatsappId}`, s.admin, { promptId: other.id })).statusCode,
+    ).toBe(200);
     const third = await say(s, customerNumber(), 'Oi');
     expect(third.replies).toEqual(['outro']);
   });
 });
 
 async function createIntegration(s: Setup, payload: object) {
-  const res = await api(s, 'POST', '/api/queueIntegration', payload);
+  const res = await inject('POST', '/api/queueIntegration', s.admin, payload);
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { id: number; secret: string; hasJsonContent: boolean; jsonContent: string };
 }
@@ -340,7 +330,7 @@ describe('typebot integration', () => {
       typebotRestartMessage: 'Recomeçando a conversa.',
       typebotUnknownMessage: 'Não entendi, escolha uma das opções.',
     });
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { integrationId: integration.id });
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { integrationId: integration.id });
     fake.received = [];
     const from = customerNumber();
     const menu = '*1* - Vendas\n*2* - Suporte';
@@ -425,7 +415,7 @@ describe('typebot integration', () => {
       urlN8N: fake.url,
       typebotSlug: 'loja',
     });
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { integrationId: integration.id });
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { integrationId: integration.id });
     const from = customerNumber();
     const first = await say(s, from, 'Oi', { delayed: false });
     expect(first.replies).toEqual(['Olá! Eu sou o bot.']);
@@ -446,7 +436,7 @@ describe('n8n and webhook integrations', () => {
       urlN8N: `${fake.url}/hook`,
     });
     expect(integration.secret.length).toBeGreaterThan(20);
-    await api(s, 'PUT', `/api/whatsapp/${s.whatsappId}`, { integrationId: integration.id });
+    await inject('PUT', `/api/whatsapp/${s.whatsappId}`, s.admin, { integrationId: integration.id });
     fake.received = [];
     fake.hookAnswer = (body) => ({
       replies: [`Recebido: ${(body.message as { body: string }).body}`, { body: 'Segunda' }],
@@ -478,7 +468,7 @@ describe('n8n and webhook integrations', () => {
       name: 'Fluxo n8n',
       urlN8N: `${fake.url}/hook`,
     });
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { integrationId: integration.id });
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { integrationId: integration.id });
     fake.hookAnswer = () => '<html>oops</html>';
     const res = await say(s, customerNumber(), 'Oi');
     expect(res.replies).toEqual([FALLBACK_TEXT]);
@@ -499,7 +489,7 @@ describe('dialogflow integration', () => {
       jsonContent,
     });
     expect(integration).toMatchObject({ hasJsonContent: true, jsonContent: '' });
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { integrationId: integration.id });
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { integrationId: integration.id });
     fake.received = [];
     const from = customerNumber();
     const res = await say(s, from, 'Qual o horário?');
@@ -525,7 +515,7 @@ describe('dialogflow integration', () => {
   it('testSession runs the spec body (projectName, jsonContent, language) and reports failures without a 5xx', async () => {
     const s = await setup();
     const jsonContent = fake.serviceAccount();
-    const ok = await api(s, 'POST', '/api/queueIntegration/testSession', {
+    const ok = await inject('POST', '/api/queueIntegration/testSession', s.admin, {
       projectName: 'loja-agent',
       jsonContent,
       language: 'en',
@@ -537,18 +527,20 @@ describe('dialogflow integration', () => {
       urlN8N: fake.url,
       typebotSlug: 'x',
     });
-    const tb = await api(s, 'POST', '/api/queueIntegration/testSession', { id: typebot.id });
+    const tb = await inject('POST', '/api/queueIntegration/testSession', s.admin, { id: typebot.id });
     expect(tb.json()).toMatchObject({
       ok: true,
       replies: ['Olá! Eu sou o bot.', 'Escolha um assunto:', 'Vendas', 'Suporte'],
     });
-    const down = await api(s, 'POST', '/api/queueIntegration/testSession', {
+    const down = await inject('POST', '/api/queueIntegration/testSession', s.admin, {
       type: 'webhook',
       urlN8N: 'http://127.0.0.1:9/hook',
     });
     expect(down.statusCode).toBe(200);
     expect(down.json()).toMatchObject({ ok: false, error: 'webhook: unreachable' });
-    const bad = await api(s, 'POST', '/api/queueIntegration/testSession', { jsonContent: '{"x":1}' });
+    const bad = await inject('POST', '/api/queueIntegration/testSession', s.admin, {
+      jsonContent: '{"x":1}',
+    });
     expect(bad.json()).toMatchObject({ ok: false, error: 'jsonContent required' });
   });
 });
@@ -556,22 +548,22 @@ describe('dialogflow integration', () => {
 describe('queue integrations API', () => {
   it('requires the fields of each type, keeps projectName equal to the name, pages with hasMore', async () => {
     const s = await setup();
-    const noUrl = await api(s, 'POST', '/api/queueIntegration', { type: 'typebot', name: 'TB' });
+    const noUrl = await inject('POST', '/api/queueIntegration', s.admin, { type: 'typebot', name: 'TB' });
     expect(noUrl.statusCode).toBe(400);
     expect(noUrl.json().field).toBe('urlN8N');
-    const noSlug = await api(s, 'POST', '/api/queueIntegration', {
+    const noSlug = await inject('POST', '/api/queueIntegration', s.admin, {
       type: 'typebot',
       name: 'TB',
       urlN8N: fake.url,
     });
     expect(noSlug.json().field).toBe('typebotSlug');
-    const badUrl = await api(s, 'POST', '/api/queueIntegration', {
+    const badUrl = await inject('POST', '/api/queueIntegration', s.admin, {
       type: 'n8n',
       name: 'N8',
       urlN8N: 'ftp://x',
     });
     expect(badUrl.statusCode).toBe(400);
-    const df = await api(s, 'POST', '/api/queueIntegration', {
+    const df = await inject('POST', '/api/queueIntegration', s.admin, {
       type: 'dialogflow',
       name: 'DF',
       jsonContent: 'nope',
@@ -591,19 +583,19 @@ describe('queue integrations API', () => {
     });
     for (let i = 0; i < 20; i++)
       await createIntegration(s, { type: 'flowbuilder', name: `Fluxo ${String(i).padStart(2, '0')}` });
-    const page1 = await api(s, 'GET', '/api/queueIntegration?pageNumber=1');
+    const page1 = await inject('GET', '/api/queueIntegration?pageNumber=1', s.admin);
     expect(page1.json()).toMatchObject({ count: 21, hasMore: true });
     expect(page1.json().queueIntegrations).toHaveLength(20);
-    const page2 = await api(s, 'GET', '/api/queueIntegration?pageNumber=2');
+    const page2 = await inject('GET', '/api/queueIntegration?pageNumber=2', s.admin);
     expect(page2.json()).toMatchObject({ hasMore: false });
-    const search = await api(s, 'GET', '/api/queueIntegration?searchParam=n8n');
+    const search = await inject('GET', '/api/queueIntegration?searchParam=n8n', s.admin);
     expect(search.json().queueIntegrations.map((i: { id: number }) => i.id)).toEqual([made.id]);
   });
 
   it('flowbuilder records that it would start a flow and leaves the ticket to a human; a wired starter takes it', async () => {
     const s = await setup();
     const integration = await createIntegration(s, { type: 'flowbuilder', name: 'Fluxo de boas-vindas' });
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { integrationId: integration.id });
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { integrationId: integration.id });
     const res = await say(s, customerNumber(), 'Oi');
     expect(res.replies).toEqual([]);
     expect((await notesOf(res.ticketId))[0]!.note).toMatch(/Fluxo de boas-vindas/);
@@ -630,10 +622,10 @@ describe('queue integrations API', () => {
       name: 'Hook',
       urlN8N: `${fake.url}/hook`,
     });
-    await api(s, 'PUT', `/api/queue/${s.queueId}`, { integrationId: integration.id });
+    await inject('PUT', `/api/queue/${s.queueId}`, s.admin, { integrationId: integration.id });
     const res = await say(s, customerNumber(), 'Oi');
-    expect((await api(s, 'DELETE', `/api/queueIntegration/${integration.id}`)).statusCode).toBe(200);
-    expect((await api(s, 'GET', `/api/queue/${s.queueId}`)).json().integrationId).toBeNull();
+    expect((await inject('DELETE', `/api/queueIntegration/${integration.id}`, s.admin)).statusCode).toBe(200);
+    expect((await inject('GET', `/api/queue/${s.queueId}`, s.admin)).json().integrationId).toBeNull();
     expect(await ticketOf(res.ticketId)).toMatchObject({ integrationId: null, useIntegration: false });
     const [session] = await t.app.ctx.db
       .select()

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
+import { describe, expect, it } from 'vitest';
 import { flowRuns, messages, tickets } from '../../db/schema/index.js';
+import { inject, t } from '../../test/app-suite.js';
+import { fake, useBotServicesSuite } from '../../test/bot-services-suite.js';
 import { flushJobs } from '../../test/conversation.js';
 import {
   bearer,
@@ -10,32 +11,16 @@ import {
   createTenant,
   customerNumber,
   downgradeToNoFlags,
-  injectAs,
   injectMessage,
   setDueDate,
   type TenantFixture,
 } from '../../test/factories.js';
-import { FakeBotServices } from '../../test/fake-bot-services.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { flowEdge, flowNode } from '../../test/flow-fixture.js';
+import { buildSecondNode } from '../../test/test-app.js';
 import { FLOW_STEP_JOB, type FlowStepJob } from './flow-engine.js';
 import { fillFlowVariables, saysPhrase } from './flow-text.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-let fake: FakeBotServices;
-beforeAll(async () => {
-  fake = await new FakeBotServices().start();
-  // The fake services listen on loopback, which only OUTBOUND_ALLOW_PRIVATE_URLS lets bots reach.
-  t = await createTestApp({
-    OPENAI_BASE_URL: `${fake.url}/v1`,
-    BOT_TIMEOUT_MS: '2000',
-    OUTBOUND_ALLOW_PRIVATE_URLS: 'true',
-  });
-});
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
+useBotServicesSuite((url) => ({ OPENAI_BASE_URL: `${url}/v1`, BOT_TIMEOUT_MS: '2000' }));
 
 interface Setup extends TenantFixture {
   whatsappId: number;
@@ -43,15 +28,7 @@ interface Setup extends TenantFixture {
   flowId: number;
 }
 
-const START = { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio do fluxo' } };
-const node = (id: string, type: string, data: object) => ({ id, type, position: { x: 100, y: 100 }, data });
-const edge = (source: string, target: string, sourceHandle = 'a') => ({
-  id: `e-${source}-${sourceHandle}-${target}`,
-  source,
-  sourceHandle,
-  target,
-  targetHandle: null,
-});
+const START = flowNode('1', 'start', { label: 'Inicio do fluxo' });
 
 /**
  * A tenant with a simulator connection, a queue 'Vendas' and a flow bound to the phrase 'oi':
@@ -71,7 +48,7 @@ async function setup(graph?: (sales: number) => object, phrase = 'oi'): Promise<
   const defaultGraph = {
     nodes: [
       START,
-      node('content', 'singleBlock', {
+      flowNode('content', 'singleBlock', {
         seq: ['message1', 'interval1', 'message2'],
         elements: [
           { number: 'message1', value: 'Olá {{firstName}}!' },
@@ -79,25 +56,25 @@ async function setup(graph?: (sales: number) => object, phrase = 'oi'): Promise<
           { number: 'message2', value: 'Vamos lá.' },
         ],
       }),
-      node('menu', 'menu', {
+      flowNode('menu', 'menu', {
         message: 'Escolha:',
         arrayOption: [
           { number: 1, value: 'Vendas' },
           { number: 2, value: 'Sair' },
         ],
       }),
-      node('ask', 'question', { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } }),
-      node('thanks', 'message', { label: 'Obrigado, {{nome}}.' }),
-      node('queue', 'ticket', { data: { id: sales, name: 'Vendas' } }),
-      node('bye', 'message', { label: 'Até logo' }),
+      flowNode('ask', 'question', { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } }),
+      flowNode('thanks', 'message', { label: 'Obrigado, {{nome}}.' }),
+      flowNode('queue', 'ticket', { data: { id: sales, name: 'Vendas' } }),
+      flowNode('bye', 'message', { label: 'Até logo' }),
     ],
     connections: [
-      edge('1', 'content'),
-      edge('content', 'menu'),
-      edge('menu', 'ask', 'a1'),
-      edge('menu', 'bye', 'a2'),
-      edge('ask', 'thanks'),
-      edge('thanks', 'queue'),
+      flowEdge('1', 'content'),
+      flowEdge('content', 'menu'),
+      flowEdge('menu', 'ask', 'a1'),
+      flowEdge('menu', 'bye', 'a2'),
+      flowEdge('ask', 'thanks'),
+      flowEdge('thanks', 'queue'),
     ],
   };
   await api('POST', '/api/flowbuilder/flow', { idFlow: flow.id, ...(graph ? graph(sales) : defaultGraph) });
@@ -215,18 +192,18 @@ describe('flow engine', () => {
     const s = await setup(() => ({
       nodes: [
         START,
-        node('hello', 'message', { label: 'Olá!' }),
-        node('wait', 'interval', { sec: 2 }),
-        node('pick', 'randomizer', { percent: 100 }),
-        node('second', 'message', { label: 'Primeira.' }),
-        node('third', 'message', { label: 'Segunda.' }),
+        flowNode('hello', 'message', { label: 'Olá!' }),
+        flowNode('wait', 'interval', { sec: 2 }),
+        flowNode('pick', 'randomizer', { percent: 100 }),
+        flowNode('second', 'message', { label: 'Primeira.' }),
+        flowNode('third', 'message', { label: 'Segunda.' }),
       ],
       connections: [
-        edge('1', 'hello'),
-        edge('hello', 'wait'),
-        edge('wait', 'pick'),
-        edge('pick', 'second'),
-        edge('second', 'third'),
+        flowEdge('1', 'hello'),
+        flowEdge('hello', 'wait'),
+        flowEdge('wait', 'pick'),
+        flowEdge('pick', 'second'),
+        flowEdge('second', 'third'),
       ],
     }));
     const from = customerNumber();
@@ -254,16 +231,16 @@ describe('flow engine', () => {
     const s = await setup(() => ({
       nodes: [
         START,
-        node('menu', 'menu', { message: 'Escolha:', arrayOption: [{ number: 1, value: 'Sim' }] }),
-        node('ask', 'question', { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } }),
-        node('wait', 'interval', { sec: 2 }),
-        node('thanks', 'message', { label: 'Obrigado, {{nome}}.' }),
+        flowNode('menu', 'menu', { message: 'Escolha:', arrayOption: [{ number: 1, value: 'Sim' }] }),
+        flowNode('ask', 'question', { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } }),
+        flowNode('wait', 'interval', { sec: 2 }),
+        flowNode('thanks', 'message', { label: 'Obrigado, {{nome}}.' }),
       ],
       connections: [
-        edge('1', 'menu'),
-        edge('menu', 'ask', 'a1'),
-        edge('ask', 'wait'),
-        edge('wait', 'thanks'),
+        flowEdge('1', 'menu'),
+        flowEdge('menu', 'ask', 'a1'),
+        flowEdge('ask', 'wait'),
+        flowEdge('wait', 'thanks'),
       ],
     }));
     const from = customerNumber();
@@ -327,14 +304,7 @@ describe('flow engine', () => {
        where id = $1`,
       [rows[0]!.id, t.config.nodeId],
     );
-    const node = await buildApp({
-      config: t.config,
-      database: t.database,
-      secrets: t.app.ctx.secrets,
-      logger: false,
-      simulator: t.app.simulator,
-    });
-    await node.ready();
+    const node = await buildSecondNode(t, { nodeId: t.config.nodeId, simulator: t.app.simulator });
     try {
       await node.sessions.start(s.companyId, s.whatsappId, { force: false });
       // The restarted node runs the left job again (a no-op: its step is past) and the next step.
@@ -420,19 +390,19 @@ describe('flow engine', () => {
     const s = await setup(() => ({
       nodes: [
         START,
-        node('coin', 'randomizer', { percent: 0 }),
-        node('never', 'message', { label: 'nunca' }),
-        node('always', 'message', { label: 'sempre' }),
-        node('bot', 'typebot', {
+        flowNode('coin', 'randomizer', { percent: 0 }),
+        flowNode('never', 'message', { label: 'nunca' }),
+        flowNode('always', 'message', { label: 'sempre' }),
+        flowNode('bot', 'typebot', {
           // Nothing listens there: the bot fails and a human takes over.
           typebotIntegration: { name: 'Bot', urlN8N: 'http://127.0.0.1:9', typebotSlug: 'x' },
         }),
       ],
       connections: [
-        edge('1', 'coin'),
-        edge('coin', 'never', 'a'),
-        edge('coin', 'always', 'b'),
-        edge('always', 'bot'),
+        flowEdge('1', 'coin'),
+        flowEdge('coin', 'never', 'a'),
+        flowEdge('coin', 'always', 'b'),
+        flowEdge('always', 'bot'),
       ],
     }));
     const from = customerNumber();
@@ -452,8 +422,8 @@ describe('flow engine', () => {
     const s = await setup((sales) => ({
       nodes: [
         START,
-        node('hello', 'message', { label: 'Oi, sou o assistente.' }),
-        node('ai', 'openai', {
+        flowNode('hello', 'message', { label: 'Oi, sou o assistente.' }),
+        flowNode('ai', 'openai', {
           typebotIntegration: {
             name: 'IA',
             prompt: 'Responda com educação.',
@@ -461,9 +431,9 @@ describe('flow engine', () => {
             queueId: sales,
           },
         }),
-        node('after', 'message', { label: 'Voltamos ao fluxo.' }),
+        flowNode('after', 'message', { label: 'Voltamos ao fluxo.' }),
       ],
-      connections: [edge('1', 'hello'), edge('hello', 'ai'), edge('ai', 'after')],
+      connections: [flowEdge('1', 'hello'), flowEdge('hello', 'ai'), flowEdge('ai', 'after')],
     }));
     const from = customerNumber();
     const said = await say(s, from, 'oi');
@@ -480,7 +450,7 @@ describe('flow engine', () => {
     const s = await setup(() => ({
       nodes: [
         START,
-        node('bot', 'typebot', {
+        flowNode('bot', 'typebot', {
           typebotIntegration: {
             name: 'Bot',
             urlN8N: fake.url,
@@ -488,9 +458,9 @@ describe('flow engine', () => {
             typebotKeywordFinish: 'sair',
           },
         }),
-        node('end', 'message', { label: 'Fim do bot.' }),
+        flowNode('end', 'message', { label: 'Fim do bot.' }),
       ],
-      connections: [edge('1', 'bot'), edge('bot', 'end')],
+      connections: [flowEdge('1', 'bot'), flowEdge('bot', 'end')],
     }));
     const from = customerNumber();
     const said = await say(s, from, 'oi');
@@ -510,12 +480,12 @@ describe('flow engine', () => {
     const graph = () => ({
       nodes: [
         START,
-        node('bot', 'typebot', {
+        flowNode('bot', 'typebot', {
           typebotIntegration: { name: 'Bot', urlN8N: fake.url, typebotSlug: 'loja' },
         }),
-        node('end', 'message', { label: 'Fim do bot.' }),
+        flowNode('end', 'message', { label: 'Fim do bot.' }),
       ],
-      connections: [edge('1', 'bot'), edge('bot', 'end')],
+      connections: [flowEdge('1', 'bot'), flowEdge('bot', 'end')],
     });
     const s = await setup(graph);
     const before = fake.requests('/api/v1/typebots').length;
@@ -541,8 +511,8 @@ describe('flow engine', () => {
 
   it('starts the flow named like a flowbuilder integration', async () => {
     const s = await setup(() => ({
-      nodes: [START, node('hi', 'message', { label: 'Fluxo pela integração' })],
-      connections: [edge('1', 'hi')],
+      nodes: [START, flowNode('hi', 'message', { label: 'Fluxo pela integração' })],
+      connections: [flowEdge('1', 'hi')],
     }));
     const integration = await inject('POST', '/api/queueIntegration', s.admin, {
       type: 'flowbuilder',
@@ -561,10 +531,10 @@ describe('flow engine', () => {
       () => ({
         nodes: [
           START,
-          node('hi', 'message', { label: 'Bem-vindo!' }),
-          node('ask', 'question', { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } }),
+          flowNode('hi', 'message', { label: 'Bem-vindo!' }),
+          flowNode('ask', 'question', { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } }),
         ],
-        connections: [edge('1', 'hi'), edge('hi', 'ask')],
+        connections: [flowEdge('1', 'hi'), flowEdge('hi', 'ask')],
       }),
       'promoção',
     );

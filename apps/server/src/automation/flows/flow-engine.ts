@@ -1,7 +1,7 @@
 import type { FlowGraph, TypedFlowNode } from '@zapdesk/shared';
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { previewOf } from '../../channels/inbound-pipeline.js';
 import type { OutboundSender } from '../../channels/outbound-sender.js';
+import { insertOutbound } from '../../channels/outbound-store.js';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import {
@@ -10,7 +10,6 @@ import {
   flowCampaigns,
   flowRuns,
   flows,
-  messages,
   plans,
   queueIntegrations,
   ticketNotes,
@@ -393,34 +392,7 @@ export class FlowEngine {
     if (!ticket) return [];
     let ids: number[] = [];
     if (outcome.send.length) {
-      const rows = await tx
-        .insert(messages)
-        .values(
-          outcome.send.map((row) => ({
-            ...row,
-            companyId: ticket.companyId,
-            ticketId: ticket.id,
-            contactId: ticket.contactId,
-            whatsappId: ticket.whatsappId,
-            fromMe: true,
-            read: true,
-            ack: 0,
-          })),
-        )
-        .returning({ id: messages.id });
-      ids = rows.map((row) => row.id);
-      const last = outcome.send.at(-1)!;
-      await tx
-        .update(tickets)
-        .set({
-          lastMessage: previewOf({
-            body: last.body,
-            mediaType: last.mediaType,
-            fileName: last.mediaName ?? undefined,
-          }),
-          updatedAt: sql`now()`,
-        })
-        .where(eq(tickets.id, ticket.id));
+      ids = await insertOutbound(tx, ticket.companyId, ticket, null, outcome.send, null);
     }
     // A run that ends hands the ticket to the agents (a flowbuilder integration lets it go).
     if (ended) {

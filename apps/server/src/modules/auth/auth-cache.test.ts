@@ -1,12 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
 import { type DatabaseHandle, openDatabase } from '../../db/client.js';
 import { seedPlans } from '../../db/seed.js';
 import {
@@ -18,7 +13,7 @@ import {
   login,
   type TestUser,
 } from '../../test/factories.js';
-import { createServerDatabase } from '../../test/test-app.js';
+import { buildTestNode, createServerDatabase } from '../../test/test-app.js';
 
 /**
  * The guard's per-node cache (AuthCache). Two nodes (two apps) share one database: on
@@ -39,25 +34,8 @@ let outside: (text: string, values?: unknown[]) => Promise<unknown>;
 const cleanups: (() => Promise<void>)[] = [];
 
 async function buildNode(database: DatabaseHandle): Promise<Node> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapdesk-test-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    JWT_SECRET: 'test-secret-test-secret-test-secret-0123456789',
-    LOG_LEVEL: 'silent',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-  });
-  const app = await buildApp({
-    config,
-    database,
-    secrets: { jwtSecret: new TextEncoder().encode(config.JWT_SECRET), sessionKey: Buffer.alloc(32, 7) },
-    logger: false,
-  });
-  await app.ready();
-  cleanups.push(async () => {
-    await app.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { app, dispose } = await buildTestNode(database);
+  cleanups.push(dispose);
   return { app, database };
 }
 

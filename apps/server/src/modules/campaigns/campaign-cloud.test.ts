@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGraphApi, sign, webhook } from '../../channels/cloud/fake-graph-api.js';
 import { campaignShippings } from '../../db/schema/index.js';
 import { createTenant, customerNumber, injectAs, type TenantFixture } from '../../test/factories.js';
+import { campaignsAnyHour } from '../../test/fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const APP_SECRET = 'app-secret-of-the-campaign-company';
@@ -34,17 +35,7 @@ beforeAll(async () => {
     appSecret: APP_SECRET,
   });
   expect(saved.statusCode, saved.body).toBe(200);
-  // Tests send at any hour, back to back.
-  const settings = await inject('POST', '/api/campaign-settings', a.admin, {
-    settings: {
-      messageInterval: 0,
-      longerIntervalAfter: 0,
-      jitterSeconds: 0,
-      sendWindowStart: '00:00',
-      sendWindowEnd: '00:00',
-    },
-  });
-  expect(settings.statusCode, settings.body).toBe(200);
+  await campaignsAnyHour(t.app, a.admin);
 });
 afterAll(async () => {
   await t.close();

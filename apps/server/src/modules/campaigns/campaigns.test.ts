@@ -2,7 +2,6 @@ import { ZCampaign, ZCampaignDetail, ZCampaignShippingsPage, ZCampaignsPage } fr
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../../app.js';
 import type { IngestResult } from '../../channels/inbound-pipeline.js';
 import { campaignShippings, campaigns, messages, tickets } from '../../db/schema/index.js';
 import { a, t, useConnectionSuite, whatsappId } from '../../test/connection-suite.js';
@@ -18,6 +17,7 @@ import {
 } from '../../test/factories.js';
 import { campaignsAnyHour } from '../../test/fixtures.js';
 import { PNG } from '../../test/multipart.js';
+import { buildSecondNode } from '../../test/test-app.js';
 import { CAMPAIGN_PACE_JOB } from './campaign-engine.js';
 import { STEP_BATCH } from './campaign-step.js';
 
@@ -605,16 +605,8 @@ describe('campaigns', () => {
     // handing it to the session: the step's transaction commits, nothing is delivered.
     const engine = t.app.campaigns as unknown as { step: (tx: unknown, id: number) => Promise<unknown> };
     await t.app.ctx.db.transaction((tx) => engine.step(tx, whatsappId));
-    const { config, database } = t;
     await t.app.close();
-    const next = await buildApp({
-      config,
-      database,
-      secrets: t.app.ctx.secrets,
-      logger: false,
-      simulator: t.app.simulator,
-    });
-    await next.ready();
+    const next = await buildSecondNode(t, { nodeId: t.config.nodeId, simulator: t.app.simulator });
     await next.sessions.startAll();
     await next.jobs.drain();
     await expect

@@ -21,10 +21,9 @@ beforeAll(async () => {
   a = await createTenant(t.app);
 });
 
-const post = (user: TestUser, payload: object) =>
-  t.app.inject({ method: 'POST', url: '/api/contacts', headers: bearer(user), payload });
+const post = (user: TestUser, payload: object) => inject('POST', '/api/contacts', user, payload);
 const put = (user: TestUser, id: number, payload: object) =>
-  t.app.inject({ method: 'PUT', url: `/api/contacts/${id}`, headers: bearer(user), payload });
+  inject('PUT', `/api/contacts/${id}`, user, payload);
 const list = async (user: TestUser, query = '') =>
   ZContactsPage.parse((await inject('GET', `/api/contacts?${query}`, user)).json());
 
@@ -220,15 +219,15 @@ describe('contacts CRUD', () => {
       .from(tickets)
       .where(eq(tickets.id, inbound.ticketId));
     const url = `/api/contacts/${ticket!.contactId}`;
-    const refused = await t.app.inject({ method: 'DELETE', url, headers: bearer(a.agent) });
+    const refused = await inject('DELETE', url, a.agent);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toBe('ERR_NO_PERMISSION');
-    const done = await t.app.inject({ method: 'DELETE', url, headers: bearer(a.admin) });
+    const done = await inject('DELETE', url, a.admin);
     expect(done.statusCode).toBe(204);
-    expect((await t.app.inject({ method: 'GET', url, headers: bearer(a.admin) })).statusCode).toBe(404);
+    expect((await inject('GET', url, a.admin)).statusCode).toBe(404);
     expect(await t.app.ctx.db.select().from(tickets).where(eq(tickets.id, inbound.ticketId))).toEqual([]);
     expect(await t.app.ctx.db.select().from(messages).where(eq(messages.id, inbound.id))).toEqual([]);
-    const again = await t.app.inject({ method: 'DELETE', url, headers: bearer(a.admin) });
+    const again = await inject('DELETE', url, a.admin);
     expect(again.statusCode).toBe(404);
   });
 });

@@ -1,31 +1,17 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FLOW_STEP_JOB } from '../../automation/flows/flow-engine.js';
 import { flowRuns, flows, tickets, whatsapps } from '../../db/schema/index.js';
 import {
   bearer,
   createSimulatorConnection,
   customerNumber,
-  injectAs,
   injectMessage,
   type TenantFixture,
 } from '../../test/factories.js';
-import { createFlowFixture } from '../../test/flow-fixture.js';
-import type { TestApp } from '../../test/test-app.js';
+import { a, b, flowId, inject, t, useFlowSuite, whatsappId } from '../../test/flow-suite.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-let a: TenantFixture;
-let b: TenantFixture;
-let whatsappId: number;
-let flowId: number;
-
-beforeAll(async () => {
-  ({ t, a, b, whatsappId, flowId } = await createFlowFixture());
-});
-afterAll(async () => {
-  await t?.close();
-});
+useFlowSuite();
 
 const startTest = (user: TenantFixture['admin'], payload: object, id: number | string = flowId) =>
   t.app.inject({ method: 'POST', url: `/api/flowbuilder/${id}/test`, headers: bearer(user), payload });

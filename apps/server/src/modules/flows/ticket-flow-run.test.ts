@@ -1,24 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { flowRuns } from '../../db/schema/index.js';
-import { customerNumber, injectAs, injectMessage, type TenantFixture } from '../../test/factories.js';
-import { createFlowFixture } from '../../test/flow-fixture.js';
-import type { TestApp } from '../../test/test-app.js';
+import { customerNumber, injectMessage, type TenantFixture } from '../../test/factories.js';
+import { a, b, flowId, inject, t, useFlowSuite, whatsappId } from '../../test/flow-suite.js';
 
-let t: TestApp;
-const inject = injectAs(() => t.app);
-let a: TenantFixture;
-let b: TenantFixture;
 let ticketId: number;
-let flowId: number;
 
+useFlowSuite({ name: 'Boas-vindas' });
 beforeAll(async () => {
-  let whatsappId: number;
-  ({ t, a, b, whatsappId, flowId } = await createFlowFixture({ name: 'Boas-vindas' }));
   ({ ticketId } = await injectMessage(t.app, a.admin, whatsappId, { from: customerNumber(), body: 'olá' }));
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const flowRunOf = (user: TenantFixture['admin'], id: number | string = ticketId) =>

@@ -7,8 +7,7 @@ import { contacts, tags, tickets, ticketTags } from '../../db/schema/index.js';
 import { loadViewer, visibleWhere } from '../../db/ticket-visibility.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthContext } from '../../lib/guards.js';
-import { findTicket } from '../tickets/ticket-repository.js';
-import { getVisibleTicket } from '../tickets/tickets-service.js';
+import { emitTicketUpdate, getVisibleTicket } from '../tickets/tickets-service.js';
 
 /** GET /ticket/kanban query after parsing. */
 export type KanbanQueryParsed = z.output<typeof ZKanbanQuery>;
@@ -82,13 +81,6 @@ async function removeKanbanTags(tx: Tx, companyId: number, ticketId: number, exc
     );
 }
 
-/** Reads the ticket after a tag change and emits `company-{id}-ticket` update to those who see it. */
-async function emitTicket(ctx: AppContext, companyId: number, ticketId: number): Promise<Ticket> {
-  const ticket = (await findTicket(ctx.db, companyId, ticketId))!;
-  ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
-  return ticket;
-}
-
 /**
  * PUT /ticket-tags/:ticketId/:tagId (document 2 section 7): adds the tag to the ticket (kept once).
  * With `replace`, the ticket's other kanban tags go in the same transaction: a card moved from one
@@ -114,7 +106,7 @@ export async function addTicketTag(
     if (replace) await removeKanbanTags(tx, companyId, ticketId, tagId);
     await tx.insert(ticketTags).values({ companyId, ticketId, tagId }).onConflictDoNothing();
   });
-  return emitTicket(ctx, companyId, ticketId);
+  return emitTicketUpdate(ctx, companyId, ticketId);
 }
 
 /**
@@ -129,5 +121,5 @@ export async function removeTicketKanbanTags(
 ): Promise<Ticket> {
   await getVisibleTicket(ctx, auth, { id: ticketId });
   await ctx.db.transaction((tx) => removeKanbanTags(tx, auth.companyId, ticketId));
-  return emitTicket(ctx, auth.companyId, ticketId);
+  return emitTicketUpdate(ctx, auth.companyId, ticketId);
 }

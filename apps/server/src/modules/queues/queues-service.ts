@@ -22,13 +22,18 @@ import { findTickets } from '../tickets/ticket-repository.js';
 
 type Executor = Pick<Database, 'select'>;
 
-const queueColumns = {
+/** The columns of GET /queue's list items (ZQueue). */
+const queueListColumns = {
   id: queues.id,
   name: queues.name,
   color: queues.color,
   orderQueue: queues.orderQueue,
   greetingMessage: queues.greetingMessage,
   outOfHoursMessage: queues.outOfHoursMessage,
+};
+
+const queueColumns = {
+  ...queueListColumns,
   schedules: queues.schedules,
   integrationId: queues.integrationId,
   promptId: queues.promptId,
@@ -36,6 +41,15 @@ const queueColumns = {
   slaFirstResponseMinutes: queues.slaFirstResponseMinutes,
   slaResolutionMinutes: queues.slaResolutionMinutes,
 };
+
+/** GET /queue: the company's queues in the list shape, ordered by order (unset last), then name. */
+export function listQueues(ctx: AppContext, companyId: number) {
+  return ctx.db
+    .select(queueListColumns)
+    .from(queues)
+    .where(eq(queues.companyId, companyId))
+    .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name));
+}
 
 const optionColumns = {
   id: queueOptions.id,

@@ -8,11 +8,9 @@ import {
   ZQueueOptionsQuery,
   ZUpdateQueueOptionBody,
 } from '@zapdesk/shared';
-import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AutoAssigner } from '../../automation/auto-assign.js';
 import type { AppContext, ZodApp } from '../../context.js';
-import { queues } from '../../db/schema/index.js';
 import { adminRoute, userRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
 import { routeTable } from '../common/route-table.js';
@@ -23,6 +21,7 @@ import {
   deleteQueue,
   getQueue,
   listOptions,
+  listQueues,
   updateOption,
   updateQueue,
 } from './queues-service.js';
@@ -39,20 +38,7 @@ export function queueRoutes(app: ZodApp, ctx: AppContext, assigner?: AutoAssigne
     return queue;
   };
   const route = routeTable(app, tags, userRoute);
-  route.get('/queue', { reply: z.array(ZQueue) }, (request) =>
-    ctx.db
-      .select({
-        id: queues.id,
-        name: queues.name,
-        color: queues.color,
-        orderQueue: queues.orderQueue,
-        greetingMessage: queues.greetingMessage,
-        outOfHoursMessage: queues.outOfHoursMessage,
-      })
-      .from(queues)
-      .where(eq(queues.companyId, request.auth.companyId))
-      .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name)),
-  );
+  route.get('/queue', { reply: z.array(ZQueue) }, (request) => listQueues(ctx, request.auth.companyId));
   resourceRoutes(app, {
     path: '/queue',
     tags,

@@ -209,6 +209,11 @@ function stats(values: number[]) {
   };
 }
 
+/** `stats` of a figure as the per-agent and per-queue rows name them: `<name>Avg`, `<name>Median`, `<name>P90`. */
+function flatStats(name: string, figure: ReturnType<typeof stats>) {
+  return { [`${name}Avg`]: figure.avg, [`${name}Median`]: figure.median, [`${name}P90`]: figure.p90 };
+}
+
 /** Checks `actual` against `expected`: numbers within the answer's rounding (0.1 s, 0.01 rating). */
 function expectClose(actual: unknown, expected: unknown, label: string) {
   if (typeof expected === 'number' && typeof actual === 'number') {
@@ -318,6 +323,34 @@ async function sheetOf(payload: Buffer) {
 }
 const get = (user: TestUser, path: string) => inject('GET', `/api/reports/${path}`, user);
 
+/** The parts of a report's JSON answer the checks read (summary: current, previous, sla; tables: rows, cells). */
+interface ReportAnswer {
+  current: unknown;
+  previous: { from: string; to: string };
+  sla: unknown;
+  rows: unknown[];
+  cells: unknown[];
+}
+
+/**
+ * GETs `/api/reports/<report>` as company A's admin for each period of `periods` with each filter
+ * set of `filters`, expects 200 each time, and hands `check` the answer's JSON and the case.
+ */
+async function eachCase(
+  report: string,
+  periods: [string, string][],
+  filters: Filters[],
+  check: (body: ReportAnswer, c: { from: string; to: string; f: Filters }) => void,
+): Promise<void> {
+  for (const [from, to] of periods) {
+    for (const f of filters) {
+      const res = await get(a.admin, `${report}?${query(from, to, f)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      check(res.json(), { from, to, f });
+    }
+  }
+}
+
 useAppSuite();
 beforeAll(async () => {
   a = await createTenant(t.app);
@@ -361,194 +394,159 @@ beforeAll(async () => {
 describe('GET /api/reports/*', () => {
   it('summary: every figure of both periods matches the plain computation', async () => {
     const data = await load();
-    for (const [from, to] of PERIODS) {
-      for (const f of filterSets()) {
-        const res = await get(a.admin, `summary?${query(from, to, f)}`);
-        expect(res.statusCode, res.body).toBe(200);
-        const body = res.json();
-        const label = `${from}..${to} ${JSON.stringify(f)}`;
-        expectClose(body.current, figures(data, from, to, f), `${label} current`);
-        expectClose(
-          body.previous,
-          figures(data, body.previous.from, body.previous.to, f),
-          `${label} previous`,
-        );
-        const days = (Date.parse(to) - Date.parse(from)) / DAY + 1;
-        expect(Date.parse(body.previous.to) - Date.parse(body.previous.from), label).toBe((days - 1) * DAY);
-        expect(Date.parse(from) - Date.parse(body.previous.to), label).toBe(DAY);
-      }
-    }
+    await eachCase('summary', PERIODS, filterSets(), (body, { from, to, f }) => {
+      const label = `${from}..${to} ${JSON.stringify(f)}`;
+      expectClose(body.current, figures(data, from, to, f), `${label} current`);
+      expectClose(body.previous, figures(data, body.previous.from, body.previous.to, f), `${label} previous`);
+      const days = (Date.parse(to) - Date.parse(from)) / DAY + 1;
+      expect(Date.parse(body.previous.to) - Date.parse(body.previous.from), label).toBe((days - 1) * DAY);
+      expect(Date.parse(from) - Date.parse(body.previous.to), label).toBe(DAY);
+    });
   });
 
   it('summary: the service levels of the openings in the period match the plain computation', async () => {
     const data = await load();
     expect(data.slas.length).toBeGreaterThan(100);
-    for (const [from, to] of PERIODS) {
-      for (const f of filterSets()) {
-        const res = await get(a.admin, `summary?${query(from, to, f)}`);
-        expect(res.statusCode, res.body).toBe(200);
-        const lo = localStart(from);
-        const hi = localStart(to) + DAY;
-        const has = (list: number[] | undefined, value: number | null) =>
-          !list || (value !== null && list.includes(value));
-        const figuresOf = (target: string) => {
-          const rows = data.slas.filter((x) => {
-            const ticket = data.tickets.find((tk) => tk.id === x.ticketId)!;
-            const tags = data.tagged.filter((tt) => tt.ticketId === ticket.id).map((tt) => tt.tagId);
-            return (
-              x.target === target &&
-              x.openedAt.getTime() >= lo &&
-              x.openedAt.getTime() < hi &&
-              has(f.queueIds, x.queueId) &&
-              has(f.userIds, ticket.userId) &&
-              has(f.whatsappIds, ticket.whatsappId) &&
-              (!f.tagIds || tags.some((tag) => f.tagIds!.includes(tag)))
-            );
-          });
-          const met = rows.filter((x) => x.metAt && x.dueAt && x.metAt.getTime() <= x.dueAt.getTime()).length;
-          return {
-            tracked: rows.length,
-            met,
-            rate: rows.length ? Math.round((met / rows.length) * 10_000) / 10_000 : null,
-          };
-        };
-        expect(res.json().sla, `${from}..${to} ${JSON.stringify(f)}`).toEqual({
-          firstResponse: figuresOf('first_response'),
-          resolution: figuresOf('resolution'),
+    await eachCase('summary', PERIODS, filterSets(), (body, { from, to, f }) => {
+      const lo = localStart(from);
+      const hi = localStart(to) + DAY;
+      const has = (list: number[] | undefined, value: number | null) =>
+        !list || (value !== null && list.includes(value));
+      const figuresOf = (target: string) => {
+        const rows = data.slas.filter((x) => {
+          const ticket = data.tickets.find((tk) => tk.id === x.ticketId)!;
+          const tags = data.tagged.filter((tt) => tt.ticketId === ticket.id).map((tt) => tt.tagId);
+          return (
+            x.target === target &&
+            x.openedAt.getTime() >= lo &&
+            x.openedAt.getTime() < hi &&
+            has(f.queueIds, x.queueId) &&
+            has(f.userIds, ticket.userId) &&
+            has(f.whatsappIds, ticket.whatsappId) &&
+            (!f.tagIds || tags.some((tag) => f.tagIds!.includes(tag)))
+          );
         });
-      }
-    }
+        const met = rows.filter((x) => x.metAt && x.dueAt && x.metAt.getTime() <= x.dueAt.getTime()).length;
+        return {
+          tracked: rows.length,
+          met,
+          rate: rows.length ? Math.round((met / rows.length) * 10_000) / 10_000 : null,
+        };
+      };
+      expect(body.sla, `${from}..${to} ${JSON.stringify(f)}`).toEqual({
+        firstResponse: figuresOf('first_response'),
+        resolution: figuresOf('resolution'),
+      });
+    });
   });
 
   it('agents: handled, resolved, open now, times and ratings of each agent match', async () => {
     const data = await load();
-    for (const [from, to] of PERIODS.slice(0, 2)) {
-      for (const f of filterSets()) {
-        const res = await get(a.admin, `agents?${query(from, to, f)}`);
-        expect(res.statusCode, res.body).toBe(200);
-        const r = reference(data, from, to, f);
-        const users = [...agents, a.admin]
-          .filter((u) => !f.userIds || f.userIds.includes(u.id))
-          .map((u) => u.id)
-          .sort((x, y) => x - y);
-        const rows = res.json().rows as { userId: number }[];
-        expect(rows.map((x) => x.userId).sort((x, y) => x - y)).toEqual(users);
-        for (const row of rows) {
-          const mine = r.events.filter(
-            (e) =>
-              e.userId === row.userId &&
-              ['assigned', 'first_reply', 'transferred', 'resolved'].includes(e.kind),
-          );
-          const first = stats(r.seconds('first_reply', mine));
-          const resolution = stats(r.seconds('resolved', mine));
-          const rated = r.ratings.filter((x) => x.userId === row.userId);
-          expectClose(
-            row,
-            {
-              handled: new Set(mine.map((e) => e.ticketId)).size,
-              resolved: r.count('resolved', mine),
-              openNow: data.tickets.filter(
-                (x) => x.status === 'open' && x.userId === row.userId && r.ticketOk(x.id),
-              ).length,
-              firstResponseAvg: first.avg,
-              firstResponseMedian: first.median,
-              firstResponseP90: first.p90,
-              resolutionAvg: resolution.avg,
-              resolutionMedian: resolution.median,
-              resolutionP90: resolution.p90,
-              ratingCount: rated.length,
-              ratingAverage: rated.length ? rated.reduce((s, x) => s + x.rate, 0) / rated.length : null,
-            },
-            `${from} ${JSON.stringify(f)} user ${row.userId}`,
-          );
-        }
+    await eachCase('agents', PERIODS.slice(0, 2), filterSets(), (body, { from, to, f }) => {
+      const r = reference(data, from, to, f);
+      const users = [...agents, a.admin]
+        .filter((u) => !f.userIds || f.userIds.includes(u.id))
+        .map((u) => u.id)
+        .sort((x, y) => x - y);
+      const rows = body.rows as { userId: number }[];
+      expect(rows.map((x) => x.userId).sort((x, y) => x - y)).toEqual(users);
+      for (const row of rows) {
+        const mine = r.events.filter(
+          (e) =>
+            e.userId === row.userId &&
+            ['assigned', 'first_reply', 'transferred', 'resolved'].includes(e.kind),
+        );
+        const first = stats(r.seconds('first_reply', mine));
+        const resolution = stats(r.seconds('resolved', mine));
+        const rated = r.ratings.filter((x) => x.userId === row.userId);
+        expectClose(
+          row,
+          {
+            handled: new Set(mine.map((e) => e.ticketId)).size,
+            resolved: r.count('resolved', mine),
+            openNow: data.tickets.filter(
+              (x) => x.status === 'open' && x.userId === row.userId && r.ticketOk(x.id),
+            ).length,
+            ...flatStats('firstResponse', first),
+            ...flatStats('resolution', resolution),
+            ratingCount: rated.length,
+            ratingAverage: rated.length ? rated.reduce((s, x) => s + x.rate, 0) / rated.length : null,
+          },
+          `${from} ${JSON.stringify(f)} user ${row.userId}`,
+        );
       }
-    }
+    });
   });
 
   it('queues: each queue and the tickets without one match', async () => {
     const data = await load();
-    for (const [from, to] of PERIODS.slice(0, 2)) {
-      for (const f of filterSets()) {
-        const res = await get(a.admin, `queues?${query(from, to, f)}`);
-        expect(res.statusCode, res.body).toBe(200);
-        const r = reference(data, from, to, f);
-        const rows = res.json().rows as { queueId: number | null }[];
-        const expectedIds = [...queueIds.filter((q) => !f.queueIds || f.queueIds.includes(q))].sort(
-          (x, y) => x - y,
+    await eachCase('queues', PERIODS.slice(0, 2), filterSets(), (body, { from, to, f }) => {
+      const r = reference(data, from, to, f);
+      const rows = body.rows as { queueId: number | null }[];
+      const expectedIds = [...queueIds.filter((q) => !f.queueIds || f.queueIds.includes(q))].sort(
+        (x, y) => x - y,
+      );
+      expect(
+        rows
+          .filter((x) => x.queueId !== null)
+          .map((x) => x.queueId)
+          .sort((x, y) => x! - y!),
+      ).toEqual(expectedIds);
+      for (const row of rows) {
+        const mine = r.events.filter((e) => e.queueId === row.queueId);
+        const live = data.tickets.filter(
+          (x) =>
+            x.queueId === row.queueId && r.ticketOk(x.id) && (!f.userIds || f.userIds.includes(x.userId!)),
+        );
+        const wait = stats(r.seconds('assigned', mine));
+        const first = stats(r.seconds('first_reply', mine));
+        const resolution = stats(r.seconds('resolved', mine));
+        expectClose(
+          row,
+          {
+            opened: r.count('created', mine) + r.count('reopened', mine),
+            resolved: r.count('resolved', mine),
+            openNow: live.filter((x) => x.status === 'open').length,
+            pendingNow: live.filter((x) => x.status === 'pending').length,
+            ...flatStats('wait', wait),
+            ...flatStats('firstResponse', first),
+            ...flatStats('resolution', resolution),
+          },
+          `${from} ${JSON.stringify(f)} queue ${row.queueId}`,
+        );
+      }
+      if (!f.queueIds) {
+        const none = r.events.some((e) => e.queueId === null && e.kind !== 'transferred');
+        const liveNone = data.tickets.some(
+          (x) =>
+            x.queueId === null &&
+            x.status !== 'closed' &&
+            r.ticketOk(x.id) &&
+            (!f.userIds || f.userIds.includes(x.userId!)),
         );
         expect(
-          rows
-            .filter((x) => x.queueId !== null)
-            .map((x) => x.queueId)
-            .sort((x, y) => x! - y!),
-        ).toEqual(expectedIds);
-        for (const row of rows) {
-          const mine = r.events.filter((e) => e.queueId === row.queueId);
-          const live = data.tickets.filter(
-            (x) =>
-              x.queueId === row.queueId && r.ticketOk(x.id) && (!f.userIds || f.userIds.includes(x.userId!)),
-          );
-          const wait = stats(r.seconds('assigned', mine));
-          const first = stats(r.seconds('first_reply', mine));
-          const resolution = stats(r.seconds('resolved', mine));
-          expectClose(
-            row,
-            {
-              opened: r.count('created', mine) + r.count('reopened', mine),
-              resolved: r.count('resolved', mine),
-              openNow: live.filter((x) => x.status === 'open').length,
-              pendingNow: live.filter((x) => x.status === 'pending').length,
-              waitAvg: wait.avg,
-              waitMedian: wait.median,
-              waitP90: wait.p90,
-              firstResponseAvg: first.avg,
-              firstResponseMedian: first.median,
-              firstResponseP90: first.p90,
-              resolutionAvg: resolution.avg,
-              resolutionMedian: resolution.median,
-              resolutionP90: resolution.p90,
-            },
-            `${from} ${JSON.stringify(f)} queue ${row.queueId}`,
-          );
-        }
-        if (!f.queueIds) {
-          const none = r.events.some((e) => e.queueId === null && e.kind !== 'transferred');
-          const liveNone = data.tickets.some(
-            (x) =>
-              x.queueId === null &&
-              x.status !== 'closed' &&
-              r.ticketOk(x.id) &&
-              (!f.userIds || f.userIds.includes(x.userId!)),
-          );
-          expect(
-            rows.some((x) => x.queueId === null),
-            `${from} ${JSON.stringify(f)} no queue`,
-          ).toBe(none || liveNone);
-        }
+          rows.some((x) => x.queueId === null),
+          `${from} ${JSON.stringify(f)} no queue`,
+        ).toBe(none || liveNone);
       }
-    }
+    });
   });
 
   it('heat map: opened tickets per local weekday and hour match, all 168 cells', async () => {
     const data = await load();
-    for (const [from, to] of PERIODS) {
-      for (const f of filterSets().slice(0, 4)) {
-        const res = await get(a.admin, `heatmap?${query(from, to, f)}`);
-        expect(res.statusCode, res.body).toBe(200);
-        const r = reference(data, from, to, f);
-        const expected = new Map<string, number>();
-        for (const e of r.events.filter((x) => x.kind === 'created' || x.kind === 'reopened')) {
-          const local = new Date(e.at.getTime() - OFFSET);
-          const key = `${local.getUTCDay()}:${local.getUTCHours()}`;
-          expected.set(key, (expected.get(key) ?? 0) + 1);
-        }
-        const cells = res.json().cells as { weekday: number; hour: number; opened: number }[];
-        expect(cells).toHaveLength(168);
-        expect(cells.filter((c) => c.opened > 0).length).toBe(expected.size);
-        for (const c of cells) expect(c.opened).toBe(expected.get(`${c.weekday}:${c.hour}`) ?? 0);
+    await eachCase('heatmap', PERIODS, filterSets().slice(0, 4), (body, { from, to, f }) => {
+      const r = reference(data, from, to, f);
+      const expected = new Map<string, number>();
+      for (const e of r.events.filter((x) => x.kind === 'created' || x.kind === 'reopened')) {
+        const local = new Date(e.at.getTime() - OFFSET);
+        const key = `${local.getUTCDay()}:${local.getUTCHours()}`;
+        expected.set(key, (expected.get(key) ?? 0) + 1);
       }
-    }
+      const cells = body.cells as { weekday: number; hour: number; opened: number }[];
+      expect(cells).toHaveLength(168);
+      expect(cells.filter((c) => c.opened > 0).length).toBe(expected.size);
+      for (const c of cells) expect(c.opened).toBe(expected.get(`${c.weekday}:${c.hour}`) ?? 0);
+    });
   });
 
   it('exports each table as CSV and XLSX with the JSON answer’s figures', async () => {

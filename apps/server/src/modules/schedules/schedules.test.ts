@@ -31,8 +31,12 @@ async function contact(user: TestUser, name = 'Maria Souza') {
 const inOneHour = () => new Date(Date.now() + 3_600_000).toISOString();
 const past = () => new Date(Date.now() - 1000).toISOString();
 
+/** POST /api/schedules with `payload` as `user` (A's admin by default): the raw answer. */
+const postSchedule = (payload: object, user = a.admin) => inject('POST', '/api/schedules', user, payload);
+
+/** Creates a schedule (expects 201): the answer parsed as ZSchedule. */
 async function schedule(payload: object, user = a.admin) {
-  const res = await inject('POST', '/api/schedules', user, payload);
+  const res = await postSchedule(payload, user);
   expect(res.statusCode, res.body).toBe(201);
   return ZSchedule.parse(res.json());
 }
@@ -82,34 +86,18 @@ describe('schedules', () => {
 
   it('validates body, contact and sendAt', async () => {
     const c = await contact(a.admin);
-    const short = await inject('POST', '/api/schedules', a.admin, {
-      body: 'oi',
-      contactId: c.id,
-      sendAt: inOneHour(),
-    });
+    const short = await postSchedule({ body: 'oi', contactId: c.id, sendAt: inOneHour() });
     expect(short.statusCode).toBe(400);
     expect(short.json()).toMatchObject({ error: 'ERR_VALIDATION' });
-    const ok = await inject('POST', '/api/schedules', a.admin, {
-      body: 'olá!!',
-      contactId: c.id,
-      sendAt: inOneHour(),
-    });
+    const ok = await postSchedule({ body: 'olá!!', contactId: c.id, sendAt: inOneHour() });
     expect(ok.statusCode).toBe(201);
-    const noDate = await inject('POST', '/api/schedules', a.admin, { body: 'Mensagem', contactId: c.id });
+    const noDate = await postSchedule({ body: 'Mensagem', contactId: c.id });
     expect(noDate.statusCode).toBe(400);
-    const badDate = await inject('POST', '/api/schedules', a.admin, {
-      body: 'Mensagem',
-      contactId: c.id,
-      sendAt: 'amanhã',
-    });
+    const badDate = await postSchedule({ body: 'Mensagem', contactId: c.id, sendAt: 'amanhã' });
     expect(badDate.statusCode).toBe(400);
     const other = await createTenant(t.app);
     const foreign = await contact(other.admin);
-    const res = await inject('POST', '/api/schedules', a.admin, {
-      body: 'Mensagem',
-      contactId: foreign.id,
-      sendAt: inOneHour(),
-    });
+    const res = await postSchedule({ body: 'Mensagem', contactId: foreign.id, sendAt: inOneHour() });
     expect(res.statusCode).toBe(404);
   });
 

@@ -3,38 +3,15 @@
  * worker processes): simulator calls reaching the node that does not run the connection's session
  * are answered by the node that does. Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  type ConnectedTenant,
-  createConnectedTenant,
-  customerNumber,
-  injectAs,
-  injectMessage,
-} from '../../test/factories.js';
-import { buildSecondNode, createTestApp, type TestApp } from '../../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, customerNumber, injectMessage } from '../../test/factories.js';
+import { node1, node2, onNode2, tenant, useTwoNodeSuite, whatsappId } from '../../test/two-node-suite.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
 describe.runIf(process.env.TEST_DATABASE_URL && redisUrl)('simulator calls across nodes', () => {
-  let node1: TestApp;
-  let node2: FastifyInstance;
-  const onNode2 = injectAs(() => node2);
-  let tenant: ConnectedTenant;
-  let whatsappId: number;
-
-  beforeAll(async () => {
-    node1 = await createTestApp({ REDIS_URL: redisUrl! });
-    // No shared simulator network: node 2's phones are not node 1's (separate processes).
-    node2 = await buildSecondNode(node1);
-    tenant = await createConnectedTenant(node1.app);
-    whatsappId = tenant.whatsappId;
-  });
-  afterAll(async () => {
-    await node2.close();
-    await node1.close();
-  });
+  // No shared simulator network: node 2's phones are not node 1's (separate processes).
+  useTwoNodeSuite({ REDIS_URL: redisUrl! }, { sharedSimulator: false });
 
   it("injects a customer message through the node without the session, into the holder's", async () => {
     expect(node1.app.sessions.get(whatsappId)).toBeDefined();

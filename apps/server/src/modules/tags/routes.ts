@@ -7,8 +7,7 @@ import { AppError } from '../../lib/app-error.js';
 import { userRoute } from '../../lib/guards.js';
 import { resourceRoutes } from '../common/resource-routes.js';
 import { kanbanRoute } from '../kanban/routes.js';
-import { findTicket } from '../tickets/ticket-repository.js';
-import { getVisibleTicket } from '../tickets/tickets-service.js';
+import { emitTicketUpdate, getVisibleTicket } from '../tickets/tickets-service.js';
 import { createTag, deleteTag, getTag, listKanbanTags, listTags, updateTag } from './tags-service.js';
 
 /**
@@ -70,9 +69,7 @@ export function tagRoutes(app: ZodApp, ctx: AppContext): void {
             .insert(ticketTags)
             .values(ids.map((tagId) => ({ companyId, ticketId: request.body.ticketId, tagId })));
       });
-      const ticket = (await findTicket(ctx.db, companyId, request.body.ticketId))!;
-      ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
-      return ticket;
+      return emitTicketUpdate(ctx, companyId, request.body.ticketId);
     },
   );
 }

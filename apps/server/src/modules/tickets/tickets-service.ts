@@ -277,7 +277,19 @@ export async function createTicket(
     const existing = await liveTicketOf(ctx, auth.companyId, contact.id, whatsappId);
     throw new AppError('ERR_OTHER_OPEN_TICKET', { extra: { ticket: existing } });
   }
-  const ticket = (await findTicket(ctx.db, auth.companyId, id))!;
+  return emitTicketUpdate(ctx, auth.companyId, id);
+}
+
+/**
+ * Reads ticket `ticketId` of `companyId` (it exists) after a change and emits `company-{id}-ticket`
+ * update to the sockets that may see it; answers the ticket.
+ */
+export async function emitTicketUpdate(
+  ctx: AppContext,
+  companyId: number,
+  ticketId: number,
+): Promise<Ticket> {
+  const ticket = (await findTicket(ctx.db, companyId, ticketId))!;
   ctx.realtime.toTicket(ticket, 'ticket', { action: 'update', ticket });
   return ticket;
 }

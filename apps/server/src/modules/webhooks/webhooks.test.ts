@@ -6,7 +6,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { webhookDeliveries, webhooks } from '../../db/schema/index.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import {
-  bearer,
   type ConnectedTenant,
   createCompanyAdmin,
   createConnectedTenant,
@@ -64,12 +63,7 @@ beforeEach(async () => {
 });
 
 const createHook = async (owner: TenantFixture, payload: object) => {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks',
-    headers: bearer(owner.admin),
-    payload,
-  });
+  const res = await inject('POST', '/api/webhooks', owner.admin, payload);
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: number; secret: string; secretHint: string; events: string[] };
 };
@@ -142,12 +136,7 @@ describe('webhooks API', () => {
       { url: 'https://example.com/hook', events: [] },
     ];
     for (const payload of bad) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/webhooks',
-        headers: bearer(a.admin),
-        payload,
-      });
+      const res = await inject('POST', '/api/webhooks', a.admin, payload);
       expect(res.statusCode, payload.url).toBe(400);
       expect(res.json().error).toBe('ERR_VALIDATION');
     }
