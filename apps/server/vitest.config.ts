@@ -6,6 +6,8 @@ export default defineProject({
   test: {
     name: 'server',
     include: ['src/**/*.test.ts'],
+    // One migrated PGlite cluster per run, loaded by every test database on PGlite.
+    globalSetup: ['src/test/pglite-snapshot.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

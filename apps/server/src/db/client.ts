@@ -41,6 +41,11 @@ export interface DatabaseHandle {
   executor: SqlExecutor;
   /** Applies the drizzle-kit migrations in apps/server/drizzle. */
   migrate(): Promise<void>;
+  /**
+   * PGlite only: the whole data folder as an uncompressed tar, for `openDatabase({ loadDataDir })`
+   * (the test runs start every test database from one migrated copy).
+   */
+  dumpDataDir?(): Promise<Blob>;
   /** Resolves when the database answers `select 1`; rejects otherwise. */
   ping(): Promise<void>;
   /**
@@ -165,9 +170,14 @@ export async function migrationsApplied(database: DatabaseHandle): Promise<boole
 
 /**
  * Opens the database: a Postgres server through `pg` when `url` is given, otherwise PGlite stored in
- * `dataDir` (or in memory when `dataDir` is 'memory://').
+ * `dataDir` (or in memory when `dataDir` is 'memory://'), started from `loadDataDir` (a data folder
+ * as PGlite's `dumpDataDir` writes it, a tar) when given instead of a new, empty cluster.
  */
-export async function openDatabase(options: { url?: string; dataDir?: string }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  url?: string;
+  dataDir?: string;
+  loadDataDir?: Blob;
+}): Promise<DatabaseHandle> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     pool.on('error', () => {
@@ -232,7 +242,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
   const dir = options.dataDir ?? 'memory://';
   if (!dir.startsWith('memory://')) fs.mkdirSync(dir, { recursive: true });
   // pg_trgm backs the substring searches (contact name and number, message bodies).
-  const client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const client = await PGlite.create(dir, { extensions: { pg_trgm }, loadDataDir: options.loadDataDir });
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Database;
   const statements = statementObservers();
   for (const method of ['query', 'exec'] as const) {
@@ -276,6 +286,7 @@ export async function openDatabase(options: { url?: string; dataDir?: string }):
       },
     },
     migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR }),
+    dumpDataDir: () => client.dumpDataDir('none'),
     ping: async () => {
       if (client.closed) throw new Error('database closed');
       await client.query('select 1');

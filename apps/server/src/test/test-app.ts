@@ -8,6 +8,7 @@ import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { type DatabaseHandle, openDatabase } from '../db/client.js';
 import { seedPlans } from '../db/seed.js';
+import { PGLITE_SNAPSHOT_VARIABLE } from './pglite-snapshot.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -48,7 +49,11 @@ export async function createServerDatabase(
 async function openTestDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    return { database: await openDatabase({ dataDir: 'memory://' }), drop: async () => {} };
+    // The migrated cluster the test run's global setup dumped (see pglite-snapshot.ts): loading it
+    // skips initdb and the migrations.
+    const snapshot = process.env[PGLITE_SNAPSHOT_VARIABLE];
+    const loadDataDir = snapshot ? new Blob([fs.readFileSync(snapshot)]) : undefined;
+    return { database: await openDatabase({ dataDir: 'memory://', loadDataDir }), drop: async () => {} };
   }
   const { url, drop } = await createServerDatabase(serverUrl);
   return { database: await openDatabase({ url }), drop };
