@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/app-error.js';
 import { dayEnd, dayStart, LOCAL_TZ } from '../../lib/local-days.js';
 import {
+  cellsByDim,
   countOf,
   handledOf,
   type PeriodPlan,
@@ -363,8 +364,9 @@ export async function reportAgents(
   if (plan) {
     const cells = await rollupCells(ctx, companyId, plan, 'user', [...kinds, 'rating'], q.userIds);
     const handled = await handledOf(ctx, companyId, q.from, q.to, plan.rolledEnd!, q.userIds);
+    const byUser = cellsByDim(cells);
     for (const row of result) {
-      const mine = cells.filter((c) => c.dimId === row.userId);
+      const mine = byUser.get(row.userId) ?? [];
       const firstResponse = statsOf(mine.filter((c) => c.kind === 'first_reply'));
       const resolution = statsOf(mine.filter((c) => c.kind === 'resolved'));
       const rated = mine.filter((c) => c.kind === 'rating');
@@ -442,9 +444,10 @@ export async function reportQueues(
       left join live l on l.queue_id is not distinct from k.id
       order by k.id is null, k.name, k.id`,
   );
+  const byQueue = cellsByDim(cells);
   if (plan)
     for (const row of result) {
-      const mine = cells.filter((c) => c.dimId === row.queueId);
+      const mine = byQueue.get(row.queueId) ?? [];
       const stats = (kind: string, prefix: string) => {
         const f = statsOf(mine.filter((c) => c.kind === kind));
         return { [`${prefix}Avg`]: f.avg, [`${prefix}Median`]: f.median, [`${prefix}P90`]: f.p90 };
@@ -475,17 +478,13 @@ export async function reportHeatmap(
   const filtered = given(q.queueIds) || given(q.userIds) || given(q.whatsappIds) || given(q.tagIds);
   const plan = !filtered && (await rollupPlanOf(ctx, companyId, q.from, q.to, options));
   if (plan) {
-    const cells = await rollupCells(ctx, companyId, plan, 'heat', ['created', 'reopened']);
+    const byCell = cellsByDim(await rollupCells(ctx, companyId, plan, 'heat', ['created', 'reopened']));
     return {
       timeZone: REPORTS_TIME_ZONE,
       cells: Array.from({ length: 168 }, (_, i) => ({
         weekday: Math.floor(i / 24),
         hour: i % 24,
-        opened: countOf(
-          cells.filter((c) => c.dimId === i),
-          'created',
-          'reopened',
-        ),
+        opened: countOf(byCell.get(i) ?? [], 'created', 'reopened'),
       })),
     };
   }

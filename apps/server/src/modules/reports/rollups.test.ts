@@ -7,6 +7,7 @@ import { prng } from '../../test/random.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { reportAgents, reportHeatmap, reportQueues, reportSummary } from './reports-service.js';
 import {
+  bucketOf,
   bucketValue,
   PERCENTILE_ERROR,
   planPeriod,
@@ -225,6 +226,19 @@ describe('report rollups', () => {
       const bucket = 64 + Math.floor(Math.log(value / 64) / Math.log(1.04));
       expect(Math.abs(bucketValue(bucket) - value) / value).toBeLessThanOrEqual(PERCENTILE_ERROR);
     }
+  });
+
+  it('buckets in double precision exactly as in numeric, at both sides of every bucket bound', async () => {
+    // A difference could only show next to a bound 64 * 1.04^k; every int4 second is covered.
+    const { rows } = await t.app.ctx.db.execute(sql`
+      with b as (select 64 * power(1.04::numeric, k) as v from generate_series(0, 480) k),
+      s as (select distinct x::int as s from b, lateral (values (floor(b.v) - 1), (floor(b.v)), (ceil(b.v)),
+        (ceil(b.v) + 1)) t(x) where x between 64 and 2147483647)
+      select count(*)::int as n,
+        count(*) filter (where ${bucketOf(sql`s`)} <> 64 + floor(ln(s / 64.0) / ln(1.04))::int)::int as differ
+      from s`);
+    expect(rows[0]).toEqual({ n: expect.any(Number), differ: 0 });
+    expect((rows[0] as { n: number }).n).toBeGreaterThan(1500);
   });
 
   it('moves the mark forward and writes spans and handled rows of the company only', async () => {

@@ -22,11 +22,15 @@ const MARGIN_MS = 15 * 60_000;
 const DAY_MS = 86_400_000;
 const HANDLED_KINDS = sql`'{assigned,first_reply,transferred,resolved}'::text[]`;
 
-/** The bucket of `seconds` (SQL): -1 for null, the seconds under 64, then log base 1.04 steps. */
-const bucketOf = (
+/**
+ * The bucket of `seconds` (SQL): -1 for null, the seconds under 64, then log base 1.04 steps. In
+ * double precision: `numeric`'s ln costs about 6 µs an event (15 times the whole index read); the two
+ * agree for every int4 (rollups.test.ts checks the neighbours of every bucket bound).
+ */
+export const bucketOf = (
   seconds: SQL,
 ) => sql`case when ${seconds} is null then -1 when ${seconds} < 64 then ${seconds}
-  else 64 + floor(ln(${seconds} / 64.0) / ln(1.04))::int end`;
+  else 64 + floor(ln(${seconds} / 64.0::float8) / ln(1.04::float8))::int end`;
 
 /** A value standing for `bucket` (its geometric middle; exact under 64 s). */
 export function bucketValue(bucket: number): number {
@@ -210,6 +214,17 @@ export async function rollupCells(
       )}
     ) x group by 1, 2, 3 having sum(n) <> 0`);
   return rows as unknown as RollupCell[];
+}
+
+/** The cells grouped by their dimension id (one pass; a report's rows then look theirs up). */
+export function cellsByDim(cells: RollupCell[]): Map<number | null, RollupCell[]> {
+  const groups = new Map<number | null, RollupCell[]>();
+  for (const cell of cells) {
+    const group = groups.get(cell.dimId);
+    if (group) group.push(cell);
+    else groups.set(cell.dimId, [cell]);
+  }
+  return groups;
 }
 
 /** Count, average, median and p90 (seconds, rounded to 0.1; null when none), as the exact path's. */
