@@ -262,7 +262,7 @@ function createAutomation(app: ZodApp, { ctx, jobs, sender }: Channels): FlowEng
   });
   new QueueBot(ctx, sender, bots, async (companyId, ticketId) => {
     await sla.requestFor([ticketId]);
-    await assigner.ticketWaiting(companyId, ticketId);
+    await assigner.assignWaiting(companyId, ticketId);
   }).register(jobs);
   const timers = new ConnectionTimers(ctx, sender, assigner, sla);
   timers.register(jobs);

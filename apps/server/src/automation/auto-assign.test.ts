@@ -13,30 +13,12 @@ import {
 import { bearer, createUser, customerNumber, type TestUser } from '../test/factories.js';
 import { flowEdge, flowNode } from '../test/flow-fixture.js';
 import { listenLocally, socketSet } from '../test/sockets.js';
-import { pickAgent } from './auto-assign.js';
 import { FLOW_STEP_JOB } from './flows/flow-engine.js';
 
 let url: string;
 useAppSuite();
 beforeAll(async () => {
   url = await listenLocally(t.app);
-});
-
-describe('pickAgent', () => {
-  const agents = [
-    { id: 3, max: 0, open: 4 },
-    { id: 1, max: 2, open: 2 },
-    { id: 2, max: 5, open: 1 },
-  ];
-  it('round robin takes the next id under capacity after the last one, wrapping', () => {
-    expect(pickAgent('round_robin', agents, null)?.id).toBe(2);
-    expect(pickAgent('round_robin', agents, 2)?.id).toBe(3);
-    expect(pickAgent('round_robin', agents, 3)?.id).toBe(2);
-  });
-  it('least busy takes the fewest open tickets among those under capacity', () => {
-    expect(pickAgent('least_busy', agents, null)?.id).toBe(2);
-    expect(pickAgent('least_busy', [{ id: 1, max: 1, open: 1 }], null)).toBeUndefined();
-  });
 });
 
 describe('automatic assignment', () => {

@@ -1,9 +1,10 @@
 import { numberSettingOf } from '@zapdesk/shared';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { OutboundSender } from '../channels/outbound-sender.js';
 import type { AppContext } from '../context.js';
 import type { Tx } from '../db/client.js';
 import { settingEnabled } from '../db/company-rows.js';
+import { preparedPerHandle } from '../db/prepared.js';
 import { queues, settings, tickets, userQueues, users } from '../db/schema/index.js';
 import { findTicket } from '../db/ticket-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
@@ -53,29 +54,40 @@ const waitsForHuman = and(
   sql`not exists (select 1 from flow_runs fr where fr.ticket_id = ${tickets.id} and fr.status <> 'ended')`,
 );
 
-interface Agent {
-  id: number;
-  max: number;
-  open: number;
-}
+/** The ticket's queue when it waits for a human in a queue that assigns automatically (built once per handle). */
+const waitingQueueStatement = preparedPerHandle((db) =>
+  db
+    .select({ queueId: tickets.queueId })
+    .from(tickets)
+    .innerJoin(queues, eq(queues.id, tickets.queueId))
+    .where(
+      and(
+        eq(tickets.companyId, sql.placeholder('companyId')),
+        eq(tickets.id, sql.placeholder('ticketId')),
+        sql`${queues.autoAssignment} <> 'off'`,
+        waitsForHuman,
+      ),
+    )
+    .prepare('auto_assign_waiting_queue'),
+);
 
-/**
- * Picks the agent for the next ticket among those under capacity: round robin takes the first id
- * after `last` (wrapping), least busy the fewest open tickets (then the lowest id). @returns undefined
- * when everybody is full.
- */
-export function pickAgent(
-  strategy: 'round_robin' | 'least_busy',
-  agents: readonly Agent[],
-  last: number | null,
-): Agent | undefined {
-  const free = agents.filter((a) => a.max === 0 || a.open < a.max).sort((a, b) => a.id - b.id);
-  if (free.length === 0) return undefined;
-  if (strategy === 'least_busy') {
-    return free.reduce((best, a) => (a.open < best.open ? a : best));
-  }
-  return free.find((a) => last === null || a.id > last) ?? free[0];
-}
+/** The agents of an assigning queue who set themselves online (built once per handle). */
+const membersStatement = preparedPerHandle((db) =>
+  db
+    .select({ id: users.id })
+    .from(userQueues)
+    .innerJoin(users, eq(users.id, userQueues.userId))
+    .innerJoin(queues, eq(queues.id, userQueues.queueId))
+    .where(
+      and(
+        eq(userQueues.companyId, sql.placeholder('companyId')),
+        eq(userQueues.queueId, sql.placeholder('queueId')),
+        eq(users.availability, 'online'),
+        sql`${queues.autoAssignment} <> 'off'`,
+      ),
+    )
+    .prepare('auto_assign_members'),
+);
 
 /**
  * Automatic assignment per queue (docs/automation.md "Automatic assignment"). A queue with
@@ -83,9 +95,10 @@ export function pickAgent(
  * to an agent of the queue who has a live socket on any node, has not set themself 'away', and holds
  * fewer open tickets than their `maxOpenTickets` (0: unlimited). The ticket becomes open with that
  * agent exactly as on Accept: the same socket events, `acceptedAt`, and the greeting when
- * `sendGreetingAccepted` is on. Runs as a job (`request`), one company at a time, and inside one
- * transaction that locks the queue row, then its agents' rows in id order, so two nodes never give
- * one ticket twice nor push an agent over capacity.
+ * `sendGreetingAccepted` is on. Runs as a job (`request`), one company at a time, or at the end of
+ * the job that handed the ticket over (`assignWaiting`); the decision is one statement
+ * (`auto_assign_queue`, migration 0046) that locks the queue row, then its agents' rows in id order,
+ * so two nodes never give one ticket twice nor push an agent over capacity.
  */
 export class AutoAssigner {
   #jobs: JobQueue | undefined;
@@ -211,23 +224,35 @@ export class AutoAssigner {
   }
 
   /**
-   * Queues a run for the ticket's queue when it now waits for a human there and the queue assigns
-   * automatically (after the chatbot, a bot or a flow handed it over).
+   * The ticket's queue when the ticket now waits for a human there and the queue assigns
+   * automatically (after the chatbot, a bot, a flow or a timer handed it over), or null.
    */
+  async #waitingQueue(companyId: number, ticketId: number): Promise<number | null> {
+    const [row] = await waitingQueueStatement(this.ctx.db).execute({ companyId, ticketId });
+    return row?.queueId ?? null;
+  }
+
+  /** Queues a run for the ticket's queue when the ticket now waits there (see #waitingQueue). */
   async ticketWaiting(companyId: number, ticketId: number): Promise<void> {
-    const [row] = await this.ctx.db
-      .select({ queueId: tickets.queueId })
-      .from(tickets)
-      .innerJoin(queues, eq(queues.id, tickets.queueId))
-      .where(
-        and(
-          eq(tickets.companyId, companyId),
-          eq(tickets.id, ticketId),
-          sql`${queues.autoAssignment} <> 'off'`,
-          waitsForHuman,
-        ),
-      );
-    if (row?.queueId) await this.request({ companyId, queueId: row.queueId });
+    const queueId = await this.#waitingQueue(companyId, ticketId);
+    if (queueId) await this.request({ companyId, queueId });
+  }
+
+  /**
+   * For callers that are jobs themselves (the queue bot's end, a timer's transfer): runs the
+   * ticket's queue at once instead of queuing a run, which spares a job's send, claim and
+   * completion per new ticket (the queue and agent locks keep concurrent runs exact). A failed run
+   * is queued as a job instead, so the ticket is not left waiting.
+   */
+  async assignWaiting(companyId: number, ticketId: number): Promise<void> {
+    const queueId = await this.#waitingQueue(companyId, ticketId);
+    if (!queueId) return;
+    try {
+      await this.run({ companyId, queueId });
+    } catch (error) {
+      this.ctx.log.warn({ err: error, companyId, queueId }, 'auto-assign run failed; queued');
+      await this.request({ companyId, queueId });
+    }
   }
 
   /**
@@ -289,19 +314,7 @@ export class AutoAssigner {
    */
   async assignQueue(companyId: number, queueId: number): Promise<number> {
     const { db, realtime } = this.ctx;
-    const members = await db
-      .select({ id: users.id })
-      .from(userQueues)
-      .innerJoin(users, eq(users.id, userQueues.userId))
-      .innerJoin(queues, eq(queues.id, userQueues.queueId))
-      .where(
-        and(
-          eq(userQueues.companyId, companyId),
-          eq(userQueues.queueId, queueId),
-          eq(users.availability, 'online'),
-          sql`${queues.autoAssignment} <> 'off'`,
-        ),
-      );
+    const members = await membersStatement(db).execute({ companyId, queueId });
     if (members.length === 0) return 0;
     const connected = [
       ...(await realtime.connectedUsers(
@@ -311,77 +324,16 @@ export class AutoAssigner {
     ];
     if (connected.length === 0) return 0;
 
-    const assigned = await db.transaction(async (tx) => {
-      const [queue] = await tx
-        .select({ strategy: queues.autoAssignment, last: queues.lastAssignedUserId })
-        .from(queues)
-        .where(and(eq(queues.companyId, companyId), eq(queues.id, queueId)))
-        .for('update');
-      if (!queue || queue.strategy === 'off') return [];
-      // Agents in id order, so two runs for different queues lock shared agents in the same order.
-      const agentRows = await tx
-        .select({ id: users.id, max: users.maxOpenTickets })
-        .from(users)
-        .where(
-          and(eq(users.companyId, companyId), inArray(users.id, connected), eq(users.availability, 'online')),
-        )
-        .orderBy(asc(users.id))
-        .for('update');
-      if (agentRows.length === 0) return [];
-      const loads = await tx
-        .select({ userId: tickets.userId, value: count() })
-        .from(tickets)
-        .where(
-          and(
-            eq(tickets.companyId, companyId),
-            eq(tickets.status, 'open'),
-            inArray(
-              tickets.userId,
-              agentRows.map((a) => a.id),
-            ),
-          ),
-        )
-        .groupBy(tickets.userId);
-      const agents: Agent[] = agentRows.map((a) => ({
-        ...a,
-        open: loads.find((l) => l.userId === a.id)?.value ?? 0,
-      }));
-      const waiting = await tx
-        .select({ id: tickets.id })
-        .from(tickets)
-        .where(and(eq(tickets.companyId, companyId), eq(tickets.queueId, queueId), waitsForHuman))
-        .orderBy(asc(tickets.createdAt), asc(tickets.id))
-        .limit(BATCH)
-        .for('update', { skipLocked: true });
-      const given: { ticketId: number; userId: number }[] = [];
-      let last = queue.last;
-      for (const ticket of waiting) {
-        const agent = pickAgent(queue.strategy, agents, last);
-        if (!agent) break;
-        const [changed] = await tx
-          .update(tickets)
-          .set({
-            status: 'open',
-            userId: agent.id,
-            acceptedAt: new Date(),
-            useIntegration: false,
-            updatedAt: sql`now()`,
-          })
-          .where(
-            and(eq(tickets.id, ticket.id), eq(tickets.status, 'pending'), sql`${tickets.userId} is null`),
-          )
-          .returning({ id: tickets.id });
-        if (!changed) continue;
-        agent.open += 1;
-        last = agent.id;
-        given.push({ ticketId: ticket.id, userId: agent.id });
-      }
-      if (last !== queue.last) {
-        await tx.update(queues).set({ lastAssignedUserId: last }).where(eq(queues.id, queueId));
-      }
-      return given;
-    });
-
+    // One statement (migration 0046's function, decision 0136): the queue's lock, the agents'
+    // locks in id order with their loads, the strategy's picks and the tickets' updates.
+    const { rows } = await db.execute(
+      sql`select assigned_ticket, assigned_user from auto_assign_queue(${companyId}, ${queueId},
+        ${`{${connected.join(',')}}`}::int[], ${BATCH})`,
+    );
+    const assigned = (rows as { assigned_ticket: number; assigned_user: number }[]).map((r) => ({
+      ticketId: r.assigned_ticket,
+      userId: r.assigned_user,
+    }));
     if (assigned.length === 0) return 0;
     const greet = await settingEnabled(db, companyId, 'sendGreetingAccepted');
     for (const { ticketId } of assigned) {

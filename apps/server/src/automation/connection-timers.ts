@@ -38,7 +38,7 @@ export class ConnectionTimers {
     private readonly ctx: AppContext,
     private readonly sender: OutboundSender,
     /** Automatic assignment: an expired ticket frees its agent, a transferred one may be taken. */
-    private readonly assigner?: Pick<AutoAssigner, 'request' | 'ticketWaiting'>,
+    private readonly assigner?: Pick<AutoAssigner, 'request' | 'assignWaiting'>,
     /** Service levels: a ticket transferred into a queue with targets gets its due times at once. */
     private readonly sla?: Pick<ServiceLevels, 'requestFor'>,
   ) {}
@@ -140,7 +140,7 @@ export class ConnectionTimers {
           AUTOMATIC_MESSAGES.transferQueue(after.queue.name),
         );
       }
-      await this.assigner?.ticketWaiting(row.company_id, row.id);
+      await this.assigner?.assignWaiting(row.company_id, row.id);
     }
     await this.sla?.requestFor(rows.map((row) => row.id));
     return rows.length;

@@ -1,6 +1,7 @@
 import { DEFAULT_SETTINGS, type Recurrence } from '@zapdesk/shared';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from './client.js';
+import { preparedPerHandle } from './prepared.js';
 import { companies, settings } from './schema/index.js';
 
 /** A company to insert: its identity, plan and due date (null: never due); status and campaigns default. */
@@ -30,9 +31,15 @@ export async function insertCompany(tx: Tx, input: NewCompany): Promise<number> 
 
 /** Whether the company's setting `key` is 'enabled' (a missing row counts as not enabled). */
 export async function settingEnabled(db: Tx, companyId: number, key: string): Promise<boolean> {
-  const [row] = await db
-    .select({ value: settings.value })
-    .from(settings)
-    .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+  const [row] = await settingStatement(db).execute({ companyId, key });
   return row?.value === 'enabled';
 }
+const settingStatement = preparedPerHandle((db) =>
+  db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(
+      and(eq(settings.companyId, sql.placeholder('companyId')), eq(settings.key, sql.placeholder('key'))),
+    )
+    .prepare('setting_value'),
+);
