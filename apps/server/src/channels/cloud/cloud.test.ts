@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cloudConnections, messages, tickets, whatsapps } from '../../db/schema/index.js';
 import { LocalStorage } from '../../lib/storage/local-storage.js';
 import {
@@ -592,22 +592,28 @@ describe('sending', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()[0]).toMatchObject({ ack: 0 });
-    const row = await status();
-    expect(row.status).toBe('DISCONNECTED');
-    expect(row.statusReason).toMatch(/Access token refused/);
+    // The session's state is written after the send answered (in order, off the request's path).
+    await vi.waitFor(async () => {
+      const row = await status();
+      expect(row.status).toBe('DISCONNECTED');
+      expect(row.statusReason).toMatch(/Access token refused/);
+    });
     const later = await inject('POST', `/api/messages/${ticketId}`, a.admin, { body: 'enviada depois' });
     expect(later.json()[0]).toMatchObject({ ack: 0 });
     const saved = await inject('PUT', `/api/whatsapp/${whatsappId}/cloud`, a.admin, {
       accessToken: fake.token,
     });
     expect(saved.statusCode).toBe(200);
-    expect((await status()).status).toBe('CONNECTED');
+    await vi.waitFor(async () => expect((await status()).status).toBe('CONNECTED'));
     const ids = [res.json()[0].id, later.json()[0].id];
-    const rows = await t.app.ctx.db
-      .select()
-      .from(messages)
-      .where(sql`${messages.id} in (${sql.join(ids, sql`, `)})`);
-    expect(rows.map((r) => r.ack)).toEqual([1, 1]);
+    // What waited goes out once the session is back (in order after its state).
+    await vi.waitFor(async () => {
+      const rows = await t.app.ctx.db
+        .select()
+        .from(messages)
+        .where(sql`${messages.id} in (${sql.join(ids, sql`, `)})`);
+      expect(rows.map((r) => r.ack)).toEqual([1, 1]);
+    });
     void good;
   });
 });
