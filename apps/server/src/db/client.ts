@@ -70,9 +70,6 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** The statement observers of one database handle. */
-/** Statement names by text, shared by every connection (a name always stands for one text). */
-const statementNames = new Map<string, string>();
 /** Named statements one connection keeps at most; texts beyond run unnamed, as before. */
 const NAMED_PER_CONNECTION = 400;
 
@@ -95,11 +92,9 @@ function nameStatements(client: pg.PoolClient): void {
       !(config as pg.QueryConfig).name &&
       (named.has(text) || named.size < NAMED_PER_CONNECTION)
     ) {
-      let name = statementNames.get(text);
-      if (!name) {
-        name = `z${crypto.createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-        statementNames.set(text, name);
-      }
+      // The name is the text's hash (a few µs), so one name always stands for one text; no map of
+      // every text ever sent is kept.
+      const name = `z${crypto.createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
       named.add(text);
       config = typeof config === 'string' ? { text, name } : { ...(config as pg.QueryConfig), name };
     }
@@ -107,6 +102,7 @@ function nameStatements(client: pg.PoolClient): void {
   } as typeof client.query;
 }
 
+/** The statement observers of one database handle. */
 function statementObservers() {
   const observers = new Set<(text: string) => void>();
   return {
