@@ -64,9 +64,10 @@ export function section({ options, env, volumes, load, results, plans }: Run): s
       'shares the tables so that every query has to filter by company. Message bodies are drawn from a word ' +
       'list with a Zipf-like skew, so a frequent word hits a realistic share of messages; rare words are in ' +
       'about one message of 4,000. Each scenario runs on its own after a warm-up of ' +
-      `${WARMUP_PER_SCENARIO} requests of every scenario: first sequential requests (one in flight, keep-alive ` +
-      `\`fetch\`), then the same number with ${options.concurrency} in flight. Latency runs from sending the ` +
-      "request to the end of the body. *count* is the answer's total; *SQL ms* is the mean time per request " +
+      `${WARMUP_PER_SCENARIO} requests of every scenario one at a time and ${WARMUP_PER_SCENARIO * options.concurrency} ` +
+      `with ${options.concurrency} in flight: first sequential requests (one in flight, kept-alive \`node:http\` ` +
+      `sockets), then the same number with ${options.concurrency} in flight. Latency runs from sending the ` +
+      "request to the end of the body as it comes (compressed; a browser decompresses on its own machine). *count* is the answer's total; *SQL ms* is the mean time per request " +
       "of the app's queries in the sequential run, seen from the app's `pg` pool: the page query, the count " +
       'query, and the rest (the auth guard and the viewer); *queries / req* counts them. *CPU ms / req* is the ' +
       "CPU time of the server's Node process plus the database's Postgres backends (`/proc/<pid>/stat` of the " +

@@ -93,7 +93,8 @@ export function section({ options, env, volumes, load, results, plans }: Run): s
       '2 min plus an exponential support time (mean 40 min); the last 2 days hold the live (open and pending) ' +
       'tickets; agents are drawn with a skew; ratings 1..3 (mostly 3) on about 4% of the closed tickets. A ' +
       'second, smaller company shares the tables so that every query has to filter by company. Each scenario ' +
-      `runs on its own after a warm-up of ${WARMUP_PER_SCENARIO} requests of every scenario: first sequential ` +
+      `runs on its own after a warm-up of ${WARMUP_PER_SCENARIO} requests of every scenario one at a time and ` +
+      `${WARMUP_PER_SCENARIO * options.concurrency} with ${options.concurrency} in flight: first sequential ` +
       `requests (one in flight, keep-alive \`fetch\`), then the same number with ${options.concurrency} in ` +
       'flight. Latency runs from sending the request to the end of the body. *SQL ms* is the mean time per ' +
       "request of the app's queries in the sequential run, seen from the app's `pg` pool: dashboard statement / " +

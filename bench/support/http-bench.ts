@@ -28,7 +28,7 @@ export interface ScenarioClient<S> {
 }
 
 /**
- * Warm-up, round robin (`perScenario` requests of each) and then `concurrency` × 2 requests of each
+ * Warm-up, round robin (`perScenario` requests of each) and then `perScenario` × `concurrency` requests of each
  * with `concurrency` in flight: JIT of the server code, pool connections, caches.
  */
 export async function warmUp<S>(
@@ -40,7 +40,7 @@ export async function warmUp<S>(
   for (let i = 0; i < perScenario; i++) {
     for (const scenario of scenarios) await client.get(scenario);
   }
-  for (const scenario of scenarios) await client.run(scenario, concurrency * 2, concurrency);
+  for (const scenario of scenarios) await client.run(scenario, perScenario * concurrency, concurrency);
 }
 
 /** A p99 in ms with one decimal, in bold when at or over `targetMs`. */
