@@ -246,7 +246,9 @@ function createAutomation(app: ZodApp, { ctx, jobs, sender }: Channels): FlowEng
   const bots = new BotEngine(ctx, sender, jobs);
   const flows = new FlowEngine(ctx, sender, jobs);
   flows.register();
-  bots.setFlowResponder(({ companyId, ticketId, job, body }) => flows.answer(companyId, ticketId, job, body));
+  bots.setFlowResponder(({ companyId, ticketId, job, body, ticket }) =>
+    flows.answer(companyId, ticketId, job, body, ticket),
+  );
   bots.setFlowStarter(({ companyId, ticketId, integrationId }) =>
     flows.startForIntegration(companyId, ticketId, integrationId),
   );

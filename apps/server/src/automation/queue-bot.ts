@@ -102,7 +102,8 @@ export class QueueBot {
     // A human has the ticket: the bot stays quiet.
     if (ticket.status !== 'pending' || ticket.userId !== null || !ticket.whatsappId) return;
     // A prompt or integration of the connection, or of the ticket's queue, answers instead of the menus.
-    if (this.bots && (await this.bots.answer(ticket.id, job, body))) return;
+    // The ticket as just read goes along (not read again by the bots and the flow engine).
+    if (this.bots && (await this.bots.answer(ticket.id, job, body, { known: ticket }))) return;
 
     const [connection] = await db
       .select({

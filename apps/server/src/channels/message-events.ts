@@ -1,9 +1,6 @@
 import type { Message } from '@zapdesk/shared';
-import { inArray } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import { findMessages } from '../db/message-repository.js';
-import { tickets } from '../db/schema/index.js';
-import { ticketAudienceColumns } from '../db/ticket-visibility.js';
+import { findMessagesWithAudience } from '../db/message-repository.js';
 
 /** How many messages' last emitted ack a node remembers (the oldest are forgotten first). */
 const EMITTED_ACKS_KEPT = 10_000;
@@ -32,9 +29,9 @@ function isFresh(ctx: AppContext, message: Message): boolean {
 }
 
 /**
- * Emits `appMessage` update for changed messages to the rooms of their tickets (two queries for
- * any number of messages), leaving out a snapshot older than one already emitted (`isFresh`).
- * Returns the messages in the API shape.
+ * Emits `appMessage` update for changed messages to the rooms of their tickets (one query for any
+ * number of messages: each with its ticket's audience), leaving out a snapshot older than one
+ * already emitted (`isFresh`). Returns the messages in the API shape.
  */
 export async function emitMessageUpdates(
   ctx: AppContext,
@@ -42,15 +39,9 @@ export async function emitMessageUpdates(
   ids: number[],
 ): Promise<Message[]> {
   if (ids.length === 0) return [];
-  const changed = await findMessages(ctx.db, companyId, ids);
-  const owners = await ctx.db
-    .select(ticketAudienceColumns)
-    .from(tickets)
-    .where(inArray(tickets.id, [...new Set(changed.map((m) => m.ticketId))]));
-  for (const message of changed) {
-    const ticket = owners.find((t) => t.id === message.ticketId);
-    if (ticket && isFresh(ctx, message))
-      ctx.realtime.toTicket(ticket, 'appMessage', { action: 'update', message });
+  const changed = await findMessagesWithAudience(ctx.db, companyId, ids);
+  for (const { message, ticket } of changed) {
+    if (isFresh(ctx, message)) ctx.realtime.toTicket(ticket, 'appMessage', { action: 'update', message });
   }
-  return changed;
+  return changed.map(({ message }) => message);
 }

@@ -2,7 +2,8 @@ import type { MediaType, Message } from '@zapdesk/shared';
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Tx } from './client.js';
-import { contacts, messages } from './schema/index.js';
+import { contacts, messages, tickets } from './schema/index.js';
+import { type TicketAudience, ticketAudienceColumns } from './ticket-visibility.js';
 
 const quoted = alias(messages, 'quoted');
 const quotedContact = alias(contacts, 'quoted_contact');
@@ -102,4 +103,25 @@ export async function findMessages(db: Tx, companyId: number, ids: number[]): Pr
   if (ids.length === 0) return [];
   const rows = await selectMessages(db, and(eq(messages.companyId, companyId), inArray(messages.id, ids)));
   return rows.map(toMessage);
+}
+
+/**
+ * Several messages of the company by id in the API shape, each with its ticket's audience columns
+ * (who may see it: ticket-visibility.ts), in one query; a message whose ticket is gone is left out.
+ */
+export async function findMessagesWithAudience(
+  db: Tx,
+  companyId: number,
+  ids: number[],
+): Promise<{ message: Message; ticket: TicketAudience }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ ...columns, ticket: ticketAudienceColumns })
+    .from(messages)
+    .innerJoin(tickets, eq(tickets.id, messages.ticketId))
+    .leftJoin(contacts, eq(contacts.id, messages.contactId))
+    .leftJoin(quoted, eq(quoted.id, messages.quotedMsgId))
+    .leftJoin(quotedContact, eq(quotedContact.id, quoted.contactId))
+    .where(and(eq(messages.companyId, companyId), inArray(messages.id, ids)));
+  return rows.map((row) => ({ message: toMessage(row), ticket: row.ticket }));
 }

@@ -205,6 +205,12 @@ export class JobQueue {
 
   async #spawnWorkers(): Promise<void> {
     const pollMs = Math.max(100, (this.options.pollingIntervalSeconds ?? 30) * 1000);
+    // The cron schedules first, the workers last with nothing awaited after them: a handler that
+    // queues a job inside its transaction awaits `start()`, so were `start()` still waiting here for
+    // a connection, handlers holding every connection of the pool would wait for it forever.
+    for (const [name, definition] of this.#definitions) {
+      if (definition.cron) await this.#boss.schedule(name, definition.cron);
+    }
     for (const [name, definition] of this.#definitions) {
       const worker = new Worker(
         name,
@@ -217,7 +223,6 @@ export class JobQueue {
         () => this.#timedPolls.set(name, (this.#timedPolls.get(name) ?? 0) + 1),
       );
       this.#workers.set(name, worker);
-      if (definition.cron) await this.#boss.schedule(name, definition.cron);
     }
   }
 

@@ -28,6 +28,21 @@ export async function companyRefusal(
     .leftJoin(plans, eq(plans.id, companies.planId))
     .where(eq(companies.id, companyId))
     .limit(1);
+  return refusalOf(row, flag);
+}
+
+/** What companyRefusal needs of a company row and its plan (null: no plan); only `flag` of the plan is read. */
+export interface EntitlementRow {
+  status: boolean;
+  dueDate: Date | null;
+  plan: Partial<Record<PlanFlag, boolean>> | null;
+}
+
+/**
+ * companyRefusal's rule on a company row read by another statement (undefined: the company is gone),
+ * for work that reads the company along with what it locks.
+ */
+export function refusalOf(row: EntitlementRow | undefined, flag?: PlanFlag): EntitlementRefusal | null {
   if (!row) return 'ERR_NO_COMPANY_FOUND';
   if (!row.status) return 'ERR_SUBSCRIPTION_EXPIRED';
   if (row.dueDate !== null && row.dueDate.getTime() <= Date.now()) return 'ERR_SUBSCRIPTION_EXPIRED';

@@ -39,6 +39,8 @@ export const FALLBACK_TEXT =
   'Nosso assistente virtual está indisponível no momento. Um atendente vai continuar o seu atendimento.';
 
 type TicketRow = typeof tickets.$inferSelect;
+/** A ticket as the queue chatbot's job read it, with its contact's name. */
+export type KnownTicket = TicketRow & { contactName: string };
 type IntegrationRow = typeof queueIntegrations.$inferSelect;
 
 /** Who answers a ticket. */
@@ -65,6 +67,8 @@ export type FlowResponder = (input: {
   ticketId: number;
   job: QueueBotJob;
   body: string;
+  /** The ticket as the caller read it at the start of the job, when it did. */
+  ticket?: KnownTicket;
 }) => Promise<boolean>;
 
 /**
@@ -109,14 +113,24 @@ export class BotEngine {
     ticketId: number,
     job: QueueBotJob,
     body: string,
-    options: { menuChoice?: boolean } = {},
+    /** `known`: the ticket as the caller just read it in this job (not read again; not changed here). */
+    options: { menuChoice?: boolean; known?: KnownTicket } = {},
   ): Promise<boolean> {
-    const ticket = await this.ticket(job.companyId, ticketId);
+    const { known } = options;
+    const fresh = known && known.id === ticketId && known.companyId === job.companyId;
+    // A copy: answering may change the ticket it holds (handing back), the caller's stays as read.
+    const ticket = fresh ? { ...known } : await this.ticket(job.companyId, ticketId);
     if (!ticket) return false;
     if (ticket.status !== 'pending' || ticket.userId !== null || !ticket.whatsappId) return false;
     if (
       this.#flowResponder &&
-      (await this.#flowResponder({ companyId: job.companyId, ticketId, job, body }))
+      (await this.#flowResponder({
+        companyId: job.companyId,
+        ticketId,
+        job,
+        body,
+        ticket: fresh ? known : undefined,
+      }))
     ) {
       return true;
     }

@@ -18,7 +18,7 @@ import {
 } from '../../db/schema/index.js';
 import { findTicket } from '../../db/ticket-repository.js';
 import type { JobQueue } from '../../jobs/job-queue.js';
-import { companyRefusal } from '../../lib/company-entitlement.js';
+import { type EntitlementRefusal, refusalOf } from '../../lib/company-entitlement.js';
 import type { QueueBotJob } from '../jobs.js';
 import { openAiOutcome, typebotOutcome } from './flow-bot-nodes.js';
 import {
@@ -34,6 +34,16 @@ import {
 import { normalizeText, saysPhrase } from './flow-text.js';
 
 type TypebotNode = Extract<TypedFlowNode, { type: 'typebot' }>;
+/** The nodes whose answer comes from an outside service, asked outside the transaction. */
+type OutsideNode = Extract<TypedFlowNode, { type: 'openai' | 'typebot' }>;
+
+/** A run locked by `lock`, with what a step reads along with it. */
+interface Locked {
+  run: RunRow;
+  graph: FlowGraph | null;
+  ticket: TicketRow | undefined;
+  refusal: EntitlementRefusal | null;
+}
 
 /** The job executing one step of a flow run (key `flow:{ticketId}`: one ticket's steps in order). */
 export const FLOW_STEP_JOB = 'flow-step';
@@ -142,8 +152,18 @@ export class FlowEngine {
    * without a run, an active flow campaign of the ticket's connection whose phrase the message says
    * starts its flow. @returns whether the flow handled the message.
    */
-  async answer(companyId: number, ticketId: number, job: QueueBotJob, body: string): Promise<boolean> {
-    const ticket = await this.ticket(companyId, ticketId);
+  async answer(
+    companyId: number,
+    ticketId: number,
+    job: QueueBotJob,
+    body: string,
+    /** The ticket with its contact's name as the caller just read it (read here when absent). */
+    known?: TicketRow,
+  ): Promise<boolean> {
+    const ticket =
+      known && known.companyId === companyId && known.id === ticketId
+        ? known
+        : await this.ticket(companyId, ticketId);
     if (!ticket) return false;
     const [run] = await this.ctx.db
       .select()
@@ -152,9 +172,7 @@ export class FlowEngine {
     if (run && job.ticketCreated) await this.end(run.id);
     else if (run) {
       if (run.status !== 'waitingInput') return true;
-      // A company that may no longer run flows: the answer ends the run and the ticket goes to the agents.
-      if (await companyRefusal(this.ctx, companyId, 'useCampaigns')) await this.endRefused(ticket, run);
-      else await this.takeInput(ticket, run, body);
+      await this.takeInput(ticket, run, body);
       return true;
     }
     if (ticket.useIntegration || !ticket.whatsappId) return false;
@@ -224,18 +242,6 @@ export class FlowEngine {
     return flow ? this.start(companyId, ticketId, flow.id) : false;
   }
 
-  /**
-   * Ends a run the company may no longer run (companyRefusal) if it is still where it was (`seen`'s
-   * step): nothing more is sent and the ticket is handed to the agents.
-   */
-  private async endRefused(ticket: TicketRow, seen: RunRow): Promise<void> {
-    await this.ctx.db.transaction(async (tx) => {
-      const run = (await this.lock(tx, seen.id))?.run;
-      if (!run || run.step !== seen.step || run.status === 'ended') return;
-      await this.apply(tx, ticket, run, { nodeId: null, contentIndex: 0, status: 'ended', send: [] });
-    });
-  }
-
   /** Ends a run (no further step runs). */
   private async end(runId: number): Promise<void> {
     await this.ctx.db
@@ -244,28 +250,26 @@ export class FlowEngine {
       .where(eq(flowRuns.id, runId));
   }
 
-  /** A menu or question node receives the customer's answer (menu: option number or text). */
+  /**
+   * A menu or question node receives the customer's answer (menu: option number or text). A company
+   * that may no longer run flows (refusalOf, read with the locked run) ends the run instead and the
+   * ticket goes to the agents; an OpenAI or Typebot node answers outside the transaction (commitTurn).
+   */
   private async takeInput(ticket: TicketRow, seen: RunRow, body: string): Promise<void> {
-    const seenGraph = await this.graph(this.ctx.db, seen);
-    const seenNode = seenGraph?.nodes.find((n) => n.id === seen.nodeId) as TypedFlowNode | undefined;
-    if (seenNode?.type === 'openai') {
-      await this.commitTurn(ticket, seen, await openAiOutcome(this.ctx, ticket, seen, seenGraph!, seenNode));
-      return;
-    }
-    if (seenNode?.type === 'typebot') {
-      await this.commitTurn(
-        ticket,
-        seen,
-        await typebotOutcome(this.ctx, ticket, seen, seenGraph!, seenNode, body),
-      );
-      return;
-    }
+    let outside: { graph: FlowGraph; node: OutsideNode } | undefined;
     const ids = await this.ctx.db.transaction(async (tx) => {
       const locked = await this.lock(tx, seen.id);
       if (!locked) return [];
       const { run, graph } = locked;
       if (run.step !== seen.step || run.status !== 'waitingInput') return [];
+      if (locked.refusal) {
+        return this.apply(tx, ticket, run, { nodeId: null, contentIndex: 0, status: 'ended', send: [] });
+      }
       const node = graph?.nodes.find((n) => n.id === run.nodeId) as TypedFlowNode | undefined;
+      if (node?.type === 'openai' || node?.type === 'typebot') {
+        outside = { graph: graph!, node };
+        return [];
+      }
       let outcome: Outcome;
       if (node?.type === 'menu') {
         const answer = normalizeText(body);
@@ -289,6 +293,15 @@ export class FlowEngine {
       // The node after the answer runs now (no step job of its own) when it needs no wait.
       return this.apply(tx, ticket, run, graph ? continueFrom(graph, outcome, run, ticket) : outcome);
     });
+    if (outside) {
+      const { graph, node } = outside;
+      const outcome =
+        node.type === 'openai'
+          ? await openAiOutcome(this.ctx, ticket, seen, graph, node)
+          : await typebotOutcome(this.ctx, ticket, seen, graph, node, body);
+      await this.commitTurn(ticket, seen, outcome);
+      return;
+    }
     await this.sender.deliverStored(ticket.companyId, ticket.id, ids);
   }
 
@@ -318,11 +331,8 @@ export class FlowEngine {
    * sent before it commits, so a crash there only starts a new chat).
    */
   async step(job: FlowStepJob): Promise<void> {
-    const ticket = await this.ticket(job.companyId, job.ticketId);
-    // Read before the transaction (one connection on PGlite): a plan without flows (useCampaigns),
-    // an inactive company or one past its dueDate ends the run here, sending nothing more.
-    const refused = (await companyRefusal(this.ctx, job.companyId, 'useCampaigns')) !== null;
     // Set inside the transaction's callback (declared wide so the checks after it are not narrowed away).
+    let ticket = undefined as TicketRow | undefined;
     let before = undefined as Awaited<ReturnType<typeof findTicket>>;
     let typebot = undefined as { run: RunRow; graph: FlowGraph; node: TypebotNode } | undefined;
     const ids = await this.ctx.db.transaction(async (tx) => {
@@ -331,8 +341,10 @@ export class FlowEngine {
       const { run, graph } = locked;
       if (run.companyId !== job.companyId || run.step !== job.step) return [];
       if (run.status === 'ended' || run.status === 'waitingInput') return [];
-      // An agent took the ticket (or it closed), or the company may no longer run flows: it stops here.
-      if (refused || ticket?.status !== 'pending' || ticket.userId !== null) {
+      ticket = locked.ticket;
+      // An agent took the ticket (or it closed), or the company may no longer run flows (a plan
+      // without useCampaigns, an inactive company or one past its dueDate): it stops here.
+      if (locked.refusal || ticket?.status !== 'pending' || ticket.userId !== null) {
         return this.apply(tx, ticket, run, { nodeId: null, contentIndex: 0, status: 'ended', send: [] });
       }
       const node = graph?.nodes.find((n) => n.id === run.nodeId) as TypedFlowNode | undefined;
@@ -429,24 +441,37 @@ export class FlowEngine {
     );
   }
 
-  /** The run, locked for the transaction, with its flow's saved graph (one statement). */
-  private async lock(tx: Tx, runId: number): Promise<{ run: RunRow; graph: FlowGraph | null } | undefined> {
+  /**
+   * The run, locked for the transaction, with its flow's saved graph, its ticket (with the contact's
+   * name; undefined when gone) and whether its company may run flows now (refusalOf with
+   * useCampaigns): one statement.
+   */
+  private async lock(tx: Tx, runId: number): Promise<Locked | undefined> {
     const [row] = await tx
-      .select({ run: flowRuns, graph: flows.graph })
+      .select({
+        run: flowRuns,
+        graph: flows.graph,
+        ticket: tickets,
+        contactName: contacts.name,
+        company: { status: companies.status, dueDate: companies.dueDate },
+        plan: { useCampaigns: plans.useCampaigns },
+      })
       .from(flowRuns)
       .leftJoin(flows, and(eq(flows.id, flowRuns.flowId), eq(flows.companyId, flowRuns.companyId)))
+      .leftJoin(tickets, and(eq(tickets.id, flowRuns.ticketId), eq(tickets.companyId, flowRuns.companyId)))
+      .leftJoin(contacts, eq(contacts.id, tickets.contactId))
+      .leftJoin(companies, eq(companies.id, flowRuns.companyId))
+      .leftJoin(plans, eq(plans.id, companies.planId))
       .where(eq(flowRuns.id, runId))
       .for('update', { of: flowRuns });
-    return row ? { run: row.run, graph: row.graph ?? null } : undefined;
-  }
-
-  /** The saved graph of the run's flow. */
-  private async graph(tx: Tx, run: RunRow): Promise<FlowGraph | null> {
-    const [flow] = await tx
-      .select({ graph: flows.graph })
-      .from(flows)
-      .where(and(eq(flows.companyId, run.companyId), eq(flows.id, run.flowId)));
-    return flow?.graph ?? null;
+    if (!row) return undefined;
+    return {
+      run: row.run,
+      graph: row.graph ?? null,
+      ticket:
+        row.ticket && row.contactName !== null ? { ...row.ticket, contactName: row.contactName } : undefined,
+      refusal: refusalOf(row.company ? { ...row.company, plan: row.plan } : undefined, 'useCampaigns'),
+    };
   }
 
   private async ticket(companyId: number, id: number): Promise<TicketRow | undefined> {
