@@ -113,10 +113,11 @@ export const tickets = pgTable(
 );
 
 /**
- * How many tickets a company has per status, queue and holder (null: none), kept by the trigger
- * `ticket_counts_follow` in the transaction that inserts, deletes or moves a ticket (migration
- * 0039): the list's count of a status with a queue filter, a users filter or an agent's visibility
- * sums a few of these rows instead of counting tickets (decision 0111).
+ * How many tickets a company has per status, queue and holder (null: none), and how many of them
+ * have unread messages, kept by the triggers `ticket_counts_follow` and `ticket_counts_unread` in the
+ * transaction that inserts, deletes or moves a ticket or crosses zero unread messages (migrations
+ * 0039, 0047): the list's count of a status with a queue filter, a users filter, the unread filter or
+ * an agent's visibility sums a few of these rows instead of counting tickets (decision 0111).
  */
 export const ticketCounts = pgTable(
   'ticket_counts',
@@ -126,6 +127,8 @@ export const ticketCounts = pgTable(
     queueId: integer(),
     userId: integer(),
     tickets: integer().notNull().default(0),
+    /** How many of them have unread messages (`unread_messages > 0`): the unread filter's count. */
+    unread: integer().notNull().default(0),
   },
   (t) => [unique('ticket_counts_key').on(t.companyId, t.status, t.queueId, t.userId).nullsNotDistinct()],
 );

@@ -51,15 +51,20 @@ async function insertTicket(company: number, status = oneOf(STATUSES)) {
   );
 }
 
-/** ticket_counts' non-zero rows and the tickets counted by the same key, both sorted. */
+/**
+ * ticket_counts' non-zero rows and the tickets counted by the same key, both sorted: all of them (n)
+ * and those with unread messages (unread).
+ */
 async function bothCounts() {
   const key = `company_id, status, coalesce(queue_id, 0) as queue_id, coalesce(user_id, 0) as user_id`;
   const order = 'order by company_id, status, queue_id, user_id';
   const kept = await sqlRows(
-    `select ${key}, sum(tickets)::int as n from ticket_counts group by 1, 2, 3, 4 having sum(tickets) <> 0 ${order}`,
+    `select ${key}, sum(tickets)::int as n, sum(unread)::int as unread from ticket_counts
+     group by 1, 2, 3, 4 having sum(tickets) <> 0 or sum(unread) <> 0 ${order}`,
   );
   const counted = await sqlRows(
-    `select ${key}, count(*)::int as n from tickets group by 1, 2, 3, 4 ${order}`,
+    `select ${key}, count(*)::int as n, (count(*) filter (where unread_messages > 0))::int as unread
+     from tickets group by 1, 2, 3, 4 ${order}`,
   );
   return { kept, counted };
 }
@@ -93,6 +98,16 @@ describe('ticket_counts follows the tickets', () => {
       [companyId],
     );
     expect((await bothCounts()).kept).toEqual((await bothCounts()).counted);
+    // And one that sees an unread count that is off.
+    await sqlRows(`update ticket_counts set unread = unread + 1 where company_id = $1 and status = 'open'`, [
+      companyId,
+    ]);
+    const offUnread = await bothCounts();
+    expect(offUnread.kept).not.toEqual(offUnread.counted);
+    await sqlRows(`update ticket_counts set unread = unread - 1 where company_id = $1 and status = 'open'`, [
+      companyId,
+    ]);
+    expect((await bothCounts()).kept).toEqual((await bothCounts()).counted);
 
     const holders = () => [null, admin.id, ...agents.map((a) => a.user.id)];
     const pickTicket = async () => {
@@ -117,10 +132,20 @@ describe('ticket_counts follows the tickets', () => {
           oneOf(holders()),
         ]);
       } else if (kind === 3 && id) {
-        // An update that moves nothing (a message) and one of many rows in one statement.
+        // Updates that move nothing (a message; a read; a message with a move) and one of many rows
+        // in one statement.
         await sqlRows(
           `update tickets set last_message = 'hi', unread_messages = unread_messages + 1 where id = $1`,
           [id],
+        );
+        await sqlRows('update tickets set unread_messages = 0 where id = $1', [await pickTicket()]);
+        await sqlRows('update tickets set unread_messages = 0, user_id = $2 where id = $1', [
+          await pickTicket(),
+          oneOf(holders()),
+        ]);
+        await sqlRows(
+          `update tickets set unread_messages = unread_messages + 1 where company_id = $1 and id % 4 = $2`,
+          [companyId, Math.floor(random() * 4)],
         );
         await sqlRows('update tickets set user_id = $2 where company_id = $1 and queue_id = $3', [
           companyId,
@@ -214,7 +239,7 @@ describe('the list count', () => {
       if (random() < 0.4) f.queueIds = pick([...queueIds, 0]);
       if (random() < 0.3) f.users = pick([admin.id, ...agents.map((a) => a.user.id), 0]);
       if (random() < 0.15) f.tags = pick(tagIds);
-      if (random() < 0.15) f.withUnreadMessages = true;
+      if (random() < 0.3) f.withUnreadMessages = true;
       if (f.queueIds?.length === 0) delete f.queueIds;
       if (f.users?.length === 0) delete f.users;
       if (f.tags?.length === 0) delete f.tags;
@@ -262,6 +287,20 @@ describe('the list count', () => {
     });
     expect(seen).toBeGreaterThan(TICKETS_COUNT_BOUND);
     expect(await listCount(a.user, { status: 'closed', queueIds: [queueIds[0]!] }, {})).toBe(seen);
+    // The unread filter sums the cells' unread tickets: exact past the bound too.
+    await sqlRows('update tickets set unread_messages = 1 where company_id = $1 and contact_id = $2', [
+      companyId,
+      contact!.id,
+    ]);
+    const unread = await referenceCount(
+      companyId,
+      { admin: true },
+      { status: 'closed', withUnreadMessages: true },
+    );
+    expect(unread).toBeGreaterThan(TICKETS_COUNT_BOUND);
+    expect(await listCount(admin, { status: 'closed', withUnreadMessages: true }, { showAll: 'true' })).toBe(
+      unread,
+    );
     expect(await listCount(admin, { tags: [tagIds[1]!] }, { showAll: 'true' })).toBe(TICKETS_COUNT_BOUND);
   }, 120_000);
 });

@@ -130,9 +130,11 @@ export function listStatement(
     const to = param(end.toISOString());
     conditions.push((a) => `${a}.${column} >= ${from}::timestamptz and ${a}.${column} < ${to}::timestamptz`);
   }
-  if (query.withUnreadMessages) conditions.push((a) => `${a}.unread_messages > 0`);
   // Conditions on company, status, queue and holder alone hold for ticket_counts' rows as for tickets:
-  // the count sums those rows (exact, a few rows read); other filters count tickets, bounded.
+  // the count sums those rows (exact, a few rows read), their unread column with the unread filter;
+  // other filters count tickets, bounded.
+  const cellConditions = [...conditions];
+  if (query.withUnreadMessages) conditions.push((a) => `${a}.unread_messages > 0`);
   const byCounters = countedByCounters(query);
   const bound = byCounters ? '' : param(TICKETS_COUNT_BOUND);
   let after = '';
@@ -152,8 +154,9 @@ export function listStatement(
   let text = texts.get(shape);
   if (text === undefined) {
     const where = (a: string) => conditions.map((c) => c(a)).join(' and ');
+    const cells = cellConditions.map((c) => c('k')).join(' and ');
     const count = byCounters
-      ? `(select coalesce(sum(k.tickets), 0)::int from ticket_counts k where ${where('k')})`
+      ? `(select coalesce(sum(k.${query.withUnreadMessages ? 'unread' : 'tickets'}), 0)::int from ticket_counts k where ${cells})`
       : `(select count(*)::int from (select 1 from tickets n where ${where('n')} limit ${bound}) counted)`;
     text =
       `${selectFor(query.sortBy)}\n  ${count},\n  t.first_response_due_at, t.resolution_due_at\n` +
@@ -167,11 +170,12 @@ export function listStatement(
 
 /**
  * Whether a list's count sums ticket_counts (decision 0111): its filters test only company, status,
- * queue and holder (visibility, `status`, `queueIds`, `users`). With tags, days or unread ones it
- * counts the tickets, exact up to TICKETS_COUNT_BOUND.
+ * queue and holder (visibility, `status`, `queueIds`, `users`), and whether a ticket has unread
+ * messages (the cells' `unread`). With tags or days it counts the tickets, exact up to
+ * TICKETS_COUNT_BOUND.
  */
 export function countedByCounters(query: TicketsQueryParsed): boolean {
-  return !query.tags?.length && !query.date && !query.updatedAt && !query.withUnreadMessages;
+  return !query.tags?.length && !query.date && !query.updatedAt;
 }
 
 /** Index of the count and of the cursor key in a list row. */

@@ -72,7 +72,7 @@ function afterCursor(cursor: string): SQL {
  * TICKETS_PAGE_SIZE per page. A plain list is ONE statement, prepared by name: the page
  * (tickets joined with contact, user, queue, connection and tags, one row more than a page to know
  * `hasMore`) with the count of matching tickets as an uncorrelated sub-select: exact, summed from
- * ticket_counts, when the filters are visibility, status, queues and users (the tabs' badges;
+ * ticket_counts, when the filters are visibility, status, queues, users and unread (the tabs' badges;
  * decision 0111), else exact up to TICKETS_COUNT_BOUND (an index-only scan of at most that many
  * entries). The viewer's queues come from
  * the guard (`auth.viewer`). Pages by `pageNumber` (offset; classic clients) or by `cursor` (keyset:
