@@ -22,12 +22,12 @@ import { findTicket } from '../db/ticket-repository.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import { isWithinSchedule } from './attendance-hours.js';
 import type { BotEngine } from './bots/bot-engine.js';
-import { whileBotMayAnswer } from './bots/bot-ticket.js';
+import { type TicketWithContactName, whileBotMayAnswer } from './bots/bot-ticket.js';
 import { type BotBubblesJob, QUEUE_BOT_JOB, type QueueBotJob, queueBotKey } from './jobs.js';
 import { fillVariables } from './message-variables.js';
 import { answerRating } from './ratings.js';
 
-type TicketRow = typeof tickets.$inferSelect & { contactName: string };
+type TicketRow = TicketWithContactName;
 /** A numbered menu line per entry: '*1* - Suporte'. */
 export function menuOf(entries: readonly { number: string; title: string }[]): string {
   return entries.map((e) => `*${e.number}* - ${e.title}`).join('\n');

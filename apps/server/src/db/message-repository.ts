@@ -3,7 +3,7 @@ import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Tx } from './client.js';
 import { contacts, messages, tickets } from './schema/index.js';
-import { type TicketAudience, ticketAudienceColumns } from './ticket-visibility.js';
+import { ticketAudienceColumns } from './ticket-visibility.js';
 
 const quoted = alias(messages, 'quoted');
 const quotedContact = alias(contacts, 'quoted_contact');
@@ -109,11 +109,7 @@ export async function findMessages(db: Tx, companyId: number, ids: number[]): Pr
  * Several messages of the company by id in the API shape, each with its ticket's audience columns
  * (who may see it: ticket-visibility.ts), in one query; a message whose ticket is gone is left out.
  */
-export async function findMessagesWithAudience(
-  db: Tx,
-  companyId: number,
-  ids: number[],
-): Promise<{ message: Message; ticket: TicketAudience }[]> {
+export async function findMessagesWithAudience(db: Tx, companyId: number, ids: number[]) {
   if (ids.length === 0) return [];
   const rows = await db
     .select({ ...columns, ticket: ticketAudienceColumns })

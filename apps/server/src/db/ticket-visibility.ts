@@ -13,15 +13,6 @@ export const ticketAudienceColumns = {
   status: tickets.status,
 };
 
-/** A ticket's `ticketAudienceColumns` as read. */
-export interface TicketAudience {
-  id: number;
-  companyId: number;
-  queueId: number | null;
-  userId: number | null;
-  status: 'open' | 'pending' | 'closed';
-}
-
 /** What decides which tickets a user sees. */
 export interface Viewer {
   userId: number;

@@ -20,7 +20,7 @@ import { outboundPolicy } from '../../lib/outbound-url.js';
 import { decryptSecret } from '../../lib/secrets.js';
 import { type BotBubblesJob, QUEUE_BOT_JOB, type QueueBotJob } from '../jobs.js';
 import { BotServiceError } from './bot-error.js';
-import { chatHistory, whileBotMayAnswer } from './bot-ticket.js';
+import { chatHistory, type TicketWithContactName, whileBotMayAnswer } from './bot-ticket.js';
 import { detectIntent } from './dialogflow-runner.js';
 import { askModel } from './openai-runner.js';
 import {
@@ -39,8 +39,6 @@ export const FALLBACK_TEXT =
   'Nosso assistente virtual está indisponível no momento. Um atendente vai continuar o seu atendimento.';
 
 type TicketRow = typeof tickets.$inferSelect;
-/** A ticket as the queue chatbot's job read it, with its contact's name. */
-export type KnownTicket = TicketRow & { contactName: string };
 type IntegrationRow = typeof queueIntegrations.$inferSelect;
 
 /** Who answers a ticket. */
@@ -68,7 +66,7 @@ export type FlowResponder = (input: {
   job: QueueBotJob;
   body: string;
   /** The ticket as the caller read it at the start of the job, when it did. */
-  ticket?: KnownTicket;
+  ticket?: TicketWithContactName;
 }) => Promise<boolean>;
 
 /**
@@ -114,7 +112,7 @@ export class BotEngine {
     job: QueueBotJob,
     body: string,
     /** `known`: the ticket as the caller just read it in this job (not read again; not changed here). */
-    options: { menuChoice?: boolean; known?: KnownTicket } = {},
+    options: { menuChoice?: boolean; known?: TicketWithContactName } = {},
   ): Promise<boolean> {
     const { known } = options;
     const fresh = known && known.id === ticketId && known.companyId === job.companyId;

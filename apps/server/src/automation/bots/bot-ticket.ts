@@ -3,6 +3,9 @@ import type { Tx } from '../../db/client.js';
 import { messages, tickets } from '../../db/schema/index.js';
 import type { ChatTurn } from './openai-runner.js';
 
+/** A ticket row with its contact's name: what the queue chatbot, the bots and the flow engine read. */
+export type TicketWithContactName = typeof tickets.$inferSelect & { contactName: string };
+
 /** The ticket a bot works on, as far as these helpers read it. */
 interface TicketKey {
   id: number;

@@ -6,7 +6,8 @@ import {
   type MediaType,
   type TypedFlowNode,
 } from '@zapdesk/shared';
-import type { flowRuns, tickets } from '../../db/schema/index.js';
+import type { flowRuns } from '../../db/schema/index.js';
+import type { TicketWithContactName } from '../bots/bot-ticket.js';
 import { fillVariables } from '../message-variables.js';
 import { menuOf } from '../queue-bot.js';
 import { fillFlowVariables, normalizeText } from './flow-text.js';
@@ -17,7 +18,7 @@ import { fillFlowVariables, normalizeText } from './flow-text.js';
  */
 
 export type RunRow = typeof flowRuns.$inferSelect;
-export type TicketRow = typeof tickets.$inferSelect & { contactName: string };
+export type TicketRow = TicketWithContactName;
 export interface OutRow {
   body: string;
   mediaType: MediaType;

@@ -46,8 +46,9 @@ export interface BatchOptions {
 
 /**
  * The knobs a pipeline uses where its constructor sets none. One lane (decision 0024, amended
- * 2026-11-28): two lanes' batches ran side by side, each half the size; one lane batches all that waits (bench/ingest: C = 8 797 → 1,221 msg/s at
- * 1.01 instead of 1.79 ms of CPU per message, C = 64 731 → 2,125 msg/s with p99 256 → 66 ms).
+ * 2026-11-28): two lanes' batches ran side by side, each half the size; one lane batches all that
+ * waits (bench/ingest: C = 8 797 → 1,221 msg/s at 1.01 instead of 1.79 ms of CPU per message,
+ * C = 64 731 → 2,125 msg/s with p99 256 → 66 ms).
  */
 export const DEFAULT_BATCHING: BatchOptions = { windowMs: 1, maxBatch: 128, lanes: 1, transactions: 1 };
 
