@@ -16,13 +16,19 @@ const LOGIN_ENTRY = 'app/login-entry.tsx';
 const APP_ROOTS = ['app/app.tsx', 'app/app-providers.tsx'];
 /** The signed-in layout, before every private page. */
 const LAYOUT = 'app/layout/app-layout.tsx';
-/** The realtime connection (socket.io and the caches' handlers): loaded right after the layout renders. */
+/** The realtime connection (socket.io and the caches' handlers): loaded once the first page is usable. */
 const REALTIME = 'app/use-realtime.ts';
 /**
  * Lazy pieces a first page fetches right after it renders, not on a click (MUI's show-all switch):
  * what they share with the public forms joins the `app` chunk, so that they never fetch `mui-forms`.
  */
 const AFTER_FIRST_RENDER = ['features/tickets/show-all-switch-mui.tsx'];
+/**
+ * The shell's lazy pieces drawn at first render (the top bar's settings buttons, the phone's 'more'
+ * menu): what they share with the realtime connection joins the shell, so that drawing them never
+ * fetches the realtime chunk, which waits until the first page is usable (lib/first-page.ts).
+ */
+const SHELL_LAZY = ['app/layout/top-bar-settings.tsx', 'app/layout/top-bar-overflow.tsx'];
 /** Pages outside the layout. */
 const PUBLIC_PAGE = /^features\/auth\//;
 /** MUI's own modules (the only ones the `mui-forms` group takes). */
@@ -40,8 +46,9 @@ const FIRST_PAGES = [
  * login entry shares with the full app: React, React DOM, i18next, the session), `app` (the rest of
  * the full app and its providers, and what the public pages share with it or the shell), `shell` (the
  * rest of the layout, and what a first page shares with any other page or with the realtime
- * connection at first render), `realtime` (the rest of the realtime connection, a lazy chunk every
- * signed-in page loads once the layout is on screen: one file instead of some fifteen), `<name>-page`
+ * connection or with the shell's lazy pieces drawn at first render), `realtime` (the rest of the realtime
+ * connection, a lazy chunk every signed-in page loads once it is usable: one file instead of some
+ * fifteen), `<name>-page`
  * (what only that first page loads at first render), and `mui-forms` (the MUI modules of the public
  * pages' forms that no first render loads — TextField, its inputs, select, menu and modal — one
  * chunk for every page with a form instead of a dozen small ones; decision 0132). A chunk the page's
@@ -94,6 +101,10 @@ export function planFirstRender(srcDir: string, chunks: PassChunk[]): Map<string
   for (const file of app) place(file, null);
   for (const file of layout) place(file, null);
   for (const page of FIRST_PAGES) for (const file of closure([page])) place(file, page);
+  for (const file of closure(SHELL_LAZY)) {
+    const chunk = byFile.get(file);
+    if (chunk && realtime.has(file) && !rootOf(chunk)) place(file, null);
+  }
   for (const file of realtime) place(file, 'realtime');
   const afterFirstRender = closure(AFTER_FIRST_RENDER);
   for (const file of afterFirstRender) {

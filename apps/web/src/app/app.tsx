@@ -3,21 +3,12 @@ import type { ReactNode } from 'react';
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { BrowserRouter, useNavigate } from 'react-router';
-import { ToastContainer, toast } from 'react-toastify';
 import { AuthNavigationContext } from '../features/auth/auth-navigation';
 import { SessionProvider } from '../features/auth/session-context';
 import { i18nReady } from '../lib/i18n';
-import { setToastApi, TOAST_CONTAINER } from '../lib/notify';
-import { PreferencesProvider, usePreferences } from '../lib/preferences';
+import { PreferencesProvider } from '../lib/preferences';
+import { LazyToasts } from './lazy-toasts';
 import { AppRoutes } from './router';
-
-// The full app loads react-toastify with its container: every toast shows at once.
-setToastApi(toast);
-
-function Toasts() {
-  const { mode } = usePreferences();
-  return <ToastContainer {...TOAST_CONTAINER} theme={mode} />;
-}
 
 /** The login form's links (features/auth/auth-navigation.tsx) go through the router. */
 export function RouterNavigation({ children }: { children: ReactNode }) {
@@ -31,7 +22,7 @@ export interface AppProps {
 }
 
 /**
- * The whole application: preferences, session, toasts and routes. The query client and the MUI
+ * The whole application: preferences, session, toasts (loaded after the first page) and routes. The query client and the MUI
  * theme are a lazy layout route (app-providers.tsx), not needed by the login form.
  */
 export function App({ handover }: AppProps) {
@@ -44,7 +35,7 @@ export function App({ handover }: AppProps) {
           </RouterNavigation>
         </SessionProvider>
       </BrowserRouter>
-      <Toasts />
+      <LazyToasts />
     </PreferencesProvider>
   );
 }

@@ -8,59 +8,17 @@
  * path (history API), so browser back returns to /login inside the app.
  */
 import type { AuthResponse, LoginBody } from '@zapdesk/shared';
-import { lazy, StrictMode, Suspense, useEffect, useMemo, useState } from 'react';
+import { StrictMode, useMemo } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { AuthNavigationContext } from '../features/auth/auth-navigation';
 import { LoginPage } from '../features/auth/login-page';
 import { requestLogin, SessionContext, type SessionValue } from '../features/auth/session-context';
 import { i18nReady } from '../lib/i18n';
-import { onToastNeeded, TOAST_CONTAINER } from '../lib/notify';
-import { PreferencesProvider, usePreferences } from '../lib/preferences';
+import { PreferencesProvider } from '../lib/preferences';
+import { LazyToasts } from './lazy-toasts';
 
 /** The full app: never a static import of this module (its router and toasts would join /login). */
 const loadApp = () => import('./app');
-
-const ToastContainer = lazy(() => import('react-toastify').then((m) => ({ default: m.ToastContainer })));
-
-/** Calls `onMounted` once its boundary's content is committed (after the container subscribed). */
-function Mounted({ onMounted }: { onMounted: () => void }) {
-  useEffect(() => onMounted(), [onMounted]);
-  return null;
-}
-
-/** A promise with its resolve function. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
-}
-
-/**
- * The toast container, mounted (and downloaded) when the first toast is asked for; toasts wait
- * until it is mounted (lib/notify.ts), so none is raised before a container can show it.
- */
-function LoginToasts() {
-  const { mode } = usePreferences();
-  const [needed, setNeeded] = useState(false);
-  const [ready] = useState(deferred);
-  useEffect(
-    () =>
-      onToastNeeded(() => {
-        setNeeded(true);
-        return ready.promise;
-      }),
-    [ready],
-  );
-  if (!needed) return null;
-  return (
-    <Suspense fallback={null}>
-      <ToastContainer {...TOAST_CONTAINER} theme={mode} />
-      <Mounted onMounted={ready.resolve} />
-    </Suspense>
-  );
-}
 
 /**
  * Renders the full app into `root` in place of the login entry: with `handover` after a sign-in,
@@ -106,7 +64,7 @@ export function LoginEntry({ root }: { root: Root }) {
           <LoginPage />
         </AuthNavigationContext.Provider>
       </SessionContext.Provider>
-      <LoginToasts />
+      <LazyToasts />
     </PreferencesProvider>
   );
 }

@@ -4,6 +4,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { useCurrentUser } from '../features/auth/session-context';
 import { withStrings } from '../lib/i18n';
 import { PageLoader, PrivateRoute, PublicRoute } from './guards';
+import { PageShown } from './page-shown';
 
 /*
  * Every page is a route-level chunk loaded on demand, so the first download stays small (/login
@@ -224,7 +225,16 @@ const FlowBuilderPage = lazy(() =>
   ),
 );
 
-const page = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
+/** A route's page, loaded on demand; the first one rendered settles the first page (PageShown). */
+const page = (element: ReactNode) => (
+  <Suspense fallback={<PageLoader />}>
+    {element}
+    <PageShown />
+  </Suspense>
+);
+
+/** A layout route (the providers, the signed-in shell), loaded on demand. */
+const frame = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
 /** `/`: the dashboard for admins (core section 2); other profiles start at /tickets. */
 function HomeRoute() {
@@ -259,14 +269,14 @@ export function AppRoutes() {
     <Routes>
       <Route element={<PublicRoute />}>
         <Route path="/login" element={page(<LoginPage />)} />
-        <Route element={page(<AppProviders />)}>
+        <Route element={frame(<AppProviders />)}>
           <Route path="/signup" element={page(<SignupPage />)} />
           <Route path="/forgetpsw" element={page(<ForgotPasswordPage />)} />
         </Route>
       </Route>
       <Route element={<PrivateRoute />}>
-        <Route element={page(<AppProviders />)}>
-          <Route element={page(<AppLayout />)}>
+        <Route element={frame(<AppProviders />)}>
+          <Route element={frame(<AppLayout />)}>
             <Route index element={<HomeRoute />} />
             <Route path="/reports" element={page(<ReportsPage />)} />
             <Route path="/users" element={page(<UsersPage />)} />

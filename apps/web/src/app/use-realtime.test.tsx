@@ -48,6 +48,20 @@ describe('useRealtime', () => {
     expect(queryClient.getQueryState(queuesKeys.list())?.isInvalidated).toBe(true);
   });
 
+  it('reads what was fetched before it again at its first connection, and not at a later one', async () => {
+    const { queryClient } = renderWithProviders(<Realtime user={me} />, { user: me });
+    queryClient.setQueryData(queuesKeys.list(), [{ id: 4, name: 'Vendas', color: '#111' }]);
+    act(() => {
+      fake.socket?.emit('connect');
+    });
+    expect(queryClient.getQueryState(queuesKeys.list())?.isInvalidated).toBe(true);
+    queryClient.setQueryData(queuesKeys.list(), [{ id: 4, name: 'Vendas', color: '#111' }]);
+    act(() => {
+      fake.socket?.emit('connect');
+    });
+    expect(queryClient.getQueryState(queuesKeys.list())?.isInvalidated).toBe(false);
+  });
+
   it('sends the status heartbeat (userStatus) every 300000 ms while connected', async () => {
     renderWithProviders(<Realtime user={me} />, { user: me });
     const beats = vi.fn();

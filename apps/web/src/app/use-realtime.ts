@@ -14,7 +14,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { RELOAD_DELAY_MS, type SessionUser, SOCKET_HEARTBEAT_MS, TOAST_ERROR_MS } from '@zapdesk/shared';
 import { useContext, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
 import { applyAnnouncementEvent } from '../features/announcements/use-announcements';
 import { SessionContext } from '../features/auth/session-context';
 import { applyPaymentEvent } from '../features/billing/payment-events';
@@ -53,6 +52,7 @@ import { applySessionUserEvent, applyUserEvent } from '../features/users/users-c
 import { onSessionRefreshed } from '../lib/api';
 import { reloadPage } from '../lib/browser';
 import i18n from '../lib/i18n';
+import { showToast } from '../lib/notify';
 import { connectSocket, onCompanyChannel, updateSocketToken } from '../lib/socket';
 import { clearSession, getToken } from '../lib/storage';
 
@@ -93,7 +93,7 @@ export function useRealtime(user: SessionUser): void {
             : payload.reason === 'subscription-expired'
               ? i18n.t('errors.ERR_SUBSCRIPTION_EXPIRED')
               : i18n.t('auth.sessionEnded');
-        toast.error(message, { toastId: 'session-logout', autoClose: TOAST_ERROR_MS });
+        showToast('error', message, { toastId: 'session-logout', autoClose: TOAST_ERROR_MS });
       }
       timers.push(
         setTimeout(() => {
@@ -185,6 +185,11 @@ export function useRealtime(user: SessionUser): void {
     // once it is back (on whichever node), every list and view on screen is read again.
     const onReconnect = () => void queryClient.invalidateQueries();
     socket.io.on('reconnect', onReconnect);
+    // The connection opens once the first page is usable (lib/first-page.ts): what was read before it
+    // joined its rooms may have missed an event, so the first connection reads it again too.
+    const onFirstConnect = () =>
+      void queryClient.invalidateQueries({ predicate: (query) => query.state.dataUpdatedAt > 0 });
+    socket.once('connect', onFirstConnect);
     const offRefreshed = onSessionRefreshed((answer) => updateSocketToken(socket, answer.token));
     // The status heartbeat (core section 9): keeps the user marked online while the app is open.
     const heartbeat = setInterval(() => {
@@ -193,6 +198,7 @@ export function useRealtime(user: SessionUser): void {
 
     return () => {
       socket.io.off('reconnect', onReconnect);
+      socket.off('connect', onFirstConnect);
       offAuth();
       offUser();
       offWhatsapp();

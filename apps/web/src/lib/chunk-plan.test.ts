@@ -39,7 +39,14 @@ const chunks: PassChunk[] = [
   chunk('table.js', null, [], ['table']),
   chunk('dialog.js', 'features/tickets/ticket-dialog.tsx', ['button.js', 'modal.js'], ['dialog']),
   chunk('modal.js', null, [], ['modal']),
-  chunk('realtime.js', 'app/use-realtime.ts', ['socket.js', 'tickets-cache.js'], ['use-realtime']),
+  chunk(
+    'realtime.js',
+    'app/use-realtime.ts',
+    ['socket.js', 'tickets-cache.js', 'browser.js'],
+    ['use-realtime'],
+  ),
+  chunk('settings.js', 'app/layout/top-bar-settings.tsx', ['browser.js'], ['top-bar-settings']),
+  chunk('browser.js', null, [], ['browser']),
   chunk('socket.js', null, [], ['socket.io-client']),
   chunk('tickets-cache.js', null, [], ['tickets-cache']),
 ];
@@ -73,6 +80,11 @@ describe('first render chunks (chunk-plan.ts)', () => {
     expect(groups.get('use-realtime')).toBe('realtime');
     expect(groups.get('socket.io-client')).toBe('realtime');
     expect(groups.get('tickets-cache')).toBe('shell');
+  });
+
+  it("what the shell's lazy settings buttons share with the realtime connection joins the shell", () => {
+    expect(groups.get('browser')).toBe('shell');
+    expect(groups.get('top-bar-settings')).toBeUndefined();
   });
 
   it("a first page's own modules form its chunk", () => {

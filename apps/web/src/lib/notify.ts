@@ -2,13 +2,12 @@
  * The shared error notifier (core section 8): a known error code shows its translated toast for
  * TOAST_ERROR_MS; unknown text is shown as it is; anything else is only logged.
  *
- * react-toastify is not a static import here: the login entry (app/login-entry.tsx) shows its
- * first toast only when a message must show, and loads the library then (docs/web.md,
- * "Web delivery"). The full app hands its already loaded `toast` over (`setToastApi`), so its
- * toasts show at once.
+ * react-toastify is not a static import here: no first render loads it (docs/web.md, "Web
+ * delivery"). The container (app/lazy-toasts.tsx) mounts once the first page is usable or when the
+ * first toast asks for it, and the library loads then.
  */
 import { isErrorCode, TOAST_ERROR_MS } from '@zapdesk/shared';
-import type { ToastContainerProps, ToastOptions, toast as toastFn } from 'react-toastify';
+import type { ToastContainerProps, ToastContent, ToastOptions, toast as toastFn } from 'react-toastify';
 import { ApiError } from './api';
 import i18n from './i18n';
 
@@ -29,7 +28,7 @@ let toastApi: ToastApi | null = null;
 let toastLoad: Promise<ToastApi> | null = null;
 const neededListeners = new Set<() => Promise<void> | void>();
 
-/** Uses `api` for every later toast (the full app's statically loaded react-toastify). */
+/** Uses `api` for every later toast instead of loading react-toastify (a fake in tests). */
 export function setToastApi(api: ToastApi): void {
   toastApi = api;
 }
@@ -66,7 +65,7 @@ export function loadToastApi(): Promise<ToastApi> {
  */
 export function showToast(
   type: 'error' | 'warning' | 'success' | 'info',
-  message: string,
+  message: ToastContent,
   options?: ToastOptions,
 ): void {
   const show = (api: ToastApi) => {

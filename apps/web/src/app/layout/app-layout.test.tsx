@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import type { SessionUser } from '@zapdesk/shared';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetFirstPageForTests, settleFirstPage } from '../../lib/first-page';
 import { createSessionUser } from '../../test/fixtures';
 import { renderWithProviders } from '../../test/render';
 import { AppLayout } from './app-layout';
@@ -21,7 +22,9 @@ describe('AppLayout', () => {
   );
   afterEach(() => vi.unstubAllGlobals());
 
-  it("renders the page and opens the signed-in user's realtime connection", async () => {
+  afterEach(() => resetFirstPageForTests());
+
+  it("renders the page, then opens the signed-in user's realtime connection once the first page settled", async () => {
     const user = createSessionUser({ id: 42 });
     renderWithProviders(
       <Routes>
@@ -32,6 +35,9 @@ describe('AppLayout', () => {
       { user, route: '/tickets' },
     );
     expect(screen.getByTestId('page')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.queryByTestId('realtime')).toBeNull();
+    act(() => settleFirstPage());
     expect((await screen.findByTestId('realtime')).textContent).toBe('42');
   });
 });

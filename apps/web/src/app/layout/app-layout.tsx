@@ -5,11 +5,15 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { useCurrentUser } from '../../features/auth/session-context';
+import { firstPageSettled, onFirstPageSettled } from '../../lib/first-page';
 import { KeyboardHelp } from './keyboard-help';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
 
-/** The realtime connection (socket.io client, the caches' event handlers): fetched after the shell renders. */
+/**
+ * The realtime connection (socket.io client, the caches' event handlers): fetched once the first page
+ * is usable (lib/first-page.ts); its first connection refreshes what was fetched before it.
+ */
 const Realtime = lazy(() => import('../use-realtime').then((m) => ({ default: m.Realtime })));
 
 /** The overlay drawer (MUI Drawer, Modal, Slide), loaded on small screens only. */
@@ -32,6 +36,8 @@ export function AppLayout() {
   const user = useCurrentUser();
   const small = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [open, setOpen] = useState(() => window.innerWidth > AUTO_OPEN_WIDTH);
+  const [live, setLive] = useState(firstPageSettled);
+  useEffect(() => onFirstPageSettled(() => setLive(true)), []);
   // The installable app's service worker: registered after sign-in, from its own small chunk.
   useEffect(() => {
     void import('../../lib/service-worker').then((m) => m.registerServiceWorker());
@@ -52,9 +58,11 @@ export function AppLayout() {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
-      <Suspense fallback={null}>
-        <Realtime user={user} />
-      </Suspense>
+      {live && (
+        <Suspense fallback={null}>
+          <Realtime user={user} />
+        </Suspense>
+      )}
       <KeyboardHelp />
       <TopBar
         onToggleMenu={() => setOpen((o) => !o)}

@@ -6,10 +6,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { ApiError, api } from '../../lib/api';
-import { notifyError } from '../../lib/notify';
+import { notifyError, showToast } from '../../lib/notify';
 import { useFieldMessage } from '../common/field-message';
 import { AuthForm } from './auth-form';
 import { AuthLayout } from './auth-layout';
@@ -61,13 +60,14 @@ export function ForgotPasswordPage() {
     meta: { silent: true },
     mutationFn: (value: string) => api.post('/forgetpassword', { email: value }, { public: true }),
     onSuccess: (_data, value) => {
-      toast.success(t('passwordReset.emailSent'));
+      showToast('success', t('passwordReset.emailSent'));
       setEmail(value);
       second.reset({ email: value, token: '', password: '', confirmPassword: '' });
       setStep(2);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.status === 404) toast.error(t('passwordReset.emailNotFound'));
+      if (error instanceof ApiError && error.status === 404)
+        showToast('error', t('passwordReset.emailNotFound'));
       else notifyError(error);
     },
   });
@@ -80,7 +80,7 @@ export function ForgotPasswordPage() {
         { public: true },
       ),
     onSuccess: () => {
-      toast.success(t('passwordReset.passwordUpdated'));
+      showToast('success', t('passwordReset.passwordUpdated'));
       navigate('/login');
     },
     onError: (error) => notifyError(error),

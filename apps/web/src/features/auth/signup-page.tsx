@@ -7,9 +7,9 @@ import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'react-toastify';
 import { z } from 'zod';
 import { api } from '../../lib/api';
+import { showToast } from '../../lib/notify';
 import { validationText } from '../../lib/validation-text';
 import { AuthForm } from './auth-form';
 import { AuthLayout } from './auth-layout';
@@ -68,7 +68,7 @@ export function SignupPage() {
         companyId: params.get('companyId') ?? undefined,
       }),
     onSuccess: () => {
-      toast.success(t('signup.success'));
+      showToast('success', t('signup.success'));
       navigate('/login');
     },
   });

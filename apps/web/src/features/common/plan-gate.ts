@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
+import { showToast } from '../../lib/notify';
 
 /** How long the 'no permission' toast shows before the page goes to / (ms). */
 export const PLAN_GATE_REDIRECT_MS = 1000;
@@ -15,7 +15,7 @@ export function usePlanGateRedirect(allowed: boolean): void {
   const { t } = useTranslation();
   useEffect(() => {
     if (allowed) return;
-    toast.error(t('pages.noPlan'), { toastId: 'plan-gate' });
+    showToast('error', t('pages.noPlan'), { toastId: 'plan-gate' });
     const timer = setTimeout(() => navigate('/'), PLAN_GATE_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [allowed, navigate, t]);

@@ -19,7 +19,7 @@ import {
 import { DASHBOARD_PERIODS, type DashboardCounters } from '@zapdesk/shared';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { showToast } from '../../lib/notify';
 import { OutlinedNativeSelect } from '../common/outlined-native-select';
 import { formatMinutes } from './format';
 import { applyFilter, type DashboardFilter, useDashboard } from './use-dashboard';
@@ -72,13 +72,13 @@ export function DashboardPage() {
   const onFilter = () => {
     if (filterType === 'period') {
       if (!period) {
-        toast.error(t('dashboard.selectFilterError'), { toastId: 'dashboard-filter' });
+        showToast('error', t('dashboard.selectFilterError'), { toastId: 'dashboard-filter' });
         return;
       }
       applyFilter(applied, { days: Number(period) }, setApplied, dashboard.refetch);
     } else {
       if (!dateFrom || !dateTo) {
-        toast.error(t('dashboard.selectFilterError'), { toastId: 'dashboard-filter' });
+        showToast('error', t('dashboard.selectFilterError'), { toastId: 'dashboard-filter' });
         return;
       }
       applyFilter(applied, { date_from: dateFrom, date_to: dateTo }, setApplied, dashboard.refetch);

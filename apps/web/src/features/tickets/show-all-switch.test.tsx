@@ -1,7 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resetFirstPageForTests, settleFirstPage } from '../../lib/first-page';
 import { renderWithProviders } from '../../test/render';
 import { ShowAllSwitch } from './show-all-switch';
 
@@ -20,7 +21,9 @@ function Harness({ onChange }: { onChange: (checked: boolean) => void }) {
 }
 
 describe('ShowAllSwitch', () => {
-  it('works in its first, plain drawing, then as MUI’s switch once that arrives', async () => {
+  afterEach(() => resetFirstPageForTests());
+
+  it('works in its first, plain drawing, then as MUI’s switch once the first page is usable', async () => {
     const user = userEvent.setup();
     const onChange = vi.fn();
     renderWithProviders(<Harness onChange={onChange} />);
@@ -29,7 +32,10 @@ describe('ShowAllSwitch', () => {
     expect(screen.getByLabelText('All')).toBe(plain);
     await user.click(plain);
     expect(onChange).toHaveBeenLastCalledWith(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByTestId('show-all-switch')).toBe(plain);
 
+    act(() => settleFirstPage());
     await waitFor(() =>
       expect(screen.getByTestId('show-all-switch').classList.contains('MuiSwitch-input')).toBe(true),
     );

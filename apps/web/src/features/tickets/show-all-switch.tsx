@@ -1,10 +1,11 @@
 import { Box } from '@mui/material';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { firstPageSettled, onFirstPageSettled } from '../../lib/first-page';
 import type { ShowAllSwitchProps } from './show-all-switch-mui';
 
 export type { ShowAllSwitchProps } from './show-all-switch-mui';
 
-/** MUI's switch (ripple, hover, motion), fetched right after the first render. */
+/** MUI's switch (ripple, hover, motion), fetched once the first page is usable. */
 const ShowAllSwitchMui = lazy(() =>
   import('./show-all-switch-mui').then((m) => ({ default: m.ShowAllSwitchMui })),
 );
@@ -121,10 +122,14 @@ function PlainSwitch({ label, checked, onChange }: ShowAllSwitchProps) {
 
 /**
  * The tickets manager's 'show all' switch (admins): the first render draws it in plain elements
- * (a working checkbox), and MUI's switch replaces it as soon as its chunk arrives, so the list's
- * first render carries no FormControlLabel or Switch code.
+ * (a working checkbox), and MUI's switch replaces it once the first page is usable
+ * (lib/first-page.ts) and its chunk has arrived, so the list's first render carries no
+ * FormControlLabel or Switch code.
  */
 export function ShowAllSwitch(props: ShowAllSwitchProps) {
+  const [upgrade, setUpgrade] = useState(firstPageSettled);
+  useEffect(() => onFirstPageSettled(() => setUpgrade(true)), []);
+  if (!upgrade) return <PlainSwitch {...props} />;
   return (
     <Suspense fallback={<PlainSwitch {...props} />}>
       <ShowAllSwitchMui {...props} />

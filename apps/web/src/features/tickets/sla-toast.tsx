@@ -1,6 +1,6 @@
 import type { ChannelPayloads } from '@zapdesk/shared';
-import { toast } from 'react-toastify';
 import i18n from '../../lib/i18n';
+import { showToast } from '../../lib/notify';
 
 /**
  * Shows a service-level alert of `company-{id}-sla` (docs/reports.md "Service levels"), which the
@@ -34,6 +34,5 @@ export function showSlaToast(payload: ChannelPayloads['sla'], open: (path: strin
     </button>
   );
   const options = { toastId: `sla-${payload.action}-${payload.ticketId}` };
-  if (payload.action === 'breach') toast.error(content, options);
-  else toast.warning(content, options);
+  showToast(payload.action === 'breach' ? 'error' : 'warning', content, options);
 }

@@ -2,6 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetFirstPageForTests, settleFirstPage } from '../../lib/first-page';
 import i18n from '../../lib/i18n';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
@@ -39,7 +40,10 @@ describe('TicketsManager', { timeout: 15_000 }, () => {
     });
     vi.stubGlobal('fetch', fetchMock);
   });
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    resetFirstPageForTests();
+  });
 
   const ticketCalls = () =>
     fetchMock.mock.calls
@@ -105,7 +109,9 @@ describe('TicketsManager', { timeout: 15_000 }, () => {
   it('shows the show-all switch to admins and sends showAll', async () => {
     const user = userEvent.setup();
     renderManager(createSessionUser({ id: 7, profile: 'admin' }));
-    // Click once MUI's switch has replaced the plain one (a click during the swap can be lost).
+    // MUI's switch replaces the plain one once the first page is usable; click after the swap (a
+    // click during it can be lost).
+    act(() => settleFirstPage());
     await waitFor(() =>
       expect(screen.getByTestId('show-all-switch').closest('.MuiSwitch-root')).not.toBeNull(),
     );
