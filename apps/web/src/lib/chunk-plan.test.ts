@@ -26,7 +26,7 @@ const chunks: PassChunk[] = [
     ['button.js', 'avatar.js', 'list.js', 'tickets-cache.js'],
     ['tickets-page'],
   ),
-  chunk('list.js', null, [], ['virtuoso']),
+  chunk('list.js', null, [], ['virtual-list']),
   chunk('button.js', null, [], ['button']),
   chunk('avatar.js', null, [], ['avatar']),
   chunk('dashboard-page.js', 'features/dashboard/dashboard-page.tsx', ['button.js'], ['dashboard-page']),
@@ -89,7 +89,7 @@ describe('first render chunks (chunk-plan.ts)', () => {
 
   it("a first page's own modules form its chunk", () => {
     expect(groups.get('tickets-page')).toBe('tickets-page');
-    expect(groups.get('virtuoso')).toBe('tickets-page');
+    expect(groups.get('virtual-list')).toBe('tickets-page');
     expect(groups.get('dashboard-page')).toBe('dashboard-page');
   });
 

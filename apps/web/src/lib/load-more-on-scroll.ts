@@ -26,6 +26,23 @@ export function loadMoreOnScroll(list: PagedList) {
 }
 
 /**
+ * Loads the next page of a virtual list's `list` when `remainingPx` (px from the bottom of the scroll
+ * box's viewport to the end of the rows) is under LIST_LOAD_THRESHOLD_PX (100 px) while more pages
+ * exist: a list shorter than its box loads until it fills it. Asked once per `rows` (the loaded rows,
+ * a new array after each page or change), so a failed page is not asked again until the rows change.
+ */
+export function useLoadMoreNearEnd(list: PagedList, rows: readonly unknown[], remainingPx: number): void {
+  const askedFor = useRef<readonly unknown[] | null>(null);
+  const nearEnd = remainingPx < LIST_LOAD_THRESHOLD_PX;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  useEffect(() => {
+    if (!nearEnd || !hasNextPage || isFetchingNextPage || askedFor.current === rows) return;
+    askedFor.current = rows;
+    void fetchNextPage();
+  }, [nearEnd, rows, hasNextPage, isFetchingNextPage, fetchNextPage]);
+}
+
+/**
  * The scroll box of a popover's paged list: `onScroll` loads the next page within 100 px of the
  * bottom (see loadMoreOnScroll), and after each render a box whose rows do not reach that far
  * (nothing to scroll yet) loads the next page too, so a short first page never stops the list.

@@ -1,9 +1,17 @@
 import { Paper, Table, TableBody, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
-import { LIST_LOAD_THRESHOLD_PX } from '@zapdesk/shared';
-import { forwardRef, type HTMLAttributes, type ReactNode, useMemo } from 'react';
-import { type TableComponents, TableVirtuoso } from 'react-virtuoso';
-import { loadNextPage, type PagedList } from '../../lib/load-more-on-scroll';
+import type { ReactNode } from 'react';
+import { type PagedList, useLoadMoreNearEnd } from '../../lib/load-more-on-scroll';
 import { type DataColumn, HeadCells } from './data-table';
+import { ROW_STYLE, SCROLLER_STYLE, useVirtualRows, VIEWPORT_STYLE } from './virtual-list';
+
+/** A row's height (px) until it is measured: a small table row with a 32 px avatar. */
+const ROW_ESTIMATE_PX = 45;
+/** Rows rendered below the bottom of the box: about 100 px. */
+const OVERSCAN_ROWS = 2;
+/** The table element's own style: no gaps between cells, no scroll anchoring. */
+const TABLE_STYLE = { borderSpacing: 0, overflowAnchor: 'none' } as const;
+/** The header row stays at the top of the box while the rows scroll under it. */
+const HEAD_STYLE = { position: 'sticky', top: 0, zIndex: 2 } as const;
 
 export interface InfiniteTableProps<T> {
   /** The infinite query: its next page loads when the end of the table nears. */
@@ -22,23 +30,20 @@ export interface InfiniteTableProps<T> {
   empty: { text: string; testId: string };
 }
 
-function tableComponents<T>(rowTestId?: (item: T) => string): TableComponents<T> {
-  return {
-    Scroller: forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>((props, ref) => (
-      <TableContainer {...props} ref={ref} />
-    )),
-    Table: (props) => <Table {...props} size="small" stickyHeader sx={{ tableLayout: 'fixed' }} />,
-    TableHead: forwardRef<HTMLTableSectionElement>((props, ref) => <TableHead {...props} ref={ref} />),
-    TableRow: ({ item, ...props }) => (
-      <TableRow hover {...props} {...(rowTestId ? { 'data-testid': rowTestId(item) } : {})} />
-    ),
-    TableBody: forwardRef<HTMLTableSectionElement>((props, ref) => <TableBody {...props} ref={ref} />),
-  };
+/** An empty body row standing for `px` of rows that are not rendered. */
+function SpacerRow({ px }: { px: number }) {
+  return px > 0 ? (
+    <tr>
+      <td style={{ border: 0, height: px, padding: 0 }} />
+    </tr>
+  ) : null;
 }
 
 /**
  * A virtualised, infinitely scrolling table (users, contacts) in an outlined paper with a sticky
- * header row, and the empty text under it once the list has loaded without records.
+ * header row, and the empty text under it once the list has loaded without records. Only the rows in
+ * the box (and two below it) are rendered, between two spacer rows standing for the others;
+ * the next page loads when the end comes within 100 px of the bottom of the box.
  */
 export function InfiniteTable<T>({
   list,
@@ -49,23 +54,45 @@ export function InfiniteTable<T>({
   row,
   empty,
 }: InfiniteTableProps<T>) {
-  const components = useMemo(() => tableComponents(rowTestId), [rowTestId]);
+  const rows = useVirtualRows<HTMLTableRowElement>({
+    count: data.length,
+    estimatePx: ROW_ESTIMATE_PX,
+    overscan: OVERSCAN_ROWS,
+  });
+  useLoadMoreNearEnd(list, data, rows.remainingPx);
   return (
     <>
       <Paper variant="outlined" sx={{ flex: 1, minHeight: 300 }}>
-        <TableVirtuoso
-          data={data}
-          components={components}
-          endReached={() => loadNextPage(list)}
-          increaseViewportBy={{ top: 0, bottom: LIST_LOAD_THRESHOLD_PX }}
-          data-testid={testId}
-          fixedHeaderContent={() => (
-            <TableRow sx={{ bgcolor: 'background.paper' }}>
-              <HeadCells columns={columns} />
-            </TableRow>
-          )}
-          itemContent={(_index, item) => row(item)}
-        />
+        <TableContainer ref={rows.scroller} tabIndex={0} style={SCROLLER_STYLE} data-testid={testId}>
+          <div style={VIEWPORT_STYLE}>
+            <Table size="small" stickyHeader sx={{ tableLayout: 'fixed' }} style={TABLE_STYLE}>
+              <TableHead style={HEAD_STYLE}>
+                <TableRow sx={{ bgcolor: 'background.paper' }}>
+                  <HeadCells columns={columns} />
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                <SpacerRow px={rows.padTop} />
+                {rows.rows.map((virtual) => {
+                  const item = data[virtual.index] as T;
+                  return (
+                    <TableRow
+                      key={virtual.key}
+                      hover
+                      data-index={virtual.index}
+                      ref={rows.measure}
+                      style={ROW_STYLE}
+                      {...(rowTestId ? { 'data-testid': rowTestId(item) } : {})}
+                    >
+                      {row(item)}
+                    </TableRow>
+                  );
+                })}
+                <SpacerRow px={rows.padBottom} />
+              </TableBody>
+            </Table>
+          </div>
+        </TableContainer>
       </Paper>
       {list.isSuccess && data.length === 0 && (
         <Typography color="text.secondary" data-testid={empty.testId}>

@@ -1,14 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Contact } from '@zapdesk/shared';
-import type { ReactElement } from 'react';
 import { Route, Routes, useParams } from 'react-router';
-import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readSession, writeSession } from '../../lib/storage';
 import { createSessionUser } from '../../test/fixtures';
 import { answerFirst, json, stubFetch } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
+import { scrollBoxTo } from '../../test/scroll';
+import { layOutVirtualListsInEachTest } from '../../test/virtual-layout';
 import { ContactModal } from './contact-modal';
 import { ContactsPage } from './contacts-page';
 
@@ -26,13 +26,8 @@ const contact = (id: number, overrides: Partial<Contact> = {}): Contact => ({
   ...overrides,
 });
 
-const withVirtuoso = (ui: ReactElement) => (
-  <VirtuosoMockContext.Provider value={{ viewportHeight: 2000, itemHeight: 50 }}>
-    {ui}
-  </VirtuosoMockContext.Provider>
-);
-
 describe('ContactsPage', () => {
+  layOutVirtualListsInEachTest({ viewportHeight: 2000, rowHeight: 45 });
   let pages: Record<number, { contacts: Contact[]; hasMore: boolean; count: number }>;
 
   const fetchMock = stubFetch(({ url: path, method, init }) => {
@@ -58,7 +53,7 @@ describe('ContactsPage', () => {
   });
 
   it('lists contacts with avatar, number, email and actions; delete only for admins', async () => {
-    renderWithProviders(withVirtuoso(<ContactsPage />), { user: createSessionUser({ profile: 'user' }) });
+    renderWithProviders(<ContactsPage />, { user: createSessionUser({ profile: 'user' }) });
     const row = await screen.findByTestId('contact-row-1');
     expect(within(row).getByText('Contato 1')).toBeTruthy();
     expect(within(row).getByText('551190000001')).toBeTruthy();
@@ -69,10 +64,48 @@ describe('ContactsPage', () => {
     expect(screen.getByTestId('contacts-table')).toBeTruthy();
   });
 
+  it('loads the next page at once when the first does not fill the table', async () => {
+    renderWithProviders(<ContactsPage />, { user: createSessionUser() });
+    expect(await screen.findByTestId('contact-row-3')).toBeTruthy();
+    const table = screen.getByTestId('contacts-table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['', 'Name', 'WhatsApp', 'Email', 'Actions']);
+  });
+
+  it('loads the next page once the table is scrolled to within 100 px of its end', async () => {
+    pages = {
+      1: { contacts: Array.from({ length: 80 }, (_, i) => contact(i + 1)), hasMore: true, count: 81 },
+      2: { contacts: [contact(99)], hasMore: false, count: 81 },
+    };
+    const pageCalls = () =>
+      fetchMock.mock.calls.filter(
+        ([u]) => new URL(String(u), 'http://localhost').pathname === '/api/contacts',
+      );
+    renderWithProviders(<ContactsPage />, { user: createSessionUser() });
+    await screen.findByTestId('contact-row-1');
+    // 80 rows of 45 px in a 2,000 px box: the end is 1,600 px below the box's bottom.
+    const box = screen.getByTestId('contacts-table');
+    expect(within(box).queryByTestId('contact-row-80')).toBeNull();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pageCalls()).toHaveLength(1);
+    scrollBoxTo(box, 1450);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pageCalls()).toHaveLength(1);
+    expect(screen.getByTestId('contact-row-79')).toBeTruthy();
+    scrollBoxTo(box, 1550);
+    expect(await screen.findByTestId('contact-row-99')).toBeTruthy();
+    expect(
+      pageCalls().map(([u]) => new URL(String(u), 'http://localhost').searchParams.get('pageNumber')),
+    ).toEqual(['1', '2']);
+  });
+
   it('shows delete for admins, asks for confirmation, then calls DELETE', async () => {
     const user = userEvent.setup();
     fetchMock.mockImplementationOnce(async () => json(200, pages[1]));
-    renderWithProviders(withVirtuoso(<ContactsPage />), { user: createSessionUser({ profile: 'admin' }) });
+    renderWithProviders(<ContactsPage />, { user: createSessionUser({ profile: 'admin' }) });
     await user.click(await screen.findByTestId('contact-delete-1'));
     expect(fetchMock.mock.calls.some(([, i]) => (i as RequestInit | undefined)?.method === 'DELETE')).toBe(
       false,
@@ -89,7 +122,7 @@ describe('ContactsPage', () => {
 
   it('searches after the debounce', async () => {
     const user = userEvent.setup();
-    renderWithProviders(withVirtuoso(<ContactsPage />), { user: createSessionUser() });
+    renderWithProviders(<ContactsPage />, { user: createSessionUser() });
     await screen.findByTestId('contact-row-1');
     await user.type(screen.getByTestId('contacts-search'), 'maria');
     expect(await screen.findByTestId('contact-row-9', {}, { timeout: 2000 })).toBeTruthy();
@@ -104,12 +137,10 @@ describe('ContactsPage', () => {
     const user = userEvent.setup();
     const TicketRoute = () => <div data-testid="ticket-route">{useParams().uuid}</div>;
     renderWithProviders(
-      withVirtuoso(
-        <Routes>
-          <Route path="/" element={<ContactsPage />} />
-          <Route path="/tickets/:uuid" element={<TicketRoute />} />
-        </Routes>,
-      ),
+      <Routes>
+        <Route path="/" element={<ContactsPage />} />
+        <Route path="/tickets/:uuid" element={<TicketRoute />} />
+      </Routes>,
       { user: createSessionUser() },
     );
     return user;
@@ -153,7 +184,7 @@ describe('ContactsPage', () => {
         });
       }
     });
-    renderWithProviders(withVirtuoso(<ContactsPage />), { user: createSessionUser() });
+    renderWithProviders(<ContactsPage />, { user: createSessionUser() });
     const input = (await screen.findByTestId('import-contacts-input')) as HTMLInputElement;
     const file = new File(['x'], 'contatos.xlsx', {
       type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -178,7 +209,7 @@ describe('ContactsPage', () => {
   });
 
   it('refuses a non-xlsx file without uploading', async () => {
-    renderWithProviders(withVirtuoso(<ContactsPage />), { user: createSessionUser() });
+    renderWithProviders(<ContactsPage />, { user: createSessionUser() });
     const input = (await screen.findByTestId('import-contacts-input')) as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File(['a;b'], 'contatos.csv', { type: 'text/csv' })] } });
     expect(await screen.findByText('Please send an .xlsx spreadsheet.')).toBeTruthy();
@@ -215,7 +246,7 @@ describe('ContactsPage', () => {
     ) {
       names.push(this.download);
     });
-    renderWithProviders(withVirtuoso(<ContactsPage />), { user: createSessionUser() });
+    renderWithProviders(<ContactsPage />, { user: createSessionUser() });
     await user.click(await screen.findByTestId('export-contacts-button'));
     await waitFor(() => expect(blobs).toHaveLength(1));
     click.mockRestore();

@@ -15,15 +15,20 @@ import type { KanbanTicket, Tag } from '@zapdesk/shared';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { Virtuoso } from 'react-virtuoso';
 import { WhatsAppText } from '../../lib/whatsapp-text';
 import { useCurrentUser } from '../auth/session-context';
 import { NoPermission } from '../common/no-permission';
 import { usePlanGateRedirect } from '../common/plan-gate';
+import { VirtualList } from '../common/virtual-list';
 import { groupByLane, type LaneId, laneOf, OPEN_LANE } from './kanban-cache';
 import { useKanbanLanes, useKanbanTickets, useMoveCard } from './use-kanban';
 
 const LANE_WIDTH = 300;
+/** A card's height (px, with the space under it) until it is measured. */
+const CARD_ESTIMATE_PX = 100;
+
+/** The key of a card. */
+const cardKey = (ticket: KanbanTicket) => ticket.id;
 
 /** The body of a card: contact name, number and last message. */
 function CardBody({ ticket }: { ticket: KanbanTicket }) {
@@ -107,11 +112,12 @@ function Lane({
             {t('kanban.empty')}
           </Typography>
         ) : (
-          <Virtuoso
-            style={{ height: '100%' }}
-            data={cards}
-            computeItemKey={(_index, ticket) => ticket.id}
-            itemContent={(_index, ticket) => <KanbanCard ticket={ticket} />}
+          <VirtualList
+            items={cards}
+            itemKey={cardKey}
+            estimatePx={CARD_ESTIMATE_PX}
+            overscan={0}
+            render={(ticket) => <KanbanCard ticket={ticket} />}
           />
         )}
       </Box>
@@ -123,7 +129,7 @@ function Lane({
  * /kanban (document 2 section 2): the first lane 'open' holds the tickets with none of the kanban
  * tags, then one lane per tag flagged kanban. Dragging a card (@dnd-kit: pointer or keyboard) to
  * another lane moves it in one request; the board follows ticket events live. Lanes are virtualised
- * (react-virtuoso), so thousands of cards stay smooth. Needs the plan's useKanban flag (without it,
+ * (VirtualList), so thousands of cards stay smooth. Needs the plan's useKanban flag (without it,
  * the plan gate's toast and a redirect to / after 1 second).
  */
 export function KanbanPage() {

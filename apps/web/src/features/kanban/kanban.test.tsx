@@ -4,11 +4,11 @@ import userEvent from '@testing-library/user-event';
 import type { KanbanTicket } from '@zapdesk/shared';
 import type { ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
-import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
+import { layOutVirtualListsInEachTest } from '../../test/virtual-layout';
 import { applyKanbanTagEvent, applyKanbanTicketEvent, kanbanKeys, OPEN_LANE } from './kanban-cache';
 import { KanbanPage } from './kanban-page';
 import { useMoveCard } from './use-kanban';
@@ -28,6 +28,7 @@ const DOING = { id: 7, name: 'Em andamento', color: '#123456' };
 const PLAIN = { id: 9, name: 'VIP', color: '#654321' };
 
 describe('kanban board', () => {
+  layOutVirtualListsInEachTest({ viewportHeight: 1000, rowHeight: 80 });
   let fetchMock: ReturnType<typeof vi.fn>;
   const admin = createSessionUser(
     { profile: 'admin', queues: [{ id: 4, name: 'Vendas', color: '#000' }] },
@@ -50,13 +51,11 @@ describe('kanban board', () => {
 
   const renderBoard = (user = admin) =>
     renderWithProviders(
-      <VirtuosoMockContext.Provider value={{ viewportHeight: 1000, itemHeight: 80 }}>
-        <Routes>
-          <Route path="/kanban" element={<KanbanPage />} />
-          <Route path="/tickets/:uuid" element={<div data-testid="ticket-page" />} />
-          <Route path="/" element={<div data-testid="home-page" />} />
-        </Routes>
-      </VirtuosoMockContext.Provider>,
+      <Routes>
+        <Route path="/kanban" element={<KanbanPage />} />
+        <Route path="/tickets/:uuid" element={<div data-testid="ticket-page" />} />
+        <Route path="/" element={<div data-testid="home-page" />} />
+      </Routes>,
       { user, route: '/kanban' },
     );
 

@@ -1,24 +1,24 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes, useLocation } from 'react-router';
-import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
+import { scrollBoxTo } from '../../test/scroll';
+import { layOutVirtualListsInEachTest } from '../../test/virtual-layout';
 import { createTicket } from './test-fixtures';
 import { TicketList } from './ticket-list';
 import { steppedTicket } from './use-ticket-step-keys';
 
 const renderList = () =>
-  renderWithProviders(
-    <VirtuosoMockContext.Provider value={{ viewportHeight: 800, itemHeight: 100 }}>
-      <TicketList params={{ status: 'open' }} />
-    </VirtuosoMockContext.Provider>,
-    { user: createSessionUser(), route: '/tickets' },
-  );
+  renderWithProviders(<TicketList params={{ status: 'open' }} />, {
+    user: createSessionUser(),
+    route: '/tickets',
+  });
 
 describe('TicketList', () => {
+  layOutVirtualListsInEachTest({ viewportHeight: 800, rowHeight: 100 });
   afterEach(() => vi.unstubAllGlobals());
 
   it('renders only the visible rows of 5,000 tickets', async () => {
@@ -51,6 +51,34 @@ describe('TicketList', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
+  it('loads the next page only once the list is scrolled to within 100 px of its end', async () => {
+    const first = Array.from({ length: 20 }, () => createTicket());
+    const second = [createTicket(), createTicket()];
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      const page = Number(new URL(String(input), 'http://localhost').searchParams.get('pageNumber'));
+      return json(200, { tickets: page === 1 ? first : second, hasMore: page < 2, count: 22 });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    renderList();
+    await screen.findByTestId(`ticket-item-${first[0]?.id}`);
+    // 20 rows of 100 px in an 800 px box: the end is 1,200 px below the box's bottom.
+    const box = screen.getByTestId('tickets-list').firstElementChild as HTMLElement;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    scrollBoxTo(box, 1000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(screen.queryByTestId(`ticket-item-${first[0]?.id}`)).toBeNull();
+    expect(screen.getByTestId(`ticket-item-${first[17]?.id}`)).toBeTruthy();
+    // 50 px from the end: the second page.
+    scrollBoxTo(box, 1150);
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(
+      new URL(String(fetchMock.mock.calls[1]?.[0]), 'http://localhost').searchParams.get('pageNumber'),
+    ).toBe('2');
+    expect(await screen.findByTestId(`ticket-item-${second[0]?.id}`)).toBeTruthy();
+  });
+
   it('shows the empty state', async () => {
     vi.stubGlobal(
       'fetch',
@@ -77,11 +105,9 @@ describe('TicketList', () => {
     }
     const user = userEvent.setup();
     renderWithProviders(
-      <VirtuosoMockContext.Provider value={{ viewportHeight: 800, itemHeight: 100 }}>
-        <Routes>
-          <Route path="/tickets/:uuid" element={<Page />} />
-        </Routes>
-      </VirtuosoMockContext.Provider>,
+      <Routes>
+        <Route path="/tickets/:uuid" element={<Page />} />
+      </Routes>,
       { user: createSessionUser(), route: `/tickets/${b?.uuid}` },
     );
     await screen.findByTestId(`ticket-item-${a?.id}`);

@@ -1,16 +1,21 @@
 import { Box, CircularProgress, Typography } from '@mui/material';
-import { LIST_LOAD_THRESHOLD_PX } from '@zapdesk/shared';
-import { useCallback } from 'react';
+import type { Ticket } from '@zapdesk/shared';
 import { useTranslation } from 'react-i18next';
-import { Virtuoso } from 'react-virtuoso';
+import { VirtualList } from '../common/virtual-list';
 import { TicketListItem } from './ticket-list-item';
 import type { TicketListParams } from './tickets-cache';
 import { useTicketStepKeys } from './use-ticket-step-keys';
 import { useFlatTickets, useTicketsList } from './use-tickets';
 
+/** A ticket row's height (px) until it is measured: avatar, three lines and the action buttons. */
+const TICKET_ROW_ESTIMATE_PX = 120;
+
+/** The key of a ticket row. */
+const ticketKey = (ticket: Ticket) => ticket.id;
+
 /** The spinner under the list while the next page loads. */
-function Footer({ context }: { context?: { loading: boolean } }) {
-  if (!context?.loading) return null;
+function Footer({ loading }: { loading: boolean }) {
+  if (!loading) return null;
   return (
     <Box sx={{ display: 'grid', placeItems: 'center', p: 1 }}>
       <CircularProgress size={20} />
@@ -25,20 +30,15 @@ interface TicketListProps {
 }
 
 /**
- * A virtualised ticket list (react-virtuoso): the next page loads when the end comes within 100 px
- * while `hasMore`; loading and empty states. Alt+ArrowDown / Alt+ArrowUp open the next / previous
- * ticket.
+ * A virtualised ticket list (rows of varying height, one rendered below the bottom of the box): the
+ * next page loads when the end comes within 100 px of the bottom while `hasMore`; loading and empty
+ * states. Alt+ArrowDown / Alt+ArrowUp open the next / previous ticket.
  */
 export function TicketList({ params, selectedUuid, testId = 'tickets-list' }: TicketListProps) {
   const { t } = useTranslation();
   const list = useTicketsList(params);
   const tickets = useFlatTickets(list.data);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   useTicketStepKeys(tickets, selectedUuid);
-
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   return (
     <Box sx={{ flex: 1, minHeight: 0, position: 'relative' }} data-testid={testId}>
@@ -54,17 +54,13 @@ export function TicketList({ params, selectedUuid, testId = 'tickets-list' }: Ti
           </Typography>
         </Box>
       ) : (
-        <Virtuoso
-          style={{ height: '100%' }}
-          data={tickets}
-          computeItemKey={(_index, ticket) => ticket.id}
-          endReached={loadMore}
-          increaseViewportBy={{ top: 0, bottom: LIST_LOAD_THRESHOLD_PX }}
-          itemContent={(_index, ticket) => (
-            <TicketListItem ticket={ticket} selected={ticket.uuid === selectedUuid} />
-          )}
-          context={{ loading: isFetchingNextPage }}
-          components={{ Footer }}
+        <VirtualList
+          items={tickets}
+          itemKey={ticketKey}
+          estimatePx={TICKET_ROW_ESTIMATE_PX}
+          pages={list}
+          render={(ticket) => <TicketListItem ticket={ticket} selected={ticket.uuid === selectedUuid} />}
+          footer={<Footer loading={list.isFetchingNextPage} />}
         />
       )}
     </Box>

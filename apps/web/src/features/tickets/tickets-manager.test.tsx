@@ -1,17 +1,18 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetFirstPageForTests, settleFirstPage } from '../../lib/first-page';
 import i18n from '../../lib/i18n';
 import { createSessionUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
+import { layOutVirtualListsInEachTest } from '../../test/virtual-layout';
 import { createTicket } from './test-fixtures';
 import { applyTicketEvent, viewerOf } from './tickets-cache';
 import { TicketsManager } from './tickets-manager';
 
 describe('TicketsManager', { timeout: 15_000 }, () => {
+  layOutVirtualListsInEachTest({ viewportHeight: 800, rowHeight: 100 });
   let fetchMock: ReturnType<typeof vi.fn>;
   const agent = createSessionUser({ id: 7, queues: [{ id: 1, name: 'Sales', color: '#ff0000' }] });
   const openTickets = [createTicket({ status: 'open', queueId: 1, userId: 7 })];
@@ -51,12 +52,7 @@ describe('TicketsManager', { timeout: 15_000 }, () => {
       .filter((url) => url.pathname === '/api/tickets');
 
   const renderManager = (user = agent) =>
-    renderWithProviders(
-      <VirtuosoMockContext.Provider value={{ viewportHeight: 800, itemHeight: 100 }}>
-        <TicketsManager />
-      </VirtuosoMockContext.Provider>,
-      { user, route: '/tickets' },
-    );
+    renderWithProviders(<TicketsManager />, { user, route: '/tickets' });
 
   it('shows the assigned and pending counts and the assigned list, filtered by the user queues', async () => {
     const view = renderManager();

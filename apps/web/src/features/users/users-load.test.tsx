@@ -1,10 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import type { UserLoad } from '@zapdesk/shared';
-import { VirtuosoMockContext } from 'react-virtuoso';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSessionUser, createUser } from '../../test/fixtures';
 import { json } from '../../test/http';
 import { renderWithProviders } from '../../test/render';
+import { layOutVirtualListsInEachTest } from '../../test/virtual-layout';
 import { UsersPage } from './users-page';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -34,12 +34,9 @@ const loads: UserLoad[] = [
   },
 ];
 
-/** The page with the virtualised table laid out (jsdom has no layout). */
-const page = (
-  <VirtuosoMockContext.Provider value={{ viewportHeight: 2000, itemHeight: 50 }}>
-    <UsersPage />
-  </VirtuosoMockContext.Provider>
-);
+/** The virtualised table laid out (jsdom has no layout). */
+layOutVirtualListsInEachTest({ viewportHeight: 2000, rowHeight: 50 });
+const page = <UsersPage />;
 
 function stubApi() {
   const urls: string[] = [];
