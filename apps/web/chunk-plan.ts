@@ -45,8 +45,10 @@ const FIRST_PAGES = [
  * own splitting (`chunks`; modules as that build kept them, after tree-shaking): `core` (what the
  * login entry shares with the full app: React, React DOM, i18next, the session), `app` (the rest of
  * the full app and its providers, and what the public pages share with it or the shell), `shell` (the
- * rest of the layout, and what a first page shares with any other page or with the realtime
- * connection or with the shell's lazy pieces drawn at first render), `realtime` (the rest of the realtime
+ * rest of the layout, what every first page loads, and what a first page shares with the realtime
+ * connection or with the shell's lazy pieces drawn at first render), `shared-<names>` (what some
+ * first pages, not all, share with each other or with other pages: `shared-dashboard-kanban` is
+ * loaded by the dashboard and kanban, never by /tickets), `realtime` (the rest of the realtime
  * connection, a lazy chunk every signed-in page loads once it is usable: one file instead of some
  * fifteen), `<name>-page`
  * (what only that first page loads at first render), and `mui-forms` (the MUI modules of the public
@@ -87,16 +89,25 @@ export function planFirstRender(srcDir: string, chunks: PassChunk[]): Map<string
   for (const page of pages)
     for (const file of closure([page])) pageCount.set(file, (pageCount.get(file) ?? 0) + 1);
   const realtime = closure([REALTIME]);
+  /** The first pages (short names, in FIRST_PAGES order) whose render loads each chunk. */
+  const firstPagesOf = new Map<string, string[]>();
+  for (const page of FIRST_PAGES) {
+    for (const file of closure([page])) {
+      firstPagesOf.set(file, [...(firstPagesOf.get(file) ?? []), path.basename(page, '-page.tsx')]);
+    }
+  }
   const groupOfChunk = new Map<string, string>();
   /** `page`: the first page whose render loads `file`, 'realtime', or null for the app and layout. */
   const place = (file: string, page: string | null) => {
     if (entry.has(file) || groupOfChunk.has(file)) return;
+    const firsts = firstPagesOf.get(file) ?? [];
     if (login.has(file)) groupOfChunk.set(file, 'core');
     else if (app.has(file) || publicPages.has(file)) groupOfChunk.set(file, 'app');
     else if (page === 'realtime') groupOfChunk.set(file, 'realtime');
-    else if (page === null || (pageCount.get(file) ?? 0) > 1 || realtime.has(file)) {
+    else if (page === null || realtime.has(file) || firsts.length === FIRST_PAGES.length) {
       groupOfChunk.set(file, 'shell');
-    } else groupOfChunk.set(file, path.basename(page, '.tsx'));
+    } else if ((pageCount.get(file) ?? 0) > 1) groupOfChunk.set(file, `shared-${firsts.join('-')}`);
+    else groupOfChunk.set(file, path.basename(page, '.tsx'));
   };
   for (const file of app) place(file, null);
   for (const file of layout) place(file, null);

@@ -6,7 +6,9 @@ import { localeChunks } from './locale-plugin';
 
 /** The groups in the order they claim modules (PAGE: each `<name>-page` group). */
 const PAGE = '<name>-page';
-const GROUP_ORDER = ['core', 'app', 'shell', PAGE, 'realtime', 'mui-forms'];
+/** Each `shared-<names>` group: what some first pages share (chunk-plan.ts). */
+const SHARED = 'shared-<names>';
+const GROUP_ORDER = ['core', 'app', 'shell', SHARED, PAGE, 'realtime', 'mui-forms'];
 
 /** Set in the first pass's process environment, so that its config does not start another. */
 const FIRST_PASS = 'ZAPDESK_CHUNK_FIRST_PASS';
@@ -56,7 +58,11 @@ export function firstRenderChunks(): Plugin {
           groups: GROUP_ORDER.map((name, index) => ({
             name: (id: string) => {
               const group = groups.get(id);
-              return group === name || (name === PAGE && group?.endsWith('-page')) ? group : null;
+              return group === name ||
+                (name === PAGE && group?.endsWith('-page')) ||
+                (name === SHARED && group?.startsWith('shared-'))
+                ? group
+                : null;
             },
             priority: GROUP_ORDER.length - index,
           })),

@@ -23,13 +23,20 @@ const chunks: PassChunk[] = [
   chunk(
     'tickets-page.js',
     'features/tickets/tickets-page.tsx',
-    ['button.js', 'avatar.js', 'list.js', 'tickets-cache.js'],
+    ['button.js', 'avatar.js', 'list.js', 'tickets-cache.js', 'icons.js'],
     ['tickets-page'],
   ),
   chunk('list.js', null, [], ['virtual-list']),
   chunk('button.js', null, [], ['button']),
   chunk('avatar.js', null, [], ['avatar']),
-  chunk('dashboard-page.js', 'features/dashboard/dashboard-page.tsx', ['button.js'], ['dashboard-page']),
+  chunk(
+    'dashboard-page.js',
+    'features/dashboard/dashboard-page.tsx',
+    ['button.js', 'icons.js'],
+    ['dashboard-page'],
+  ),
+  chunk('kanban-page.js', 'features/kanban/kanban-page.tsx', ['icons.js'], ['kanban-page']),
+  chunk('icons.js', null, [], ['icons']),
   chunk(
     'contacts-page.js',
     'features/contacts/contacts-page.tsx',
@@ -72,8 +79,15 @@ describe('first render chunks (chunk-plan.ts)', () => {
     for (const id of ['app', 'router', 'providers', 'theme', 'paper']) expect(groups.get(id)).toBe('app');
   });
 
-  it('the layout and what a first page shares with any other page form the shell', () => {
-    for (const id of ['layout', 'menu', 'button', 'avatar']) expect(groups.get(id)).toBe('shell');
+  it('the layout and what every first page loads form the shell', () => {
+    for (const id of ['layout', 'menu', 'icons']) expect(groups.get(id)).toBe('shell');
+  });
+
+  it('what some first pages share, with each other or other pages, is a chunk of those pages only', () => {
+    // The button of /tickets and the dashboard: never fetched by kanban.
+    expect(groups.get('button')).toBe('shared-tickets-dashboard');
+    // The avatar /tickets shares with the contacts page: never fetched by the dashboard or kanban.
+    expect(groups.get('avatar')).toBe('shared-tickets');
   });
 
   it('the realtime connection is one lazy chunk; what a first page shares with it joins the shell', () => {
