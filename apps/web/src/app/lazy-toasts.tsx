@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { onFirstPageSettled } from '../lib/first-page';
+import { useFirstPageSettled } from '../lib/first-page';
 import { onToastNeeded, TOAST_CONTAINER } from '../lib/notify';
 import { usePreferences } from '../lib/preferences';
 
@@ -29,20 +29,18 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
  */
 export function LazyToasts() {
   const { mode } = usePreferences();
-  const [needed, setNeeded] = useState(false);
+  const [asked, setAsked] = useState(false);
   const [ready] = useState(deferred);
-  useEffect(() => {
-    const offNeeded = onToastNeeded(() => {
-      setNeeded(true);
-      return ready.promise;
-    });
-    const offSettled = onFirstPageSettled(() => setNeeded(true));
-    return () => {
-      offNeeded();
-      offSettled();
-    };
-  }, [ready]);
-  if (!needed) return null;
+  const settled = useFirstPageSettled();
+  useEffect(
+    () =>
+      onToastNeeded(() => {
+        setAsked(true);
+        return ready.promise;
+      }),
+    [ready],
+  );
+  if (!asked && !settled) return null;
   return (
     <Suspense fallback={null}>
       <ToastContainer {...TOAST_CONTAINER} theme={mode} />

@@ -5,6 +5,7 @@
  * has rendered and no query is fetching, or FIRST_PAGE_MAX_WAIT_MS after the page rendered, whichever
  * comes first; a toast asked for earlier mounts its container at once (lib/notify.ts).
  */
+import { useEffect, useState } from 'react';
 
 /** The longest the first page's queries may keep the deferred code waiting (ms). */
 export const FIRST_PAGE_MAX_WAIT_MS = 3_000;
@@ -28,6 +29,13 @@ export function onFirstPageSettled(listener: () => void): () => void {
   }
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** Whether the first page has settled, re-rendering the component once it does. */
+export function useFirstPageSettled(): boolean {
+  const [settledNow, setSettledNow] = useState(firstPageSettled);
+  useEffect(() => onFirstPageSettled(() => setSettledNow(true)), []);
+  return settledNow;
 }
 
 /** Marks the first page as settled and calls the waiting listeners (later calls do nothing). */

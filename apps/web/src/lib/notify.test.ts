@@ -37,7 +37,7 @@ describe('showToast', () => {
     return api as unknown as ToastApi & typeof api;
   };
 
-  it('shows at once with the toast function the full app hands over', () => {
+  it('shows at once once the toast library is in hand', () => {
     const api = fakeApi();
     setToastApi(api);
     showToast('error', 'Falhou', { toastId: 'Falhou' });

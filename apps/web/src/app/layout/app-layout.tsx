@@ -5,7 +5,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { useCurrentUser } from '../../features/auth/session-context';
-import { firstPageSettled, onFirstPageSettled } from '../../lib/first-page';
+import { useFirstPageSettled } from '../../lib/first-page';
 import { KeyboardHelp } from './keyboard-help';
 import { SideMenu } from './side-menu';
 import { TopBar } from './top-bar';
@@ -36,8 +36,7 @@ export function AppLayout() {
   const user = useCurrentUser();
   const small = useMediaQuery(theme.breakpoints.down('sm'), { noSsr: true });
   const [open, setOpen] = useState(() => window.innerWidth > AUTO_OPEN_WIDTH);
-  const [live, setLive] = useState(firstPageSettled);
-  useEffect(() => onFirstPageSettled(() => setLive(true)), []);
+  const live = useFirstPageSettled();
   // The installable app's service worker: registered after sign-in, from its own small chunk.
   useEffect(() => {
     void import('../../lib/service-worker').then((m) => m.registerServiceWorker());

@@ -1,6 +1,6 @@
 import { Box } from '@mui/material';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { firstPageSettled, onFirstPageSettled } from '../../lib/first-page';
+import { lazy, Suspense } from 'react';
+import { useFirstPageSettled } from '../../lib/first-page';
 import type { ShowAllSwitchProps } from './show-all-switch-mui';
 
 export type { ShowAllSwitchProps } from './show-all-switch-mui';
@@ -127,9 +127,7 @@ function PlainSwitch({ label, checked, onChange }: ShowAllSwitchProps) {
  * FormControlLabel or Switch code.
  */
 export function ShowAllSwitch(props: ShowAllSwitchProps) {
-  const [upgrade, setUpgrade] = useState(firstPageSettled);
-  useEffect(() => onFirstPageSettled(() => setUpgrade(true)), []);
-  if (!upgrade) return <PlainSwitch {...props} />;
+  if (!useFirstPageSettled()) return <PlainSwitch {...props} />;
   return (
     <Suspense fallback={<PlainSwitch {...props} />}>
       <ShowAllSwitchMui {...props} />
